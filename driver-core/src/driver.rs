@@ -1,0 +1,255 @@
+//! The [`Driver`] trait and the plain values that cross it.
+
+use std::fmt;
+
+use async_trait::async_trait;
+use serde::{Deserialize, Serialize};
+
+use crate::{KeyPress, Result};
+
+/// One browser session, driven by one agent, one call at a time.
+///
+/// # Contract
+///
+/// Every backend honours these, and the conformance suite checks them:
+///
+/// - **Lazy start.** Constructing a driver costs nothing; the browser starts
+///   (or the remote end is connected) on the first call that needs it.
+/// - **Serialised calls.** Calls take `&self` and may be made from many tasks,
+///   but a backend runs them one at a time: a session is one current page, and
+///   two overlapping navigations of one page are a race whatever the callers
+///   meant.
+/// - **Bounded.** No call outlives the per-call timeout of its options; a page
+///   that never finishes loading or spins in a script fails the call with
+///   [`DriverError::Timeout`] and leaves the driver usable.
+/// - **Current tab.** Page calls act on the current tab. A tab the page opens
+///   (`window.open`, `target=_blank`) is listed by [`Driver::tabs`] but does not
+///   become current until [`Driver::switch_tab`] says so.
+/// - **Close.** [`Driver::close`] is idempotent, works on a driver that never
+///   started, ends every process the driver started and deletes its temporary
+///   profile; dropping a driver without closing it does the same, best effort.
+///   A driver connected to a remote browser only disconnects.
+/// - **Honest capabilities.** What a backend cannot do it reports in
+///   [`Driver::capabilities`] and answers with [`DriverError::Unsupported`].
+#[async_trait]
+pub trait Driver: Send + Sync {
+    /// What this backend can and cannot do. Cheap, never starts the browser.
+    fn capabilities(&self) -> Capabilities;
+
+    /// Opens `url` in the current tab and waits for it to load.
+    ///
+    /// Returns the HTTP status of the main document (after redirects) and the
+    /// URL the tab ended on. A network failure (refused connection, unknown
+    /// host, a proxy refusal) is [`DriverError::NavigationFailed`] with
+    /// Chrome's net error; an HTTP error status is not an error.
+    async fn navigate(&self, url: &str) -> Result<Navigation>;
+
+    /// Evaluates a JavaScript expression in the current tab's main frame and
+    /// returns its value as JSON. A promise is awaited. A thrown exception is
+    /// [`DriverError::Script`] carrying its message; `undefined` is `null`.
+    async fn eval(&self, expression: &str) -> Result<serde_json::Value>;
+
+    /// Clicks the centre of the first element matching a CSS selector, after
+    /// scrolling it into view, with real mouse events.
+    async fn click(&self, selector: &str) -> Result<()>;
+
+    /// Clicks at a point of the viewport, in CSS pixels from its top left.
+    async fn click_at(&self, x: f64, y: f64) -> Result<()>;
+
+    /// Focuses the first element matching a CSS selector and types `text` into
+    /// it as key events, after what it already holds.
+    async fn send_keys(&self, selector: &str, text: &str) -> Result<()>;
+
+    /// Presses one key (with modifiers) on whatever has focus.
+    async fn press(&self, key: KeyPress) -> Result<()>;
+
+    /// Takes a screenshot of the viewport or of the whole page.
+    async fn screenshot(&self, options: ScreenshotOptions) -> Result<Vec<u8>>;
+
+    /// The rendered text (`innerText`) of the first element matching a selector.
+    async fn text(&self, selector: &str) -> Result<String>;
+
+    /// The current `value` of the first form control matching a selector.
+    async fn value(&self, selector: &str) -> Result<String>;
+
+    /// Waits until an element matching a selector is present (or visible), up
+    /// to the per-call timeout.
+    async fn wait_for(&self, selector: &str, condition: WaitFor) -> Result<()>;
+
+    /// Goes back one entry in the current tab's history.
+    async fn back(&self) -> Result<Navigation>;
+
+    /// Goes forward one entry in the current tab's history.
+    async fn forward(&self) -> Result<Navigation>;
+
+    /// Reloads the current tab.
+    async fn reload(&self) -> Result<Navigation>;
+
+    /// The open tabs, oldest first, with the current one flagged.
+    async fn tabs(&self) -> Result<Vec<Tab>>;
+
+    /// Opens a new tab (on `url`, or blank) and makes it current.
+    async fn open_tab(&self, url: Option<&str>) -> Result<Tab>;
+
+    /// Makes another tab current.
+    async fn switch_tab(&self, id: &TabId) -> Result<()>;
+
+    /// Closes a tab. Closing the current one makes the most recent remaining
+    /// tab current; closing the last one leaves a blank tab in its place.
+    async fn close_tab(&self, id: &TabId) -> Result<()>;
+
+    /// The current tab's viewport size, in CSS pixels.
+    async fn viewport(&self) -> Result<Viewport>;
+
+    /// Resizes the viewport of every tab.
+    async fn set_viewport(&self, viewport: Viewport) -> Result<()>;
+
+    /// The console messages and uncaught page errors of every tab since the
+    /// previous call (the buffer is drained).
+    async fn console(&self) -> Result<Vec<ConsoleEntry>>;
+
+    /// Ends the session. See the contract above.
+    async fn close(&self) -> Result<()>;
+}
+
+/// What a backend can do. Everything is `true` for a full backend; a `false`
+/// comes with a reason in [`Capabilities::unsupported`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct Capabilities {
+    /// The backend's name, e.g. `"cdp"` or `"webdriver"`.
+    pub backend: &'static str,
+    /// Screenshots in JPEG and WebP besides PNG.
+    pub lossy_screenshots: bool,
+    /// Screenshots of the whole page, not only the viewport.
+    pub full_page_screenshots: bool,
+    /// The HTTP status of a navigation.
+    pub http_status: bool,
+    /// Console messages and page errors.
+    pub console: bool,
+    /// A live view through [`crate::Options::on_frame`].
+    pub screencast: bool,
+    /// Features missing, each with why: `("screencast", "WebDriver has no ...")`.
+    pub unsupported: Vec<(&'static str, &'static str)>,
+}
+
+impl Capabilities {
+    /// A backend that can do everything this trait asks.
+    pub fn full(backend: &'static str) -> Self {
+        Self {
+            backend,
+            lossy_screenshots: true,
+            full_page_screenshots: true,
+            http_status: true,
+            console: true,
+            screencast: true,
+            unsupported: Vec::new(),
+        }
+    }
+
+    /// Why `feature` is unsupported, or `None` if it is supported.
+    pub fn reason(&self, feature: &str) -> Option<&'static str> {
+        self.unsupported
+            .iter()
+            .find(|(name, _)| *name == feature)
+            .map(|(_, why)| *why)
+    }
+}
+
+/// Where a navigation ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Navigation {
+    /// HTTP status of the main document, when there was an HTTP response
+    /// (`about:blank` and history entries restored from cache may have none).
+    pub status: Option<u16>,
+    /// The URL the tab shows after redirects.
+    pub url: String,
+}
+
+/// A backend's identifier for a tab: stable while the tab lives.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct TabId(pub String);
+
+impl fmt::Display for TabId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// One open tab.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tab {
+    /// The backend's identifier.
+    pub id: TabId,
+    /// The document title (may be empty).
+    pub title: String,
+    /// The URL the tab shows.
+    pub url: String,
+    /// Whether page calls act on this tab.
+    pub current: bool,
+}
+
+/// A viewport size in CSS pixels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Viewport {
+    /// Width in CSS pixels.
+    pub width: u32,
+    /// Height in CSS pixels.
+    pub height: u32,
+}
+
+/// Image format of a screenshot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum ScreenshotFormat {
+    /// Lossless; what a vision model reading small text wants.
+    #[default]
+    Png,
+    /// Lossy, with a quality from 0 to 100.
+    Jpeg(u8),
+    /// Lossy, with a quality from 0 to 100.
+    Webp(u8),
+}
+
+/// What a screenshot covers and how it is encoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct ScreenshotOptions {
+    /// The encoding; PNG by default.
+    pub format: ScreenshotFormat,
+    /// The whole page instead of the viewport.
+    pub full_page: bool,
+}
+
+/// What [`Driver::wait_for`] waits for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum WaitFor {
+    /// The element is in the DOM.
+    Present,
+    /// The element is in the DOM and has a box a person could see.
+    Visible,
+}
+
+/// Severity of a console entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ConsoleLevel {
+    /// `console.debug`.
+    Debug,
+    /// `console.log` and `console.info`.
+    Info,
+    /// `console.warn`.
+    Warning,
+    /// `console.error`.
+    Error,
+    /// An uncaught exception or unhandled rejection.
+    PageError,
+}
+
+/// A console message or an uncaught page error.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConsoleEntry {
+    /// How severe it is.
+    pub level: ConsoleLevel,
+    /// The message text (arguments joined by spaces).
+    pub text: String,
+    /// The tab it came from.
+    pub tab: TabId,
+}

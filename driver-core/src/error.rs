@@ -1,0 +1,154 @@
+//! [`DriverError`]: what can go wrong in a driver call, sorted so callers can
+//! branch on it.
+
+use std::time::Duration;
+
+/// The result of a driver call.
+pub type Result<T, E = DriverError> = std::result::Result<T, E>;
+
+/// Why a driver call failed.
+///
+/// Backends sort their protocol errors into these variants at the crate
+/// boundary, so the tool layer can tell a model what to do next ("take a new
+/// snapshot", "the browser restarted") without reading message text.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum DriverError {
+    /// The call did not finish within the per-call timeout.
+    #[error("{action} timed out after {}", human(*.after))]
+    Timeout {
+        /// What was being done, e.g. `navigate to http://…`.
+        action: String,
+        /// The limit that was hit.
+        after: Duration,
+    },
+
+    /// No element matches the selector.
+    #[error("no element matches {selector:?}")]
+    NoSuchElement {
+        /// The CSS selector that matched nothing.
+        selector: String,
+    },
+
+    /// The element exists but cannot be acted on (hidden, zero-size, disabled).
+    #[error("element {selector:?} cannot be {action}: {reason}")]
+    NotInteractable {
+        /// The CSS selector.
+        selector: String,
+        /// What was tried, e.g. `clicked`.
+        action: &'static str,
+        /// Why it could not be.
+        reason: String,
+    },
+
+    /// The navigation did not produce a page (network error, refused by a
+    /// proxy, aborted).
+    #[error("could not open {url}: {net_error}")]
+    NavigationFailed {
+        /// The URL asked for.
+        url: String,
+        /// Chrome's net error, e.g. `net::ERR_CONNECTION_REFUSED`.
+        net_error: String,
+    },
+
+    /// There is no history entry in that direction.
+    #[error("there is no {direction} page in this tab's history")]
+    NoHistory {
+        /// `"earlier"` or `"later"`.
+        direction: &'static str,
+    },
+
+    /// The tab does not exist (closed by the page, or never did).
+    #[error("no tab {id}")]
+    NoSuchTab {
+        /// The tab asked for.
+        id: String,
+    },
+
+    /// A script threw.
+    #[error("script threw: {message}")]
+    Script {
+        /// The exception's message as the page reported it.
+        message: String,
+    },
+
+    /// The browser could not be started.
+    #[error("could not start the browser: {reason}")]
+    Launch {
+        /// What went wrong, with the path or flag involved.
+        reason: String,
+    },
+
+    /// The browser (or the driver process in front of it) is gone: killed,
+    /// crashed, or the connection dropped. The next call starts a fresh one.
+    #[error("the browser is gone ({reason}); the next call starts a new one")]
+    BrowserGone {
+        /// What was observed.
+        reason: String,
+    },
+
+    /// This backend cannot do that; see [`crate::Driver::capabilities`].
+    #[error("{feature} is not supported by the {backend} backend: {reason}")]
+    Unsupported {
+        /// The backend's name.
+        backend: &'static str,
+        /// What was asked for.
+        feature: &'static str,
+        /// Why the backend cannot.
+        reason: &'static str,
+    },
+
+    /// An argument no browser could accept (an empty selector, a zero viewport).
+    #[error("invalid argument: {0}")]
+    InvalidArgument(String),
+
+    /// The protocol answered with something unexpected.
+    #[error("protocol error: {0}")]
+    Protocol(String),
+}
+
+impl DriverError {
+    /// The call hit its timeout.
+    pub fn is_timeout(&self) -> bool {
+        matches!(self, Self::Timeout { .. })
+    }
+
+    /// The browser is gone and the session must start over.
+    pub fn is_browser_gone(&self) -> bool {
+        matches!(self, Self::BrowserGone { .. })
+    }
+
+    /// A shorthand for [`DriverError::Timeout`].
+    pub fn timeout(action: impl Into<String>, after: Duration) -> Self {
+        Self::Timeout {
+            action: action.into(),
+            after,
+        }
+    }
+}
+
+fn human(duration: Duration) -> String {
+    if duration.as_millis() % 1000 == 0 {
+        format!("{} s", duration.as_secs())
+    } else {
+        format!("{} ms", duration.as_millis())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_carry_the_offending_value() {
+        let error = DriverError::timeout("navigate to http://x/", Duration::from_secs(30));
+        assert_eq!(error.to_string(), "navigate to http://x/ timed out after 30 s");
+        let error = DriverError::NoSuchElement {
+            selector: "#nope".into(),
+        };
+        assert_eq!(error.to_string(), "no element matches \"#nope\"");
+        assert!(DriverError::timeout("x", Duration::from_millis(1500))
+            .to_string()
+            .ends_with("1500 ms"));
+    }
+}

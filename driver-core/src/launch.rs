@@ -1,0 +1,444 @@
+//! Starting Chrome the same way for every backend: which binary, which flags,
+//! which profile, and how to end every process it made.
+//!
+//! The CDP backend starts Chrome itself through [`ChromeProcess`]; the
+//! WebDriver backend hands [`chrome_flags`] and [`Profile`] to chromedriver.
+//! Both get the same quiet, ordinary-looking browser:
+//!
+//! - headless unless asked otherwise, a fixed window size, a profile of its own;
+//! - no background traffic of Chrome's own (sync, component updates, metrics,
+//!   network time), no QUIC, no extensions, no pings;
+//! - presents itself as ordinary Chrome: no `HeadlessChrome` in the user agent
+//!   and `navigator.webdriver` false, because news and finance sites answer
+//!   headless browsers with HTTP 403;
+//! - downloads refused by profile preference.
+
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{mpsc, Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use nix::sys::signal::{killpg, Signal};
+use nix::unistd::Pid;
+
+use crate::{DriverError, Options, Result};
+
+/// Binaries tried, in order, when [`Options::executable`] is unset. Debian's
+/// real binary comes before its `/usr/bin/chromium` wrapper script, which adds
+/// extension flags and Google API keys (and so traffic).
+const CANDIDATES: &[&str] = &[
+    "/usr/lib/chromium/chromium",
+    "google-chrome-stable",
+    "google-chrome",
+    "chromium",
+    "chromium-browser",
+    "chrome",
+    "/opt/google/chrome/chrome",
+    "/usr/lib/chromium-browser/chromium-browser",
+    "/snap/bin/chromium",
+];
+
+/// How many of Chrome's last stderr lines are kept for error messages.
+const STDERR_LINES_KEPT: usize = 40;
+
+/// How long a graceful shutdown may take before the process group is killed.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_millis(1500);
+
+/// Finds the Chrome binary: the explicit one, `$TABWRIGHT_CHROME`, or the
+/// first of the usual names on `PATH` and install paths.
+pub fn find_chrome(explicit: Option<&Path>) -> Result<PathBuf> {
+    if let Some(path) = explicit {
+        return if path.is_file() {
+            Ok(path.to_owned())
+        } else {
+            Err(DriverError::Launch {
+                reason: format!("the configured executable {} does not exist", path.display()),
+            })
+        };
+    }
+    if let Some(path) = std::env::var_os("TABWRIGHT_CHROME") {
+        return find_chrome(Some(Path::new(&path)));
+    }
+    CANDIDATES
+        .iter()
+        .find_map(|name| which(name))
+        .ok_or_else(|| DriverError::Launch {
+            reason: "no Chrome or Chromium found on PATH or in the usual places; \
+                     install Debian's `chromium` package or set Options::executable"
+                .to_owned(),
+        })
+}
+
+fn which(name: &str) -> Option<PathBuf> {
+    let path = Path::new(name);
+    if path.is_absolute() {
+        return path.is_file().then(|| path.to_owned());
+    }
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|dir| dir.join(name))
+        .find(|candidate| candidate.is_file())
+}
+
+/// The major version of a Chrome binary (`156` for "Chromium 156.0.8078.108"),
+/// asked once per binary and remembered: it costs Chrome's start-up time.
+pub fn chrome_major_version(executable: &Path) -> Option<u32> {
+    static CACHE: OnceLock<Mutex<Vec<(PathBuf, Option<u32>)>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some((_, version)) = lock(cache).iter().find(|(path, _)| path == executable) {
+        return *version;
+    }
+    let version = Command::new(executable)
+        .arg("--version")
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+        .ok()
+        .and_then(|out| parse_major_version(&String::from_utf8_lossy(&out.stdout)));
+    lock(cache).push((executable.to_owned(), version));
+    version
+}
+
+fn parse_major_version(banner: &str) -> Option<u32> {
+    banner
+        .split_whitespace()
+        .find(|word| word.chars().next().is_some_and(|c| c.is_ascii_digit()))
+        .and_then(|version| version.split('.').next())
+        .and_then(|major| major.parse().ok())
+}
+
+/// The user agent of ordinary desktop Chrome of that major version on Linux,
+/// in the reduced form Chrome itself sends (`Chrome/156.0.0.0`).
+pub fn ordinary_user_agent(major: u32) -> String {
+    format!(
+        "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) \
+         Chrome/{major}.0.0.0 Safari/537.36"
+    )
+}
+
+/// The flags every backend starts Chrome with, `options.extra_args` last so
+/// they win. `user_data_dir` is the profile; `major` the browser's version, for
+/// the user agent. The caller adds the initial URL and its own transport flag
+/// (`--remote-debugging-port`, or chromedriver's).
+pub fn chrome_flags(options: &Options, user_data_dir: &Path, major: Option<u32>) -> Vec<String> {
+    let mut flags: Vec<String> = [
+        "--no-first-run",
+        "--no-default-browser-check",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-quic",
+        "--disable-extensions",
+        "--disable-default-apps",
+        "--disable-domain-reliability",
+        "--disable-client-side-phishing-detection",
+        "--disable-breakpad",
+        "--disable-crash-reporter",
+        "--no-pings",
+        "--metrics-recording-only",
+        "--password-store=basic",
+        "--use-mock-keychain",
+        "--mute-audio",
+        // A tab that is not in front must keep running its timers and
+        // rendering: an agent reads tabs it does not "look at".
+        "--disable-background-timer-throttling",
+        "--disable-backgrounding-occluded-windows",
+        "--disable-renderer-backgrounding",
+        "--disable-hang-monitor",
+        "--disable-ipc-flooding-protection",
+        // Containers give /dev/shm 64 MB; Chrome crashes tabs when it fills.
+        "--disable-dev-shm-usage",
+        "--disable-features=NetworkTimeServiceQuerying,Translate,MediaRouter,\
+         OptimizationHints,InterestFeedContentSuggestions,CertificateTransparencyComponentUpdater,\
+         AutofillServerCommunication,DialMediaRouteProvider",
+        // navigator.webdriver stays false.
+        "--disable-blink-features=AutomationControlled",
+        "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+    ]
+    .iter()
+    .map(|flag| (*flag).to_owned())
+    .collect();
+    if !options.headed {
+        flags.push("--headless=new".to_owned());
+        flags.push("--hide-scrollbars".to_owned());
+    }
+    if nix::unistd::geteuid().is_root() {
+        // Chrome refuses to run its sandbox as root.
+        flags.push("--no-sandbox".to_owned());
+    }
+    if let Some(major) = major {
+        flags.push(format!("--user-agent={}", ordinary_user_agent(major)));
+    }
+    flags.push(format!("--window-size={},{}", options.width, options.height));
+    flags.push(format!("--user-data-dir={}", user_data_dir.display()));
+    flags.extend(options.extra_args.iter().cloned());
+    flags
+}
+
+/// The profile preferences every session gets: downloads blocked, no network
+/// prediction, WebRTC only through a proxy, no DNS over HTTPS, and a clean exit
+/// type so Chrome never offers to restore a crashed session.
+pub fn profile_preferences() -> serde_json::Value {
+    serde_json::json!({
+        "download_restrictions": 3,
+        "download": { "prompt_for_download": false },
+        "net": { "network_prediction_options": 2 },
+        "webrtc": { "ip_handling_policy": "disable_non_proxied_udp" },
+        "dns_over_https": { "mode": "off" },
+        "profile": { "exit_type": "Normal", "exited_cleanly": true },
+        "credentials_enable_service": false,
+        "safebrowsing": { "enabled": false },
+        "search": { "suggest_enabled": false },
+    })
+}
+
+/// A Chrome profile directory: a temporary one deleted when this is dropped,
+/// or the user's persistent one, left in place.
+#[derive(Debug)]
+pub enum Profile {
+    /// A fresh directory, deleted on drop.
+    Temporary(tempfile::TempDir),
+    /// A directory the user named; kept.
+    Persistent(PathBuf),
+}
+
+impl Profile {
+    /// Makes the profile `options` asks for and writes our preferences into
+    /// it (merged into any the persistent profile already has).
+    pub fn prepare(options: &Options) -> Result<Self> {
+        let profile = match &options.profile_dir {
+            Some(dir) => {
+                std::fs::create_dir_all(dir).map_err(|error| DriverError::Launch {
+                    reason: format!("cannot create profile directory {}: {error}", dir.display()),
+                })?;
+                Profile::Persistent(dir.clone())
+            }
+            None => Profile::Temporary(
+                tempfile::Builder::new()
+                    .prefix("tabwright-profile-")
+                    .tempdir()
+                    .map_err(|error| DriverError::Launch {
+                        reason: format!("cannot create a temporary profile: {error}"),
+                    })?,
+            ),
+        };
+        profile.write_preferences()?;
+        Ok(profile)
+    }
+
+    /// The directory.
+    pub fn path(&self) -> &Path {
+        match self {
+            Profile::Temporary(dir) => dir.path(),
+            Profile::Persistent(dir) => dir,
+        }
+    }
+
+    fn write_preferences(&self) -> Result<()> {
+        let default_dir = self.path().join("Default");
+        let file = default_dir.join("Preferences");
+        let io_error = |error: std::io::Error| DriverError::Launch {
+            reason: format!("cannot write {}: {error}", file.display()),
+        };
+        std::fs::create_dir_all(&default_dir).map_err(io_error)?;
+        let mut preferences = std::fs::read(&file)
+            .ok()
+            .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
+            .filter(serde_json::Value::is_object)
+            .unwrap_or_else(|| serde_json::json!({}));
+        merge(&mut preferences, profile_preferences());
+        std::fs::write(&file, preferences.to_string()).map_err(io_error)
+    }
+}
+
+fn merge(into: &mut serde_json::Value, from: serde_json::Value) {
+    match (into, from) {
+        (serde_json::Value::Object(into), serde_json::Value::Object(from)) => {
+            for (key, value) in from {
+                merge(into.entry(key).or_insert(serde_json::Value::Null), value);
+            }
+        }
+        (into, from) => *into = from,
+    }
+}
+
+/// A Chrome we started, in a process group of its own so that ending the
+/// group ends every process Chrome forked (zygotes, renderers, GPU, network
+/// service). Dropping it kills the group and reaps the browser process.
+#[derive(Debug)]
+pub struct ChromeProcess {
+    child: Child,
+    devtools_url: mpsc::Receiver<String>,
+    stderr_tail: Arc<Mutex<VecDeque<String>>>,
+}
+
+impl ChromeProcess {
+    /// Starts `executable` with `args`, its stderr drained by a thread that
+    /// remembers the last lines (for error messages) and picks out the
+    /// `DevTools listening on ws://…` line.
+    pub fn spawn(executable: &Path, args: &[String]) -> Result<Self> {
+        use std::os::unix::process::CommandExt;
+        let mut child = Command::new(executable)
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .process_group(0)
+            .spawn()
+            .map_err(|error| DriverError::Launch {
+                reason: format!("cannot run {}: {error}", executable.display()),
+            })?;
+        let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
+        let (url_sender, devtools_url) = mpsc::channel();
+        if let Some(stderr) = child.stderr.take() {
+            let tail = Arc::clone(&stderr_tail);
+            std::thread::Builder::new()
+                .name("chrome-stderr".to_owned())
+                .spawn(move || drain_stderr(stderr, &tail, &url_sender))
+                .map_err(|error| DriverError::Launch {
+                    reason: format!("cannot start the stderr reader: {error}"),
+                })?;
+        }
+        Ok(Self {
+            child,
+            devtools_url,
+            stderr_tail,
+        })
+    }
+
+    /// The operating system's id of the browser process (also its group id).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Waits (blocking) for Chrome to print its DevTools WebSocket URL.
+    pub fn wait_for_devtools_url(&self, timeout: Duration) -> Result<String> {
+        self.devtools_url
+            .recv_timeout(timeout)
+            .map_err(|error| DriverError::Launch {
+                reason: match error {
+                    mpsc::RecvTimeoutError::Timeout => format!(
+                        "Chrome printed no DevTools URL within {} ms; its last output: {}",
+                        timeout.as_millis(),
+                        self.stderr_tail()
+                    ),
+                    mpsc::RecvTimeoutError::Disconnected => {
+                        format!("Chrome exited at start; its last output: {}", self.stderr_tail())
+                    }
+                },
+            })
+    }
+
+    /// Chrome's last stderr lines, joined, for error messages.
+    pub fn stderr_tail(&self) -> String {
+        let tail = lock(&self.stderr_tail);
+        if tail.is_empty() {
+            "(nothing)".to_owned()
+        } else {
+            tail.iter().cloned().collect::<Vec<_>>().join(" | ")
+        }
+    }
+
+    /// Whether the browser process has exited.
+    pub fn has_exited(&mut self) -> bool {
+        !matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// Waits up to `grace` for the browser to exit by itself (after a
+    /// `Browser.close`), then kills the whole process group and reaps.
+    pub fn shutdown(&mut self, grace: Duration) {
+        let deadline = Instant::now() + grace;
+        while Instant::now() < deadline && !self.has_exited() {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        self.kill();
+    }
+
+    /// Kills the process group at once and reaps the browser process.
+    pub fn kill(&mut self) {
+        let group = Pid::from_raw(self.child.id() as i32);
+        // ESRCH (no such group) means everything is already gone.
+        let _ = killpg(group, Signal::SIGKILL);
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for ChromeProcess {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+fn drain_stderr(
+    stderr: std::process::ChildStderr,
+    tail: &Mutex<VecDeque<String>>,
+    url_sender: &mpsc::Sender<String>,
+) {
+    for line in BufReader::new(stderr).lines() {
+        let Ok(line) = line else { break };
+        if let Some(url) = line.strip_prefix("DevTools listening on ") {
+            let _ = url_sender.send(url.trim().to_owned());
+        }
+        let mut tail = lock(tail);
+        if tail.len() == STDERR_LINES_KEPT {
+            tail.pop_front();
+        }
+        tail.push_back(line);
+    }
+}
+
+/// Locks a mutex, recovering the data if a panicking thread poisoned it: the
+/// values guarded here (caches, log tails) stay valid whatever panicked.
+pub fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_major_version_from_the_banner() {
+        assert_eq!(parse_major_version("Chromium 156.0.8078.108 \n"), Some(156));
+        assert_eq!(parse_major_version("Google Chrome 131.0.6778.85"), Some(131));
+        assert_eq!(parse_major_version("nonsense"), None);
+    }
+
+    #[test]
+    fn extra_flags_come_last_so_they_win() {
+        let options = Options {
+            extra_args: vec!["--window-size=10,10".into()],
+            ..Options::default()
+        };
+        let flags = chrome_flags(&options, Path::new("/tmp/p"), Some(156));
+        assert_eq!(flags.last().map(String::as_str), Some("--window-size=10,10"));
+        assert!(flags.contains(&"--headless=new".to_owned()));
+        let agent = flags.iter().find(|flag| flag.starts_with("--user-agent="));
+        assert!(agent.is_some_and(|a| a.contains("Chrome/156.0.0.0") && !a.contains("Headless")));
+    }
+
+    #[test]
+    fn preferences_merge_into_an_existing_profile() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let default_dir = dir.path().join("Default");
+        std::fs::create_dir_all(&default_dir).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(default_dir.join("Preferences"), r#"{"keep":1,"net":{"other":2}}"#)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let options = Options {
+            profile_dir: Some(dir.path().to_owned()),
+            ..Options::default()
+        };
+        let profile = Profile::prepare(&options).unwrap_or_else(|e| panic!("{e}"));
+        let written: serde_json::Value = serde_json::from_slice(
+            &std::fs::read(profile.path().join("Default/Preferences")).unwrap_or_default(),
+        )
+        .unwrap_or_default();
+        assert_eq!(written["keep"], 1);
+        assert_eq!(written["net"]["other"], 2);
+        assert_eq!(written["net"]["network_prediction_options"], 2);
+        assert_eq!(written["download_restrictions"], 3);
+    }
+}

@@ -1,0 +1,44 @@
+//! The contract every tabwright browser backend implements.
+//!
+//! A [`Driver`] is one browser session seen from one agent: a handful of tabs,
+//! one of them current, driven one call at a time. Everything a model does to a
+//! page (open it, read it, click, type, go back, switch tabs) is built from the
+//! calls on this trait, and the two backends (`driver-cdp` over the DevTools
+//! Protocol, `driver-webdriver` over W3C WebDriver) are held to the same
+//! behaviour by one conformance suite.
+//!
+//! # Why one small trait
+//!
+//! The tool layer above must not care which protocol moves the browser: a user
+//! picks CDP for speed and live view, WebDriver to run on a Selenium grid. So the
+//! trait says only what both can honour, states its contract (lazy start,
+//! serialised calls, idempotent close) once here, and lets a backend declare
+//! what it cannot do through [`Driver::capabilities`] rather than fake it.
+//!
+//! This crate depends on no browser crate: a program that only consumes the
+//! trait (or a test that fakes it) builds without chromiumoxide or fantoccini.
+//!
+//! ```no_run
+//! use std::sync::Arc;
+//! use tabwright_driver_core::{Driver, DriverError};
+//!
+//! async fn title(driver: Arc<dyn Driver>, url: &str) -> Result<String, DriverError> {
+//!     driver.navigate(url).await?;
+//!     let title = driver.eval("document.title").await?;
+//!     Ok(title.as_str().unwrap_or_default().to_owned())
+//! }
+//! ```
+
+mod driver;
+mod error;
+mod keys;
+pub mod launch;
+mod options;
+
+pub use driver::{
+    Capabilities, ConsoleEntry, ConsoleLevel, Driver, Navigation, ScreenshotFormat,
+    ScreenshotOptions, Tab, TabId, Viewport, WaitFor,
+};
+pub use error::{DriverError, Result};
+pub use keys::{Key, KeyPress, Modifiers};
+pub use options::{FrameCallback, Options, ScreencastFrame};

@@ -1,0 +1,121 @@
+//! [`Options`]: how a driver starts its browser. The default is what most
+//! callers want and is the safe choice.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Default viewport width: wide enough that sites serve their desktop layout.
+pub const DEFAULT_WIDTH: u32 = 1280;
+/// Default viewport height: a laptop screen, so "on screen" means what a person sees.
+pub const DEFAULT_HEIGHT: u32 = 800;
+/// Default cap on one driver call.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// One frame of a live view: a JPEG of the viewport, sent only when it changed.
+#[derive(Debug, Clone)]
+pub struct ScreencastFrame {
+    /// JPEG bytes.
+    pub jpeg: Vec<u8>,
+    /// Width of the frame in device pixels.
+    pub width: u32,
+    /// Height of the frame in device pixels.
+    pub height: u32,
+}
+
+/// Called with each screencast frame. It runs on the driver's event task:
+/// return quickly and never call back into the driver from it.
+pub type FrameCallback = Arc<dyn Fn(ScreencastFrame) + Send + Sync>;
+
+/// How a driver starts (or finds) its browser.
+///
+/// `Options::default()` is a headless 1280x800 Chromium found on this machine,
+/// with a fresh temporary profile deleted on close and a 30 s cap on every
+/// call. Change only what you need:
+///
+/// ```
+/// use tabwright_driver_core::Options;
+/// let options = Options { headed: true, ..Options::default() };
+/// assert_eq!(options.width, 1280);
+/// ```
+#[derive(Clone)]
+pub struct Options {
+    /// The Chrome or Chromium binary. `None` looks, in order, at
+    /// `$TABWRIGHT_CHROME`, Debian's real binary `/usr/lib/chromium/chromium`
+    /// (the `/usr/bin/chromium` wrapper adds flags and API keys we don't
+    /// want), then `google-chrome`, `chromium` and friends on `PATH` and the
+    /// usual install paths.
+    pub executable: Option<PathBuf>,
+
+    /// Show a browser window. Off by default: headless is what a server
+    /// wants, and a visible window steals focus on every navigation.
+    pub headed: bool,
+
+    /// Viewport width in CSS pixels. Default 1280.
+    pub width: u32,
+
+    /// Viewport height in CSS pixels. Default 800. It matters more than
+    /// usual: a snapshot lists what is on screen, so a short viewport means
+    /// more scrolling.
+    pub height: u32,
+
+    /// A persistent profile directory. `None` (the default) gives each
+    /// session a fresh temporary profile deleted on close, which is what keeps
+    /// one session's cookies from another's. Two browsers on one directory
+    /// fight over its lock.
+    pub profile_dir: Option<PathBuf>,
+
+    /// The cap on a single driver call. Default 30 s. A call that hits it
+    /// fails with a timeout error and the driver stays usable.
+    pub timeout: Duration,
+
+    /// Extra Chrome command-line flags (with their leading dashes), applied
+    /// after the defaults so they win. Default none.
+    pub extra_args: Vec<String>,
+
+    /// Connect to a browser that is already running instead of starting one.
+    /// For the CDP backend, `http://host:port` (the `--remote-debugging-port`)
+    /// or a `ws://` DevTools URL; for the WebDriver backend, the remote end's
+    /// URL (a chromedriver or a Selenium Grid). Closing the driver then only
+    /// disconnects. Default `None`: start our own.
+    pub endpoint: Option<String>,
+
+    /// Called with a JPEG each time the viewport changes: a live view of a
+    /// headless browser. Chrome sends a frame only when something changed and
+    /// waits for each acknowledgement, so an idle page costs nothing and a
+    /// slow consumer drops frames instead of queueing them. Default `None`.
+    pub on_frame: Option<FrameCallback>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            executable: None,
+            headed: false,
+            width: DEFAULT_WIDTH,
+            height: DEFAULT_HEIGHT,
+            profile_dir: None,
+            timeout: DEFAULT_TIMEOUT,
+            extra_args: Vec::new(),
+            endpoint: None,
+            on_frame: None,
+        }
+    }
+}
+
+impl fmt::Debug for Options {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Options")
+            .field("executable", &self.executable)
+            .field("headed", &self.headed)
+            .field("width", &self.width)
+            .field("height", &self.height)
+            .field("profile_dir", &self.profile_dir)
+            .field("timeout", &self.timeout)
+            .field("extra_args", &self.extra_args)
+            .field("endpoint", &self.endpoint)
+            .field("on_frame", &self.on_frame.as_ref().map(|_| "Fn(ScreencastFrame)"))
+            .finish()
+    }
+}
