@@ -128,7 +128,7 @@ impl DriverError {
 }
 
 fn human(duration: Duration) -> String {
-    if duration.as_millis() % 1000 == 0 {
+    if duration.as_millis().is_multiple_of(1000) {
         format!("{} s", duration.as_secs())
     } else {
         format!("{} ms", duration.as_millis())
@@ -142,7 +142,10 @@ mod tests {
     #[test]
     fn messages_carry_the_offending_value() {
         let error = DriverError::timeout("navigate to http://x/", Duration::from_secs(30));
-        assert_eq!(error.to_string(), "navigate to http://x/ timed out after 30 s");
+        assert_eq!(
+            error.to_string(),
+            "navigate to http://x/ timed out after 30 s"
+        );
         let error = DriverError::NoSuchElement {
             selector: "#nope".into(),
         };

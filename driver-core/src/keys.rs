@@ -193,7 +193,7 @@ impl FromStr for KeyPress {
         }
         let mut chars = key.chars();
         let key = match (chars.next(), chars.next()) {
-            (Some(c), None) if c == ' ' => Key::Space,
+            (Some(' '), None) => Key::Space,
             (Some(c), None) => Key::Char(c),
             _ => match key.to_ascii_lowercase().as_str() {
                 "enter" | "return" => Key::Enter,

@@ -54,7 +54,10 @@ pub fn find_chrome(explicit: Option<&Path>) -> Result<PathBuf> {
             Ok(path.to_owned())
         } else {
             Err(DriverError::Launch {
-                reason: format!("the configured executable {} does not exist", path.display()),
+                reason: format!(
+                    "the configured executable {} does not exist",
+                    path.display()
+                ),
             })
         };
     }
@@ -84,7 +87,8 @@ fn which(name: &str) -> Option<PathBuf> {
 /// The major version of a Chrome binary (`156` for "Chromium 156.0.8078.108"),
 /// asked once per binary and remembered: it costs Chrome's start-up time.
 pub fn chrome_major_version(executable: &Path) -> Option<u32> {
-    static CACHE: OnceLock<Mutex<Vec<(PathBuf, Option<u32>)>>> = OnceLock::new();
+    type Known = Vec<(PathBuf, Option<u32>)>;
+    static CACHE: OnceLock<Mutex<Known>> = OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
     if let Some((_, version)) = lock(cache).iter().find(|(path, _)| path == executable) {
         return *version;
@@ -149,7 +153,9 @@ pub fn chrome_flags(options: &Options, user_data_dir: &Path, major: Option<u32>)
         "--disable-ipc-flooding-protection",
         // Containers give /dev/shm 64 MB; Chrome crashes tabs when it fills.
         "--disable-dev-shm-usage",
-        "--disable-features=NetworkTimeServiceQuerying,Translate,MediaRouter,\
+        // No back/forward cache: a history navigation is then an ordinary
+        // load with a load event, like every other.
+        "--disable-features=NetworkTimeServiceQuerying,Translate,MediaRouter,BackForwardCache,\
          OptimizationHints,InterestFeedContentSuggestions,CertificateTransparencyComponentUpdater,\
          AutofillServerCommunication,DialMediaRouteProvider",
         // navigator.webdriver stays false.
@@ -170,7 +176,10 @@ pub fn chrome_flags(options: &Options, user_data_dir: &Path, major: Option<u32>)
     if let Some(major) = major {
         flags.push(format!("--user-agent={}", ordinary_user_agent(major)));
     }
-    flags.push(format!("--window-size={},{}", options.width, options.height));
+    flags.push(format!(
+        "--window-size={},{}",
+        options.width, options.height
+    ));
     flags.push(format!("--user-data-dir={}", user_data_dir.display()));
     flags.extend(options.extra_args.iter().cloned());
     flags
@@ -269,7 +278,7 @@ fn merge(into: &mut serde_json::Value, from: serde_json::Value) {
 #[derive(Debug)]
 pub struct ChromeProcess {
     child: Child,
-    devtools_url: mpsc::Receiver<String>,
+    devtools_url: Mutex<mpsc::Receiver<String>>,
     stderr_tail: Arc<Mutex<VecDeque<String>>>,
 }
 
@@ -302,7 +311,7 @@ impl ChromeProcess {
         }
         Ok(Self {
             child,
-            devtools_url,
+            devtools_url: Mutex::new(devtools_url),
             stderr_tail,
         })
     }
@@ -314,7 +323,7 @@ impl ChromeProcess {
 
     /// Waits (blocking) for Chrome to print its DevTools WebSocket URL.
     pub fn wait_for_devtools_url(&self, timeout: Duration) -> Result<String> {
-        self.devtools_url
+        lock(&self.devtools_url)
             .recv_timeout(timeout)
             .map_err(|error| DriverError::Launch {
                 reason: match error {
@@ -324,7 +333,10 @@ impl ChromeProcess {
                         self.stderr_tail()
                     ),
                     mpsc::RecvTimeoutError::Disconnected => {
-                        format!("Chrome exited at start; its last output: {}", self.stderr_tail())
+                        format!(
+                            "Chrome exited at start; its last output: {}",
+                            self.stderr_tail()
+                        )
                     }
                 },
             })
@@ -403,7 +415,10 @@ mod tests {
     #[test]
     fn reads_the_major_version_from_the_banner() {
         assert_eq!(parse_major_version("Chromium 156.0.8078.108 \n"), Some(156));
-        assert_eq!(parse_major_version("Google Chrome 131.0.6778.85"), Some(131));
+        assert_eq!(
+            parse_major_version("Google Chrome 131.0.6778.85"),
+            Some(131)
+        );
         assert_eq!(parse_major_version("nonsense"), None);
     }
 
@@ -414,7 +429,10 @@ mod tests {
             ..Options::default()
         };
         let flags = chrome_flags(&options, Path::new("/tmp/p"), Some(156));
-        assert_eq!(flags.last().map(String::as_str), Some("--window-size=10,10"));
+        assert_eq!(
+            flags.last().map(String::as_str),
+            Some("--window-size=10,10")
+        );
         assert!(flags.contains(&"--headless=new".to_owned()));
         let agent = flags.iter().find(|flag| flag.starts_with("--user-agent="));
         assert!(agent.is_some_and(|a| a.contains("Chrome/156.0.0.0") && !a.contains("Headless")));
@@ -425,8 +443,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let default_dir = dir.path().join("Default");
         std::fs::create_dir_all(&default_dir).unwrap_or_else(|e| panic!("{e}"));
-        std::fs::write(default_dir.join("Preferences"), r#"{"keep":1,"net":{"other":2}}"#)
-            .unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(
+            default_dir.join("Preferences"),
+            r#"{"keep":1,"net":{"other":2}}"#,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
         let options = Options {
             profile_dir: Some(dir.path().to_owned()),
             ..Options::default()

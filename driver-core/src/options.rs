@@ -115,7 +115,10 @@ impl fmt::Debug for Options {
             .field("timeout", &self.timeout)
             .field("extra_args", &self.extra_args)
             .field("endpoint", &self.endpoint)
-            .field("on_frame", &self.on_frame.as_ref().map(|_| "Fn(ScreencastFrame)"))
+            .field(
+                "on_frame",
+                &self.on_frame.as_ref().map(|_| "Fn(ScreencastFrame)"),
+            )
             .finish()
     }
 }

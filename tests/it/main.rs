@@ -1,1 +1,4 @@
-fn main(){}
+//! Integration tests: every conformance check on every backend, each a test
+//! of its own so a failure names the check and the backend.
+
+mod conformance;

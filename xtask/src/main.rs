@@ -1,1 +1,135 @@
-fn main() {}
+//! `cargo xtask <job>`: what cargo alone cannot do.
+//!
+//! - `cargo xtask test`: make sure Debian's Chromium and chromedriver are
+//!   installed (apt-get, saying so), then run every test of the workspace,
+//!   which drives a real browser through every backend.
+//! - `cargo xtask conformance [--backend cdp|webdriver|all]`: the behaviour
+//!   suite as a table of check × backend.
+//! - `cargo xtask bench [--backend cdp|webdriver|all]`: the measurements,
+//!   in a release build.
+//!
+//! It never downloads a browser: only Debian's packages, through apt-get.
+//! Its dependencies are none, so it builds in a second.
+
+use std::path::Path;
+use std::process::{Command, ExitCode};
+
+/// The binaries the tests need, and the Debian packages that bring them.
+const BROWSER_PACKAGES: &[(&str, &str)] = &[
+    ("/usr/lib/chromium/chromium", "chromium"),
+    ("/usr/bin/chromedriver", "chromium-driver"),
+];
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some((job, rest)) = args.split_first() else {
+        eprintln!("{USAGE}");
+        return ExitCode::from(2);
+    };
+    let result = match job.as_str() {
+        "test" => {
+            ensure_browser().and_then(|()| cargo(&["test", "--workspace", "--all-features"], rest))
+        }
+        "conformance" => ensure_browser().and_then(|()| {
+            cargo(
+                &[
+                    "run",
+                    "--quiet",
+                    "--package",
+                    "tabwright-tests",
+                    "--all-features",
+                    "--bin",
+                    "conformance",
+                    "--",
+                ],
+                rest,
+            )
+        }),
+        "bench" => ensure_browser().and_then(|()| {
+            cargo(
+                &[
+                    "run",
+                    "--release",
+                    "--quiet",
+                    "--package",
+                    "tabwright-tests",
+                    "--all-features",
+                    "--bin",
+                    "bench",
+                    "--",
+                ],
+                rest,
+            )
+        }),
+        "install-browser" => ensure_browser(),
+        other => Err(format!("unknown job {other:?}\n{USAGE}")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("xtask: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+const USAGE: &str = "usage: cargo xtask <test | conformance [--backend cdp|webdriver|all] | bench [--backend ...] | install-browser>";
+
+/// Installs Debian's chromium and chromium-driver if either is missing.
+fn ensure_browser() -> Result<(), String> {
+    let missing: Vec<&str> = BROWSER_PACKAGES
+        .iter()
+        .filter(|(binary, _)| !Path::new(binary).exists())
+        .map(|(_, package)| *package)
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    eprintln!(
+        "xtask: installing Debian's {} with apt-get (the tests drive a real browser)",
+        missing.join(" and ")
+    );
+    let sudo = !is_root();
+    run(apt(sudo, &["update", "-qq"]))?;
+    let mut install = vec!["install", "-y", "-qq", "--no-install-recommends"];
+    install.extend(&missing);
+    run(apt(sudo, &install))
+}
+
+fn apt(sudo: bool, args: &[&str]) -> Command {
+    let mut command = if sudo {
+        let mut command = Command::new("sudo");
+        command.arg("apt-get");
+        command
+    } else {
+        Command::new("apt-get")
+    };
+    command.args(args).env("DEBIAN_FRONTEND", "noninteractive");
+    command
+}
+
+fn is_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|out| String::from_utf8_lossy(&out.stdout).trim() == "0")
+        .unwrap_or(false)
+}
+
+fn cargo(args: &[&str], rest: &[String]) -> Result<(), String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let mut command = Command::new(cargo);
+    command.args(args).args(rest);
+    run(command)
+}
+
+fn run(mut command: Command) -> Result<(), String> {
+    let status = command
+        .status()
+        .map_err(|error| format!("cannot run {command:?}: {error}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{command:?} failed ({status})"))
+    }
+}

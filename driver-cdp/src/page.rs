@@ -1,0 +1,435 @@
+//! What a driver call does to one tab, over its flat CDP session: navigate
+//! and wait for the load, evaluate, click and type with real input events,
+//! take screenshots.
+
+use std::sync::Arc;
+
+use base64::Engine;
+use chromiumoxide::cdp::browser_protocol::page::{
+    CaptureScreenshotFormat, CaptureScreenshotParams, NavigateParams, Viewport as ClipViewport,
+};
+use serde::Deserialize;
+use serde_json::json;
+use tokio::sync::mpsc;
+
+use driver_core::{
+    DriverError, KeyPress, Navigation, Result, ScreenshotFormat, ScreenshotOptions, WaitFor,
+};
+
+use crate::client::{Client, RawEvent};
+use crate::session::decode;
+
+/// JavaScript helpers run in the page, one function per operation; each
+/// takes its arguments as JSON and reports what it found, so the Rust side
+/// can turn "missing", "hidden" and "covered" into the right error.
+const LOCATE: &str = include_str!("locate.js");
+
+/// Navigates the tab and waits for the new document's `load`.
+pub(crate) async fn navigate(client: &Client, session: &str, url: &str) -> Result<Navigation> {
+    let mut events = client.events();
+    let navigated = client
+        .call(Some(session), NavigateParams::new(url))
+        .await
+        .map_err(|error| match DriverError::from(error) {
+            DriverError::Protocol(message) => DriverError::NavigationFailed {
+                url: url.to_owned(),
+                net_error: message,
+            },
+            other => other,
+        })?;
+    if let Some(net_error) = navigated.error_text {
+        return Err(DriverError::NavigationFailed {
+            url: url.to_owned(),
+            net_error,
+        });
+    }
+    match navigated.loader_id {
+        Some(loader) => wait_for_load(&mut events, session, Some(loader.as_ref())).await,
+        // No new document: a same-document (fragment) navigation.
+        None => Ok(Navigation {
+            status: None,
+            url: current_url(client, session).await?,
+        }),
+    }
+}
+
+/// Goes `delta` entries through the tab's history (-1 back, +1 forward).
+pub(crate) async fn history(client: &Client, session: &str, delta: i64) -> Result<Navigation> {
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Entry {
+        id: i64,
+    }
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct History {
+        current_index: i64,
+        entries: Vec<Entry>,
+    }
+    let history: History = decode(
+        client
+            .call_raw(Some(session), "Page.getNavigationHistory", json!({}))
+            .await?,
+    )?;
+    let target = history.current_index + delta;
+    let Some(entry) = usize::try_from(target)
+        .ok()
+        .and_then(|index| history.entries.get(index))
+    else {
+        return Err(DriverError::NoHistory {
+            direction: if delta < 0 { "earlier" } else { "later" },
+        });
+    };
+    let mut events = client.events();
+    client
+        .call_raw(
+            Some(session),
+            "Page.navigateToHistoryEntry",
+            json!({ "entryId": entry.id }),
+        )
+        .await?;
+    wait_for_load(&mut events, session, None).await
+}
+
+/// Reloads the tab and waits for the load.
+pub(crate) async fn reload(client: &Client, session: &str) -> Result<Navigation> {
+    let mut events = client.events();
+    client
+        .call_raw(Some(session), "Page.reload", json!({}))
+        .await?;
+    wait_for_load(&mut events, session, None).await
+}
+
+/// Follows a tab's events until the main frame has committed a new document
+/// (with `loader`, if known) and fired `load`, or navigated within the same
+/// document. Events are read in order, so a `load` of the previous document
+/// still in flight is never taken for the new one.
+async fn wait_for_load(
+    events: &mut mpsc::UnboundedReceiver<Arc<RawEvent>>,
+    session: &str,
+    loader: Option<&str>,
+) -> Result<Navigation> {
+    let mut committed: Option<(String, String)> = None; // (loader, url)
+    let mut statuses: Vec<(String, u16)> = Vec::new(); // (loader, status)
+    while let Some(event) = events.recv().await {
+        if event.session_id.as_deref() != Some(session) {
+            continue;
+        }
+        let params = &event.params;
+        match event.method.as_ref() {
+            "Network.responseReceived" if params["type"] == "Document" => {
+                if let (Some(id), Some(status)) = (
+                    params["loaderId"].as_str(),
+                    params["response"]["status"].as_u64(),
+                ) {
+                    statuses.push((id.to_owned(), status as u16));
+                }
+            }
+            "Page.frameNavigated" if params["frame"]["parentId"].is_null() => {
+                let frame = &params["frame"];
+                let id = frame["loaderId"].as_str().unwrap_or_default();
+                if loader.is_none_or(|loader| loader == id) {
+                    let url = format!(
+                        "{}{}",
+                        frame["url"].as_str().unwrap_or_default(),
+                        frame["urlFragment"].as_str().unwrap_or_default()
+                    );
+                    if params["type"] == "BackForwardCacheRestore" {
+                        // A page restored whole fires no load event.
+                        return Ok(Navigation { status: None, url });
+                    }
+                    committed = Some((id.to_owned(), url));
+                }
+            }
+            "Page.navigatedWithinDocument" if committed.is_none() && loader.is_none() => {
+                return Ok(Navigation {
+                    status: None,
+                    url: params["url"].as_str().unwrap_or_default().to_owned(),
+                });
+            }
+            "Page.loadEventFired" => {
+                if let Some((id, url)) = &committed {
+                    let status = statuses
+                        .iter()
+                        .rev()
+                        .find(|(loader, _)| loader == id)
+                        .map(|(_, status)| *status);
+                    return Ok(Navigation {
+                        status,
+                        url: url.clone(),
+                    });
+                }
+            }
+            "Inspector.targetCrashed" => {
+                return Err(DriverError::NavigationFailed {
+                    url: committed.map(|(_, url)| url).unwrap_or_default(),
+                    net_error: "the tab crashed".to_owned(),
+                })
+            }
+            _ => {}
+        }
+    }
+    Err(DriverError::BrowserGone {
+        reason: "the DevTools connection closed during navigation".to_owned(),
+    })
+}
+
+async fn current_url(client: &Client, session: &str) -> Result<String> {
+    let value = evaluate(client, session, "location.href").await?;
+    Ok(value.as_str().unwrap_or_default().to_owned())
+}
+
+/// Evaluates an expression in the main frame and returns its JSON value.
+pub(crate) async fn evaluate(
+    client: &Client,
+    session: &str,
+    expression: &str,
+) -> Result<serde_json::Value> {
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Evaluated {
+        result: serde_json::Value,
+        exception_details: Option<serde_json::Value>,
+    }
+    let evaluated: Evaluated = decode(
+        client
+            .call_raw(
+                Some(session),
+                "Runtime.evaluate",
+                json!({
+                    "expression": expression,
+                    "returnByValue": true,
+                    "awaitPromise": true,
+                    "userGesture": true,
+                }),
+            )
+            .await?,
+    )?;
+    if let Some(details) = evaluated.exception_details {
+        let message = details["exception"]["description"]
+            .as_str()
+            .or_else(|| details["exception"]["value"].as_str())
+            .or_else(|| details["text"].as_str())
+            .unwrap_or("unknown exception");
+        // Chrome's description is the message plus a stack; the first line
+        // is what a reader needs.
+        let message = message.lines().next().unwrap_or(message).to_owned();
+        return Err(DriverError::Script { message });
+    }
+    let result = evaluated.result;
+    Ok(match result.get("value") {
+        Some(value) => value.clone(),
+        None => match result["unserializableValue"].as_str() {
+            Some(special) => serde_json::Value::String(special.to_owned()),
+            None => serde_json::Value::Null,
+        },
+    })
+}
+
+/// Runs one of the helpers in `locate.js` on a selector.
+async fn locate(
+    client: &Client,
+    session: &str,
+    operation: &str,
+    selector: &str,
+    extra: serde_json::Value,
+) -> Result<serde_json::Value> {
+    if selector.trim().is_empty() {
+        return Err(DriverError::InvalidArgument(
+            "the selector is empty".to_owned(),
+        ));
+    }
+    let expression = format!(
+        "({LOCATE})({}, {}, {})",
+        json!(operation),
+        json!(selector),
+        extra
+    );
+    let found = evaluate(client, session, &expression).await?;
+    match found["error"].as_str() {
+        None => Ok(found),
+        Some("missing") => Err(DriverError::NoSuchElement {
+            selector: selector.to_owned(),
+        }),
+        Some("syntax") => Err(DriverError::InvalidArgument(format!(
+            "{selector:?} is not a valid CSS selector"
+        ))),
+        Some(reason) => Err(DriverError::NotInteractable {
+            selector: selector.to_owned(),
+            action: match operation {
+                "click" => "clicked",
+                "focus" => "typed into",
+                _ => "read",
+            },
+            reason: reason.to_owned(),
+        }),
+    }
+}
+
+/// Clicks the centre of the first element matching `selector`.
+pub(crate) async fn click(client: &Client, session: &str, selector: &str) -> Result<()> {
+    let point = locate(client, session, "click", selector, json!(null)).await?;
+    let (x, y) = (
+        point["x"].as_f64().unwrap_or_default(),
+        point["y"].as_f64().unwrap_or_default(),
+    );
+    click_at(client, session, x, y).await
+}
+
+/// Presses and releases the left mouse button at a viewport point.
+pub(crate) async fn click_at(client: &Client, session: &str, x: f64, y: f64) -> Result<()> {
+    for (kind, buttons) in [("mouseMoved", 0), ("mousePressed", 1), ("mouseReleased", 0)] {
+        let mut event = json!({ "type": kind, "x": x, "y": y, "buttons": buttons });
+        if kind != "mouseMoved" {
+            event["button"] = json!("left");
+            event["clickCount"] = json!(1);
+        }
+        client
+            .call_raw(Some(session), "Input.dispatchMouseEvent", event)
+            .await?;
+    }
+    Ok(())
+}
+
+/// Focuses the element and types `text` as key events.
+pub(crate) async fn send_keys(
+    client: &Client,
+    session: &str,
+    selector: &str,
+    text: &str,
+) -> Result<()> {
+    locate(client, session, "focus", selector, json!(null)).await?;
+    for character in text.chars() {
+        let press = match character {
+            '\n' | '\r' => KeyPress::from(driver_core::Key::Enter),
+            '\t' => KeyPress::from(driver_core::Key::Tab),
+            other => KeyPress::from(driver_core::Key::Char(other)),
+        };
+        press_key(client, session, press).await?;
+    }
+    Ok(())
+}
+
+/// Presses one key with modifiers.
+pub(crate) async fn press_key(client: &Client, session: &str, press: KeyPress) -> Result<()> {
+    let key = press.key;
+    let modifiers = press.modifiers;
+    // With Control, Alt or Meta held a key is a shortcut, not text.
+    let text = key
+        .text()
+        .filter(|_| !(modifiers.ctrl || modifiers.alt || modifiers.meta));
+    let mut down = json!({
+        "type": if text.is_some() { "keyDown" } else { "rawKeyDown" },
+        "key": key.dom_key(),
+        "code": key.dom_code(),
+        "windowsVirtualKeyCode": key.key_code(),
+        "nativeVirtualKeyCode": key.key_code(),
+        "modifiers": modifiers.cdp_mask(),
+    });
+    if let Some(text) = &text {
+        down["text"] = json!(text);
+        down["unmodifiedText"] = json!(text);
+    }
+    client
+        .call_raw(Some(session), "Input.dispatchKeyEvent", down)
+        .await?;
+    let up = json!({
+        "type": "keyUp",
+        "key": key.dom_key(),
+        "code": key.dom_code(),
+        "windowsVirtualKeyCode": key.key_code(),
+        "nativeVirtualKeyCode": key.key_code(),
+        "modifiers": modifiers.cdp_mask(),
+    });
+    client
+        .call_raw(Some(session), "Input.dispatchKeyEvent", up)
+        .await?;
+    Ok(())
+}
+
+/// The `innerText` or `value` of the first match.
+pub(crate) async fn read(
+    client: &Client,
+    session: &str,
+    selector: &str,
+    what: &str,
+) -> Result<String> {
+    let found = locate(client, session, what, selector, json!(null)).await?;
+    Ok(found["value"].as_str().unwrap_or_default().to_owned())
+}
+
+/// Waits in the page until the selector matches (and is visible), checking
+/// every 50 ms; the driver's timeout bounds it. A navigation destroys the
+/// page's context mid-wait: then the wait starts again in the new document.
+pub(crate) async fn wait_for(
+    client: &Client,
+    session: &str,
+    selector: &str,
+    condition: WaitFor,
+) -> Result<()> {
+    let visible = condition == WaitFor::Visible;
+    loop {
+        match locate(
+            client,
+            session,
+            "wait",
+            selector,
+            json!({ "visible": visible }),
+        )
+        .await
+        {
+            Err(DriverError::Script { message }) if message.contains("context") => continue,
+            Err(DriverError::Protocol(message)) if message.contains("context") => continue,
+            other => return other.map(|_| ()),
+        }
+    }
+}
+
+/// A screenshot of the viewport or the whole page.
+pub(crate) async fn screenshot(
+    client: &Client,
+    session: &str,
+    options: ScreenshotOptions,
+) -> Result<Vec<u8>> {
+    let (format, quality) = match options.format {
+        ScreenshotFormat::Png => (CaptureScreenshotFormat::Png, None),
+        ScreenshotFormat::Jpeg(quality) => (CaptureScreenshotFormat::Jpeg, Some(quality.min(100))),
+        ScreenshotFormat::Webp(quality) => (CaptureScreenshotFormat::Webp, Some(quality.min(100))),
+    };
+    let mut params = CaptureScreenshotParams {
+        format: Some(format),
+        quality: quality.map(i64::from),
+        ..Default::default()
+    };
+    if options.full_page {
+        #[derive(Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Size {
+            width: f64,
+            height: f64,
+        }
+        #[derive(Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Metrics {
+            css_content_size: Size,
+        }
+        let metrics: Metrics = decode(
+            client
+                .call_raw(Some(session), "Page.getLayoutMetrics", json!({}))
+                .await?,
+        )?;
+        params.clip = Some(ClipViewport {
+            x: 0.0,
+            y: 0.0,
+            width: metrics.css_content_size.width.ceil(),
+            height: metrics.css_content_size.height.ceil(),
+            scale: 1.0,
+        });
+        params.capture_beyond_viewport = Some(true);
+    }
+    let shot = client.call(Some(session), params).await?;
+    let data: &str = shot.data.as_ref();
+    base64::engine::general_purpose::STANDARD
+        .decode(data)
+        .map_err(|error| DriverError::Protocol(format!("the screenshot is not base64: {error}")))
+}

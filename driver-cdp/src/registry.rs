@@ -1,0 +1,377 @@
+//! What the browser looks like right now, kept up to date from CDP events by
+//! one task: the page targets (tabs) in the order they opened, the flat
+//! session attached to each, and the console buffer.
+//!
+//! New page targets (including popups and `target=_blank` tabs) are attached
+//! paused (`waitForDebuggerOnStart`), given their per-tab settings, and only
+//! then resumed, so not a single request of theirs runs before the viewport,
+//! console and lifecycle events are in place.
+
+use std::sync::{Arc, Mutex};
+
+use serde::Deserialize;
+use serde_json::json;
+use tokio::sync::{mpsc, watch};
+
+use driver_core::launch::lock;
+use driver_core::{ConsoleEntry, ConsoleLevel, FrameCallback, ScreencastFrame, TabId, Viewport};
+
+use crate::client::{Client, RawEvent};
+
+/// Most console entries kept between two `console()` calls; older ones are
+/// dropped so a page logging in a loop cannot grow memory without bound.
+const CONSOLE_LIMIT: usize = 1000;
+
+/// One page target.
+#[derive(Debug, Clone)]
+pub(crate) struct TabRecord {
+    pub id: TabId,
+    pub session: Option<String>,
+    /// Set once the per-tab settings are applied and the target resumed.
+    pub ready: bool,
+    pub url: String,
+    pub title: String,
+}
+
+/// Shared between the event task and driver calls.
+#[derive(Default)]
+pub(crate) struct Registry {
+    pub tabs: Vec<TabRecord>,
+    pub console: Vec<ConsoleEntry>,
+    pub viewport: Option<Viewport>,
+}
+
+impl Registry {
+    pub fn tab(&self, id: &TabId) -> Option<&TabRecord> {
+        self.tabs.iter().find(|tab| &tab.id == id)
+    }
+
+    fn by_session(&self, session: &str) -> Option<&TabRecord> {
+        self.tabs
+            .iter()
+            .find(|tab| tab.session.as_deref() == Some(session))
+    }
+
+    fn push_console(&mut self, entry: ConsoleEntry) {
+        if self.console.len() >= CONSOLE_LIMIT {
+            self.console.remove(0);
+        }
+        self.console.push(entry);
+    }
+}
+
+/// A shared registry plus a counter that ticks on every change, so callers can
+/// wait for "the tab is ready" or "the tab is gone" without polling.
+#[derive(Clone)]
+pub(crate) struct SharedRegistry {
+    pub state: Arc<Mutex<Registry>>,
+    changed: watch::Sender<u64>,
+}
+
+impl SharedRegistry {
+    pub fn new(viewport: Viewport) -> Self {
+        let registry = Registry {
+            viewport: Some(viewport),
+            ..Registry::default()
+        };
+        Self {
+            state: Arc::new(Mutex::new(registry)),
+            changed: watch::channel(0).0,
+        }
+    }
+
+    /// Runs `f` on the registry.
+    pub fn read<T>(&self, f: impl FnOnce(&Registry) -> T) -> T {
+        f(&lock(&self.state))
+    }
+
+    fn update(&self, f: impl FnOnce(&mut Registry)) {
+        f(&mut lock(&self.state));
+        self.changed.send_modify(|version| *version += 1);
+    }
+
+    /// Sets the viewport for tabs to come and returns the sessions of the
+    /// tabs there are.
+    pub fn set_viewport(&self, viewport: Viewport) -> Vec<String> {
+        let mut sessions = Vec::new();
+        self.update(|registry| {
+            registry.viewport = Some(viewport);
+            sessions = registry
+                .tabs
+                .iter()
+                .filter_map(|tab| tab.session.clone())
+                .collect();
+        });
+        sessions
+    }
+
+    /// Updates URLs and titles from a `Target.getTargets` answer.
+    pub fn refresh(&self, infos: impl Iterator<Item = (String, String, String)>) {
+        self.update(|registry| {
+            for (id, url, title) in infos {
+                if let Some(tab) = registry.tabs.iter_mut().find(|tab| tab.id.0 == id) {
+                    tab.url = url;
+                    tab.title = title;
+                }
+            }
+        });
+    }
+
+    /// Takes the console entries gathered so far.
+    pub fn drain_console(&self) -> Vec<ConsoleEntry> {
+        std::mem::take(&mut lock(&self.state).console)
+    }
+
+    /// Waits until `check` returns `Some`, re-checking after every change.
+    pub async fn wait_until<T>(&self, mut check: impl FnMut(&Registry) -> Option<T>) -> T {
+        let mut changes = self.changed.subscribe();
+        loop {
+            if let Some(found) = self.read(&mut check) {
+                return found;
+            }
+            if changes.changed().await.is_err() {
+                // The sender lives as long as `self`; unreachable in practice.
+                std::future::pending::<()>().await;
+            }
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct TargetInfo {
+    target_id: String,
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    url: String,
+    #[serde(default)]
+    title: String,
+}
+
+/// Follows the browser's events for as long as the connection lives.
+pub(crate) async fn follow_events(
+    client: Client,
+    registry: SharedRegistry,
+    on_frame: Option<FrameCallback>,
+) {
+    let mut events: mpsc::UnboundedReceiver<Arc<RawEvent>> = client.events();
+    while let Some(event) = events.recv().await {
+        match event.method.as_ref() {
+            "Target.attachedToTarget" => on_attached(&client, &registry, &event),
+            "Target.targetInfoChanged" | "Target.targetCreated" => {
+                if let Some(info) = target_info(&event) {
+                    registry.update(|registry| {
+                        if let Some(tab) = registry
+                            .tabs
+                            .iter_mut()
+                            .find(|tab| tab.id.0 == info.target_id)
+                        {
+                            tab.url = info.url;
+                            tab.title = info.title;
+                        }
+                    });
+                }
+            }
+            "Target.targetDestroyed" | "Target.targetCrashed" => {
+                if let Some(id) = event.params["targetId"].as_str() {
+                    registry.update(|registry| registry.tabs.retain(|tab| tab.id.0 != id));
+                }
+            }
+            "Target.detachedFromTarget" => {
+                if let Some(session) = event.params["sessionId"].as_str() {
+                    registry.update(|registry| {
+                        registry
+                            .tabs
+                            .retain(|tab| tab.session.as_deref() != Some(session))
+                    });
+                }
+            }
+            "Runtime.consoleAPICalled" => on_console(&registry, &event),
+            "Runtime.exceptionThrown" => on_exception(&registry, &event),
+            "Page.screencastFrame" => {
+                if let Some(callback) = &on_frame {
+                    on_screencast_frame(&client, callback, &event);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn target_info(event: &RawEvent) -> Option<TargetInfo> {
+    serde_json::from_value(event.params["targetInfo"].clone()).ok()
+}
+
+/// A page target was attached (paused): record it, apply the per-tab
+/// settings, then let it run.
+fn on_attached(client: &Client, registry: &SharedRegistry, event: &RawEvent) {
+    let Some(info) = target_info(event) else {
+        return;
+    };
+    let Some(session) = event.params["sessionId"].as_str().map(str::to_owned) else {
+        return;
+    };
+    if info.kind != "page" {
+        // Workers, iframes and the like: let them run untouched.
+        let client = client.clone();
+        tokio::spawn(async move {
+            let _ = client
+                .call_raw(Some(&session), "Runtime.runIfWaitingForDebugger", json!({}))
+                .await;
+        });
+        return;
+    }
+    let viewport = registry.read(|registry| registry.viewport);
+    registry.update(|registry| {
+        if let Some(tab) = registry
+            .tabs
+            .iter_mut()
+            .find(|tab| tab.id.0 == info.target_id)
+        {
+            tab.session = Some(session.clone());
+        } else {
+            registry.tabs.push(TabRecord {
+                id: TabId(info.target_id.clone()),
+                session: Some(session.clone()),
+                ready: false,
+                url: info.url.clone(),
+                title: info.title.clone(),
+            });
+        }
+    });
+    let client = client.clone();
+    let registry = registry.clone();
+    tokio::spawn(async move {
+        let s = Some(session.as_str());
+        // Sent in this order, without waiting between them: Chrome handles a
+        // session's commands in order, so the settings are in place before
+        // the target runs, and a command that only answers once the target
+        // runs (some do) cannot hold the others up.
+        let mut setup = vec![
+            client.call_raw(s, "Page.enable", json!({})),
+            client.call_raw(s, "Runtime.enable", json!({})),
+            client.call_raw(s, "Network.enable", json!({})),
+        ];
+        if let Some(viewport) = viewport {
+            setup.push(client.call_raw(s, "Emulation.setDeviceMetricsOverride", metrics(viewport)));
+        }
+        setup.push(client.call_raw(s, "Runtime.runIfWaitingForDebugger", json!({})));
+        for result in futures::future::join_all(setup).await {
+            if let Err(error) = result {
+                tracing::debug!(?error, "a per-tab setting failed");
+            }
+        }
+        registry.update(|registry| {
+            if let Some(tab) = registry
+                .tabs
+                .iter_mut()
+                .find(|tab| tab.session.as_deref() == Some(session.as_str()))
+            {
+                tab.ready = true;
+            }
+        });
+    });
+}
+
+/// The `Emulation.setDeviceMetricsOverride` params for a viewport.
+pub(crate) fn metrics(viewport: Viewport) -> serde_json::Value {
+    json!({
+        "width": viewport.width,
+        "height": viewport.height,
+        "deviceScaleFactor": 1,
+        "mobile": false,
+    })
+}
+
+fn on_console(registry: &SharedRegistry, event: &RawEvent) {
+    let Some(session) = event.session_id.as_deref() else {
+        return;
+    };
+    let level = match event.params["type"].as_str().unwrap_or("log") {
+        "debug" => ConsoleLevel::Debug,
+        "warning" => ConsoleLevel::Warning,
+        "error" | "assert" => ConsoleLevel::Error,
+        _ => ConsoleLevel::Info,
+    };
+    let text = event.params["args"]
+        .as_array()
+        .map(|args| {
+            args.iter()
+                .map(remote_object_text)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .unwrap_or_default();
+    push_entry(registry, session, level, text);
+}
+
+fn on_exception(registry: &SharedRegistry, event: &RawEvent) {
+    let Some(session) = event.session_id.as_deref() else {
+        return;
+    };
+    let details = &event.params["exceptionDetails"];
+    let text = details["exception"]["description"]
+        .as_str()
+        .or_else(|| details["text"].as_str())
+        .unwrap_or("uncaught exception")
+        .to_owned();
+    push_entry(registry, session, ConsoleLevel::PageError, text);
+}
+
+fn push_entry(registry: &SharedRegistry, session: &str, level: ConsoleLevel, text: String) {
+    registry.update(|registry| {
+        if let Some(tab) = registry.by_session(session).map(|tab| tab.id.clone()) {
+            registry.push_console(ConsoleEntry { level, text, tab });
+        }
+    });
+}
+
+/// How a console argument reads: strings as themselves, other values as JSON
+/// or their description.
+fn remote_object_text(object: &serde_json::Value) -> String {
+    match &object["value"] {
+        serde_json::Value::String(text) => text.clone(),
+        serde_json::Value::Null => object["unserializableValue"]
+            .as_str()
+            .or_else(|| object["description"].as_str())
+            .unwrap_or(if object["type"] == "undefined" {
+                "undefined"
+            } else {
+                "null"
+            })
+            .to_owned(),
+        value => value.to_string(),
+    }
+}
+
+fn on_screencast_frame(client: &Client, callback: &FrameCallback, event: &RawEvent) {
+    use base64::Engine;
+    let Some(session) = event.session_id.clone() else {
+        return;
+    };
+    let frame_number = event.params["sessionId"].clone();
+    if let Some(jpeg) = event.params["data"]
+        .as_str()
+        .and_then(|data| base64::engine::general_purpose::STANDARD.decode(data).ok())
+    {
+        let metadata = &event.params["metadata"];
+        callback(ScreencastFrame {
+            jpeg,
+            width: metadata["deviceWidth"].as_f64().unwrap_or_default() as u32,
+            height: metadata["deviceHeight"].as_f64().unwrap_or_default() as u32,
+        });
+    }
+    // Acknowledge after the callback returns: Chrome sends the next frame
+    // only then, so a slow consumer drops frames instead of queueing them.
+    let client = client.clone();
+    tokio::spawn(async move {
+        let _ = client
+            .call_raw(
+                Some(&session),
+                "Page.screencastFrameAck",
+                json!({ "sessionId": frame_number }),
+            )
+            .await;
+    });
+}

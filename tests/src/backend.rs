@@ -1,0 +1,142 @@
+//! The backends the suite runs against, how to make a driver of each, and
+//! how to find the processes a driver started (to check they end).
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use driver_core::{Driver, Options};
+
+/// A backend under test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// `driver-cdp`.
+    Cdp,
+}
+
+impl Backend {
+    /// Every backend this build has.
+    pub const ALL: &'static [Backend] = &[Backend::Cdp];
+
+    /// The name used on the command line and in the table.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Cdp => "cdp",
+        }
+    }
+
+    /// The backend called `name`.
+    pub fn by_name(name: &str) -> Option<Self> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|backend| backend.name() == name)
+    }
+
+    /// A driver of this backend.
+    pub fn driver(self, options: Options) -> Box<dyn Driver> {
+        match self {
+            Backend::Cdp => Box::new(driver_cdp::CdpDriver::new(options)),
+        }
+    }
+}
+
+/// A flag Chrome ignores, added to a driver's command line so a test can find
+/// exactly the processes of that driver among all others on the machine.
+#[derive(Debug, Clone)]
+pub struct Marker(String);
+
+impl Marker {
+    /// A marker unique in this process's life.
+    pub fn new() -> Self {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        Marker(format!(
+            "--tabwright-test-marker={}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ))
+    }
+
+    /// The flag to add to `Options::extra_args`.
+    pub fn flag(&self) -> String {
+        self.0.clone()
+    }
+
+    /// Live (not zombie) processes whose command line carries the marker.
+    pub fn processes(&self) -> Vec<u32> {
+        self.scan().into_iter().map(|(pid, _)| pid).collect()
+    }
+
+    /// The `--user-data-dir` of the marked browser, if one is running.
+    pub fn profile_dir(&self) -> Option<PathBuf> {
+        self.scan().into_iter().find_map(|(_, args)| {
+            args.iter()
+                .find_map(|arg| arg.strip_prefix("--user-data-dir="))
+                .map(PathBuf::from)
+        })
+    }
+
+    fn scan(&self) -> Vec<(u32, Vec<String>)> {
+        all_processes()
+            .into_iter()
+            .filter(|process| !process.zombie && process.args.iter().any(|arg| arg == &self.0))
+            .map(|process| (process.pid, process.args))
+            .collect()
+    }
+}
+
+struct Process {
+    pid: u32,
+    args: Vec<String>,
+    zombie: bool,
+    parent: u32,
+    name: String,
+}
+
+fn all_processes() -> Vec<Process> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(Result::ok)
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
+        .filter_map(|pid| {
+            let raw = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+            let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+            let field = |name: &str| {
+                status
+                    .lines()
+                    .find_map(|line| line.strip_prefix(name))
+                    .map(|value| value.trim().to_owned())
+                    .unwrap_or_default()
+            };
+            Some(Process {
+                pid,
+                args: raw
+                    .split(|byte| *byte == 0)
+                    .filter(|arg| !arg.is_empty())
+                    .map(|arg| String::from_utf8_lossy(arg).into_owned())
+                    .collect(),
+                zombie: field("State:").starts_with('Z'),
+                parent: field("PPid:").parse().unwrap_or_default(),
+                name: field("Name:"),
+            })
+        })
+        .collect()
+}
+
+/// Chrome processes that are children of this test process and were never
+/// reaped.
+pub fn chrome_zombie_children() -> Vec<u32> {
+    let me = std::process::id();
+    all_processes()
+        .into_iter()
+        .filter(|process| process.parent == me && process.zombie && process.name.contains("chrom"))
+        .map(|process| process.pid)
+        .collect()
+}
+
+impl Default for Marker {
+    fn default() -> Self {
+        Self::new()
+    }
+}

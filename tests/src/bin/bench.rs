@@ -1,0 +1,2 @@
+//! Benchmarks; filled in below.
+fn main() {}

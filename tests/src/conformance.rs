@@ -1,0 +1,1006 @@
+//! The behaviour every backend must show, written once against `&dyn Driver`.
+//!
+//! Each check starts its own driver (so one check's browser state never
+//! leaks into another's), drives it against the fixture [`Site`], and says
+//! `Pass`, `Unsupported` (only where the backend's `capabilities()` says so,
+//! with its reason) or fails with what it saw.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use futures::future::BoxFuture;
+
+use driver_core::{
+    ConsoleLevel, Driver, DriverError, Key, KeyPress, Options, ScreenshotFormat, ScreenshotOptions,
+    Viewport, WaitFor,
+};
+
+use crate::backend::{chrome_zombie_children, Backend, Marker};
+use crate::site::Site;
+
+/// How a check ended, when it did not fail.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// The backend behaved.
+    Pass,
+    /// The backend says it cannot do this, and why.
+    Unsupported(String),
+}
+
+/// A check's result: an outcome, or what went wrong.
+pub type CheckResult = Result<Outcome, String>;
+
+/// One named check.
+pub struct Check {
+    /// Its name, as in the table and the test names.
+    pub name: &'static str,
+    /// The check itself.
+    pub run: for<'a> fn(&'a Ctx) -> BoxFuture<'a, CheckResult>,
+}
+
+/// What a check gets: the backend under test and a site to browse.
+pub struct Ctx {
+    /// The backend under test.
+    pub backend: Backend,
+    /// Pages on loopback.
+    pub site: Site,
+}
+
+/// The per-call timeout checks use unless they test timeouts: short enough
+/// that a hang fails the check quickly, long enough for a loaded machine.
+const CHECK_TIMEOUT: Duration = Duration::from_secs(15);
+
+impl Ctx {
+    /// A context with a freshly started site.
+    pub async fn new(backend: Backend) -> Self {
+        Self {
+            backend,
+            site: Site::start().await,
+        }
+    }
+
+    /// The options a check starts from.
+    pub fn options(&self) -> Options {
+        Options {
+            timeout: CHECK_TIMEOUT,
+            ..Options::default()
+        }
+    }
+
+    /// A driver with the check options.
+    pub fn driver(&self) -> Box<dyn Driver> {
+        self.backend.driver(self.options())
+    }
+}
+
+macro_rules! ensure {
+    ($condition:expr, $($message:tt)+) => {
+        if !$condition {
+            return Err(format!($($message)+));
+        }
+    };
+}
+
+/// Turns a driver error into a check failure that says what was being done.
+fn step<T>(what: &str, result: Result<T, DriverError>) -> Result<T, String> {
+    result.map_err(|error| format!("{what}: {error}"))
+}
+
+macro_rules! checks {
+    ($($name:ident),+ $(,)?) => {
+        /// Every check, in the order the table shows them.
+        pub fn all() -> Vec<Check> {
+            vec![$(Check { name: stringify!($name), run: |ctx| Box::pin($name(ctx)) }),+]
+        }
+    };
+}
+
+checks!(
+    lazy_start,
+    navigate_reports_status_and_final_url,
+    navigate_failure_names_the_net_error,
+    eval_returns_json,
+    eval_exception_carries_its_message,
+    click_and_type,
+    missing_and_hidden_elements,
+    key_presses,
+    screenshots,
+    text_and_value,
+    wait_for_present_and_visible,
+    history,
+    tabs,
+    popups_become_tabs,
+    viewport,
+    console_and_page_errors,
+    ordinary_chrome,
+    calls_are_serialised,
+    never_loading_page_times_out,
+    spinning_script_times_out,
+    browser_gone_then_fresh,
+    close_ends_everything,
+    drop_ends_everything,
+    close_is_idempotent,
+    screencast,
+);
+
+/// Finds a check by name.
+pub fn by_name(name: &str) -> Option<Check> {
+    all().into_iter().find(|check| check.name == name)
+}
+
+/// Runs one check against one backend with its own site.
+pub async fn run(backend: Backend, check: &Check) -> CheckResult {
+    let ctx = Ctx::new(backend).await;
+    (check.run)(&ctx).await
+}
+
+async fn lazy_start(ctx: &Ctx) -> CheckResult {
+    let marker = Marker::new();
+    let mut options = ctx.options();
+    options.extra_args.push(marker.flag());
+    let driver = ctx.backend.driver(options);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    ensure!(
+        marker.processes().is_empty(),
+        "a browser started before the first call"
+    );
+    step("close a driver that never started", driver.close().await)?;
+    step(
+        "navigate after close",
+        driver.navigate(&ctx.site.url("/")).await,
+    )?;
+    ensure!(
+        !marker.processes().is_empty(),
+        "no browser process after the first call"
+    );
+    step("close", driver.close().await)?;
+    Ok(Outcome::Pass)
+}
+
+async fn navigate_reports_status_and_final_url(ctx: &Ctx) -> CheckResult {
+    let driver = ctx.driver();
+    let home = step("navigate", driver.navigate(&ctx.site.url("/")).await)?;
+    ensure!(
+        home.status == Some(200),
+        "status of / was {:?}",
+        home.status
+    );
+    ensure!(
+        home.url == ctx.site.url("/"),
+        "final URL of / was {}",
+        home.url
+    );
+    let missing = step(
+        "navigate to a 404",
+        driver.navigate(&ctx.site.url("/missing")).await,
+    )?;
+    ensure!(
+        missing.status == Some(404),
+        "status of /missing was {:?}",
+        missing.status
+    );
+    let redirected = step(
+        "navigate through a redirect",
+        driver.navigate(&ctx.site.url("/redirect")).await,
+    )?;
+    ensure!(
+        redirected.url == ctx.site.url("/second"),
+        "a 302 to /second ended on {}",
+        redirected.url
+    );
+    ensure!(
+        redirected.status == Some(200),
+        "status after the redirect was {:?}",
+        redirected.status
+    );
+    let fragment = step(
+        "navigate to a fragment",
+        driver.navigate(&ctx.site.url("/second#part")).await,
+    )?;
+    ensure!(
+        fragment.url.ends_with("/second#part"),
+        "fragment navigation ended on {}",
+        fragment.url
+    );
+    step("close", driver.close().await)?;
+    Ok(Outcome::Pass)
+}
+
+async fn navigate_failure_names_the_net_error(ctx: &Ctx) -> CheckResult {
+    // A port that was free a moment ago: nothing listens there.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .map_err(|error| format!("cannot find a free port: {error}"))?
+        .port();
+    let driver = ctx.driver();
+    match driver.navigate(&format!("http://127.0.0.1:{port}/")).await {
+        Err(DriverError::NavigationFailed { net_error, .. }) => {
+            ensure!(
+                net_error.contains("ERR_CONNECTION_REFUSED"),
+                "net error was {net_error}"
+            );
+        }
+        other => return Err(format!("a refused connection gave {other:?}")),
+    }
+    // The driver is still usable.
+    step(
+        "navigate after a failure",
+        driver.navigate(&ctx.site.url("/")).await,
+    )?;
+    step("close", driver.close().await)?;
+    Ok(Outcome::Pass)
+}
+
+async fn eval_returns_json(ctx: &Ctx) -> CheckResult {
+    let driver = ctx.driver();
+    step("navigate", driver.navigate(&ctx.site.url("/")).await)?;
+    let cases = [
+        ("1 + 1", serde_json::json!(2)),
+        ("document.title", serde_json::json!("Home")),
+        (
+            "({a: [1, 'two', null], b: true})",
+            serde_json::json!({"a": [1, "two", null], "b": true}),
+        ),
+        ("undefined", serde_json::Value::Null),
+        (
+            "new Promise(r => setTimeout(() => r('later'), 50))",
+            serde_json::json!("later"),
+        ),
+    ];
+    for (expression, expected) in cases {
+        let value = step(expression, driver.eval(expression).await)?;
+        ensure!(
+            value == expected,
+            "{expression} gave {value}, expected {expected}"
+        );
+    }
+    step("close", driver.close().await)?;
+    Ok(Outcome::Pass)
+}
+
+async fn eval_exception_carries_its_message(ctx: &Ctx) -> CheckResult {
+    let driver = ctx.driver();
+    step("navigate", driver.navigate(&ctx.site.url("/")).await)?;
+    for expression in [
+        "throw new Error('boom at the top')",
+        "Promise.reject(new Error('boom at the top'))",
+        "(() => { null.boom; })()",
+    ] {
+        match driver.eval(expression).await {
+            Err(DriverError::Script { message }) => {
+                ensure!(
+                    message.contains("boom") || message.contains("null"),
+                    "{expression}: the message was {message:?}"
+                );
+            }
+            other => return Err(format!("{expression} gave {other:?}")),
+        }
+    }
+    step("close", driver.close().await)?;
+    Ok(Outcome::Pass)
+}
+
+async fn click_and_type(ctx: &Ctx) -> CheckResult {
+    let driver = ctx.driver();
+    step("navigate", driver.navigate(&ctx.site.url("/form")).await)?;
+    step("click #go", driver.click("#go").await)?;
+    let out = step("read #out", driver.text("#out").await)?;
+    ensure!(out == "clicked", "after the click #out says {out:?}");
+    step("type", driver.send_keys("#name", "Ada Lovelace").await)?;
+    let value = step("read #name", driver.value("#name").await)?;
+    ensure!(value == "Ada Lovelace", "#name holds {value:?}");
+    step("type more", driver.send_keys("#name", "!").await)?;
+    let value = step("read #name", driver.value("#name").await)?;
+    ensure!(
+        value == "Ada Lovelace!",
+        "typing appends: #name holds {value:?}"
+    );
+    step("press Enter", driver.press(Key::Enter.into()).await)?;
+    let out = step("read #out", driver.text("#out").await)?;
+    ensure!(
+        out == "submitted Ada Lovelace!",
+        "Enter submits the form: #out says {out:?}"
+    );
+    step(
+        "navigate to a link page",
+        driver.navigate(&ctx.site.url("/")).await,
+    )?;
+    step("click a link", driver.click("#to-second").await)?;
+    step(
+        "wait for the second page",
+        driver.wait_for("a#home", WaitFor::Present).await,
+    )?;
+    let title = step("title", driver.eval("document.title").await)?;
+    ensure!(
+        title == "Second",
+        "after clicking a link the title is {title}"
+    );
+    step("close", driver.close().await)?;
+    Ok(Outcome::Pass)
+}
+
+async fn missing_and_hidden_elements(ctx: &Ctx) -> CheckResult {
+    let driver = ctx.driver();
+    step("navigate", driver.navigate(&ctx.site.url("/form")).await)?;
+    match driver.click("#nothing-here").await {
+        Err(DriverError::NoSuchElement { selector }) => {
+            ensure!(selector == "#nothing-here", "the error names {selector:?}");
+        }
+        other => return Err(format!("clicking a missing element gave {other:?}")),
+    }
+    match driver.click("#hidden").await {
+        Err(DriverError::NotInteractable { reason, .. }) => {
+            ensure!(reason.contains("not visible"), "hidden: {reason}");
+        }
+        other => return Err(format!("clicking a hidden element gave {other:?}")),
+    }
+    match driver.click("#covered").await {
+        Err(DriverError::NotInteractable { reason, .. }) => {
+            ensure!(
+                reason.contains("covered by div#overlay"),
+                "covered: {reason}"
+            );
+        }
+        other => return Err(format!("clicking a covered element gave {other:?}")),
+    }
+    match driver.click("[[[").await {
+        Err(DriverError::InvalidArgument(message)) => {
+            ensure!(message.contains("[[["), "bad selector: {message}");
+        }
+        other => return Err(format!("a malformed selector gave {other:?}")),
+    }
+    match driver.send_keys("#nothing-here", "x").await {
+        Err(DriverError::NoSuchElement { .. }) => {}
+        other => return Err(format!("typing into a missing element gave {other:?}")),
+    }
+    step("close", driver.close().await)?;
+    Ok(Outcome::Pass)
+}
+
+async fn key_presses(ctx: &Ctx) -> CheckResult {
+    let driver = ctx.driver();
+    step("navigate", driver.navigate(&ctx.site.url("/form")).await)?;
+    step("type", driver.send_keys("#name", "abc").await)?;
+    step("Backspace", driver.press(Key::Backspace.into()).await)?;
+    let value = step("value", driver.value("#name").await)?;
+    ensure!(value == "ab", "after Backspace #name holds {value:?}");
+    step("ArrowLeft", driver.press(Key::ArrowLeft.into()).await)?;
+    step("type X", driver.press(Key::Char('X').into()).await)?;
+    let value = step("value", driver.value("#name").await)?;
+    ensure!(value == "aXb", "ArrowLeft then X gives {value:?}");
+    step("Tab", driver.press(Key::Tab.into()).await)?;
+    let focused = step("focus", driver.eval("document.activeElement.id").await)?;
+    ensure!(focused == "other", "Tab moved focus to {focused}");
+    let shift_tab: KeyPress = "Shift+Tab".parse().map_err(|e| format!("{e}"))?;
+    step("Shift+Tab", driver.press(shift_tab).await)?;
+    let focused = step("focus", driver.eval("document.activeElement.id").await)?;
+    ensure!(focused == "name", "Shift+Tab moved focus to {focused}");
+    let select_all: KeyPress = "Control+a".parse().map_err(|e| format!("{e}"))?;
+    step("Control+a", driver.press(select_all).await)?;
+    step("Escape", driver.press(Key::Escape.into()).await)?;
+    step("ArrowDown", driver.press(Key::ArrowDown.into()).await)?;
+    let keys = step("keys seen", driver.text("#keys").await)?;
+    let keys: Vec<&str> = keys.lines().collect();
+    for expected in [
+        "Backspace",
+        "ArrowLeft",
+        "X",
+        "Tab",
+        "Shift+Tab",
+        "Control+a",
+        "Escape",
+        "ArrowDown",
+    ] {
+        ensure!(
+            keys.contains(&expected),
+            "the page saw keys {keys:?}, not {expected}"
+        );
+    }
+    step("close", driver.close().await)?;
+    Ok(Outcome::Pass)
+}
+
+fn png_size(png: &[u8]) -> Option<(u32, u32)> {
+    if png.len() < 24 || &png[..8] != b"\x89PNG\r\n\x1a\n" {
+        return None;
+    }
+    let width = u32::from_be_bytes(png[16..20].try_into().ok()?);
+    let height = u32::from_be_bytes(png[20..24].try_into().ok()?);
+    Some((width, height))
+}
+
+async fn screenshots(ctx: &Ctx) -> CheckResult {
+    let driver = ctx.driver();
+    let capabilities = driver.capabilities();
+    step("navigate", driver.navigate(&ctx.site.url("/long")).await)?;
+    let png = step("PNG", driver.screenshot(ScreenshotOptions::default()).await)?;
+    let size = png_size(&png);
+    ensure!(
+        size == Some((1280, 800)),
+        "the viewport PNG is {size:?}, not 1280x800"
+    );
+    let mut unsupported = Vec::new();
+    if capabilities.full_page_screenshots {
+        let full = step(
+            "full-page PNG",
+            driver
+                .screenshot(ScreenshotOptions {
+                    full_page: true,
+                    ..Default::default()
+                })
+                .await,
+        )?;
+        let size = png_size(&full);
+        ensure!(
+            size.is_some_and(|(_, height)| height >= 3000),
+            "the full-page PNG is {size:?}, the page is 3000 px tall"
+        );
+    } else {
+        unsupported.extend(capabilities.reason("full_page_screenshots"));
+    }
+    if capabilities.lossy_screenshots {
+        let jpeg = step(
+            "JPEG",
+            driver
+                .screenshot(ScreenshotOptions {
+                    format: ScreenshotFormat::Jpeg(60),
+                    full_page: false,
+                })
+                .await,
+        )?;
+        ensure!(
+            jpeg.starts_with(&[0xFF, 0xD8, 0xFF]),
+            "the JPEG does not start like one"
+        );
+        ensure!(
+            jpeg.len() < png.len(),
+            "JPEG ({}) is not smaller than PNG ({})",
+            jpeg.len(),
+            png.len()
+        );
+        let webp = step(
+            "WebP",
+            driver
+                .screenshot(ScreenshotOptions {
+                    format: ScreenshotFormat::Webp(60),
+                    full_page: false,
+                })
+                .await,
+        )?;
+        ensure!(
+            webp.starts_with(b"RIFF") && webp.get(8..12) == Some(b"WEBP"),
+            "the WebP does not start like one"
+        );
+    } else {
+        unsupported.extend(capabilities.reason("lossy_screenshots"));
+    }
+    step("close", driver.close().await)?;
+    Ok(if unsupported.is_empty() {
+        Outcome::Pass
+    } else {
+        Outcome::Unsupported(unsupported.join("; "))
+    })
+}
+
+async fn text_and_value(ctx: &Ctx) -> CheckResult {
+    let driver = ctx.driver();
+    step("navigate", driver.navigate(&ctx.site.url("/")).await)?;
+    let text = step("text", driver.text("#para").await)?;
+    ensure!(text == "Some bold text.", "#para reads {text:?}");
+    match driver.value("#para").await {
+        Err(DriverError::NotInteractable { .. }) => {}
+        other => return Err(format!("the value of a paragraph gave {other:?}")),
+    }
+    step("navigate", driver.navigate(&ctx.site.url("/form")).await)?;
+    let value = step("value", driver.value("#name").await)?;
+    ensure!(value.is_empty(), "an empty input has value {value:?}");
+    step("close", driver.close().await)?;
+    Ok(Outcome::Pass)
+}
+
+async fn wait_for_present_and_visible(ctx: &Ctx) -> CheckResult {
+    let mut options = ctx.options();
+    options.timeout = Duration::from_secs(3);
+    let driver = ctx.backend.driver(options);
+    step("navigate", driver.navigate(&ctx.site.url("/later")).await)?;
+    step(
+        "wait for #late",
+        driver.wait_for("#late", WaitFor::Present).await,
+    )?;
+    step(
+        "wait for #invisible to show",
+        driver.wait_for("#invisible", WaitFor::Visible).await,
+    )?;
+    let started = Instant::now();
+    match driver.wait_for("#never", WaitFor::Present).await {
+        Err(error) if error.is_timeout() => {
+            ensure!(
+                started.elapsed() < Duration::from_secs(6),
+                "the wait took {:?}",
+                started.elapsed()
+            );
+        }
+        other => {
+            return Err(format!(
+                "waiting for an element that never comes gave {other:?}"
+            ))
+        }
+    }
+    step("eval after a timed-out wait", driver.eval("1").await)?;
+    step("close", driver.close().await)?;
+    Ok(Outcome::Pass)
+}
+
+async fn history(ctx: &Ctx) -> CheckResult {
+    let driver = ctx.driver();
+    step("navigate /", driver.navigate(&ctx.site.url("/")).await)?;
+    step(
+        "navigate /second",
+        driver.navigate(&ctx.site.url("/second")).await,
+    )?;
+    let back = step("back", driver.back().await)?;
+    ensure!(back.url == ctx.site.url("/"), "back went to {}", back.url);
+    let title = step("title", driver.eval("document.title").await)?;
+    ensure!(title == "Home", "back shows {title}");
+    let forward = step("forward", driver.forward().await)?;
+    ensure!(
+        forward.url == ctx.site.url("/second"),
+        "forward went to {}",
+        forward.url
+    );
+    match driver.forward().await {
+        Err(DriverError::NoHistory { direction }) => {
+            ensure!(direction == "later", "direction {direction}")
+        }
+        other => return Err(format!("forward at the end of history gave {other:?}")),
+    }
+    step("set a marker", driver.eval("window.marker = 1").await)?;
+    let reloaded = step("reload", driver.reload().await)?;
+    ensure!(
+        reloaded.status == Some(200),
+        "reload status {:?}",
+        reloaded.status
+    );
+    let marker = step("marker", driver.eval("window.marker === undefined").await)?;
+    ensure!(marker == true, "the page was not reloaded");
+    step("close", driver.close().await)?;
+    Ok(Outcome::Pass)
+}
+
+async fn tabs(ctx: &Ctx) -> CheckResult {
+    let driver = ctx.driver();
+    step("navigate", driver.navigate(&ctx.site.url("/")).await)?;
+    let first = step("tabs", driver.tabs().await)?;
+    ensure!(first.len() == 1 && first[0].current, "at start: {first:?}");
+    let opened = step(
+        "open a tab",
+        driver.open_tab(Some(&ctx.site.url("/second"))).await,
+    )?;
+    let now = step("tabs", driver.tabs().await)?;
+    ensure!(now.len() == 2, "two tabs expected: {now:?}");
+    ensure!(
+        now[1].id == opened.id && now[1].current,
+        "the new tab is last and current: {now:?}"
+    );
+    ensure!(
+        now[1].title == "Second" && now[1].url == ctx.site.url("/second"),
+        "the new tab: {:?}",
+        now[1]
+    );
+    let title = step("title", driver.eval("document.title").await)?;
+    ensure!(title == "Second", "page calls act on the new tab: {title}");
+    step("switch back", driver.switch_tab(&first[0].id).await)?;
+    let title = step("title", driver.eval("document.title").await)?;
+    ensure!(title == "Home", "after switching back: {title}");
+    step("close the second tab", driver.close_tab(&opened.id).await)?;
+    let left = step("tabs", driver.tabs().await)?;
+    ensure!(
+        left.len() == 1 && left[0].id == first[0].id,
+        "after closing: {left:?}"
+    );
+    match driver.switch_tab(&opened.id).await {
+        Err(DriverError::NoSuchTab { .. }) => {}
+        other => return Err(format!("switching to a closed tab gave {other:?}")),
+    }
+    step("close the last tab", driver.close_tab(&first[0].id).await)?;
+    let left = step("tabs", driver.tabs().await)?;
+    ensure!(
+        left.len() == 1 && left[0].current,
+        "closing the last tab leaves a blank one: {left:?}"
+    );
+    step(
+        "navigate in the new blank tab",
+        driver.navigate(&ctx.site.url("/third")).await,
+    )?;
+    step("close", driver.close().await)?;
+    Ok(Outcome::Pass)
+}
+
+/// Waits (up to 5 s) until `count` tabs are listed.
+async fn until_tabs(driver: &dyn Driver, count: usize) -> Result<Vec<driver_core::Tab>, String> {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let tabs = step("tabs", driver.tabs().await)?;
+        let loaded = tabs
+            .iter()
+            .all(|tab| tab.url != "about:blank" && !tab.url.is_empty());
+        if tabs.len() >= count && loaded {
+            return Ok(tabs);
+        }
+        if Instant::now() > deadline {
+            return Err(format!("expected {count} loaded tabs, have {tabs:?}"));
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn popups_become_tabs(ctx: &Ctx) -> CheckResult {
+    let driver = ctx.driver();
+    step("navigate", driver.navigate(&ctx.site.url("/")).await)?;
+    step(
+        "click a target=_blank link",
+        driver.click("#popup-link").await,
+    )?;
+    let tabs = until_tabs(driver.as_ref(), 2).await?;
+    ensure!(tabs[0].current, "the opener stays current: {tabs:?}");
+    ensure!(
+        tabs[1].url == ctx.site.url("/second"),
+        "the new tab shows {}",
+        tabs[1].url
+    );
+    step(
+        "click a window.open button",
+        driver.click("#popup-button").await,
+    )?;
+    let tabs = until_tabs(driver.as_ref(), 3).await?;
+    ensure!(
+        tabs[2].url == ctx.site.url("/third"),
+        "the popup shows {}",
+        tabs[2].url
+    );
+    step("switch to the popup", driver.switch_tab(&tabs[2].id).await)?;
+    let title = step("title", driver.eval("document.title").await)?;
+    ensure!(title == "Third", "the popup's title is {title}");
+    step("close", driver.close().await)?;
+    Ok(Outcome::Pass)
+}
+
+async fn viewport(ctx: &Ctx) -> CheckResult {
+    let driver = ctx.driver();
+    step("navigate", driver.navigate(&ctx.site.url("/")).await)?;
+    let size = step("viewport", driver.viewport().await)?;
+    ensure!(
+        size == Viewport {
+            width: 1280,
+            height: 800
+        },
+        "default viewport {size:?}"
+    );
+    step(
+        "resize",
+        driver
+            .set_viewport(Viewport {
+                width: 800,
+                height: 600,
+            })
+            .await,
+    )?;
+    let inner = step("inner size", driver.eval("[innerWidth, innerHeight]").await)?;
+    ensure!(
+        inner == serde_json::json!([800, 600]),
+        "the page sees {inner}"
+    );
+    match driver
+        .set_viewport(Viewport {
+            width: 0,
+            height: 600,
+        })
+        .await
+    {
+        Err(DriverError::InvalidArgument(_)) => {}
+        other => return Err(format!("a zero-width viewport gave {other:?}")),
+    }
+    step("close", driver.close().await)?;
+    Ok(Outcome::Pass)
+}
+
+async fn console_and_page_errors(ctx: &Ctx) -> CheckResult {
+    let driver = ctx.driver();
+    if !driver.capabilities().console {
+        return Ok(Outcome::Unsupported(
+            driver
+                .capabilities()
+                .reason("console")
+                .unwrap_or("no reason given")
+                .to_owned(),
+        ));
+    }
+    step("navigate", driver.navigate(&ctx.site.url("/console")).await)?;
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let mut entries = Vec::new();
+    while Instant::now() < deadline {
+        entries.extend(step("console", driver.console().await)?);
+        if entries
+            .iter()
+            .any(|entry| entry.level == ConsoleLevel::PageError)
+        {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let has = |level: ConsoleLevel, text: &str| {
+        entries
+            .iter()
+            .any(|entry| entry.level == level && entry.text.contains(text))
+    };
+    ensure!(
+        has(ConsoleLevel::Info, "hello 42"),
+        "console.log missing: {entries:?}"
+    );
+    ensure!(
+        has(ConsoleLevel::Warning, "careful"),
+        "console.warn missing: {entries:?}"
+    );
+    ensure!(
+        has(ConsoleLevel::Error, "bad thing"),
+        "console.error missing: {entries:?}"
+    );
+    ensure!(
+        has(ConsoleLevel::PageError, "uncaught boom"),
+        "the page error is missing: {entries:?}"
+    );
+    let again = step("console again", driver.console().await)?;
+    ensure!(again.is_empty(), "the buffer was not drained: {again:?}");
+    step("close", driver.close().await)?;
+    Ok(Outcome::Pass)
+}
+
+async fn ordinary_chrome(ctx: &Ctx) -> CheckResult {
+    let driver = ctx.driver();
+    step("navigate", driver.navigate(&ctx.site.url("/")).await)?;
+    let agent = step("userAgent", driver.eval("navigator.userAgent").await)?;
+    let agent = agent.as_str().unwrap_or_default();
+    ensure!(
+        agent.contains("Chrome/") && !agent.contains("Headless"),
+        "navigator.userAgent is {agent}"
+    );
+    let webdriver = step("webdriver", driver.eval("navigator.webdriver").await)?;
+    ensure!(webdriver == false, "navigator.webdriver is {webdriver}");
+    let sent = ctx.site.user_agents().await;
+    ensure!(!sent.is_empty(), "the site saw no requests");
+    ensure!(
+        sent.iter().all(|agent| !agent.contains("Headless")),
+        "the site saw {sent:?}"
+    );
+    step("close", driver.close().await)?;
+    Ok(Outcome::Pass)
+}
+
+async fn calls_are_serialised(ctx: &Ctx) -> CheckResult {
+    let driver: Arc<dyn Driver> = Arc::from(ctx.driver());
+    step("navigate", driver.navigate(&ctx.site.url("/")).await)?;
+    // Each call reads a counter, yields to the event loop, then writes it
+    // back plus one: interleaved calls would lose increments.
+    let increment = "(async () => { const seen = window.count || 0; \
+                     await new Promise(r => setTimeout(r, 20)); window.count = seen + 1; return seen; })()";
+    let calls = (0..6).map(|_| {
+        let driver = Arc::clone(&driver);
+        async move { driver.eval(increment).await }
+    });
+    let mut seen: Vec<i64> = Vec::new();
+    for result in futures::future::join_all(calls).await {
+        seen.push(step("increment", result)?.as_i64().unwrap_or(-1));
+    }
+    seen.sort_unstable();
+    ensure!(
+        seen == vec![0, 1, 2, 3, 4, 5],
+        "overlapping calls saw counters {seen:?}"
+    );
+    step("close", driver.close().await)?;
+    Ok(Outcome::Pass)
+}
+
+async fn never_loading_page_times_out(ctx: &Ctx) -> CheckResult {
+    let mut options = ctx.options();
+    options.timeout = Duration::from_secs(2);
+    let driver = ctx.backend.driver(options);
+    step("warm up", driver.navigate(&ctx.site.url("/")).await)?;
+    let started = Instant::now();
+    match driver.navigate(&ctx.site.url("/never-loads")).await {
+        Err(error) if error.is_timeout() => {}
+        other => return Err(format!("a page that never loads gave {other:?}")),
+    }
+    ensure!(
+        started.elapsed() < Duration::from_secs(5),
+        "the timeout took {:?}",
+        started.elapsed()
+    );
+    let next = step(
+        "navigate after the timeout",
+        driver.navigate(&ctx.site.url("/second")).await,
+    )?;
+    ensure!(
+        next.status == Some(200),
+        "the next navigation gave {next:?}"
+    );
+    step("close", driver.close().await)?;
+    Ok(Outcome::Pass)
+}
+
+async fn spinning_script_times_out(ctx: &Ctx) -> CheckResult {
+    let mut options = ctx.options();
+    options.timeout = Duration::from_secs(2);
+    let driver = ctx.backend.driver(options);
+    step("navigate", driver.navigate(&ctx.site.url("/")).await)?;
+    match driver.eval("while (true) {}").await {
+        Err(error) if error.is_timeout() => {}
+        other => return Err(format!("a spinning script gave {other:?}")),
+    }
+    let value = step("eval after the timeout", driver.eval("1 + 1").await)?;
+    ensure!(value == 2, "1 + 1 gave {value}");
+    match driver.navigate(&ctx.site.url("/spins")).await {
+        Err(error) if error.is_timeout() => {}
+        other => return Err(format!("a page that spins while loading gave {other:?}")),
+    }
+    let next = step(
+        "navigate after the spinning page",
+        driver.navigate(&ctx.site.url("/second")).await,
+    )?;
+    ensure!(next.url == ctx.site.url("/second"), "ended on {}", next.url);
+    step("close", driver.close().await)?;
+    Ok(Outcome::Pass)
+}
+
+async fn browser_gone_then_fresh(ctx: &Ctx) -> CheckResult {
+    let marker = Marker::new();
+    let mut options = ctx.options();
+    options.extra_args.push(marker.flag());
+    let driver = ctx.backend.driver(options);
+    step("navigate", driver.navigate(&ctx.site.url("/")).await)?;
+    let pids = marker.processes();
+    ensure!(!pids.is_empty(), "no marked browser process found");
+    for pid in pids {
+        let _ = nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(pid as i32),
+            nix::sys::signal::Signal::SIGKILL,
+        );
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let started = Instant::now();
+    match driver.eval("1").await {
+        Err(error) if error.is_browser_gone() => {}
+        other => {
+            return Err(format!(
+                "a call after the browser was killed gave {other:?}"
+            ))
+        }
+    }
+    ensure!(
+        started.elapsed() < Duration::from_secs(3),
+        "noticing took {:?}",
+        started.elapsed()
+    );
+    let page = step(
+        "navigate with a fresh browser",
+        driver.navigate(&ctx.site.url("/second")).await,
+    )?;
+    ensure!(page.status == Some(200), "the fresh browser gave {page:?}");
+    step("close", driver.close().await)?;
+    ensure!(
+        marker.processes().is_empty(),
+        "processes left: {:?}",
+        marker.processes()
+    );
+    Ok(Outcome::Pass)
+}
+
+async fn close_ends_everything(ctx: &Ctx) -> CheckResult {
+    let marker = Marker::new();
+    let mut options = ctx.options();
+    options.extra_args.push(marker.flag());
+    let driver = ctx.backend.driver(options);
+    step("navigate", driver.navigate(&ctx.site.url("/")).await)?;
+    step(
+        "open a tab",
+        driver.open_tab(Some(&ctx.site.url("/second"))).await,
+    )?;
+    let profile = marker
+        .profile_dir()
+        .ok_or("no marked browser process found")?;
+    ensure!(
+        profile.exists(),
+        "the profile {} does not exist",
+        profile.display()
+    );
+    step("close", driver.close().await)?;
+    ensure!(
+        marker.processes().is_empty(),
+        "processes left after close: {:?}",
+        marker.processes()
+    );
+    ensure!(
+        !profile.exists(),
+        "the temporary profile {} is still there",
+        profile.display()
+    );
+    ensure!(
+        chrome_zombie_children().is_empty(),
+        "zombies: {:?}",
+        chrome_zombie_children()
+    );
+    Ok(Outcome::Pass)
+}
+
+async fn drop_ends_everything(ctx: &Ctx) -> CheckResult {
+    let marker = Marker::new();
+    let mut options = ctx.options();
+    options.extra_args.push(marker.flag());
+    let driver = ctx.backend.driver(options);
+    step("navigate", driver.navigate(&ctx.site.url("/")).await)?;
+    let profile = marker
+        .profile_dir()
+        .ok_or("no marked browser process found")?;
+    drop(driver);
+    // Drop kills synchronously; give the kernel a moment to tear down.
+    let deadline = Instant::now() + Duration::from_secs(3);
+    while !marker.processes().is_empty() && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    ensure!(
+        marker.processes().is_empty(),
+        "processes left after drop: {:?}",
+        marker.processes()
+    );
+    ensure!(
+        !profile.exists(),
+        "the temporary profile {} is still there",
+        profile.display()
+    );
+    Ok(Outcome::Pass)
+}
+
+async fn close_is_idempotent(ctx: &Ctx) -> CheckResult {
+    let driver = ctx.driver();
+    step("close before start", driver.close().await)?;
+    step("navigate", driver.navigate(&ctx.site.url("/")).await)?;
+    step("close", driver.close().await)?;
+    step("close again", driver.close().await)?;
+    Ok(Outcome::Pass)
+}
+
+async fn screencast(ctx: &Ctx) -> CheckResult {
+    let frames = Arc::new(AtomicUsize::new(0));
+    let counter = Arc::clone(&frames);
+    let mut options = ctx.options();
+    options.on_frame = Some(Arc::new(move |frame| {
+        if frame.jpeg.starts_with(&[0xFF, 0xD8]) {
+            counter.fetch_add(1, Ordering::Relaxed);
+        }
+    }));
+    let driver = ctx.backend.driver(options);
+    if !driver.capabilities().screencast {
+        return Ok(Outcome::Unsupported(
+            driver
+                .capabilities()
+                .reason("screencast")
+                .unwrap_or("no reason given")
+                .to_owned(),
+        ));
+    }
+    step(
+        "navigate",
+        driver.navigate(&ctx.site.url("/animated")).await,
+    )?;
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while frames.load(Ordering::Relaxed) < 3 && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let seen = frames.load(Ordering::Relaxed);
+    ensure!(
+        seen >= 3,
+        "only {seen} JPEG frames of an animated page in 5 s"
+    );
+    step("close", driver.close().await)?;
+    Ok(Outcome::Pass)
+}

@@ -1,0 +1,150 @@
+//! The pages the suite serves to the browser, on 127.0.0.1 and a port the
+//! operating system picks, through wiremock.
+
+use std::time::Duration;
+
+use wiremock::matchers::{method, path};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+/// How long a "never" response waits: far beyond any per-call timeout the
+/// suite sets, short enough that a forgotten server ends.
+const NEVER: Duration = Duration::from_secs(600);
+
+/// A fixture web site on loopback.
+pub struct Site {
+    server: MockServer,
+}
+
+fn html(body: &str) -> ResponseTemplate {
+    ResponseTemplate::new(200).set_body_raw(body.as_bytes().to_vec(), "text/html; charset=utf-8")
+}
+
+const HOME: &str = r#"<!doctype html><html><head><title>Home</title></head><body>
+<h1 id="heading">Welcome home</h1>
+<p id="para">Some <b>bold</b> text.</p>
+<a id="to-second" href="/second">Second page</a>
+<a id="popup-link" href="/second" target="_blank">Second page in a new tab</a>
+<button id="popup-button" onclick="window.open('/third')">Open a window</button>
+</body></html>"#;
+
+const SECOND: &str = r#"<!doctype html><html><head><title>Second</title></head><body>
+<h1>The second page</h1><a id="home" href="/">Home</a></body></html>"#;
+
+const THIRD: &str = r#"<!doctype html><html><head><title>Third</title></head><body>
+<h1>The third page</h1></body></html>"#;
+
+const FORM: &str = r#"<!doctype html><html><head><title>Form</title></head><body>
+<form id="form" onsubmit="event.preventDefault(); document.getElementById('out').textContent = 'submitted ' + this.name.value;">
+  <input id="name" name="name" value="">
+  <input id="other" name="other">
+  <button id="go" type="button" onclick="document.getElementById('out').textContent = 'clicked'">Go</button>
+  <button id="submit" type="submit">Submit</button>
+  <button id="hidden" type="button" style="display:none">Hidden</button>
+  <button id="covered" type="button">Covered</button>
+</form>
+<div style="position:fixed; left:0; top:300px; width:400px; height:200px; background:#ccc" id="overlay">overlay</div>
+<p id="out"></p>
+<ul id="keys"></ul>
+<script>
+  const covered = document.getElementById('covered');
+  covered.style.position = 'fixed'; covered.style.left = '10px'; covered.style.top = '350px';
+  document.addEventListener('keydown', (e) => {
+    const li = document.createElement('li');
+    li.textContent = (e.ctrlKey ? 'Control+' : '') + (e.shiftKey ? 'Shift+' : '') + e.key;
+    document.getElementById('keys').appendChild(li);
+  });
+</script>
+</body></html>"#;
+
+const LATER: &str = r#"<!doctype html><html><head><title>Later</title></head><body>
+<div id="invisible" style="display:none">not yet</div>
+<script>
+  setTimeout(() => { const p = document.createElement('p'); p.id = 'late'; p.textContent = 'here now'; document.body.appendChild(p); }, 300);
+  setTimeout(() => { document.getElementById('invisible').style.display = 'block'; }, 600);
+</script>
+</body></html>"#;
+
+const CONSOLE: &str = r#"<!doctype html><html><head><title>Console</title></head><body>
+<script>
+  console.log('hello', 42);
+  console.warn('careful');
+  console.error('bad thing');
+  setTimeout(() => { throw new Error('uncaught boom'); }, 0);
+</script>
+</body></html>"#;
+
+const LONG: &str = r#"<!doctype html><html><head><title>Long</title></head><body style="margin:0">
+<div style="height:3000px; background:linear-gradient(#fff,#000)">tall</div></body></html>"#;
+
+const NEVER_LOADS: &str = r#"<!doctype html><html><head><title>Never loads</title></head><body>
+<p>Waiting for an image that never comes.</p><img src="/never.png"></body></html>"#;
+
+const SPINS: &str = r#"<!doctype html><html><head><title>Spins</title></head><body>
+<p>This page spins forever.</p><script>while (true) {}</script></body></html>"#;
+
+const ANIMATED: &str = r#"<!doctype html><html><head><title>Animated</title></head><body>
+<div id="box" style="width:100px;height:100px;background:red"></div>
+<script>let n = 0; setInterval(() => { n++; document.getElementById('box').style.marginLeft = (n % 200) + 'px'; }, 30);</script>
+</body></html>"#;
+
+impl Site {
+    /// Starts the site with every fixture page mounted.
+    pub async fn start() -> Self {
+        let server = MockServer::start().await;
+        let pages: [(&str, ResponseTemplate); 12] = [
+            ("/", html(HOME)),
+            ("/second", html(SECOND)),
+            ("/third", html(THIRD)),
+            ("/form", html(FORM)),
+            ("/later", html(LATER)),
+            ("/console", html(CONSOLE)),
+            ("/long", html(LONG)),
+            ("/never-loads", html(NEVER_LOADS)),
+            ("/spins", html(SPINS)),
+            ("/animated", html(ANIMATED)),
+            (
+                "/missing",
+                ResponseTemplate::new(404).set_body_raw(b"<h1>Not here</h1>".to_vec(), "text/html"),
+            ),
+            (
+                "/redirect",
+                ResponseTemplate::new(302).insert_header("Location", "/second"),
+            ),
+        ];
+        for (route, response) in pages {
+            Mock::given(method("GET"))
+                .and(path(route))
+                .respond_with(response)
+                .mount(&server)
+                .await;
+        }
+        Mock::given(method("GET"))
+            .and(path("/never.png"))
+            .respond_with(ResponseTemplate::new(200).set_delay(NEVER))
+            .mount(&server)
+            .await;
+        Self { server }
+    }
+
+    /// The absolute URL of a path on this site.
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.server.uri())
+    }
+
+    /// The origin (`http://127.0.0.1:PORT`).
+    pub fn origin(&self) -> String {
+        self.server.uri()
+    }
+
+    /// The `User-Agent` headers of every request the site has seen.
+    pub async fn user_agents(&self) -> Vec<String> {
+        self.server
+            .received_requests()
+            .await
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|request| request.headers.get("user-agent"))
+            .filter_map(|value| value.to_str().ok().map(str::to_owned))
+            .collect()
+    }
+}
