@@ -5,10 +5,9 @@
 //! chromiumoxide's WebSocket connection and generated protocol types.
 //!
 //! ```no_run
-//! use tabwright_driver_cdp::CdpDriver;
-//! use tabwright_driver_core::{Driver, Options};
+//! use tabwright_driver_cdp::{CdpDriver, Driver, DriverError, Options};
 //!
-//! # async fn run() -> Result<(), tabwright_driver_core::DriverError> {
+//! # async fn run() -> Result<(), DriverError> {
 //! let driver = CdpDriver::new(Options::default());
 //! let page = driver.navigate("https://example.com/").await?;
 //! println!("{} answered {:?}", page.url, page.status);

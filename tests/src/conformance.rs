@@ -47,6 +47,10 @@ pub struct Ctx {
     pub site: Site,
 }
 
+/// The per-call timeout of the checks that test timeouts: it also bounds the
+/// browser's start, which takes a few seconds on a loaded 2-core machine.
+const SHORT_TIMEOUT: Duration = Duration::from_secs(5);
+
 /// The per-call timeout checks use unless they test timeouts: short enough
 /// that a hang fails the check quickly, long enough for a loaded machine.
 const CHECK_TIMEOUT: Duration = Duration::from_secs(15);
@@ -501,7 +505,7 @@ async fn text_and_value(ctx: &Ctx) -> CheckResult {
 
 async fn wait_for_present_and_visible(ctx: &Ctx) -> CheckResult {
     let mut options = ctx.options();
-    options.timeout = Duration::from_secs(3);
+    options.timeout = SHORT_TIMEOUT;
     let driver = ctx.backend.driver(options);
     step("navigate", driver.navigate(&ctx.site.url("/later")).await)?;
     step(
@@ -516,7 +520,7 @@ async fn wait_for_present_and_visible(ctx: &Ctx) -> CheckResult {
     match driver.wait_for("#never", WaitFor::Present).await {
         Err(error) if error.is_timeout() => {
             ensure!(
-                started.elapsed() < Duration::from_secs(6),
+                started.elapsed() < 2 * SHORT_TIMEOUT,
                 "the wait took {:?}",
                 started.elapsed()
             );
@@ -803,7 +807,7 @@ async fn calls_are_serialised(ctx: &Ctx) -> CheckResult {
 
 async fn never_loading_page_times_out(ctx: &Ctx) -> CheckResult {
     let mut options = ctx.options();
-    options.timeout = Duration::from_secs(2);
+    options.timeout = SHORT_TIMEOUT;
     let driver = ctx.backend.driver(options);
     step("warm up", driver.navigate(&ctx.site.url("/")).await)?;
     let started = Instant::now();
@@ -812,7 +816,7 @@ async fn never_loading_page_times_out(ctx: &Ctx) -> CheckResult {
         other => return Err(format!("a page that never loads gave {other:?}")),
     }
     ensure!(
-        started.elapsed() < Duration::from_secs(5),
+        started.elapsed() < 2 * SHORT_TIMEOUT,
         "the timeout took {:?}",
         started.elapsed()
     );
@@ -830,7 +834,7 @@ async fn never_loading_page_times_out(ctx: &Ctx) -> CheckResult {
 
 async fn spinning_script_times_out(ctx: &Ctx) -> CheckResult {
     let mut options = ctx.options();
-    options.timeout = Duration::from_secs(2);
+    options.timeout = SHORT_TIMEOUT;
     let driver = ctx.backend.driver(options);
     step("navigate", driver.navigate(&ctx.site.url("/")).await)?;
     match driver.eval("while (true) {}").await {
