@@ -236,3 +236,28 @@ async fn pump(
         let _ = reply.send(Err(CallError::Gone(reason.clone())));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_newer_than_the_generated_types_still_parse() {
+        // Neither the method nor the params are known to chromiumoxide's
+        // generated types; as raw JSON they pass through like any other.
+        let text = r#"{"method":"Network.somethingFrom2030","sessionId":"S1","params":{"brandNew":[1,2]}}"#;
+        let message: Message<RawEvent> = serde_json::from_str(text).unwrap();
+        let Message::Event(event) = message else {
+            panic!("parsed as a response")
+        };
+        assert_eq!(event.method, "Network.somethingFrom2030");
+        assert_eq!(event.session_id.as_deref(), Some("S1"));
+        assert_eq!(event.params["brandNew"][1], 2);
+        // And one chromiumoxide 0.9 fails to decode on Chromium 156.
+        let text = r#"{"method":"Network.requestWillBeSentExtraInfo","params":{"requestId":"1","associatedCookies":[],"headers":{}}}"#;
+        assert!(matches!(
+            serde_json::from_str::<Message<RawEvent>>(text),
+            Ok(Message::Event(_))
+        ));
+    }
+}
