@@ -66,6 +66,25 @@ impl Marker {
         self.scan().into_iter().map(|(pid, _)| pid).collect()
     }
 
+    /// The marked processes and all their descendants (renderers, zygotes,
+    /// the GPU and network services): the whole browser tree.
+    pub fn tree(&self) -> Vec<u32> {
+        let processes = all_processes();
+        let mut tree = self.processes();
+        let mut index = 0;
+        while index < tree.len() {
+            let parent = tree[index];
+            tree.extend(
+                processes
+                    .iter()
+                    .filter(|process| process.parent == parent && !process.zombie)
+                    .map(|process| process.pid),
+            );
+            index += 1;
+        }
+        tree
+    }
+
     /// The `--user-data-dir` of the marked browser, if one is running.
     pub fn profile_dir(&self) -> Option<PathBuf> {
         self.scan().into_iter().find_map(|(_, args)| {
@@ -139,4 +158,20 @@ impl Default for Marker {
     fn default() -> Self {
         Self::new()
     }
+}
+
+/// Which of `pids` are still running (zombies count as ended).
+pub fn still_running(pids: &[u32]) -> Vec<u32> {
+    pids.iter()
+        .copied()
+        .filter(|pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/status"))
+                .map(|status| {
+                    !status
+                        .lines()
+                        .any(|line| line.starts_with("State:") && line.contains('Z'))
+                })
+                .unwrap_or(false)
+        })
+        .collect()
 }

@@ -16,7 +16,7 @@ use driver_core::{
     Viewport, WaitFor,
 };
 
-use crate::backend::{chrome_zombie_children, Backend, Marker};
+use crate::backend::{chrome_zombie_children, still_running, Backend, Marker};
 use crate::site::Site;
 
 /// How a check ended, when it did not fail.
@@ -917,11 +917,16 @@ async fn close_ends_everything(ctx: &Ctx) -> CheckResult {
         "the profile {} does not exist",
         profile.display()
     );
-    step("close", driver.close().await)?;
+    let tree = marker.tree();
     ensure!(
-        marker.processes().is_empty(),
-        "processes left after close: {:?}",
-        marker.processes()
+        tree.len() > 2,
+        "the browser's process tree is only {tree:?}"
+    );
+    step("close", driver.close().await)?;
+    let left = until_ended(&tree).await;
+    ensure!(
+        left.is_empty(),
+        "processes left after close: {left:?} of {tree:?}"
     );
     ensure!(
         !profile.exists(),
@@ -945,16 +950,16 @@ async fn drop_ends_everything(ctx: &Ctx) -> CheckResult {
     let profile = marker
         .profile_dir()
         .ok_or("no marked browser process found")?;
-    drop(driver);
-    // Drop kills synchronously; give the kernel a moment to tear down.
-    let deadline = Instant::now() + Duration::from_secs(3);
-    while !marker.processes().is_empty() && Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let tree = marker.tree();
     ensure!(
-        marker.processes().is_empty(),
-        "processes left after drop: {:?}",
-        marker.processes()
+        tree.len() > 2,
+        "the browser's process tree is only {tree:?}"
+    );
+    drop(driver);
+    let left = until_ended(&tree).await;
+    ensure!(
+        left.is_empty(),
+        "processes left after drop: {left:?} of {tree:?}"
     );
     ensure!(
         !profile.exists(),
@@ -962,6 +967,19 @@ async fn drop_ends_everything(ctx: &Ctx) -> CheckResult {
         profile.display()
     );
     Ok(Outcome::Pass)
+}
+
+/// Waits (up to 3 s: a killed process takes the kernel a moment to tear
+/// down) until none of `pids` runs, and returns those still running.
+async fn until_ended(pids: &[u32]) -> Vec<u32> {
+    let deadline = Instant::now() + Duration::from_secs(3);
+    loop {
+        let left = still_running(pids);
+        if left.is_empty() || Instant::now() > deadline {
+            return left;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }
 
 async fn close_is_idempotent(ctx: &Ctx) -> CheckResult {
