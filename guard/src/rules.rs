@@ -1,0 +1,247 @@
+//! The guard's configuration and the checks made before any DNS lookup:
+//! allowed origins, local names, blocked domains, and the URL gate for what a
+//! model asks to open.
+
+use std::net::IpAddr;
+
+use url::{Host, Url};
+
+use crate::Reason;
+
+/// Names that mean "this machine or its network" whatever DNS says, checked
+/// after one trailing dot is removed: `(suffix, rule)`.
+const LOCAL_NAMES: &[(&str, &str)] = &[
+    ("localhost", "localhost [RFC 6761]"),
+    ("local", "mDNS .local [RFC 6762]"),
+    ("internal", ".internal, private use"),
+    ("home.arpa", "home networks .home.arpa [RFC 8375]"),
+];
+
+/// An origin the user explicitly allows: scheme, host and port, exactly.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AllowedOrigin {
+    scheme: String,
+    host: Host<String>,
+    port: u16,
+}
+
+impl AllowedOrigin {
+    /// Parses `http://127.0.0.1:8080` (a path, if given, must be `/`).
+    pub fn parse(origin: &str) -> Result<Self, Reason> {
+        let url = Url::parse(origin).map_err(|error| Reason::Malformed {
+            input: origin.to_owned(),
+            problem: error.to_string(),
+        })?;
+        let scheme = url.scheme().to_owned();
+        let (Some(host), Some(port)) = (url.host(), url.port_or_known_default()) else {
+            return Err(Reason::Malformed {
+                input: origin.to_owned(),
+                problem: "an origin needs a host".to_owned(),
+            });
+        };
+        if !matches!(scheme.as_str(), "http" | "https") || url.path() != "/" || url.query().is_some() {
+            return Err(Reason::Malformed {
+                input: origin.to_owned(),
+                problem: "an origin is scheme://host:port, with http or https".to_owned(),
+            });
+        }
+        Ok(Self {
+            scheme,
+            host: host.to_owned(),
+            port,
+        })
+    }
+
+    /// Whether a request (scheme if known: CONNECT tunnels carry none) to
+    /// `host:port` is this origin. WebSockets share their page's origin:
+    /// `ws` counts as `http`, `wss` as `https`.
+    fn matches_name(&self, scheme: Option<&str>, host: &Host<String>, port: u16) -> bool {
+        let scheme_matches = match scheme {
+            None => true,
+            Some("ws") => self.scheme == "http",
+            Some("wss") => self.scheme == "https",
+            Some(scheme) => self.scheme == scheme,
+        };
+        scheme_matches && &self.host == host && self.port == port
+    }
+
+    /// Whether a connection to `address:port` is this origin's (for origins
+    /// given by address).
+    fn matches_address(&self, address: IpAddr, port: u16) -> bool {
+        let own = match &self.host {
+            Host::Ipv4(v4) => IpAddr::V4(*v4),
+            Host::Ipv6(v6) => IpAddr::V6(*v6),
+            Host::Domain(_) => return false,
+        };
+        own.to_canonical() == address.to_canonical() && self.port == port
+    }
+}
+
+impl std::fmt::Display for AllowedOrigin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}://{}:{}", self.scheme, self.host, self.port)
+    }
+}
+
+/// What the guard lets through. The default refuses everything but public
+/// addresses.
+#[derive(Debug, Clone, Default)]
+pub struct Policy {
+    /// Origins reached whatever their address: the only exception to the
+    /// address rules. Allowing `http://127.0.0.1:8080` allows that address and
+    /// port (and its WebSocket twin), never another port or host.
+    pub allowed_origins: Vec<AllowedOrigin>,
+    /// Domains refused with all their subdomains (`example.com` also refuses
+    /// `www.example.com`).
+    pub blocked_domains: Vec<String>,
+}
+
+impl Policy {
+    /// Whether the named host is an allowed origin (trusted by name).
+    pub(crate) fn allows_name(&self, scheme: Option<&str>, host: &Host<String>, port: u16) -> bool {
+        self.allowed_origins
+            .iter()
+            .any(|origin| origin.matches_name(scheme, host, port))
+    }
+
+    /// Whether `address:port` is an allowed origin's.
+    pub(crate) fn allows_address(&self, address: IpAddr, port: u16) -> bool {
+        self.allowed_origins
+            .iter()
+            .any(|origin| origin.matches_address(address, port))
+    }
+
+    /// The name rules: local names and blocked domains.
+    pub(crate) fn check_name(&self, name: &str) -> Result<(), Reason> {
+        let bare = name.strip_suffix('.').unwrap_or(name).to_ascii_lowercase();
+        for (suffix, rule) in LOCAL_NAMES {
+            if is_within(&bare, suffix) {
+                return Err(Reason::LocalName {
+                    host: name.to_owned(),
+                    rule,
+                });
+            }
+        }
+        for blocked in &self.blocked_domains {
+            let blocked = blocked.trim_end_matches('.').to_ascii_lowercase();
+            if is_within(&bare, &blocked) {
+                return Err(Reason::BlockedDomain {
+                    host: name.to_owned(),
+                    rule: blocked,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+fn is_within(name: &str, domain: &str) -> bool {
+    name == domain
+        || name
+            .strip_suffix(domain)
+            .is_some_and(|prefix| prefix.ends_with('.'))
+}
+
+/// What the URL gate lets a model open.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Openable {
+    /// `about:blank`.
+    Blank,
+    /// An `http` or `https` URL, parsed the WHATWG way.
+    Web(Url),
+}
+
+/// Parses what a model asks to open. Only `http`, `https` and `about:blank`
+/// pass; anything malformed is refused, never "fixed". The host is parsed as
+/// a browser would, so `http://2130706433/`, `http://0x7f.1/` and full-width
+/// digits are the address they spell.
+pub fn parse_openable(input: &str) -> Result<Openable, Reason> {
+    if input == "about:blank" {
+        return Ok(Openable::Blank);
+    }
+    let url = Url::parse(input).map_err(|error| Reason::Malformed {
+        input: input.to_owned(),
+        problem: error.to_string(),
+    })?;
+    match url.scheme() {
+        "http" | "https" => {}
+        scheme => {
+            return Err(Reason::Scheme {
+                scheme: scheme.to_owned(),
+            })
+        }
+    }
+    if url.host().is_none() {
+        return Err(Reason::Malformed {
+            input: input.to_owned(),
+            problem: "no host".to_owned(),
+        });
+    }
+    Ok(Openable::Web(url))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn local_names_with_and_without_the_trailing_dot() {
+        let policy = Policy {
+            blocked_domains: vec!["tracker.example".into()],
+            ..Policy::default()
+        };
+        for name in [
+            "localhost", "LOCALHOST", "localhost.", "foo.localhost", "printer.local", "printer.local.",
+            "metadata.google.internal", "router.home.arpa", "tracker.example", "a.b.tracker.example.",
+        ] {
+            assert!(policy.check_name(name).is_err(), "{name}");
+        }
+        for name in ["example.com", "notlocalhost.com", "localhost.example.com", "nottracker.example", "local"] {
+            let verdict = policy.check_name(name);
+            assert_eq!(verdict.is_err(), name == "local", "{name}: {verdict:?}");
+        }
+    }
+
+    #[test]
+    fn the_url_gate() {
+        let refused_schemes = [
+            "file:///etc/passwd", "view-source:http://127.0.0.1/", "chrome://settings", "devtools://devtools/x",
+            "chrome-extension://abc/x", "javascript:alert(1)", "data:text/html,hi", "blob:http://a/b",
+            "filesystem:http://a/temporary/x", "ftp://127.0.0.1/", "ws://example.com/", "wss://example.com/",
+            "mailto:a@b.c", "intent://x", "about:srcdoc", "about:config", "chrome-untrusted://x",
+        ];
+        for input in refused_schemes {
+            assert!(
+                matches!(parse_openable(input), Err(Reason::Scheme { .. }) | Err(Reason::Malformed { .. })),
+                "{input}"
+            );
+        }
+        let malformed = [
+            "http://425.510.425.510/", "http://7147006462/", "http://0x100000000/", "http://09.0.0.1/",
+            "http://[fe80::1%25eth0]/", "http://[::1]:65536/", "http://localhost:+11211aaa/",
+            "http://exa mple.com/", "http://example.com%00.evil/", "http://127.0.0.1%00/", "not a url", "",
+        ];
+        for input in malformed {
+            assert!(matches!(parse_openable(input), Err(Reason::Malformed { .. })), "{input}");
+        }
+        assert_eq!(parse_openable("about:blank"), Ok(Openable::Blank));
+    }
+
+    #[test]
+    fn origins_are_exact() {
+        let origin = AllowedOrigin::parse("http://127.0.0.1:8080").unwrap();
+        let policy = Policy { allowed_origins: vec![origin], ..Policy::default() };
+        let loopback: IpAddr = "127.0.0.1".parse().unwrap();
+        assert!(policy.allows_address(loopback, 8080));
+        assert!(!policy.allows_address(loopback, 8081));
+        assert!(!policy.allows_address("127.0.0.2".parse().unwrap(), 8080));
+        assert!(policy.allows_address("::ffff:127.0.0.1".parse().unwrap(), 8080));
+        let host = Host::Ipv4("127.0.0.1".parse().unwrap());
+        assert!(policy.allows_name(Some("http"), &host, 8080));
+        assert!(policy.allows_name(Some("ws"), &host, 8080));
+        assert!(!policy.allows_name(Some("https"), &host, 8080));
+        for bad in ["127.0.0.1:8080", "file:///x", "http://a/path", "ftp://a"] {
+            assert!(AllowedOrigin::parse(bad).is_err(), "{bad}");
+        }
+    }
+}
