@@ -1,23 +1,56 @@
 //! tabwright: a real, fast and guarded web browser for an AI agent.
 //!
-//! This is the facade crate users depend on. It re-exports the [`Driver`]
-//! contract and the backends its features turn on:
+//! This is the facade crate users depend on. [`browser`] gives you a
+//! [`Driver`] whose every request goes through the address guard: nothing a
+//! page does can reach this machine or its network, except origins you allow
+//! by name. Features pick the backends (both may be on):
 //!
-//! - `cdp` (default): [`CdpDriver`], Chrome over the DevTools Protocol;
-//! - `webdriver`: the W3C WebDriver backend (chromedriver or a Selenium Grid).
+//! - `cdp` (default): Chrome over the DevTools Protocol;
+//! - `webdriver`: W3C WebDriver (chromedriver or a Selenium Grid).
 //!
 //! ```no_run
-//! use tabwright::{Driver, Options};
+//! use tabwright::{Backend, Driver, Options, Policy};
 //!
 //! # async fn run() -> Result<(), tabwright::DriverError> {
-//! let driver = tabwright::CdpDriver::new(Options::default());
-//! let page = driver.navigate("https://example.com/").await?;
+//! let browser = tabwright::browser(Backend::Cdp, Options::default(), Policy::default());
+//! let page = browser.navigate("https://example.com/").await?;
 //! println!("HTTP {:?} at {}", page.status, page.url);
-//! driver.close().await?;
+//! // Refused before the browser is even asked:
+//! assert!(browser.navigate("http://169.254.169.254/").await.unwrap_err().is_refused());
+//! browser.close().await?;
 //! # Ok(()) }
 //! ```
+//!
+//! A browser without the guard exists only under a name that says so:
+//! [`unguarded`].
 
 pub use driver_core::*;
+pub use guard::{AllowedOrigin, Guard, GuardedDriver, Policy, Reason, Refusal};
 
-#[cfg(feature = "cdp")]
-pub use driver_cdp::CdpDriver;
+/// A browser backend this build has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Backend {
+    /// Chrome over the DevTools Protocol (feature `cdp`).
+    #[cfg(feature = "cdp")]
+    Cdp,
+}
+
+/// A guarded browser on `backend`: the egress proxy starts with the browser
+/// (on the first call), and only `policy`'s allowed origins are exempt from
+/// the address rules.
+pub fn browser(backend: Backend, options: Options, policy: Policy) -> GuardedDriver {
+    let make: guard::MakeDriver = match backend {
+        #[cfg(feature = "cdp")]
+        Backend::Cdp => Box::new(|options| Box::new(driver_cdp::CdpDriver::new(options))),
+    };
+    GuardedDriver::new(Guard::new(policy), options, make)
+}
+
+/// Backends without the guard: the browser reaches whatever a page asks for,
+/// this machine and its network included. For tools that bring their own
+/// network isolation, and for testing the backends themselves.
+pub mod unguarded {
+    #[cfg(feature = "cdp")]
+    pub use driver_cdp::CdpDriver;
+}

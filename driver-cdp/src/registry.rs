@@ -31,6 +31,8 @@ pub(crate) struct TabRecord {
     pub ready: bool,
     pub url: String,
     pub title: String,
+    /// The browser context the tab lives in.
+    pub context: Option<String>,
 }
 
 /// Shared between the event task and driver calls.
@@ -147,6 +149,7 @@ struct TargetInfo {
     url: String,
     #[serde(default)]
     title: String,
+    browser_context_id: Option<String>,
 }
 
 /// Follows the browser's events for as long as the connection lives.
@@ -237,6 +240,7 @@ fn on_attached(client: &Client, registry: &SharedRegistry, event: &RawEvent) {
                 ready: false,
                 url: info.url.clone(),
                 title: info.title.clone(),
+                context: info.browser_context_id.clone(),
             });
         }
     });

@@ -29,6 +29,9 @@ pub(crate) struct Session {
     _profile: Option<Profile>,
     /// Tabs this driver opened in a remote browser, closed on disconnect.
     opened_remotely: Vec<TabId>,
+    /// In a remote browser with a proxy: the browser context our tabs live
+    /// in, created with that proxy (a context's proxy applies to its tabs).
+    context: Option<String>,
     screencast: bool,
 }
 
@@ -63,15 +66,37 @@ impl Session {
             process,
             _profile: profile,
             opened_remotely: Vec::new(),
+            context: None,
             screencast: options.on_frame.is_some(),
         };
-        session.attach_to_pages(remote).await?;
+        session
+            .attach_to_pages(remote, options.proxy.as_deref())
+            .await?;
         Ok(session)
     }
 
     /// Turns on target discovery and auto-attach, then makes the first tab
     /// current (a new one in a remote browser, whose tabs are not ours).
-    async fn attach_to_pages(&mut self, remote: bool) -> Result<()> {
+    async fn attach_to_pages(&mut self, remote: bool, proxy: Option<&str>) -> Result<()> {
+        if let (true, Some(proxy)) = (remote, proxy) {
+            // A browser we did not start has its own flags; a context of our
+            // own is the one place its proxy can still be set.
+            #[derive(Deserialize)]
+            #[serde(rename_all = "camelCase")]
+            struct Created {
+                browser_context_id: String,
+            }
+            let created: Created = decode(
+                self.client
+                    .call_raw(
+                        None,
+                        "Target.createBrowserContext",
+                        json!({ "proxyServer": proxy, "proxyBypassList": "<-loopback>", "disposeOnDetach": true }),
+                    )
+                    .await?,
+            )?;
+            self.context = Some(created.browser_context_id);
+        }
         let client = &self.client;
         client
             .call_raw(
@@ -94,6 +119,15 @@ impl Session {
                 json!({ "behavior": "deny", "eventsEnabled": true }),
             )
             .await?;
+        if let Some(context) = &self.context {
+            client
+                .call_raw(
+                    None,
+                    "Browser.setDownloadBehavior",
+                    json!({ "behavior": "deny", "eventsEnabled": true, "browserContextId": context }),
+                )
+                .await?;
+        }
         let first = if remote {
             let id = self.create_tab().await?;
             self.opened_remotely.push(id.clone());
@@ -155,9 +189,13 @@ impl Session {
         struct Created {
             target_id: String,
         }
+        let mut params = json!({ "url": "about:blank" });
+        if let Some(context) = &self.context {
+            params["browserContextId"] = json!(context);
+        }
         let created: Created = decode(
             self.client
-                .call_raw(None, "Target.createTarget", json!({ "url": "about:blank" }))
+                .call_raw(None, "Target.createTarget", params)
                 .await?,
         )?;
         let id = TabId(created.target_id);
@@ -201,10 +239,31 @@ impl Session {
         }
     }
 
-    /// The flat session id of a tab, if the tab is still there.
+    /// The flat session id of a tab, if the tab is still there (and is one
+    /// of ours: in a remote browser with a proxy, only our context's tabs).
     pub fn session_of(&self, id: &TabId) -> Option<String> {
-        self.registry
-            .read(|registry| registry.tab(id).and_then(|tab| tab.session.clone()))
+        self.registry.read(|registry| {
+            registry
+                .tab(id)
+                .filter(|tab| self.is_ours(tab))
+                .and_then(|tab| tab.session.clone())
+        })
+    }
+
+    /// The most recently opened of our tabs.
+    fn latest_tab(&self) -> Option<TabId> {
+        self.registry.read(|registry| {
+            registry
+                .tabs
+                .iter()
+                .rev()
+                .find(|tab| self.is_ours(tab))
+                .map(|tab| tab.id.clone())
+        })
+    }
+
+    fn is_ours(&self, tab: &TabRecord) -> bool {
+        self.context.is_none() || tab.context == self.context
     }
 
     /// The session of the current tab. If the page closed it, the most recent
@@ -214,9 +273,7 @@ impl Session {
         if let Some(session) = current.as_ref().and_then(|id| self.session_of(id)) {
             return Ok(session);
         }
-        let fallback = self
-            .registry
-            .read(|registry| registry.tabs.last().map(|tab| tab.id.clone()));
+        let fallback = self.latest_tab();
         match fallback {
             Some(id) => self.make_current(&id).await,
             None => {
@@ -263,6 +320,7 @@ impl Session {
             registry
                 .tabs
                 .iter()
+                .filter(|tab| self.is_ours(tab))
                 .map(|tab: &TabRecord| Tab {
                     id: tab.id.clone(),
                     title: tab.title.clone(),
@@ -275,7 +333,7 @@ impl Session {
 
     /// Closes a tab and waits until Chrome reports it gone.
     pub async fn close_tab(&mut self, id: &TabId) -> Result<()> {
-        if self.registry.read(|registry| registry.tab(id).is_none()) {
+        if self.session_of(id).is_none() {
             return Err(DriverError::NoSuchTab { id: id.0.clone() });
         }
         self.client
@@ -286,9 +344,7 @@ impl Session {
             .await;
         self.opened_remotely.retain(|opened| opened != id);
         if self.current.as_ref() == Some(id) {
-            let next = self
-                .registry
-                .read(|registry| registry.tabs.last().map(|tab| tab.id.clone()));
+            let next = self.latest_tab();
             let next = match next {
                 Some(next) => next,
                 None => {

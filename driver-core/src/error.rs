@@ -51,6 +51,15 @@ pub enum DriverError {
         net_error: String,
     },
 
+    /// The guard refused to let the browser reach that address.
+    #[error("refused {url}: {reason}")]
+    Refused {
+        /// What was asked for.
+        url: String,
+        /// Why, as the guard put it.
+        reason: String,
+    },
+
     /// There is no history entry in that direction.
     #[error("there is no {direction} page in this tab's history")]
     NoHistory {
@@ -116,6 +125,11 @@ impl DriverError {
     /// The browser is gone and the session must start over.
     pub fn is_browser_gone(&self) -> bool {
         matches!(self, Self::BrowserGone { .. })
+    }
+
+    /// The guard refused the address.
+    pub fn is_refused(&self) -> bool {
+        matches!(self, Self::Refused { .. })
     }
 
     /// A shorthand for [`DriverError::Timeout`].

@@ -7,7 +7,7 @@
 //!
 //! - headless unless asked otherwise, a fixed window size, a profile of its own;
 //! - no background traffic of Chrome's own (sync, component updates, metrics,
-//!   network time), no QUIC, no extensions, no pings;
+//!   network time), no QUIC, no extensions;
 //! - presents itself as ordinary Chrome: no `HeadlessChrome` in the user agent
 //!   and `navigator.webdriver` false, because news and finance sites answer
 //!   headless browsers with HTTP 403;
@@ -139,7 +139,6 @@ pub fn chrome_flags(options: &Options, user_data_dir: &Path, major: Option<u32>)
         "--disable-client-side-phishing-detection",
         "--disable-breakpad",
         "--disable-crash-reporter",
-        "--no-pings",
         "--metrics-recording-only",
         "--password-store=basic",
         "--use-mock-keychain",
@@ -176,6 +175,9 @@ pub fn chrome_flags(options: &Options, user_data_dir: &Path, major: Option<u32>)
     if let Some(major) = major {
         flags.push(format!("--user-agent={}", ordinary_user_agent(major)));
     }
+    if let Some(proxy) = &options.proxy {
+        flags.extend(proxy_flags(proxy));
+    }
     flags.push(format!(
         "--window-size={},{}",
         options.width, options.height
@@ -183,6 +185,18 @@ pub fn chrome_flags(options: &Options, user_data_dir: &Path, major: Option<u32>)
     flags.push(format!("--user-data-dir={}", user_data_dir.display()));
     flags.extend(options.extra_args.iter().cloned());
     flags
+}
+
+/// The flags that force every request through `proxy`: loopback is not
+/// bypassed (`<-loopback>` removes Chrome's implicit bypass of localhost,
+/// 127.0.0.0/8 and link-local), and Chrome resolves no name itself, so
+/// nothing that skips the proxy (WebRTC, prefetch of DNS) can look one up.
+pub fn proxy_flags(proxy: &str) -> Vec<String> {
+    vec![
+        format!("--proxy-server={proxy}"),
+        "--proxy-bypass-list=<-loopback>".to_owned(),
+        "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1".to_owned(),
+    ]
 }
 
 /// The profile preferences every session gets: downloads blocked, no network
@@ -434,6 +448,21 @@ mod tests {
             Some("--window-size=10,10")
         );
         assert!(flags.contains(&"--headless=new".to_owned()));
+        assert!(!flags.iter().any(|flag| flag.starts_with("--proxy-server")));
+        let guarded = Options {
+            proxy: Some("http://127.0.0.1:9".into()),
+            ..Options::default()
+        };
+        let flags = chrome_flags(&guarded, Path::new("/tmp/p"), None);
+        for expected in [
+            "--proxy-server=http://127.0.0.1:9",
+            "--proxy-bypass-list=<-loopback>",
+        ] {
+            assert!(
+                flags.contains(&expected.to_owned()),
+                "{expected} missing from {flags:?}"
+            );
+        }
         let agent = flags.iter().find(|flag| flag.starts_with("--user-agent="));
         assert!(agent.is_some_and(|a| a.contains("Chrome/156.0.0.0") && !a.contains("Headless")));
     }

@@ -81,6 +81,13 @@ pub struct Options {
     /// disconnects. Default `None`: start our own.
     pub endpoint: Option<String>,
 
+    /// An HTTP proxy that every request of the browser must go through,
+    /// loopback included: `http://127.0.0.1:PORT`. The driver also turns off
+    /// Chrome's own DNS, so nothing bypasses it. This is how the guard's
+    /// egress proxy is wired in (the `tabwright` facade sets it for you);
+    /// `None`, the default here, leaves the browser's network unrestricted.
+    pub proxy: Option<String>,
+
     /// Called with a JPEG each time the viewport changes: a live view of a
     /// headless browser. Chrome sends a frame only when something changed and
     /// waits for each acknowledgement, so an idle page costs nothing and a
@@ -99,6 +106,7 @@ impl Default for Options {
             timeout: DEFAULT_TIMEOUT,
             extra_args: Vec::new(),
             endpoint: None,
+            proxy: None,
             on_frame: None,
         }
     }
@@ -115,6 +123,7 @@ impl fmt::Debug for Options {
             .field("timeout", &self.timeout)
             .field("extra_args", &self.extra_args)
             .field("endpoint", &self.endpoint)
+            .field("proxy", &self.proxy)
             .field(
                 "on_frame",
                 &self.on_frame.as_ref().map(|_| "Fn(ScreencastFrame)"),

@@ -24,6 +24,7 @@
 //! Every refusal carries a [`Reason`] a model and a log can read, and is kept
 //! in [`Refusals`].
 
+mod guarded;
 mod interfaces;
 pub mod policy;
 mod proxy;
@@ -37,6 +38,7 @@ use std::time::SystemTime;
 
 use url::Host;
 
+pub use guarded::{GuardedDriver, MakeDriver};
 pub use policy::AddressRefusal;
 pub use proxy::EgressProxy;
 pub use resolve::{HickoryResolver, Resolve, StaticResolver};
@@ -180,7 +182,9 @@ pub struct Guard {
 
 impl fmt::Debug for Guard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Guard").field("policy", &self.policy).finish_non_exhaustive()
+        f.debug_struct("Guard")
+            .field("policy", &self.policy)
+            .finish_non_exhaustive()
     }
 }
 
@@ -231,30 +235,29 @@ impl Guard {
         port: u16,
     ) -> Result<Vec<SocketAddr>, Reason> {
         let trusted_name = self.policy.allows_name(scheme, host, port);
-        let addresses = match host {
-            Host::Ipv4(v4) => vec![IpAddr::V4(*v4)],
-            Host::Ipv6(v6) => vec![IpAddr::V6(*v6)],
-            Host::Domain(name) => {
-                if !trusted_name {
-                    self.policy.check_name(name)?;
-                }
-                let found = self
-                    .resolver
-                    .resolve(name)
-                    .await
-                    .map_err(|problem| Reason::Unresolvable {
-                        host: name.clone(),
-                        problem,
+        let addresses =
+            match host {
+                Host::Ipv4(v4) => vec![IpAddr::V4(*v4)],
+                Host::Ipv6(v6) => vec![IpAddr::V6(*v6)],
+                Host::Domain(name) => {
+                    if !trusted_name {
+                        self.policy.check_name(name)?;
+                    }
+                    let found = self.resolver.resolve(name).await.map_err(|problem| {
+                        Reason::Unresolvable {
+                            host: name.clone(),
+                            problem,
+                        }
                     })?;
-                if found.is_empty() {
-                    return Err(Reason::Unresolvable {
-                        host: name.clone(),
-                        problem: "no addresses".to_owned(),
-                    });
+                    if found.is_empty() {
+                        return Err(Reason::Unresolvable {
+                            host: name.clone(),
+                            problem: "no addresses".to_owned(),
+                        });
+                    }
+                    found
                 }
-                found
-            }
-        };
+            };
         if !trusted_name {
             // Strict: one refused address refuses the name, so no answer
             // order or retry can reach it.

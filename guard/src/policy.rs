@@ -46,7 +46,10 @@ const V6_DENY: &[(&str, &str)] = &[
     ("::ffff:0:0:0/96", "IPv4-translated [RFC 2765]"),
     ("::/96", "IPv4-compatible, deprecated [RFC 4291]"),
     ("64:ff9b::/96", "NAT64 well-known prefix [RFC 6052]"),
-    ("64:ff9b:1::/48", "local-use IPv4/IPv6 translation [RFC 8215]"),
+    (
+        "64:ff9b:1::/48",
+        "local-use IPv4/IPv6 translation [RFC 8215]",
+    ),
     ("100::/64", "discard-only [RFC 6666]"),
     ("100:0:0:1::/64", "dummy prefix [RFC 9780]"),
     ("2001::/32", "Teredo [RFC 4380]"),
@@ -345,13 +348,40 @@ mod tests {
                 let refusal = classify(IpAddr::V6(mapped)).unwrap_err();
                 let direct = classify(IpAddr::V4(v4)).unwrap_err();
                 assert_eq!(refusal.range, direct.range, "{mapped} is {v4}");
-                let nat64 = Ipv6Addr::new(0x64, 0xff9b, 0, 0, 0, 0, u16::from_be_bytes([a, b]), u16::from_be_bytes([c, d]));
+                let nat64 = Ipv6Addr::new(
+                    0x64,
+                    0xff9b,
+                    0,
+                    0,
+                    0,
+                    0,
+                    u16::from_be_bytes([a, b]),
+                    u16::from_be_bytes([c, d]),
+                );
                 let refusal = classify(IpAddr::V6(nat64)).unwrap_err();
                 assert_eq!(refusal.carries, Some(v4), "{nat64}");
-                let six_to_four = Ipv6Addr::new(0x2002, u16::from_be_bytes([a, b]), u16::from_be_bytes([c, d]), 0, 0, 0, 0, 1);
+                let six_to_four = Ipv6Addr::new(
+                    0x2002,
+                    u16::from_be_bytes([a, b]),
+                    u16::from_be_bytes([c, d]),
+                    0,
+                    0,
+                    0,
+                    0,
+                    1,
+                );
                 let refusal = classify(IpAddr::V6(six_to_four)).unwrap_err();
                 assert_eq!(refusal.carries, Some(v4), "{six_to_four}");
-                let compatible = Ipv6Addr::new(0, 0, 0, 0, 0, 0, u16::from_be_bytes([a, b]), u16::from_be_bytes([c, d]));
+                let compatible = Ipv6Addr::new(
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    u16::from_be_bytes([a, b]),
+                    u16::from_be_bytes([c, d]),
+                );
                 assert!(classify(IpAddr::V6(compatible)).is_err(), "{compatible}");
             }
         }
@@ -362,9 +392,15 @@ mod tests {
     #[test]
     fn reasons_read_plainly() {
         let refusal = classify("127.0.0.1".parse().unwrap()).unwrap_err();
-        assert_eq!(refusal.to_string(), "127.0.0.1 is loopback [RFC 1122] (127.0.0.0/8)");
+        assert_eq!(
+            refusal.to_string(),
+            "127.0.0.1 is loopback [RFC 1122] (127.0.0.0/8)"
+        );
         let refusal = classify("2002:a9fe:a9fe::".parse().unwrap()).unwrap_err();
-        assert_eq!(refusal.to_string(), "2002:a9fe:a9fe:: is 6to4 [RFC 3056] (2002::/16) carrying 169.254.169.254");
+        assert_eq!(
+            refusal.to_string(),
+            "2002:a9fe:a9fe:: is 6to4 [RFC 3056] (2002::/16) carrying 169.254.169.254"
+        );
         let teredo = classify("2001:0:4136:e378:8000:63bf:3f57:fdf2".parse().unwrap()).unwrap_err();
         assert_eq!(teredo.carries, Some(Ipv4Addr::new(192, 168, 2, 13)));
         let local_nat64 = classify("64:ff9b:1:7f00:0:100::".parse().unwrap()).unwrap_err();

@@ -96,16 +96,23 @@ async fn handle(guard: Guard, request: Request<Incoming>) -> Result<Response<Bod
 }
 
 /// `CONNECT host:port`: judge, dial, answer 200, then splice the bytes.
-async fn tunnel(guard: Guard, request: Request<Incoming>) -> Result<Response<Body>, Response<Body>> {
+async fn tunnel(
+    guard: Guard,
+    request: Request<Incoming>,
+) -> Result<Response<Body>, Response<Body>> {
     let Some(authority) = request.uri().authority().cloned() else {
         return Err(plain(StatusCode::BAD_REQUEST, "CONNECT needs host:port"));
     };
     let target = authority.as_str().to_owned();
     let (host, port) = host_and_port(&authority, None).ok_or_else(|| {
-        refuse(&guard, &target, Reason::Malformed {
-            input: target.clone(),
-            problem: "a tunnel needs host:port".to_owned(),
-        })
+        refuse(
+            &guard,
+            &target,
+            Reason::Malformed {
+                input: target.clone(),
+                problem: "a tunnel needs host:port".to_owned(),
+            },
+        )
     })?;
     let addresses = vet(&guard, None, &host, port, &target).await?;
     let upstream = dial(&addresses, &target).await?;
@@ -126,20 +133,36 @@ async fn tunnel(guard: Guard, request: Request<Incoming>) -> Result<Response<Bod
 /// answer. Each request gets its own upstream connection, so a kept-alive
 /// browser connection can never carry a request to a host it was not judged
 /// for.
-async fn forward(guard: Guard, request: Request<Incoming>) -> Result<Response<Body>, Response<Body>> {
+async fn forward(
+    guard: Guard,
+    request: Request<Incoming>,
+) -> Result<Response<Body>, Response<Body>> {
     let uri = request.uri().clone();
     let target = uri.to_string();
     let (Some(scheme), Some(authority)) = (uri.scheme_str(), uri.authority()) else {
-        return Err(plain(StatusCode::BAD_REQUEST, "this is a proxy: requests must be in absolute form"));
+        return Err(plain(
+            StatusCode::BAD_REQUEST,
+            "this is a proxy: requests must be in absolute form",
+        ));
     };
     if scheme != "http" {
-        return Err(refuse(&guard, &target, Reason::Scheme { scheme: scheme.to_owned() }));
+        return Err(refuse(
+            &guard,
+            &target,
+            Reason::Scheme {
+                scheme: scheme.to_owned(),
+            },
+        ));
     }
     let (host, port) = host_and_port(authority, Some(80)).ok_or_else(|| {
-        refuse(&guard, &target, Reason::Malformed {
-            input: target.clone(),
-            problem: "bad authority".to_owned(),
-        })
+        refuse(
+            &guard,
+            &target,
+            Reason::Malformed {
+                input: target.clone(),
+                problem: "bad authority".to_owned(),
+            },
+        )
     })?;
     let addresses = vet(&guard, Some("http"), &host, port, &target).await?;
     let upstream = dial(&addresses, &target).await?;
@@ -158,7 +181,12 @@ async fn forward(guard: Guard, request: Request<Incoming>) -> Result<Response<Bo
         .title_case_headers(true)
         .handshake(TokioIo::new(upstream))
         .await
-        .map_err(|error| plain(StatusCode::BAD_GATEWAY, &format!("upstream handshake with {target} failed: {error}")))?;
+        .map_err(|error| {
+            plain(
+                StatusCode::BAD_GATEWAY,
+                &format!("upstream handshake with {target} failed: {error}"),
+            )
+        })?;
     tokio::spawn(async move {
         if let Err(error) = connection.await {
             tracing::debug!(%error, "upstream connection ended");
@@ -200,7 +228,10 @@ async fn dial(addresses: &[SocketAddr], target: &str) -> Result<TcpStream, Respo
             Err(_) => last_error = "timed out".to_owned(),
         }
     }
-    Err(plain(StatusCode::BAD_GATEWAY, &format!("cannot connect to {target}: {last_error}")))
+    Err(plain(
+        StatusCode::BAD_GATEWAY,
+        &format!("cannot connect to {target}: {last_error}"),
+    ))
 }
 
 /// The host (parsed as a browser parses one, `[v6]` brackets and all) and
@@ -225,7 +256,10 @@ fn origin_form(uri: &Uri) -> Uri {
 fn refuse(guard: &Guard, target: &str, reason: Reason) -> Response<Body> {
     let text = reason.to_string();
     guard.refusals().record(target, reason);
-    let mut response = plain(StatusCode::FORBIDDEN, &format!("tabwright refused {target}: {text}"));
+    let mut response = plain(
+        StatusCode::FORBIDDEN,
+        &format!("tabwright refused {target}: {text}"),
+    );
     if let Ok(value) = HeaderValue::from_str(&text.replace(['\r', '\n'], " ")) {
         response.headers_mut().insert(REFUSED_HEADER, value);
     }
@@ -239,12 +273,15 @@ fn plain(status: StatusCode, text: &str) -> Response<Body> {
             .boxed(),
     );
     *response.status_mut() = status;
-    response
-        .headers_mut()
-        .insert("content-type", HeaderValue::from_static("text/plain; charset=utf-8"));
+    response.headers_mut().insert(
+        "content-type",
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
     response
 }
 
 fn empty() -> Body {
-    Empty::<Bytes>::new().map_err(|never| match never {}).boxed()
+    Empty::<Bytes>::new()
+        .map_err(|never| match never {})
+        .boxed()
 }

@@ -73,7 +73,8 @@ impl StaticResolver {
 
     /// Adds the answers `name` gives, one per lookup, in order.
     pub fn answer(self, name: &str, answers: Vec<Vec<IpAddr>>) -> Self {
-        self.lock().insert(name.trim_end_matches('.').to_ascii_lowercase(), answers);
+        self.lock()
+            .insert(name.trim_end_matches('.').to_ascii_lowercase(), answers);
         self
     }
 
@@ -89,11 +90,16 @@ impl Resolve for StaticResolver {
     async fn resolve(&self, name: &str) -> Result<Vec<IpAddr>, String> {
         let key = name.trim_end_matches('.').to_ascii_lowercase();
         let mut table = self.lock();
-        let answers = table.get_mut(&key).ok_or_else(|| "no records found".to_owned())?;
+        let answers = table
+            .get_mut(&key)
+            .ok_or_else(|| "no records found".to_owned())?;
         if answers.len() > 1 {
             Ok(answers.remove(0))
         } else {
-            answers.first().cloned().ok_or_else(|| "no records found".to_owned())
+            answers
+                .first()
+                .cloned()
+                .ok_or_else(|| "no records found".to_owned())
         }
     }
 }

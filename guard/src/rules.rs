@@ -39,7 +39,10 @@ impl AllowedOrigin {
                 problem: "an origin needs a host".to_owned(),
             });
         };
-        if !matches!(scheme.as_str(), "http" | "https") || url.path() != "/" || url.query().is_some() {
+        if !matches!(scheme.as_str(), "http" | "https")
+            || url.path() != "/"
+            || url.query().is_some()
+        {
             return Err(Reason::Malformed {
                 input: origin.to_owned(),
                 problem: "an origin is scheme://host:port, with http or https".to_owned(),
@@ -191,12 +194,26 @@ mod tests {
             ..Policy::default()
         };
         for name in [
-            "localhost", "LOCALHOST", "localhost.", "foo.localhost", "printer.local", "printer.local.",
-            "metadata.google.internal", "router.home.arpa", "tracker.example", "a.b.tracker.example.",
+            "localhost",
+            "LOCALHOST",
+            "localhost.",
+            "foo.localhost",
+            "printer.local",
+            "printer.local.",
+            "metadata.google.internal",
+            "router.home.arpa",
+            "tracker.example",
+            "a.b.tracker.example.",
         ] {
             assert!(policy.check_name(name).is_err(), "{name}");
         }
-        for name in ["example.com", "notlocalhost.com", "localhost.example.com", "nottracker.example", "local"] {
+        for name in [
+            "example.com",
+            "notlocalhost.com",
+            "localhost.example.com",
+            "nottracker.example",
+            "local",
+        ] {
             let verdict = policy.check_name(name);
             assert_eq!(verdict.is_err(), name == "local", "{name}: {verdict:?}");
         }
@@ -205,24 +222,52 @@ mod tests {
     #[test]
     fn the_url_gate() {
         let refused_schemes = [
-            "file:///etc/passwd", "view-source:http://127.0.0.1/", "chrome://settings", "devtools://devtools/x",
-            "chrome-extension://abc/x", "javascript:alert(1)", "data:text/html,hi", "blob:http://a/b",
-            "filesystem:http://a/temporary/x", "ftp://127.0.0.1/", "ws://example.com/", "wss://example.com/",
-            "mailto:a@b.c", "intent://x", "about:srcdoc", "about:config", "chrome-untrusted://x",
+            "file:///etc/passwd",
+            "view-source:http://127.0.0.1/",
+            "chrome://settings",
+            "devtools://devtools/x",
+            "chrome-extension://abc/x",
+            "javascript:alert(1)",
+            "data:text/html,hi",
+            "blob:http://a/b",
+            "filesystem:http://a/temporary/x",
+            "ftp://127.0.0.1/",
+            "ws://example.com/",
+            "wss://example.com/",
+            "mailto:a@b.c",
+            "intent://x",
+            "about:srcdoc",
+            "about:config",
+            "chrome-untrusted://x",
         ];
         for input in refused_schemes {
             assert!(
-                matches!(parse_openable(input), Err(Reason::Scheme { .. }) | Err(Reason::Malformed { .. })),
+                matches!(
+                    parse_openable(input),
+                    Err(Reason::Scheme { .. }) | Err(Reason::Malformed { .. })
+                ),
                 "{input}"
             );
         }
         let malformed = [
-            "http://425.510.425.510/", "http://7147006462/", "http://0x100000000/", "http://09.0.0.1/",
-            "http://[fe80::1%25eth0]/", "http://[::1]:65536/", "http://localhost:+11211aaa/",
-            "http://exa mple.com/", "http://example.com%00.evil/", "http://127.0.0.1%00/", "not a url", "",
+            "http://425.510.425.510/",
+            "http://7147006462/",
+            "http://0x100000000/",
+            "http://09.0.0.1/",
+            "http://[fe80::1%25eth0]/",
+            "http://[::1]:65536/",
+            "http://localhost:+11211aaa/",
+            "http://exa mple.com/",
+            "http://example.com%00.evil/",
+            "http://127.0.0.1%00/",
+            "not a url",
+            "",
         ];
         for input in malformed {
-            assert!(matches!(parse_openable(input), Err(Reason::Malformed { .. })), "{input}");
+            assert!(
+                matches!(parse_openable(input), Err(Reason::Malformed { .. })),
+                "{input}"
+            );
         }
         assert_eq!(parse_openable("about:blank"), Ok(Openable::Blank));
     }
@@ -230,7 +275,10 @@ mod tests {
     #[test]
     fn origins_are_exact() {
         let origin = AllowedOrigin::parse("http://127.0.0.1:8080").unwrap();
-        let policy = Policy { allowed_origins: vec![origin], ..Policy::default() };
+        let policy = Policy {
+            allowed_origins: vec![origin],
+            ..Policy::default()
+        };
         let loopback: IpAddr = "127.0.0.1".parse().unwrap();
         assert!(policy.allows_address(loopback, 8080));
         assert!(!policy.allows_address(loopback, 8081));

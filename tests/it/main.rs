@@ -6,4 +6,5 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod conformance;
+mod egress;
 mod remote;

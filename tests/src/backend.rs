@@ -32,6 +32,16 @@ impl Backend {
             .find(|backend| backend.name() == name)
     }
 
+    /// A driver of this backend behind the guard: `guard`'s policy decides
+    /// what the browser may reach.
+    pub fn guarded(self, options: Options, guard: guard::Guard) -> guard::GuardedDriver {
+        guard::GuardedDriver::new(
+            guard,
+            options,
+            Box::new(move |options| self.driver(options)),
+        )
+    }
+
     /// A driver of this backend.
     pub fn driver(self, options: Options) -> Box<dyn Driver> {
         match self {

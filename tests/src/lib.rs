@@ -8,6 +8,7 @@
 //! benchmarks in `src/bin/bench.rs` reuse the site.
 
 pub mod backend;
+pub mod canary;
 pub mod conformance;
 pub mod site;
 

@@ -126,6 +126,19 @@ impl Site {
         Self { server }
     }
 
+    /// Serves `body` as HTML at `route` from now on.
+    pub async fn page(&self, route: &str, body: &str) {
+        self.serve(route, html(body)).await;
+    }
+
+    /// Serves `response` at `route` (GET or POST) from now on.
+    pub async fn serve(&self, route: &str, response: ResponseTemplate) {
+        Mock::given(path(route.to_owned()))
+            .respond_with(response)
+            .mount(&self.server)
+            .await;
+    }
+
     /// The absolute URL of a path on this site.
     pub fn url(&self, path: &str) -> String {
         format!("{}{path}", self.server.uri())

@@ -1,0 +1,270 @@
+//! The guard end to end in a real browser: a page on the one allowed origin
+//! tries every way it has to reach a canary server on another loopback port.
+//! Each test asserts that the canary saw no connection AND that the guard
+//! recorded a refusal of it, with the right reason.
+
+use std::time::{Duration, Instant};
+
+use guard::{AllowedOrigin, Guard, Policy};
+use tabwright_tests::canary::Canary;
+use tabwright_tests::site::Site;
+use tabwright_tests::Backend;
+use wiremock::ResponseTemplate;
+
+use driver_core::{Driver, DriverError, Options};
+
+/// How long a page may take to try its request.
+const SETTLE: Duration = Duration::from_secs(4);
+
+struct Scene {
+    site: Site,
+    canary: Canary,
+    browser: guard::GuardedDriver,
+}
+
+impl Scene {
+    async fn new(backend: Backend) -> Self {
+        let site = Site::start().await;
+        let canary = Canary::start().await.expect("a canary port");
+        let policy = Policy {
+            allowed_origins: vec![AllowedOrigin::parse(&site.origin()).expect("the site's origin")],
+            ..Policy::default()
+        };
+        let options = Options {
+            timeout: Duration::from_secs(15),
+            ..Options::default()
+        };
+        let browser = backend.guarded(options, Guard::new(policy));
+        Self {
+            site,
+            canary,
+            browser,
+        }
+    }
+
+    /// Serves `body` (with `{C}` standing for the canary's origin and `{H}`
+    /// for its host:port) at `/vector`.
+    async fn vector(&self, body: &str) -> String {
+        let body = body
+            .replace("{C}", &self.canary.origin())
+            .replace("{H}", &format!("127.0.0.1:{}", self.canary.port()));
+        self.site.page("/vector", &body).await;
+        self.site.url("/vector")
+    }
+
+    /// Waits until a refusal of the canary is recorded, then checks it and
+    /// that the canary saw nothing.
+    async fn assert_refused(&self, what: &str) {
+        let port = format!(":{}", self.canary.port());
+        let deadline = Instant::now() + SETTLE;
+        let refusal = loop {
+            let found = self
+                .browser
+                .refusals()
+                .into_iter()
+                .find(|refusal| refusal.target.contains(&port));
+            if let Some(found) = found {
+                break found;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{what}: no refusal of the canary recorded; refusals: {:?}; canary connections: {}",
+                self.browser.refusals(),
+                self.canary.connections()
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        };
+        let reason = refusal.reason.to_string();
+        assert!(
+            reason.contains("127.0.0.1 is loopback") && reason.contains("127.0.0.0/8"),
+            "{what}: the reason was {reason}"
+        );
+        assert_eq!(
+            self.canary.connections(),
+            0,
+            "{what}: the canary was reached"
+        );
+    }
+}
+
+/// A page that tries one way out as it loads.
+async fn on_load(body: &str, what: &str) {
+    let scene = Scene::new(Backend::Cdp).await;
+    let url = scene.vector(body).await;
+    let _ = scene.browser.navigate(&url).await;
+    scene.assert_refused(what).await;
+    scene.browser.close().await.expect("close");
+    assert_eq!(
+        scene.canary.connections(),
+        0,
+        "{what}: the canary was reached after all"
+    );
+}
+
+/// A page whose way out needs a click (popups need a user gesture).
+async fn on_click(body: &str, selector: &str, what: &str) {
+    let scene = Scene::new(Backend::Cdp).await;
+    let url = scene.vector(body).await;
+    scene
+        .browser
+        .navigate(&url)
+        .await
+        .expect("the vector page loads");
+    scene.browser.click(selector).await.expect("click");
+    scene.assert_refused(what).await;
+    scene.browser.close().await.expect("close");
+}
+
+macro_rules! vectors {
+    ($($name:ident: $body:expr;)+) => {
+        $(
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $name() {
+                on_load($body, stringify!($name)).await;
+            }
+        )+
+    };
+}
+
+vectors! {
+    img: r#"<img src="{C}/img">"#;
+    script: r#"<script src="{C}/script.js"></script>"#;
+    stylesheet: r#"<link rel="stylesheet" href="{C}/style.css">"#;
+    font: r#"<style>@font-face { font-family: leak; src: url({C}/font.woff2); } p { font-family: leak; }</style><p>text</p>"#;
+    iframe: r#"<iframe src="{C}/frame"></iframe>"#;
+    fetch: r#"<script>fetch('{C}/fetch').catch(() => {});</script>"#;
+    xhr: r#"<script>const x = new XMLHttpRequest(); x.open('GET', '{C}/xhr'); x.send();</script>"#;
+    websocket: r#"<script>new WebSocket('ws://{H}/socket');</script>"#;
+    event_source: r#"<script>new EventSource('{C}/events');</script>"#;
+    send_beacon: r#"<script>navigator.sendBeacon('{C}/beacon', 'data');</script>"#;
+    form_post: r#"<form method="post" action="{C}/form"><input name="a" value="b"></form><script>document.forms[0].submit();</script>"#;
+    location: r#"<script>location = '{C}/location';</script>"#;
+    meta_refresh: r#"<meta http-equiv="refresh" content="0;url={C}/refresh">"#;
+    prefetch: r#"<link rel="prefetch" href="{C}/prefetch"><link rel="preconnect" href="{C}"><link rel="dns-prefetch" href="{C}"><img src="{C}/after-hints">"#;
+    worker: r#"<script>new Worker(URL.createObjectURL(new Blob(["fetch('{C}/worker').catch(() => {})"], {type: 'text/javascript'})));</script>"#;
+    webrtc: r#"<script>
+        const pc = new RTCPeerConnection({iceServers: [{urls: 'turn:{H}?transport=tcp', username: 'u', credential: 'p'}], iceTransportPolicy: 'relay'});
+        pc.createDataChannel('x');
+        pc.createOffer().then((offer) => pc.setLocalDescription(offer));
+    </script>"#;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn anchor_ping() {
+    on_click(
+        r#"<a id="go" href="/second" ping="{C}/ping">go</a>"#,
+        "#go",
+        "anchor_ping",
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn window_open() {
+    on_click(
+        r#"<button id="go" onclick="window.open('{C}/popup')">open</button>"#,
+        "#go",
+        "window_open",
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn service_worker() {
+    let scene = Scene::new(Backend::Cdp).await;
+    let script = format!(
+        "self.addEventListener('install', () => {{ fetch('{}/sw').catch(() => {{}}); }});",
+        scene.canary.origin()
+    );
+    scene
+        .site
+        .serve(
+            "/sw.js",
+            ResponseTemplate::new(200).set_body_raw(script.into_bytes(), "text/javascript"),
+        )
+        .await;
+    let url = scene
+        .vector(r#"<script>navigator.serviceWorker.register('/sw.js');</script>"#)
+        .await;
+    scene
+        .browser
+        .navigate(&url)
+        .await
+        .expect("the vector page loads");
+    scene.assert_refused("service_worker").await;
+    scene.browser.close().await.expect("close");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn redirect_to_the_canary_is_refused_with_the_hop() {
+    let scene = Scene::new(Backend::Cdp).await;
+    scene
+        .site
+        .serve(
+            "/hop",
+            ResponseTemplate::new(302).insert_header(
+                "Location",
+                format!("{}/after-redirect", scene.canary.origin()).as_str(),
+            ),
+        )
+        .await;
+    let error = scene
+        .browser
+        .navigate(&scene.site.url("/hop"))
+        .await
+        .expect_err("the redirect must not be followed");
+    match &error {
+        DriverError::Refused { url, reason } => {
+            assert!(url.ends_with("/after-redirect"), "{url}");
+            assert!(reason.contains("loopback"), "{reason}");
+        }
+        other => panic!("a redirect to the canary gave {other:?}"),
+    }
+    scene.assert_refused("redirect").await;
+    // The session goes on.
+    scene
+        .browser
+        .navigate(&scene.site.url("/"))
+        .await
+        .expect("navigate after a refusal");
+    scene.browser.close().await.expect("close");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_gate_refuses_before_the_browser_is_asked() {
+    let scene = Scene::new(Backend::Cdp).await;
+    let canary = scene.canary.origin();
+    let other_port_same_host = format!("{canary}/direct");
+    let cases = [
+        (other_port_same_host.as_str(), "loopback"),
+        ("http://localhost/", "local name"),
+        ("http://169.254.169.254/latest/meta-data/", "link-local"),
+        ("http://2130706433/", "loopback"),
+        ("http://[::ffff:127.0.0.1]/", "loopback"),
+        ("file:///etc/passwd", "scheme"),
+        ("javascript:alert(1)", "scheme"),
+        ("view-source:http://example.com/", "scheme"),
+        ("http://exa mple.com/", "not a valid URL"),
+    ];
+    for (url, why) in cases {
+        match scene.browser.navigate(url).await {
+            Err(DriverError::Refused { reason, .. }) => {
+                assert!(reason.contains(why), "{url}: {reason}")
+            }
+            other => panic!("{url} gave {other:?}"),
+        }
+        match scene.browser.open_tab(Some(url)).await {
+            Err(DriverError::Refused { .. }) => {}
+            other => panic!("opening a tab on {url} gave {other:?}"),
+        }
+    }
+    assert_eq!(scene.canary.connections(), 0);
+    // The allowed origin works; another port on the same host does not.
+    let page = scene
+        .browser
+        .navigate(&scene.site.url("/"))
+        .await
+        .expect("the allowed origin");
+    assert_eq!(page.status, Some(200));
+    scene.browser.close().await.expect("close");
+}
