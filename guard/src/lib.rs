@@ -261,8 +261,11 @@ impl Guard {
         if !trusted_name {
             // Strict: one refused address refuses the name, so no answer
             // order or retry can reach it.
+            // An address literal is allowed by its origin (scheme included),
+            // checked above; a name's addresses are allowed by address and port.
+            let by_address = matches!(host, Host::Domain(_));
             for address in &addresses {
-                if let Err(reason) = self.judge_address(*address, port) {
+                if let Err(reason) = self.judge_address(*address, port, by_address) {
                     return Err(match host {
                         Host::Domain(name) => Reason::Resolved {
                             host: name.clone(),
@@ -279,8 +282,8 @@ impl Guard {
             .collect())
     }
 
-    fn judge_address(&self, address: IpAddr, port: u16) -> Result<(), Reason> {
-        if self.policy.allows_address(address, port) {
+    fn judge_address(&self, address: IpAddr, port: u16, by_address: bool) -> Result<(), Reason> {
+        if by_address && self.policy.allows_address(address, port) {
             return Ok(());
         }
         policy::classify(address).map_err(Reason::Address)?;
@@ -288,5 +291,204 @@ impl Guard {
             return Err(Reason::OwnAddress { address });
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn public() -> IpAddr {
+        "93.184.216.34".parse().unwrap()
+    }
+
+    /// A resolver standing in for DNS: no outside name resolves on this
+    /// machine, so every answer a test needs is written here.
+    fn resolver() -> StaticResolver {
+        StaticResolver::new()
+            .answer("public.com", vec![vec![public()]])
+            .answer("127.0.0.1.nip.io", vec![vec!["127.0.0.1".parse().unwrap()]])
+            .answer("private.test", vec![vec!["10.0.0.1".parse().unwrap()]])
+            .answer(
+                "mixed.test",
+                vec![vec![public(), "10.0.0.1".parse().unwrap()]],
+            )
+            // The resolver follows the CNAME to localhost; what the guard
+            // judges is where it ends.
+            .answer(
+                "cname-to-localhost.test",
+                vec![vec!["127.0.0.1".parse().unwrap(), "::1".parse().unwrap()]],
+            )
+            .answer(
+                "mapped.test",
+                vec![vec!["::ffff:10.0.0.1".parse().unwrap()]],
+            )
+            .answer("nat64.test", vec![vec!["64:ff9b::a00:1".parse().unwrap()]])
+            .answer("empty.test", vec![vec![]])
+            .answer(
+                "rebind.test",
+                vec![vec![public()], vec!["127.0.0.1".parse().unwrap()]],
+            )
+    }
+
+    fn guard() -> Guard {
+        Guard::with_resolver(Policy::default(), Arc::new(resolver()))
+    }
+
+    /// Which kind of refusal, in a word, for the table below.
+    fn kind(verdict: &Result<Openable, Reason>) -> String {
+        match verdict {
+            Ok(_) => "allow".to_owned(),
+            Err(Reason::Address(refusal)) => refusal.range.to_string(),
+            Err(Reason::Resolved { refusal, .. }) => match refusal.as_ref() {
+                Reason::Address(refusal) => format!("resolves to {}", refusal.range),
+                other => format!("resolves to {other}"),
+            },
+            Err(Reason::LocalName { .. }) => "local name".to_owned(),
+            Err(Reason::Scheme { .. }) => "scheme".to_owned(),
+            Err(Reason::Malformed { .. }) => "malformed".to_owned(),
+            Err(Reason::Unresolvable { .. }) => "unresolvable".to_owned(),
+            Err(other) => other.to_string(),
+        }
+    }
+
+    #[tokio::test]
+    async fn url_spellings_are_judged_as_the_address_they_spell() {
+        let cases = [
+            ("http://2130706433/", "127.0.0.0/8"),
+            ("http://0177.0.0.1/", "127.0.0.0/8"),
+            ("http://0x7f.1/", "127.0.0.0/8"),
+            ("http://127.1/", "127.0.0.0/8"),
+            ("http://127.0.1/", "127.0.0.0/8"),
+            ("http://0x7f000001/", "127.0.0.0/8"),
+            ("http://017700000001/", "127.0.0.0/8"),
+            ("http://0x7f.0x0.0x0.0x1/", "127.0.0.0/8"),
+            ("http://127.0.0.1./", "127.0.0.0/8"),
+            ("http://%31%32%37.0.0.1/", "127.0.0.0/8"),
+            ("http://１２７.０.０.１/", "127.0.0.0/8"),
+            ("http://0/", "0.0.0.0/8"),
+            ("http://0x/", "0.0.0.0/8"),
+            ("http://0xA9FEA9FE/", "169.254.0.0/16"),
+            ("http://0251.0376.0251.0376/", "169.254.0.0/16"),
+            ("http://[::1]/", "::1/128"),
+            ("http://[::]/", "::/128"),
+            ("http://[::ffff:127.0.0.1]/", "127.0.0.0/8"),
+            ("http://[0:0:0:0:0:ffff:7f00:1]/", "127.0.0.0/8"),
+            ("http://[::ffff:a9fe:a9fe]/", "169.254.0.0/16"),
+            ("http://[::127.0.0.1]/", "::/96"),
+            ("http://[64:ff9b::127.0.0.1]/", "64:ff9b::/96"),
+            ("http://[64:ff9b::a9fe:a9fe]/", "64:ff9b::/96"),
+            ("http://[2002:a9fe:a9fe::]/", "2002::/16"),
+            ("http://[2002:7f00:1::]/", "2002::/16"),
+            (
+                "http://[2001:0:4136:e378:8000:63bf:3f57:fdf2]/",
+                "2001::/32",
+            ),
+            ("http://[fd00:ec2::254]/", "fc00::/7"),
+            ("http://[fec0::1]/", "fec0::/10"),
+            ("http://[ff02::1]/", "ff00::/8"),
+            ("http://localhost/", "local name"),
+            ("http://LOCALHOST/", "local name"),
+            ("http://ⓛⓞⓒⓐⓛⓗⓞⓢⓣ/", "local name"),
+            ("http://loca%6Chost/", "local name"),
+            ("http://localhost./", "local name"),
+            ("http://localhost%2e/", "local name"),
+            ("http://foo.localhost/", "local name"),
+            ("http://metadata.google.internal/", "local name"),
+            ("http://router.home.arpa/", "local name"),
+            ("http://printer.local/", "local name"),
+            ("http://public.com@127.0.0.1/", "127.0.0.0/8"),
+            ("http://127.0.0.1:80@public.com/", "allow"),
+            ("http://127.0.0.1#@public.com/", "127.0.0.0/8"),
+            ("http://127.0.0.1\\@public.com/", "127.0.0.0/8"),
+            ("http:/\\127.0.0.1/", "127.0.0.0/8"),
+            ("http:127.0.0.1/", "127.0.0.0/8"),
+            ("HtTp://127.0.0.1/", "127.0.0.0/8"),
+            ("https://public.com/", "allow"),
+            ("http://127.0.0.1.nip.io/", "resolves to 127.0.0.0/8"),
+            ("http://private.test/", "resolves to 10.0.0.0/8"),
+            ("http://mixed.test/", "resolves to 10.0.0.0/8"),
+            ("http://cname-to-localhost.test/", "resolves to 127.0.0.0/8"),
+            ("http://mapped.test/", "resolves to 10.0.0.0/8"),
+            ("http://nat64.test/", "resolves to 64:ff9b::/96"),
+            ("http://empty.test/", "unresolvable"),
+            ("http://nowhere.test/", "unresolvable"),
+            ("http://425.510.425.510/", "malformed"),
+            ("http://0x100000000/", "malformed"),
+            ("http://[::1]:65536/", "malformed"),
+            ("file:///etc/passwd", "scheme"),
+            ("about:blank", "allow"),
+        ];
+        let guard = guard();
+        for (input, expected) in cases {
+            let verdict = guard.check_url(input).await;
+            assert_eq!(kind(&verdict), expected, "{input}: {verdict:?}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_name_that_rebinds_is_judged_afresh_each_time() {
+        let guard = guard();
+        let host = url::Host::Domain("rebind.test".to_owned());
+        let first = guard.vet(Some("http"), &host, 80).await;
+        assert_eq!(first, Ok(vec![SocketAddr::new(public(), 80)]));
+        let second = guard.vet(Some("http"), &host, 80).await;
+        assert!(
+            matches!(&second, Err(Reason::Resolved { refusal, .. }) if matches!(refusal.as_ref(), Reason::Address(_))),
+            "{second:?}"
+        );
+    }
+
+    #[tokio::test]
+    async fn an_allowed_origin_opens_that_origin_only() {
+        let policy = Policy {
+            allowed_origins: vec![AllowedOrigin::parse("http://127.0.0.1:8080").unwrap()],
+            blocked_domains: vec!["blocked.example".to_owned()],
+        };
+        let resolver = resolver()
+            .answer("blocked.example", vec![vec![public()]])
+            .answer(
+                "test-public.example",
+                vec![vec!["127.0.0.1".parse().unwrap()]],
+            );
+        let guard = Guard::with_resolver(policy, Arc::new(resolver));
+        assert!(guard.check_url("http://127.0.0.1:8080/page").await.is_ok());
+        // A name that the test resolver points at the allowed address and
+        // port stands in for a public site: it is reached.
+        assert!(guard
+            .check_url("http://test-public.example:8080/")
+            .await
+            .is_ok());
+        for refused in [
+            "http://127.0.0.1:8081/",
+            "http://127.0.0.2:8080/",
+            "http://localhost:8080/",
+            "http://[::1]:8080/",
+            "https://127.0.0.1:8080/",
+            "http://test-public.example:8081/",
+            "http://www.blocked.example/",
+        ] {
+            assert!(guard.check_url(refused).await.is_err(), "{refused}");
+        }
+        let blocked = guard
+            .check_url("http://www.blocked.example/")
+            .await
+            .unwrap_err();
+        assert_eq!(
+            blocked.to_string(),
+            "www.blocked.example is blocked (block-list entry blocked.example)"
+        );
+    }
+
+    #[test]
+    fn refusals_are_kept_in_order() {
+        let refusals = Refusals::default();
+        refusals.record("http://a/", Reason::Scheme { scheme: "x".into() });
+        refusals.record("http://b/", Reason::Scheme { scheme: "y".into() });
+        assert_eq!(refusals.len(), 2);
+        assert_eq!(refusals.since(1)[0].target, "http://b/");
+        assert!(refusals.all()[0]
+            .to_string()
+            .starts_with("refused http://a/: the x: scheme"));
     }
 }

@@ -1,0 +1,255 @@
+//! The egress proxy over real sockets: a test client speaks HTTP to it, a
+//! wiremock server plays the allowed upstream, and canaries count every
+//! connection that must not happen.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::net::{IpAddr, SocketAddr};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use tabwright_guard::{AllowedOrigin, EgressProxy, Guard, Policy, StaticResolver};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::net::{TcpListener, TcpStream};
+use wiremock::matchers::any;
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+/// A listener that counts connections and answers 200 "leaked".
+async fn canary(address: &str) -> (SocketAddr, Arc<AtomicUsize>) {
+    let listener = TcpListener::bind(address).await.unwrap();
+    let local = listener.local_addr().unwrap();
+    let count = Arc::new(AtomicUsize::new(0));
+    let counter = Arc::clone(&count);
+    tokio::spawn(async move {
+        while let Ok((mut stream, _)) = listener.accept().await {
+            counter.fetch_add(1, Ordering::SeqCst);
+            let _ = stream
+                .write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nleaked")
+                .await;
+        }
+    });
+    (local, count)
+}
+
+async fn upstream() -> MockServer {
+    let server = MockServer::start().await;
+    Mock::given(any())
+        .respond_with(ResponseTemplate::new(200).set_body_string("upstream says hi"))
+        .mount(&server)
+        .await;
+    server
+}
+
+/// Sends one request on `stream` and reads the status, the refusal header
+/// and the body.
+async fn exchange(
+    stream: &mut BufReader<TcpStream>,
+    request: &str,
+) -> (u16, Option<String>, String) {
+    stream
+        .get_mut()
+        .write_all(request.as_bytes())
+        .await
+        .unwrap();
+    let mut status_line = String::new();
+    stream.read_line(&mut status_line).await.unwrap();
+    let status = status_line
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let (mut length, mut refused) = (0usize, None);
+    loop {
+        let mut line = String::new();
+        stream.read_line(&mut line).await.unwrap();
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        let (name, value) = line.split_once(':').unwrap_or((line, ""));
+        match name.to_ascii_lowercase().as_str() {
+            "content-length" => length = value.trim().parse().unwrap_or(0),
+            "x-tabwright-refused" => refused = Some(value.trim().to_owned()),
+            _ => {}
+        }
+    }
+    let mut body = vec![0; length];
+    stream.read_exact(&mut body).await.unwrap();
+    (status, refused, String::from_utf8_lossy(&body).into_owned())
+}
+
+async fn connect(proxy: &EgressProxy) -> BufReader<TcpStream> {
+    BufReader::new(TcpStream::connect(proxy.address()).await.unwrap())
+}
+
+struct Setup {
+    proxy: EgressProxy,
+    guard: Guard,
+    upstream: MockServer,
+}
+
+async fn setup(resolver: StaticResolver) -> Setup {
+    let upstream = upstream().await;
+    let policy = Policy {
+        allowed_origins: vec![AllowedOrigin::parse(&upstream.uri()).unwrap()],
+        ..Policy::default()
+    };
+    let guard = Guard::with_resolver(policy, Arc::new(resolver));
+    let proxy = EgressProxy::start(guard.clone()).await.unwrap();
+    Setup {
+        proxy,
+        guard,
+        upstream,
+    }
+}
+
+fn get(url: &str, host: &str) -> String {
+    format!("GET {url} HTTP/1.1\r\nHost: {host}\r\nContent-Length: 0\r\n\r\n")
+}
+
+#[tokio::test]
+async fn absolute_form_to_the_allowed_origin_and_refusal_elsewhere_on_one_connection() {
+    let (canary_address, canary_count) = canary("127.0.0.1:0").await;
+    let setup = setup(StaticResolver::new()).await;
+    let upstream = setup.upstream.address().to_string();
+    let mut client = connect(&setup.proxy).await;
+
+    let (status, refused, body) = exchange(
+        &mut client,
+        &get(&format!("http://{upstream}/a"), &upstream),
+    )
+    .await;
+    assert_eq!(
+        (status, refused, body.as_str()),
+        (200, None, "upstream says hi")
+    );
+
+    // The same kept-alive connection, another host: judged again.
+    let canary_url = format!("http://{canary_address}/b");
+    let (status, refused, body) =
+        exchange(&mut client, &get(&canary_url, &canary_address.to_string())).await;
+    assert_eq!(status, 403);
+    assert!(
+        refused
+            .as_deref()
+            .unwrap_or_default()
+            .contains("127.0.0.1 is loopback"),
+        "{refused:?}"
+    );
+    assert!(body.contains("tabwright refused"), "{body}");
+
+    // And back to the allowed one, still on the same connection.
+    let (status, ..) = exchange(
+        &mut client,
+        &get(&format!("http://{upstream}/c"), &upstream),
+    )
+    .await;
+    assert_eq!(status, 200);
+
+    assert_eq!(canary_count.load(Ordering::SeqCst), 0);
+    let refusals = setup.guard.refusals().all();
+    assert_eq!(refusals.len(), 1);
+    assert_eq!(refusals[0].target, canary_url);
+}
+
+#[tokio::test]
+async fn connect_tunnels_to_the_allowed_origin_only() {
+    let (canary_address, canary_count) = canary("127.0.0.1:0").await;
+    let setup = setup(StaticResolver::new()).await;
+    let upstream = setup.upstream.address().to_string();
+
+    let mut client = connect(&setup.proxy).await;
+    let (status, ..) = exchange(
+        &mut client,
+        &format!("CONNECT {upstream} HTTP/1.1\r\nHost: {upstream}\r\n\r\n"),
+    )
+    .await;
+    assert_eq!(status, 200);
+    // Now the bytes go straight through to the upstream.
+    let (status, _, body) = exchange(&mut client, &get("/through-the-tunnel", &upstream)).await;
+    assert_eq!((status, body.as_str()), (200, "upstream says hi"));
+
+    let mut client = connect(&setup.proxy).await;
+    let (status, refused, _) = exchange(
+        &mut client,
+        &format!("CONNECT {canary_address} HTTP/1.1\r\nHost: {canary_address}\r\n\r\n"),
+    )
+    .await;
+    assert_eq!(status, 403);
+    assert!(refused.unwrap_or_default().contains("loopback"));
+
+    for bad in [
+        "CONNECT nohost HTTP/1.1\r\n\r\n",
+        "CONNECT [::1]:80 HTTP/1.1\r\nHost: x\r\n\r\n",
+    ] {
+        let mut client = connect(&setup.proxy).await;
+        let (status, ..) = exchange(&mut client, bad).await;
+        assert!(status == 400 || status == 403, "{bad:?} gave {status}");
+    }
+    assert_eq!(canary_count.load(Ordering::SeqCst), 0);
+}
+
+#[tokio::test]
+async fn the_proxy_cannot_be_pointed_at_itself() {
+    let setup = setup(StaticResolver::new()).await;
+    let own = setup.proxy.address().to_string();
+    let mut client = connect(&setup.proxy).await;
+    let (status, refused, _) = exchange(&mut client, &get(&format!("http://{own}/"), &own)).await;
+    assert_eq!(status, 403, "{refused:?}");
+}
+
+#[tokio::test]
+async fn dns_rebinding_cannot_win() {
+    // The name first resolves to the allowed upstream (standing in for a
+    // public site: no outside address is reachable here), then to another
+    // loopback address on the same port, where a canary listens.
+    let setup_upstream = upstream().await;
+    let port = setup_upstream.address().port();
+    let (canary_address, canary_count) = canary(&format!("127.0.0.2:{port}")).await;
+    let allowed: IpAddr = "127.0.0.1".parse().unwrap();
+    let resolver = StaticResolver::new().answer(
+        "rebind.test",
+        vec![
+            vec![allowed],
+            vec![canary_address.ip()],
+            vec![canary_address.ip()],
+        ],
+    );
+    let policy = Policy {
+        allowed_origins: vec![AllowedOrigin::parse(&setup_upstream.uri()).unwrap()],
+        ..Policy::default()
+    };
+    let guard = Guard::with_resolver(policy, Arc::new(resolver));
+    let proxy = EgressProxy::start(guard.clone()).await.unwrap();
+    let host = format!("rebind.test:{port}");
+    let mut client = connect(&proxy).await;
+    let (status, _, body) =
+        exchange(&mut client, &get(&format!("http://{host}/first"), &host)).await;
+    assert_eq!((status, body.as_str()), (200, "upstream says hi"));
+    let (status, refused, _) =
+        exchange(&mut client, &get(&format!("http://{host}/second"), &host)).await;
+    assert_eq!(status, 403);
+    assert!(refused
+        .unwrap_or_default()
+        .contains("rebind.test resolves to 127.0.0.2 is loopback"));
+    let mut tunnel = connect(&proxy).await;
+    let (status, ..) = exchange(
+        &mut tunnel,
+        &format!("CONNECT {host} HTTP/1.1\r\nHost: {host}\r\n\r\n"),
+    )
+    .await;
+    assert_eq!(status, 403);
+    assert_eq!(canary_count.load(Ordering::SeqCst), 0);
+}
+
+#[tokio::test]
+async fn requests_not_meant_for_a_proxy_are_turned_away() {
+    let setup = setup(StaticResolver::new()).await;
+    let mut client = connect(&setup.proxy).await;
+    let (status, ..) = exchange(&mut client, "GET /relative HTTP/1.1\r\nHost: x\r\n\r\n").await;
+    assert_eq!(status, 400);
+    let mut client = connect(&setup.proxy).await;
+    let (status, refused, _) = exchange(&mut client, &get("http://localhost/", "localhost")).await;
+    assert_eq!(status, 403);
+    assert!(refused.unwrap_or_default().contains("local name"));
+}
