@@ -52,8 +52,8 @@ use tokio::sync::Mutex;
 use tokio::time::{timeout, timeout_at, Instant};
 
 pub use driver_core::{
-    Capabilities, ConsoleEntry, Driver, DriverError, KeyPress, Navigation, Options, Result,
-    ScreenshotOptions, Tab, TabId, Viewport, WaitFor,
+    Capabilities, ConsoleEntry, Download, Driver, DriverError, KeyPress, Navigation, Options,
+    Result, ScreenshotOptions, Tab, TabId, Viewport, WaitFor,
 };
 
 use session::Session;
@@ -346,6 +346,13 @@ impl Driver for CdpDriver {
     async fn console(&self) -> Result<Vec<ConsoleEntry>> {
         self.run("read the console".to_owned(), async |session| {
             Ok(session.drain_console())
+        })
+        .await
+    }
+
+    async fn downloads(&self) -> Result<Vec<Download>> {
+        self.run("read the refused downloads".to_owned(), async |session| {
+            Ok(session.registry.drain_downloads())
         })
         .await
     }

@@ -14,7 +14,9 @@ use serde_json::json;
 use tokio::sync::{mpsc, watch};
 
 use driver_core::launch::lock;
-use driver_core::{ConsoleEntry, ConsoleLevel, FrameCallback, ScreencastFrame, TabId, Viewport};
+use driver_core::{
+    ConsoleEntry, ConsoleLevel, Download, FrameCallback, ScreencastFrame, TabId, Viewport,
+};
 
 use crate::client::{Client, RawEvent};
 
@@ -40,6 +42,7 @@ pub(crate) struct TabRecord {
 pub(crate) struct Registry {
     pub tabs: Vec<TabRecord>,
     pub console: Vec<ConsoleEntry>,
+    pub downloads: Vec<Download>,
     pub viewport: Option<Viewport>,
 }
 
@@ -119,6 +122,11 @@ impl SharedRegistry {
         });
     }
 
+    /// Takes the download attempts gathered so far.
+    pub fn drain_downloads(&self) -> Vec<Download> {
+        std::mem::take(&mut lock(&self.state).downloads)
+    }
+
     /// Takes the console entries gathered so far.
     pub fn drain_console(&self) -> Vec<ConsoleEntry> {
         std::mem::take(&mut lock(&self.state).console)
@@ -191,6 +199,21 @@ pub(crate) async fn follow_events(
                 }
             }
             "Runtime.consoleAPICalled" => on_console(&registry, &event),
+            "Browser.downloadWillBegin" => {
+                let download = Download {
+                    url: event.params["url"].as_str().unwrap_or_default().to_owned(),
+                    filename: event.params["suggestedFilename"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .to_owned(),
+                };
+                tracing::info!(url = %download.url, file = %download.filename, "refused a download");
+                registry.update(|registry| {
+                    if registry.downloads.len() < CONSOLE_LIMIT {
+                        registry.downloads.push(download);
+                    }
+                });
+            }
             "Runtime.exceptionThrown" => on_exception(&registry, &event),
             "Page.screencastFrame" => {
                 if let Some(callback) = &on_frame {

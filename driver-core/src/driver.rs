@@ -29,6 +29,8 @@ use crate::{KeyPress, Result};
 ///   started, ends every process the driver started and deletes its temporary
 ///   profile; dropping a driver without closing it does the same, best effort.
 ///   A driver connected to a remote browser only disconnects.
+/// - **No downloads.** Every download a page starts is refused and reported
+///   by [`Driver::downloads`].
 /// - **Honest capabilities.** What a backend cannot do it reports in
 ///   [`Driver::capabilities`] and answers with [`DriverError::Unsupported`].
 #[async_trait]
@@ -107,6 +109,10 @@ pub trait Driver: Send + Sync {
     /// The console messages and uncaught page errors of every tab since the
     /// previous call (the buffer is drained).
     async fn console(&self) -> Result<Vec<ConsoleEntry>>;
+
+    /// The downloads pages tried since the previous call (drained). Every
+    /// download is refused: nothing a page sends lands on disk.
+    async fn downloads(&self) -> Result<Vec<Download>>;
 
     /// Ends the session. See the contract above.
     async fn close(&self) -> Result<()>;
@@ -241,6 +247,15 @@ pub enum ConsoleLevel {
     Error,
     /// An uncaught exception or unhandled rejection.
     PageError,
+}
+
+/// A download a page tried, and that was refused.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Download {
+    /// Where it would have come from.
+    pub url: String,
+    /// The file name the page suggested.
+    pub filename: String,
 }
 
 /// A console message or an uncaught page error.

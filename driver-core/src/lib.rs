@@ -36,7 +36,7 @@ pub mod launch;
 mod options;
 
 pub use driver::{
-    Capabilities, ConsoleEntry, ConsoleLevel, Driver, Navigation, ScreenshotFormat,
+    Capabilities, ConsoleEntry, ConsoleLevel, Download, Driver, Navigation, ScreenshotFormat,
     ScreenshotOptions, Tab, TabId, Viewport, WaitFor,
 };
 pub use error::{DriverError, Result};

@@ -11,8 +11,8 @@ use async_trait::async_trait;
 use tokio::sync::OnceCell;
 
 use driver_core::{
-    Capabilities, ConsoleEntry, Driver, DriverError, KeyPress, Navigation, Options, Result,
-    ScreenshotOptions, Tab, TabId, Viewport, WaitFor,
+    Capabilities, ConsoleEntry, Download, Driver, DriverError, KeyPress, Navigation, Options,
+    Result, ScreenshotOptions, Tab, TabId, Viewport, WaitFor,
 };
 
 use crate::{EgressProxy, Guard, Refusal};
@@ -220,6 +220,10 @@ impl Driver for GuardedDriver {
 
     async fn console(&self) -> Result<Vec<ConsoleEntry>> {
         self.inner().await?.console().await
+    }
+
+    async fn downloads(&self) -> Result<Vec<Download>> {
+        self.inner().await?.downloads().await
     }
 
     async fn close(&self) -> Result<()> {

@@ -8,13 +8,16 @@
 //! A refusal is answered `403` with the reason in an `X-Tabwright-Refused`
 //! header, and recorded.
 
+use std::collections::HashMap;
 use std::convert::Infallible;
 use std::net::SocketAddr;
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use http_body_util::{combinators::BoxBody, BodyExt, Empty, Full};
 use hyper::body::Incoming;
+use hyper::client::conn::http1::SendRequest;
 use hyper::header::{HeaderValue, HOST};
 use hyper::service::service_fn;
 use hyper::{Method, Request, Response, StatusCode, Uri};
@@ -46,14 +49,18 @@ impl EgressProxy {
     pub async fn start(guard: Guard) -> std::io::Result<Self> {
         let listener = TcpListener::bind(("127.0.0.1", 0)).await?;
         let address = listener.local_addr()?;
+        let upstreams = Upstreams::default();
         let accept = tokio::spawn(async move {
             loop {
                 let Ok((stream, _)) = listener.accept().await else {
                     continue;
                 };
                 let guard = guard.clone();
+                let upstreams = upstreams.clone();
                 tokio::spawn(async move {
-                    let service = service_fn(move |request| handle(guard.clone(), request));
+                    let service = service_fn(move |request| {
+                        handle(guard.clone(), upstreams.clone(), request)
+                    });
                     let served = hyper::server::conn::http1::Builder::new()
                         .preserve_header_case(true)
                         .title_case_headers(true)
@@ -86,11 +93,15 @@ impl Drop for EgressProxy {
     }
 }
 
-async fn handle(guard: Guard, request: Request<Incoming>) -> Result<Response<Body>, Infallible> {
+async fn handle(
+    guard: Guard,
+    upstreams: Upstreams,
+    request: Request<Incoming>,
+) -> Result<Response<Body>, Infallible> {
     let response = if request.method() == Method::CONNECT {
         tunnel(guard, request).await
     } else {
-        forward(guard, request).await
+        forward(guard, upstreams, request).await
     };
     Ok(response.unwrap_or_else(|response| response))
 }
@@ -115,7 +126,7 @@ async fn tunnel(
         )
     })?;
     let addresses = vet(&guard, None, &host, port, &target).await?;
-    let upstream = dial(&addresses, &target).await?;
+    let (upstream, _) = dial(&addresses, &target).await?;
     tokio::spawn(async move {
         match hyper::upgrade::on(request).await {
             Ok(upgraded) => {
@@ -130,11 +141,12 @@ async fn tunnel(
 }
 
 /// `GET http://host:port/path`: judge, dial, send in origin form, relay the
-/// answer. Each request gets its own upstream connection, so a kept-alive
-/// browser connection can never carry a request to a host it was not judged
-/// for.
+/// answer. Every request is judged on its own, whatever connection it came
+/// on, and goes out on an upstream connection to exactly the address judged
+/// (a fresh one, or an idle one to that same address).
 async fn forward(
     guard: Guard,
+    upstreams: Upstreams,
     request: Request<Incoming>,
 ) -> Result<Response<Body>, Response<Body>> {
     let uri = request.uri().clone();
@@ -165,7 +177,6 @@ async fn forward(
         )
     })?;
     let addresses = vet(&guard, Some("http"), &host, port, &target).await?;
-    let upstream = dial(&addresses, &target).await?;
 
     let (mut parts, body) = request.into_parts();
     parts.uri = origin_form(&uri);
@@ -176,27 +187,88 @@ async fn forward(
             parts.headers.insert(HOST, value);
         }
     }
-    let (mut sender, connection) = hyper::client::conn::http1::Builder::new()
-        .preserve_header_case(true)
-        .title_case_headers(true)
-        .handshake(TokioIo::new(upstream))
-        .await
-        .map_err(|error| {
-            plain(
-                StatusCode::BAD_GATEWAY,
-                &format!("upstream handshake with {target} failed: {error}"),
-            )
-        })?;
-    tokio::spawn(async move {
-        if let Err(error) = connection.await {
-            tracing::debug!(%error, "upstream connection ended");
+    let (mut sender, address) = match upstreams.take(&addresses) {
+        Some(idle) => idle,
+        None => {
+            let (stream, address) = dial(&addresses, &target).await?;
+            let (sender, connection) = hyper::client::conn::http1::Builder::new()
+                .preserve_header_case(true)
+                .title_case_headers(true)
+                .handshake(TokioIo::new(stream))
+                .await
+                .map_err(|error| {
+                    plain(
+                        StatusCode::BAD_GATEWAY,
+                        &format!("upstream handshake with {target} failed: {error}"),
+                    )
+                })?;
+            tokio::spawn(async move {
+                if let Err(error) = connection.await {
+                    tracing::debug!(%error, "upstream connection ended");
+                }
+            });
+            (sender, address)
         }
-    });
+    };
     let response = sender
         .send_request(Request::from_parts(parts, body))
         .await
         .map_err(|error| plain(StatusCode::BAD_GATEWAY, &format!("{target}: {error}")))?;
+    // Once this response has been read through, the connection may carry
+    // another request, but only to this same judged address.
+    let upstreams = upstreams.clone();
+    tokio::spawn(async move {
+        if sender.ready().await.is_ok() {
+            upstreams.put(address, sender);
+        }
+    });
     Ok(response.map(|body| body.boxed()))
+}
+
+/// Upstream connections waiting for their next request, by the exact address
+/// they were dialled to. A request reuses one only after its own host was
+/// judged and resolved to that same address, so pooling never lets a request
+/// reach an address the guard did not approve for it.
+#[derive(Clone, Default)]
+struct Upstreams(Arc<Mutex<IdleConnections>>);
+
+/// Idle upstream connections by address, each with when it went idle.
+type IdleConnections = HashMap<SocketAddr, Vec<(Instant, SendRequest<Incoming>)>>;
+
+/// Idle upstream connections kept per address.
+const IDLE_PER_ADDRESS: usize = 8;
+/// How long an idle upstream connection is kept.
+const IDLE_FOR: Duration = Duration::from_secs(30);
+
+impl Upstreams {
+    fn take(&self, addresses: &[SocketAddr]) -> Option<(SendRequest<Incoming>, SocketAddr)> {
+        let mut idle = self.lock();
+        for address in addresses {
+            if let Some(waiting) = idle.get_mut(address) {
+                while let Some((since, sender)) = waiting.pop() {
+                    if since.elapsed() < IDLE_FOR && sender.is_ready() {
+                        return Some((sender, *address));
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    fn put(&self, address: SocketAddr, sender: SendRequest<Incoming>) {
+        let mut idle = self.lock();
+        let waiting = idle.entry(address).or_default();
+        waiting.retain(|(since, sender)| since.elapsed() < IDLE_FOR && !sender.is_closed());
+        if waiting.len() < IDLE_PER_ADDRESS {
+            waiting.push((Instant::now(), sender));
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, IdleConnections> {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
 }
 
 /// Asks the guard (with a bound on name resolution), recording a refusal.
@@ -219,11 +291,14 @@ async fn vet(
 }
 
 /// Connects to the first of the judged addresses that answers.
-async fn dial(addresses: &[SocketAddr], target: &str) -> Result<TcpStream, Response<Body>> {
+async fn dial(
+    addresses: &[SocketAddr],
+    target: &str,
+) -> Result<(TcpStream, SocketAddr), Response<Body>> {
     let mut last_error = String::from("no address");
     for address in addresses {
         match tokio::time::timeout(CONNECT_TIMEOUT, TcpStream::connect(address)).await {
-            Ok(Ok(stream)) => return Ok(stream),
+            Ok(Ok(stream)) => return Ok((stream, *address)),
             Ok(Err(error)) => last_error = error.to_string(),
             Err(_) => last_error = "timed out".to_owned(),
         }

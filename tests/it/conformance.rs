@@ -66,4 +66,5 @@ suite!(cdp:
     drop_ends_everything,
     close_is_idempotent,
     screencast,
+    downloads_are_refused,
 );

@@ -7,4 +7,5 @@
 
 mod conformance;
 mod egress;
+mod proxy;
 mod remote;

@@ -126,6 +126,7 @@ checks!(
     drop_ends_everything,
     close_is_idempotent,
     screencast,
+    downloads_are_refused,
 );
 
 /// Finds a check by name.
@@ -1023,6 +1024,68 @@ async fn screencast(ctx: &Ctx) -> CheckResult {
         seen >= 3,
         "only {seen} JPEG frames of an animated page in 5 s"
     );
+    step("close", driver.close().await)?;
+    Ok(Outcome::Pass)
+}
+
+/// Every file under `dir` called `name`.
+fn files_named(dir: &std::path::Path, name: &str) -> Vec<std::path::PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(Result::ok)
+        .flat_map(|entry| {
+            let path = entry.path();
+            if path.is_dir() {
+                files_named(&path, name)
+            } else if entry.file_name().to_string_lossy().starts_with(name) {
+                vec![path]
+            } else {
+                Vec::new()
+            }
+        })
+        .collect()
+}
+
+async fn downloads_are_refused(ctx: &Ctx) -> CheckResult {
+    let marker = Marker::new();
+    let mut options = ctx.options();
+    options.extra_args.push(marker.flag());
+    let driver = ctx.backend.driver(options);
+    step(
+        "navigate",
+        driver.navigate(&ctx.site.url("/download")).await,
+    )?;
+    let profile = marker
+        .profile_dir()
+        .ok_or("no marked browser process found")?;
+    step("click the download link", driver.click("#get").await)?;
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let mut seen = Vec::new();
+    while seen.is_empty() && Instant::now() < deadline {
+        seen = step("downloads", driver.downloads().await)?;
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    ensure!(
+        seen.iter()
+            .any(|download| download.filename == "report.pdf"
+                && download.url.ends_with("/report.pdf")),
+        "the download attempt was not reported: {seen:?}"
+    );
+    let title = step("title", driver.eval("document.title").await)?;
+    ensure!(title == "Download", "the page changed to {title}");
+    // Give a download that slipped through time to land, then look.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let mut landed = files_named(&profile, "report");
+    if let Some(home) = std::env::var_os("HOME") {
+        landed.extend(files_named(
+            &std::path::Path::new(&home).join("Downloads"),
+            "report",
+        ));
+    }
+    landed.extend(files_named(&std::env::temp_dir(), "report.pdf"));
+    ensure!(landed.is_empty(), "the download landed: {landed:?}");
     step("close", driver.close().await)?;
     Ok(Outcome::Pass)
 }

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use wiremock::matchers::{method, path};
+use wiremock::matchers::{method, path, path_regex};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
 /// How long a "never" response waits: far beyond any per-call timeout the
@@ -87,6 +87,21 @@ const ANIMATED: &str = r#"<!doctype html><html><head><title>Animated</title></he
 <script>let n = 0; setInterval(() => { n++; document.getElementById('box').style.marginLeft = (n % 200) + 'px'; }, 30);</script>
 </body></html>"#;
 
+const HUNDRED: &str = r#"<!doctype html><html><head><title>Hundred</title></head><body>
+<script>
+  const run = Math.random();
+  for (let i = 0; i < 100; i++) document.write('<img width="8" height="8" src="/img/' + i + '.png?' + run + '">');
+</script></body></html>"#;
+
+/// A 1x1 transparent PNG.
+const TINY_PNG: &[u8] = &[
+    0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52,
+    0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1F, 0x15, 0xC4,
+    0x89, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9C, 0x63, 0x00, 0x01, 0x00, 0x00,
+    0x05, 0x00, 0x01, 0x0D, 0x0A, 0x2D, 0xB4, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4E, 0x44, 0xAE,
+    0x42, 0x60, 0x82,
+];
+
 impl Site {
     /// Starts the site with every fixture page mounted.
     pub async fn start() -> Self {
@@ -118,6 +133,32 @@ impl Site {
                 .mount(&server)
                 .await;
         }
+        // A page of 100 images, each a fresh (uncached) request: what the
+        // guard's benchmark loads.
+        Mock::given(method("GET"))
+            .and(path("/hundred"))
+            .respond_with(html(HUNDRED))
+            .mount(&server)
+            .await;
+        Mock::given(method("GET"))
+            .and(path_regex("^/img/"))
+            .respond_with(ResponseTemplate::new(200).set_body_raw(TINY_PNG.to_vec(), "image/png"))
+            .mount(&server)
+            .await;
+        Mock::given(method("GET"))
+            .and(path("/report.pdf"))
+            .respond_with(
+                ResponseTemplate::new(200)
+                    .insert_header("Content-Disposition", "attachment; filename=\"report.pdf\"")
+                    .set_body_raw(b"%PDF-1.4 not really".to_vec(), "application/pdf"),
+            )
+            .mount(&server)
+            .await;
+        Mock::given(method("GET"))
+            .and(path("/download"))
+            .respond_with(html(r#"<!doctype html><title>Download</title><a id="get" href="/report.pdf">the report</a>"#))
+            .mount(&server)
+            .await;
         Mock::given(method("GET"))
             .and(path("/never.png"))
             .respond_with(ResponseTemplate::new(200).set_delay(NEVER))

@@ -2,14 +2,13 @@
 //! wiremock server plays the allowed upstream, and canaries count every
 //! connection that must not happen.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use tabwright_guard::{AllowedOrigin, EgressProxy, Guard, Policy, StaticResolver};
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use guard::{AllowedOrigin, EgressProxy, Guard, Policy, StaticResolver};
+use tabwright_tests::http::{exchange, get};
+use tokio::io::{AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
 use wiremock::matchers::any;
 use wiremock::{Mock, MockServer, ResponseTemplate};
@@ -40,44 +39,6 @@ async fn upstream() -> MockServer {
     server
 }
 
-/// Sends one request on `stream` and reads the status, the refusal header
-/// and the body.
-async fn exchange(
-    stream: &mut BufReader<TcpStream>,
-    request: &str,
-) -> (u16, Option<String>, String) {
-    stream
-        .get_mut()
-        .write_all(request.as_bytes())
-        .await
-        .unwrap();
-    let mut status_line = String::new();
-    stream.read_line(&mut status_line).await.unwrap();
-    let status = status_line
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    let (mut length, mut refused) = (0usize, None);
-    loop {
-        let mut line = String::new();
-        stream.read_line(&mut line).await.unwrap();
-        let line = line.trim_end();
-        if line.is_empty() {
-            break;
-        }
-        let (name, value) = line.split_once(':').unwrap_or((line, ""));
-        match name.to_ascii_lowercase().as_str() {
-            "content-length" => length = value.trim().parse().unwrap_or(0),
-            "x-tabwright-refused" => refused = Some(value.trim().to_owned()),
-            _ => {}
-        }
-    }
-    let mut body = vec![0; length];
-    stream.read_exact(&mut body).await.unwrap();
-    (status, refused, String::from_utf8_lossy(&body).into_owned())
-}
-
 async fn connect(proxy: &EgressProxy) -> BufReader<TcpStream> {
     BufReader::new(TcpStream::connect(proxy.address()).await.unwrap())
 }
@@ -101,10 +62,6 @@ async fn setup(resolver: StaticResolver) -> Setup {
         guard,
         upstream,
     }
-}
-
-fn get(url: &str, host: &str) -> String {
-    format!("GET {url} HTTP/1.1\r\nHost: {host}\r\nContent-Length: 0\r\n\r\n")
 }
 
 #[tokio::test]
