@@ -19,10 +19,7 @@ use driver_core::{
 use crate::client::{Client, RawEvent};
 use crate::session::decode;
 
-/// JavaScript helpers run in the page, one function per operation; each
-/// takes its arguments as JSON and reports what it found, so the Rust side
-/// can turn "missing", "hidden" and "covered" into the right error.
-const LOCATE: &str = include_str!("locate.js");
+use driver_core::page_js::LOCATE;
 
 /// Navigates the tab and waits for the new document's `load`.
 pub(crate) async fn navigate(client: &Client, session: &str, url: &str) -> Result<Navigation> {
@@ -246,23 +243,9 @@ async fn locate(
         extra
     );
     let found = evaluate(client, session, &expression).await?;
-    match found["error"].as_str() {
+    match driver_core::page_js::locate_error(&found, operation, selector) {
+        Some(error) => Err(error),
         None => Ok(found),
-        Some("missing") => Err(DriverError::NoSuchElement {
-            selector: selector.to_owned(),
-        }),
-        Some("syntax") => Err(DriverError::InvalidArgument(format!(
-            "{selector:?} is not a valid CSS selector"
-        ))),
-        Some(reason) => Err(DriverError::NotInteractable {
-            selector: selector.to_owned(),
-            action: match operation {
-                "click" => "clicked",
-                "focus" => "typed into",
-                _ => "read",
-            },
-            reason: reason.to_owned(),
-        }),
     }
 }
 

@@ -396,6 +396,30 @@ impl Drop for ChromeProcess {
     }
 }
 
+/// Kills every process whose command line names `profile` as its
+/// `--user-data-dir`: the Chrome that chromedriver started for us, which
+/// lives in a process group of chromedriver's choosing. Returns how many.
+pub fn kill_chrome_using(profile: &Path) -> usize {
+    let flag = format!("--user-data-dir={}", profile.display());
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    let mut killed = 0;
+    for pid in entries.filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<i32>().ok()) {
+        let Ok(cmdline) = std::fs::read(format!("/proc/{pid}/cmdline")) else {
+            continue;
+        };
+        if cmdline
+            .split(|byte| *byte == 0)
+            .any(|arg| arg == flag.as_bytes())
+        {
+            let _ = nix::sys::signal::kill(Pid::from_raw(pid), Signal::SIGKILL);
+            killed += 1;
+        }
+    }
+    killed
+}
+
 fn drain_stderr(
     stderr: std::process::ChildStderr,
     tail: &Mutex<VecDeque<String>>,

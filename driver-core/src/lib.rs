@@ -34,6 +34,7 @@ mod error;
 mod keys;
 pub mod launch;
 mod options;
+pub mod page_js;
 
 pub use driver::{
     Capabilities, ConsoleEntry, ConsoleLevel, Download, Driver, Navigation, ScreenshotFormat,

@@ -1,6 +1,327 @@
-//! tabwright's browser backend over W3C WebDriver (fantoccini), against a
-//! chromedriver it starts or any remote end such as Selenium Grid.
+//! tabwright's browser backend over W3C WebDriver.
 //!
-//! Not built yet: this crate is a placeholder so the workspace has the shape
-//! the design fixes. It exports nothing, so nothing can mistake it for a
-//! working backend; the conformance suite lists only the backends that exist.
+//! [`WebDriverDriver`] speaks WebDriver through fantoccini, either to a
+//! chromedriver it starts itself (found on `PATH` or at Debian's
+//! `/usr/bin/chromedriver`, on a free port, its log kept for error messages)
+//! or to any remote end the user names: a chromedriver elsewhere, or a
+//! Selenium Grid 4 hub. Scale-out is pointing at a grid, not a pool of ours.
+//!
+//! ```no_run
+//! use tabwright_driver_webdriver::{Driver, DriverError, Options, WebDriverDriver};
+//!
+//! # async fn run() -> Result<(), DriverError> {
+//! let grid = WebDriverDriver::new(Options {
+//!     endpoint: Some("http://grid.internal:4444".into()),
+//!     ..Options::default()
+//! });
+//! let page = grid.navigate("https://example.com/").await?;
+//! grid.close().await?;
+//! # Ok(()) }
+//! ```
+//!
+//! # What it does differently from CDP
+//!
+//! The behaviour is the CDP backend's, held to the same conformance suite.
+//! Where WebDriver has no word for something, this backend says so instead
+//! of faking it:
+//!
+//! - the HTTP status comes from the page's own Navigation Timing entry
+//!   (`responseStatus`), which Chromium fills in;
+//! - JPEG, WebP and full-page screenshots, download denial and stopping a
+//!   spinning script go through chromedriver's CDP bridge
+//!   (`goog/cdp/execute`); an end without it answers `Unsupported`;
+//! - console messages come from chromedriver's browser log;
+//! - there is no screencast and no report of refused downloads (downloads are
+//!   still refused, by profile preference): [`Driver::capabilities`] says so.
+//!
+//! It is slower than CDP: every call is an HTTP request to chromedriver,
+//! which then speaks CDP itself.
+
+mod chromedriver;
+mod devtools;
+mod session;
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+use tokio::sync::Mutex;
+use tokio::time::{timeout, timeout_at, Instant};
+
+pub use driver_core::{
+    Capabilities, ConsoleEntry, Download, Driver, DriverError, KeyPress, Navigation, Options,
+    Result, ScreenshotOptions, Tab, TabId, Viewport, WaitFor,
+};
+
+use session::Session;
+
+/// How long the clean-up after a timed-out call may take.
+const RECOVERY_LIMIT: Duration = Duration::from_secs(5);
+
+/// A [`Driver`] over W3C WebDriver. See the crate docs.
+pub struct WebDriverDriver {
+    options: Options,
+    state: Mutex<Option<Session>>,
+}
+
+impl WebDriverDriver {
+    /// A driver that starts chromedriver and Chrome (or connects to
+    /// `options.endpoint`) on its first call.
+    pub fn new(options: Options) -> Self {
+        Self {
+            options,
+            state: Mutex::new(None),
+        }
+    }
+
+    /// Runs one call: the lock, a lazy start, the per-call deadline, and the
+    /// clean-up a failure calls for.
+    async fn run<T>(
+        &self,
+        action: String,
+        op: impl AsyncFnOnce(&mut Session) -> Result<T>,
+    ) -> Result<T> {
+        let limit = self.options.timeout;
+        let deadline = Instant::now() + limit;
+        let mut state = timeout_at(deadline, self.state.lock()).await.map_err(|_| {
+            DriverError::timeout(format!("{action} (waiting for the previous call)"), limit)
+        })?;
+        if let Some(session) = state.as_mut() {
+            if session.chromedriver_exited() {
+                if let Some(dead) = state.take() {
+                    dead.shutdown().await;
+                }
+                return Err(DriverError::BrowserGone {
+                    reason: "chromedriver exited".to_owned(),
+                });
+            }
+        }
+        if state.is_none() {
+            let started = timeout_at(deadline, Session::start(&self.options))
+                .await
+                .map_err(|_| DriverError::timeout("starting the browser", limit))??;
+            *state = Some(started);
+        }
+        let Some(session) = state.as_mut() else {
+            return Err(DriverError::Protocol("no session after start".to_owned()));
+        };
+        let result = match timeout_at(deadline, op(session)).await {
+            Ok(Err(DriverError::Timeout { .. })) | Err(_) => {
+                Err(DriverError::timeout(action, limit))
+            }
+            Ok(other) => other,
+        };
+        match &result {
+            Err(DriverError::BrowserGone { .. }) => {
+                if let Some(dead) = state.take() {
+                    dead.shutdown().await;
+                }
+            }
+            Err(DriverError::Timeout { .. }) => {
+                let usable = match state.as_mut() {
+                    Some(session) => timeout(RECOVERY_LIMIT, session.recover())
+                        .await
+                        .unwrap_or(false),
+                    None => true,
+                };
+                if !usable {
+                    // chromedriver is wedged: the next call starts afresh.
+                    if let Some(stuck) = state.take() {
+                        stuck.shutdown().await;
+                    }
+                }
+            }
+            _ => {}
+        }
+        result
+    }
+}
+
+#[async_trait]
+impl Driver for WebDriverDriver {
+    fn capabilities(&self) -> Capabilities {
+        let mut capabilities = Capabilities::full("webdriver");
+        capabilities.screencast = false;
+        capabilities.unsupported = vec![
+            (
+                "screencast",
+                "WebDriver has no screencast, and chromedriver's CDP bridge carries commands, not events",
+            ),
+            (
+                "download reports",
+                "WebDriver reports no download events; downloads are still refused, by profile preference",
+            ),
+        ];
+        capabilities
+    }
+
+    async fn navigate(&self, url: &str) -> Result<Navigation> {
+        self.run(format!("navigate to {url}"), async |session| {
+            session.navigate(url).await
+        })
+        .await
+    }
+
+    async fn eval(&self, expression: &str) -> Result<serde_json::Value> {
+        self.run("evaluate a script".to_owned(), async |session| {
+            session.eval(expression).await
+        })
+        .await
+    }
+
+    async fn click(&self, selector: &str) -> Result<()> {
+        self.run(format!("click {selector:?}"), async |session| {
+            session.click(selector).await
+        })
+        .await
+    }
+
+    async fn click_at(&self, x: f64, y: f64) -> Result<()> {
+        if !(x.is_finite() && y.is_finite() && x >= 0.0 && y >= 0.0) {
+            return Err(DriverError::InvalidArgument(format!(
+                "({x}, {y}) is not a point in the viewport"
+            )));
+        }
+        self.run(format!("click at ({x}, {y})"), async |session| {
+            session.click_at(x, y).await
+        })
+        .await
+    }
+
+    async fn send_keys(&self, selector: &str, text: &str) -> Result<()> {
+        self.run(format!("type into {selector:?}"), async |session| {
+            session.send_keys(selector, text).await
+        })
+        .await
+    }
+
+    async fn press(&self, key: KeyPress) -> Result<()> {
+        self.run(format!("press {key}"), async |session| {
+            session.press(key).await
+        })
+        .await
+    }
+
+    async fn screenshot(&self, options: ScreenshotOptions) -> Result<Vec<u8>> {
+        self.run("take a screenshot".to_owned(), async |session| {
+            session.screenshot(options).await
+        })
+        .await
+    }
+
+    async fn text(&self, selector: &str) -> Result<String> {
+        self.run(format!("read the text of {selector:?}"), async |session| {
+            session.read(selector, "text").await
+        })
+        .await
+    }
+
+    async fn value(&self, selector: &str) -> Result<String> {
+        self.run(format!("read the value of {selector:?}"), async |session| {
+            session.read(selector, "value").await
+        })
+        .await
+    }
+
+    async fn wait_for(&self, selector: &str, condition: WaitFor) -> Result<()> {
+        self.run(format!("wait for {selector:?}"), async |session| {
+            session.wait_for(selector, condition).await
+        })
+        .await
+    }
+
+    async fn back(&self) -> Result<Navigation> {
+        self.run("go back".to_owned(), async |session| {
+            session.history(-1).await
+        })
+        .await
+    }
+
+    async fn forward(&self) -> Result<Navigation> {
+        self.run("go forward".to_owned(), async |session| {
+            session.history(1).await
+        })
+        .await
+    }
+
+    async fn reload(&self) -> Result<Navigation> {
+        self.run("reload".to_owned(), async |session| session.reload().await)
+            .await
+    }
+
+    async fn tabs(&self) -> Result<Vec<Tab>> {
+        self.run("list tabs".to_owned(), async |session| session.tabs().await)
+            .await
+    }
+
+    async fn open_tab(&self, url: Option<&str>) -> Result<Tab> {
+        self.run("open a tab".to_owned(), async |session| {
+            let id = session.open_tab().await?;
+            if let Some(url) = url {
+                session.navigate(url).await?;
+            }
+            session.tab(&id).await
+        })
+        .await
+    }
+
+    async fn switch_tab(&self, id: &TabId) -> Result<()> {
+        self.run(format!("switch to tab {id}"), async |session| {
+            session.switch_tab(id).await
+        })
+        .await
+    }
+
+    async fn close_tab(&self, id: &TabId) -> Result<()> {
+        self.run(format!("close tab {id}"), async |session| {
+            session.close_tab(id).await
+        })
+        .await
+    }
+
+    async fn viewport(&self) -> Result<Viewport> {
+        self.run("read the viewport".to_owned(), async |session| {
+            session.viewport().await
+        })
+        .await
+    }
+
+    async fn set_viewport(&self, viewport: Viewport) -> Result<()> {
+        if viewport.width == 0
+            || viewport.height == 0
+            || viewport.width > 10_000
+            || viewport.height > 10_000
+        {
+            return Err(DriverError::InvalidArgument(format!(
+                "a {}x{} viewport: width and height must be from 1 to 10000",
+                viewport.width, viewport.height
+            )));
+        }
+        self.run("resize the viewport".to_owned(), async |session| {
+            session.set_viewport_size(viewport).await
+        })
+        .await
+    }
+
+    async fn console(&self) -> Result<Vec<ConsoleEntry>> {
+        self.run("read the console".to_owned(), async |session| {
+            session.console().await
+        })
+        .await
+    }
+
+    async fn downloads(&self) -> Result<Vec<Download>> {
+        Err(DriverError::Unsupported {
+            backend: "webdriver",
+            feature: "download reports",
+            reason: "WebDriver reports no download events; downloads are still refused, by profile preference",
+        })
+    }
+
+    async fn close(&self) -> Result<()> {
+        let mut state = self.state.lock().await;
+        if let Some(session) = state.take() {
+            session.shutdown().await;
+        }
+        Ok(())
+    }
+}

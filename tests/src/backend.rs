@@ -11,16 +11,19 @@ use driver_core::{Driver, Options};
 pub enum Backend {
     /// `driver-cdp`.
     Cdp,
+    /// `driver-webdriver`, with a chromedriver it starts.
+    WebDriver,
 }
 
 impl Backend {
     /// Every backend this build has.
-    pub const ALL: &'static [Backend] = &[Backend::Cdp];
+    pub const ALL: &'static [Backend] = &[Backend::Cdp, Backend::WebDriver];
 
     /// The name used on the command line and in the table.
     pub fn name(self) -> &'static str {
         match self {
             Backend::Cdp => "cdp",
+            Backend::WebDriver => "webdriver",
         }
     }
 
@@ -46,6 +49,7 @@ impl Backend {
     pub fn driver(self, options: Options) -> Box<dyn Driver> {
         match self {
             Backend::Cdp => Box::new(driver_cdp::CdpDriver::new(options)),
+            Backend::WebDriver => Box::new(driver_webdriver::WebDriverDriver::new(options)),
         }
     }
 }
