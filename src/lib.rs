@@ -9,9 +9,10 @@
 //! - `webdriver`: W3C WebDriver (chromedriver or a Selenium Grid).
 //!
 //! ```no_run
+//! # #[cfg(feature = "cdp")]
+//! # async fn run() -> Result<(), tabwright::DriverError> {
 //! use tabwright::{Backend, Driver, Options, Policy};
 //!
-//! # async fn run() -> Result<(), tabwright::DriverError> {
 //! let browser = tabwright::browser(Backend::Cdp, Options::default(), Policy::default());
 //! let page = browser.navigate("https://example.com/").await?;
 //! println!("HTTP {:?} at {}", page.status, page.url);
@@ -34,6 +35,10 @@ pub enum Backend {
     /// Chrome over the DevTools Protocol (feature `cdp`).
     #[cfg(feature = "cdp")]
     Cdp,
+    /// Chrome over W3C WebDriver (feature `webdriver`): a chromedriver it
+    /// starts, or the remote end in `Options::endpoint`.
+    #[cfg(feature = "webdriver")]
+    WebDriver,
 }
 
 /// A guarded browser on `backend`: the egress proxy starts with the browser
@@ -43,6 +48,10 @@ pub fn browser(backend: Backend, options: Options, policy: Policy) -> GuardedDri
     let make: guard::MakeDriver = match backend {
         #[cfg(feature = "cdp")]
         Backend::Cdp => Box::new(|options| Box::new(driver_cdp::CdpDriver::new(options))),
+        #[cfg(feature = "webdriver")]
+        Backend::WebDriver => {
+            Box::new(|options| Box::new(driver_webdriver::WebDriverDriver::new(options)))
+        }
     };
     GuardedDriver::new(Guard::new(policy), options, make)
 }
@@ -53,4 +62,6 @@ pub fn browser(backend: Backend, options: Options, policy: Policy) -> GuardedDri
 pub mod unguarded {
     #[cfg(feature = "cdp")]
     pub use driver_cdp::CdpDriver;
+    #[cfg(feature = "webdriver")]
+    pub use driver_webdriver::WebDriverDriver;
 }

@@ -88,8 +88,8 @@ impl Scene {
 }
 
 /// A page that tries one way out as it loads.
-async fn on_load(body: &str, what: &str) {
-    let scene = Scene::new(Backend::Cdp).await;
+async fn on_load(backend: Backend, body: &str, what: &str) {
+    let scene = Scene::new(backend).await;
     let url = scene.vector(body).await;
     let _ = scene.browser.navigate(&url).await;
     scene.assert_refused(what).await;
@@ -102,8 +102,8 @@ async fn on_load(body: &str, what: &str) {
 }
 
 /// A page whose way out needs a click (popups need a user gesture).
-async fn on_click(body: &str, selector: &str, what: &str) {
-    let scene = Scene::new(Backend::Cdp).await;
+async fn on_click(backend: Backend, body: &str, selector: &str, what: &str) {
+    let scene = Scene::new(backend).await;
     let url = scene.vector(body).await;
     scene
         .browser
@@ -115,16 +115,54 @@ async fn on_click(body: &str, selector: &str, what: &str) {
     scene.browser.close().await.expect("close");
 }
 
+/// One test per way out and backend: `egress::cdp::img`, `egress::webdriver::img`.
 macro_rules! vectors {
     ($($name:ident: $body:expr;)+) => {
+        mod cdp {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    super::on_load(super::Backend::Cdp, $body, stringify!($name)).await;
+                }
+            )+
+        }
+        mod webdriver {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    super::on_load(super::Backend::WebDriver, $body, stringify!($name)).await;
+                }
+            )+
+        }
+    };
+}
+
+/// A test of a scenario `async fn(Backend)` for each backend.
+macro_rules! both_backends {
+    ($($name:ident),+ $(,)?) => {
         $(
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() {
-                on_load($body, stringify!($name)).await;
+            mod $name {
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn cdp() {
+                    super::$name(super::Backend::Cdp).await;
+                }
+
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn webdriver() {
+                    super::$name(super::Backend::WebDriver).await;
+                }
             }
         )+
     };
 }
+
+both_backends!(
+    anchor_ping,
+    window_open,
+    service_worker,
+    redirect_to_the_canary_is_refused_with_the_hop,
+    the_gate_refuses_before_the_browser_is_asked,
+);
 
 vectors! {
     img: r#"<img src="{C}/img">"#;
@@ -149,9 +187,9 @@ vectors! {
     </script>"#;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn anchor_ping() {
+async fn anchor_ping(backend: Backend) {
     on_click(
+        backend,
         r#"<a id="go" href="/second" ping="{C}/ping">go</a>"#,
         "#go",
         "anchor_ping",
@@ -159,9 +197,9 @@ async fn anchor_ping() {
     .await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn window_open() {
+async fn window_open(backend: Backend) {
     on_click(
+        backend,
         r#"<button id="go" onclick="window.open('{C}/popup')">open</button>"#,
         "#go",
         "window_open",
@@ -169,9 +207,8 @@ async fn window_open() {
     .await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn service_worker() {
-    let scene = Scene::new(Backend::Cdp).await;
+async fn service_worker(backend: Backend) {
+    let scene = Scene::new(backend).await;
     let script = format!(
         "self.addEventListener('install', () => {{ fetch('{}/sw').catch(() => {{}}); }});",
         scene.canary.origin()
@@ -195,9 +232,8 @@ async fn service_worker() {
     scene.browser.close().await.expect("close");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn redirect_to_the_canary_is_refused_with_the_hop() {
-    let scene = Scene::new(Backend::Cdp).await;
+async fn redirect_to_the_canary_is_refused_with_the_hop(backend: Backend) {
+    let scene = Scene::new(backend).await;
     scene
         .site
         .serve(
@@ -230,9 +266,8 @@ async fn redirect_to_the_canary_is_refused_with_the_hop() {
     scene.browser.close().await.expect("close");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_gate_refuses_before_the_browser_is_asked() {
-    let scene = Scene::new(Backend::Cdp).await;
+async fn the_gate_refuses_before_the_browser_is_asked(backend: Backend) {
+    let scene = Scene::new(backend).await;
     let canary = scene.canary.origin();
     let other_port_same_host = format!("{canary}/direct");
     let cases = [

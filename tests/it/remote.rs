@@ -1,6 +1,7 @@
-//! The CDP backend connected to a Chrome it did not start: by the
+//! Both backends connected to a browser they did not start. CDP: by the
 //! `http://host:port` of `--remote-debugging-port`, and by the `ws://` URL.
-//! Closing the driver must leave that browser running.
+//! WebDriver: a chromedriver started by hand, as a remote end. Closing the
+//! driver must leave that browser (or remote end) running.
 
 use std::time::Duration;
 
@@ -101,4 +102,99 @@ async fn a_bad_endpoint_is_a_clear_error() {
         matches!(error, driver_core::DriverError::InvalidArgument(_)),
         "{error:?}"
     );
+}
+
+/// A chromedriver started by hand, as a user's remote end would be.
+struct HandStartedChromedriver {
+    child: std::process::Child,
+    url: String,
+}
+
+impl HandStartedChromedriver {
+    fn start() -> Self {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|listener| listener.local_addr())
+            .expect("a free port")
+            .port();
+        let child = std::process::Command::new("/usr/bin/chromedriver")
+            .arg(format!("--port={port}"))
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("chromedriver starts");
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "chromedriver never listened"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        Self {
+            child,
+            url: format!("http://127.0.0.1:{port}"),
+        }
+    }
+
+    fn running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+}
+
+impl Drop for HandStartedChromedriver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn webdriver_connects_to_a_remote_end_and_leaves_it_running() {
+    let site = Site::start().await;
+    let mut remote = HandStartedChromedriver::start();
+    for round in 0..2 {
+        let driver = driver_webdriver::WebDriverDriver::new(Options {
+            endpoint: Some(remote.url.clone()),
+            timeout: Duration::from_secs(20),
+            ..Options::default()
+        });
+        let page = driver
+            .navigate(&site.url("/second"))
+            .await
+            .expect("navigate");
+        assert_eq!(page.status, Some(200), "round {round}");
+        let title = driver.eval("document.title").await.expect("eval");
+        assert_eq!(title, "Second");
+        let opened = driver
+            .open_tab(Some(&site.url("/third")))
+            .await
+            .expect("a tab");
+        assert_eq!(opened.title, "Third");
+        driver.close().await.expect("close");
+        assert!(
+            remote.running(),
+            "closing the driver ended the remote end (round {round})"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_bad_webdriver_endpoint_is_a_clear_error() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a free port")
+        .port();
+    let driver = driver_webdriver::WebDriverDriver::new(Options {
+        endpoint: Some(format!("http://127.0.0.1:{port}")),
+        ..Options::default()
+    });
+    let error = driver
+        .navigate("about:blank")
+        .await
+        .expect_err("nothing listens there");
+    assert!(
+        matches!(error, driver_core::DriverError::Launch { .. }),
+        "{error:?}"
+    );
+    assert!(error.to_string().contains(&port.to_string()), "{error}");
 }

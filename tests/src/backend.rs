@@ -99,6 +99,23 @@ impl Marker {
         tree
     }
 
+    /// The whole browser tree plus the chromedriver that started it, if one
+    /// did: what a WebDriver session costs.
+    pub fn tree_and_driver(&self) -> Vec<u32> {
+        let mut tree = self.tree();
+        let processes = all_processes();
+        let drivers: Vec<u32> = self
+            .processes()
+            .iter()
+            .filter_map(|pid| processes.iter().find(|process| process.pid == *pid))
+            .filter_map(|marked| processes.iter().find(|process| process.pid == marked.parent))
+            .filter(|parent| parent.name.contains("chromedriver"))
+            .map(|parent| parent.pid)
+            .collect();
+        tree.extend(drivers);
+        tree
+    }
+
     /// The `--user-data-dir` of the marked browser, if one is running.
     pub fn profile_dir(&self) -> Option<PathBuf> {
         self.scan().into_iter().find_map(|(_, args)| {

@@ -233,7 +233,7 @@ async fn measure(backend: Backend, site: &Site, runs: usize) -> Result<Row, Stri
         .await
         .map_err(fail("idle page"))?;
     tokio::time::sleep(Duration::from_secs(1)).await;
-    let memory = memory_of(&marker.tree());
+    let memory = memory_of(&marker.tree_and_driver());
     driver.close().await.map_err(fail("close"))?;
     Ok(Row {
         cold_start: summary(&mut cold),
