@@ -181,6 +181,34 @@ impl Driver for CdpDriver {
         .await
     }
 
+    async fn eval_in_frame(&self, frame: &[u32], expression: &str) -> Result<serde_json::Value> {
+        self.run("evaluate a script in a frame".to_owned(), async |session| {
+            let id = session.current_session().await?;
+            page::evaluate_in_frame(&session.client, &session.registry, &id, frame, expression)
+                .await
+        })
+        .await
+    }
+
+    async fn type_text(&self, text: &str) -> Result<()> {
+        self.run("type".to_owned(), async |session| {
+            let id = session.current_session().await?;
+            page::type_text(&session.client, &id, text).await
+        })
+        .await
+    }
+
+    async fn current_tab(&self) -> Result<TabId> {
+        self.run("find the current tab".to_owned(), async |session| {
+            session.current_session().await?;
+            session
+                .current
+                .clone()
+                .ok_or_else(|| DriverError::NoSuchTab { id: String::new() })
+        })
+        .await
+    }
+
     async fn click(&self, selector: &str) -> Result<()> {
         self.run(format!("click {selector:?}"), async |session| {
             let id = session.current_session().await?;

@@ -182,24 +182,88 @@ pub(crate) async fn evaluate(
     session: &str,
     expression: &str,
 ) -> Result<serde_json::Value> {
+    evaluate_in_context(client, session, None, expression).await
+}
+
+/// Evaluates in the frame at `path` (`window.frames` indices from the top):
+/// each step finds the iframe element in the current frame, asks which
+/// frame it holds, and moves to that frame's main-world context.
+pub(crate) async fn evaluate_in_frame(
+    client: &Client,
+    registry: &crate::registry::SharedRegistry,
+    session: &str,
+    path: &[u32],
+    expression: &str,
+) -> Result<serde_json::Value> {
+    let unreachable = |reason: String| DriverError::FrameUnreachable {
+        path: format!("{path:?}"),
+        reason,
+    };
+    let mut context: Option<i64> = None;
+    for index in path {
+        let mut params = json!({
+            "expression": format!(
+                "Array.from(document.querySelectorAll('iframe, frame')).find((f) => f.contentWindow === window[{index}]) || null"
+            ),
+            "returnByValue": false,
+        });
+        if let Some(context) = context {
+            params["contextId"] = json!(context);
+        }
+        let found = client
+            .call_raw(Some(session), "Runtime.evaluate", params)
+            .await?;
+        let Some(object) = found["result"]["objectId"].as_str() else {
+            return Err(unreachable("the frame is gone".to_owned()));
+        };
+        let node = client
+            .call_raw(
+                Some(session),
+                "DOM.describeNode",
+                json!({ "objectId": object }),
+            )
+            .await?;
+        let _ = client
+            .call_raw(
+                Some(session),
+                "Runtime.releaseObject",
+                json!({ "objectId": object }),
+            )
+            .await;
+        let Some(frame) = node["node"]["frameId"].as_str() else {
+            return Err(unreachable("the frame has no document".to_owned()));
+        };
+        context = Some(registry.context_of(session, frame).ok_or_else(|| {
+            unreachable("it runs in another process (a cross-site frame), which this session does not attach to".to_owned())
+        })?);
+    }
+    evaluate_in_context(client, session, context, expression).await
+}
+
+async fn evaluate_in_context(
+    client: &Client,
+    session: &str,
+    context: Option<i64>,
+    expression: &str,
+) -> Result<serde_json::Value> {
     #[derive(Deserialize)]
     #[serde(rename_all = "camelCase")]
     struct Evaluated {
         result: serde_json::Value,
         exception_details: Option<serde_json::Value>,
     }
+    let mut params = json!({
+        "expression": expression,
+        "returnByValue": true,
+        "awaitPromise": true,
+        "userGesture": true,
+    });
+    if let Some(context) = context {
+        params["contextId"] = json!(context);
+    }
     let evaluated: Evaluated = decode(
         client
-            .call_raw(
-                Some(session),
-                "Runtime.evaluate",
-                json!({
-                    "expression": expression,
-                    "returnByValue": true,
-                    "awaitPromise": true,
-                    "userGesture": true,
-                }),
-            )
+            .call_raw(Some(session), "Runtime.evaluate", params)
             .await?,
     )?;
     if let Some(details) = evaluated.exception_details {
@@ -282,6 +346,11 @@ pub(crate) async fn send_keys(
     text: &str,
 ) -> Result<()> {
     locate(client, session, "focus", selector, json!(null)).await?;
+    type_text(client, session, text).await
+}
+
+/// Types `text` as key events into whatever has focus.
+pub(crate) async fn type_text(client: &Client, session: &str, text: &str) -> Result<()> {
     for character in text.chars() {
         let press = match character {
             '\n' | '\r' => KeyPress::from(driver_core::Key::Enter),

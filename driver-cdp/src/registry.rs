@@ -43,6 +43,8 @@ pub(crate) struct Registry {
     pub tabs: Vec<TabRecord>,
     pub console: Vec<ConsoleEntry>,
     pub downloads: Vec<Download>,
+    /// The main-world execution context of each frame: (session, frame) -> id.
+    pub contexts: std::collections::HashMap<(String, String), i64>,
     pub viewport: Option<Viewport>,
 }
 
@@ -122,6 +124,17 @@ impl SharedRegistry {
         });
     }
 
+    /// The main-world execution context of a frame, if it lives in this
+    /// session's process.
+    pub fn context_of(&self, session: &str, frame: &str) -> Option<i64> {
+        self.read(|registry| {
+            registry
+                .contexts
+                .get(&(session.to_owned(), frame.to_owned()))
+                .copied()
+        })
+    }
+
     /// Takes the download attempts gathered so far.
     pub fn drain_downloads(&self) -> Vec<Download> {
         std::mem::take(&mut lock(&self.state).downloads)
@@ -199,6 +212,38 @@ pub(crate) async fn follow_events(
                 }
             }
             "Runtime.consoleAPICalled" => on_console(&registry, &event),
+            "Runtime.executionContextCreated" => {
+                let context = &event.params["context"];
+                if let (Some(session), Some(frame), Some(id), true) = (
+                    event.session_id.clone(),
+                    context["auxData"]["frameId"].as_str(),
+                    context["id"].as_i64(),
+                    context["auxData"]["isDefault"] == true,
+                ) {
+                    registry.update(|registry| {
+                        registry.contexts.insert((session, frame.to_owned()), id);
+                    });
+                }
+            }
+            "Runtime.executionContextDestroyed" => {
+                if let (Some(session), Some(id)) = (
+                    event.session_id.as_deref(),
+                    event.params["executionContextId"].as_i64(),
+                ) {
+                    registry.update(|registry| {
+                        registry
+                            .contexts
+                            .retain(|(owner, _), context| owner != session || *context != id)
+                    });
+                }
+            }
+            "Runtime.executionContextsCleared" => {
+                if let Some(session) = event.session_id.as_deref() {
+                    registry.update(|registry| {
+                        registry.contexts.retain(|(owner, _), _| owner != session)
+                    });
+                }
+            }
             "Browser.downloadWillBegin" => {
                 let download = Download {
                     url: event.params["url"].as_str().unwrap_or_default().to_owned(),

@@ -51,6 +51,12 @@ pub trait Driver: Send + Sync {
     /// [`DriverError::Script`] carrying its message; `undefined` is `null`.
     async fn eval(&self, expression: &str) -> Result<serde_json::Value>;
 
+    /// Evaluates an expression in a frame of the current tab, named by its
+    /// path of `window.frames` indices from the top (`[]` is the top frame,
+    /// `[1, 0]` the first frame inside the top's second). This is how a
+    /// cross-origin frame, which the page's own scripts cannot read, is read.
+    async fn eval_in_frame(&self, frame: &[u32], expression: &str) -> Result<serde_json::Value>;
+
     /// Clicks the centre of the first element matching a CSS selector, after
     /// scrolling it into view, with real mouse events.
     async fn click(&self, selector: &str) -> Result<()>;
@@ -61,6 +67,9 @@ pub trait Driver: Send + Sync {
     /// Focuses the first element matching a CSS selector and types `text` into
     /// it as key events, after what it already holds.
     async fn send_keys(&self, selector: &str, text: &str) -> Result<()>;
+
+    /// Types `text` as key events into whatever has focus.
+    async fn type_text(&self, text: &str) -> Result<()>;
 
     /// Presses one key (with modifiers) on whatever has focus.
     async fn press(&self, key: KeyPress) -> Result<()>;
@@ -86,6 +95,9 @@ pub trait Driver: Send + Sync {
 
     /// Reloads the current tab.
     async fn reload(&self) -> Result<Navigation>;
+
+    /// The current tab's id (cheap: no page is asked).
+    async fn current_tab(&self) -> Result<TabId>;
 
     /// The open tabs, oldest first, with the current one flagged.
     async fn tabs(&self) -> Result<Vec<Tab>>;

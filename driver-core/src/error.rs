@@ -74,6 +74,16 @@ pub enum DriverError {
         id: String,
     },
 
+    /// A frame could not be reached (gone, or in a process the backend
+    /// cannot attach to).
+    #[error("the frame at {path} cannot be read: {reason}")]
+    FrameUnreachable {
+        /// The frame's path of `window.frames` indices.
+        path: String,
+        /// Why.
+        reason: String,
+    },
+
     /// A script threw.
     #[error("script threw: {message}")]
     Script {

@@ -168,6 +168,27 @@ impl Driver for WebDriverDriver {
         .await
     }
 
+    async fn eval_in_frame(&self, frame: &[u32], expression: &str) -> Result<serde_json::Value> {
+        self.run("evaluate a script in a frame".to_owned(), async |session| {
+            session.eval_in_frame(frame, expression).await
+        })
+        .await
+    }
+
+    async fn type_text(&self, text: &str) -> Result<()> {
+        self.run("type".to_owned(), async |session| {
+            session.type_text(text).await
+        })
+        .await
+    }
+
+    async fn current_tab(&self) -> Result<TabId> {
+        self.run("find the current tab".to_owned(), async |session| {
+            session.current_tab().await
+        })
+        .await
+    }
+
     async fn click(&self, selector: &str) -> Result<()> {
         self.run(format!("click {selector:?}"), async |session| {
             session.click(selector).await

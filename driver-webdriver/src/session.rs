@@ -268,6 +268,41 @@ impl Session {
         }
     }
 
+    /// Evaluates in the frame at `path` (`window.frames` indices), then
+    /// returns to the top frame whatever happened.
+    pub async fn eval_in_frame(&mut self, path: &[u32], expression: &str) -> Result<Value> {
+        if path.is_empty() {
+            return self.eval(expression).await;
+        }
+        self.focus_current().await?;
+        let mut entered = Ok(());
+        for index in path {
+            let index = u16::try_from(*index).unwrap_or(u16::MAX);
+            if let Err(error) = self.client.clone().enter_frame(index).await {
+                entered = Err(DriverError::FrameUnreachable {
+                    path: format!("{path:?}"),
+                    reason: sort(error).to_string(),
+                });
+                break;
+            }
+        }
+        let result = match entered {
+            Ok(()) => {
+                let as_expression = format!("async () => (\n{expression}\n)");
+                self.run_async(&as_expression).await
+            }
+            Err(error) => Err(error),
+        };
+        self.raw(http::Method::POST, "frame", Some(json!({ "id": null })))
+            .await?;
+        result
+    }
+
+    pub async fn current_tab(&mut self) -> Result<TabId> {
+        self.focus_current().await?;
+        Ok(TabId(self.current.clone()))
+    }
+
     async fn run_async(&self, function: &str) -> Result<Value> {
         let script = format!(
             "const done = arguments[arguments.length - 1];\n\
@@ -350,6 +385,11 @@ impl Session {
 
     pub async fn send_keys(&mut self, selector: &str, text: &str) -> Result<()> {
         self.locate("focus", selector, Value::Null).await?;
+        self.type_text(text).await
+    }
+
+    pub async fn type_text(&mut self, text: &str) -> Result<()> {
+        self.focus_current().await?;
         let mut actions = Vec::new();
         for character in text.chars() {
             let key = match character {

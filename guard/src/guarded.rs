@@ -147,6 +147,18 @@ impl Driver for GuardedDriver {
         self.inner().await?.eval(expression).await
     }
 
+    async fn eval_in_frame(&self, frame: &[u32], expression: &str) -> Result<serde_json::Value> {
+        self.inner().await?.eval_in_frame(frame, expression).await
+    }
+
+    async fn type_text(&self, text: &str) -> Result<()> {
+        self.inner().await?.type_text(text).await
+    }
+
+    async fn current_tab(&self) -> Result<TabId> {
+        self.inner().await?.current_tab().await
+    }
+
     async fn click(&self, selector: &str) -> Result<()> {
         self.inner().await?.click(selector).await
     }

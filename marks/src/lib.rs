@@ -1,5 +1,569 @@
-//! Set-of-Marks: the injected script that numbers every visible interactive
-//! element, and the snapshot text a model reads.
+//! Set-of-Marks: what a model reads of a page, and the numbers it answers
+//! with ("click 3", "type into 7").
 //!
-//! Not built yet: a placeholder so the workspace has the shape the design
-//! fixes.
+//! [`Marks`] runs one readable script (`snapshot.js`) in the page through any
+//! [`Driver`]. The script walks the document in reading order (open shadow
+//! roots and same-origin iframes in place), keeps the text a person can see,
+//! and lists every element a person could act on: links, buttons, fields,
+//! selects, checkboxes, summaries, contenteditables, elements with an
+//! interactive role or a tabindex, click handlers and `cursor: pointer`
+//! targets. A cross-origin iframe, which the page's scripts cannot read, is
+//! read through the backend ([`Driver::eval_in_frame`]) and spliced into the
+//! same snapshot and the same numbering; one that cannot be reached is listed
+//! as such.
+//!
+//! # Numbers that cannot mis-target
+//!
+//! An element keeps its number for as long as it is in the page; a new
+//! element gets a new number; no number is ever reused in a tab. Acting on a
+//! number checks that it is still the same element in the same document:
+//! gone, hidden or left behind by a navigation, it fails with
+//! [`MarksError`], never clicks something else.
+//!
+//! # The text
+//!
+//! See [`Snapshot::render`]. Hidden text (display:none, visibility, opacity,
+//! aria-hidden, zero-size, clipped, off-page, the colour of its background)
+//! is left out, so text planted for a model and not a person never reaches
+//! it; the page's words are fenced as untrusted content.
+
+mod error;
+mod snapshot;
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Mutex;
+
+use driver_core::{Driver, ScreenshotFormat, ScreenshotOptions, TabId};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+pub use error::MarksError;
+pub use snapshot::{
+    Element, Line, Rect, RenderOptions, SelectOption, Snapshot, CONTENT_END, CONTENT_START, MARGIN,
+};
+
+/// The page-side walker; see the file for what it returns.
+pub const SNAPSHOT_JS: &str = include_str!("snapshot.js");
+
+/// How deep cross-origin frames are followed inside each other.
+const MAX_FRAME_DEPTH: usize = 5;
+
+/// What to snapshot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SnapshotOptions {
+    /// The whole page, not only the viewport and a margin.
+    pub full_page: bool,
+    /// Only the subtree of this numbered element (an open dialog, say).
+    pub scope: Option<u32>,
+}
+
+/// Where a number points: a frame (by path), that frame's document, and the
+/// element's local id there.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct Target {
+    path: Vec<u32>,
+    doc: String,
+    local: u32,
+}
+
+/// The numbering of one tab.
+#[derive(Debug, Default)]
+struct TabMarks {
+    next: u32,
+    numbers: HashMap<Target, u32>,
+    targets: HashMap<u32, Target>,
+    /// The top document the last snapshot saw, and the numbers it showed.
+    doc: Option<String>,
+    shown: HashSet<u32>,
+}
+
+impl TabMarks {
+    fn number(&mut self, target: Target) -> u32 {
+        if let Some(number) = self.numbers.get(&target) {
+            return *number;
+        }
+        self.next += 1;
+        let number = self.next;
+        self.numbers.insert(target.clone(), number);
+        self.targets.insert(number, target);
+        number
+    }
+}
+
+/// The snapshot script's answer for one frame.
+#[derive(Debug, Deserialize)]
+struct RawFrame {
+    #[serde(default)]
+    error: Option<String>,
+    #[serde(default)]
+    doc: String,
+    #[serde(default)]
+    title: String,
+    #[serde(default)]
+    url: String,
+    #[serde(default)]
+    viewport: Size,
+    #[serde(default)]
+    scroll: Point,
+    #[serde(default)]
+    page: Size,
+    #[serde(default)]
+    items: Vec<RawItem>,
+    #[serde(default)]
+    elements: Vec<Element>,
+}
+
+#[derive(Debug, Default, Clone, Copy, Deserialize)]
+struct Size {
+    w: i64,
+    h: i64,
+}
+
+#[derive(Debug, Default, Clone, Copy, Deserialize, serde::Serialize)]
+struct Point {
+    x: f64,
+    y: f64,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(tag = "k")]
+enum RawItem {
+    #[serde(rename = "h")]
+    Heading {
+        level: u8,
+        text: String,
+        y: Option<i64>,
+    },
+    #[serde(rename = "t")]
+    Text { text: String, y: Option<i64> },
+    #[serde(rename = "e")]
+    Element { id: u32 },
+    #[serde(rename = "f")]
+    Frame {
+        path: Vec<u32>,
+        src: String,
+        offset: Point,
+    },
+}
+
+/// Numbers, snapshots and actions on numbered elements, per tab.
+#[derive(Debug, Default)]
+pub struct Marks {
+    tabs: Mutex<HashMap<TabId, TabMarks>>,
+}
+
+impl Marks {
+    /// A fresh numbering.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn with_tab<T>(&self, tab: &TabId, f: impl FnOnce(&mut TabMarks) -> T) -> T {
+        let mut tabs = self
+            .tabs
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        f(tabs.entry(tab.clone()).or_default())
+    }
+
+    /// Takes a snapshot of the current tab.
+    pub async fn snapshot(
+        &self,
+        driver: &dyn Driver,
+        options: SnapshotOptions,
+    ) -> Result<Snapshot, MarksError> {
+        let tab = driver.current_tab().await?;
+        let scope = match options.scope {
+            Some(number) => Some(self.target(&tab, number)?),
+            None => None,
+        };
+        let (path, scope_local) = match &scope {
+            Some(target) => (target.path.clone(), Some(target.local)),
+            None => (Vec::new(), None),
+        };
+        let top = run(
+            driver,
+            &path,
+            json!({
+                "op": "snapshot",
+                "margin": MARGIN,
+                "scope": scope_local,
+                "path": path,
+            }),
+        )
+        .await?;
+        let top: RawFrame = decode(top)?;
+        if let Some(error) = &top.error {
+            return Err(MarksError::Script(error.clone()));
+        }
+        if let Some(target) = &scope {
+            if target.doc != top.doc {
+                return Err(MarksError::Navigated {
+                    number: options.scope.unwrap_or_default(),
+                });
+            }
+        }
+        let viewport = top.viewport;
+        let (top_doc, title, url, scroll, page) =
+            (top.doc.clone(), top.title, top.url, top.scroll, top.page);
+        let mut lines = Vec::new();
+        let mut elements: Vec<(Vec<u32>, String, Element)> = top
+            .elements
+            .into_iter()
+            .map(|element| (path.clone(), top.doc.clone(), element))
+            .collect();
+        // Items in reading order; a cross-origin frame's items are spliced in
+        // where the frame stands (a stack of iterators, innermost on top).
+        let mut stack = vec![(top.items.into_iter(), path, top.doc, 0usize)];
+        let mut raw_lines: Vec<(RawLine, Vec<u32>, String)> = Vec::new();
+        while let Some((mut items, path, doc, depth)) = stack.pop() {
+            let Some(item) = items.next() else { continue };
+            match item {
+                RawItem::Frame {
+                    path: frame_path,
+                    src,
+                    offset,
+                } => {
+                    stack.push((items, path.clone(), doc.clone(), depth));
+                    if depth >= MAX_FRAME_DEPTH {
+                        raw_lines.push((
+                            RawLine::Unreachable(src, "frames nested too deep".to_owned()),
+                            path,
+                            doc,
+                        ));
+                        continue;
+                    }
+                    let asked = run(
+                        driver,
+                        &frame_path,
+                        json!({
+                            "op": "snapshot",
+                            "margin": MARGIN,
+                            "offset": offset,
+                            "viewport": { "w": viewport.w, "h": viewport.h },
+                            "path": frame_path,
+                        }),
+                    )
+                    .await;
+                    match asked.and_then(decode::<RawFrame>) {
+                        Ok(frame) if frame.error.is_none() => {
+                            elements.extend(
+                                frame.elements.into_iter().map(|element| {
+                                    (frame_path.clone(), frame.doc.clone(), element)
+                                }),
+                            );
+                            stack.push((frame.items.into_iter(), frame_path, frame.doc, depth + 1));
+                        }
+                        Ok(frame) => raw_lines.push((
+                            RawLine::Unreachable(src, frame.error.unwrap_or_default()),
+                            path,
+                            doc,
+                        )),
+                        Err(error) => raw_lines.push((
+                            RawLine::Unreachable(src, error.to_string()),
+                            path,
+                            doc,
+                        )),
+                    }
+                }
+                other => {
+                    raw_lines.push((RawLine::Item(other), path.clone(), doc.clone()));
+                    stack.push((items, path, doc, depth));
+                }
+            }
+        }
+
+        let mut numbered = std::collections::BTreeMap::new();
+        self.with_tab(&tab, |marks| {
+            let same_page = marks.doc.as_deref() == Some(top_doc.as_str());
+            if !same_page && scope.is_none() {
+                marks.doc = Some(top_doc.clone());
+                marks.shown.clear();
+            }
+            let mut by_local: HashMap<(Vec<u32>, String, u32), u32> = HashMap::new();
+            for (path, doc, mut element) in elements {
+                let number = marks.number(Target {
+                    path: path.clone(),
+                    doc: doc.clone(),
+                    local: element.local,
+                });
+                element.number = number;
+                element.new =
+                    same_page && !marks.shown.is_empty() && !marks.shown.contains(&number);
+                by_local.insert((path, doc, element.local), number);
+                numbered.insert(number, element);
+            }
+            for (line, path, doc) in raw_lines {
+                lines.push(match line {
+                    RawLine::Item(RawItem::Heading { level, text, y }) => {
+                        Line::Heading { level, text, y }
+                    }
+                    RawLine::Item(RawItem::Text { text, y }) => Line::Text { text, y },
+                    RawLine::Item(RawItem::Element { id }) => {
+                        match by_local.get(&(path, doc, id)) {
+                            Some(number) => Line::Element(*number),
+                            None => continue,
+                        }
+                    }
+                    RawLine::Item(RawItem::Frame { .. }) => continue,
+                    RawLine::Unreachable(src, problem) => Line::Unreachable { src, problem },
+                });
+            }
+            if scope.is_none() {
+                marks.shown.extend(numbered.keys().copied());
+            }
+        });
+        // An element listed twice (nested inside another it is part of)
+        // appears once, where it first stands.
+        let mut seen = HashSet::new();
+        lines.retain(|line| match line {
+            Line::Element(number) => seen.insert(*number),
+            _ => true,
+        });
+        Ok(Snapshot {
+            title,
+            url,
+            status: None,
+            viewport: (viewport.w, viewport.h),
+            scroll_y: scroll.y as i64,
+            page_height: page.h,
+            lines,
+            elements: numbered,
+            full_page: options.full_page,
+        })
+    }
+
+    fn target(&self, tab: &TabId, number: u32) -> Result<Target, MarksError> {
+        self.with_tab(tab, |marks| marks.targets.get(&number).cloned())
+            .ok_or(MarksError::Unknown { number })
+    }
+
+    /// Finds a numbered element, scrolls it into view, and returns where to
+    /// press it (top-viewport coordinates) after `action` ran on it.
+    async fn ready(
+        &self,
+        driver: &dyn Driver,
+        number: u32,
+        action: &str,
+        extra: Value,
+    ) -> Result<(f64, f64, Value), MarksError> {
+        let tab = driver.current_tab().await?;
+        let target = self.target(&tab, number)?;
+        let mut options =
+            json!({ "op": "act", "id": target.local, "doc": target.doc, "action": action });
+        if let (Some(options), Some(extra)) = (options.as_object_mut(), extra.as_object()) {
+            options.extend(extra.clone());
+        }
+        let answer = run(driver, &target.path, options).await?;
+        match answer["error"].as_str() {
+            None => {}
+            Some("gone") => return Err(MarksError::Gone { number }),
+            Some("hidden") => return Err(MarksError::Hidden { number }),
+            Some("navigated") => return Err(MarksError::Navigated { number }),
+            Some("no option") => {
+                let options = answer["options"]
+                    .as_array()
+                    .map(|list| {
+                        list.iter()
+                            .filter_map(|o| o.as_str().map(str::to_owned))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                return Err(MarksError::NoOption {
+                    number,
+                    wanted: extra["values"]
+                        .as_array()
+                        .map(|list| {
+                            list.iter()
+                                .filter_map(|v| v.as_str().map(str::to_owned))
+                                .collect()
+                        })
+                        .unwrap_or_default(),
+                    options,
+                });
+            }
+            Some(reason) => {
+                return Err(MarksError::Unsuitable {
+                    number,
+                    action: match action {
+                        "focus" => "typed into",
+                        "select" => "selected in",
+                        _ => "used",
+                    },
+                    reason: reason.to_owned(),
+                })
+            }
+        }
+        let mut x = answer["x"].as_f64().unwrap_or_default();
+        let mut y = answer["y"].as_f64().unwrap_or_default();
+        if !target.path.is_empty() {
+            // A cross-origin frame answers in its own viewport: add where the
+            // frame sits now.
+            let placed = driver
+                .eval(&script(json!({ "op": "frame_box", "frame": target.path })))
+                .await?;
+            x += placed["offset"]["x"].as_f64().unwrap_or_default();
+            y += placed["offset"]["y"].as_f64().unwrap_or_default();
+        }
+        Ok((x, y, answer))
+    }
+
+    /// Clicks a numbered element with real mouse events at its centre.
+    pub async fn click(&self, driver: &dyn Driver, number: u32) -> Result<(), MarksError> {
+        let (x, y, answer) = self.ready(driver, number, "none", json!({})).await?;
+        if let Some(by) = answer["covered"].as_str() {
+            return Err(MarksError::Covered {
+                number,
+                by: by.to_owned(),
+            });
+        }
+        driver.click_at(x, y).await?;
+        Ok(())
+    }
+
+    /// Types into a numbered field: focuses it (emptied first if `clear`),
+    /// then key events.
+    pub async fn type_into(
+        &self,
+        driver: &dyn Driver,
+        number: u32,
+        text: &str,
+        clear: bool,
+    ) -> Result<(), MarksError> {
+        let (_, _, answer) = self
+            .ready(driver, number, "focus", json!({ "clear": clear }))
+            .await?;
+        if answer["focused"] != true {
+            return Err(MarksError::Unsuitable {
+                number,
+                action: "typed into",
+                reason: "it cannot take keyboard focus".to_owned(),
+            });
+        }
+        driver.type_text(text).await?;
+        Ok(())
+    }
+
+    /// Selects options of a numbered select by label or value; returns the
+    /// labels selected.
+    pub async fn select(
+        &self,
+        driver: &dyn Driver,
+        number: u32,
+        values: &[String],
+    ) -> Result<Vec<String>, MarksError> {
+        let (_, _, answer) = self
+            .ready(driver, number, "select", json!({ "values": values }))
+            .await?;
+        Ok(answer["selected"]
+            .as_array()
+            .map(|list| {
+                list.iter()
+                    .filter_map(|v| v.as_str().map(str::to_owned))
+                    .collect()
+            })
+            .unwrap_or_default())
+    }
+
+    /// Scrolls a numbered element into the middle of the viewport.
+    pub async fn scroll_to(&self, driver: &dyn Driver, number: u32) -> Result<(), MarksError> {
+        self.ready(driver, number, "none", json!({}))
+            .await
+            .map(|_| ())
+    }
+
+    /// The numbered element at a point of the viewport (numbering it if it
+    /// had no number yet), or `None` when nothing actionable is there.
+    pub async fn element_at(
+        &self,
+        driver: &dyn Driver,
+        x: f64,
+        y: f64,
+    ) -> Result<Option<(u32, String, String)>, MarksError> {
+        let tab = driver.current_tab().await?;
+        let mut path = Vec::new();
+        let mut answer = driver
+            .eval(&script(json!({ "op": "at", "x": x, "y": y })))
+            .await?;
+        for _ in 0..MAX_FRAME_DEPTH {
+            let Some(frame) = answer["frame"].as_array() else {
+                break;
+            };
+            path = frame
+                .iter()
+                .filter_map(|index| index.as_u64().map(|i| i as u32))
+                .collect();
+            answer = driver
+                .eval_in_frame(&path, &script(json!({ "op": "at", "x": answer["x"], "y": answer["y"], "path": path, "offset": answer["offset"] })))
+                .await?;
+        }
+        let (Some(local), Some(doc)) = (answer["id"].as_u64(), answer["doc"].as_str()) else {
+            return Ok(None);
+        };
+        let number = self.with_tab(&tab, |marks| {
+            marks.number(Target {
+                path,
+                doc: doc.to_owned(),
+                local: local as u32,
+            })
+        });
+        Ok(Some((
+            number,
+            answer["role"].as_str().unwrap_or_default().to_owned(),
+            answer["name"].as_str().unwrap_or_default().to_owned(),
+        )))
+    }
+
+    /// A screenshot of the viewport with each numbered element's box and
+    /// number drawn on it, the same numbers as the snapshot it returns.
+    pub async fn marked_screenshot(
+        &self,
+        driver: &dyn Driver,
+        format: ScreenshotFormat,
+    ) -> Result<(Vec<u8>, Snapshot), MarksError> {
+        let snapshot = self.snapshot(driver, SnapshotOptions::default()).await?;
+        let marks: Vec<Value> = snapshot
+            .elements
+            .values()
+            .filter(|element| {
+                !element.offscreen && element.rect.y + element.rect.height > 0 && element.rect.y < snapshot.viewport.1
+            })
+            .map(|element| {
+                json!({ "n": element.number, "x": element.rect.x, "y": element.rect.y, "w": element.rect.width, "h": element.rect.height })
+            })
+            .collect();
+        driver
+            .eval(&script(json!({ "op": "mark", "marks": marks })))
+            .await?;
+        let picture = driver
+            .screenshot(ScreenshotOptions {
+                format,
+                full_page: false,
+            })
+            .await;
+        let _ = driver.eval(&script(json!({ "op": "unmark" }))).await;
+        Ok((picture?, snapshot))
+    }
+}
+
+enum RawLine {
+    Item(RawItem),
+    Unreachable(String, String),
+}
+
+fn script(options: Value) -> String {
+    format!("({SNAPSHOT_JS})({options})")
+}
+
+async fn run(driver: &dyn Driver, path: &[u32], options: Value) -> Result<Value, MarksError> {
+    let script = script(options);
+    Ok(if path.is_empty() {
+        driver.eval(&script).await?
+    } else {
+        driver.eval_in_frame(path, &script).await?
+    })
+}
+
+fn decode<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, MarksError> {
+    serde_json::from_value(value).map_err(|error| MarksError::Script(error.to_string()))
+}

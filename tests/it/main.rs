@@ -7,5 +7,6 @@
 
 mod conformance;
 mod egress;
+mod marks;
 mod proxy;
 mod remote;

@@ -108,7 +108,11 @@ impl Marker {
             .processes()
             .iter()
             .filter_map(|pid| processes.iter().find(|process| process.pid == *pid))
-            .filter_map(|marked| processes.iter().find(|process| process.pid == marked.parent))
+            .filter_map(|marked| {
+                processes
+                    .iter()
+                    .find(|process| process.pid == marked.parent)
+            })
             .filter(|parent| parent.name.contains("chromedriver"))
             .map(|parent| parent.pid)
             .collect();

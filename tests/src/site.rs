@@ -13,7 +13,39 @@ const NEVER: Duration = Duration::from_secs(600);
 /// A fixture web site on loopback.
 pub struct Site {
     server: MockServer,
+    other: Option<MockServer>,
 }
+
+/// The snapshot fixtures, served at `/fx/NAME` (`{OTHER}` in a page stands
+/// for a second loopback origin, for cross-origin frames).
+pub const FIXTURES: &[(&str, &str)] = &[
+    ("forms.html", include_str!("../fixtures/forms.html")),
+    ("table.html", include_str!("../fixtures/table.html")),
+    ("nav.html", include_str!("../fixtures/nav.html")),
+    ("modal.html", include_str!("../fixtures/modal.html")),
+    ("shadow.html", include_str!("../fixtures/shadow.html")),
+    (
+        "frame-inner.html",
+        include_str!("../fixtures/frame-inner.html"),
+    ),
+    (
+        "iframe-same.html",
+        include_str!("../fixtures/iframe-same.html"),
+    ),
+    (
+        "iframe-cross.html",
+        include_str!("../fixtures/iframe-cross.html"),
+    ),
+    ("long.html", include_str!("../fixtures/long.html")),
+    ("spa.html", include_str!("../fixtures/spa.html")),
+    ("pointer.html", include_str!("../fixtures/pointer.html")),
+    ("editable.html", include_str!("../fixtures/editable.html")),
+    ("hidden.html", include_str!("../fixtures/hidden.html")),
+    ("overlay.html", include_str!("../fixtures/overlay.html")),
+    ("article.html", include_str!("../fixtures/article.html")),
+    ("select.html", include_str!("../fixtures/select.html")),
+    ("links.html", include_str!("../fixtures/links.html")),
+];
 
 fn html(body: &str) -> ResponseTemplate {
     ResponseTemplate::new(200).set_body_raw(body.as_bytes().to_vec(), "text/html; charset=utf-8")
@@ -164,7 +196,33 @@ impl Site {
             .respond_with(ResponseTemplate::new(200).set_delay(NEVER))
             .mount(&server)
             .await;
-        Self { server }
+        Self {
+            server,
+            other: None,
+        }
+    }
+
+    /// The site plus a second origin, both serving the snapshot fixtures.
+    pub async fn with_fixtures() -> Self {
+        let mut site = Self::start().await;
+        let other = MockServer::start().await;
+        for server in [&site.server, &other] {
+            for (name, body) in FIXTURES {
+                let body = body.replace("{OTHER}", &other.uri());
+                Mock::given(method("GET"))
+                    .and(path(format!("/fx/{name}")))
+                    .respond_with(html(&body))
+                    .mount(server)
+                    .await;
+            }
+        }
+        site.other = Some(other);
+        site
+    }
+
+    /// The second origin's `http://127.0.0.1:PORT`, with fixtures.
+    pub fn other_origin(&self) -> Option<String> {
+        self.other.as_ref().map(MockServer::uri)
     }
 
     /// Serves `body` as HTML at `route` from now on.

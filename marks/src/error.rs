@@ -1,0 +1,78 @@
+//! [`MarksError`]: what can go wrong when reading or acting on numbers.
+
+use driver_core::DriverError;
+
+/// Why a snapshot or an action on a numbered element failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum MarksError {
+    /// No element was ever given this number in this tab.
+    #[error("there is no element {number}")]
+    Unknown {
+        /// The number asked for.
+        number: u32,
+    },
+    /// The element was removed from the page.
+    #[error("element {number} is gone: the page changed since the snapshot")]
+    Gone {
+        /// The number asked for.
+        number: u32,
+    },
+    /// The element is still there but hidden now.
+    #[error("element {number} is hidden now")]
+    Hidden {
+        /// The number asked for.
+        number: u32,
+    },
+    /// The number belongs to a page the tab has since navigated away from.
+    #[error("element {number} belongs to a page this tab has left")]
+    Navigated {
+        /// The number asked for.
+        number: u32,
+    },
+    /// Something else is on top of the element.
+    #[error("element {number} is covered by {by}")]
+    Covered {
+        /// The number asked for.
+        number: u32,
+        /// What covers it, e.g. `div#cookie-banner`.
+        by: String,
+    },
+    /// The element cannot take that action (not a select, disabled…).
+    #[error("element {number} cannot be {action}: {reason}")]
+    Unsuitable {
+        /// The number asked for.
+        number: u32,
+        /// What was tried.
+        action: &'static str,
+        /// Why not.
+        reason: String,
+    },
+    /// None of the asked values is an option of the select.
+    #[error("element {number} has no option {wanted:?}; its options are {options:?}")]
+    NoOption {
+        /// The number asked for.
+        number: u32,
+        /// What was asked.
+        wanted: Vec<String>,
+        /// What there is.
+        options: Vec<String>,
+    },
+    /// The snapshot script answered in a shape this build does not know.
+    #[error("the snapshot script answered unexpectedly: {0}")]
+    Script(String),
+    /// The browser call failed.
+    #[error(transparent)]
+    Driver(#[from] DriverError),
+}
+
+impl MarksError {
+    /// The number no longer (or never) points at a usable element: the
+    /// model should take a new snapshot.
+    pub fn is_stale_ref(&self) -> bool {
+        matches!(
+            self,
+            Self::Unknown { .. } | Self::Gone { .. } | Self::Hidden { .. } | Self::Navigated { .. }
+        )
+    }
+}

@@ -1,0 +1,576 @@
+// tabwright's Set-of-Marks walker. Evaluated in one frame's document, it
+// returns what a person could see and act on there, in reading order:
+//
+//   { doc, title, url, viewport: {w, h}, scroll: {x, y}, page: {w, h},
+//     items: [ {k: "h", level, text} | {k: "t", text} | {k: "e", id}
+//            | {k: "f", path, src, box} ],
+//     elements: [ {id, role, name, ...state, box, offscreen} ] }
+//
+// Elements carry a local id, stable for as long as the element lives in this
+// document: the Rust side maps (frame, local id) to the numbers a model
+// sees. Same-origin iframes and open shadow roots are walked in place;
+// a cross-origin iframe is returned as {k: "f"} with its window.frames index
+// path, for the backend to walk in that frame and splice in.
+//
+// Called as (SNAPSHOT)(options) where options is
+//   { op: "snapshot" | "act" | "at" | "frame_box" | "mark" | "unmark",
+//     offset: {x, y}  (this frame's position in the top viewport),
+//     path: [..]      (this frame's window.frames path),
+//     ... }
+(function (options) {
+  "use strict";
+
+  // ---------------------------------------------------------------- state
+  // One registry per document: element -> local id and back. Kept on the
+  // window under a non-enumerable key, so it survives between calls.
+  const KEY = "__tabwrightMarks";
+  let state = window[KEY];
+  if (!state || state.doc === undefined) {
+    state = {
+      doc: Math.random().toString(36).slice(2, 10),
+      next: 1,
+      ids: new WeakMap(),
+      elements: new Map(),
+    };
+    Object.defineProperty(window, KEY, { value: state, enumerable: false, configurable: true });
+  }
+  const idOf = (element) => {
+    let id = state.ids.get(element);
+    if (id === undefined) {
+      id = state.next++;
+      state.ids.set(element, id);
+      state.elements.set(id, new WeakRef(element));
+    }
+    return id;
+  };
+
+  // ----------------------------------------------------------- visibility
+  const INTERACTIVE_ROLES = new Set([
+    "button", "link", "checkbox", "radio", "switch", "tab", "menuitem", "menuitemcheckbox",
+    "menuitemradio", "option", "textbox", "searchbox", "combobox", "slider", "spinbutton",
+    "treeitem", "gridcell", "listbox",
+  ]);
+  const SKIP_TAGS = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "HEAD", "META", "LINK", "TITLE"]);
+  const BLOCK_DISPLAY = /^(block|flex|grid|list-item|table|table-row|table-caption|flow-root)$/;
+
+  const styleCache = new Map();
+  const styleOf = (element) => {
+    let style = styleCache.get(element);
+    if (!style) {
+      style = getComputedStyle(element);
+      styleCache.set(element, style);
+    }
+    return style;
+  };
+
+  // The colour an element's text sits on: the nearest opaque background.
+  const backgroundOf = (element) => {
+    for (let node = element; node && node.nodeType === 1; node = node.parentElement || (node.getRootNode() && node.getRootNode().host)) {
+      const color = styleOf(node).backgroundColor;
+      if (color && color !== "transparent" && !/rgba\(.*,\s*0\)$/.test(color)) return color;
+    }
+    return "rgb(255, 255, 255)";
+  };
+
+  // Hidden to a person: not rendered, transparent, aria-hidden, clipped
+  // away, pushed off the page, or text the colour of its background.
+  const hiddenCache = new Map();
+  const isHidden = (element) => {
+    if (hiddenCache.has(element)) return hiddenCache.get(element);
+    let hidden = false;
+    if (element.closest && element.closest("[aria-hidden='true'], [hidden], [inert]")) hidden = true;
+    else if (typeof element.checkVisibility === "function" &&
+             !element.checkVisibility({ opacityProperty: true, visibilityProperty: true, contentVisibilityAuto: true })) hidden = true;
+    else {
+      const style = styleOf(element);
+      if (style.display === "none" || style.visibility === "hidden" || style.visibility === "collapse") hidden = true;
+      else if (parseFloat(style.opacity) === 0) hidden = true;
+      else if (parseFloat(style.fontSize) === 0 && element.children.length === 0) hidden = true;
+      else if (/inset\(\s*(50|100)%/.test(style.clipPath) || /rect\(\s*0(px)?,?\s+0(px)?,?\s+0(px)?,?\s+0(px)?\s*\)/.test(style.clip)) hidden = true;
+      else if (parseFloat(style.textIndent) < -999) hidden = true;
+      else {
+        const box = element.getBoundingClientRect();
+        const page = document.documentElement;
+        const clipsItself = style.overflow !== "visible";
+        const tiny = clipsItself && ((box.width <= 1 && box.height <= 1) || box.width === 0 || box.height === 0);
+        const offPage = box.right + window.scrollX < 0 || box.bottom + window.scrollY < 0 ||
+                        box.left + window.scrollX > Math.max(page.scrollWidth, innerWidth) + 100;
+        if (tiny || offPage) hidden = true;
+      }
+    }
+    if (!hidden && element.parentElement) hidden = isHidden(element.parentElement);
+    hiddenCache.set(element, hidden);
+    return hidden;
+  };
+
+  const sameColourText = (element) => {
+    const style = styleOf(element);
+    return style.color === backgroundOf(element);
+  };
+
+  // ------------------------------------------------------------- semantics
+  const roleOf = (element) => {
+    const explicit = (element.getAttribute("role") || "").trim().split(/\s+/)[0];
+    if (explicit) return explicit;
+    const tag = element.tagName;
+    const type = (element.getAttribute("type") || "").toLowerCase();
+    switch (tag) {
+      case "A": return element.hasAttribute("href") ? "link" : null;
+      case "BUTTON": return "button";
+      case "SUMMARY": return "button";
+      case "SELECT": return element.multiple || element.size > 1 ? "listbox" : "combobox";
+      case "TEXTAREA": return "textbox";
+      case "INPUT":
+        switch (type) {
+          case "hidden": return null;
+          case "button": case "submit": case "reset": case "image": return "button";
+          case "checkbox": return "checkbox";
+          case "radio": return "radio";
+          case "range": return "slider";
+          case "number": return "spinbutton";
+          case "search": return "searchbox";
+          case "file": return "button";
+          case "email": case "tel": case "url": case "text": case "password": case "": return "textbox";
+          default: return type; // date, time, color, month, week, datetime-local
+        }
+      case "H1": case "H2": case "H3": case "H4": case "H5": case "H6": return "heading";
+      case "IMG": return "img";
+    }
+    if (element.isContentEditable && (!element.parentElement || !element.parentElement.isContentEditable)) return "textbox";
+    return null;
+  };
+
+  const clean = (text) => (text || "").replace(/\s+/g, " ").trim();
+
+  // Visible text of a subtree, for names.
+  const visibleText = (root) => {
+    let text = "";
+    const walk = (node) => {
+      if (node.nodeType === 3) { text += node.nodeValue; return; }
+      if (node.nodeType !== 1 || SKIP_TAGS.has(node.tagName)) return;
+      if (node.tagName === "SELECT" || node.tagName === "TEXTAREA" || node.tagName === "INPUT") return;
+      if (isHidden(node)) return;
+      if (node.tagName === "IMG") { text += " " + (node.getAttribute("alt") || "") + " "; return; }
+      if (node.shadowRoot) node.shadowRoot.childNodes.forEach(walk);
+      node.childNodes.forEach(walk);
+      if (BLOCK_DISPLAY.test(styleOf(node).display)) text += " ";
+    };
+    walk(root);
+    return clean(text);
+  };
+
+  const byIds = (element, attribute) => {
+    const ids = (element.getAttribute(attribute) || "").split(/\s+/).filter(Boolean);
+    const root = element.getRootNode();
+    return clean(ids.map((id) => {
+      const target = root.getElementById ? root.getElementById(id) : document.getElementById(id);
+      return target ? visibleText(target) || clean(target.textContent) : "";
+    }).join(" "));
+  };
+
+  // The accessible name, in the order the ARIA spec weighs them (roughly).
+  const nameOf = (element, role) => {
+    const labelled = byIds(element, "aria-labelledby");
+    if (labelled) return labelled;
+    const aria = clean(element.getAttribute("aria-label"));
+    if (aria) return aria;
+    if (element.labels && element.labels.length) {
+      const label = clean(Array.from(element.labels).map(visibleText).join(" "));
+      if (label) return label;
+    }
+    if (element.tagName === "IMG") return clean(element.getAttribute("alt"));
+    if (element.tagName === "INPUT" && ["button", "submit", "reset"].includes(element.type)) {
+      return clean(element.value) || (element.type === "submit" ? "Submit" : element.type === "reset" ? "Reset" : "");
+    }
+    if (element.tagName === "INPUT" && element.type === "image") return clean(element.alt || element.value);
+    if (role === "dialog" || role === "alertdialog") return clean(element.getAttribute("title"));
+    const isField = role === "textbox" || role === "searchbox" || role === "combobox" || role === "spinbutton" || role === "listbox" || role === "slider";
+    if (!isField) {
+      const text = visibleText(element);
+      if (text) return text.length > 120 ? text.slice(0, 117) + "..." : text;
+    }
+    const title = clean(element.getAttribute("title"));
+    if (title) return title;
+    const placeholder = clean(element.getAttribute("placeholder") || element.getAttribute("aria-placeholder"));
+    if (placeholder) return placeholder;
+    // A button with only an icon: say what it is made of.
+    const img = element.querySelector && element.querySelector("img[alt], svg title");
+    if (img) return clean(img.getAttribute("alt") || img.textContent);
+    return "";
+  };
+
+  const hasClickHandler = (element) =>
+    typeof element.onclick === "function" || element.hasAttribute("onclick") ||
+    element.hasAttribute("ng-click") || element.hasAttribute("@click") || element.hasAttribute("v-on:click");
+
+  // Why a person could act on this element, or null.
+  const interactive = (element, style) => {
+    const role = roleOf(element);
+    if (role && role !== "heading" && role !== "img" && (INTERACTIVE_ROLES.has(role) || ["date", "time", "color", "month", "week", "datetime-local"].includes(role))) return role;
+    if (element.tagName === "INPUT" && element.type !== "hidden") return role || "textbox";
+    if (element.tabIndex >= 0 && element.hasAttribute("tabindex")) return role && role !== "heading" ? role : "generic";
+    if (hasClickHandler(element)) return role && role !== "heading" && role !== "img" ? role : "clickable";
+    if (style.cursor === "pointer") {
+      // Only the outermost pointer target: its children inherit the cursor.
+      const parent = element.parentElement || (element.getRootNode() && element.getRootNode().host);
+      if (!parent || styleOf(parent).cursor !== "pointer") return "clickable";
+    }
+    return null;
+  };
+
+  // ------------------------------------------------------------------ boxes
+  const offset = options.offset || { x: 0, y: 0 };
+  const viewport = { w: (window.top === window ? innerWidth : (options.viewport || {}).w) || innerWidth,
+                     h: (window.top === window ? innerHeight : (options.viewport || {}).h) || innerHeight };
+
+  const boxOf = (element, frameOffset) => {
+    const rect = element.getBoundingClientRect();
+    return {
+      x: Math.round(rect.left + frameOffset.x),
+      y: Math.round(rect.top + frameOffset.y),
+      w: Math.round(rect.width),
+      h: Math.round(rect.height),
+    };
+  };
+
+  // Where an iframe's content starts, in the top viewport.
+  const contentOffset = (frame, frameOffset) => {
+    const rect = frame.getBoundingClientRect();
+    const style = styleOf(frame);
+    return {
+      x: rect.left + frameOffset.x + parseFloat(style.borderLeftWidth) + parseFloat(style.paddingLeft),
+      y: rect.top + frameOffset.y + parseFloat(style.borderTopWidth) + parseFloat(style.paddingTop),
+    };
+  };
+
+  const frameIndex = (frame, win) => {
+    for (let i = 0; i < win.length; i++) if (win[i] === frame.contentWindow) return i;
+    return -1;
+  };
+
+  // -------------------------------------------------------------- snapshot
+  const snapshot = () => {
+    const items = [];
+    const elements = [];
+    let line = "";
+    let lineY = null;
+    const flush = () => {
+      const text = clean(line);
+      if (text) items.push({ k: "t", text, y: lineY });
+      line = "";
+      lineY = null;
+    };
+
+    const describe = (element, role, frameOffset) => {
+      const id = idOf(element);
+      const record = { id, role, name: nameOf(element, role), box: boxOf(element, frameOffset) };
+      const tag = element.tagName;
+      if (tag === "INPUT" || tag === "TEXTAREA") {
+        if (["checkbox", "radio"].includes(element.type)) record.checked = element.checked;
+        else if (element.type === "password") record.value = element.value ? "••••" : "";
+        else if (!["file", "submit", "button", "reset", "image"].includes(element.type)) record.value = element.value;
+        // The type says more than the role only for plain text boxes.
+        if (tag === "INPUT" && role === "textbox" && !["text", ""].includes(element.type)) record.type = element.type;
+      } else if (tag === "SELECT") {
+        record.options = Array.from(element.options).map((option) => ({
+          label: clean(option.label || option.text), value: option.value, selected: option.selected,
+        }));
+        record.value = Array.from(element.selectedOptions).map((option) => clean(option.label || option.text)).join(", ");
+      } else if (element.isContentEditable) {
+        record.value = clean(element.innerText);
+      }
+      const aria = (name) => element.getAttribute(name);
+      if (aria("aria-checked")) record.checked = aria("aria-checked") === "true" ? true : aria("aria-checked") === "mixed" ? "mixed" : false;
+      if (aria("aria-selected") === "true") record.selected = true;
+      if (aria("aria-expanded")) record.expanded = aria("aria-expanded") === "true";
+      if (tag === "DETAILS" || (tag === "SUMMARY" && element.parentElement && element.parentElement.tagName === "DETAILS")) {
+        record.expanded = (tag === "DETAILS" ? element : element.parentElement).open;
+      }
+      if (element.disabled || aria("aria-disabled") === "true") record.disabled = true;
+      if (element.required || aria("aria-required") === "true") record.required = true;
+      if (document.activeElement === element || (element.getRootNode().activeElement === element)) record.focused = true;
+      if (tag === "A" && element.hasAttribute("href")) record.href = element.getAttribute("href");
+      const box = record.box;
+      // Something on top of its centre (a banner, a backdrop): say what.
+      const local = element.getBoundingClientRect();
+      const cx = local.left + local.width / 2, cy = local.top + local.height / 2;
+      if (cx >= 0 && cy >= 0 && cx < innerWidth && cy < innerHeight) {
+        const hit = element.getRootNode().elementFromPoint(cx, cy);
+        if (hit && hit !== element && !element.contains(hit) && !hit.contains(element) &&
+            !(element.labels && Array.from(element.labels).some((label) => label.contains(hit)))) {
+          record.covered = hit.tagName.toLowerCase() + (hit.id ? "#" + hit.id : "");
+        }
+      }
+      record.offscreen = box.y + box.h < -options.margin || box.y > viewport.h + options.margin ||
+                         box.x + box.w < 0 || box.x > viewport.w;
+      elements.push(record);
+      items.push({ k: "e", id });
+    };
+
+    const walk = (node, frameOffset, win, path) => {
+      if (node.nodeType === 3) {
+        const parent = node.parentElement;
+        // A label's words are its control's name, not text of their own.
+        const label = parent && parent.closest("label");
+        if (label && label.control && !isHidden(label.control)) return;
+        if (parent && !isHidden(parent) && !sameColourText(parent) && node.nodeValue.trim()) {
+          if (lineY === null) lineY = boxOf(parent, frameOffset).y;
+          line += node.nodeValue;
+        } else if (parent && node.nodeValue && !node.nodeValue.trim()) {
+          line += " ";
+        }
+        return;
+      }
+      if (node.nodeType !== 1 && node.nodeType !== 11) return;
+      if (node.nodeType === 1) {
+        if (SKIP_TAGS.has(node.tagName)) return;
+        if (isHidden(node)) return;
+        const style = styleOf(node);
+        const block = BLOCK_DISPLAY.test(style.display) || node.tagName === "BR";
+        if (node.tagName === "IFRAME" || node.tagName === "FRAME") {
+          flush();
+          const inner = contentOffset(node, frameOffset);
+          let doc = null;
+          try { doc = node.contentDocument; } catch (error) { doc = null; }
+          const index = frameIndex(node, win);
+          if (doc && doc.documentElement) {
+            walk(doc.documentElement, inner, node.contentWindow, path.concat([index]));
+          } else {
+            items.push({ k: "f", path: path.concat([index]), src: node.getAttribute("src") || "",
+                         box: boxOf(node, frameOffset), offset: inner });
+          }
+          return;
+        }
+        const heading = /^H[1-6]$/.test(node.tagName) || node.getAttribute("role") === "heading";
+        if (heading) {
+          flush();
+          const text = visibleText(node);
+          const level = /^H[1-6]$/.test(node.tagName) ? Number(node.tagName[1]) : Number(node.getAttribute("aria-level") || 2);
+          if (text) items.push({ k: "h", level, text, y: boxOf(node, frameOffset).y });
+          // A link inside a heading is still an element.
+          node.querySelectorAll("a[href], button").forEach((inner) => {
+            if (!isHidden(inner)) describe(inner, roleOf(inner), frameOffset);
+          });
+          return;
+        }
+        // A dialog is numbered (to scope a snapshot to it) and read through.
+        const ownRole = node.getAttribute("role");
+        if (ownRole === "dialog" || ownRole === "alertdialog" || (node.tagName === "DIALOG" && node.open)) {
+          flush();
+          describe(node, ownRole || "dialog", frameOffset);
+          if (node.shadowRoot) node.shadowRoot.childNodes.forEach((child) => walk(child, frameOffset, win, path));
+          node.childNodes.forEach((child) => walk(child, frameOffset, win, path));
+          flush();
+          return;
+        }
+        const role = interactive(node, style);
+        if (role) {
+          flush();
+          describe(node, role, frameOffset);
+          // Its own text is its name; but act-able things inside it (a
+          // link in a clickable card) are elements of their own.
+          const nested = node.querySelectorAll("a[href], button, input, select, textarea, [role=button], [role=link]");
+          nested.forEach((inner) => {
+            if (inner !== node && !isHidden(inner)) describe(inner, interactive(inner, styleOf(inner)) || roleOf(inner), frameOffset);
+          });
+          return;
+        }
+        if (block) flush();
+        if (node.tagName === "IMG") {
+          const alt = clean(node.getAttribute("alt"));
+          if (alt) line += " (image: " + alt + ") ";
+        }
+        if ((node.tagName === "TD" || node.tagName === "TH") && node.cellIndex > 0) line += " | ";
+        if (node.shadowRoot) node.shadowRoot.childNodes.forEach((child) => walk(child, frameOffset, win, path));
+        node.childNodes.forEach((child) => walk(child, frameOffset, win, path));
+        if (block) flush();
+        return;
+      }
+      node.childNodes.forEach((child) => walk(child, frameOffset, win, path));
+    };
+
+    const root = options.scope ? findScope(options.scope) : document.body || document.documentElement;
+    if (!root) return { error: "scope" };
+    walk(root, offset, window, options.path || []);
+    flush();
+    const page = document.documentElement;
+    return {
+      doc: state.doc,
+      title: document.title,
+      url: location.href,
+      viewport,
+      scroll: { x: Math.round(scrollX), y: Math.round(scrollY) },
+      page: { w: page.scrollWidth, h: page.scrollHeight },
+      items,
+      elements,
+    };
+  };
+
+  // A scope: a local id of an element to snapshot within.
+  const findScope = (scope) => {
+    const ref = state.elements.get(scope);
+    return ref ? ref.deref() : null;
+  };
+
+  // --------------------------------------------------------------- acting
+  // Finds a numbered element by local id (in this document or a same-origin
+  // frame below it) and readies it: scrolled into view, with its box and
+  // whether something covers it.
+  const act = () => {
+    if (options.doc !== state.doc) return { error: "navigated" };
+    const ref = state.elements.get(options.id);
+    const element = ref && ref.deref();
+    if (!element || !element.isConnected) return { error: "gone" };
+    if (isHidden(element)) return { error: "hidden" };
+    if (options.scroll !== false) element.scrollIntoView({ block: "center", inline: "center" });
+    // Offsets of the same-origin frames between here and this document.
+    let frameOffset = { x: 0, y: 0 };
+    const chain = [];
+    for (let win = element.ownerDocument.defaultView; win && win !== window; win = win.parent) chain.unshift(win.frameElement);
+    for (const frame of chain) {
+      if (frame) frameOffset = contentOffset(frame, frameOffset);
+    }
+    const box = boxOf(element, frameOffset);
+    if (box.w === 0 || box.h === 0) return { error: "hidden" };
+    const local = element.getBoundingClientRect();
+    const cx = local.left + local.width / 2;
+    const cy = local.top + local.height / 2;
+    const hit = element.getRootNode().elementFromPoint(cx, cy);
+    let covered = null;
+    if (hit && hit !== element && !element.contains(hit) && !(element.labels && Array.from(element.labels).includes(hit))) {
+      covered = hit.tagName.toLowerCase() + (hit.id ? "#" + hit.id : "");
+    }
+    const result = { box, x: box.x + box.w / 2, y: box.y + box.h / 2, covered, tag: element.tagName };
+    switch (options.action) {
+      case "focus":
+        if (element.disabled) return { error: "disabled" };
+        element.focus();
+        if (typeof element.setSelectionRange === "function" && options.clear !== true) {
+          try { const end = element.value.length; element.setSelectionRange(end, end); } catch (ignored) { /* no caret */ }
+        }
+        if (options.clear === true) {
+          if ("value" in element && element.tagName !== "SELECT") {
+            element.value = "";
+            element.dispatchEvent(new Event("input", { bubbles: true }));
+          } else if (element.isContentEditable) {
+            element.textContent = "";
+          }
+        }
+        result.focused = element.getRootNode().activeElement === element || element.contains(element.getRootNode().activeElement);
+        break;
+      case "select": {
+        if (element.tagName !== "SELECT") return { error: "not a select" };
+        const wanted = options.values.map(clean);
+        const matched = [];
+        for (const option of element.options) {
+          const hit = wanted.includes(clean(option.label || option.text)) || wanted.includes(option.value);
+          if (hit) matched.push(clean(option.label || option.text));
+          if (element.multiple) option.selected = hit;
+          else if (hit && matched.length === 1) option.selected = true;
+        }
+        if (matched.length === 0) {
+          return { error: "no option", options: Array.from(element.options).map((o) => clean(o.label || o.text)) };
+        }
+        element.dispatchEvent(new Event("input", { bubbles: true }));
+        element.dispatchEvent(new Event("change", { bubbles: true }));
+        result.selected = matched;
+        break;
+      }
+    }
+    return result;
+  };
+
+  // The element at a viewport point: descends into same-origin frames; for
+  // a cross-origin frame says which, for the caller to ask it.
+  const at = () => {
+    let x = options.x, y = options.y;
+    let doc = document;
+    let frameOffset = { x: 0, y: 0 };
+    let path = options.path || [];
+    for (;;) {
+      let hit = doc.elementFromPoint(x, y);
+      while (hit && hit.shadowRoot) {
+        const inner = hit.shadowRoot.elementFromPoint(x, y);
+        if (!inner || inner === hit) break;
+        hit = inner;
+      }
+      if (!hit) return { error: "nothing" };
+      if (hit.tagName === "IFRAME" || hit.tagName === "FRAME") {
+        const inner = contentOffset(hit, { x: 0, y: 0 });
+        let innerDoc = null;
+        try { innerDoc = hit.contentDocument; } catch (error) { innerDoc = null; }
+        const index = frameIndex(hit, doc.defaultView);
+        if (!innerDoc) {
+          return { frame: path.concat([index]), x: x - inner.x, y: y - inner.y,
+                   offset: { x: frameOffset.x + inner.x, y: frameOffset.y + inner.y } };
+        }
+        path = path.concat([index]);
+        frameOffset = { x: frameOffset.x + inner.x, y: frameOffset.y + inner.y };
+        x -= inner.x; y -= inner.y;
+        doc = innerDoc;
+        continue;
+      }
+      // The nearest ancestor a person would call the thing they clicked.
+      for (let node = hit; node; node = node.parentElement || (node.getRootNode() && node.getRootNode().host)) {
+        if (node.nodeType !== 1) continue;
+        const role = interactive(node, styleOf(node));
+        if (role) {
+          return { id: idOf(node), doc: state.doc, role, name: nameOf(node, role), box: boxOf(node, { x: frameOffset.x + offset.x, y: frameOffset.y + offset.y }) };
+        }
+      }
+      return { role: "none", tag: hit.tagName.toLowerCase(), name: visibleText(hit).slice(0, 80) };
+    }
+  };
+
+  // The current box of a cross-origin frame, by path, for offsets.
+  const frameBox = () => {
+    let win = window;
+    let frameOffset = { x: 0, y: 0 };
+    for (const index of options.frame) {
+      const frames = win.document.querySelectorAll("iframe, frame");
+      const frame = Array.from(frames).find((candidate) => candidate.contentWindow === win[index]);
+      if (!frame) return { error: "gone" };
+      frameOffset = contentOffset(frame, frameOffset);
+      let next = null;
+      try { next = frame.contentDocument ? frame.contentWindow : null; } catch (error) { next = null; }
+      if (!next) return { offset: frameOffset };
+      win = next;
+    }
+    return { offset: frameOffset };
+  };
+
+  // Draws numbered boxes over the page (in a closed shadow root, so the
+  // page's styles cannot reach them), for a Set-of-Marks screenshot.
+  const mark = () => {
+    unmark();
+    const host = document.createElement("tabwright-marks");
+    host.style.cssText = "position:fixed;left:0;top:0;width:0;height:0;z-index:2147483647;pointer-events:none;";
+    const shadow = host.attachShadow({ mode: "closed" });
+    for (const mark of options.marks) {
+      const box = document.createElement("div");
+      box.style.cssText = `position:fixed;left:${mark.x}px;top:${mark.y}px;width:${mark.w}px;height:${mark.h}px;` +
+        "border:2px solid #e8005a;box-sizing:border-box;";
+      const label = document.createElement("div");
+      label.textContent = String(mark.n);
+      label.style.cssText = `position:fixed;left:${Math.max(0, mark.x)}px;top:${Math.max(0, mark.y - 16)}px;` +
+        "background:#e8005a;color:#fff;font:bold 12px/16px monospace;padding:0 3px;";
+      shadow.append(box, label);
+    }
+    document.documentElement.appendChild(host);
+    return {};
+  };
+  const unmark = () => {
+    document.querySelectorAll("tabwright-marks").forEach((host) => host.remove());
+    return {};
+  };
+
+  switch (options.op) {
+    case "snapshot": return snapshot();
+    case "act": return act();
+    case "at": return at();
+    case "frame_box": return frameBox();
+    case "mark": return mark();
+    case "unmark": return unmark();
+    default: return { error: "unknown op " + options.op };
+  }
+})

@@ -1,0 +1,491 @@
+//! Snapshots on both backends: the text a model reads of each fixture page
+//! (insta; both backends must produce the very same text), stable numbers,
+//! stale numbers failing loudly, Set-of-Marks pictures, and pointing.
+
+use std::time::Duration;
+
+use driver_core::{Driver, Options};
+use marks::{Marks, MarksError, RenderOptions, SnapshotOptions};
+use tabwright_tests::site::Site;
+use tabwright_tests::Backend;
+
+struct Page {
+    site: Site,
+    driver: Box<dyn Driver>,
+    marks: Marks,
+}
+
+async fn open(backend: Backend, fixture: &str) -> Page {
+    let site = Site::with_fixtures().await;
+    let driver = backend.driver(Options {
+        timeout: Duration::from_secs(20),
+        ..Options::default()
+    });
+    driver
+        .navigate(&site.url(&format!("/fx/{fixture}")))
+        .await
+        .expect("the fixture loads");
+    Page {
+        site,
+        driver,
+        marks: Marks::new(),
+    }
+}
+
+impl Page {
+    async fn text(&self, options: SnapshotOptions) -> String {
+        let snapshot = self
+            .marks
+            .snapshot(self.driver.as_ref(), options)
+            .await
+            .expect("a snapshot");
+        snapshot.render(RenderOptions::default())
+    }
+}
+
+/// Port numbers differ from run to run; the text must not.
+fn redact(text: &str, site: &Site) -> String {
+    let mut text = text.replace(&site.origin(), "http://SITE");
+    if let Some(other) = site.other_origin() {
+        text = text.replace(&other, "http://OTHER");
+    }
+    text
+}
+
+async fn fixture(backend: Backend, name: &str, options: SnapshotOptions) {
+    let page = open(backend, &format!("{name}.html")).await;
+    // Let scripts that build the page finish.
+    page.driver
+        .wait_for("body", driver_core::WaitFor::Present)
+        .await
+        .expect("body");
+    let text = redact(&page.text(options).await, &page.site);
+    let snapshot_name = if options.full_page {
+        format!("{name}_full")
+    } else {
+        name.to_owned()
+    };
+    insta::assert_snapshot!(snapshot_name, text);
+    page.driver.close().await.expect("close");
+}
+
+macro_rules! fixtures {
+    ($($name:ident: $file:literal, $full:expr;)+) => {
+        mod cdp {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    super::fixture(super::Backend::Cdp, $file, super::SnapshotOptions { full_page: $full, scope: None }).await;
+                }
+            )+
+        }
+        mod webdriver {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    super::fixture(super::Backend::WebDriver, $file, super::SnapshotOptions { full_page: $full, scope: None }).await;
+                }
+            )+
+        }
+    };
+}
+
+fixtures! {
+    forms: "forms", false;
+    table: "table", false;
+    nav: "nav", false;
+    modal: "modal", false;
+    shadow: "shadow", false;
+    iframe_same: "iframe-same", false;
+    iframe_cross: "iframe-cross", false;
+    long_default: "long", false;
+    long_full: "long", true;
+    spa: "spa", false;
+    pointer: "pointer", false;
+    editable: "editable", false;
+    hidden: "hidden", false;
+    overlay: "overlay", false;
+    article: "article", false;
+    select: "select", false;
+    links: "links", false;
+}
+
+/// A scenario `async fn(Backend)` as a test per backend.
+macro_rules! both_backends {
+    ($($name:ident),+ $(,)?) => {
+        $(
+            mod $name {
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn cdp() {
+                    super::$name(super::Backend::Cdp).await;
+                }
+
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn webdriver() {
+                    super::$name(super::Backend::WebDriver).await;
+                }
+            }
+        )+
+    };
+}
+
+both_backends!(
+    numbers_are_stable_and_new_ones_are_marked,
+    stale_numbers_fail_loudly,
+    acting_through_numbers,
+    cross_origin_frames_share_the_numbering,
+    the_planted_instruction_never_appears,
+    scope_and_budget,
+    marks_are_drawn_where_the_elements_are,
+    pointing_at_pixels,
+);
+
+fn number_of(snapshot: &marks::Snapshot, name: &str) -> u32 {
+    snapshot
+        .elements
+        .values()
+        .find(|element| element.name == name)
+        .map(|element| element.number)
+        .unwrap_or_else(|| panic!("no element named {name:?} in {:?}", snapshot.elements))
+}
+
+async fn numbers_are_stable_and_new_ones_are_marked(backend: Backend) {
+    let page = open(backend, "spa.html").await;
+    let first = page
+        .marks
+        .snapshot(page.driver.as_ref(), SnapshotOptions::default())
+        .await
+        .unwrap();
+    let second = page
+        .marks
+        .snapshot(page.driver.as_ref(), SnapshotOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(
+        first.elements.keys().collect::<Vec<_>>(),
+        second.elements.keys().collect::<Vec<_>>()
+    );
+    assert!(second.elements.values().all(|element| !element.new));
+    page.driver
+        .eval("document.getElementById('app').insertAdjacentHTML('beforeend', '<button>Archive</button>')")
+        .await
+        .unwrap();
+    let third = page
+        .marks
+        .snapshot(page.driver.as_ref(), SnapshotOptions::default())
+        .await
+        .unwrap();
+    let archive = number_of(&third, "Archive");
+    assert!(
+        archive > *first.elements.keys().max().unwrap(),
+        "a new element gets a new number"
+    );
+    assert!(third.elements[&archive].new, "and is marked new");
+    assert!(third
+        .render(RenderOptions::default())
+        .contains(&format!("*[{archive}] button \"Archive\"")));
+    assert_eq!(
+        number_of(&third, "Open the first message"),
+        number_of(&first, "Open the first message")
+    );
+    page.driver.close().await.unwrap();
+}
+
+async fn stale_numbers_fail_loudly(backend: Backend) {
+    let page = open(backend, "spa.html").await;
+    let driver = page.driver.as_ref();
+    let first = page
+        .marks
+        .snapshot(driver, SnapshotOptions::default())
+        .await
+        .unwrap();
+    let open_button = number_of(&first, "Open the first message");
+    // Removal: the app replaces its view.
+    page.marks.click(driver, open_button).await.unwrap();
+    driver
+        .wait_for("#back", driver_core::WaitFor::Present)
+        .await
+        .unwrap();
+    assert!(matches!(
+        page.marks.click(driver, open_button).await,
+        Err(MarksError::Gone { .. })
+    ));
+    // Hiding.
+    let second = page
+        .marks
+        .snapshot(driver, SnapshotOptions::default())
+        .await
+        .unwrap();
+    let back = number_of(&second, "Back to inbox");
+    driver
+        .eval("document.getElementById('back').style.display = 'none'")
+        .await
+        .unwrap();
+    let hidden = page.marks.click(driver, back).await;
+    assert!(
+        matches!(hidden, Err(MarksError::Hidden { .. })),
+        "{hidden:?}"
+    );
+    // Navigation.
+    driver
+        .navigate(&page.site.url("/fx/table.html"))
+        .await
+        .unwrap();
+    let left = page.marks.click(driver, back).await;
+    assert!(
+        matches!(left, Err(MarksError::Navigated { .. })),
+        "{left:?}"
+    );
+    assert!(left.unwrap_err().is_stale_ref());
+    // A number never given.
+    assert!(matches!(
+        page.marks.click(driver, 9999).await,
+        Err(MarksError::Unknown { number: 9999 })
+    ));
+    // The new page numbers on from where the old one stopped: no reuse.
+    let table = page
+        .marks
+        .snapshot(driver, SnapshotOptions::default())
+        .await
+        .unwrap();
+    assert!(table.elements.keys().all(|number| *number > back));
+    driver.close().await.unwrap();
+}
+
+async fn acting_through_numbers(backend: Backend) {
+    let page = open(backend, "select.html").await;
+    let driver = page.driver.as_ref();
+    let snapshot = page
+        .marks
+        .snapshot(driver, SnapshotOptions::default())
+        .await
+        .unwrap();
+    let size = number_of(&snapshot, "Size");
+    let chosen = page
+        .marks
+        .select(driver, size, &["Large".to_owned()])
+        .await
+        .unwrap();
+    assert_eq!(chosen, vec!["Large".to_owned()]);
+    assert_eq!(driver.text("#chosen").await.unwrap(), "Size: l");
+    let none = page.marks.select(driver, size, &["Huge".to_owned()]).await;
+    assert!(
+        matches!(&none, Err(MarksError::NoOption { options, .. }) if options.len() == 3),
+        "{none:?}"
+    );
+
+    driver
+        .navigate(&page.site.url("/fx/forms.html"))
+        .await
+        .unwrap();
+    let snapshot = page
+        .marks
+        .snapshot(driver, SnapshotOptions::default())
+        .await
+        .unwrap();
+    let name = number_of(&snapshot, "Full name");
+    page.marks
+        .type_into(driver, name, "Grace Hopper", true)
+        .await
+        .unwrap();
+    assert_eq!(
+        driver
+            .eval("document.querySelector('[name=name]').value")
+            .await
+            .unwrap(),
+        "Grace Hopper"
+    );
+    let later = number_of(&snapshot, "Later");
+    let disabled = page.marks.type_into(driver, later, "x", false).await;
+    assert!(
+        disabled.is_err(),
+        "typing into a disabled button: {disabled:?}"
+    );
+
+    driver
+        .navigate(&page.site.url("/fx/overlay.html"))
+        .await
+        .unwrap();
+    let snapshot = page
+        .marks
+        .snapshot(driver, SnapshotOptions::default())
+        .await
+        .unwrap();
+    let covered = page
+        .marks
+        .click(driver, number_of(&snapshot, "Buy now"))
+        .await;
+    assert!(
+        matches!(&covered, Err(MarksError::Covered { by, .. }) if by == "div#banner"),
+        "{covered:?}"
+    );
+    page.marks
+        .click(driver, number_of(&snapshot, "OK"))
+        .await
+        .unwrap();
+    driver.close().await.unwrap();
+}
+
+async fn cross_origin_frames_share_the_numbering(backend: Backend) {
+    let page = open(backend, "iframe-cross.html").await;
+    let driver = page.driver.as_ref();
+    let snapshot = page
+        .marks
+        .snapshot(driver, SnapshotOptions::default())
+        .await
+        .unwrap();
+    let press = number_of(&snapshot, "Press me");
+    let outer = number_of(&snapshot, "Outer button");
+    assert_ne!(press, outer);
+    page.marks.click(driver, press).await.unwrap();
+    let again = page
+        .marks
+        .snapshot(driver, SnapshotOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(
+        number_of(&again, "Pressed"),
+        press,
+        "the click landed inside the cross-origin frame"
+    );
+    driver.close().await.unwrap();
+}
+
+async fn the_planted_instruction_never_appears(backend: Backend) {
+    let page = open(backend, "hidden.html").await;
+    for full_page in [false, true] {
+        let text = page
+            .text(SnapshotOptions {
+                full_page,
+                scope: None,
+            })
+            .await;
+        assert!(!text.to_lowercase().contains("ignore previous"), "{text}");
+        assert!(text.contains("This paragraph is visible."), "{text}");
+        assert!(!text.contains("Hidden button"), "{text}");
+    }
+    page.driver.close().await.unwrap();
+}
+
+async fn scope_and_budget(backend: Backend) {
+    let page = open(backend, "modal.html").await;
+    let driver = page.driver.as_ref();
+    let whole = page
+        .marks
+        .snapshot(driver, SnapshotOptions::default())
+        .await
+        .unwrap();
+    let dialog = whole
+        .elements
+        .values()
+        .find(|element| element.role == "dialog")
+        .map(|element| element.number)
+        .expect("the dialog is numbered");
+    let inside = page
+        .marks
+        .snapshot(
+            driver,
+            SnapshotOptions {
+                full_page: false,
+                scope: Some(dialog),
+            },
+        )
+        .await
+        .unwrap();
+    let text = inside.render(RenderOptions::default());
+    assert!(
+        text.contains("Accept all") && text.contains("We use cookies"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("Continue shopping") && !text.contains("basket has 3"),
+        "{text}"
+    );
+    assert_eq!(
+        number_of(&inside, "Accept all"),
+        number_of(&whole, "Accept all"),
+        "a scoped snapshot keeps the numbers"
+    );
+    page.driver
+        .navigate(&page.site.url("/fx/links.html"))
+        .await
+        .unwrap();
+    let links = page
+        .marks
+        .snapshot(
+            driver,
+            SnapshotOptions {
+                full_page: true,
+                scope: None,
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(links.elements.len(), 5000, "every link is numbered");
+    let capped = links.render(RenderOptions {
+        budget_tokens: Some(2000),
+        page: 1,
+    });
+    assert!(
+        capped.len() <= 2000 * 4 + 600,
+        "{} characters",
+        capped.len()
+    );
+    assert!(capped.contains("This is part 1 of"), "{capped}");
+    let last = links.render(RenderOptions {
+        budget_tokens: Some(2000),
+        page: 1000,
+    });
+    assert!(last.contains("Entry 5000"), "the last part ends the list");
+    page.driver.close().await.unwrap();
+}
+
+async fn marks_are_drawn_where_the_elements_are(backend: Backend) {
+    let page = open(backend, "table.html").await;
+    let driver = page.driver.as_ref();
+    let plain = driver.screenshot(Default::default()).await.unwrap();
+    let (marked, snapshot) = page
+        .marks
+        .marked_screenshot(driver, driver_core::ScreenshotFormat::Png)
+        .await
+        .unwrap();
+    assert_ne!(plain, marked, "the marks changed the picture");
+    assert!(!snapshot.elements.is_empty());
+    // The overlay is gone afterwards.
+    let after = driver.screenshot(Default::default()).await.unwrap();
+    assert_eq!(after.len(), plain.len(), "the page is as it was");
+    let left = driver
+        .eval("document.querySelectorAll('tabwright-marks').length")
+        .await
+        .unwrap();
+    assert_eq!(left, 0);
+    driver.close().await.unwrap();
+}
+
+async fn pointing_at_pixels(backend: Backend) {
+    let page = open(backend, "forms.html").await;
+    let driver = page.driver.as_ref();
+    let snapshot = page
+        .marks
+        .snapshot(driver, SnapshotOptions::default())
+        .await
+        .unwrap();
+    let target = snapshot
+        .elements
+        .values()
+        .find(|element| element.name == "Create account")
+        .unwrap();
+    let x = (target.rect.x + target.rect.width / 2) as f64;
+    let y = (target.rect.y + target.rect.height / 2) as f64;
+    let (number, role, name) = page
+        .marks
+        .element_at(driver, x, y)
+        .await
+        .unwrap()
+        .expect("something is there");
+    assert_eq!(
+        (number, role.as_str(), name.as_str()),
+        (target.number, "button", "Create account")
+    );
+    driver.close().await.unwrap();
+}
