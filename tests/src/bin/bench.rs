@@ -82,6 +82,89 @@ async fn main() -> Result<(), String> {
         "egress proxy throughput: {}",
         proxy_throughput(&site).await?
     );
+    println!();
+    for &backend in &backends {
+        snapshot_costs(backend, runs).await?;
+    }
+    Ok(())
+}
+
+/// Snapshot build time on the 5,000-link page (in the page, and end to end
+/// through the driver), and the size of every fixture's snapshot in tokens
+/// (counted as characters / 4).
+async fn snapshot_costs(backend: Backend, runs: usize) -> Result<(), String> {
+    use marks::{Marks, RenderOptions, SnapshotOptions};
+    let site = Site::with_fixtures().await;
+    let driver = backend.driver(Options::default());
+    let marks = Marks::new();
+    let fail = |error: marks::MarksError| error.to_string();
+    driver
+        .navigate(&site.url("/fx/links.html"))
+        .await
+        .map_err(|e| e.to_string())?;
+    let in_page = format!(
+        "(() => {{ const started = performance.now(); \
+         const found = ({})({{ op: 'snapshot', margin: 200 }}); \
+         return [performance.now() - started, found.elements.length]; }})()",
+        marks::SNAPSHOT_JS
+    );
+    let mut page_time = Vec::new();
+    let mut whole = Vec::new();
+    for _ in 0..runs.div_ceil(2) {
+        let measured = driver.eval(&in_page).await.map_err(|e| e.to_string())?;
+        page_time.push(Duration::from_secs_f64(
+            measured[0].as_f64().unwrap_or_default() / 1000.0,
+        ));
+        let started = Instant::now();
+        let snapshot = marks
+            .snapshot(
+                driver.as_ref(),
+                SnapshotOptions {
+                    full_page: true,
+                    scope: None,
+                },
+            )
+            .await
+            .map_err(fail)?;
+        let _ = snapshot.render(RenderOptions::default());
+        whole.push(started.elapsed());
+    }
+    println!(
+        "{}: snapshot of 5,000 links: in the page {}, end to end (full page, rendered) {}",
+        backend.name(),
+        summary(&mut page_time),
+        summary(&mut whole)
+    );
+    print!(
+        "{}: snapshot tokens (chars/4), default scope / full page:",
+        backend.name()
+    );
+    for (name, _) in tabwright_tests::site::FIXTURES {
+        if *name == "frame-inner.html" {
+            continue;
+        }
+        driver
+            .navigate(&site.url(&format!("/fx/{name}")))
+            .await
+            .map_err(|e| e.to_string())?;
+        let mut sizes = Vec::new();
+        for full_page in [false, true] {
+            let snapshot = marks
+                .snapshot(
+                    driver.as_ref(),
+                    SnapshotOptions {
+                        full_page,
+                        scope: None,
+                    },
+                )
+                .await
+                .map_err(fail)?;
+            sizes.push(snapshot.render(RenderOptions::default()).len() / 4);
+        }
+        print!(" {} {}/{};", name.trim_end_matches(".html"), sizes[0], sizes[1]);
+    }
+    println!();
+    driver.close().await.map_err(|e| e.to_string())?;
     Ok(())
 }
 
