@@ -218,11 +218,7 @@ impl Driver for CdpDriver {
     }
 
     async fn click_at(&self, x: f64, y: f64) -> Result<()> {
-        if !(x.is_finite() && y.is_finite() && x >= 0.0 && y >= 0.0) {
-            return Err(DriverError::InvalidArgument(format!(
-                "({x}, {y}) is not a point in the viewport"
-            )));
-        }
+        driver_core::check_point(x, y)?;
         self.run(format!("click at ({x}, {y})"), async |session| {
             let id = session.current_session().await?;
             page::click_at(&session.client, &id, x, y).await
@@ -355,16 +351,7 @@ impl Driver for CdpDriver {
     }
 
     async fn set_viewport(&self, viewport: Viewport) -> Result<()> {
-        if viewport.width == 0
-            || viewport.height == 0
-            || viewport.width > 10_000
-            || viewport.height > 10_000
-        {
-            return Err(DriverError::InvalidArgument(format!(
-                "a {}x{} viewport: width and height must be from 1 to 10000",
-                viewport.width, viewport.height
-            )));
-        }
+        viewport.check()?;
         self.run("resize the viewport".to_owned(), async |session| {
             session.set_viewport(viewport).await
         })

@@ -216,6 +216,31 @@ pub struct Viewport {
     pub height: u32,
 }
 
+impl Viewport {
+    /// Refuses a size no browser window can take (0, or over 10,000 px).
+    pub fn check(self) -> Result<Self> {
+        if (1..=10_000).contains(&self.width) && (1..=10_000).contains(&self.height) {
+            Ok(self)
+        } else {
+            Err(crate::DriverError::InvalidArgument(format!(
+                "a {}x{} viewport: width and height must be from 1 to 10000",
+                self.width, self.height
+            )))
+        }
+    }
+}
+
+/// Refuses a point that cannot be in a viewport (negative, NaN, infinite).
+pub fn check_point(x: f64, y: f64) -> Result<()> {
+    if x.is_finite() && y.is_finite() && x >= 0.0 && y >= 0.0 {
+        Ok(())
+    } else {
+        Err(crate::DriverError::InvalidArgument(format!(
+            "({x}, {y}) is not a point in the viewport"
+        )))
+    }
+}
+
 /// Image format of a screenshot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum ScreenshotFormat {

@@ -30,61 +30,73 @@ pub(crate) async fn stop(profile: &Path, target: &str, close: bool) -> Result<()
         .await
         .map_err(|error| format!("cannot reach {url}: {error}"))?;
     if close {
-        let message =
-            json!({ "id": 1, "method": "Target.closeTarget", "params": { "targetId": target } });
-        socket
-            .send(Message::text(message.to_string()))
-            .await
-            .map_err(|error| error.to_string())?;
-        while let Some(Ok(message)) = socket.next().await {
-            let Ok(text) = message.into_text() else {
-                continue;
-            };
-            let answer: Value = serde_json::from_str(text.as_str()).unwrap_or_default();
-            if answer["id"] == 1 {
-                break;
-            }
-        }
-        let _ = socket.close(None).await;
-        return Ok(());
+        call(
+            &mut socket,
+            1,
+            None,
+            "Target.closeTarget",
+            json!({ "targetId": target }),
+        )
+        .await?;
+    } else {
+        let attached = call(
+            &mut socket,
+            1,
+            None,
+            "Target.attachToTarget",
+            json!({ "targetId": target, "flatten": true }),
+        )
+        .await?;
+        let Some(session) = attached["result"]["sessionId"].as_str().map(str::to_owned) else {
+            return Err(format!("cannot attach to {target}: {}", attached["error"]));
+        };
+        call(
+            &mut socket,
+            2,
+            Some(&session),
+            "Runtime.terminateExecution",
+            json!({}),
+        )
+        .await?;
+        call(
+            &mut socket,
+            3,
+            Some(&session),
+            "Page.stopLoading",
+            json!({}),
+        )
+        .await?;
     }
-    let attach = json!({ "id": 1, "method": "Target.attachToTarget", "params": { "targetId": target, "flatten": true } });
+    let _ = socket.close(None).await;
+    Ok(())
+}
+
+type Socket = async_tungstenite::WebSocketStream<async_tungstenite::tokio::ConnectStream>;
+
+/// Sends one command and reads until its answer.
+async fn call(
+    socket: &mut Socket,
+    id: u64,
+    session: Option<&str>,
+    method: &str,
+    params: Value,
+) -> Result<Value, String> {
+    let mut message = json!({ "id": id, "method": method, "params": params });
+    if let Some(session) = session {
+        message["sessionId"] = json!(session);
+    }
     socket
-        .send(Message::text(attach.to_string()))
+        .send(Message::text(message.to_string()))
         .await
         .map_err(|error| error.to_string())?;
-    let session = loop {
-        let Some(Ok(message)) = socket.next().await else {
-            return Err("the DevTools socket closed".to_owned());
-        };
-        let Ok(text) = message.into_text() else {
-            continue;
-        };
-        let answer: Value = serde_json::from_str(text.as_str()).unwrap_or_default();
-        if answer["id"] == 1 {
-            match answer["result"]["sessionId"].as_str() {
-                Some(session) => break session.to_owned(),
-                None => return Err(format!("cannot attach to {target}: {}", answer["error"])),
-            }
-        }
-    };
-    for (id, method) in [(2, "Runtime.terminateExecution"), (3, "Page.stopLoading")] {
-        socket
-            .send(Message::text(
-                json!({ "id": id, "sessionId": session, "method": method }).to_string(),
-            ))
-            .await
-            .map_err(|error| error.to_string())?;
-    }
     while let Some(Ok(message)) = socket.next().await {
         let Ok(text) = message.into_text() else {
             continue;
         };
         let answer: Value = serde_json::from_str(text.as_str()).unwrap_or_default();
-        if answer["id"] == 3 {
-            break;
+        if answer["id"] == id {
+            return Ok(answer);
         }
     }
-    let _ = socket.close(None).await;
-    Ok(())
+    Err("the DevTools socket closed".to_owned())
 }

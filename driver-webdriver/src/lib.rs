@@ -197,11 +197,7 @@ impl Driver for WebDriverDriver {
     }
 
     async fn click_at(&self, x: f64, y: f64) -> Result<()> {
-        if !(x.is_finite() && y.is_finite() && x >= 0.0 && y >= 0.0) {
-            return Err(DriverError::InvalidArgument(format!(
-                "({x}, {y}) is not a point in the viewport"
-            )));
-        }
+        driver_core::check_point(x, y)?;
         self.run(format!("click at ({x}, {y})"), async |session| {
             session.click_at(x, y).await
         })
@@ -307,16 +303,7 @@ impl Driver for WebDriverDriver {
     }
 
     async fn set_viewport(&self, viewport: Viewport) -> Result<()> {
-        if viewport.width == 0
-            || viewport.height == 0
-            || viewport.width > 10_000
-            || viewport.height > 10_000
-        {
-            return Err(DriverError::InvalidArgument(format!(
-                "a {}x{} viewport: width and height must be from 1 to 10000",
-                viewport.width, viewport.height
-            )));
-        }
+        viewport.check()?;
         self.run("resize the viewport".to_owned(), async |session| {
             session.set_viewport_size(viewport).await
         })

@@ -77,10 +77,13 @@
   const hiddenCache = new Map();
   const isHidden = (element) => {
     if (hiddenCache.has(element)) return hiddenCache.get(element);
+    // Each element judges only itself and asks its parent (cached), so a
+    // whole page costs one look per element.
     let hidden = false;
-    if (element.closest && element.closest("[aria-hidden='true'], [hidden], [inert]")) hidden = true;
-    else if (typeof element.checkVisibility === "function" &&
-             !element.checkVisibility({ opacityProperty: true, visibilityProperty: true, contentVisibilityAuto: true })) hidden = true;
+    if (element.getAttribute("aria-hidden") === "true" || element.hasAttribute("hidden") || element.hasAttribute("inert")) hidden = true;
+    // A closed <details> shows only its summary.
+    else if (element.parentElement && element.parentElement.tagName === "DETAILS" &&
+             !element.parentElement.open && element.tagName !== "SUMMARY") hidden = true;
     else {
       const style = styleOf(element);
       if (style.display === "none" || style.visibility === "hidden" || style.visibility === "collapse") hidden = true;
@@ -98,7 +101,10 @@
         if (tiny || offPage) hidden = true;
       }
     }
-    if (!hidden && element.parentElement) hidden = isHidden(element.parentElement);
+    if (!hidden) {
+      const parent = element.parentElement || (element.getRootNode() && element.getRootNode().host);
+      if (parent) hidden = isHidden(parent);
+    }
     hiddenCache.set(element, hidden);
     return hidden;
   };

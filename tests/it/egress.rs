@@ -137,25 +137,6 @@ macro_rules! vectors {
     };
 }
 
-/// A test of a scenario `async fn(Backend)` for each backend.
-macro_rules! both_backends {
-    ($($name:ident),+ $(,)?) => {
-        $(
-            mod $name {
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn cdp() {
-                    super::$name(super::Backend::Cdp).await;
-                }
-
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn webdriver() {
-                    super::$name(super::Backend::WebDriver).await;
-                }
-            }
-        )+
-    };
-}
-
 both_backends!(
     anchor_ping,
     window_open,

@@ -5,6 +5,26 @@
 // A failed expectation in a test is a test failure: panicking is the point.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+/// A scenario `async fn(Backend)` as one test per backend:
+/// `module::scenario::cdp` and `module::scenario::webdriver`.
+macro_rules! both_backends {
+    ($($name:ident),+ $(,)?) => {
+        $(
+            mod $name {
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn cdp() {
+                    super::$name(tabwright_tests::Backend::Cdp).await;
+                }
+
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn webdriver() {
+                    super::$name(tabwright_tests::Backend::WebDriver).await;
+                }
+            }
+        )+
+    };
+}
+
 mod conformance;
 mod egress;
 mod marks;

@@ -110,25 +110,6 @@ fixtures! {
     links: "links", false;
 }
 
-/// A scenario `async fn(Backend)` as a test per backend.
-macro_rules! both_backends {
-    ($($name:ident),+ $(,)?) => {
-        $(
-            mod $name {
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn cdp() {
-                    super::$name(super::Backend::Cdp).await;
-                }
-
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn webdriver() {
-                    super::$name(super::Backend::WebDriver).await;
-                }
-            }
-        )+
-    };
-}
-
 both_backends!(
     numbers_are_stable_and_new_ones_are_marked,
     stale_numbers_fail_loudly,

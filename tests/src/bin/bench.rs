@@ -161,7 +161,12 @@ async fn snapshot_costs(backend: Backend, runs: usize) -> Result<(), String> {
                 .map_err(fail)?;
             sizes.push(snapshot.render(RenderOptions::default()).len() / 4);
         }
-        print!(" {} {}/{};", name.trim_end_matches(".html"), sizes[0], sizes[1]);
+        print!(
+            " {} {}/{};",
+            name.trim_end_matches(".html"),
+            sizes[0],
+            sizes[1]
+        );
     }
     println!();
     driver.close().await.map_err(|e| e.to_string())?;
