@@ -198,3 +198,59 @@ async fn a_bad_webdriver_endpoint_is_a_clear_error() {
     );
     assert!(error.to_string().contains(&port.to_string()), "{error}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guarded_cdp_session_in_a_remote_browser_goes_through_the_guard() {
+    use guard::{AllowedOrigin, Guard, Policy};
+    let site = Site::start().await;
+    let canary = tabwright_tests::canary::Canary::start()
+        .await
+        .expect("a canary");
+    let (mut chrome, _profile, ws) = start_chrome();
+    let policy = Policy {
+        allowed_origins: vec![AllowedOrigin::parse(&site.origin()).expect("origin")],
+        ..Policy::default()
+    };
+    let guarded = tabwright_tests::Backend::Cdp.guarded(
+        Options {
+            endpoint: Some(ws),
+            timeout: Duration::from_secs(15),
+            ..Options::default()
+        },
+        Guard::new(policy),
+    );
+    let page = guarded
+        .navigate(&site.url("/"))
+        .await
+        .expect("the allowed origin");
+    assert_eq!(page.status, Some(200));
+    // The browser itself has no proxy flag: only the context we opened does.
+    let _ = guarded
+        .eval(&format!(
+            "fetch('{}/from-remote').catch(() => null)",
+            canary.origin()
+        ))
+        .await;
+    let deadline = std::time::Instant::now() + Duration::from_secs(4);
+    while guarded.refusals().is_empty() && std::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(canary.connections(), 0, "the remote tab reached the canary");
+    assert!(
+        guarded
+            .refusals()
+            .iter()
+            .any(|refusal| refusal.target.ends_with("/from-remote")),
+        "{:?}",
+        guarded.refusals()
+    );
+    let tabs = guarded.tabs().await.expect("tabs");
+    assert_eq!(
+        tabs.len(),
+        1,
+        "only the guarded context's tab is listed: {tabs:?}"
+    );
+    guarded.close().await.expect("close");
+    assert!(!chrome.has_exited());
+    chrome.kill();
+}
