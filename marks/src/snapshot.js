@@ -72,6 +72,11 @@
     return "rgb(255, 255, 255)";
   };
 
+  // Read once: layout reads are what a walk over thousands of elements
+  // spends its time on.
+  const scrolled = { x: window.scrollX, y: window.scrollY };
+  const pageRight = Math.max(document.documentElement.scrollWidth, innerWidth) + 100;
+
   // Hidden to a person: not rendered, transparent, aria-hidden, clipped
   // away, pushed off the page, or text the colour of its background.
   const hiddenCache = new Map();
@@ -86,18 +91,23 @@
              !element.parentElement.open && element.tagName !== "SUMMARY") hidden = true;
     else {
       const style = styleOf(element);
-      if (style.display === "none" || style.visibility === "hidden" || style.visibility === "collapse") hidden = true;
-      else if (parseFloat(style.opacity) === 0) hidden = true;
-      else if (parseFloat(style.fontSize) === 0 && element.children.length === 0) hidden = true;
-      else if (/inset\(\s*(50|100)%/.test(style.clipPath) || /rect\(\s*0(px)?,?\s+0(px)?,?\s+0(px)?,?\s+0(px)?\s*\)/.test(style.clip)) hidden = true;
-      else if (parseFloat(style.textIndent) < -999) hidden = true;
-      else {
+      const display = style.display;
+      const visibility = style.visibility;
+      const clip = style.clip;
+      const clipPath = style.clipPath;
+      const overflow = style.overflow;
+      const position = style.position;
+      if (display === "none" || visibility === "hidden" || visibility === "collapse") hidden = true;
+      else if (style.opacity === "0") hidden = true;
+      else if (style.fontSize === "0px" && element.children.length === 0) hidden = true;
+      else if ((clipPath !== "none" && /inset\(\s*(50|100)%/.test(clipPath)) ||
+               (clip !== "auto" && /rect\(\s*0(px)?,?\s+0(px)?,?\s+0(px)?,?\s+0(px)?\s*\)/.test(clip))) hidden = true;
+      else if (style.textIndent !== "0px" && parseFloat(style.textIndent) < -999) hidden = true;
+      else if (overflow !== "visible" || position !== "static") {
+        // Only what clips or is positioned can be shrunk or pushed away.
         const box = element.getBoundingClientRect();
-        const page = document.documentElement;
-        const clipsItself = style.overflow !== "visible";
-        const tiny = clipsItself && ((box.width <= 1 && box.height <= 1) || box.width === 0 || box.height === 0);
-        const offPage = box.right + window.scrollX < 0 || box.bottom + window.scrollY < 0 ||
-                        box.left + window.scrollX > Math.max(page.scrollWidth, innerWidth) + 100;
+        const tiny = overflow !== "visible" && ((box.width <= 1 && box.height <= 1) || box.width === 0 || box.height === 0);
+        const offPage = box.right + scrolled.x < 0 || box.bottom + scrolled.y < 0 || box.left + scrolled.x > pageRight;
         if (tiny || offPage) hidden = true;
       }
     }
@@ -298,7 +308,7 @@
       if (tag === "A" && element.hasAttribute("href")) record.href = element.getAttribute("href");
       const box = record.box;
       // Something on top of its centre (a banner, a backdrop): say what.
-      const local = element.getBoundingClientRect();
+      const local = { left: box.x - frameOffset.x, top: box.y - frameOffset.y, width: box.w, height: box.h };
       const cx = local.left + local.width / 2, cy = local.top + local.height / 2;
       if (cx >= 0 && cy >= 0 && cx < innerWidth && cy < innerHeight) {
         const hit = element.getRootNode().elementFromPoint(cx, cy);
