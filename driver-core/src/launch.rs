@@ -473,6 +473,8 @@ mod tests {
         );
         assert!(flags.contains(&"--headless=new".to_owned()));
         assert!(!flags.iter().any(|flag| flag.starts_with("--proxy-server")));
+        let agent = flags.iter().find(|flag| flag.starts_with("--user-agent="));
+        assert!(agent.is_some_and(|a| a.contains("Chrome/156.0.0.0") && !a.contains("Headless")));
         let guarded = Options {
             proxy: Some("http://127.0.0.1:9".into()),
             ..Options::default()
@@ -487,8 +489,6 @@ mod tests {
                 "{expected} missing from {flags:?}"
             );
         }
-        let agent = flags.iter().find(|flag| flag.starts_with("--user-agent="));
-        assert!(agent.is_some_and(|a| a.contains("Chrome/156.0.0.0") && !a.contains("Headless")));
     }
 
     #[test]
