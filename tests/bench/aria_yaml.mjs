@@ -1,7 +1,7 @@
-// The yardstick for snapshot size: Playwright's accessibility-tree YAML
-// (what Playwright MCP shows a model) of each fixture page, in tokens
-// counted as characters / 4, the same count `cargo xtask bench` uses for
-// tabwright's text.
+// The yardstick for snapshot size: Playwright's accessibility-tree YAML of
+// each fixture page, in tokens counted as characters / 4 (the count
+// `cargo xtask bench` uses for tabwright's text): in its "ai" mode, with
+// refs, which is what Playwright MCP shows a model, and its plain default.
 //
 //   cd tests/bench && npm install --no-save playwright-core@1 && node aria_yaml.mjs
 //
@@ -17,13 +17,18 @@ const browser = await chromium.launch({
   args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
 });
 const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-const sizes = [];
+const ai = [];
+const plain = [];
 for (const name of readdirSync(dir).sort()) {
   if (name === "frame-inner.html" || name === "iframe-cross.html") continue;
   const html = readFileSync(new URL(name, dir), "utf8").replaceAll("/fx/frame-inner.html", "about:blank");
   await page.setContent(html);
+  const short = name.replace(".html", "");
+  const withRefs = await page.locator("body").ariaSnapshot({ mode: "ai" });
+  ai.push(`${short} ${Math.round(withRefs.length / 4)}`);
   const yaml = await page.locator("body").ariaSnapshot();
-  sizes.push(`${name.replace(".html", "")} ${Math.round(yaml.length / 4)}`);
+  plain.push(`${short} ${Math.round(yaml.length / 4)}`);
 }
-console.log("Playwright aria YAML tokens (chars/4): " + sizes.join("; "));
+console.log("Playwright MCP format (ariaSnapshot mode ai) tokens: " + ai.join("; "));
+console.log("plain ariaSnapshot YAML tokens: " + plain.join("; "));
 await browser.close();
