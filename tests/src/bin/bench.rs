@@ -136,7 +136,7 @@ async fn snapshot_costs(backend: Backend, runs: usize) -> Result<(), String> {
         summary(&mut whole)
     );
     print!(
-        "{}: snapshot tokens (chars/4), default scope / full page:",
+        "{}: snapshot tokens (chars/4), default scope / full page (page content alone):",
         backend.name()
     );
     for (name, _) in tabwright_tests::site::FIXTURES {
@@ -159,13 +159,24 @@ async fn snapshot_costs(backend: Backend, runs: usize) -> Result<(), String> {
                 )
                 .await
                 .map_err(fail)?;
-            sizes.push(snapshot.render(RenderOptions::default()).len() / 4);
+            let text = snapshot.render(RenderOptions::default());
+            sizes.push(text.len() / 4);
+            if full_page {
+                // The page's own lines, without the title, URL and fences
+                // (an MCP response carries those around any format).
+                let body = text
+                    .split_once(marks::CONTENT_START)
+                    .and_then(|(_, rest)| rest.split_once(marks::CONTENT_END))
+                    .map_or(0, |(body, _)| body.trim().len());
+                sizes.push(body / 4);
+            }
         }
         print!(
-            " {} {}/{};",
+            " {} {}/{} ({} content);",
             name.trim_end_matches(".html"),
             sizes[0],
-            sizes[1]
+            sizes[1],
+            sizes[2]
         );
     }
     println!();
