@@ -143,26 +143,9 @@ impl Session {
     /// Attaches to the page Chrome opened at start (auto-attach covers only
     /// targets created from now on).
     async fn attach_existing_page(&self) -> Result<TabId> {
-        #[derive(Deserialize)]
-        #[serde(rename_all = "camelCase")]
-        struct Info {
-            target_id: String,
-            #[serde(rename = "type")]
-            kind: String,
-            attached: bool,
-        }
-        #[derive(Deserialize)]
-        #[serde(rename_all = "camelCase")]
-        struct Targets {
-            target_infos: Vec<Info>,
-        }
-        let targets: Targets = decode(
-            self.client
-                .call_raw(None, "Target.getTargets", json!({}))
-                .await?,
-        )?;
-        let page = targets
-            .target_infos
+        let page = self
+            .targets()
+            .await?
             .into_iter()
             .find(|info| info.kind == "page");
         match page {
@@ -289,30 +272,28 @@ impl Session {
     /// The tabs, oldest first, with titles and URLs fresh from Chrome (the
     /// change events lag behind a document's `<title>`).
     pub async fn tabs(&self) -> Result<Vec<Tab>> {
-        #[derive(Deserialize)]
-        #[serde(rename_all = "camelCase")]
-        struct Info {
-            target_id: String,
-            url: String,
-            title: String,
-        }
+        let targets = self.targets().await?;
+        self.registry.refresh(
+            targets
+                .into_iter()
+                .map(|info| (info.target_id, info.url, info.title)),
+        );
+        Ok(self.listed_tabs())
+    }
+
+    /// Every target Chrome has, as `Target.getTargets` lists them.
+    async fn targets(&self) -> Result<Vec<TargetInfo>> {
         #[derive(Deserialize)]
         #[serde(rename_all = "camelCase")]
         struct Targets {
-            target_infos: Vec<Info>,
+            target_infos: Vec<TargetInfo>,
         }
         let targets: Targets = decode(
             self.client
                 .call_raw(None, "Target.getTargets", json!({}))
                 .await?,
         )?;
-        self.registry.refresh(
-            targets
-                .target_infos
-                .into_iter()
-                .map(|info| (info.target_id, info.url, info.title)),
-        );
-        Ok(self.listed_tabs())
+        Ok(targets.target_infos)
     }
 
     fn listed_tabs(&self) -> Vec<Tab> {
@@ -431,6 +412,21 @@ impl Drop for Session {
     fn drop(&mut self) {
         self.events.abort();
     }
+}
+
+/// What `Target.getTargets` says of one target.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct TargetInfo {
+    target_id: String,
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    attached: bool,
+    #[serde(default)]
+    url: String,
+    #[serde(default)]
+    title: String,
 }
 
 /// Starts Chrome with our flags and a fresh (or the configured) profile, and
