@@ -199,6 +199,7 @@ pub(crate) async fn evaluate_in_frame(
         path: format!("{path:?}"),
         reason,
     };
+    let mut session = session.to_owned();
     let mut context: Option<i64> = None;
     for index in path {
         let mut params = json!({
@@ -211,21 +212,21 @@ pub(crate) async fn evaluate_in_frame(
             params["contextId"] = json!(context);
         }
         let found = client
-            .call_raw(Some(session), "Runtime.evaluate", params)
+            .call_raw(Some(&session), "Runtime.evaluate", params)
             .await?;
         let Some(object) = found["result"]["objectId"].as_str() else {
             return Err(unreachable("the frame is gone".to_owned()));
         };
         let node = client
             .call_raw(
-                Some(session),
+                Some(&session),
                 "DOM.describeNode",
                 json!({ "objectId": object }),
             )
             .await?;
         let _ = client
             .call_raw(
-                Some(session),
+                Some(&session),
                 "Runtime.releaseObject",
                 json!({ "objectId": object }),
             )
@@ -233,11 +234,24 @@ pub(crate) async fn evaluate_in_frame(
         let Some(frame) = node["node"]["frameId"].as_str() else {
             return Err(unreachable("the frame has no document".to_owned()));
         };
-        context = Some(registry.context_of(session, frame).ok_or_else(|| {
-            unreachable("it runs in another process (a cross-site frame), which this session does not attach to".to_owned())
-        })?);
+        if let Some(found) = registry.context_of(&session, frame) {
+            context = Some(found);
+            continue;
+        }
+        // Not in this process: a cross-site frame with a session of its own.
+        let Some(child) = registry.frame_session(frame) else {
+            return Err(unreachable(
+                "it runs in another process that is not attached yet".to_owned(),
+            ));
+        };
+        context = Some(
+            registry
+                .context_of(&child, frame)
+                .ok_or_else(|| unreachable("its document has no script context yet".to_owned()))?,
+        );
+        session = child;
     }
-    evaluate_in_context(client, session, context, expression).await
+    evaluate_in_context(client, &session, context, expression).await
 }
 
 async fn evaluate_in_context(

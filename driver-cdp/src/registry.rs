@@ -43,6 +43,8 @@ pub(crate) struct Registry {
     pub tabs: Vec<TabRecord>,
     pub console: Vec<ConsoleEntry>,
     pub downloads: Vec<Download>,
+    /// Cross-site frames attached as targets of their own: frame id -> session.
+    pub frames: std::collections::HashMap<String, String>,
     /// The main-world execution context of each frame: (session, frame) -> id.
     pub contexts: std::collections::HashMap<(String, String), i64>,
     pub viewport: Option<Viewport>,
@@ -135,6 +137,11 @@ impl SharedRegistry {
         })
     }
 
+    /// The session of a cross-site frame, if it is attached.
+    pub fn frame_session(&self, frame: &str) -> Option<String> {
+        self.read(|registry| registry.frames.get(frame).cloned())
+    }
+
     /// Takes the download attempts gathered so far.
     pub fn drain_downloads(&self) -> Vec<Download> {
         std::mem::take(&mut lock(&self.state).downloads)
@@ -207,7 +214,8 @@ pub(crate) async fn follow_events(
                     registry.update(|registry| {
                         registry
                             .tabs
-                            .retain(|tab| tab.session.as_deref() != Some(session))
+                            .retain(|tab| tab.session.as_deref() != Some(session));
+                        registry.frames.retain(|_, owner| owner != session);
                     });
                 }
             }
@@ -283,8 +291,36 @@ fn on_attached(client: &Client, registry: &SharedRegistry, event: &RawEvent) {
     let Some(session) = event.params["sessionId"].as_str().map(str::to_owned) else {
         return;
     };
+    if info.kind == "iframe" {
+        // A cross-site frame runs in a process of its own: its session is
+        // how its document is read. Its target id is its frame id.
+        registry.update(|registry| {
+            registry
+                .frames
+                .insert(info.target_id.clone(), session.clone());
+        });
+        let client = client.clone();
+        tokio::spawn(async move {
+            let s = Some(session.as_str());
+            let setup = vec![
+                client.call_raw(s, "Runtime.enable", json!({})),
+                client.call_raw(
+                    s,
+                    "Target.setAutoAttach",
+                    json!({ "autoAttach": true, "waitForDebuggerOnStart": true, "flatten": true }),
+                ),
+                client.call_raw(s, "Runtime.runIfWaitingForDebugger", json!({})),
+            ];
+            for result in futures::future::join_all(setup).await {
+                if let Err(error) = result {
+                    tracing::debug!(?error, "a frame setting failed");
+                }
+            }
+        });
+        return;
+    }
     if info.kind != "page" {
-        // Workers, iframes and the like: let them run untouched.
+        // Workers and the like: let them run untouched.
         let client = client.clone();
         tokio::spawn(async move {
             let _ = client
@@ -328,6 +364,13 @@ fn on_attached(client: &Client, registry: &SharedRegistry, event: &RawEvent) {
         if let Some(viewport) = viewport {
             setup.push(client.call_raw(s, "Emulation.setDeviceMetricsOverride", metrics(viewport)));
         }
+        // Cross-site frames attach as sessions of their own (flat), so a
+        // snapshot can read them too.
+        setup.push(client.call_raw(
+            s,
+            "Target.setAutoAttach",
+            json!({ "autoAttach": true, "waitForDebuggerOnStart": true, "flatten": true }),
+        ));
         setup.push(client.call_raw(s, "Runtime.runIfWaitingForDebugger", json!({})));
         for result in futures::future::join_all(setup).await {
             if let Err(error) = result {

@@ -115,6 +115,7 @@ both_backends!(
     stale_numbers_fail_loudly,
     acting_through_numbers,
     cross_origin_frames_share_the_numbering,
+    cross_site_frames_share_the_numbering,
     the_planted_instruction_never_appears,
     scope_and_budget,
     marks_are_drawn_where_the_elements_are,
@@ -308,7 +309,16 @@ async fn acting_through_numbers(backend: Backend) {
 }
 
 async fn cross_origin_frames_share_the_numbering(backend: Backend) {
-    let page = open(backend, "iframe-cross.html").await;
+    frame_scenario(backend, "iframe-cross.html").await;
+}
+
+/// A frame on another site runs in a process of its own (site isolation).
+async fn cross_site_frames_share_the_numbering(backend: Backend) {
+    frame_scenario(backend, "iframe-cross-site.html").await;
+}
+
+async fn frame_scenario(backend: Backend, fixture: &str) {
+    let page = open(backend, fixture).await;
     let driver = page.driver.as_ref();
     let snapshot = page
         .marks

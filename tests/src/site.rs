@@ -17,7 +17,8 @@ pub struct Site {
 }
 
 /// The snapshot fixtures, served at `/fx/NAME` (`{OTHER}` in a page stands
-/// for a second loopback origin, for cross-origin frames).
+/// for a second loopback origin, `{OTHER_SITE}` for that server as another
+/// site, for cross-origin and cross-site frames).
 pub const FIXTURES: &[(&str, &str)] = &[
     ("forms.html", include_str!("../fixtures/forms.html")),
     ("table.html", include_str!("../fixtures/table.html")),
@@ -35,6 +36,10 @@ pub const FIXTURES: &[(&str, &str)] = &[
     (
         "iframe-cross.html",
         include_str!("../fixtures/iframe-cross.html"),
+    ),
+    (
+        "iframe-cross-site.html",
+        include_str!("../fixtures/iframe-cross-site.html"),
     ),
     ("long.html", include_str!("../fixtures/long.html")),
     ("spa.html", include_str!("../fixtures/spa.html")),
@@ -208,7 +213,15 @@ impl Site {
         let other = MockServer::start().await;
         for server in [&site.server, &other] {
             for (name, body) in FIXTURES {
-                let body = body.replace("{OTHER}", &other.uri());
+                // Another port is another origin; `localhost` instead of
+                // 127.0.0.1 is another site, which Chrome puts in a process
+                // of its own.
+                let body = body
+                    .replace(
+                        "{OTHER_SITE}",
+                        &other.uri().replace("127.0.0.1", "localhost"),
+                    )
+                    .replace("{OTHER}", &other.uri());
                 Mock::given(method("GET"))
                     .and(path(format!("/fx/{name}")))
                     .respond_with(html(&body))
