@@ -384,21 +384,6 @@ pub(crate) async fn press_key(client: &Client, session: &str, press: KeyPress) -
     let text = key
         .text()
         .filter(|_| !(modifiers.ctrl || modifiers.alt || modifiers.meta));
-    let mut down = json!({
-        "type": if text.is_some() { "keyDown" } else { "rawKeyDown" },
-        "key": key.dom_key(),
-        "code": key.dom_code(),
-        "windowsVirtualKeyCode": key.key_code(),
-        "nativeVirtualKeyCode": key.key_code(),
-        "modifiers": modifiers.cdp_mask(),
-    });
-    if let Some(text) = &text {
-        down["text"] = json!(text);
-        down["unmodifiedText"] = json!(text);
-    }
-    client
-        .call_raw(Some(session), "Input.dispatchKeyEvent", down)
-        .await?;
     let up = json!({
         "type": "keyUp",
         "key": key.dom_key(),
@@ -407,9 +392,21 @@ pub(crate) async fn press_key(client: &Client, session: &str, press: KeyPress) -
         "nativeVirtualKeyCode": key.key_code(),
         "modifiers": modifiers.cdp_mask(),
     });
-    client
-        .call_raw(Some(session), "Input.dispatchKeyEvent", up)
-        .await?;
+    let mut down = up.clone();
+    down["type"] = json!(if text.is_some() {
+        "keyDown"
+    } else {
+        "rawKeyDown"
+    });
+    if let Some(text) = &text {
+        down["text"] = json!(text);
+        down["unmodifiedText"] = json!(text);
+    }
+    for event in [down, up] {
+        client
+            .call_raw(Some(session), "Input.dispatchKeyEvent", event)
+            .await?;
+    }
     Ok(())
 }
 

@@ -167,17 +167,21 @@ impl SharedRegistry {
     }
 }
 
+/// What CDP says of a target (`Target.getTargets`, `targetCreated`,
+/// `attachedToTarget`).
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct TargetInfo {
-    target_id: String,
+pub(crate) struct TargetInfo {
+    pub target_id: String,
     #[serde(rename = "type")]
-    kind: String,
+    pub kind: String,
     #[serde(default)]
-    url: String,
+    pub attached: bool,
     #[serde(default)]
-    title: String,
-    browser_context_id: Option<String>,
+    pub url: String,
+    #[serde(default)]
+    pub title: String,
+    pub browser_context_id: Option<String>,
 }
 
 /// Follows the browser's events for as long as the connection lives.

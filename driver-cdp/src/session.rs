@@ -11,7 +11,7 @@ use driver_core::launch::{self, ChromeProcess, Profile};
 use driver_core::{DriverError, Options, Result, Tab, TabId, Viewport};
 
 use crate::client::Client;
-use crate::registry::{self, SharedRegistry, TabRecord};
+use crate::registry::{self, SharedRegistry, TabRecord, TargetInfo};
 
 /// How long `Browser.close` may take before the process group is killed.
 const CLOSE_GRACE: Duration = Duration::from_millis(1500);
@@ -412,21 +412,6 @@ impl Drop for Session {
     fn drop(&mut self) {
         self.events.abort();
     }
-}
-
-/// What `Target.getTargets` says of one target.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct TargetInfo {
-    target_id: String,
-    #[serde(rename = "type")]
-    kind: String,
-    #[serde(default)]
-    attached: bool,
-    #[serde(default)]
-    url: String,
-    #[serde(default)]
-    title: String,
 }
 
 /// Starts Chrome with our flags and a fresh (or the configured) profile, and

@@ -51,31 +51,4 @@ macro_rules! suite {
     };
 }
 
-suite!(
-    lazy_start,
-    navigate_reports_status_and_final_url,
-    navigate_failure_names_the_net_error,
-    eval_returns_json,
-    eval_exception_carries_its_message,
-    click_and_type,
-    missing_and_hidden_elements,
-    key_presses,
-    screenshots,
-    text_and_value,
-    wait_for_present_and_visible,
-    history,
-    tabs,
-    popups_become_tabs,
-    viewport,
-    console_and_page_errors,
-    ordinary_chrome,
-    calls_are_serialised,
-    never_loading_page_times_out,
-    spinning_script_times_out,
-    browser_gone_then_fresh,
-    close_ends_everything,
-    drop_ends_everything,
-    close_is_idempotent,
-    screencast,
-    downloads_are_refused,
-);
+tabwright_tests::for_each_check!(suite);

@@ -76,23 +76,33 @@ async fn connects_by_http_and_ws_and_leaves_the_browser_running() {
 
 #[tokio::test]
 async fn a_bad_endpoint_is_a_clear_error() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|listener| listener.local_addr())
-        .expect("a free port")
-        .port();
-    let driver = CdpDriver::new(Options {
-        endpoint: Some(format!("http://127.0.0.1:{port}")),
-        ..Options::default()
-    });
-    let error = driver
-        .navigate("about:blank")
-        .await
-        .expect_err("nothing listens there");
-    assert!(
-        matches!(error, driver_core::DriverError::Launch { .. }),
-        "{error:?}"
-    );
-    assert!(error.to_string().contains(&port.to_string()), "{error}");
+    let port = tabwright_tests::free_port();
+    let nobody = format!("http://127.0.0.1:{port}");
+    let drivers: [Box<dyn Driver>; 2] = [
+        Box::new(CdpDriver::new(Options {
+            endpoint: Some(nobody.clone()),
+            ..Options::default()
+        })),
+        Box::new(driver_webdriver::WebDriverDriver::new(Options {
+            endpoint: Some(nobody),
+            ..Options::default()
+        })),
+    ];
+    for driver in drivers {
+        let backend = driver.capabilities().backend;
+        let error = driver
+            .navigate("about:blank")
+            .await
+            .expect_err("nothing listens there");
+        assert!(
+            matches!(error, driver_core::DriverError::Launch { .. }),
+            "{backend}: {error:?}"
+        );
+        assert!(
+            error.to_string().contains(&port.to_string()),
+            "{backend}: {error}"
+        );
+    }
     let driver = CdpDriver::new(Options {
         endpoint: Some("not a url".to_owned()),
         ..Options::default()
@@ -112,10 +122,7 @@ struct HandStartedChromedriver {
 
 impl HandStartedChromedriver {
     fn start() -> Self {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|listener| listener.local_addr())
-            .expect("a free port")
-            .port();
+        let port = tabwright_tests::free_port();
         let child = std::process::Command::new("/usr/bin/chromedriver")
             .arg(format!("--port={port}"))
             .stdout(std::process::Stdio::null())
@@ -176,27 +183,6 @@ async fn webdriver_connects_to_a_remote_end_and_leaves_it_running() {
             "closing the driver ended the remote end (round {round})"
         );
     }
-}
-
-#[tokio::test]
-async fn a_bad_webdriver_endpoint_is_a_clear_error() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|listener| listener.local_addr())
-        .expect("a free port")
-        .port();
-    let driver = driver_webdriver::WebDriverDriver::new(Options {
-        endpoint: Some(format!("http://127.0.0.1:{port}")),
-        ..Options::default()
-    });
-    let error = driver
-        .navigate("about:blank")
-        .await
-        .expect_err("nothing listens there");
-    assert!(
-        matches!(error, driver_core::DriverError::Launch { .. }),
-        "{error:?}"
-    );
-    assert!(error.to_string().contains(&port.to_string()), "{error}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

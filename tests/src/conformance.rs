@@ -100,34 +100,43 @@ macro_rules! checks {
     };
 }
 
-checks!(
-    lazy_start,
-    navigate_reports_status_and_final_url,
-    navigate_failure_names_the_net_error,
-    eval_returns_json,
-    eval_exception_carries_its_message,
-    click_and_type,
-    missing_and_hidden_elements,
-    key_presses,
-    screenshots,
-    text_and_value,
-    wait_for_present_and_visible,
-    history,
-    tabs,
-    popups_become_tabs,
-    viewport,
-    console_and_page_errors,
-    ordinary_chrome,
-    calls_are_serialised,
-    never_loading_page_times_out,
-    spinning_script_times_out,
-    browser_gone_then_fresh,
-    close_ends_everything,
-    drop_ends_everything,
-    close_is_idempotent,
-    screencast,
-    downloads_are_refused,
-);
+/// Calls `$callback!(name, name, …)` with every check's name: the one list
+/// the table, `all()` and the integration tests are made from.
+#[macro_export]
+macro_rules! for_each_check {
+    ($callback:ident) => {
+        $callback!(
+            lazy_start,
+            navigate_reports_status_and_final_url,
+            navigate_failure_names_the_net_error,
+            eval_returns_json,
+            eval_exception_carries_its_message,
+            click_and_type,
+            missing_and_hidden_elements,
+            key_presses,
+            screenshots,
+            text_and_value,
+            wait_for_present_and_visible,
+            history,
+            tabs,
+            popups_become_tabs,
+            viewport,
+            console_and_page_errors,
+            ordinary_chrome,
+            calls_are_serialised,
+            never_loading_page_times_out,
+            spinning_script_times_out,
+            browser_gone_then_fresh,
+            close_ends_everything,
+            drop_ends_everything,
+            close_is_idempotent,
+            screencast,
+            downloads_are_refused,
+        );
+    };
+}
+
+for_each_check!(checks);
 
 /// Finds a check by name.
 pub fn by_name(name: &str) -> Option<Check> {
@@ -214,10 +223,7 @@ async fn navigate_reports_status_and_final_url(ctx: &Ctx) -> CheckResult {
 
 async fn navigate_failure_names_the_net_error(ctx: &Ctx) -> CheckResult {
     // A port that was free a moment ago: nothing listens there.
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|listener| listener.local_addr())
-        .map_err(|error| format!("cannot find a free port: {error}"))?
-        .port();
+    let port = crate::free_port();
     let driver = ctx.driver();
     match driver.navigate(&format!("http://127.0.0.1:{port}/")).await {
         Err(DriverError::NavigationFailed { net_error, .. }) => {

@@ -14,3 +14,12 @@ pub mod http;
 pub mod site;
 
 pub use backend::Backend;
+
+/// A loopback port that was free a moment ago: nothing listens there (for
+/// tests of refused connections), or something of the test's own may.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .map(|address| address.port())
+        .unwrap_or_else(|error| panic!("no free loopback port: {error}"))
+}
