@@ -52,8 +52,8 @@ use tokio::sync::Mutex;
 use tokio::time::{timeout, timeout_at, Instant};
 
 pub use driver_core::{
-    Capabilities, ConsoleEntry, Download, Driver, DriverError, KeyPress, Navigation, Options,
-    Result, ScreenshotOptions, Tab, TabId, Viewport, WaitFor,
+    Capabilities, ConsoleEntry, Dialog, Download, Driver, DriverError, KeyPress, Navigation,
+    Options, Result, ScreenshotOptions, Tab, TabId, Viewport, WaitFor,
 };
 
 use session::Session;
@@ -89,6 +89,29 @@ impl CdpDriver {
         action: String,
         op: impl AsyncFnOnce(&mut Session) -> Result<T>,
     ) -> Result<T> {
+        self.run_with(action, true, op).await
+    }
+
+    /// [`run`](Self::run) for calls that do not touch the page (tabs, the
+    /// console, dialogs), so an open dialog does not stop them.
+    async fn run_free<T>(
+        &self,
+        action: String,
+        op: impl AsyncFnOnce(&mut Session) -> Result<T>,
+    ) -> Result<T> {
+        self.run_with(action, false, op).await
+    }
+
+    /// A JavaScript dialog stops the page's scripts and input until it is
+    /// answered, so a page call made while one is open (or that opens one)
+    /// would hang: with `needs_page`, the call instead ends with
+    /// [`DriverError::DialogOpen`] the moment a dialog is open in its tab.
+    async fn run_with<T>(
+        &self,
+        action: String,
+        needs_page: bool,
+        op: impl AsyncFnOnce(&mut Session) -> Result<T>,
+    ) -> Result<T> {
         let limit = self.options.timeout;
         let deadline = Instant::now() + limit;
         let mut state = timeout_at(deadline, self.state.lock()).await.map_err(|_| {
@@ -118,7 +141,21 @@ impl CdpDriver {
             return Err(DriverError::Protocol("no session after start".to_owned()));
         };
         let client = session.client.clone();
+        let registry = session.registry.clone();
+        let tab = session.current.clone().filter(|_| needs_page);
+        let dialog = async move {
+            match tab {
+                Some(tab) => {
+                    registry
+                        .wait_until(|registry| registry.tab(&tab).and_then(|t| t.dialog.clone()))
+                        .await
+                }
+                None => std::future::pending().await,
+            }
+        };
         let result = tokio::select! {
+            biased;
+            dialog = dialog => Err(DriverError::DialogOpen { kind: dialog.kind, message: dialog.message }),
             outcome = timeout_at(deadline, op(session)) => {
                 outcome.unwrap_or_else(|_| Err(DriverError::timeout(action, limit)))
             }
@@ -199,7 +236,7 @@ impl Driver for CdpDriver {
     }
 
     async fn current_tab(&self) -> Result<TabId> {
-        self.run("find the current tab".to_owned(), async |session| {
+        self.run_free("find the current tab".to_owned(), async |session| {
             session.current_session().await?;
             session
                 .current
@@ -299,12 +336,12 @@ impl Driver for CdpDriver {
     }
 
     async fn tabs(&self) -> Result<Vec<Tab>> {
-        self.run("list tabs".to_owned(), async |session| session.tabs().await)
+        self.run_free("list tabs".to_owned(), async |session| session.tabs().await)
             .await
     }
 
     async fn open_tab(&self, url: Option<&str>) -> Result<Tab> {
-        self.run("open a tab".to_owned(), async |session| {
+        self.run_free("open a tab".to_owned(), async |session| {
             let id = session.open_tab().await?;
             if let Some(url) = url {
                 let session_id = session.current_session().await?;
@@ -316,7 +353,7 @@ impl Driver for CdpDriver {
     }
 
     async fn switch_tab(&self, id: &TabId) -> Result<()> {
-        self.run(format!("switch to tab {id}"), async |session| {
+        self.run_free(format!("switch to tab {id}"), async |session| {
             if session.session_of(id).is_none() {
                 return Err(DriverError::NoSuchTab { id: id.0.clone() });
             }
@@ -327,7 +364,7 @@ impl Driver for CdpDriver {
     }
 
     async fn close_tab(&self, id: &TabId) -> Result<()> {
-        self.run(format!("close tab {id}"), async |session| {
+        self.run_free(format!("close tab {id}"), async |session| {
             session.close_tab(id).await
         })
         .await
@@ -359,15 +396,79 @@ impl Driver for CdpDriver {
     }
 
     async fn console(&self) -> Result<Vec<ConsoleEntry>> {
-        self.run("read the console".to_owned(), async |session| {
+        self.run_free("read the console".to_owned(), async |session| {
             Ok(session.drain_console())
         })
         .await
     }
 
     async fn downloads(&self) -> Result<Vec<Download>> {
-        self.run("read the refused downloads".to_owned(), async |session| {
+        self.run_free("read the refused downloads".to_owned(), async |session| {
             Ok(session.registry.drain_downloads())
+        })
+        .await
+    }
+
+    async fn move_mouse(&self, x: f64, y: f64) -> Result<()> {
+        driver_core::check_point(x, y)?;
+        self.run(format!("move the mouse to ({x}, {y})"), async |session| {
+            let id = session.current_session().await?;
+            page::mouse_event(
+                &session.client,
+                &id,
+                json!({ "type": "mouseMoved", "x": x, "y": y }),
+            )
+            .await
+        })
+        .await
+    }
+
+    async fn wheel(&self, x: f64, y: f64, dx: f64, dy: f64) -> Result<()> {
+        driver_core::check_point(x, y)?;
+        if !dx.is_finite() || !dy.is_finite() {
+            return Err(DriverError::InvalidArgument(format!(
+                "scroll amounts must be finite numbers, not ({dx}, {dy})"
+            )));
+        }
+        self.run(format!("scroll at ({x}, {y})"), async |session| {
+            let id = session.current_session().await?;
+            let event = json!({ "type": "mouseWheel", "x": x, "y": y, "deltaX": dx, "deltaY": dy });
+            page::mouse_event(&session.client, &id, event).await
+        })
+        .await
+    }
+
+    async fn dialog(&self) -> Result<Option<Dialog>> {
+        self.run_free("look for a dialog".to_owned(), async |session| {
+            session.current_session().await?;
+            Ok(session
+                .current
+                .as_ref()
+                .and_then(|tab| session.registry.dialog_of(tab)))
+        })
+        .await
+    }
+
+    async fn answer_dialog(&self, accept: bool, prompt_text: Option<&str>) -> Result<()> {
+        self.run_free("answer the dialog".to_owned(), async |session| {
+            let id = session.current_session().await?;
+            let open = session
+                .current
+                .as_ref()
+                .and_then(|tab| session.registry.dialog_of(tab));
+            if open.is_none() {
+                return Err(DriverError::NoDialog);
+            }
+            let mut params = json!({ "accept": accept });
+            if let Some(text) = prompt_text {
+                params["promptText"] = json!(text);
+            }
+            session
+                .client
+                .call_raw(Some(&id), "Page.handleJavaScriptDialog", params)
+                .await?;
+            session.registry.set_dialog(&id, None);
+            Ok(())
         })
         .await
     }

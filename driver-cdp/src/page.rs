@@ -9,7 +9,7 @@ use chromiumoxide::cdp::browser_protocol::page::{
     CaptureScreenshotFormat, CaptureScreenshotParams, NavigateParams, Viewport as ClipViewport,
 };
 use serde::Deserialize;
-use serde_json::json;
+use serde_json::{json, Value};
 use tokio::sync::mpsc;
 
 use driver_core::{
@@ -349,6 +349,14 @@ pub(crate) async fn click_at(client: &Client, session: &str, x: f64, y: f64) -> 
             .call_raw(Some(session), "Input.dispatchMouseEvent", event)
             .await?;
     }
+    Ok(())
+}
+
+/// Sends one `Input.dispatchMouseEvent` (a move or a wheel turn).
+pub(crate) async fn mouse_event(client: &Client, session: &str, event: Value) -> Result<()> {
+    client
+        .call_raw(Some(session), "Input.dispatchMouseEvent", event)
+        .await?;
     Ok(())
 }
 

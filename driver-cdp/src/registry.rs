@@ -15,7 +15,8 @@ use tokio::sync::{mpsc, watch};
 
 use driver_core::launch::lock;
 use driver_core::{
-    ConsoleEntry, ConsoleLevel, Download, FrameCallback, ScreencastFrame, TabId, Viewport,
+    ConsoleEntry, ConsoleLevel, Dialog, DialogKind, Download, FrameCallback, ScreencastFrame,
+    TabId, Viewport,
 };
 
 use crate::client::{Client, RawEvent};
@@ -35,6 +36,8 @@ pub(crate) struct TabRecord {
     pub title: String,
     /// The browser context the tab lives in.
     pub context: Option<String>,
+    /// The JavaScript dialog blocking the tab, if one is open.
+    pub dialog: Option<Dialog>,
 }
 
 /// Shared between the event task and driver calls.
@@ -92,6 +95,24 @@ impl SharedRegistry {
     /// Runs `f` on the registry.
     pub fn read<T>(&self, f: impl FnOnce(&Registry) -> T) -> T {
         f(&lock(&self.state))
+    }
+
+    /// Records that the tab on `session` has `dialog` open (or none).
+    pub fn set_dialog(&self, session: &str, dialog: Option<Dialog>) {
+        self.update(|registry| {
+            if let Some(tab) = registry
+                .tabs
+                .iter_mut()
+                .find(|tab| tab.session.as_deref() == Some(session))
+            {
+                tab.dialog = dialog;
+            }
+        });
+    }
+
+    /// The dialog open in tab `id`, if any.
+    pub fn dialog_of(&self, id: &TabId) -> Option<Dialog> {
+        self.read(|registry| registry.tab(id).and_then(|tab| tab.dialog.clone()))
     }
 
     fn update(&self, f: impl FnOnce(&mut Registry)) {
@@ -272,6 +293,18 @@ pub(crate) async fn follow_events(
                 });
             }
             "Runtime.exceptionThrown" => on_exception(&registry, &event),
+            "Page.javascriptDialogOpening" => {
+                if let Some(session) = event.session_id.as_deref() {
+                    let dialog = dialog_of(&event.params);
+                    tracing::info!(kind = %dialog.kind, message = %dialog.message, "a dialog opened");
+                    registry.set_dialog(session, Some(dialog));
+                }
+            }
+            "Page.javascriptDialogClosed" => {
+                if let Some(session) = event.session_id.as_deref() {
+                    registry.set_dialog(session, None);
+                }
+            }
             "Page.screencastFrame" => {
                 if let Some(callback) = &on_frame {
                     on_screencast_frame(&client, callback, &event);
@@ -279,6 +312,23 @@ pub(crate) async fn follow_events(
             }
             _ => {}
         }
+    }
+}
+
+/// Reads `Page.javascriptDialogOpening`.
+fn dialog_of(params: &serde_json::Value) -> Dialog {
+    let kind = match params["type"].as_str() {
+        Some("alert") => DialogKind::Alert,
+        Some("confirm") => DialogKind::Confirm,
+        Some("prompt") => DialogKind::Prompt,
+        Some("beforeunload") => DialogKind::BeforeUnload,
+        _ => DialogKind::Unknown,
+    };
+    let text = |key: &str| params[key].as_str().unwrap_or_default().to_owned();
+    Dialog {
+        kind,
+        message: text("message"),
+        default_prompt: text("defaultPrompt"),
     }
 }
 
@@ -349,6 +399,7 @@ fn on_attached(client: &Client, registry: &SharedRegistry, event: &RawEvent) {
                 url: info.url.clone(),
                 title: info.title.clone(),
                 context: info.browser_context_id.clone(),
+                dialog: None,
             });
         }
     });

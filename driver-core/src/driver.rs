@@ -64,6 +64,14 @@ pub trait Driver: Send + Sync {
     /// Clicks at a point of the viewport, in CSS pixels from its top left.
     async fn click_at(&self, x: f64, y: f64) -> Result<()>;
 
+    /// Moves the mouse to a point of the viewport without pressing a button,
+    /// so hover menus open and tooltips show.
+    async fn move_mouse(&self, x: f64, y: f64) -> Result<()>;
+
+    /// Turns the mouse wheel over a point of the viewport: scrolls whatever
+    /// is under it (the page, or a scrollable box) by `dx`, `dy` CSS pixels.
+    async fn wheel(&self, x: f64, y: f64, dx: f64, dy: f64) -> Result<()>;
+
     /// Focuses the first element matching a CSS selector and types `text` into
     /// it as key events, after what it already holds.
     async fn send_keys(&self, selector: &str, text: &str) -> Result<()>;
@@ -125,6 +133,16 @@ pub trait Driver: Send + Sync {
     /// The downloads pages tried since the previous call (drained). Every
     /// download is refused: nothing a page sends lands on disk.
     async fn downloads(&self) -> Result<Vec<Download>>;
+
+    /// The JavaScript dialog (alert, confirm, prompt, beforeunload) open in
+    /// the current tab, if any. While one is open, calls that need the page
+    /// fail at once with [`DriverError::DialogOpen`] instead of hanging.
+    async fn dialog(&self) -> Result<Option<Dialog>>;
+
+    /// Accepts or dismisses the current tab's dialog; `prompt_text` is typed
+    /// into a prompt before accepting. [`DriverError::NoDialog`] if none is
+    /// open.
+    async fn answer_dialog(&self, accept: bool, prompt_text: Option<&str>) -> Result<()>;
 
     /// Ends the session. See the contract above.
     async fn close(&self) -> Result<()>;
@@ -304,4 +322,43 @@ pub struct ConsoleEntry {
     pub text: String,
     /// The tab it came from.
     pub tab: TabId,
+}
+
+/// A JavaScript dialog a page opened.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Dialog {
+    /// Which function opened it.
+    pub kind: DialogKind,
+    /// The text the page shows in it.
+    pub message: String,
+    /// A prompt's pre-filled answer (empty otherwise).
+    pub default_prompt: String,
+}
+
+/// Which kind of dialog is open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub enum DialogKind {
+    /// `alert()`: only OK.
+    Alert,
+    /// `confirm()`: OK or Cancel.
+    Confirm,
+    /// `prompt()`: a line of text, then OK or Cancel.
+    Prompt,
+    /// "Leave site?" before the page unloads.
+    BeforeUnload,
+    /// The backend cannot tell (W3C WebDriver reports the text only).
+    Unknown,
+}
+
+impl fmt::Display for DialogKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Alert => "alert",
+            Self::Confirm => "confirm",
+            Self::Prompt => "prompt",
+            Self::BeforeUnload => "beforeunload",
+            Self::Unknown => "dialog",
+        })
+    }
 }

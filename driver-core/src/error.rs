@@ -106,6 +106,20 @@ pub enum DriverError {
         reason: String,
     },
 
+    /// A JavaScript dialog is open in the tab and blocks the page until it
+    /// is answered ([`Driver::answer_dialog`](crate::Driver::answer_dialog)).
+    #[error("a {kind} dialog is open: {message:?}")]
+    DialogOpen {
+        /// Which kind.
+        kind: crate::DialogKind,
+        /// Its text.
+        message: String,
+    },
+
+    /// There is no dialog to answer.
+    #[error("no dialog is open")]
+    NoDialog,
+
     /// This backend cannot do that; see [`crate::Driver::capabilities`].
     #[error("{feature} is not supported by the {backend} backend: {reason}")]
     Unsupported {
@@ -140,6 +154,11 @@ impl DriverError {
     /// The guard refused the address.
     pub fn is_refused(&self) -> bool {
         matches!(self, Self::Refused { .. })
+    }
+
+    /// A dialog blocks the page.
+    pub fn is_dialog_open(&self) -> bool {
+        matches!(self, Self::DialogOpen { .. })
     }
 
     /// A shorthand for [`DriverError::Timeout`].

@@ -48,8 +48,8 @@ use tokio::sync::Mutex;
 use tokio::time::{timeout, timeout_at, Instant};
 
 pub use driver_core::{
-    Capabilities, ConsoleEntry, Download, Driver, DriverError, KeyPress, Navigation, Options,
-    Result, ScreenshotOptions, Tab, TabId, Viewport, WaitFor,
+    Capabilities, ConsoleEntry, Dialog, Download, Driver, DriverError, KeyPress, Navigation,
+    Options, Result, ScreenshotOptions, Tab, TabId, Viewport, WaitFor,
 };
 
 use session::Session;
@@ -200,6 +200,41 @@ impl Driver for WebDriverDriver {
         driver_core::check_point(x, y)?;
         self.run(format!("click at ({x}, {y})"), async |session| {
             session.click_at(x, y).await
+        })
+        .await
+    }
+
+    async fn move_mouse(&self, x: f64, y: f64) -> Result<()> {
+        driver_core::check_point(x, y)?;
+        self.run(format!("move the mouse to ({x}, {y})"), async |session| {
+            session.move_mouse(x, y).await
+        })
+        .await
+    }
+
+    async fn wheel(&self, x: f64, y: f64, dx: f64, dy: f64) -> Result<()> {
+        driver_core::check_point(x, y)?;
+        if !dx.is_finite() || !dy.is_finite() {
+            return Err(DriverError::InvalidArgument(format!(
+                "scroll amounts must be finite numbers, not ({dx}, {dy})"
+            )));
+        }
+        self.run(format!("scroll at ({x}, {y})"), async |session| {
+            session.wheel(x, y, dx, dy).await
+        })
+        .await
+    }
+
+    async fn dialog(&self) -> Result<Option<Dialog>> {
+        self.run("look for a dialog".to_owned(), async |session| {
+            session.dialog().await
+        })
+        .await
+    }
+
+    async fn answer_dialog(&self, accept: bool, prompt_text: Option<&str>) -> Result<()> {
+        self.run("answer the dialog".to_owned(), async |session| {
+            session.answer_dialog(accept, prompt_text).await
         })
         .await
     }

@@ -12,8 +12,8 @@ use serde_json::{json, Value};
 use driver_core::launch::{self, Profile};
 use driver_core::page_js::{locate_error, LOCATE};
 use driver_core::{
-    ConsoleEntry, ConsoleLevel, DriverError, Key, KeyPress, Navigation, Options, Result,
-    ScreenshotFormat, ScreenshotOptions, Tab, TabId, Viewport, WaitFor,
+    ConsoleEntry, ConsoleLevel, Dialog, DialogKind, DriverError, Key, KeyPress, Navigation,
+    Options, Result, ScreenshotFormat, ScreenshotOptions, Tab, TabId, Viewport, WaitFor,
 };
 
 use crate::chromedriver::Chromedriver;
@@ -383,6 +383,72 @@ impl Session {
         self.actions(pointer).await
     }
 
+    pub async fn move_mouse(&mut self, x: f64, y: f64) -> Result<()> {
+        self.focus_current().await?;
+        let pointer = json!({
+            "type": "pointer",
+            "id": "mouse",
+            "parameters": { "pointerType": "mouse" },
+            "actions": [
+                { "type": "pointerMove", "duration": 0, "x": x.floor() as i64, "y": y.floor() as i64, "origin": "viewport" },
+            ],
+        });
+        self.actions(pointer).await
+    }
+
+    pub async fn wheel(&mut self, x: f64, y: f64, dx: f64, dy: f64) -> Result<()> {
+        self.focus_current().await?;
+        let wheel = json!({
+            "type": "wheel",
+            "id": "wheel",
+            "actions": [{
+                "type": "scroll", "duration": 0, "origin": "viewport",
+                "x": x.floor() as i64, "y": y.floor() as i64,
+                "deltaX": dx.round() as i64, "deltaY": dy.round() as i64,
+            }],
+        });
+        self.actions(wheel).await
+    }
+
+    // ---- dialogs ----------------------------------------------------------------
+
+    /// W3C WebDriver tells a dialog's text but not which function opened it.
+    pub async fn dialog(&mut self) -> Result<Option<Dialog>> {
+        self.focus_current().await?;
+        match self.client.get_alert_text().await {
+            Ok(message) => Ok(Some(Dialog {
+                kind: DialogKind::Unknown,
+                message,
+                default_prompt: String::new(),
+            })),
+            Err(CmdError::Standard(error)) if error.error == ErrorStatus::NoSuchAlert => Ok(None),
+            Err(error) => Err(sort(error)),
+        }
+    }
+
+    pub async fn answer_dialog(&mut self, accept: bool, prompt_text: Option<&str>) -> Result<()> {
+        if self.dialog().await?.is_none() {
+            return Err(DriverError::NoDialog);
+        }
+        if let Some(text) = prompt_text {
+            self.client
+                .send_alert_text(text)
+                .await
+                .map_err(|error| match sort(error) {
+                    DriverError::Protocol(message) => DriverError::InvalidArgument(format!(
+                        "this dialog takes no text ({message})"
+                    )),
+                    other => other,
+                })?;
+        }
+        let answered = if accept {
+            self.client.accept_alert().await
+        } else {
+            self.client.dismiss_alert().await
+        };
+        answered.map_err(sort)
+    }
+
     pub async fn send_keys(&mut self, selector: &str, text: &str) -> Result<()> {
         self.locate("focus", selector, Value::Null).await?;
         self.type_text(text).await
@@ -552,7 +618,12 @@ impl Session {
         let mut tabs = Vec::new();
         for handle in self.handles().await? {
             self.switch(&handle).await?;
-            let title = self.client.title().await.map_err(sort)?;
+            // A tab under a dialog cannot be asked its title: leave it blank
+            // rather than fail the whole list.
+            let title = match self.client.title().await.map_err(sort) {
+                Err(DriverError::DialogOpen { .. }) => String::new(),
+                other => other?,
+            };
             let url = self
                 .client
                 .current_url()
@@ -851,6 +922,20 @@ fn bridge(error: DriverError) -> DriverError {
     }
 }
 
+/// The text of the dialog an "unexpected alert open" error is about: the
+/// error data's `text`, else what chromedriver puts in its message
+/// (`unexpected alert open: {Alert text : hello}`).
+fn alert_text(data: &Option<Value>, message: &str) -> String {
+    if let Some(text) = data.as_ref().and_then(|data| data["text"].as_str()) {
+        return text.to_owned();
+    }
+    message
+        .split_once("{Alert text : ")
+        .and_then(|(_, rest)| rest.rsplit_once('}'))
+        .map(|(text, _)| text.to_owned())
+        .unwrap_or_default()
+}
+
 /// Sorts a fantoccini error into the variant callers branch on.
 pub(crate) fn sort(error: CmdError) -> DriverError {
     match error {
@@ -880,6 +965,10 @@ pub(crate) fn sort(error: CmdError) -> DriverError {
                         .to_owned(),
                 },
                 ErrorStatus::NoSuchElement => DriverError::NoSuchElement { selector: message },
+                ErrorStatus::UnexpectedAlertOpen => DriverError::DialogOpen {
+                    kind: DialogKind::Unknown,
+                    message: alert_text(&webdriver.data, &message),
+                },
                 _ => DriverError::Protocol(message),
             }
         }
@@ -914,6 +1003,19 @@ mod tests {
             console_text(r#"http://x/ 1:1 "a \"quoted\" word""#),
             r#"a "quoted" word"#
         );
+    }
+
+    #[test]
+    fn alert_text_comes_from_data_or_message() {
+        assert_eq!(alert_text(&Some(json!({"text": "hi"})), "whatever"), "hi");
+        assert_eq!(
+            alert_text(
+                &None,
+                "unexpected alert open: {Alert text : Delete {all}?}\n  (Session info)"
+            ),
+            "Delete {all}?"
+        );
+        assert_eq!(alert_text(&None, "unexpected alert open"), "");
     }
 
     #[test]

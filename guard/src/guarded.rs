@@ -11,8 +11,8 @@ use async_trait::async_trait;
 use tokio::sync::OnceCell;
 
 use driver_core::{
-    Capabilities, ConsoleEntry, Download, Driver, DriverError, KeyPress, Navigation, Options,
-    Result, ScreenshotOptions, Tab, TabId, Viewport, WaitFor,
+    Capabilities, ConsoleEntry, Dialog, Download, Driver, DriverError, KeyPress, Navigation,
+    Options, Result, ScreenshotOptions, Tab, TabId, Viewport, WaitFor,
 };
 
 use crate::{EgressProxy, Guard, Refusal};
@@ -165,6 +165,22 @@ impl Driver for GuardedDriver {
 
     async fn click_at(&self, x: f64, y: f64) -> Result<()> {
         self.inner().await?.click_at(x, y).await
+    }
+
+    async fn move_mouse(&self, x: f64, y: f64) -> Result<()> {
+        self.inner().await?.move_mouse(x, y).await
+    }
+
+    async fn wheel(&self, x: f64, y: f64, dx: f64, dy: f64) -> Result<()> {
+        self.inner().await?.wheel(x, y, dx, dy).await
+    }
+
+    async fn dialog(&self) -> Result<Option<Dialog>> {
+        self.inner().await?.dialog().await
+    }
+
+    async fn answer_dialog(&self, accept: bool, prompt_text: Option<&str>) -> Result<()> {
+        self.inner().await?.answer_dialog(accept, prompt_text).await
     }
 
     async fn send_keys(&self, selector: &str, text: &str) -> Result<()> {

@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 use futures::future::BoxFuture;
 
 use driver_core::{
-    ConsoleLevel, Driver, DriverError, Key, KeyPress, Options, ScreenshotFormat, ScreenshotOptions,
-    Viewport, WaitFor,
+    ConsoleLevel, DialogKind, Driver, DriverError, Key, KeyPress, Options, ScreenshotFormat,
+    ScreenshotOptions, Viewport, WaitFor,
 };
 
 use crate::backend::{chrome_zombie_children, still_running, Backend, Marker};
@@ -132,6 +132,8 @@ macro_rules! for_each_check {
             close_is_idempotent,
             screencast,
             downloads_are_refused,
+            dialogs_never_block,
+            hover_and_wheel,
         );
     };
 }
@@ -1115,4 +1117,122 @@ async fn downloads_are_refused(ctx: &Ctx) -> CheckResult {
         None => Outcome::Pass,
         Some(reason) => Outcome::Unsupported(format!("refused, not reported: {reason}")),
     })
+}
+
+async fn dialogs_never_block(ctx: &Ctx) -> CheckResult {
+    let driver = ctx.driver();
+    step("navigate", driver.navigate(&ctx.site.url("/dialogs")).await)?;
+    let none = step("look for a dialog", driver.dialog().await)?;
+    ensure!(none.is_none(), "a dialog before any was opened: {none:?}");
+    match driver.answer_dialog(true, None).await {
+        Err(DriverError::NoDialog) => {}
+        other => return Err(format!("answering no dialog gave {other:?}")),
+    }
+    // The click that opens a dialog may end as soon as it is open (CDP) or
+    // return normally (WebDriver); either way no call hangs.
+    match driver.click("#alert").await {
+        Ok(()) | Err(DriverError::DialogOpen { .. }) => {}
+        Err(other) => return Err(format!("clicking #alert: {other}")),
+    }
+    match driver.eval("1 + 1").await {
+        Err(DriverError::DialogOpen { message, .. }) if message == "Hello there" => {}
+        other => return Err(format!("a script under an open alert gave {other:?}")),
+    }
+    let open = step("look for the dialog", driver.dialog().await)?;
+    let Some(open) = open else {
+        return Err("the open alert is not reported".to_owned());
+    };
+    ensure!(open.message == "Hello there", "the alert says {open:?}");
+    ensure!(
+        matches!(open.kind, DialogKind::Alert | DialogKind::Unknown),
+        "an alert reported as {:?}",
+        open.kind
+    );
+    let tabs = step("list tabs under a dialog", driver.tabs().await)?;
+    ensure!(tabs.len() == 1, "tabs under a dialog: {tabs:?}");
+    step("accept the alert", driver.answer_dialog(true, None).await)?;
+    let sum = step("evaluate after the alert", driver.eval("1 + 1").await)?;
+    ensure!(sum == 2, "1 + 1 = {sum}");
+
+    for (button, accept, text, expected) in [
+        ("#confirm", false, None, "no"),
+        ("#confirm", true, None, "yes"),
+        ("#prompt", true, Some("Ada"), "Ada"),
+    ] {
+        match driver.click(button).await {
+            Ok(()) | Err(DriverError::DialogOpen { .. }) => {}
+            Err(other) => return Err(format!("clicking {button}: {other}")),
+        }
+        step("answer", driver.answer_dialog(accept, text).await)?;
+        let out = step("read #out", driver.text("#out").await)?;
+        ensure!(
+            out == expected,
+            "{button} answered {accept} {text:?}: the page says {out:?}"
+        );
+    }
+    step("close", driver.close().await)?;
+    Ok(Outcome::Pass)
+}
+
+async fn hover_and_wheel(ctx: &Ctx) -> CheckResult {
+    let driver = ctx.driver();
+    step("navigate", driver.navigate(&ctx.site.url("/dialogs")).await)?;
+    // The div is 200×50 at the page's left edge, under three buttons.
+    let top = step(
+        "find the hover target",
+        driver
+            .eval("document.getElementById('hover-me').getBoundingClientRect().top")
+            .await,
+    )?;
+    let top = top.as_f64().unwrap_or_default();
+    step("move the mouse", driver.move_mouse(100.0, top + 25.0).await)?;
+    let out = step("read #out", driver.text("#out").await)?;
+    ensure!(out == "hovered", "after the hover #out says {out:?}");
+
+    let box_top = step(
+        "find the box",
+        driver
+            .eval("document.getElementById('box').getBoundingClientRect().top")
+            .await,
+    )?;
+    let box_top = box_top.as_f64().unwrap_or_default();
+    step(
+        "wheel over the box",
+        driver.wheel(100.0, box_top + 50.0, 0.0, 300.0).await,
+    )?;
+    let scrolled = until_true(
+        driver.as_ref(),
+        "document.getElementById('box').scrollTop > 0 && scrollY === 0",
+    )
+    .await;
+    ensure!(
+        scrolled,
+        "the wheel over the box did not scroll the box alone"
+    );
+    step(
+        "wheel over the page",
+        driver.wheel(600.0, 400.0, 0.0, 500.0).await,
+    )?;
+    ensure!(
+        until_true(driver.as_ref(), "scrollY > 0").await,
+        "the wheel over the page did not scroll it"
+    );
+    match driver.wheel(10.0, 10.0, f64::NAN, 0.0).await {
+        Err(DriverError::InvalidArgument(_)) => {}
+        other => return Err(format!("a NaN scroll gave {other:?}")),
+    }
+    step("close", driver.close().await)?;
+    Ok(Outcome::Pass)
+}
+
+/// Polls a page expression for up to two seconds: a wheel scroll lands a
+/// frame or two after the event.
+async fn until_true(driver: &dyn Driver, expression: &str) -> bool {
+    for _ in 0..40 {
+        if let Ok(serde_json::Value::Bool(true)) = driver.eval(expression).await {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    false
 }

@@ -130,6 +130,16 @@ const HUNDRED: &str = r#"<!doctype html><html><head><title>Hundred</title></head
   for (let i = 0; i < 100; i++) document.write('<img width="8" height="8" src="/img/' + i + '.png?' + run + '">');
 </script></body></html>"#;
 
+const DIALOGS: &str = r#"<!doctype html><html><head><title>Dialogs</title></head><body style="margin:0">
+<button id="alert" onclick="alert('Hello there')">Alert</button>
+<button id="confirm" onclick="out.textContent = confirm('Sure?') ? 'yes' : 'no'">Confirm</button>
+<button id="prompt" onclick="out.textContent = prompt('Name?', 'anon')">Prompt</button>
+<div id="hover-me" style="width:200px;height:50px;background:#eef" onmouseenter="out.textContent = 'hovered'">Hover me</div>
+<div id="box" style="width:200px;height:100px;overflow:auto"><div style="height:1000px">tall inside</div></div>
+<p id="out"></p>
+<div style="height:3000px">tall page</div>
+</body></html>"#;
+
 /// A 1x1 transparent PNG.
 const TINY_PNG: &[u8] = &[
     0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52,
@@ -143,7 +153,7 @@ impl Site {
     /// Starts the site with every fixture page mounted.
     pub async fn start() -> Self {
         let server = MockServer::start().await;
-        let pages: [(&str, ResponseTemplate); 12] = [
+        let pages: [(&str, ResponseTemplate); 13] = [
             ("/", html(HOME)),
             ("/second", html(SECOND)),
             ("/third", html(THIRD)),
@@ -154,6 +164,7 @@ impl Site {
             ("/never-loads", html(NEVER_LOADS)),
             ("/spins", html(SPINS)),
             ("/animated", html(ANIMATED)),
+            ("/dialogs", html(DIALOGS)),
             (
                 "/missing",
                 ResponseTemplate::new(404).set_body_raw(b"<h1>Not here</h1>".to_vec(), "text/html"),
