@@ -221,7 +221,7 @@ async fn pump(
                 Some(Err(error)) => {
                     // A message we could not parse at all is skipped; a run of
                     // failures means the socket itself is broken.
-                    tracing::warn!(%error, "CDP socket error");
+                    tracing::debug!(%error, "CDP socket error");
                     consecutive_errors += 1;
                     if consecutive_errors >= MAX_CONSECUTIVE_ERRORS {
                         break format!("the DevTools connection failed: {error}");

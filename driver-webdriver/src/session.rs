@@ -753,6 +753,10 @@ impl Session {
             .map(Vec::as_slice)
             .unwrap_or_default()
             .iter()
+            // Chrome's own notes on failed loads (a missing favicon, a refused
+            // request) are not the page's console; the CDP backend, which
+            // reads the page's console API, does not see them either.
+            .filter(|entry| entry["source"] != "network")
             .map(|entry| {
                 let raw = entry["message"].as_str().unwrap_or_default();
                 let text = console_text(raw);

@@ -53,6 +53,11 @@ impl GuardedDriver {
         &self.guard
     }
 
+    /// The options the browser is started with (before the proxy is added).
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
     /// Every request refused so far.
     pub fn refusals(&self) -> Vec<Refusal> {
         self.guard.refusals().all()

@@ -105,6 +105,15 @@ pub enum Reason {
     },
 }
 
+impl Reason {
+    /// Whether the guard refused to protect something (an address of this
+    /// machine or its network, a local name, a blocked domain, a scheme),
+    /// rather than because the name does not resolve at all.
+    pub fn is_protection(&self) -> bool {
+        !matches!(self, Self::Unresolvable { .. })
+    }
+}
+
 /// One refused request.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Refusal {
@@ -137,7 +146,12 @@ impl Refusals {
             reason,
             at: SystemTime::now(),
         };
-        tracing::warn!(target = %refusal.target, reason = %refusal.reason, "guard refused a request");
+        if refusal.reason.is_protection() {
+            tracing::info!(target = %refusal.target, reason = %refusal.reason, "guard refused a request");
+        } else {
+            // A name that does not resolve would fail without the guard too.
+            tracing::debug!(target = %refusal.target, reason = %refusal.reason, "guard refused a request");
+        }
         let mut list = self.lock();
         if list.len() >= REFUSALS_KEPT {
             list.remove(0);

@@ -421,6 +421,14 @@ impl Marks {
         Ok(())
     }
 
+    /// Moves the mouse over a numbered element (scrolled into view first),
+    /// so hover menus open and tooltips show.
+    pub async fn hover(&self, driver: &dyn Driver, number: u32) -> Result<(), MarksError> {
+        let (x, y, _) = self.ready(driver, number, "none", json!({})).await?;
+        driver.move_mouse(x, y).await?;
+        Ok(())
+    }
+
     /// Types into a numbered field: focuses it (emptied first if `clear`),
     /// then key events.
     pub async fn type_into(

@@ -1,5 +1,61 @@
-//! The model-facing tool pack: tool definitions with JSON Schemas, dispatch,
-//! and the text and images a model reads.
+//! The model-facing tool pack: the tools a model calls to use a browser,
+//! their JSON Schemas, and the text and pictures it reads back.
 //!
-//! Not built yet: a placeholder so the workspace has the shape the design
-//! fixes.
+//! [`Pack`] wraps a guarded browser (`tabwright::browser`, any backend) and
+//! answers [`Pack::call`]`(name, arguments)` with a [`ToolOutput`]: text,
+//! optional images, and whether it failed. Its definitions ([`Pack::tools`])
+//! export as MCP, OpenAI and Anthropic tools ([`ToolDef`]).
+//!
+//! ```no_run
+//! # async fn run(browser: guard::GuardedDriver) {
+//! use tabwright_tools::{Pack, PackOptions};
+//! use serde_json::json;
+//!
+//! let pack = Pack::new(browser, PackOptions::default());
+//! let page = pack.call("open", json!({ "url": "https://example.com/" })).await;
+//! println!("{}", page.text); // the snapshot: text with [N] numbers
+//! let after = pack.call("click", json!({ "element": 1 })).await;
+//! assert!(!after.is_error, "{}", after.text);
+//! # }
+//! ```
+//!
+//! # What an answer holds
+//!
+//! An acting tool (click, type, press, select, hover, scroll, back, forward,
+//! dialog, open, switching tabs) answers with one line saying what it did,
+//! one line for anything else the model must know (the URL changed, a tab
+//! opened or closed, a dialog is open, a download or requests were refused by
+//! the guard, the page logged errors, the page was still busy), then the page
+//! as a snapshot (see `marks`). In vision mode ([`PackOptions::vision`]) the
+//! snapshot is replaced by a screenshot and the console lines since the last
+//! action.
+//!
+//! # Settling
+//!
+//! After an action the pack waits for what it caused, and no longer: a
+//! navigation it started, the document's load, no fetch/XHR in flight, no
+//! short timer pending, and the DOM still for 40 ms, all under a cap (3 s).
+//! A static page answers at once; a single-page app is read after it renders.
+//! There is no fixed sleep (see `settle.js`).
+//!
+//! # Never stuck
+//!
+//! A dialog never blocks a call: the answer says which dialog is open and
+//! what it says, and the `dialog` tool answers it. Every failure (unknown
+//! tool, wrong arguments, stale number, hung page, closed tab, crashed
+//! browser) is one sentence saying what happened and what to do next
+//! ([`ToolError::for_model`]); the call never panics (a bug that would is
+//! caught and answered) and never outlasts the browser's per-call timeout.
+
+mod defs;
+mod error;
+mod pack;
+mod settle;
+
+pub use defs::{
+    text_tools, vision_tools, ClickArgs, DialogArgs, Direction, HoverArgs, ImageFormat, NoArgs,
+    OpenArgs, PointArgs, PressArgs, ScreenshotArgs, ScrollArgs, ScrollAtArgs, SelectArgs,
+    SnapshotArgs, TabAction, TabsArgs, ToolDef, TypeArgs, TypeTextArgs, WaitForArgs,
+};
+pub use error::ToolError;
+pub use pack::{Image, Pack, PackOptions, ToolOutput};

@@ -1,0 +1,418 @@
+//! The tools a model sees: names, descriptions and the JSON Schemas of their
+//! arguments (made by `schemars` from the argument structs below, whose doc
+//! comments become the schema's descriptions), and their export as MCP,
+//! OpenAI and Anthropic tool definitions.
+
+use std::sync::LazyLock;
+
+use schemars::{generate::SchemaSettings, JsonSchema};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+/// One tool as a model is told of it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolDef {
+    /// The name the model calls it by.
+    pub name: &'static str,
+    /// What it does and what it returns, for the model.
+    pub description: &'static str,
+    /// The JSON Schema of its arguments (an object).
+    pub input_schema: Value,
+}
+
+impl ToolDef {
+    /// As an MCP `tools/list` entry.
+    pub fn to_mcp(&self) -> Value {
+        json!({ "name": self.name, "description": self.description, "inputSchema": self.input_schema })
+    }
+
+    /// As an OpenAI function-calling tool (`tools: [...]` of the Chat
+    /// Completions and Responses APIs).
+    pub fn to_openai(&self) -> Value {
+        json!({
+            "type": "function",
+            "function": {
+                "name": self.name,
+                "description": self.description,
+                "parameters": self.input_schema,
+            }
+        })
+    }
+
+    /// As an Anthropic Messages API tool.
+    pub fn to_anthropic(&self) -> Value {
+        json!({ "name": self.name, "description": self.description, "input_schema": self.input_schema })
+    }
+}
+
+/// The schema of `T` as a self-contained object schema: subschemas inlined
+/// (some function-calling APIs reject `$ref`), no `$schema` or `title`.
+fn schema<T: JsonSchema>() -> Value {
+    let mut settings = SchemaSettings::draft07();
+    settings.inline_subschemas = true;
+    let mut value = settings
+        .into_generator()
+        .into_root_schema_for::<T>()
+        .to_value();
+    if let Some(object) = value.as_object_mut() {
+        object.remove("$schema");
+        object.remove("title");
+        object.entry("properties").or_insert_with(|| json!({}));
+    }
+    value
+}
+
+/// `open`: go to a URL.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OpenArgs {
+    /// The address to open: an http or https URL.
+    pub url: String,
+    /// Open it in a new tab (and switch to it) instead of the current tab.
+    #[serde(default)]
+    pub new_tab: bool,
+}
+
+/// `snapshot`: read the page.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SnapshotArgs {
+    /// The whole page instead of what is on screen (plus a margin).
+    #[serde(default)]
+    pub full_page: bool,
+    /// Only the part of the page inside this element number (an open
+    /// dialog, a menu, a form).
+    pub scope: Option<u32>,
+    /// At most this many tokens of page text; longer text is cut into
+    /// parts, read with `part`.
+    pub max_tokens: Option<u32>,
+    /// Which part of a cut snapshot to read (1 is the first).
+    pub part: Option<u32>,
+}
+
+/// `click`: by number, or at a point.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClickArgs {
+    /// The number of the element to click, from the latest snapshot.
+    pub element: Option<u32>,
+    /// Or: a point to click, in CSS pixels from the viewport's left edge.
+    pub x: Option<f64>,
+    /// And from its top edge.
+    pub y: Option<f64>,
+}
+
+/// `type`: text into a field.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TypeArgs {
+    /// The number of the field; leave it out to type into whatever has focus.
+    pub element: Option<u32>,
+    /// The text to type.
+    pub text: String,
+    /// Press Enter afterwards (submits most forms).
+    #[serde(default)]
+    pub submit: bool,
+    /// Add to what the field holds instead of replacing it.
+    #[serde(default)]
+    pub append: bool,
+}
+
+/// `press`: keys.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PressArgs {
+    /// Keys to press on whatever has focus, in order, separated by spaces:
+    /// "Enter", "Tab Tab Enter", "Control+a", "Shift+ArrowDown", "Escape".
+    pub keys: String,
+}
+
+/// `select`: options of a select.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SelectArgs {
+    /// The number of the select.
+    pub element: u32,
+    /// The options to choose, by their label or value (several only for a
+    /// multiple select).
+    pub options: Vec<String>,
+}
+
+/// `hover`: by number, or at a point.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HoverArgs {
+    /// The number of the element to move the mouse over.
+    pub element: Option<u32>,
+    /// Or: a point, in CSS pixels from the viewport's left edge.
+    pub x: Option<f64>,
+    /// And from its top edge.
+    pub y: Option<f64>,
+}
+
+/// Which way to scroll.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    /// Towards the top.
+    Up,
+    /// Towards the bottom.
+    Down,
+    /// Towards the left.
+    Left,
+    /// Towards the right.
+    Right,
+}
+
+/// `scroll`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScrollArgs {
+    /// Scroll this way by most of a screen (or by `pixels`).
+    pub direction: Option<Direction>,
+    /// Or: scroll until this element number is on screen.
+    pub element: Option<u32>,
+    /// How far, in CSS pixels (default: 80% of the viewport).
+    pub pixels: Option<f64>,
+    /// Scroll whatever is under this point (a scrollable box) instead of the
+    /// page: x in CSS pixels from the viewport's left edge.
+    pub x: Option<f64>,
+    /// And y from its top edge.
+    pub y: Option<f64>,
+}
+
+/// What `tabs` does.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum TabAction {
+    /// List the open tabs.
+    #[default]
+    List,
+    /// Switch to tab `tab`.
+    Switch,
+    /// Close tab `tab` (the current one if left out).
+    Close,
+    /// Open a new tab (on `url`, or blank) and switch to it.
+    New,
+}
+
+/// `tabs`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TabsArgs {
+    /// list (default), switch, close or new.
+    #[serde(default)]
+    pub action: TabAction,
+    /// The tab's number in the list (1 is the first).
+    pub tab: Option<u32>,
+    /// For `new`: the URL to open in it.
+    pub url: Option<String>,
+}
+
+/// Screenshot encodings a model can ask for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ImageFormat {
+    /// Lossless: sharp small text.
+    Png,
+    /// Lossy and small.
+    Jpeg,
+}
+
+/// `screenshot`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScreenshotArgs {
+    /// Draw each element's number on it (the same numbers as the snapshot).
+    #[serde(default)]
+    pub numbers: bool,
+    /// png or jpeg (default png; jpeg in vision mode).
+    pub format: Option<ImageFormat>,
+    /// The whole page instead of the viewport.
+    #[serde(default)]
+    pub full_page: bool,
+}
+
+/// `wait_for`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WaitForArgs {
+    /// Wait until this text is on the page.
+    pub text: Option<String>,
+    /// Wait until this text is no longer on the page.
+    pub gone: Option<String>,
+    /// Or just wait this many seconds (at most 30).
+    pub seconds: Option<f64>,
+}
+
+/// `dialog`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DialogArgs {
+    /// true: OK / Leave; false: Cancel / Stay.
+    pub accept: bool,
+    /// For a prompt: the text to answer with.
+    pub text: Option<String>,
+}
+
+/// Tools without arguments.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NoArgs {}
+
+/// `click` in vision mode: a point only.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PointArgs {
+    /// CSS pixels from the viewport's left edge (the screenshot's pixels).
+    pub x: f64,
+    /// CSS pixels from the viewport's top edge.
+    pub y: f64,
+}
+
+/// `type` in vision mode: into whatever has focus.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TypeTextArgs {
+    /// The text to type into the focused element (click it first).
+    pub text: String,
+    /// Press Enter afterwards.
+    #[serde(default)]
+    pub submit: bool,
+}
+
+/// `scroll` in vision mode.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScrollAtArgs {
+    /// Which way.
+    pub direction: Direction,
+    /// How far, in CSS pixels (default: 80% of the viewport).
+    pub pixels: Option<f64>,
+    /// Where the mouse is (default: the middle of the viewport).
+    pub x: Option<f64>,
+    /// Where the mouse is (default: the middle of the viewport).
+    pub y: Option<f64>,
+}
+
+const AFTER: &str = " Returns the page afterwards (a snapshot) and a line for anything else \
+that happened (URL changed, new tab, dialog, refused requests).";
+
+const VISION_AFTER: &str = " Returns a screenshot of the viewport afterwards and the console \
+lines since the last action.";
+
+/// The text-mode tools, in the order a model is shown them.
+pub fn text_tools() -> &'static [ToolDef] {
+    static TOOLS: LazyLock<Vec<ToolDef>> = LazyLock::new(|| {
+        vec![
+        def::<OpenArgs>("open", "Open a URL in the current tab, or in a new tab. Returns the page as a snapshot: its text, with every element you can act on numbered [N]."),
+        def::<SnapshotArgs>("snapshot", "Read the current page again: its text, with every element you can act on numbered [N]. *[N] marks elements new since the previous snapshot. By default only what is on screen plus a margin; ask for the full page or one element's part."),
+        def::<ClickArgs>("click", leak(format!("Click an element by its number, or a point x,y of the viewport.{AFTER}"))),
+        def::<TypeArgs>("type", leak(format!("Type text into a field by its number (replacing what it holds unless append), or into the focused element; submit presses Enter after.{AFTER}"))),
+        def::<PressArgs>("press", leak(format!("Press keys on the focused element: Enter, Tab, Escape, ArrowDown, Control+a, several separated by spaces.{AFTER}"))),
+        def::<SelectArgs>("select", leak(format!("Choose options of a select element by label or value.{AFTER}"))),
+        def::<HoverArgs>("hover", leak(format!("Move the mouse over an element by number, or to a point, to open a menu or show a tooltip.{AFTER}"))),
+        def::<ScrollArgs>("scroll", leak(format!("Scroll the page up or down (or a box under x,y), or until an element number is on screen.{AFTER}"))),
+        def::<NoArgs>("back", leak(format!("Go back one page in this tab's history.{AFTER}"))),
+        def::<NoArgs>("forward", leak(format!("Go forward one page in this tab's history.{AFTER}"))),
+        def::<TabsArgs>("tabs", "List the open tabs, or switch to, close or open one. Tabs are numbered 1, 2, … in the order they were opened."),
+        def::<ScreenshotArgs>("screenshot", "A picture of the viewport (or the full page), optionally with each element's number drawn on it."),
+        def::<WaitForArgs>("wait_for", "Wait until a text appears on the page or disappears from it, or for a number of seconds. Returns the page afterwards."),
+        def::<NoArgs>("console", "The console messages and uncaught page errors since you last asked."),
+        def::<DialogArgs>("dialog", leak(format!("Answer the open alert, confirm, prompt or leave-page dialog: accept or dismiss, with text for a prompt.{AFTER}"))),
+        def::<NoArgs>("close", "Close the browser. The next call starts a fresh one."),
+    ]
+    });
+    &TOOLS
+}
+
+/// The vision-mode tools: pointing and typing, each answered with a picture.
+pub fn vision_tools() -> &'static [ToolDef] {
+    static TOOLS: LazyLock<Vec<ToolDef>> = LazyLock::new(|| {
+        vec![
+        def::<OpenArgs>("open", leak(format!("Open a URL in the current tab, or in a new tab.{VISION_AFTER}"))),
+        def::<PointArgs>("click", leak(format!("Click at a point of the viewport (the screenshot's pixels).{VISION_AFTER}"))),
+        def::<TypeTextArgs>("type", leak(format!("Type text into the focused element (click it first); submit presses Enter after.{VISION_AFTER}"))),
+        def::<PressArgs>("press", leak(format!("Press keys on the focused element: Enter, Tab, Escape, ArrowDown, Control+a, several separated by spaces.{VISION_AFTER}"))),
+        def::<PointArgs>("hover", leak(format!("Move the mouse to a point, to open a menu or show a tooltip.{VISION_AFTER}"))),
+        def::<ScrollAtArgs>("scroll", leak(format!("Scroll up, down, left or right, at a point (default the middle).{VISION_AFTER}"))),
+        def::<NoArgs>("back", leak(format!("Go back one page in this tab's history.{VISION_AFTER}"))),
+        def::<NoArgs>("forward", leak(format!("Go forward one page in this tab's history.{VISION_AFTER}"))),
+        def::<TabsArgs>("tabs", "List the open tabs, or switch to, close or open one. Tabs are numbered 1, 2, … in the order they were opened."),
+        def::<ScreenshotArgs>("screenshot", "A picture of the viewport (or the full page), optionally with numbers drawn on the elements you can act on."),
+        def::<WaitForArgs>("wait_for", leak(format!("Wait until a text appears or disappears, or for a number of seconds.{VISION_AFTER}"))),
+        def::<NoArgs>("console", "The console messages and uncaught page errors since you last asked."),
+        def::<DialogArgs>("dialog", leak(format!("Answer the open alert, confirm, prompt or leave-page dialog.{VISION_AFTER}"))),
+        def::<NoArgs>("close", "Close the browser. The next call starts a fresh one."),
+    ]
+    });
+    &TOOLS
+}
+
+fn def<T: JsonSchema>(name: &'static str, description: &'static str) -> ToolDef {
+    ToolDef {
+        name,
+        description,
+        input_schema: schema::<T>(),
+    }
+}
+
+/// Descriptions are built once per process (the lists are static) from
+/// constant parts; leaking them keeps `ToolDef` plain `&'static str`.
+fn leak(text: String) -> &'static str {
+    Box::leak(text.into_boxed_str())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schemas_are_self_contained_objects() {
+        for tool in text_tools().iter().chain(vision_tools()) {
+            let schema = &tool.input_schema;
+            assert_eq!(schema["type"], "object", "{}", tool.name);
+            assert!(schema["properties"].is_object(), "{}", tool.name);
+            let text = schema.to_string();
+            assert!(!text.contains("$ref"), "{}: {text}", tool.name);
+            assert!(!text.contains("$schema"), "{}: {text}", tool.name);
+        }
+    }
+
+    #[test]
+    fn required_and_described_fields() {
+        let tools = text_tools();
+        let open = tools
+            .iter()
+            .find(|tool| tool.name == "open")
+            .map(|tool| &tool.input_schema);
+        let Some(open) = open else {
+            panic!("no open tool");
+        };
+        assert_eq!(open["required"], json!(["url"]));
+        assert!(open["properties"]["url"]["description"]
+            .as_str()
+            .is_some_and(|text| text.contains("http")));
+        assert_eq!(open["additionalProperties"], false);
+        let tabs = tools
+            .iter()
+            .find(|tool| tool.name == "tabs")
+            .map(|tool| &tool.input_schema);
+        let Some(tabs) = tabs else {
+            panic!("no tabs tool");
+        };
+        assert!(tabs["properties"]["action"].to_string().contains("switch"));
+    }
+
+    #[test]
+    fn exports_carry_the_same_schema() {
+        let click = &text_tools()[2];
+        assert_eq!(click.to_mcp()["inputSchema"], click.input_schema);
+        assert_eq!(
+            click.to_openai()["function"]["parameters"],
+            click.input_schema
+        );
+        assert_eq!(click.to_openai()["type"], "function");
+        assert_eq!(click.to_anthropic()["input_schema"], click.input_schema);
+    }
+}

@@ -1,0 +1,194 @@
+//! [`ToolError`]: why a tool call failed, and the one sentence a model reads
+//! about it ([`ToolError::for_model`]): what happened and what to do next.
+
+use driver_core::{DialogKind, DriverError};
+use marks::MarksError;
+
+/// Why a tool call failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ToolError {
+    /// No tool has this name.
+    #[error("unknown tool {name:?}")]
+    UnknownTool {
+        /// What was called.
+        name: String,
+        /// The tools there are.
+        known: Vec<&'static str>,
+    },
+    /// The arguments do not fit the tool's schema.
+    #[error("bad arguments for {tool}: {problem}")]
+    BadArguments {
+        /// The tool.
+        tool: &'static str,
+        /// What is wrong, in the words of a person.
+        problem: String,
+    },
+    /// There is no tab with this number.
+    #[error("no tab {number} (there are {count})")]
+    NoTab {
+        /// The number asked for (1-based).
+        number: u32,
+        /// How many tabs there are.
+        count: usize,
+    },
+    /// `wait_for` ran out of time.
+    #[error("waited {seconds} s: {what}")]
+    WaitTimedOut {
+        /// What was awaited.
+        what: String,
+        /// How long.
+        seconds: u64,
+    },
+    /// Reading or acting on a numbered element failed.
+    #[error(transparent)]
+    Marks(#[from] MarksError),
+    /// The browser call failed.
+    #[error(transparent)]
+    Driver(#[from] DriverError),
+}
+
+impl From<ToolError> for String {
+    fn from(error: ToolError) -> Self {
+        error.for_model()
+    }
+}
+
+impl ToolError {
+    pub(crate) fn bad(tool: &'static str, problem: impl Into<String>) -> Self {
+        Self::BadArguments {
+            tool,
+            problem: problem.into(),
+        }
+    }
+
+    /// What the model reads: what happened and what it can do next, as one
+    /// sentence.
+    pub fn for_model(&self) -> String {
+        match self {
+            Self::UnknownTool { name, known } => format!(
+                "There is no tool {name:?}; the tools are: {}.",
+                known.join(", ")
+            ),
+            Self::BadArguments { tool, problem } => {
+                format!("Wrong arguments for {tool}: {problem}. Check the tool's schema and call it again.")
+            }
+            Self::NoTab { number, count } => format!(
+                "There is no tab {number}: {count} tab{} open; call tabs to list them.",
+                if *count == 1 { " is" } else { "s are" }
+            ),
+            Self::WaitTimedOut { what, seconds } => {
+                format!("Waited {seconds} s and {what}; take a snapshot to see the page as it is.")
+            }
+            Self::Marks(error) => marks_sentence(error),
+            Self::Driver(error) => driver_sentence(error),
+        }
+    }
+}
+
+fn marks_sentence(error: &MarksError) -> String {
+    match error {
+        MarksError::Unknown { number } => format!(
+            "There is no element {number}: use a number from the latest snapshot (take one if you have none)."
+        ),
+        MarksError::Gone { number } => format!(
+            "Element {number} is gone: the page changed since your last snapshot; take a new snapshot."
+        ),
+        MarksError::Hidden { number } => format!(
+            "Element {number} is hidden now: take a new snapshot to see what is on screen."
+        ),
+        MarksError::Navigated { number } => format!(
+            "Element {number} belongs to a page this tab has left: take a new snapshot and use its numbers."
+        ),
+        MarksError::Covered { number, by } => format!(
+            "Element {number} is covered by {by}: close or move what covers it first (take a snapshot to find it), or scroll."
+        ),
+        MarksError::Unsuitable {
+            number,
+            action,
+            reason,
+        } => format!("Element {number} cannot be {action}: {reason}; pick another element."),
+        MarksError::NoOption {
+            number,
+            wanted,
+            options,
+        } => format!(
+            "Element {number} has no option {}; its options are: {}.",
+            wanted.join(" / "),
+            options.join(", ")
+        ),
+        MarksError::Script(problem) => format!(
+            "The page could not be read ({problem}); try again, or take a screenshot."
+        ),
+        MarksError::Driver(error) => driver_sentence(error),
+        other => format!("{other}; take a new snapshot."),
+    }
+}
+
+/// A dialog named the way a person would.
+pub(crate) fn dialog_name(kind: DialogKind) -> &'static str {
+    match kind {
+        DialogKind::Alert => "An alert",
+        DialogKind::Confirm => "A confirm dialog",
+        DialogKind::Prompt => "A prompt",
+        DialogKind::BeforeUnload => "A leave-page dialog",
+        _ => "A dialog",
+    }
+}
+
+pub(crate) fn dialog_sentence(kind: DialogKind, message: &str) -> String {
+    format!(
+        "{} is open and blocks the page: {message:?}. Answer it with dialog (accept true or false{}).",
+        dialog_name(kind),
+        if kind == DialogKind::Prompt || kind == DialogKind::Unknown {
+            ", and text for a prompt"
+        } else {
+            ""
+        }
+    )
+}
+
+fn driver_sentence(error: &DriverError) -> String {
+    match error {
+        DriverError::Timeout { action, after } => format!(
+            "Gave up: {action} took longer than {} s, so the page may be hung or very slow; it was stopped. Try again, open another page, or take a snapshot.",
+            after.as_secs()
+        ),
+        DriverError::Refused { url, reason } => format!(
+            "Refused to open {url}: {reason}. Pages on this machine and its private network are off limits; open a public address instead."
+        ),
+        DriverError::NavigationFailed { url, net_error } => format!(
+            "Could not open {url}: {net_error}. Check the address, or try again later."
+        ),
+        DriverError::NoHistory { direction } => format!(
+            "There is no {direction} page in this tab's history."
+        ),
+        DriverError::NoSuchTab { .. } => {
+            "The tab is gone (the page closed it); call tabs to see the open tabs.".to_owned()
+        }
+        DriverError::DialogOpen { kind, message } => dialog_sentence(*kind, message),
+        DriverError::NoDialog => "No dialog is open; nothing to answer.".to_owned(),
+        DriverError::BrowserGone { reason } => format!(
+            "The browser stopped ({reason}); the next call starts a new one, so open the page again."
+        ),
+        DriverError::Launch { reason } => format!(
+            "The browser could not start: {reason}. This is a setup problem, not something a call can fix."
+        ),
+        DriverError::Unsupported {
+            backend,
+            feature,
+            reason,
+        } => format!("{feature} is not available with the {backend} backend: {reason}."),
+        DriverError::InvalidArgument(problem) => format!("{problem}; check the arguments."),
+        DriverError::Script { message } => format!(
+            "The page's script failed: {message}; take a snapshot and try something else."
+        ),
+        DriverError::NoSuchElement { selector } => format!(
+            "Nothing on the page matches {selector}; take a new snapshot."
+        ),
+        DriverError::NotInteractable { reason, .. } => format!(
+            "That element cannot be used: {reason}; take a new snapshot."
+        ),
+        other => format!("The browser said: {other}. Try again, or take a snapshot."),
+    }
+}

@@ -1,0 +1,104 @@
+// settle.js: waits until the page has finished reacting to an action.
+//
+// Evaluated as `(SOURCE)(quietMs, capMs)`; resolves to
+//   { settled: true,  waited }                    the page is quiet, or
+//   { settled: false, waited, why }               the cap came first.
+//
+// "Quiet" means all of:
+//   - the document has loaded (readyState "complete");
+//   - no fetch or XMLHttpRequest the page started is still in flight;
+//   - no short timer (≤ 500 ms) the page set is still pending: a handler
+//     that renders "in a moment" is waited for. Only two generations of
+//     timers count, so a timer loop cannot hold the page open forever;
+//   - the DOM's structure and text have not changed for `quietMs`
+//     (attribute and style churn, such as an animation, does not count);
+//   - no navigation of this document to another has started: a link click
+//     unloads the page, and the caller then settles the new one.
+//
+// The watchers are installed once per document, the first time this runs,
+// and then see everything the page does between two actions. Static pages
+// answer at once: nothing is pending and the DOM has been still for long.
+(function (quietMs, capMs) {
+  const KEY = Symbol.for('tabwright.settle');
+  let state = window[KEY];
+  if (!state) {
+    state = {
+      requests: 0, timers: new Set(), lastChange: -Infinity, navigating: false, depth: 0,
+      // The page's own timer function, so this script's polling is not counted.
+      setTimer: window.setTimeout,
+    };
+    Object.defineProperty(window, KEY, { value: state });
+
+    new MutationObserver(() => { state.lastChange = performance.now(); })
+      .observe(document, { subtree: true, childList: true, characterData: true });
+
+    if (window.navigation) {
+      window.navigation.addEventListener('navigate', (event) => {
+        if (!event.destination.sameDocument && !event.downloadRequest) state.navigating = true;
+      });
+    }
+
+    const track = (promise) => {
+      state.requests++;
+      const done = () => { state.requests--; };
+      promise.then(done, done);
+    };
+    const fetch = window.fetch;
+    window.fetch = function (...args) {
+      const answer = fetch.apply(this, args);
+      track(answer);
+      return answer;
+    };
+    const send = XMLHttpRequest.prototype.send;
+    XMLHttpRequest.prototype.send = function (...args) {
+      state.requests++;
+      this.addEventListener('loadend', () => { state.requests--; }, { once: true });
+      return send.apply(this, args);
+    };
+
+    const setTimer = state.setTimer;
+    const clearTimer = window.clearTimeout;
+    window.setTimeout = function (callback, delay, ...rest) {
+      const generation = state.depth + 1;
+      if (typeof callback !== 'function' || !(Number(delay || 0) <= 500) || generation > 2) {
+        return setTimer.call(this, callback, delay, ...rest);
+      }
+      const id = setTimer.call(this, function (...args) {
+        state.timers.delete(id);
+        const outer = state.depth;
+        state.depth = generation;
+        try { return callback.apply(this, args); } finally { state.depth = outer; }
+      }, delay, ...rest);
+      state.timers.add(id);
+      return id;
+    };
+    window.clearTimeout = function (id) {
+      state.timers.delete(id);
+      return clearTimer.call(this, id);
+    };
+  }
+
+  return new Promise((resolve) => {
+    const start = performance.now();
+    const check = () => {
+      const now = performance.now();
+      const pending = [];
+      if (document.readyState !== 'complete') pending.push('the page is still loading');
+      if (state.navigating) pending.push('a navigation is under way');
+      if (state.requests > 0) pending.push(state.requests + ' requests are in flight');
+      if (state.timers.size > 0) pending.push('timers are pending');
+      if (now - state.lastChange < quietMs) pending.push('the page is still changing');
+      if (pending.length === 0) return resolve({ settled: true, waited: Math.round(now - start) });
+      if (now - start >= capMs) {
+        return resolve({ settled: false, waited: Math.round(now - start), why: pending.join(', ') });
+      }
+      state.setTimer.call(window, check, 10);
+    };
+    // Let the action's own consequences be scheduled first: one frame, or a
+    // short timeout where frames do not run (a background tab).
+    let started = false;
+    const begin = () => { if (!started) { started = true; check(); } };
+    requestAnimationFrame(begin);
+    state.setTimer.call(window, begin, 20);
+  });
+})
