@@ -282,7 +282,15 @@ impl Snapshot {
         }
         text.push_str(CONTENT_END);
         text.push('\n');
-        if pages.len() > 1 {
+        if options.page > pages.len().max(1) {
+            let _ = writeln!(
+                text,
+                "There is no part {}: the snapshot has {} part{}, and this is the last.",
+                options.page,
+                pages.len().max(1),
+                if pages.len() > 1 { "s" } else { "" }
+            );
+        } else if pages.len() > 1 {
             let _ = writeln!(
                 text,
                 "This is part {} of {} of the snapshot{}",

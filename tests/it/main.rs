@@ -30,3 +30,4 @@ mod egress;
 mod marks;
 mod proxy;
 mod remote;
+mod tools;

@@ -24,6 +24,14 @@ pub enum ToolError {
         /// What is wrong, in the words of a person.
         problem: String,
     },
+    /// What the model asked to open is not a web address.
+    #[error("cannot open {url}: {problem}")]
+    NotAnAddress {
+        /// What was asked for.
+        url: String,
+        /// Why it is not an address tabwright opens.
+        problem: String,
+    },
     /// There is no tab with this number.
     #[error("no tab {number} (there are {count})")]
     NoTab {
@@ -73,6 +81,9 @@ impl ToolError {
             Self::BadArguments { tool, problem } => {
                 format!("Wrong arguments for {tool}: {problem}. Check the tool's schema and call it again.")
             }
+            Self::NotAnAddress { url, problem } => format!(
+                "Cannot open {url}: {problem}. Give a full address that starts with http:// or https://."
+            ),
             Self::NoTab { number, count } => format!(
                 "There is no tab {number}: {count} tab{} open; call tabs to list them.",
                 if *count == 1 { " is" } else { "s are" }

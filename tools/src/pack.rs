@@ -113,10 +113,15 @@ struct State {
     url: Option<String>,
     /// HTTP statuses of the documents the pack navigated to, by URL.
     statuses: HashMap<String, u16>,
+    /// A dialog was reported open and not yet answered.
+    dialog_open: bool,
 }
 
 /// The most console entries kept for the `console` tool.
 const CONSOLE_KEPT: usize = 500;
+
+/// How long a tab that just opened may take to report its URL.
+const NEW_TAB_WAIT: Duration = Duration::from_secs(1);
 
 /// The longest `wait_for` waits.
 const WAIT_LIMIT: Duration = Duration::from_secs(30);
@@ -193,6 +198,20 @@ impl Pack {
             });
         };
         let tool = tool.name;
+        // An action under an open dialog would not happen: say so, rather
+        // than report it done.
+        if state.dialog_open && !matches!(tool, "dialog" | "tabs" | "console" | "close") {
+            match self.driver.dialog().await? {
+                Some(open) => {
+                    return Err(DriverError::DialogOpen {
+                        kind: open.kind,
+                        message: open.message,
+                    }
+                    .into())
+                }
+                None => state.dialog_open = false,
+            }
+        }
         let arguments = match arguments {
             Value::Null => Value::Object(Default::default()),
             other => other,
@@ -228,12 +247,14 @@ impl Pack {
             (false, "scroll") => self.scroll(state, parse(tool, arguments)?).await,
             (true, "click") => {
                 let point: defs::PointArgs = parse(tool, arguments)?;
+                self.on_screen(tool, point.x, point.y).await?;
                 acted(self.driver.click_at(point.x, point.y).await)?;
                 self.after(state, format!("Clicked at ({}, {}).", point.x, point.y))
                     .await
             }
             (true, "hover") => {
                 let point: defs::PointArgs = parse(tool, arguments)?;
+                self.on_screen(tool, point.x, point.y).await?;
                 acted(self.driver.move_mouse(point.x, point.y).await)?;
                 self.after(
                     state,
@@ -243,6 +264,7 @@ impl Pack {
             }
             (true, "type") => {
                 let args: defs::TypeTextArgs = parse(tool, arguments)?;
+                check_text_length(&args.text)?;
                 self.type_focused(&args.text, args.submit).await?;
                 self.after(state, typed_line(None, &args.text, args.submit))
                     .await
@@ -255,6 +277,7 @@ impl Pack {
                     args.y.unwrap_or(f64::from(viewport.height) / 2.0),
                 );
                 let (dx, dy) = delta(args.direction, args.pixels, viewport)?;
+                self.on_screen(tool, x, y).await?;
                 acted(self.driver.wheel(x, y, dx, dy).await)?;
                 self.after(
                     state,
@@ -276,6 +299,7 @@ impl Pack {
         if url.is_empty() {
             return Err(ToolError::bad("open", "url is empty"));
         }
+        check_address(url)?;
         let (status, at) = if args.new_tab {
             let tab = self.driver.open_tab(Some(url)).await?;
             (None, tab.url)
@@ -320,6 +344,7 @@ impl Pack {
                 self.after(state, format!("Clicked [{number}].")).await
             }
             Target::Point(x, y) => {
+                self.on_screen("click", x, y).await?;
                 acted(self.driver.click_at(x, y).await)?;
                 self.after(state, format!("Clicked at ({x}, {y}).")).await
             }
@@ -327,6 +352,7 @@ impl Pack {
     }
 
     async fn type_text(&self, state: &mut State, args: defs::TypeArgs) -> Outcome {
+        check_text_length(&args.text)?;
         match args.element {
             Some(number) => {
                 self.marks
@@ -406,6 +432,7 @@ impl Pack {
                     .await
             }
             Target::Point(x, y) => {
+                self.on_screen("hover", x, y).await?;
                 acted(self.driver.move_mouse(x, y).await)?;
                 self.after(state, format!("The mouse is at ({x}, {y})."))
                     .await
@@ -424,7 +451,10 @@ impl Pack {
                 let viewport = self.driver.viewport().await?;
                 let (dx, dy) = delta(direction, args.pixels, viewport)?;
                 match (args.x, args.y) {
-                    (Some(x), Some(y)) => acted(self.driver.wheel(x, y, dx, dy).await)?,
+                    (Some(x), Some(y)) => {
+                        self.on_screen("scroll", x, y).await?;
+                        acted(self.driver.wheel(x, y, dx, dy).await)?
+                    }
                     (None, None) => {
                         self.driver
                             .eval(&format!(
@@ -513,6 +543,9 @@ impl Pack {
                     .await
             }
             TabAction::New => {
+                if let Some(url) = &args.url {
+                    check_address(url)?;
+                }
                 let tab = self.driver.open_tab(args.url.as_deref()).await?;
                 state.url = Some(tab.url.clone());
                 state.tabs.push(tab.id);
@@ -664,6 +697,7 @@ impl Pack {
         self.driver
             .answer_dialog(args.accept, args.text.as_deref())
             .await?;
+        state.dialog_open = false;
         let did = format!(
             "{} {} {:?}{}.",
             if args.accept { "Accepted" } else { "Dismissed" },
@@ -737,6 +771,7 @@ impl Pack {
         let settled = match settled {
             Err(DriverError::DialogOpen { kind, message }) => {
                 self.report_changes(state, lines, tab_closed).await;
+                state.dialog_open = true;
                 lines.push(dialog_sentence(kind, &message));
                 return Ok(None);
             }
@@ -751,6 +786,7 @@ impl Pack {
         let snapshot = match self.marks.snapshot(&self.driver, options).await {
             Err(MarksError::Driver(DriverError::DialogOpen { kind, message })) => {
                 self.report_changes(state, lines, tab_closed).await;
+                state.dialog_open = true;
                 lines.push(dialog_sentence(kind, &message));
                 return Ok(None);
             }
@@ -767,7 +803,10 @@ impl Pack {
         let before = state.console.len();
         let settled = settle(&self.driver, self.options.quiet, self.options.settle_cap).await;
         let blocked = match settled {
-            Err(DriverError::DialogOpen { kind, message }) => Some(dialog_sentence(kind, &message)),
+            Err(DriverError::DialogOpen { kind, message }) => {
+                state.dialog_open = true;
+                Some(dialog_sentence(kind, &message))
+            }
             Err(error) => return Err(error.into()),
             Ok(Settled::Busy { after, why }) => {
                 lines.push(format!(
@@ -822,16 +861,16 @@ impl Pack {
         if tab_closed {
             lines.push("The tab you were in was closed by the page.".to_owned());
         }
-        if let Ok(tabs) = self.driver.tabs().await {
+        if let Ok(tabs) = self.tabs_settled(state).await {
             let ids: Vec<TabId> = tabs.iter().map(|tab| tab.id.clone()).collect();
             if !state.tabs.is_empty() {
                 for (index, tab) in tabs.iter().enumerate() {
                     if !state.tabs.contains(&tab.id) && !tab.current {
-                        // A tab just opened may not have its URL yet.
-                        let what = match (tab.title.is_empty(), tab.url.is_empty()) {
-                            (_, true) => String::new(),
-                            (true, false) => format!(" ({})", tab.url),
-                            (false, false) => format!(" {:?} ({})", tab.title, tab.url),
+                        // Its title may still be on its way: the URL only.
+                        let what = if tab.url.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" ({})", tab.url)
                         };
                         lines.push(format!(
                             "A new tab opened: tab {}{what}; call tabs with action switch and tab {} to read it.",
@@ -904,12 +943,47 @@ impl Pack {
         }
     }
 
+    /// The tabs, after giving a tab that just opened a moment to know its
+    /// URL (a popup starts on about:blank).
+    async fn tabs_settled(&self, state: &State) -> Result<Vec<driver_core::Tab>, DriverError> {
+        let deadline = tokio::time::Instant::now() + NEW_TAB_WAIT;
+        loop {
+            let tabs = self.driver.tabs().await?;
+            let unsettled = tabs.iter().any(|tab| {
+                !state.tabs.is_empty()
+                    && !state.tabs.contains(&tab.id)
+                    && matches!(tab.url.as_str(), "" | "about:blank")
+            });
+            if !unsettled || tokio::time::Instant::now() >= deadline {
+                return Ok(tabs);
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+    }
+
     async fn gather_console(&self, state: &mut State) {
         if let Ok(entries) = self.driver.console().await {
             state.console.extend(entries);
             let excess = state.console.len().saturating_sub(CONSOLE_KEPT);
             state.console.drain(..excess);
         }
+    }
+
+    /// A point a model gives must be on screen: a click off it would land on
+    /// nothing, or fail deep in the backend with a message about the protocol.
+    async fn on_screen(&self, tool: &'static str, x: f64, y: f64) -> Result<(), ToolError> {
+        driver_core::check_point(x, y)?;
+        let viewport = self.driver.viewport().await?;
+        if x >= f64::from(viewport.width) || y >= f64::from(viewport.height) {
+            return Err(ToolError::bad(
+                tool,
+                format!(
+                    "({x}, {y}) is outside the viewport, which is {}×{} CSS pixels",
+                    viewport.width, viewport.height
+                ),
+            ));
+        }
+        Ok(())
     }
 
     fn driver_timeout(&self) -> Duration {
@@ -931,6 +1005,35 @@ async fn futures_catch<F: std::future::Future>(
             .or_else(|| panic.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "a panic".to_owned())
     })
+}
+
+/// Not a web address at all (as opposed to one the guard refuses): the model
+/// needs a different sentence.
+fn check_address(url: &str) -> Result<(), ToolError> {
+    match guard::parse_openable(url) {
+        Err(reason @ (guard::Reason::Malformed { .. } | guard::Reason::Scheme { .. })) => {
+            Err(ToolError::NotAnAddress {
+                url: url.chars().take(200).collect(),
+                problem: reason.to_string(),
+            })
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Typing is key events, about a millisecond each: a longer text would
+/// outlast the call's timeout.
+const MAX_TYPED: usize = 5_000;
+
+fn check_text_length(text: &str) -> Result<(), ToolError> {
+    let length = text.chars().count();
+    if length > MAX_TYPED {
+        return Err(ToolError::bad(
+            "type",
+            format!("the text is {length} characters; type at most {MAX_TYPED} at a time"),
+        ));
+    }
+    Ok(())
 }
 
 fn parse<T: DeserializeOwned>(tool: &'static str, arguments: Value) -> Result<T, ToolError> {

@@ -1,0 +1,460 @@
+//! The tool pack on both backends, as a model meets it: every tool's answer
+//! and every error text in insta transcripts, settling on a page that
+//! re-renders, dialogs that never block, and a table of malformed and
+//! hostile calls each answered with a clear error while the session stays
+//! usable.
+
+use std::time::Duration;
+
+use driver_core::Options;
+use guard::{AllowedOrigin, Guard, Policy};
+use serde_json::{json, Value};
+use tabwright_tests::site::Site;
+use tabwright_tests::Backend;
+use tools::{Pack, PackOptions, ToolOutput};
+
+const HOVER: &str = r#"<!doctype html><html><head><title>Account</title></head><body>
+<button onmouseenter="document.getElementById('sub').style.display = 'block'">Account</button>
+<div id="sub" style="display:none"><a href="/settings">Settings</a></div>
+</body></html>"#;
+
+const FORM: &str = r#"<!doctype html><html><head><title>Sign up</title></head><body>
+<form onsubmit="event.preventDefault(); document.getElementById('out').textContent = 'Signed up ' + this.name.value + ' <' + this.email.value + '>';">
+  <label>Name <input name="name"></label>
+  <label>Email <input name="email" type="email"></label>
+  <button type="button" onclick="document.getElementById('out').textContent = 'Checked'">Check</button>
+  <button type="submit">Sign up</button>
+</form>
+<p id="out"></p>
+</body></html>"#;
+
+const POPUPS: &str = r#"<!doctype html><html><head><title>Popups</title></head><body>
+<a href="/second" target="_blank">The second page, in a new tab</a>
+<button onclick="window.close()">Close this tab</button>
+</body></html>"#;
+
+const LOGS: &str = r#"<!doctype html><html><head><title>Logs</title></head><body>
+<button onclick="console.error('button broke'); console.log('clicked', 2)">Log</button>
+</body></html>"#;
+
+const FETCHES: &str = r#"<!doctype html><html><head><title>Fetches</title></head><body>
+<button onclick="fetch('/slow-data').then(r => r.text()).then(t => { document.getElementById('out').textContent = 'Loaded: ' + t; })">Load</button>
+<p id="out">Nothing yet.</p>
+</body></html>"#;
+
+const TRACKER: &str = r#"<!doctype html><html><head><title>Tracker</title></head><body>
+<p>Reaching elsewhere.</p><img src="http://127.0.0.1:59999/pixel.gif" alt="">
+</body></html>"#;
+
+/// A pack over a guarded browser allowed to reach the test site only.
+pub struct Session {
+    pub site: Site,
+    pub pack: Pack,
+    transcript: String,
+}
+
+impl Session {
+    pub async fn start(backend: Backend, vision: bool) -> Self {
+        let site = Site::with_fixtures().await;
+        site.page("/hover", HOVER).await;
+        site.page("/signup", FORM).await;
+        site.page("/popups", POPUPS).await;
+        site.page("/logs", LOGS).await;
+        site.page("/fetches", FETCHES).await;
+        site.page("/tracker", TRACKER).await;
+        site.serve(
+            "/slow-data",
+            wiremock::ResponseTemplate::new(200)
+                .set_body_string("42 rows")
+                .set_delay(Duration::from_millis(300)),
+        )
+        .await;
+        let mut allowed = vec![AllowedOrigin::parse(&site.origin()).expect("origin")];
+        if let Some(other) = site.other_origin() {
+            allowed.push(AllowedOrigin::parse(&other).expect("origin"));
+        }
+        let policy = Policy {
+            allowed_origins: allowed,
+            ..Policy::default()
+        };
+        let options = Options {
+            timeout: Duration::from_secs(15),
+            ..Options::default()
+        };
+        let pack = Pack::new(
+            backend.guarded(options, Guard::new(policy)),
+            PackOptions {
+                vision,
+                ..PackOptions::default()
+            },
+        );
+        Self {
+            site,
+            pack,
+            transcript: String::new(),
+        }
+    }
+
+    fn redact(&self, text: &str) -> String {
+        let mut text = text.replace(&self.site.origin(), "http://SITE");
+        if let Some(other) = self.site.other_origin() {
+            text = text.replace(&other, "http://OTHER");
+        }
+        text
+    }
+
+    /// Calls a tool and writes the call and its answer to the transcript.
+    pub async fn call(&mut self, tool: &str, arguments: Value) -> ToolOutput {
+        let output = self.pack.call(tool, arguments.clone()).await;
+        let mut entry = format!("> {tool} {}\n", self.redact(&arguments.to_string()));
+        if output.is_error {
+            entry.push_str("ERROR ");
+        }
+        entry.push_str(&self.redact(&output.text));
+        entry.push('\n');
+        for image in &output.images {
+            assert!(image.data.len() > 1000, "a real picture");
+            entry.push_str(&format!("[{} picture]\n", image.mime_type));
+        }
+        self.transcript.push_str(&entry);
+        self.transcript.push('\n');
+        output
+    }
+
+    /// Like [`call`](Self::call), and the call must succeed.
+    pub async fn ok(&mut self, tool: &str, arguments: Value) -> ToolOutput {
+        let output = self.call(tool, arguments.clone()).await;
+        assert!(!output.is_error, "{tool} {arguments}: {}", output.text);
+        output
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        self.site.url(path)
+    }
+
+    /// The number of the element whose line holds `needle`.
+    pub fn number(output: &ToolOutput, needle: &str) -> u32 {
+        output
+            .text
+            .lines()
+            .filter(|line| line.contains(needle))
+            .find_map(|line| {
+                let rest = line
+                    .trim_start()
+                    .trim_start_matches('*')
+                    .strip_prefix('[')?;
+                rest.split_once(']')?.0.parse().ok()
+            })
+            .unwrap_or_else(|| panic!("no element {needle} in:\n{}", output.text))
+    }
+
+    pub async fn finish(mut self, name: &str, backend: Backend) {
+        self.ok("close", json!({})).await;
+        insta::assert_snapshot!(format!("{name}_{}", backend.name()), self.transcript);
+    }
+}
+
+/// Every text-mode tool once, in the order a model might use them.
+async fn every_tool(backend: Backend) {
+    let mut s = Session::start(backend, false).await;
+    let form = s.ok("open", json!({ "url": s.url("/signup") })).await;
+    let name = Session::number(&form, "\"Name\"");
+    let go = Session::number(&form, "\"Check\"");
+    s.ok("type", json!({ "element": name, "text": "Ada" }))
+        .await;
+    s.ok(
+        "type",
+        json!({ "element": name, "text": " Lovelace", "append": true }),
+    )
+    .await;
+    s.ok("click", json!({ "element": go })).await;
+    s.ok("press", json!({ "keys": "Shift+Tab Control+a" }))
+        .await;
+    s.ok("type", json!({ "text": "ada@example.com", "submit": true }))
+        .await;
+    s.ok("click", json!({ "x": 700, "y": 5 })).await;
+    s.ok("snapshot", json!({ "scope": go })).await;
+
+    let select = s
+        .ok("open", json!({ "url": s.url("/fx/select.html") }))
+        .await;
+    let size = Session::number(&select, "combobox");
+    s.ok("select", json!({ "element": size, "options": ["Large"] }))
+        .await;
+
+    let hover = s.ok("open", json!({ "url": s.url("/hover") })).await;
+    let account = Session::number(&hover, "\"Account\"");
+    s.ok("hover", json!({ "element": account })).await;
+
+    s.ok("open", json!({ "url": s.url("/fx/long.html") })).await;
+    s.ok("scroll", json!({ "direction": "down" })).await;
+    s.ok("scroll", json!({ "direction": "up", "pixels": 10000 }))
+        .await;
+    s.ok(
+        "snapshot",
+        json!({ "full_page": true, "max_tokens": 20, "part": 2 }),
+    )
+    .await;
+    s.ok("snapshot", json!({ "full_page": true, "part": 3 }))
+        .await;
+    s.ok("back", json!({})).await;
+    s.ok("forward", json!({})).await;
+
+    let popups = s.ok("open", json!({ "url": s.url("/popups") })).await;
+    let link = Session::number(&popups, "new tab");
+    s.ok("click", json!({ "element": link })).await;
+    s.ok("tabs", json!({ "action": "switch", "tab": 2 })).await;
+    s.ok("tabs", json!({})).await;
+    s.ok("tabs", json!({ "action": "close", "tab": 2 })).await;
+    s.ok("tabs", json!({ "action": "new", "url": s.url("/second") }))
+        .await;
+    s.ok("tabs", json!({ "action": "close" })).await;
+
+    let shot = s.ok("screenshot", json!({})).await;
+    assert_eq!(shot.images[0].mime_type, "image/png");
+    let marked = s
+        .ok("screenshot", json!({ "numbers": true, "format": "jpeg" }))
+        .await;
+    assert_eq!(marked.images[0].mime_type, "image/jpeg");
+
+    s.ok("open", json!({ "url": s.url("/later") })).await;
+    s.ok("wait_for", json!({ "text": "here now" })).await;
+    // The page shows a second line a moment later: wait for that too, so
+    // the transcript does not depend on how fast the machine is.
+    s.ok("wait_for", json!({ "text": "not yet" })).await;
+    s.ok("wait_for", json!({ "seconds": 0.1 })).await;
+
+    let logs = s.ok("open", json!({ "url": s.url("/logs") })).await;
+    let log = Session::number(&logs, "\"Log\"");
+    s.ok("click", json!({ "element": log })).await;
+    s.ok("console", json!({})).await;
+    s.ok("console", json!({})).await;
+
+    s.ok("open", json!({ "url": s.url("/tracker") })).await;
+    s.finish("every_tool", backend).await;
+}
+
+/// Dialogs never block: the action says a dialog is open, other calls say
+/// to answer it, `dialog` answers, and the page goes on.
+async fn dialogs(backend: Backend) {
+    let mut s = Session::start(backend, false).await;
+    let page = s.ok("open", json!({ "url": s.url("/dialogs") })).await;
+    let alert = Session::number(&page, "\"Alert\"");
+    let confirm = Session::number(&page, "\"Confirm\"");
+    let prompt = Session::number(&page, "\"Prompt\"");
+    s.call("dialog", json!({ "accept": true })).await;
+    let opened = s.ok("click", json!({ "element": alert })).await;
+    assert!(opened.text.contains("Hello there"), "{}", opened.text);
+    let blocked = s.call("snapshot", json!({})).await;
+    assert!(
+        blocked.text.contains("Answer it with dialog"),
+        "{}",
+        blocked.text
+    );
+    let refused = s.call("type", json!({ "text": "x" })).await;
+    assert!(
+        refused.text.contains("Answer it with dialog"),
+        "{}",
+        refused.text
+    );
+    s.call("click", json!({ "element": confirm })).await;
+    s.ok("dialog", json!({ "accept": true })).await;
+    s.ok("click", json!({ "element": confirm })).await;
+    let dismissed = s.ok("dialog", json!({ "accept": false })).await;
+    assert!(dismissed.text.contains("\nno\n") || dismissed.text.contains("no\n---"));
+    s.ok("click", json!({ "element": prompt })).await;
+    let answered = s
+        .ok("dialog", json!({ "accept": true, "text": "Ada" }))
+        .await;
+    assert!(answered.text.contains("Ada"), "{}", answered.text);
+    s.finish("dialogs", backend).await;
+}
+
+/// Settling: a click whose page re-renders a moment later, and one whose
+/// page fetches before it renders, are read after the render; a click on a
+/// link is read on the page it leads to.
+async fn settling(backend: Backend) {
+    let mut s = Session::start(backend, false).await;
+    let inbox = s.ok("open", json!({ "url": s.url("/fx/spa.html") })).await;
+    let open = Session::number(&inbox, "Open the first message");
+    let message = s.ok("click", json!({ "element": open })).await;
+    assert!(message.text.contains("Hello from Ada"), "{}", message.text);
+
+    let fetches = s.ok("open", json!({ "url": s.url("/fetches") })).await;
+    let load = Session::number(&fetches, "\"Load\"");
+    let loaded = s.ok("click", json!({ "element": load })).await;
+    assert!(loaded.text.contains("Loaded: 42 rows"), "{}", loaded.text);
+
+    let home = s.ok("open", json!({ "url": s.url("/") })).await;
+    let second = Session::number(&home, "\"Second page\"");
+    let followed = s.ok("click", json!({ "element": second })).await;
+    assert!(
+        followed.text.contains("The second page"),
+        "{}",
+        followed.text
+    );
+    s.finish("settling", backend).await;
+}
+
+/// Vision mode: pointing tools answered with a small picture and the
+/// console lines since the last action.
+async fn vision(backend: Backend) {
+    let mut s = Session::start(backend, true).await;
+    let names: Vec<&str> = s.pack.tools().iter().map(|tool| tool.name).collect();
+    assert!(!names.contains(&"snapshot") && names.contains(&"click"));
+    let opened = s.ok("open", json!({ "url": s.url("/logs") })).await;
+    assert_eq!(opened.images[0].mime_type, "image/jpeg");
+    // The Log button is the first thing on the page.
+    let clicked = s.ok("click", json!({ "x": 20, "y": 18 })).await;
+    assert!(
+        clicked.text.contains("[error] button broke"),
+        "{}",
+        clicked.text
+    );
+    assert_eq!(clicked.images.len(), 1);
+    s.ok("scroll", json!({ "direction": "down" })).await;
+    s.ok("open", json!({ "url": s.url("/form") })).await;
+    s.ok("click", json!({ "x": 60, "y": 18 })).await;
+    s.ok("type", json!({ "text": "Ada", "submit": true })).await;
+    let rejected = s.call("click", json!({ "element": 1 })).await;
+    assert!(rejected.is_error);
+    s.finish("vision", backend).await;
+}
+
+/// Malformed and hostile calls: each gets one clear sentence, none panics or
+/// hangs, and the session answers normally after every one of them.
+async fn bad_input(backend: Backend) {
+    let mut s = Session::start(backend, false).await;
+    let page = s
+        .ok("open", json!({ "url": s.url("/fx/select.html") }))
+        .await;
+    let select = Session::number(&page, "combobox");
+    let long_name = "x".repeat(10_000);
+    let long_text = "y".repeat(20_000);
+    let cases: Vec<(&str, Value)> = vec![
+        ("navigate", json!({ "url": "https://example.com/" })),
+        ("", json!({})),
+        (&long_name, json!({})),
+        ("open", json!({})),
+        ("open", json!({ "url": 42 })),
+        ("open", json!({ "url": "" })),
+        ("open", json!({ "url": "not a url" })),
+        ("open", json!({ "url": "javascript:alert(1)" })),
+        ("open", json!({ "url": "file:///etc/passwd" })),
+        ("open", json!({ "url": "data:text/html,<h1>hi</h1>" })),
+        ("open", json!({ "url": "chrome://settings" })),
+        ("open", json!({ "url": "http://127.0.0.1:1/" })),
+        (
+            "open",
+            json!({ "url": "http://169.254.169.254/latest/meta-data/" }),
+        ),
+        ("open", json!({ "url": "http://localhost:8080/" })),
+        ("open", json!({ "url": "http://[::1]/" })),
+        ("open", json!({ "url": "http://10.0.0.1/" })),
+        ("open", json!({ "url": "http://0x7f000001/" })),
+        ("open", json!({ "url": "http://[::ffff:127.0.0.1]/" })),
+        ("open", json!({ "url": "http://printer.local/" })),
+        ("open", json!({ "url": s.url("/"), "bogus": 1 })),
+        ("open", json!([1, 2])),
+        ("open", json!("http://example.com/")),
+        ("click", json!({})),
+        ("click", json!({ "element": 9999 })),
+        ("click", json!({ "element": -1 })),
+        ("click", json!({ "element": "3" })),
+        ("click", json!({ "element": 1.5 })),
+        ("click", json!({ "x": 10 })),
+        ("click", json!({ "x": -5, "y": 10 })),
+        ("click", json!({ "x": 1e12, "y": 1e12 })),
+        ("click", json!({ "element": select, "x": 1, "y": 2 })),
+        ("type", json!({ "element": select })),
+        ("type", json!({ "element": 9999, "text": "x" })),
+        ("type", json!({ "element": select, "text": long_text })),
+        ("press", json!({ "keys": "" })),
+        ("press", json!({ "keys": "NoSuchKey" })),
+        ("press", json!({ "keys": "Control+" })),
+        ("press", json!({ "keys": "a ".repeat(60) })),
+        ("select", json!({ "element": select, "options": ["Nope"] })),
+        ("select", json!({ "element": select, "options": [] })),
+        ("select", json!({ "element": 9999, "options": ["Large"] })),
+        ("hover", json!({})),
+        ("hover", json!({ "element": 9999 })),
+        ("scroll", json!({})),
+        ("scroll", json!({ "direction": "sideways" })),
+        ("scroll", json!({ "direction": "down", "pixels": -5 })),
+        ("scroll", json!({ "direction": "down", "element": select })),
+        ("scroll", json!({ "direction": "down", "x": 5 })),
+        ("scroll", json!({ "element": 9999 })),
+        ("forward", json!({})),
+        ("back", json!({ "steps": 2 })),
+        ("tabs", json!({ "action": "switch" })),
+        ("tabs", json!({ "action": "switch", "tab": 0 })),
+        ("tabs", json!({ "action": "switch", "tab": 99 })),
+        ("tabs", json!({ "action": "close", "tab": 99 })),
+        ("tabs", json!({ "action": "fly" })),
+        ("tabs", json!({ "tab": 2 })),
+        (
+            "tabs",
+            json!({ "action": "new", "url": "http://127.0.0.1:1/" }),
+        ),
+        ("screenshot", json!({ "format": "gif" })),
+        ("screenshot", json!({ "numbers": true, "full_page": true })),
+        ("wait_for", json!({})),
+        ("wait_for", json!({ "seconds": -1 })),
+        ("wait_for", json!({ "seconds": "soon" })),
+        ("wait_for", json!({ "text": "a", "gone": "b" })),
+        ("wait_for", json!({ "text": "  " })),
+        ("dialog", json!({})),
+        ("dialog", json!({ "accept": true })),
+        ("snapshot", json!({ "scope": 9999 })),
+        ("snapshot", json!({ "max_tokens": -1 })),
+        ("console", json!({ "all": true })),
+        ("close", json!({ "now": true })),
+    ];
+    assert!(cases.len() >= 50, "{} cases", cases.len());
+    for (tool, arguments) in cases {
+        let shown = if tool.len() > 40 {
+            "(a 10,000-character name)"
+        } else {
+            tool
+        };
+        let output = s.pack.call(tool, arguments.clone()).await;
+        assert!(
+            output.is_error,
+            "{shown} {arguments} did not fail: {}",
+            output.text
+        );
+        assert!(
+            output.text.ends_with('.') && !output.text.contains('\n') && output.text.len() < 600,
+            "not one clear sentence: {}",
+            output.text
+        );
+        let arguments = arguments.to_string();
+        let arguments: String = if arguments.len() > 80 {
+            format!("{}… ({} characters)", &arguments[..60], arguments.len())
+        } else {
+            arguments
+        };
+        let entry = format!("> {shown} {arguments}\n{}\n\n", output.text);
+        s.transcript.push_str(&s.redact(&entry));
+        // Still usable: the page answers as before.
+        let after = s.pack.call("snapshot", json!({})).await;
+        assert!(
+            !after.is_error && after.text.contains("\"Size\""),
+            "after {shown}: {}",
+            after.text
+        );
+    }
+
+    // Numbers from a page the tab has left, and a covered element.
+    let old = s
+        .ok("open", json!({ "url": s.url("/fx/overlay.html") }))
+        .await;
+    let covered = Session::number(&old, "covered by");
+    s.call("click", json!({ "element": covered })).await;
+    s.ok("open", json!({ "url": s.url("/second") })).await;
+    let stale = s.call("click", json!({ "element": covered })).await;
+    assert!(stale.is_error && stale.text.contains("take a new snapshot"));
+    s.finish("bad_input", backend).await;
+}
+
+both_backends!(every_tool, dialogs, settling, vision, bad_input);
