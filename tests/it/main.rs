@@ -25,6 +25,7 @@ macro_rules! both_backends {
     };
 }
 
+mod cli;
 mod conformance;
 mod egress;
 mod marks;

@@ -1,8 +1,11 @@
 //! `cargo xtask <job>`: what cargo alone cannot do.
 //!
+//! - `cargo xtask demo`: install the browser if missing, then run
+//!   `tabwright demo` (a built-in site driven through the tools).
 //! - `cargo xtask test`: make sure Debian's Chromium and chromedriver are
-//!   installed (apt-get, saying so), then run every test of the workspace,
-//!   which drives a real browser through every backend.
+//!   installed (apt-get, saying so) and the MCP Python SDK (pip, the MCP
+//!   tests' client), build the `tabwright` binary, then run every test of
+//!   the workspace, which drives a real browser through every backend.
 //! - `cargo xtask conformance [--backend cdp|webdriver|all]`: the behaviour
 //!   suite as a table of check × backend.
 //! - `cargo xtask bench [--backend cdp|webdriver|all]`: the measurements,
@@ -10,6 +13,7 @@
 //!
 //! It never downloads a browser: only Debian's packages, through apt-get.
 //! Its dependencies are none, so it builds in a second.
+//! Nothing else is fetched but the MCP SDK, from PyPI.
 
 use std::path::Path;
 use std::process::{Command, ExitCode};
@@ -27,9 +31,30 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     };
     let result = match job.as_str() {
-        "test" => {
-            ensure_browser().and_then(|()| cargo(&["test", "--workspace", "--all-features"], rest))
-        }
+        "test" => ensure_browser()
+            .and_then(|()| ensure_mcp_client())
+            // The CLI tests run the binary itself.
+            .and_then(|()| {
+                cargo(
+                    &["build", "--package", "tabwright", "--bin", "tabwright"],
+                    &[],
+                )
+            })
+            .and_then(|()| cargo(&["test", "--workspace", "--all-features"], rest)),
+        "demo" => ensure_browser().and_then(|()| {
+            cargo(
+                &[
+                    "run",
+                    "--quiet",
+                    "--package",
+                    "tabwright",
+                    "--bin",
+                    "tabwright",
+                    "--",
+                ],
+                &[&["demo".to_owned()], rest].concat(),
+            )
+        }),
         "conformance" => ensure_browser().and_then(|()| {
             cargo(
                 &[
@@ -73,7 +98,7 @@ fn main() -> ExitCode {
     }
 }
 
-const USAGE: &str = "usage: cargo xtask <test | conformance [--backend cdp|webdriver|all] | bench [--backend ...] | install-browser>";
+const USAGE: &str = "usage: cargo xtask <demo | test | conformance [--backend cdp|webdriver|all] | bench [--backend ...] | install-browser>";
 
 /// Installs Debian's chromium and chromium-driver if either is missing.
 fn ensure_browser() -> Result<(), String> {
@@ -94,6 +119,23 @@ fn ensure_browser() -> Result<(), String> {
     let mut install = vec!["install", "-y", "-qq", "--no-install-recommends"];
     install.extend(&missing);
     run(apt(sudo, &install))
+}
+
+/// The MCP tests drive `tabwright mcp` with the official MCP Python SDK
+/// (PyPI's `mcp`): installed with pip if this machine lacks it.
+fn ensure_mcp_client() -> Result<(), String> {
+    let present = Command::new("python3")
+        .args(["-c", "import mcp"])
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|status| status.success());
+    if present {
+        return Ok(());
+    }
+    eprintln!("xtask: installing the MCP Python SDK with pip (the MCP tests' client)");
+    let mut pip = Command::new("python3");
+    pip.args(["-m", "pip", "install", "--quiet", "mcp>=1.9,<2"]);
+    run(pip)
 }
 
 fn apt(sudo: bool, args: &[&str]) -> Command {

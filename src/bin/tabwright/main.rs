@@ -174,11 +174,37 @@ fn main() -> ExitCode {
     }
 }
 
+/// Resolves on SIGINT or SIGTERM, so the browser is closed (and its
+/// temporary profile removed) rather than orphaned when the process is told
+/// to stop.
+async fn stop_signal() {
+    use tokio::signal::unix::{signal, SignalKind};
+    match (
+        signal(SignalKind::interrupt()),
+        signal(SignalKind::terminate()),
+    ) {
+        (Ok(mut interrupt), Ok(mut terminate)) => {
+            tokio::select! {
+                _ = interrupt.recv() => {}
+                _ = terminate.recv() => {}
+            }
+        }
+        _ => std::future::pending().await,
+    }
+}
+
 async fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
         Command::Mcp => {
             let pack = Arc::new(cli.browser.pack(&[])?);
-            mcp::McpServer::new(pack).serve_stdio().await
+            let served = mcp::McpServer::new(pack.clone()).serve_stdio();
+            tokio::select! {
+                result = served => result,
+                () = stop_signal() => {
+                    pack.close().await;
+                    Ok(())
+                }
+            }
         }
         Command::Open { url } => {
             let pack = cli.browser.pack(&[])?;
@@ -192,7 +218,10 @@ async fn run(cli: Cli) -> Result<(), String> {
         }
         Command::Shell => {
             let pack = cli.browser.pack(&[])?;
-            let result = shell::run(&pack).await;
+            let result = tokio::select! {
+                result = shell::run(&pack) => result,
+                () = stop_signal() => Ok(()),
+            };
             pack.close().await;
             result
         }
