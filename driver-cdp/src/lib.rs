@@ -142,12 +142,28 @@ impl CdpDriver {
         };
         let client = session.client.clone();
         let registry = session.registry.clone();
-        let tab = session.current.clone().filter(|_| needs_page);
-        let dialog = async move {
+        // A current tab already gone is the call's own business: it moves
+        // to another tab and says so (`Session::current_session`).
+        let tab = session
+            .current
+            .clone()
+            .filter(|tab| needs_page && registry.read(|registry| registry.tab(tab).is_some()));
+        // What can end a page call early: a dialog opens in its tab, or the
+        // tab goes away (a page may close its own window mid-click, and CDP
+        // never answers a command sent to a target that is gone).
+        let interrupted = async move {
             match tab {
                 Some(tab) => {
                     registry
-                        .wait_until(|registry| registry.tab(&tab).and_then(|t| t.dialog.clone()))
+                        .wait_until(|registry| match registry.tab(&tab) {
+                            None => Some(DriverError::NoSuchTab { id: tab.0.clone() }),
+                            Some(record) => {
+                                record.dialog.clone().map(|dialog| DriverError::DialogOpen {
+                                    kind: dialog.kind,
+                                    message: dialog.message,
+                                })
+                            }
+                        })
                         .await
                 }
                 None => std::future::pending().await,
@@ -155,7 +171,7 @@ impl CdpDriver {
         };
         let result = tokio::select! {
             biased;
-            dialog = dialog => Err(DriverError::DialogOpen { kind: dialog.kind, message: dialog.message }),
+            error = interrupted => Err(error),
             outcome = timeout_at(deadline, op(session)) => {
                 outcome.unwrap_or_else(|_| Err(DriverError::timeout(action, limit)))
             }

@@ -30,6 +30,10 @@ const FORM: &str = r#"<!doctype html><html><head><title>Sign up</title></head><b
 
 const POPUPS: &str = r#"<!doctype html><html><head><title>Popups</title></head><body>
 <a href="/second" target="_blank">The second page, in a new tab</a>
+<button onclick="window.open('/closer')">Open the closer</button>
+</body></html>"#;
+
+const CLOSER: &str = r#"<!doctype html><html><head><title>Closer</title></head><body>
 <button onclick="window.close()">Close this tab</button>
 </body></html>"#;
 
@@ -55,10 +59,19 @@ pub struct Session {
 
 impl Session {
     pub async fn start(backend: Backend, vision: bool) -> Self {
+        let options = Options {
+            timeout: Duration::from_secs(15),
+            ..Options::default()
+        };
+        Self::start_with(backend, vision, options).await
+    }
+
+    pub async fn start_with(backend: Backend, vision: bool, options: Options) -> Self {
         let site = Site::with_fixtures().await;
         site.page("/hover", HOVER).await;
         site.page("/signup", FORM).await;
         site.page("/popups", POPUPS).await;
+        site.page("/closer", CLOSER).await;
         site.page("/logs", LOGS).await;
         site.page("/fetches", FETCHES).await;
         site.page("/tracker", TRACKER).await;
@@ -76,10 +89,6 @@ impl Session {
         let policy = Policy {
             allowed_origins: allowed,
             ..Policy::default()
-        };
-        let options = Options {
-            timeout: Duration::from_secs(15),
-            ..Options::default()
         };
         let pack = Pack::new(
             backend.guarded(options, Guard::new(policy)),
@@ -457,4 +466,76 @@ async fn bad_input(backend: Backend) {
     s.finish("bad_input", backend).await;
 }
 
-both_backends!(every_tool, dialogs, settling, vision, bad_input);
+/// A page that spins, one that never finishes loading, a tab the page
+/// closes, and a browser that dies: each call answers within the timeout
+/// with what happened, and the next call works.
+async fn trouble(backend: Backend) {
+    let marker = tabwright_tests::backend::Marker::new();
+    let options = Options {
+        timeout: Duration::from_secs(5),
+        extra_args: vec![marker.flag()],
+        ..Options::default()
+    };
+    let mut s = Session::start_with(backend, false, options).await;
+    s.ok("open", json!({ "url": s.url("/") })).await;
+
+    let started = std::time::Instant::now();
+    let spun = s.call("open", json!({ "url": s.url("/spins") })).await;
+    assert!(
+        spun.is_error && spun.text.contains("took longer than 5 s"),
+        "{}",
+        spun.text
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+    s.ok("open", json!({ "url": s.url("/second") })).await;
+
+    let hung = s
+        .call("open", json!({ "url": s.url("/never-loads") }))
+        .await;
+    assert!(
+        hung.is_error && hung.text.contains("took longer"),
+        "{}",
+        hung.text
+    );
+    s.ok("open", json!({ "url": s.url("/") })).await;
+
+    // The page closes its own tab (a window a script opened may).
+    let opener = s.ok("open", json!({ "url": s.url("/popups") })).await;
+    let open = Session::number(&opener, "Open the closer");
+    s.ok("click", json!({ "element": open })).await;
+    let closer = s.ok("tabs", json!({ "action": "switch", "tab": 2 })).await;
+    let close = Session::number(&closer, "Close this tab");
+    let closed = s.ok("click", json!({ "element": close })).await;
+    assert!(closed.text.contains("Popups"), "{}", closed.text);
+    s.ok("tabs", json!({})).await;
+    insta::assert_snapshot!(format!("trouble_{}", backend.name()), s.transcript.clone());
+
+    // The browser dies under the session. How that surfaces (which call
+    // notices) depends on timing, so it is asserted, not snapshotted.
+    let tree = marker.tree();
+    assert!(!tree.is_empty(), "the browser's processes are found");
+    for pid in tree {
+        let _ = nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(pid as i32),
+            nix::sys::signal::Signal::SIGKILL,
+        );
+    }
+    let gone = s.call("snapshot", json!({})).await;
+    assert!(gone.is_error, "{}", gone.text);
+    let back = s.call("open", json!({ "url": s.url("/second") })).await;
+    let back = if back.is_error {
+        // The call that notices the dead browser reports it; the next one starts afresh.
+        s.ok("open", json!({ "url": s.url("/second") })).await
+    } else {
+        back
+    };
+    assert!(back.text.contains("The second page"), "{}", back.text);
+    s.ok("close", json!({})).await;
+    assert!(marker.tree().is_empty(), "the fresh browser is closed too");
+}
+
+both_backends!(every_tool, dialogs, settling, vision, bad_input, trouble);

@@ -759,15 +759,17 @@ impl Pack {
         lines: &mut Vec<String>,
         options: SnapshotOptions,
     ) -> Result<Option<Snapshot>, ToolError> {
+        // A tab that closed is noticed by the call after (which then moves
+        // to the most recent tab left), so a few tries.
         let mut tab_closed = false;
-        let settled = match settle(&self.driver, self.options.quiet, self.options.settle_cap).await
-        {
-            Err(DriverError::NoSuchTab { .. }) => {
-                tab_closed = true;
-                settle(&self.driver, self.options.quiet, self.options.settle_cap).await
+        let mut settled = settle(&self.driver, self.options.quiet, self.options.settle_cap).await;
+        for _ in 0..3 {
+            if !matches!(settled, Err(DriverError::NoSuchTab { .. })) {
+                break;
             }
-            other => other,
-        };
+            tab_closed = true;
+            settled = settle(&self.driver, self.options.quiet, self.options.settle_cap).await;
+        }
         let settled = match settled {
             Err(DriverError::DialogOpen { kind, message }) => {
                 self.report_changes(state, lines, tab_closed).await;
@@ -1060,11 +1062,14 @@ fn kind_of(value: &Value) -> &'static str {
     }
 }
 
-/// An action that opened a dialog did happen: the answer reports the dialog.
+/// An action that opened a dialog, or made the page close its own tab, did
+/// happen: the answer reports the dialog, or the tab now current.
 fn acted<E: Into<ToolError>>(result: Result<(), E>) -> Result<(), ToolError> {
     match result.map_err(Into::into) {
-        Err(ToolError::Driver(DriverError::DialogOpen { .. }))
-        | Err(ToolError::Marks(MarksError::Driver(DriverError::DialogOpen { .. }))) => Ok(()),
+        Err(ToolError::Driver(DriverError::DialogOpen { .. } | DriverError::NoSuchTab { .. }))
+        | Err(ToolError::Marks(MarksError::Driver(
+            DriverError::DialogOpen { .. } | DriverError::NoSuchTab { .. },
+        ))) => Ok(()),
         other => other,
     }
 }

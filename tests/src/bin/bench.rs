@@ -91,10 +91,17 @@ async fn main() -> Result<(), String> {
         snapshot_costs(backend, runs).await?;
     }
     println!();
-    println!("the tool pack, as a model calls it (settling and the snapshot included); median / worst");
+    println!(
+        "the tool pack, as a model calls it (settling and the snapshot included); median / worst"
+    );
     println!(
         "{:<12}{:>24}{:>24}{:>24}{:>24}{:>24}",
-        "backend", "open→snapshot", "click→snapshot", "click→re-render", "type→snapshot", "screenshot"
+        "backend",
+        "open→snapshot",
+        "click→snapshot",
+        "click→re-render",
+        "type→snapshot",
+        "screenshot"
     );
     for &backend in &backends {
         tool_costs(backend, runs).await?;
@@ -141,7 +148,10 @@ async fn tool_costs(backend: Backend, runs: usize) -> Result<(), String> {
         text.lines()
             .filter(|line| line.contains(needle))
             .find_map(|line| {
-                let rest = line.trim_start().trim_start_matches('*').strip_prefix('[')?;
+                let rest = line
+                    .trim_start()
+                    .trim_start_matches('*')
+                    .strip_prefix('[')?;
                 rest.split_once(']')?.0.parse().ok()
             })
             .ok_or(format!("no {needle}"))
@@ -169,15 +179,19 @@ async fn tool_costs(backend: Backend, runs: usize) -> Result<(), String> {
     for run in 0..runs {
         clicks.push(call("click", json!({ "element": button })).await?.0);
         let text = format!("Ada {run}");
-        types.push(call("type", json!({ "element": field, "text": text })).await?.0);
+        types.push(
+            call("type", json!({ "element": field, "text": text }))
+                .await?
+                .0,
+        );
         shots.push(call("screenshot", json!({})).await?.0);
     }
 
     let (_, mut text) = call("open", json!({ "url": site.url("/fx/spa.html") })).await?;
     let mut renders = Vec::new();
     for _ in 0..runs {
-        let target = number(&text, "Open the first message")
-            .or_else(|_| number(&text, "Back to inbox"))?;
+        let target =
+            number(&text, "Open the first message").or_else(|_| number(&text, "Back to inbox"))?;
         let (took, after) = call("click", json!({ "element": target })).await?;
         if !(after.contains("Hello from Ada") || after.contains("2 unread")) {
             return Err(format!("the re-render was not waited for:\n{after}"));
