@@ -63,19 +63,28 @@
     return style;
   };
 
-  // The colour an element's text sits on: the nearest opaque background.
+  // The colour an element's text sits on: the nearest opaque background
+  // (each element's answer cached, so a page costs one look per element).
+  const backgroundCache = new Map();
   const backgroundOf = (element) => {
-    for (let node = element; node && node.nodeType === 1; node = node.parentElement || (node.getRootNode() && node.getRootNode().host)) {
-      const color = styleOf(node).backgroundColor;
-      if (color && color !== "transparent" && !/rgba\(.*,\s*0\)$/.test(color)) return color;
+    if (!element || element.nodeType !== 1) return "rgb(255, 255, 255)";
+    let color = backgroundCache.get(element);
+    if (color === undefined) {
+      color = styleOf(element).backgroundColor;
+      if (!color || color === "transparent" || /rgba\(.*,\s*0\)$/.test(color)) {
+        color = backgroundOf(element.parentElement || (element.getRootNode() && element.getRootNode().host));
+      }
+      backgroundCache.set(element, color);
     }
-    return "rgb(255, 255, 255)";
+    return color;
   };
 
   // Read once: layout reads are what a walk over thousands of elements
   // spends its time on.
   const scrolled = { x: window.scrollX, y: window.scrollY };
-  const pageRight = Math.max(document.documentElement.scrollWidth, innerWidth) + 100;
+  // A document that has only just replaced the previous one may have no
+  // root element yet.
+  const pageRight = Math.max(document.documentElement ? document.documentElement.scrollWidth : 0, innerWidth) + 100;
 
   // Hidden to a person: not rendered, transparent, aria-hidden, clipped
   // away, pushed off the page, or text the colour of its background.
@@ -90,19 +99,24 @@
     else if (element.parentElement && element.parentElement.tagName === "DETAILS" &&
              !element.parentElement.open && element.tagName !== "SUMMARY") hidden = true;
     else {
+      // Each property read off a computed style costs; the ones that only
+      // matter in some cases are read only then.
       const style = styleOf(element);
       const display = style.display;
       const visibility = style.visibility;
-      const clip = style.clip;
-      const clipPath = style.clipPath;
       const overflow = style.overflow;
       const position = style.position;
+      const clipPath = style.clipPath;
       if (display === "none" || visibility === "hidden" || visibility === "collapse") hidden = true;
       else if (style.opacity === "0") hidden = true;
-      else if (style.fontSize === "0px" && element.children.length === 0) hidden = true;
+      else if (element.children.length === 0 && style.fontSize === "0px") hidden = true;
       else if ((clipPath !== "none" && /inset\(\s*(50|100)%/.test(clipPath)) ||
-               (clip !== "auto" && /rect\(\s*0(px)?,?\s+0(px)?,?\s+0(px)?,?\s+0(px)?\s*\)/.test(clip))) hidden = true;
-      else if (style.textIndent !== "0px" && parseFloat(style.textIndent) < -999) hidden = true;
+               // clip applies to absolutely positioned boxes only.
+               ((position === "absolute" || position === "fixed") && style.clip !== "auto" &&
+                /rect\(\s*0(px)?,?\s+0(px)?,?\s+0(px)?,?\s+0(px)?\s*\)/.test(style.clip))) hidden = true;
+      // text-indent moves a block's text; it is inherited, so the block
+      // itself is enough to look at.
+      else if (BLOCK_DISPLAY.test(display) && style.textIndent !== "0px" && parseFloat(style.textIndent) < -999) hidden = true;
       else if (overflow !== "visible" || position !== "static") {
         // Only what clips or is positioned can be shrunk or pushed away.
         const box = element.getBoundingClientRect();
@@ -117,6 +131,16 @@
     }
     hiddenCache.set(element, hidden);
     return hidden;
+  };
+
+  const labelCache = new Map();
+  const labelOf = (element) => {
+    let label = labelCache.get(element);
+    if (label === undefined) {
+      label = element.closest("label");
+      labelCache.set(element, label);
+    }
+    return label;
   };
 
   const sameColourText = (element) => {
@@ -327,7 +351,7 @@
       if (node.nodeType === 3) {
         const parent = node.parentElement;
         // A label's words are its control's name, not text of their own.
-        const label = parent && parent.closest("label");
+        const label = parent && labelOf(parent);
         if (label && label.control && !isHidden(label.control)) return;
         if (parent && !isHidden(parent) && !sameColourText(parent) && node.nodeValue.trim()) {
           if (lineY === null) lineY = boxOf(parent, frameOffset).y;
@@ -385,7 +409,9 @@
           describe(node, role, frameOffset);
           // Its own text is its name; but act-able things inside it (a
           // link in a clickable card) are elements of their own.
-          const nested = node.querySelectorAll("a[href], button, input, select, textarea, [role=button], [role=link]");
+          const nested = node.firstElementChild
+            ? node.querySelectorAll("a[href], button, input, select, textarea, [role=button], [role=link]")
+            : [];
           nested.forEach((inner) => {
             if (inner !== node && !isHidden(inner)) describe(inner, interactive(inner, styleOf(inner)) || roleOf(inner), frameOffset);
           });
@@ -405,6 +431,7 @@
       node.childNodes.forEach((child) => walk(child, frameOffset, win, path));
     };
 
+    if (!document.documentElement) return { error: "the document is still loading" };
     const root = options.scope ? findScope(options.scope) : document.body || document.documentElement;
     if (!root) return { error: "scope" };
     walk(root, offset, window, options.path || []);

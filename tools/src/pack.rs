@@ -785,7 +785,21 @@ impl Pack {
                 after.as_secs_f64()
             ));
         }
-        let snapshot = match self.marks.snapshot(&self.driver, options).await {
+        let mut snapshot = self.marks.snapshot(&self.driver, options).await;
+        // A navigation that began only after the page looked settled leaves
+        // the snapshot reading a document that is not there yet, or goes
+        // away under it: settle the new one and read again.
+        for _ in 0..2 {
+            if !matches!(
+                snapshot,
+                Err(MarksError::Script(_)) | Err(MarksError::Driver(DriverError::Script { .. }))
+            ) {
+                break;
+            }
+            settle(&self.driver, self.options.quiet, self.options.settle_cap).await?;
+            snapshot = self.marks.snapshot(&self.driver, options).await;
+        }
+        let snapshot = match snapshot {
             Err(MarksError::Driver(DriverError::DialogOpen { kind, message })) => {
                 self.report_changes(state, lines, tab_closed).await;
                 state.dialog_open = true;

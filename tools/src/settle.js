@@ -32,6 +32,9 @@
     new MutationObserver(() => { state.lastChange = performance.now(); })
       .observe(document, { subtree: true, childList: true, characterData: true });
 
+    // Before a navigation starts, the page is asked whether to leave; the
+    // Navigation API below says the same where it fires.
+    window.addEventListener('beforeunload', () => { state.navigating = true; });
     if (window.navigation) {
       window.navigation.addEventListener('navigate', (event) => {
         if (!event.destination.sameDocument && !event.downloadRequest) state.navigating = true;
