@@ -178,13 +178,14 @@ fn all_processes() -> Vec<Process> {
         .collect()
 }
 
-/// Chrome processes that are children of this test process and were never
-/// reaped.
-pub fn chrome_zombie_children() -> Vec<u32> {
+/// Which of `pids` are zombies this process has not reaped: a closed driver
+/// must reap its own browser. (Other tests' browsers, ending at the same
+/// moment, are not this driver's business.)
+pub fn unreaped(pids: &[u32]) -> Vec<u32> {
     let me = std::process::id();
     all_processes()
         .into_iter()
-        .filter(|process| process.parent == me && process.zombie && process.name.contains("chrom"))
+        .filter(|process| process.parent == me && process.zombie && pids.contains(&process.pid))
         .map(|process| process.pid)
         .collect()
 }

@@ -16,7 +16,7 @@ use driver_core::{
     ScreenshotOptions, Viewport, WaitFor,
 };
 
-use crate::backend::{chrome_zombie_children, still_running, Backend, Marker};
+use crate::backend::{still_running, unreaped, Backend, Marker};
 use crate::site::Site;
 
 /// How a check ended, when it did not fail.
@@ -948,11 +948,8 @@ async fn close_ends_everything(ctx: &Ctx) -> CheckResult {
         "the temporary profile {} is still there",
         profile.display()
     );
-    ensure!(
-        chrome_zombie_children().is_empty(),
-        "zombies: {:?}",
-        chrome_zombie_children()
-    );
+    let zombies = unreaped(&tree);
+    ensure!(zombies.is_empty(), "unreaped: {zombies:?}");
     Ok(Outcome::Pass)
 }
 

@@ -47,6 +47,8 @@
 //! ([`ToolError::for_model`]); the call never panics (a bug that would is
 //! caught and answered) and never outlasts the browser's per-call timeout.
 
+mod actions;
+mod after;
 mod defs;
 mod error;
 mod pack;

@@ -1,0 +1,544 @@
+//! The tools themselves: what each call does to the browser, before the
+//! page is read back ([`after`](crate::after)).
+
+use std::fmt::Write as _;
+use std::time::Duration;
+
+use driver_core::{Driver, DriverError, KeyPress, ScreenshotFormat, ScreenshotOptions};
+use marks::{RenderOptions, SnapshotOptions};
+use serde_json::Value;
+
+use crate::after::{console_line, mime};
+use crate::defs::{self, Direction, ImageFormat, TabAction};
+use crate::error::ToolError;
+use crate::pack::{acted, check_text_length, Image, Outcome, Pack, State, ToolOutput};
+
+/// The longest `wait_for` waits.
+const WAIT_LIMIT: Duration = Duration::from_secs(30);
+
+impl Pack {
+    pub(crate) async fn open(&self, state: &mut State, args: defs::OpenArgs) -> Outcome {
+        let url = args.url.trim();
+        if url.is_empty() {
+            return Err(ToolError::bad("open", "url is empty"));
+        }
+        check_address(url)?;
+        let (status, at) = if args.new_tab {
+            let tab = self.driver.open_tab(Some(url)).await?;
+            (None, tab.url)
+        } else {
+            let navigation = self.driver.navigate(url).await?;
+            (navigation.status, navigation.url)
+        };
+        if let Some(status) = status {
+            state.statuses.insert(at.clone(), status);
+        }
+        // The model asked for this URL: "URL changed" would be noise.
+        state.url = Some(at.clone());
+        let did = match (args.new_tab, status) {
+            (true, _) => format!("Opened {at} in a new tab."),
+            (false, Some(status)) if status >= 400 => {
+                format!("Opened {at}: the server answered HTTP {status}.")
+            }
+            (false, _) => format!("Opened {at}."),
+        };
+        self.after(state, did).await
+    }
+
+    pub(crate) async fn snapshot(&self, state: &mut State, args: defs::SnapshotArgs) -> Outcome {
+        let options = SnapshotOptions {
+            full_page: args.full_page,
+            scope: args.scope,
+        };
+        let render = RenderOptions {
+            budget_tokens: Some(
+                args.max_tokens
+                    .map_or(self.options.budget_tokens, |tokens| tokens as usize),
+            ),
+            page: args.part.unwrap_or(1) as usize,
+        };
+        self.read(state, String::new(), options, render).await
+    }
+
+    pub(crate) async fn click(&self, state: &mut State, args: defs::ClickArgs) -> Outcome {
+        match target("click", args.element, args.x, args.y)? {
+            Target::Element(number) => {
+                acted(self.marks.click(&self.driver, number).await)?;
+                self.after(state, format!("Clicked [{number}].")).await
+            }
+            Target::Point(x, y) => {
+                self.on_screen("click", x, y).await?;
+                acted(self.driver.click_at(x, y).await)?;
+                self.after(state, format!("Clicked at ({x}, {y}).")).await
+            }
+        }
+    }
+
+    pub(crate) async fn type_text(&self, state: &mut State, args: defs::TypeArgs) -> Outcome {
+        check_text_length(&args.text)?;
+        match args.element {
+            Some(number) => {
+                self.marks
+                    .type_into(&self.driver, number, &args.text, !args.append)
+                    .await?;
+                if args.submit {
+                    acted(
+                        self.driver
+                            .press(KeyPress::from(driver_core::Key::Enter))
+                            .await,
+                    )?;
+                }
+            }
+            None => self.type_focused(&args.text, args.submit).await?,
+        }
+        self.after(state, typed_line(args.element, &args.text, args.submit))
+            .await
+    }
+
+    pub(crate) async fn type_focused(&self, text: &str, submit: bool) -> Result<(), ToolError> {
+        acted(self.driver.type_text(text).await)?;
+        if submit {
+            acted(
+                self.driver
+                    .press(KeyPress::from(driver_core::Key::Enter))
+                    .await,
+            )?;
+        }
+        Ok(())
+    }
+
+    pub(crate) async fn press(&self, state: &mut State, args: defs::PressArgs) -> Outcome {
+        let presses = args
+            .keys
+            .split_whitespace()
+            .map(|key| {
+                key.parse::<KeyPress>()
+                    .map_err(|_| ToolError::bad("press", format!("{key:?} is not a key name (try Enter, Tab, Escape, ArrowDown, a, Control+a)")))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        if presses.is_empty() {
+            return Err(ToolError::bad("press", "keys is empty"));
+        }
+        if presses.len() > 50 {
+            return Err(ToolError::bad("press", "at most 50 keys at a time"));
+        }
+        for press in presses {
+            acted(self.driver.press(press).await)?;
+        }
+        self.after(state, format!("Pressed {}.", args.keys.trim()))
+            .await
+    }
+
+    pub(crate) async fn select(&self, state: &mut State, args: defs::SelectArgs) -> Outcome {
+        if args.options.is_empty() {
+            return Err(ToolError::bad(
+                "select",
+                "options is empty: name at least one option",
+            ));
+        }
+        let chosen = self
+            .marks
+            .select(&self.driver, args.element, &args.options)
+            .await?;
+        self.after(
+            state,
+            format!("Selected {} in [{}].", quote_list(&chosen), args.element),
+        )
+        .await
+    }
+
+    pub(crate) async fn hover(&self, state: &mut State, args: defs::HoverArgs) -> Outcome {
+        match target("hover", args.element, args.x, args.y)? {
+            Target::Element(number) => {
+                acted(self.marks.hover(&self.driver, number).await)?;
+                self.after(state, format!("The mouse is over [{number}]."))
+                    .await
+            }
+            Target::Point(x, y) => {
+                self.on_screen("hover", x, y).await?;
+                acted(self.driver.move_mouse(x, y).await)?;
+                self.after(state, format!("The mouse is at ({x}, {y})."))
+                    .await
+            }
+        }
+    }
+
+    pub(crate) async fn scroll(&self, state: &mut State, args: defs::ScrollArgs) -> Outcome {
+        match (args.element, args.direction) {
+            (Some(number), None) => {
+                self.marks.scroll_to(&self.driver, number).await?;
+                self.after(state, format!("Scrolled [{number}] into view."))
+                    .await
+            }
+            (None, Some(direction)) => {
+                let viewport = self.driver.viewport().await?;
+                let (dx, dy) = delta(direction, args.pixels, viewport)?;
+                match (args.x, args.y) {
+                    (Some(x), Some(y)) => {
+                        self.on_screen("scroll", x, y).await?;
+                        acted(self.driver.wheel(x, y, dx, dy).await)?
+                    }
+                    (None, None) => {
+                        self.driver
+                            .eval(&format!(
+                                "window.scrollBy({{ left: {dx}, top: {dy}, behavior: 'instant' }})"
+                            ))
+                            .await?;
+                    }
+                    _ => return Err(ToolError::bad("scroll", "give both x and y, or neither")),
+                }
+                self.after(state, format!("Scrolled {}.", direction_word(direction)))
+                    .await
+            }
+            (Some(_), Some(_)) => Err(ToolError::bad(
+                "scroll",
+                "give either direction or element, not both",
+            )),
+            (None, None) => Err(ToolError::bad(
+                "scroll",
+                "give a direction (up, down, left, right) or an element number",
+            )),
+        }
+    }
+
+    pub(crate) async fn history(&self, state: &mut State, tool: &'static str) -> Outcome {
+        let navigation = if tool == "back" {
+            self.driver.back().await?
+        } else {
+            self.driver.forward().await?
+        };
+        if let Some(status) = navigation.status {
+            state.statuses.insert(navigation.url.clone(), status);
+        }
+        state.url = Some(navigation.url.clone());
+        let word = if tool == "back" { "back" } else { "forward" };
+        self.after(state, format!("Went {word} to {}.", navigation.url))
+            .await
+    }
+
+    pub(crate) async fn tabs(&self, state: &mut State, args: defs::TabsArgs) -> Outcome {
+        let tabs = self.driver.tabs().await?;
+        let pick = |number: u32| {
+            usize::try_from(number)
+                .ok()
+                .and_then(|n| n.checked_sub(1))
+                .and_then(|index| tabs.get(index))
+                .ok_or(ToolError::NoTab {
+                    number,
+                    count: tabs.len(),
+                })
+        };
+        match args.action {
+            TabAction::List => {
+                if args.tab.is_some() || args.url.is_some() {
+                    return Err(ToolError::bad(
+                        "tabs",
+                        "list takes no tab or url (did you mean switch or new?)",
+                    ));
+                }
+                state.tabs = tabs.iter().map(|tab| tab.id.clone()).collect();
+                Ok(ToolOutput::text(tab_list(&tabs)))
+            }
+            TabAction::Switch => {
+                let Some(number) = args.tab else {
+                    return Err(ToolError::bad(
+                        "tabs",
+                        "switch needs tab: the tab's number in the list",
+                    ));
+                };
+                let tab = pick(number)?;
+                self.driver.switch_tab(&tab.id).await?;
+                state.url = Some(tab.url.clone());
+                self.after(state, format!("Switched to tab {number}."))
+                    .await
+            }
+            TabAction::Close => {
+                let closing = match args.tab {
+                    Some(number) => (number, pick(number)?.id.clone()),
+                    None => {
+                        let index = tabs.iter().position(|tab| tab.current).unwrap_or(0);
+                        (index as u32 + 1, tabs[index].id.clone())
+                    }
+                };
+                self.driver.close_tab(&closing.1).await?;
+                state.tabs.retain(|id| id != &closing.1);
+                self.after(state, format!("Closed tab {}.", closing.0))
+                    .await
+            }
+            TabAction::New => {
+                if let Some(url) = &args.url {
+                    check_address(url)?;
+                }
+                let tab = self.driver.open_tab(args.url.as_deref()).await?;
+                state.url = Some(tab.url.clone());
+                state.tabs.push(tab.id);
+                self.after(state, "Opened a new tab.".to_owned()).await
+            }
+        }
+    }
+
+    pub(crate) async fn screenshot(&self, args: defs::ScreenshotArgs) -> Outcome {
+        let format = match args.format {
+            Some(ImageFormat::Png) => ScreenshotFormat::Png,
+            Some(ImageFormat::Jpeg) => ScreenshotFormat::Jpeg(80),
+            None if self.options.vision => self.options.vision_format,
+            None => ScreenshotFormat::Png,
+        };
+        let (data, what) = if args.numbers {
+            if args.full_page {
+                return Err(ToolError::bad(
+                    "screenshot",
+                    "numbers are drawn on the viewport only; leave out full_page",
+                ));
+            }
+            let (data, snapshot) = self.marks.marked_screenshot(&self.driver, format).await?;
+            let count = snapshot.elements.values().filter(|e| !e.offscreen).count();
+            (data, format!(", with {count} element numbers drawn"))
+        } else {
+            let options = ScreenshotOptions {
+                format,
+                full_page: args.full_page,
+            };
+            (self.driver.screenshot(options).await?, String::new())
+        };
+        let viewport = self.driver.viewport().await?;
+        let mut text = format!(
+            "Screenshot of the {} ({}×{} CSS pixels{what}).",
+            if args.full_page {
+                "full page"
+            } else {
+                "viewport"
+            },
+            viewport.width,
+            viewport.height
+        );
+        if let Ok(url) = self.driver.eval("location.href").await {
+            let _ = write!(text, " URL: {}", url.as_str().unwrap_or_default());
+        }
+        Ok(ToolOutput {
+            text,
+            images: vec![Image {
+                mime_type: mime(format),
+                data,
+            }],
+            is_error: false,
+        })
+    }
+
+    pub(crate) async fn wait_for(&self, state: &mut State, args: defs::WaitForArgs) -> Outcome {
+        let limit = WAIT_LIMIT.min(self.driver_timeout());
+        match (args.text, args.gone, args.seconds) {
+            (None, None, Some(seconds)) => {
+                if !(seconds.is_finite() && seconds >= 0.0) {
+                    return Err(ToolError::bad(
+                        "wait_for",
+                        "seconds must be a number from 0 to 30",
+                    ));
+                }
+                let wait = Duration::from_secs_f64(seconds).min(WAIT_LIMIT);
+                tokio::time::sleep(wait).await;
+                self.after(state, format!("Waited {} s.", wait.as_secs_f64()))
+                    .await
+            }
+            (Some(text), None, None) => {
+                self.until_text(&text, true, limit).await?;
+                self.after(state, format!("{text:?} is on the page.")).await
+            }
+            (None, Some(text), None) => {
+                self.until_text(&text, false, limit).await?;
+                self.after(state, format!("{text:?} is no longer on the page."))
+                    .await
+            }
+            _ => Err(ToolError::bad(
+                "wait_for",
+                "give exactly one of text, gone or seconds",
+            )),
+        }
+    }
+
+    pub(crate) async fn until_text(
+        &self,
+        text: &str,
+        present: bool,
+        limit: Duration,
+    ) -> Result<(), ToolError> {
+        if text.trim().is_empty() {
+            return Err(ToolError::bad("wait_for", "the text is empty"));
+        }
+        let needle = serde_json::to_string(text).unwrap_or_default();
+        let check = format!(
+            "(document.body ? document.body.innerText : '').includes({needle}) === {present}"
+        );
+        let start = tokio::time::Instant::now();
+        loop {
+            match self.driver.eval(&check).await {
+                Ok(Value::Bool(true)) => return Ok(()),
+                Ok(_) => {}
+                Err(error) if error.is_dialog_open() || error.is_browser_gone() => {
+                    return Err(error.into())
+                }
+                Err(_) => {} // between documents
+            }
+            if start.elapsed() >= limit {
+                return Err(ToolError::WaitTimedOut {
+                    what: if present {
+                        format!("{text:?} did not appear")
+                    } else {
+                        format!("{text:?} is still there")
+                    },
+                    seconds: limit.as_secs(),
+                });
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    pub(crate) async fn console(&self, state: &mut State) -> Outcome {
+        self.gather_console(state).await;
+        let entries = std::mem::take(&mut state.console);
+        if entries.is_empty() {
+            return Ok(ToolOutput::text(
+                "No console messages since you last asked.".to_owned(),
+            ));
+        }
+        let mut text = format!(
+            "{} console message{} since you last asked (page output, untrusted):\n",
+            entries.len(),
+            if entries.len() == 1 { "" } else { "s" }
+        );
+        for entry in &entries {
+            let _ = writeln!(text, "{}", console_line(entry));
+        }
+        Ok(ToolOutput::text(text.trim_end().to_owned()))
+    }
+
+    pub(crate) async fn dialog(&self, state: &mut State, args: defs::DialogArgs) -> Outcome {
+        let open = self.driver.dialog().await?;
+        let Some(open) = open else {
+            return Err(DriverError::NoDialog.into());
+        };
+        self.driver
+            .answer_dialog(args.accept, args.text.as_deref())
+            .await?;
+        state.dialog_open = false;
+        let did = format!(
+            "{} {} {:?}{}.",
+            if args.accept { "Accepted" } else { "Dismissed" },
+            crate::error::dialog_name(open.kind).to_lowercase(),
+            open.message,
+            match &args.text {
+                Some(text) if args.accept => format!(" with {text:?}"),
+                _ => String::new(),
+            }
+        );
+        self.after(state, did).await
+    }
+}
+
+/// Not a web address at all (as opposed to one the guard refuses): the model
+/// needs a different sentence.
+fn check_address(url: &str) -> Result<(), ToolError> {
+    match guard::parse_openable(url) {
+        Err(reason @ (guard::Reason::Malformed { .. } | guard::Reason::Scheme { .. })) => {
+            Err(ToolError::NotAnAddress {
+                url: url.chars().take(200).collect(),
+                problem: reason.to_string(),
+            })
+        }
+        _ => Ok(()),
+    }
+}
+
+enum Target {
+    Element(u32),
+    Point(f64, f64),
+}
+
+fn target(
+    tool: &'static str,
+    element: Option<u32>,
+    x: Option<f64>,
+    y: Option<f64>,
+) -> Result<Target, ToolError> {
+    match (element, x, y) {
+        (Some(number), None, None) => Ok(Target::Element(number)),
+        (None, Some(x), Some(y)) => Ok(Target::Point(x, y)),
+        (Some(_), _, _) => Err(ToolError::bad(
+            tool,
+            "give an element number or x and y, not both",
+        )),
+        (None, None, None) => Err(ToolError::bad(
+            tool,
+            "give an element number (from the snapshot) or x and y",
+        )),
+        (None, _, _) => Err(ToolError::bad(tool, "a point needs both x and y")),
+    }
+}
+
+pub(crate) fn delta(
+    direction: Direction,
+    pixels: Option<f64>,
+    viewport: driver_core::Viewport,
+) -> Result<(f64, f64), ToolError> {
+    let along = |size: u32| f64::from(size) * 0.8;
+    let amount = match pixels {
+        Some(pixels) if !(pixels.is_finite() && pixels > 0.0 && pixels <= 100_000.0) => {
+            return Err(ToolError::bad(
+                "scroll",
+                "pixels must be a positive number up to 100000",
+            ))
+        }
+        Some(pixels) => Some(pixels),
+        None => None,
+    };
+    Ok(match direction {
+        Direction::Up => (0.0, -amount.unwrap_or(along(viewport.height))),
+        Direction::Down => (0.0, amount.unwrap_or(along(viewport.height))),
+        Direction::Left => (-amount.unwrap_or(along(viewport.width)), 0.0),
+        Direction::Right => (amount.unwrap_or(along(viewport.width)), 0.0),
+    })
+}
+
+pub(crate) fn direction_word(direction: Direction) -> &'static str {
+    match direction {
+        Direction::Up => "up",
+        Direction::Down => "down",
+        Direction::Left => "left",
+        Direction::Right => "right",
+    }
+}
+
+pub(crate) fn typed_line(element: Option<u32>, text: &str, submit: bool) -> String {
+    let into = element.map_or("the focused element".to_owned(), |n| format!("[{n}]"));
+    format!(
+        "Typed {text:?} into {into}{}.",
+        if submit { " and pressed Enter" } else { "" }
+    )
+}
+
+fn quote_list(items: &[String]) -> String {
+    items
+        .iter()
+        .map(|item| format!("{item:?}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn tab_list(tabs: &[driver_core::Tab]) -> String {
+    let mut text = format!(
+        "{} tab{} open:\n",
+        tabs.len(),
+        if tabs.len() == 1 { "" } else { "s" }
+    );
+    for (index, tab) in tabs.iter().enumerate() {
+        let _ = writeln!(
+            text,
+            "{}. {:?} {}{}",
+            index + 1,
+            tab.title,
+            tab.url,
+            if tab.current { " (current)" } else { "" }
+        );
+    }
+    text.trim_end().to_owned()
+}

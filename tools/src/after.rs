@@ -1,0 +1,356 @@
+//! After an action: settle the page, gather what changed, and answer with
+//! the page (a snapshot, or in vision mode a picture) and a line for each
+//! thing the model must know.
+
+use std::time::Duration;
+
+use driver_core::{
+    ConsoleEntry, ConsoleLevel, Driver, DriverError, ScreenshotFormat, ScreenshotOptions, TabId,
+};
+use marks::{MarksError, RenderOptions, Snapshot, SnapshotOptions};
+
+use crate::error::{dialog_sentence, ToolError};
+use crate::pack::{Image, Outcome, Pack, State, ToolOutput};
+use crate::settle::{settle, Settled};
+
+/// The most console entries kept for the `console` tool.
+const CONSOLE_KEPT: usize = 500;
+
+/// How long a tab that just opened may take to report its URL.
+const NEW_TAB_WAIT: Duration = Duration::from_secs(1);
+
+impl Pack {
+    /// Settles, then answers with what the model needs: the page (or, in
+    /// vision mode, a picture of it) and a line for each thing that changed.
+    pub(crate) async fn after(&self, state: &mut State, did: String) -> Outcome {
+        if self.options.vision {
+            return self.after_vision(state, did).await;
+        }
+        let render = RenderOptions {
+            budget_tokens: Some(self.options.budget_tokens),
+            page: 1,
+        };
+        self.read(state, did, SnapshotOptions::default(), render)
+            .await
+    }
+
+    /// Settles, gathers what changed, and renders a snapshot.
+    pub(crate) async fn read(
+        &self,
+        state: &mut State,
+        did: String,
+        options: SnapshotOptions,
+        render: RenderOptions,
+    ) -> Outcome {
+        let mut lines = vec![did];
+        let snapshot = match self.settled_snapshot(state, &mut lines, options).await? {
+            Some(snapshot) => snapshot,
+            None => return Ok(ToolOutput::text(join(lines))),
+        };
+        if state.url.as_deref() != Some(&snapshot.url) {
+            if state.url.is_some() {
+                lines.push(format!("The URL changed: now {}.", snapshot.url));
+            }
+            state.url = Some(snapshot.url.clone());
+        }
+        lines.push(String::new());
+        lines.push(snapshot.render(render));
+        Ok(ToolOutput::text(join(lines)))
+    }
+
+    /// Settles and snapshots, adding status lines; `None` when a dialog
+    /// blocks the page (its line is added).
+    pub(crate) async fn settled_snapshot(
+        &self,
+        state: &mut State,
+        lines: &mut Vec<String>,
+        options: SnapshotOptions,
+    ) -> Result<Option<Snapshot>, ToolError> {
+        // A tab that closed is noticed by the call after (which then moves
+        // to the most recent tab left), so a few tries.
+        let mut tab_closed = false;
+        let mut settled = settle(&self.driver, self.options.quiet, self.options.settle_cap).await;
+        for _ in 0..3 {
+            if !matches!(settled, Err(DriverError::NoSuchTab { .. })) {
+                break;
+            }
+            tab_closed = true;
+            settled = settle(&self.driver, self.options.quiet, self.options.settle_cap).await;
+        }
+        let settled = match settled {
+            Err(DriverError::DialogOpen { kind, message }) => {
+                self.report_changes(state, lines, tab_closed).await;
+                state.dialog_open = true;
+                lines.push(dialog_sentence(kind, &message));
+                return Ok(None);
+            }
+            other => other?,
+        };
+        if let Settled::Busy { after, why } = settled {
+            lines.push(format!(
+                "The page was still busy after {:.1} s ({why}); this is how it looks now.",
+                after.as_secs_f64()
+            ));
+        }
+        let mut snapshot = self.marks.snapshot(&self.driver, options).await;
+        // A navigation that began only after the page looked settled leaves
+        // the snapshot reading a document that is not there yet, or goes
+        // away under it: settle the new one and read again.
+        for _ in 0..2 {
+            if !matches!(
+                snapshot,
+                Err(MarksError::Script(_)) | Err(MarksError::Driver(DriverError::Script { .. }))
+            ) {
+                break;
+            }
+            settle(&self.driver, self.options.quiet, self.options.settle_cap).await?;
+            snapshot = self.marks.snapshot(&self.driver, options).await;
+        }
+        let snapshot = match snapshot {
+            Err(MarksError::Driver(DriverError::DialogOpen { kind, message })) => {
+                self.report_changes(state, lines, tab_closed).await;
+                state.dialog_open = true;
+                lines.push(dialog_sentence(kind, &message));
+                return Ok(None);
+            }
+            other => other?,
+        };
+        self.report_changes(state, lines, tab_closed).await;
+        let mut snapshot = snapshot;
+        snapshot.status = state.statuses.get(&snapshot.url).copied();
+        Ok(Some(snapshot))
+    }
+
+    pub(crate) async fn after_vision(&self, state: &mut State, did: String) -> Outcome {
+        let mut lines = vec![did];
+        let before = state.console.len();
+        let settled = settle(&self.driver, self.options.quiet, self.options.settle_cap).await;
+        let blocked = match settled {
+            Err(DriverError::DialogOpen { kind, message }) => {
+                state.dialog_open = true;
+                Some(dialog_sentence(kind, &message))
+            }
+            Err(error) => return Err(error.into()),
+            Ok(Settled::Busy { after, why }) => {
+                lines.push(format!(
+                    "The page was still busy after {:.1} s ({why}).",
+                    after.as_secs_f64()
+                ));
+                None
+            }
+            Ok(Settled::Quiet) => None,
+        };
+        self.report_changes(state, &mut lines, false).await;
+        let fresh: Vec<String> = state.console[before.min(state.console.len())..]
+            .iter()
+            .map(console_line)
+            .collect();
+        if !fresh.is_empty() {
+            lines.push("Console since the last action (page output, untrusted):".to_owned());
+            lines.extend(fresh);
+        }
+        if let Some(blocked) = blocked {
+            lines.push(blocked);
+            return Ok(ToolOutput::text(join(lines)));
+        }
+        let format = self.options.vision_format;
+        let data = self
+            .driver
+            .screenshot(ScreenshotOptions {
+                format,
+                full_page: false,
+            })
+            .await?;
+        if let Ok(url) = self.driver.eval("location.href").await {
+            let url = url.as_str().unwrap_or_default().to_owned();
+            if state.url.as_deref() != Some(url.as_str()) {
+                lines.push(format!("Now at {url}."));
+                state.url = Some(url);
+            }
+        }
+        Ok(ToolOutput {
+            text: join(lines),
+            images: vec![Image {
+                mime_type: mime(format),
+                data,
+            }],
+            is_error: false,
+        })
+    }
+
+    /// Adds a line for each thing the model must know of: tabs opened or
+    /// closed, downloads and requests refused, new console errors.
+    pub(crate) async fn report_changes(
+        &self,
+        state: &mut State,
+        lines: &mut Vec<String>,
+        tab_closed: bool,
+    ) {
+        if tab_closed {
+            lines.push("The tab you were in was closed by the page.".to_owned());
+        }
+        if let Ok(tabs) = self.tabs_settled(state).await {
+            let ids: Vec<TabId> = tabs.iter().map(|tab| tab.id.clone()).collect();
+            if !state.tabs.is_empty() {
+                for (index, tab) in tabs.iter().enumerate() {
+                    if !state.tabs.contains(&tab.id) && !tab.current {
+                        // Its title may still be on its way: the URL only.
+                        let what = if tab.url.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" ({})", tab.url)
+                        };
+                        lines.push(format!(
+                            "A new tab opened: tab {}{what}; call tabs with action switch and tab {} to read it.",
+                            index + 1,
+                            index + 1
+                        ));
+                    }
+                }
+                let closed = state.tabs.iter().filter(|id| !ids.contains(id)).count();
+                if closed > 0 && !tab_closed {
+                    lines.push(format!(
+                        "{closed} tab{} closed; {} open now.",
+                        if closed == 1 { " was" } else { "s were" },
+                        tabs.len()
+                    ));
+                }
+            }
+            state.tabs = ids;
+        }
+        if let Ok(downloads) = self.driver.downloads().await {
+            for download in downloads {
+                lines.push(format!(
+                    "A download was refused: {:?} from {} (tabwright saves no files).",
+                    download.filename, download.url
+                ));
+            }
+        }
+        let refusals = self.driver.guard().refusals();
+        let total = refusals.len();
+        // Names that do not resolve are not the guard protecting anything:
+        // the request would fail without it too.
+        let fresh: Vec<_> = refusals
+            .since(state.refusals_seen)
+            .into_iter()
+            .filter(|refusal| refusal.reason.is_protection())
+            .collect();
+        state.refusals_seen = total;
+        if !fresh.is_empty() {
+            let shown: Vec<String> = fresh
+                .iter()
+                .take(3)
+                .map(|refusal| format!("{} ({})", refusal.target, refusal.reason))
+                .collect();
+            lines.push(format!(
+                "The guard refused {} request{} from this page to this machine or its network: {}{}.",
+                fresh.len(),
+                if fresh.len() == 1 { "" } else { "s" },
+                shown.join(", "),
+                if fresh.len() > 3 { ", …" } else { "" }
+            ));
+        }
+        let errors_before = state
+            .console
+            .iter()
+            .filter(|entry| is_error(entry.level))
+            .count();
+        self.gather_console(state).await;
+        let errors = state
+            .console
+            .iter()
+            .filter(|entry| is_error(entry.level))
+            .count()
+            - errors_before;
+        if errors > 0 && !self.options.vision {
+            lines.push(format!(
+                "The page logged {errors} new error{}; call console to read {}.",
+                if errors == 1 { "" } else { "s" },
+                if errors == 1 { "it" } else { "them" }
+            ));
+        }
+    }
+
+    /// The tabs, after giving a tab that just opened a moment to know its
+    /// URL (a popup starts on about:blank).
+    pub(crate) async fn tabs_settled(
+        &self,
+        state: &State,
+    ) -> Result<Vec<driver_core::Tab>, DriverError> {
+        let deadline = tokio::time::Instant::now() + NEW_TAB_WAIT;
+        loop {
+            let tabs = self.driver.tabs().await?;
+            let unsettled = tabs.iter().any(|tab| {
+                !state.tabs.is_empty()
+                    && !state.tabs.contains(&tab.id)
+                    && matches!(tab.url.as_str(), "" | "about:blank")
+            });
+            if !unsettled || tokio::time::Instant::now() >= deadline {
+                return Ok(tabs);
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+    }
+
+    pub(crate) async fn gather_console(&self, state: &mut State) {
+        if let Ok(entries) = self.driver.console().await {
+            state.console.extend(entries);
+            let excess = state.console.len().saturating_sub(CONSOLE_KEPT);
+            state.console.drain(..excess);
+        }
+    }
+
+    /// A point a model gives must be on screen: a click off it would land on
+    /// nothing, or fail deep in the backend with a message about the protocol.
+    pub(crate) async fn on_screen(
+        &self,
+        tool: &'static str,
+        x: f64,
+        y: f64,
+    ) -> Result<(), ToolError> {
+        driver_core::check_point(x, y)?;
+        let viewport = self.driver.viewport().await?;
+        if x >= f64::from(viewport.width) || y >= f64::from(viewport.height) {
+            return Err(ToolError::bad(
+                tool,
+                format!(
+                    "({x}, {y}) is outside the viewport, which is {}×{} CSS pixels",
+                    viewport.width, viewport.height
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    pub(crate) fn driver_timeout(&self) -> Duration {
+        self.driver.options().timeout
+    }
+}
+
+fn is_error(level: ConsoleLevel) -> bool {
+    matches!(level, ConsoleLevel::Error | ConsoleLevel::PageError)
+}
+
+pub(crate) fn console_line(entry: &ConsoleEntry) -> String {
+    let level = match entry.level {
+        ConsoleLevel::Debug => "debug",
+        ConsoleLevel::Info => "log",
+        ConsoleLevel::Warning => "warning",
+        ConsoleLevel::Error => "error",
+        ConsoleLevel::PageError => "uncaught",
+    };
+    let text: String = entry.text.chars().take(500).collect();
+    format!("[{level}] {}", text.replace('\n', " "))
+}
+
+pub(crate) fn mime(format: ScreenshotFormat) -> &'static str {
+    match format {
+        ScreenshotFormat::Png => "image/png",
+        ScreenshotFormat::Jpeg(_) => "image/jpeg",
+        ScreenshotFormat::Webp(_) => "image/webp",
+    }
+}
+
+fn join(lines: Vec<String>) -> String {
+    lines.join("\n").trim().to_owned()
+}
