@@ -78,9 +78,11 @@ impl Pack {
         check_text_length(&args.text)?;
         match args.element {
             Some(number) => {
-                self.marks
-                    .type_into(&self.driver, number, &args.text, !args.append)
-                    .await?;
+                acted(
+                    self.marks
+                        .type_into(&self.driver, number, &args.text, !args.append)
+                        .await,
+                )?;
                 if args.submit {
                     acted(
                         self.driver
@@ -257,7 +259,8 @@ impl Pack {
                     Some(number) => (number, pick(number)?.id.clone()),
                     None => {
                         let index = tabs.iter().position(|tab| tab.current).unwrap_or(0);
-                        (index as u32 + 1, tabs[index].id.clone())
+                        let number = index as u32 + 1;
+                        (number, pick(number)?.id.clone())
                     }
                 };
                 self.driver.close_tab(&closing.1).await?;
