@@ -187,6 +187,7 @@ impl Marks {
             json!({
                 "op": "snapshot",
                 "margin": MARGIN,
+                "full": options.full_page,
                 "scope": scope_local,
                 "path": path,
             }),
@@ -239,6 +240,7 @@ impl Marks {
                         json!({
                             "op": "snapshot",
                             "margin": MARGIN,
+                            "full": options.full_page,
                             "offset": offset,
                             "viewport": { "w": viewport.w, "h": viewport.h },
                             "path": frame_path,

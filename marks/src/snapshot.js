@@ -16,6 +16,9 @@
 //   { op: "snapshot" | "act" | "at" | "frame_box" | "mark" | "unmark",
 //     offset: {x, y}  (this frame's position in the top viewport),
 //     path: [..]      (this frame's window.frames path),
+//     margin, full    (snapshot: the margin around the viewport, and whether
+//                      the whole page is wanted; if not, elements beyond the
+//                      margin are counted but not described),
 //     ... }
 (function (options) {
   "use strict";
@@ -303,7 +306,17 @@
 
     const describe = (element, role, frameOffset) => {
       const id = idOf(element);
-      const record = { id, role, name: nameOf(element, role), box: boxOf(element, frameOffset) };
+      const box = boxOf(element, frameOffset);
+      const offscreen = box.y + box.h < -options.margin || box.y > viewport.h + options.margin ||
+                        box.x + box.w < 0 || box.x > viewport.w;
+      // Outside the scope asked for, an element is only counted ("12 more
+      // below"): its number is kept, its name and state are not worked out.
+      if (offscreen && !options.full) {
+        elements.push({ id, role, name: "", box, offscreen });
+        items.push({ k: "e", id });
+        return;
+      }
+      const record = { id, role, name: nameOf(element, role), box };
       const tag = element.tagName;
       if (tag === "INPUT" || tag === "TEXTAREA") {
         if (["checkbox", "radio"].includes(element.type)) record.checked = element.checked;
@@ -330,7 +343,6 @@
       if (element.required || aria("aria-required") === "true") record.required = true;
       if (document.activeElement === element || (element.getRootNode().activeElement === element)) record.focused = true;
       if (tag === "A" && element.hasAttribute("href")) record.href = element.getAttribute("href");
-      const box = record.box;
       // Something on top of its centre (a banner, a backdrop): say what.
       const local = { left: box.x - frameOffset.x, top: box.y - frameOffset.y, width: box.w, height: box.h };
       const cx = local.left + local.width / 2, cy = local.top + local.height / 2;
@@ -341,8 +353,7 @@
           record.covered = hit.tagName.toLowerCase() + (hit.id ? "#" + hit.id : "");
         }
       }
-      record.offscreen = box.y + box.h < -options.margin || box.y > viewport.h + options.margin ||
-                         box.x + box.w < 0 || box.x > viewport.w;
+      record.offscreen = offscreen;
       elements.push(record);
       items.push({ k: "e", id });
     };

@@ -56,7 +56,12 @@
     XMLHttpRequest.prototype.send = function (...args) {
       state.requests++;
       this.addEventListener('loadend', () => { state.requests--; }, { once: true });
-      return send.apply(this, args);
+      try {
+        return send.apply(this, args);
+      } catch (error) {
+        state.requests--; // it never started: no loadend will come
+        throw error;
+      }
     };
 
     const setTimer = state.setTimer;
