@@ -440,12 +440,7 @@ impl Driver for CdpDriver {
     }
 
     async fn wheel(&self, x: f64, y: f64, dx: f64, dy: f64) -> Result<()> {
-        driver_core::check_point(x, y)?;
-        if !dx.is_finite() || !dy.is_finite() {
-            return Err(DriverError::InvalidArgument(format!(
-                "scroll amounts must be finite numbers, not ({dx}, {dy})"
-            )));
-        }
+        driver_core::check_scroll(x, y, dx, dy)?;
         self.run(format!("scroll at ({x}, {y})"), async |session| {
             let id = session.current_session().await?;
             let event = json!({ "type": "mouseWheel", "x": x, "y": y, "deltaX": dx, "deltaY": dy });

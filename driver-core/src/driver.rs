@@ -259,6 +259,19 @@ pub fn check_point(x: f64, y: f64) -> Result<()> {
     }
 }
 
+/// Checks a wheel turn over a point: the point as [`check_point`], and the
+/// amounts finite. Both backends call it before asking the browser.
+pub fn check_scroll(x: f64, y: f64, dx: f64, dy: f64) -> Result<()> {
+    check_point(x, y)?;
+    if dx.is_finite() && dy.is_finite() {
+        Ok(())
+    } else {
+        Err(crate::DriverError::InvalidArgument(format!(
+            "scroll amounts must be finite numbers, not ({dx}, {dy})"
+        )))
+    }
+}
+
 /// Image format of a screenshot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum ScreenshotFormat {

@@ -213,12 +213,7 @@ impl Driver for WebDriverDriver {
     }
 
     async fn wheel(&self, x: f64, y: f64, dx: f64, dy: f64) -> Result<()> {
-        driver_core::check_point(x, y)?;
-        if !dx.is_finite() || !dy.is_finite() {
-            return Err(DriverError::InvalidArgument(format!(
-                "scroll amounts must be finite numbers, not ({dx}, {dy})"
-            )));
-        }
+        driver_core::check_scroll(x, y, dx, dy)?;
         self.run(format!("scroll at ({x}, {y})"), async |session| {
             session.wheel(x, y, dx, dy).await
         })

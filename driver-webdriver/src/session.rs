@@ -370,30 +370,20 @@ impl Session {
 
     pub async fn click_at(&mut self, x: f64, y: f64) -> Result<()> {
         self.focus_current().await?;
-        let pointer = json!({
-            "type": "pointer",
-            "id": "mouse",
-            "parameters": { "pointerType": "mouse" },
-            "actions": [
-                { "type": "pointerMove", "duration": 0, "x": x.floor() as i64, "y": y.floor() as i64, "origin": "viewport" },
-                { "type": "pointerDown", "button": 0 },
-                { "type": "pointerUp", "button": 0 },
+        self.actions(mouse(
+            x,
+            y,
+            &[
+                json!({ "type": "pointerDown", "button": 0 }),
+                json!({ "type": "pointerUp", "button": 0 }),
             ],
-        });
-        self.actions(pointer).await
+        ))
+        .await
     }
 
     pub async fn move_mouse(&mut self, x: f64, y: f64) -> Result<()> {
         self.focus_current().await?;
-        let pointer = json!({
-            "type": "pointer",
-            "id": "mouse",
-            "parameters": { "pointerType": "mouse" },
-            "actions": [
-                { "type": "pointerMove", "duration": 0, "x": x.floor() as i64, "y": y.floor() as i64, "origin": "viewport" },
-            ],
-        });
-        self.actions(pointer).await
+        self.actions(mouse(x, y, &[])).await
     }
 
     pub async fn wheel(&mut self, x: f64, y: f64, dx: f64, dy: f64) -> Result<()> {
@@ -924,6 +914,21 @@ fn bridge(error: DriverError) -> DriverError {
         },
         other => other,
     }
+}
+
+/// A mouse action sequence: move to (x, y) of the viewport, then `then`.
+fn mouse(x: f64, y: f64, then: &[Value]) -> Value {
+    let mut actions = vec![json!({
+        "type": "pointerMove", "duration": 0, "origin": "viewport",
+        "x": x.floor() as i64, "y": y.floor() as i64,
+    })];
+    actions.extend_from_slice(then);
+    json!({
+        "type": "pointer",
+        "id": "mouse",
+        "parameters": { "pointerType": "mouse" },
+        "actions": actions,
+    })
 }
 
 /// The text of the dialog an "unexpected alert open" error is about: the

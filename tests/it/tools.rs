@@ -143,17 +143,7 @@ impl Session {
 
     /// The number of the element whose line holds `needle`.
     pub fn number(output: &ToolOutput, needle: &str) -> u32 {
-        output
-            .text
-            .lines()
-            .filter(|line| line.contains(needle))
-            .find_map(|line| {
-                let rest = line
-                    .trim_start()
-                    .trim_start_matches('*')
-                    .strip_prefix('[')?;
-                rest.split_once(']')?.0.parse().ok()
-            })
+        tools::element_number(&output.text, needle)
             .unwrap_or_else(|| panic!("no element {needle} in:\n{}", output.text))
     }
 

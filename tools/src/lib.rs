@@ -61,3 +61,32 @@ pub use defs::{
 };
 pub use error::ToolError;
 pub use pack::{Image, Pack, PackOptions, ToolOutput};
+
+/// The number of the first element whose snapshot line holds `needle`,
+/// read off the text the way a model reads it (`[N] role "name" …`, or
+/// `*[N]` when new): `element_number(&page.text, "\"Sign in\"")`.
+pub fn element_number(snapshot: &str, needle: &str) -> Option<u32> {
+    snapshot
+        .lines()
+        .filter(|line| line.contains(needle))
+        .find_map(|line| {
+            let rest = line
+                .trim_start()
+                .trim_start_matches('*')
+                .strip_prefix('[')?;
+            rest.split_once(']')?.0.parse().ok()
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::element_number;
+
+    #[test]
+    fn numbers_are_read_off_element_lines() {
+        let text = "# Sign in\n[1] textbox \"Email\"\n*[12] button \"Sign in\"\nSign in below.";
+        assert_eq!(element_number(text, "\"Sign in\""), Some(12));
+        assert_eq!(element_number(text, "Email"), Some(1));
+        assert_eq!(element_number(text, "below"), None);
+    }
+}

@@ -179,19 +179,9 @@ fn expect(output: &ToolOutput, text: &str) -> Result<(), String> {
     }
 }
 
-/// The number of the element whose line holds `needle`, read off the
-/// snapshot the way a model reads it: `[N] role "name" …` (`*[N]` if new).
+/// The number of the element whose line holds `needle`, as a model reads it.
 fn number(snapshot: &str, needle: &str) -> Result<u32, String> {
-    snapshot
-        .lines()
-        .filter(|line| line.contains(needle))
-        .find_map(|line| {
-            let rest = line
-                .trim_start()
-                .trim_start_matches('*')
-                .strip_prefix('[')?;
-            rest.split_once(']')?.0.parse().ok()
-        })
+    tools::element_number(snapshot, needle)
         .ok_or_else(|| format!("no numbered element {needle} in the snapshot"))
 }
 

@@ -145,16 +145,7 @@ async fn tool_costs(backend: Backend, runs: usize) -> Result<(), String> {
         }
     };
     let number = |text: &str, needle: &str| -> Result<u32, String> {
-        text.lines()
-            .filter(|line| line.contains(needle))
-            .find_map(|line| {
-                let rest = line
-                    .trim_start()
-                    .trim_start_matches('*')
-                    .strip_prefix('[')?;
-                rest.split_once(']')?.0.parse().ok()
-            })
-            .ok_or(format!("no {needle}"))
+        tools::element_number(text, needle).ok_or(format!("no {needle}"))
     };
     // Warm up: the browser starts on the first call.
     call("open", json!({ "url": site.url("/static") })).await?;
@@ -270,6 +261,9 @@ async fn snapshot_costs(backend: Backend, runs: usize) -> Result<(), String> {
             .navigate(&site.url(&format!("/fx/{name}")))
             .await
             .map_err(|e| e.to_string())?;
+        // Numbers are never reused in a tab, so after the 5,000-link page they
+        // have four digits; a model opening this page first would see 1, 2, 3.
+        let marks = Marks::new();
         let mut sizes = Vec::new();
         for full_page in [false, true] {
             let snapshot = marks
