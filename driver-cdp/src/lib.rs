@@ -105,7 +105,8 @@ impl CdpDriver {
     /// A JavaScript dialog stops the page's scripts and input until it is
     /// answered, so a page call made while one is open (or that opens one)
     /// would hang: with `needs_page`, the call instead ends with
-    /// [`DriverError::DialogOpen`] the moment a dialog is open in its tab.
+    /// [`DriverError::DialogOpen`] the moment a dialog is open in its tab,
+    /// and with [`DriverError::NoSuchTab`] if its tab goes away under it.
     async fn run_with<T>(
         &self,
         action: String,

@@ -16,7 +16,7 @@ use tokio::process::Command;
 const LIMIT: Duration = Duration::from_secs(120);
 
 /// `target/debug/tabwright`, beside this test binary's `deps/` folder.
-fn binary() -> PathBuf {
+pub(crate) fn binary() -> PathBuf {
     let exe = std::env::current_exe().expect("the test binary's path");
     let dir = exe
         .parent()
@@ -39,7 +39,7 @@ fn backend_flag(backend: Backend) -> &'static str {
 }
 
 /// Runs the binary to the end and returns its stdout; it must succeed.
-async fn run(mut command: Command, input: Option<&str>) -> String {
+pub(crate) async fn run(mut command: Command, input: Option<&str>) -> String {
     command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -97,15 +97,24 @@ async fn demo(backend: Backend) {
 
 async fn open(backend: Backend) {
     let site = Site::start().await;
+    let profile = tempfile::tempdir().expect("a directory");
     let mut command = Command::new(binary());
     command
         .args(["--backend", backend_flag(backend), "--allow-origin"])
         .arg(site.origin())
-        .args(["--viewport", "800x600", "open"])
+        .arg("--profile-dir")
+        .arg(profile.path())
+        .args(["--viewport", "800x600", "--timeout", "20", "open"])
         .arg(site.url("/"));
     let out = run(command, None).await;
     assert!(out.contains("# Welcome home"), "{out}");
     assert!(out.contains("link \"Second page\""), "{out}");
+    // A profile directory the user names is kept, not deleted on close.
+    assert!(
+        profile.path().join("Default").is_dir(),
+        "no Chrome profile in {}",
+        profile.path().display()
+    );
 
     // Without the origin allowed, the guard refuses and the exit code says so.
     let refused = Command::new(binary())

@@ -240,3 +240,35 @@ async fn a_guarded_cdp_session_in_a_remote_browser_goes_through_the_guard() {
     assert!(!chrome.has_exited());
     chrome.kill();
 }
+
+/// The binary's remote flags: `--cdp-endpoint` drives a Chrome the user
+/// started, `--webdriver-url` a chromedriver the user started; both are left
+/// running, and the guard still allows only the origin given.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_binary_drives_remote_browsers() {
+    let site = Site::start().await;
+    let (mut chrome, _profile, ws) = start_chrome();
+    let port = ws
+        .trim_start_matches("ws://")
+        .split(['/', ':'])
+        .nth(1)
+        .expect("a port in the DevTools URL")
+        .to_owned();
+    let mut remote = HandStartedChromedriver::start();
+    for (flag, endpoint) in [
+        ("--cdp-endpoint", format!("http://127.0.0.1:{port}")),
+        ("--webdriver-url", remote.url.clone()),
+    ] {
+        let mut command = tokio::process::Command::new(crate::cli::binary());
+        command
+            .args([flag, &endpoint, "--allow-origin"])
+            .arg(site.origin())
+            .arg("open")
+            .arg(site.url("/second"));
+        let out = crate::cli::run(command, None).await;
+        assert!(out.contains("# The second page"), "{flag}: {out}");
+    }
+    assert!(!chrome.has_exited(), "the user's Chrome was ended");
+    assert!(remote.running(), "the user's chromedriver was ended");
+    chrome.kill();
+}
