@@ -28,16 +28,20 @@ fn start_chrome() -> (ChromeProcess, Profile, String) {
     (process, profile, ws)
 }
 
+/// The port of a `ws://127.0.0.1:PORT/devtools/browser/…` URL.
+fn devtools_port(ws: &str) -> String {
+    ws.trim_start_matches("ws://")
+        .split(['/', ':'])
+        .nth(1)
+        .expect("a port in the DevTools URL")
+        .to_owned()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn connects_by_http_and_ws_and_leaves_the_browser_running() {
     let site = Site::start().await;
     let (mut chrome, _profile, ws) = start_chrome();
-    let port = ws
-        .trim_start_matches("ws://")
-        .split(['/', ':'])
-        .nth(1)
-        .expect("a port in the DevTools URL")
-        .to_owned();
+    let port = devtools_port(&ws);
 
     for endpoint in [format!("http://127.0.0.1:{port}"), ws.clone()] {
         let driver = CdpDriver::new(Options {
@@ -248,12 +252,7 @@ async fn a_guarded_cdp_session_in_a_remote_browser_goes_through_the_guard() {
 async fn the_binary_drives_remote_browsers() {
     let site = Site::start().await;
     let (mut chrome, _profile, ws) = start_chrome();
-    let port = ws
-        .trim_start_matches("ws://")
-        .split(['/', ':'])
-        .nth(1)
-        .expect("a port in the DevTools URL")
-        .to_owned();
+    let port = devtools_port(&ws);
     let mut remote = HandStartedChromedriver::start();
     for (flag, endpoint) in [
         ("--cdp-endpoint", format!("http://127.0.0.1:{port}")),
