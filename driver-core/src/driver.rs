@@ -110,6 +110,14 @@ pub trait Driver: Send + Sync {
     /// The open tabs, oldest first, with the current one flagged.
     async fn tabs(&self) -> Result<Vec<Tab>>;
 
+    /// The ids of the open tabs, oldest first: what [`tabs`](Driver::tabs)
+    /// lists, without titles and URLs, for a caller that only wants to know
+    /// what opened or closed (cheaper on a backend that must visit every tab
+    /// to read its title).
+    async fn tab_ids(&self) -> Result<Vec<TabId>> {
+        Ok(self.tabs().await?.into_iter().map(|tab| tab.id).collect())
+    }
+
     /// Opens a new tab (on `url`, or blank) and makes it current.
     async fn open_tab(&self, url: Option<&str>) -> Result<Tab>;
 

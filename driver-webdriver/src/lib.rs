@@ -204,6 +204,13 @@ impl Driver for WebDriverDriver {
         .await
     }
 
+    async fn tab_ids(&self) -> Result<Vec<TabId>> {
+        self.run("list tabs".to_owned(), async |session| {
+            session.tab_ids().await
+        })
+        .await
+    }
+
     async fn move_mouse(&self, x: f64, y: f64) -> Result<()> {
         driver_core::check_point(x, y)?;
         self.run(format!("move the mouse to ({x}, {y})"), async |session| {

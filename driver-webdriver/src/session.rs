@@ -631,6 +631,11 @@ impl Session {
         Ok(tabs)
     }
 
+    /// One WebDriver call, where [`tabs`](Self::tabs) visits every window.
+    pub async fn tab_ids(&mut self) -> Result<Vec<TabId>> {
+        Ok(self.handles().await?.into_iter().map(TabId).collect())
+    }
+
     pub async fn open_tab(&mut self) -> Result<TabId> {
         let created = self.client.new_window(true).await.map_err(sort)?;
         let handle: String = created.handle.into();

@@ -228,6 +228,10 @@ impl Driver for GuardedDriver {
         self.inner().await?.tabs().await
     }
 
+    async fn tab_ids(&self) -> Result<Vec<TabId>> {
+        self.inner().await?.tab_ids().await
+    }
+
     async fn open_tab(&self, url: Option<&str>) -> Result<Tab> {
         if let Some(url) = url {
             self.gate(url).await?;

@@ -607,6 +607,11 @@ async fn tabs(ctx: &Ctx) -> CheckResult {
         "the new tab: {:?}",
         now[1]
     );
+    let ids = step("tab ids", driver.tab_ids().await)?;
+    ensure!(
+        ids == now.iter().map(|tab| tab.id.clone()).collect::<Vec<_>>(),
+        "tab_ids {ids:?} is not the ids of tabs() {now:?}"
+    );
     let title = step("title", driver.eval("document.title").await)?;
     ensure!(title == "Second", "page calls act on the new tab: {title}");
     step("switch back", driver.switch_tab(&first[0].id).await)?;

@@ -189,9 +189,20 @@ impl Pack {
         if tab_closed {
             lines.push("The tab you were in was closed by the page.".to_owned());
         }
-        if let Ok(tabs) = self.tabs_settled(state).await {
-            let ids: Vec<TabId> = tabs.iter().map(|tab| tab.id.clone()).collect();
-            if !state.tabs.is_empty() {
+        // The ids say what opened or closed; titles and URLs are read only
+        // when a tab opened, to name it.
+        if let Ok(ids) = self.driver.tab_ids().await {
+            let opened = !state.tabs.is_empty() && ids.iter().any(|id| !state.tabs.contains(id));
+            let tabs = if opened {
+                self.tabs_settled(state).await.ok()
+            } else {
+                None
+            };
+            let ids: Vec<TabId> = match &tabs {
+                Some(tabs) => tabs.iter().map(|tab| tab.id.clone()).collect(),
+                None => ids,
+            };
+            if let Some(tabs) = &tabs {
                 for (index, tab) in tabs.iter().enumerate() {
                     if !state.tabs.contains(&tab.id) && !tab.current {
                         // Its title may still be on its way: the URL only.
@@ -207,14 +218,14 @@ impl Pack {
                         ));
                     }
                 }
-                let closed = state.tabs.iter().filter(|id| !ids.contains(id)).count();
-                if closed > 0 && !tab_closed {
-                    lines.push(format!(
-                        "{closed} tab{} closed; {} open now.",
-                        if closed == 1 { " was" } else { "s were" },
-                        tabs.len()
-                    ));
-                }
+            }
+            let closed = state.tabs.iter().filter(|id| !ids.contains(id)).count();
+            if closed > 0 && !tab_closed {
+                lines.push(format!(
+                    "{closed} tab{} closed; {} open now.",
+                    if closed == 1 { " was" } else { "s were" },
+                    ids.len()
+                ));
             }
             state.tabs = ids;
         }
