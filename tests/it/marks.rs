@@ -33,6 +33,18 @@ async fn open(backend: Backend, fixture: &str) -> Page {
 }
 
 impl Page {
+    /// Navigates to a path of the site and takes a default snapshot.
+    async fn visit(&self, path: &str) -> marks::Snapshot {
+        self.driver
+            .navigate(&self.site.url(path))
+            .await
+            .expect("the page loads");
+        self.marks
+            .snapshot(self.driver.as_ref(), SnapshotOptions::default())
+            .await
+            .expect("a snapshot")
+    }
+
     async fn text(&self, options: SnapshotOptions) -> String {
         let snapshot = self
             .marks
@@ -256,15 +268,7 @@ async fn acting_through_numbers(backend: Backend) {
         "{none:?}"
     );
 
-    driver
-        .navigate(&page.site.url("/fx/forms.html"))
-        .await
-        .unwrap();
-    let snapshot = page
-        .marks
-        .snapshot(driver, SnapshotOptions::default())
-        .await
-        .unwrap();
+    let snapshot = page.visit("/fx/forms.html").await;
     let name = number_of(&snapshot, "Full name");
     page.marks
         .type_into(driver, name, "Grace Hopper", true)
@@ -284,15 +288,7 @@ async fn acting_through_numbers(backend: Backend) {
         "typing into a disabled button: {disabled:?}"
     );
 
-    driver
-        .navigate(&page.site.url("/fx/overlay.html"))
-        .await
-        .unwrap();
-    let snapshot = page
-        .marks
-        .snapshot(driver, SnapshotOptions::default())
-        .await
-        .unwrap();
+    let snapshot = page.visit("/fx/overlay.html").await;
     let covered = page
         .marks
         .click(driver, number_of(&snapshot, "Buy now"))
