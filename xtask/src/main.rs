@@ -8,8 +8,9 @@
 //!   the workspace, which drives a real browser through every backend.
 //! - `cargo xtask conformance [--backend cdp|webdriver|all]`: the behaviour
 //!   suite as a table of check × backend.
-//! - `cargo xtask bench [--backend cdp|webdriver|all]`: the measurements,
-//!   in a release build.
+//! - `cargo xtask bench [--backend cdp|webdriver|all] [--runs N]
+//!   [--only drivers|guard|snapshot|tools]`: the measurements, in a release
+//!   build.
 //!
 //! It never downloads a browser: only Debian's packages, through apt-get.
 //! Its dependencies are none, so it builds in a second.
@@ -98,7 +99,7 @@ fn main() -> ExitCode {
     }
 }
 
-const USAGE: &str = "usage: cargo xtask <demo | test | conformance [--backend cdp|webdriver|all] | bench [--backend ...] | install-browser>";
+const USAGE: &str = "usage: cargo xtask <demo | test | conformance [--backend cdp|webdriver|all] | bench [--backend ...] [--runs N] [--only PART] | install-browser>";
 
 /// Installs Debian's chromium and chromium-driver if either is missing.
 fn ensure_browser() -> Result<(), String> {

@@ -1,4 +1,4 @@
-//! `cargo xtask bench [--backend cdp|all] [--runs N]`: what a driver call
+//! `cargo xtask bench [--backend cdp|all] [--runs N] [--only PART]`: what a driver call
 //! costs on this machine, as medians (and the worst) of repeated runs against
 //! the fixture site on loopback.
 //!
@@ -28,10 +28,12 @@ use tabwright_tests::Backend;
 async fn main() -> Result<(), String> {
     let mut wanted = "all".to_owned();
     let mut runs = 20usize;
+    let mut only: Option<String> = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--backend" => wanted = args.next().unwrap_or_default(),
+            "--only" => only = args.next(),
             "--runs" => {
                 runs = args
                     .next()
@@ -41,11 +43,19 @@ async fn main() -> Result<(), String> {
             }
             other => {
                 return Err(format!(
-                    "unknown argument {other:?}; usage: bench [--backend NAME|all] [--runs N]"
+                    "unknown argument {other:?}; usage: bench [--backend NAME|all] [--runs N] [--only {}]",
+                    PARTS.join("|")
                 ))
             }
         }
     }
+    if let Some(part) = only.as_deref().filter(|part| !PARTS.contains(part)) {
+        return Err(format!(
+            "unknown part {part:?}; the parts: {}",
+            PARTS.join(", ")
+        ));
+    }
+    let wants = |part: &str| only.as_deref().is_none_or(|only| only == part);
     let backends: Vec<Backend> = if wanted == "all" {
         Backend::ALL.to_vec()
     } else {
@@ -56,12 +66,62 @@ async fn main() -> Result<(), String> {
         "{runs} runs each (cold start: {} runs); median / worst",
         runs.div_ceil(4)
     );
+    if wants("drivers") {
+        drivers(&site, &backends, runs).await?;
+    }
+    if wants("guard") {
+        println!();
+        println!("the guard's cost: a page with 100 uncached images, loaded {} times each way (median / worst)", runs.div_ceil(2));
+        for &backend in &backends {
+            println!(
+                "{:<12}{}",
+                backend.name(),
+                guard_cost(backend, &site, runs.div_ceil(2)).await?
+            );
+        }
+        println!(
+            "egress proxy throughput: {}",
+            proxy_throughput(&site).await?
+        );
+    }
+    if wants("snapshot") {
+        println!();
+        for &backend in &backends {
+            snapshot_costs(backend, runs).await?;
+        }
+    }
+    if wants("tools") {
+        println!();
+        println!(
+            "the tool pack, as a model calls it (settling and the snapshot included); median / worst"
+        );
+        println!(
+            "{:<12}{:>24}{:>24}{:>24}{:>24}{:>24}",
+            "backend",
+            "open→snapshot",
+            "click→snapshot",
+            "click→re-render",
+            "type→snapshot",
+            "screenshot"
+        );
+        for &backend in &backends {
+            tool_costs(backend, runs).await?;
+        }
+    }
+    Ok(())
+}
+
+/// What `--only` can pick.
+const PARTS: [&str; 4] = ["drivers", "guard", "snapshot", "tools"];
+
+/// The driver calls themselves, per backend.
+async fn drivers(site: &Site, backends: &[Backend], runs: usize) -> Result<(), String> {
     println!(
         "{:<12}{:>22}{:>22}{:>22}{:>22}{:>22}{:>26}",
         "backend", "cold start", "navigate", "eval", "click", "screenshot", "memory PSS / RSS"
     );
-    for &backend in &backends {
-        let row = measure(backend, &site, runs).await?;
+    for &backend in backends {
+        let row = measure(backend, site, runs).await?;
         println!(
             "{:<12}{:>22}{:>22}{:>22}{:>22}{:>22}{:>26}",
             backend.name(),
@@ -72,39 +132,6 @@ async fn main() -> Result<(), String> {
             row.screenshot,
             row.memory
         );
-    }
-    println!();
-    println!("the guard's cost: a page with 100 uncached images, loaded {} times each way (median / worst)", runs.div_ceil(2));
-    for &backend in &backends {
-        println!(
-            "{:<12}{}",
-            backend.name(),
-            guard_cost(backend, &site, runs.div_ceil(2)).await?
-        );
-    }
-    println!(
-        "egress proxy throughput: {}",
-        proxy_throughput(&site).await?
-    );
-    println!();
-    for &backend in &backends {
-        snapshot_costs(backend, runs).await?;
-    }
-    println!();
-    println!(
-        "the tool pack, as a model calls it (settling and the snapshot included); median / worst"
-    );
-    println!(
-        "{:<12}{:>24}{:>24}{:>24}{:>24}{:>24}",
-        "backend",
-        "open→snapshot",
-        "click→snapshot",
-        "click→re-render",
-        "type→snapshot",
-        "screenshot"
-    );
-    for &backend in &backends {
-        tool_costs(backend, runs).await?;
     }
     Ok(())
 }
@@ -216,39 +243,52 @@ async fn snapshot_costs(backend: Backend, runs: usize) -> Result<(), String> {
         .navigate(&site.url("/fx/links.html"))
         .await
         .map_err(|e| e.to_string())?;
-    let in_page = format!(
-        "(() => {{ const started = performance.now(); \
-         const found = ({})({{ op: 'snapshot', margin: 200 }}); \
-         return [performance.now() - started, found.elements.length]; }})()",
-        marks::SNAPSHOT_JS
-    );
-    let mut page_time = Vec::new();
-    let mut whole = Vec::new();
-    for _ in 0..runs.div_ceil(2) {
-        let measured = driver.eval(&in_page).await.map_err(|e| e.to_string())?;
-        page_time.push(Duration::from_secs_f64(
-            measured[0].as_f64().unwrap_or_default() / 1000.0,
-        ));
-        let started = Instant::now();
-        let snapshot = marks
-            .snapshot(
-                driver.as_ref(),
-                SnapshotOptions {
-                    full_page: true,
-                    scope: None,
-                },
-            )
-            .await
-            .map_err(fail)?;
-        let _ = snapshot.render(RenderOptions::default());
-        whole.push(started.elapsed());
+    let in_page = |full: bool| {
+        format!(
+            "(() => {{ const started = performance.now(); \
+             const found = ({})({{ op: 'snapshot', margin: 200, full: {full} }}); \
+             return [performance.now() - started, found.elements.length]; }})()",
+            marks::SNAPSHOT_JS
+        )
+    };
+    // The default scope (what a model gets unless it asks for more), then
+    // the full page; in the page alone, then end to end (the script sent,
+    // run, its answer decoded, numbered and rendered).
+    for full_page in [false, true] {
+        let script = in_page(full_page);
+        let mut page_time = Vec::new();
+        let mut whole = Vec::new();
+        for _ in 0..runs {
+            let measured = driver.eval(&script).await.map_err(|e| e.to_string())?;
+            page_time.push(Duration::from_secs_f64(
+                measured[0].as_f64().unwrap_or_default() / 1000.0,
+            ));
+            let started = Instant::now();
+            let snapshot = marks
+                .snapshot(
+                    driver.as_ref(),
+                    SnapshotOptions {
+                        full_page,
+                        scope: None,
+                    },
+                )
+                .await
+                .map_err(fail)?;
+            let _ = snapshot.render(RenderOptions::default());
+            whole.push(started.elapsed());
+        }
+        println!(
+            "{}: snapshot of 5,000 links, {}: in the page {}, end to end {}",
+            backend.name(),
+            if full_page {
+                "full page"
+            } else {
+                "default scope"
+            },
+            summary(&mut page_time),
+            summary(&mut whole)
+        );
     }
-    println!(
-        "{}: snapshot of 5,000 links: in the page {}, end to end (full page, rendered) {}",
-        backend.name(),
-        summary(&mut page_time),
-        summary(&mut whole)
-    );
     print!(
         "{}: snapshot tokens (chars/4), default scope / full page (page content alone):",
         backend.name()
