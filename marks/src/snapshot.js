@@ -2,9 +2,14 @@
 // returns what a person could see and act on there, in reading order:
 //
 //   { doc, title, url, viewport: {w, h}, scroll: {x, y}, page: {w, h},
-//     items: [ {k: "h", level, text} | {k: "t", text} | {k: "e", id}
+//     items: [ {k: "h", level, text, y} | {k: "t", text, y} | {k: "e", id}
 //            | {k: "f", path, src, box} ],
-//     elements: [ {id, role, name, ...state, box, offscreen} ] }
+//     elements: [ {id, role, name, ...state, box, offscreen} ],
+//     beyond: [ [id, role, x, y, w, h] ] }
+//
+// `beyond` holds the elements outside the scope asked for (the viewport and
+// a margin, unless the whole page is wanted): counted, not described, and
+// in a compact form, since a long page has thousands of them.
 //
 // Elements carry a local id, stable for as long as the element lives in this
 // document: the Rust side maps (frame, local id) to the numbers a model
@@ -56,6 +61,10 @@
   const SKIP_TAGS = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "HEAD", "META", "LINK", "TITLE"]);
   const BLOCK_DISPLAY = /^(block|flex|grid|list-item|table|table-row|table-caption|flow-root)$/;
 
+  // Layout reads are what a walk over thousands of elements spends its time
+  // on (in Chromium, about a microsecond per computed-style property and
+  // four per box), so each is read at most once per call, and only where
+  // the answer can change what the model reads.
   const styleCache = new Map();
   const styleOf = (element) => {
     let style = styleCache.get(element);
@@ -64,6 +73,29 @@
       styleCache.set(element, style);
     }
     return style;
+  };
+  // The two properties asked of nearly every element.
+  const layoutCache = new Map();
+  const layoutOf = (element) => {
+    let layout = layoutCache.get(element);
+    if (!layout) {
+      const style = styleOf(element);
+      layout = { display: style.display, position: style.position };
+      layoutCache.set(element, layout);
+    }
+    return layout;
+  };
+  const rectCache = new Map();
+  const rectOf = (element) => {
+    let rect = rectCache.get(element);
+    if (!rect) {
+      rect = element.getBoundingClientRect();
+      rectCache.set(element, rect);
+    }
+    return rect;
+  };
+  const eachChild = (node, visit) => {
+    for (let child = node.firstChild; child; child = child.nextSibling) visit(child);
   };
 
   // The colour an element's text sits on: the nearest opaque background
@@ -82,8 +114,6 @@
     return color;
   };
 
-  // Read once: layout reads are what a walk over thousands of elements
-  // spends its time on.
   const scrolled = { x: window.scrollX, y: window.scrollY };
   // A document that has only just replaced the previous one may have no
   // root element yet.
@@ -105,10 +135,9 @@
       // Each property read off a computed style costs; the ones that only
       // matter in some cases are read only then.
       const style = styleOf(element);
-      const display = style.display;
+      const { display, position } = layoutOf(element);
       const visibility = style.visibility;
       const overflow = style.overflow;
-      const position = style.position;
       const clipPath = style.clipPath;
       if (display === "none" || visibility === "hidden" || visibility === "collapse") hidden = true;
       else if (style.opacity === "0") hidden = true;
@@ -122,7 +151,7 @@
       else if (BLOCK_DISPLAY.test(display) && style.textIndent !== "0px" && parseFloat(style.textIndent) < -999) hidden = true;
       else if (overflow !== "visible" || position !== "static") {
         // Only what clips or is positioned can be shrunk or pushed away.
-        const box = element.getBoundingClientRect();
+        const box = rectOf(element);
         const tiny = overflow !== "visible" && ((box.width <= 1 && box.height <= 1) || box.width === 0 || box.height === 0);
         const offPage = box.right + scrolled.x < 0 || box.bottom + scrolled.y < 0 || box.left + scrolled.x > pageRight;
         if (tiny || offPage) hidden = true;
@@ -194,9 +223,9 @@
       if (node.tagName === "SELECT" || node.tagName === "TEXTAREA" || node.tagName === "INPUT") return;
       if (isHidden(node)) return;
       if (node.tagName === "IMG") { text += " " + (node.getAttribute("alt") || "") + " "; return; }
-      if (node.shadowRoot) node.shadowRoot.childNodes.forEach(walk);
-      node.childNodes.forEach(walk);
-      if (BLOCK_DISPLAY.test(styleOf(node).display)) text += " ";
+      if (node.shadowRoot) eachChild(node.shadowRoot, walk);
+      eachChild(node, walk);
+      if (BLOCK_DISPLAY.test(layoutOf(node).display)) text += " ";
     };
     walk(root);
     return clean(text);
@@ -247,13 +276,13 @@
     element.hasAttribute("ng-click") || element.hasAttribute("@click") || element.hasAttribute("v-on:click");
 
   // Why a person could act on this element, or null.
-  const interactive = (element, style) => {
+  const interactive = (element) => {
     const role = roleOf(element);
     if (role && role !== "heading" && role !== "img" && (INTERACTIVE_ROLES.has(role) || ["date", "time", "color", "month", "week", "datetime-local"].includes(role))) return role;
     if (element.tagName === "INPUT" && element.type !== "hidden") return role || "textbox";
     if (element.tabIndex >= 0 && element.hasAttribute("tabindex")) return role && role !== "heading" ? role : "generic";
     if (hasClickHandler(element)) return role && role !== "heading" && role !== "img" ? role : "clickable";
-    if (style.cursor === "pointer") {
+    if (styleOf(element).cursor === "pointer") {
       // Only the outermost pointer target: its children inherit the cursor.
       const parent = element.parentElement || (element.getRootNode() && element.getRootNode().host);
       if (!parent || styleOf(parent).cursor !== "pointer") return "clickable";
@@ -267,7 +296,7 @@
                      h: (window.top === window ? innerHeight : (options.viewport || {}).h) || innerHeight };
 
   const boxOf = (element, frameOffset) => {
-    const rect = element.getBoundingClientRect();
+    const rect = rectOf(element);
     return {
       x: Math.round(rect.left + frameOffset.x),
       y: Math.round(rect.top + frameOffset.y),
@@ -276,9 +305,15 @@
     };
   };
 
+  // Outside the viewport and the margin around it (a box in the top
+  // viewport). A box of no size has no place yet (display: none, contents):
+  // it is never far, so whoever asks goes on to find out why.
+  const far = (box) => (box.w > 0 || box.h > 0) &&
+    (box.y + box.h < -options.margin || box.y > viewport.h + options.margin || box.x + box.w < 0 || box.x > viewport.w);
+
   // Where an iframe's content starts, in the top viewport.
   const contentOffset = (frame, frameOffset) => {
-    const rect = frame.getBoundingClientRect();
+    const rect = rectOf(frame);
     const style = styleOf(frame);
     return {
       x: rect.left + frameOffset.x + parseFloat(style.borderLeftWidth) + parseFloat(style.paddingLeft),
@@ -295,27 +330,37 @@
   const snapshot = () => {
     const items = [];
     const elements = [];
+    const beyond = [];
+    // The line being gathered, and the top of its first text (null while it
+    // holds only spaces and cell separators, which make no line alone).
     let line = "";
     let lineY = null;
     const flush = () => {
       const text = clean(line);
-      if (text) items.push({ k: "t", text, y: lineY });
+      if (text && lineY !== null) items.push({ k: "t", text, y: lineY });
       line = "";
       lineY = null;
     };
 
+    // Elements whose centre may lie under something else, checked once the
+    // walk has seen what is positioned.
+    const centres = [];
+
+    // Lists an element a person could act on, unless it is hidden.
     const describe = (element, role, frameOffset) => {
-      const id = idOf(element);
       const box = boxOf(element, frameOffset);
-      const offscreen = box.y + box.h < -options.margin || box.y > viewport.h + options.margin ||
-                        box.x + box.w < 0 || box.x > viewport.w;
+      const offscreen = far(box);
       // Outside the scope asked for, an element is only counted ("12 more
-      // below"): its number is kept, its name and state are not worked out.
+      // below") if it renders at all: its number is kept, its name and state
+      // are not worked out, and the finer hiding tricks are not looked for.
       if (offscreen && !options.full) {
-        elements.push({ id, role, name: "", box, offscreen });
-        items.push({ k: "e", id });
+        if (typeof element.checkVisibility === "function" &&
+            !element.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return;
+        beyond.push([idOf(element), role, box.x, box.y, box.w, box.h]);
         return;
       }
+      if (isHidden(element)) return;
+      const id = idOf(element);
       const record = { id, role, name: nameOf(element, role), box };
       const tag = element.tagName;
       if (tag === "INPUT" || tag === "TEXTAREA") {
@@ -343,16 +388,8 @@
       if (element.required || aria("aria-required") === "true") record.required = true;
       if (document.activeElement === element || (element.getRootNode().activeElement === element)) record.focused = true;
       if (tag === "A" && element.hasAttribute("href")) record.href = element.getAttribute("href");
-      // Something on top of its centre (a banner, a backdrop): say what.
-      const local = { left: box.x - frameOffset.x, top: box.y - frameOffset.y, width: box.w, height: box.h };
-      const cx = local.left + local.width / 2, cy = local.top + local.height / 2;
-      if (cx >= 0 && cy >= 0 && cx < innerWidth && cy < innerHeight) {
-        const hit = element.getRootNode().elementFromPoint(cx, cy);
-        if (hit && hit !== element && !element.contains(hit) && !hit.contains(element) &&
-            !(element.labels && Array.from(element.labels).some((label) => label.contains(hit)))) {
-          record.covered = hit.tagName.toLowerCase() + (hit.id ? "#" + hit.id : "");
-        }
-      }
+      const cx = box.x - frameOffset.x + box.w / 2, cy = box.y - frameOffset.y + box.h / 2;
+      if (cx >= 0 && cy >= 0 && cx < innerWidth && cy < innerHeight) centres.push({ element, record, cx, cy });
       record.offscreen = offscreen;
       elements.push(record);
       items.push({ k: "e", id });
@@ -361,85 +398,102 @@
     const walk = (node, frameOffset, win, path) => {
       if (node.nodeType === 3) {
         const parent = node.parentElement;
-        // A label's words are its control's name, not text of their own.
-        const label = parent && labelOf(parent);
-        if (label && label.control && !isHidden(label.control)) return;
-        if (parent && !isHidden(parent) && !sameColourText(parent) && node.nodeValue.trim()) {
-          if (lineY === null) lineY = boxOf(parent, frameOffset).y;
-          line += node.nodeValue;
-        } else if (parent && node.nodeValue && !node.nodeValue.trim()) {
-          line += " ";
+        if (!parent) return;
+        if (!node.nodeValue.trim()) {
+          if (node.nodeValue) line += " ";
+          return;
         }
+        // Outside the scope asked for, text is left out unread.
+        const box = boxOf(parent, frameOffset);
+        if (!options.full && far(box)) return;
+        // A label's words are its control's name, not text of their own.
+        const label = labelOf(parent);
+        if (label && label.control && !isHidden(label.control)) return;
+        if (isHidden(parent) || sameColourText(parent)) return;
+        if (lineY === null) lineY = box.y;
+        line += node.nodeValue;
         return;
       }
       if (node.nodeType !== 1 && node.nodeType !== 11) return;
-      if (node.nodeType === 1) {
-        if (SKIP_TAGS.has(node.tagName)) return;
-        if (isHidden(node)) return;
-        const style = styleOf(node);
-        const block = BLOCK_DISPLAY.test(style.display) || node.tagName === "BR";
-        if (node.tagName === "IFRAME" || node.tagName === "FRAME") {
-          flush();
-          const inner = contentOffset(node, frameOffset);
-          let doc = null;
-          try { doc = node.contentDocument; } catch (error) { doc = null; }
-          const index = frameIndex(node, win);
-          if (doc && doc.documentElement) {
-            walk(doc.documentElement, inner, node.contentWindow, path.concat([index]));
-          } else {
-            items.push({ k: "f", path: path.concat([index]), src: node.getAttribute("src") || "",
-                         box: boxOf(node, frameOffset), offset: inner });
-          }
-          return;
-        }
-        const heading = /^H[1-6]$/.test(node.tagName) || node.getAttribute("role") === "heading";
-        if (heading) {
-          flush();
-          const text = visibleText(node);
-          const level = /^H[1-6]$/.test(node.tagName) ? Number(node.tagName[1]) : Number(node.getAttribute("aria-level") || 2);
-          if (text) items.push({ k: "h", level, text, y: boxOf(node, frameOffset).y });
-          // A link inside a heading is still an element.
-          node.querySelectorAll("a[href], button").forEach((inner) => {
-            if (!isHidden(inner)) describe(inner, roleOf(inner), frameOffset);
-          });
-          return;
-        }
-        // A dialog is numbered (to scope a snapshot to it) and read through.
-        const ownRole = node.getAttribute("role");
-        if (ownRole === "dialog" || ownRole === "alertdialog" || (node.tagName === "DIALOG" && node.open)) {
-          flush();
-          describe(node, ownRole || "dialog", frameOffset);
-          if (node.shadowRoot) node.shadowRoot.childNodes.forEach((child) => walk(child, frameOffset, win, path));
-          node.childNodes.forEach((child) => walk(child, frameOffset, win, path));
-          flush();
-          return;
-        }
-        const role = interactive(node, style);
-        if (role) {
-          flush();
-          describe(node, role, frameOffset);
-          // Its own text is its name; but act-able things inside it (a
-          // link in a clickable card) are elements of their own.
-          const nested = node.firstElementChild
-            ? node.querySelectorAll("a[href], button, input, select, textarea, [role=button], [role=link]")
-            : [];
-          nested.forEach((inner) => {
-            if (inner !== node && !isHidden(inner)) describe(inner, interactive(inner, styleOf(inner)) || roleOf(inner), frameOffset);
-          });
-          return;
-        }
-        if (block) flush();
-        if (node.tagName === "IMG") {
-          const alt = clean(node.getAttribute("alt"));
-          if (alt) line += " (image: " + alt + ") ";
-        }
-        if ((node.tagName === "TD" || node.tagName === "TH") && node.cellIndex > 0) line += " | ";
-        if (node.shadowRoot) node.shadowRoot.childNodes.forEach((child) => walk(child, frameOffset, win, path));
-        node.childNodes.forEach((child) => walk(child, frameOffset, win, path));
-        if (block) flush();
+      if (node.nodeType === 11) {
+        eachChild(node, (child) => walk(child, frameOffset, win, path));
         return;
       }
-      node.childNodes.forEach((child) => walk(child, frameOffset, win, path));
+      if (SKIP_TAGS.has(node.tagName)) return;
+      // Whatever is hidden by attribute is passed over unread; the other
+      // ways to hide are looked for only where something would be read.
+      if (node.getAttribute("aria-hidden") === "true" || node.hasAttribute("hidden") || node.hasAttribute("inert")) return;
+      if (node.tagName === "IFRAME" || node.tagName === "FRAME") {
+        if (isHidden(node)) return;
+        flush();
+        const inner = contentOffset(node, frameOffset);
+        let doc = null;
+        try { doc = node.contentDocument; } catch (error) { doc = null; }
+        const index = frameIndex(node, win);
+        if (doc && doc.documentElement) {
+          walk(doc.documentElement, inner, node.contentWindow, path.concat([index]));
+        } else {
+          items.push({ k: "f", path: path.concat([index]), src: node.getAttribute("src") || "",
+                       box: boxOf(node, frameOffset), offset: inner });
+        }
+        return;
+      }
+      const heading = /^H[1-6]$/.test(node.tagName) || node.getAttribute("role") === "heading";
+      if (heading) {
+        flush();
+        const box = boxOf(node, frameOffset);
+        const outside = !options.full && far(box);
+        if (!outside) {
+          if (isHidden(node)) return;
+          const text = visibleText(node);
+          const level = /^H[1-6]$/.test(node.tagName) ? Number(node.tagName[1]) : Number(node.getAttribute("aria-level") || 2);
+          if (text) items.push({ k: "h", level, text, y: box.y });
+        }
+        // A link inside a heading is still an element.
+        node.querySelectorAll("a[href], button").forEach((inner) => describe(inner, roleOf(inner), frameOffset));
+        return;
+      }
+      // A dialog is numbered (to scope a snapshot to it) and read through.
+      const ownRole = node.getAttribute("role");
+      if (ownRole === "dialog" || ownRole === "alertdialog" || (node.tagName === "DIALOG" && node.open)) {
+        if (isHidden(node)) return;
+        flush();
+        describe(node, ownRole || "dialog", frameOffset);
+        if (node.shadowRoot) walk(node.shadowRoot, frameOffset, win, path);
+        eachChild(node, (child) => walk(child, frameOffset, win, path));
+        flush();
+        return;
+      }
+      const role = interactive(node);
+      if (role) {
+        flush();
+        describe(node, role, frameOffset);
+        // Its own text is its name; but act-able things inside it (a
+        // link in a clickable card) are elements of their own.
+        const nested = node.firstElementChild
+          ? node.querySelectorAll("a[href], button, input, select, textarea, [role=button], [role=link]")
+          : [];
+        nested.forEach((inner) => {
+          if (inner !== node) describe(inner, interactive(inner) || roleOf(inner), frameOffset);
+        });
+        return;
+      }
+      const { display } = layoutOf(node);
+      if (display === "none") return;
+      const block = BLOCK_DISPLAY.test(display) || node.tagName === "BR";
+      if (block) flush();
+      if (node.tagName === "IMG") {
+        const alt = clean(node.getAttribute("alt"));
+        const box = boxOf(node, frameOffset);
+        if (alt && (options.full || !far(box)) && !isHidden(node)) {
+          if (lineY === null) lineY = box.y;
+          line += " (image: " + alt + ") ";
+        }
+      }
+      if ((node.tagName === "TD" || node.tagName === "TH") && node.cellIndex > 0) line += " | ";
+      if (node.shadowRoot) walk(node.shadowRoot, frameOffset, win, path);
+      eachChild(node, (child) => walk(child, frameOffset, win, path));
+      if (block) flush();
     };
 
     if (!document.documentElement) return { error: "the document is still loading" };
@@ -447,6 +501,28 @@
     if (!root) return { error: "scope" };
     walk(root, offset, window, options.path || []);
     flush();
+    // Something on top of an element's centre (a banner, a backdrop): say
+    // what. Bar odd margins, only a positioned box can lie over another, so
+    // a centre is hit-tested only under one of those: a hit test costs more
+    // the more the page holds.
+    const positioned = [];
+    layoutCache.forEach((layout, element) => {
+      if (layout.position !== "static") positioned.push(element);
+    });
+    for (const { element, record, cx, cy } of centres) {
+      const under = positioned.some((other) => {
+        if (other === element || other.ownerDocument !== element.ownerDocument ||
+            other.contains(element) || element.contains(other)) return false;
+        const rect = rectOf(other);
+        return cx >= rect.left && cx <= rect.right && cy >= rect.top && cy <= rect.bottom;
+      });
+      if (!under) continue;
+      const hit = element.getRootNode().elementFromPoint(cx, cy);
+      if (hit && hit !== element && !element.contains(hit) && !hit.contains(element) &&
+          !(element.labels && Array.from(element.labels).some((label) => label.contains(hit)))) {
+        record.covered = hit.tagName.toLowerCase() + (hit.id ? "#" + hit.id : "");
+      }
+    }
     const page = document.documentElement;
     return {
       doc: state.doc,
@@ -457,6 +533,7 @@
       page: { w: page.scrollWidth, h: page.scrollHeight },
       items,
       elements,
+      beyond,
     };
   };
 
@@ -477,6 +554,8 @@
     if (!element || !element.isConnected) return { error: "gone" };
     if (isHidden(element)) return { error: "hidden" };
     if (options.scroll !== false) element.scrollIntoView({ block: "center", inline: "center" });
+    // Boxes read before the scroll are stale now.
+    rectCache.clear();
     // Offsets of the same-origin frames between here and this document.
     let frameOffset = { x: 0, y: 0 };
     const chain = [];
@@ -567,7 +646,7 @@
       // The nearest ancestor a person would call the thing they clicked.
       for (let node = hit; node; node = node.parentElement || (node.getRootNode() && node.getRootNode().host)) {
         if (node.nodeType !== 1) continue;
-        const role = interactive(node, styleOf(node));
+        const role = interactive(node);
         if (role) {
           return { id: idOf(node), doc: state.doc, role, name: nameOf(node, role), box: boxOf(node, { x: frameOffset.x + offset.x, y: frameOffset.y + offset.y }) };
         }

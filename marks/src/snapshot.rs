@@ -43,7 +43,7 @@ pub struct SelectOption {
 }
 
 /// An element a person could act on, with the number a model uses for it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Element {
     /// The number ("click 3").
     #[serde(default)]
@@ -53,7 +53,9 @@ pub struct Element {
     pub local: u32,
     /// Its ARIA role, or `clickable` for script-only click targets.
     pub role: String,
-    /// Its accessible name.
+    /// Its accessible name (empty for an element beyond the scope asked
+    /// for: it is counted, not described).
+    #[serde(default)]
     pub name: String,
     /// The value of a field, the selected label of a select, or the text
     /// of a contenteditable.
@@ -165,15 +167,15 @@ pub struct RenderOptions {
 }
 
 impl Snapshot {
-    /// Whether a line is within the scope the snapshot was taken for.
+    /// Whether a line is within the scope the snapshot was taken for. The
+    /// page script leaves out text beyond the scope (it reads none of it);
+    /// elements there are counted, not listed.
     fn in_scope(&self, line: &Line) -> bool {
         if self.full_page {
             return true;
         }
-        let (_, height) = self.viewport;
-        let near = |y: i64| y >= -MARGIN && y <= height + MARGIN;
         match line {
-            Line::Heading { y, .. } | Line::Text { y, .. } => y.is_none_or(near),
+            Line::Heading { .. } | Line::Text { .. } => true,
             Line::Element(number) => self
                 .elements
                 .get(number)

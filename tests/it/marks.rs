@@ -112,6 +112,8 @@ fixtures! {
     iframe_cross: "iframe-cross", false;
     long_default: "long", false;
     long_full: "long", true;
+    reach_default: "reach", false;
+    reach_full: "reach", true;
     spa: "spa", false;
     pointer: "pointer", false;
     editable: "editable", false;
@@ -130,6 +132,8 @@ both_backends!(
     cross_site_frames_share_the_numbering,
     the_planted_instruction_never_appears,
     scope_and_budget,
+    text_reaching_into_view_is_read,
+    pages_that_redefine_to_json_are_read,
     marks_are_drawn_where_the_elements_are,
     pointing_at_pixels,
 );
@@ -352,6 +356,45 @@ async fn the_planted_instruction_never_appears(backend: Backend) {
         assert!(!text.contains("Hidden button"), "{text}");
     }
     page.driver.close().await.unwrap();
+}
+
+/// Old libraries (Prototype.js 1.6) gave arrays and strings a `toJSON` that
+/// garbles `JSON.stringify`; the snapshot still reads such a page.
+async fn pages_that_redefine_to_json_are_read(backend: Backend) {
+    let page = open(backend, "select.html").await;
+    page.site
+        .page(
+            "/prototype",
+            "<!doctype html><title>Old library</title><h1>Still readable</h1>\
+             <button>Press</button><script>\
+             Array.prototype.toJSON = function () { return JSON.stringify(this.slice()); };\
+             String.prototype.toJSON = function () { return '\"' + this + '\"'; };</script>",
+        )
+        .await;
+    let snapshot = page.visit("/prototype").await;
+    let text = snapshot.render(RenderOptions::default());
+    assert!(
+        text.contains("# Still readable") && text.contains("button \"Press\""),
+        "{text}"
+    );
+    page.driver.close().await.expect("close");
+}
+
+/// Scrolled into the middle of a tall block whose top is far above, the
+/// default snapshot reads the block's text, the fixed banner, and counts
+/// what is above and below (only what renders).
+async fn text_reaching_into_view_is_read(backend: Backend) {
+    let page = open(backend, "reach.html").await;
+    page.driver
+        .eval(
+            "(() => { const tall = document.getElementById('tall'); \
+             window.scrollTo(0, tall.offsetTop + 1500 - innerHeight / 2); return scrollY; })()",
+        )
+        .await
+        .expect("scrolled");
+    let text = redact(&page.text(SnapshotOptions::default()).await, &page.site);
+    insta::assert_snapshot!("reach_scrolled", text);
+    page.driver.close().await.expect("close");
 }
 
 async fn scope_and_budget(backend: Backend) {

@@ -42,6 +42,7 @@ pub const FIXTURES: &[(&str, &str)] = &[
         include_str!("../fixtures/iframe-cross-site.html"),
     ),
     ("long.html", include_str!("../fixtures/long.html")),
+    ("reach.html", include_str!("../fixtures/reach.html")),
     ("spa.html", include_str!("../fixtures/spa.html")),
     ("pointer.html", include_str!("../fixtures/pointer.html")),
     ("editable.html", include_str!("../fixtures/editable.html")),
