@@ -305,11 +305,14 @@
     };
   };
 
-  // Outside the viewport and the margin around it (a box in the top
-  // viewport). A box of no size has no place yet (display: none, contents):
-  // it is never far, so whoever asks goes on to find out why.
-  const far = (box) => (box.w > 0 || box.h > 0) &&
-    (box.y + box.h < -options.margin || box.y > viewport.h + options.margin || box.x + box.w < 0 || box.x > viewport.w);
+  // Above or below the viewport and the margin around it (a box in the top
+  // viewport): text there is not read. (An element with no box, such as
+  // display: none, reports one at the viewport's corner: never far, so the
+  // full look finds out why.)
+  const far = (box) => box.y + box.h < -options.margin || box.y > viewport.h + options.margin;
+  // An element is also out of view beside the viewport (a wide table's
+  // last column stays text; its buttons there are out of reach).
+  const outOfView = (box) => far(box) || box.x + box.w < 0 || box.x > viewport.w;
 
   // Where an iframe's content starts, in the top viewport.
   const contentOffset = (frame, frameOffset) => {
@@ -349,7 +352,7 @@
     // Lists an element a person could act on, unless it is hidden.
     const describe = (element, role, frameOffset) => {
       const box = boxOf(element, frameOffset);
-      const offscreen = far(box);
+      const offscreen = outOfView(box);
       // Outside the scope asked for, an element is only counted ("12 more
       // below") if it renders at all: its number is kept, its name and state
       // are not worked out, and the finer hiding tricks are not looked for.
