@@ -98,7 +98,9 @@ const LATER: &str = r#"<!doctype html><html><head><title>Later</title></head><bo
 <div id="invisible" style="display:none">not yet</div>
 <script>
   setTimeout(() => { const p = document.createElement('p'); p.id = 'late'; p.textContent = 'here now'; document.body.appendChild(p); }, 300);
-  setTimeout(() => { document.getElementById('invisible').style.display = 'block'; }, 600);
+  // Well after the first: a snapshot taken once that appeared, on a loaded
+  // machine, must not see this one yet.
+  setTimeout(() => { document.getElementById('invisible').style.display = 'block'; }, 2000);
 </script>
 </body></html>"#;
 
