@@ -505,15 +505,27 @@
     walk(root, offset, window, options.path || []);
     flush();
     // Something on top of an element's centre (a banner, a backdrop): say
-    // what. Bar odd margins, only a positioned box can lie over another, so
-    // a centre is hit-tested only under one of those: a hit test costs more
-    // the more the page holds.
+    // what. Bar odd margins and transforms, only a positioned box or the top
+    // layer can lie over another, so a centre is hit-tested only under one
+    // of those (a hit test costs more the more the page holds); a click
+    // checks again where it lands.
     const positioned = [];
     layoutCache.forEach((layout, element) => {
       if (layout.position !== "static") positioned.push(element);
     });
+    // A modal dialog's backdrop, or an element in fullscreen, lies over
+    // the whole rest of its document.
+    const overAll = new Map();
+    const underTopLayer = (doc) => {
+      if (!overAll.has(doc)) {
+        let modal = false;
+        try { modal = doc.querySelector(":modal") !== null; } catch (unsupported) { modal = false; }
+        overAll.set(doc, modal || Boolean(doc.fullscreenElement));
+      }
+      return overAll.get(doc);
+    };
     for (const { element, record, cx, cy } of centres) {
-      const under = positioned.some((other) => {
+      const under = underTopLayer(element.ownerDocument) || positioned.some((other) => {
         if (other === element || other.ownerDocument !== element.ownerDocument ||
             other.contains(element) || element.contains(other)) return false;
         const rect = rectOf(other);

@@ -134,6 +134,7 @@ both_backends!(
     scope_and_budget,
     text_reaching_into_view_is_read,
     pages_that_redefine_to_json_are_read,
+    what_a_modal_dialog_covers_is_said,
     marks_are_drawn_where_the_elements_are,
     pointing_at_pixels,
 );
@@ -356,6 +357,34 @@ async fn the_planted_instruction_never_appears(backend: Backend) {
         assert!(!text.contains("Hidden button"), "{text}");
     }
     page.driver.close().await.unwrap();
+}
+
+/// A modal `<dialog>` covers the page with its backdrop: what lies behind
+/// is listed as covered, what is in the dialog is not.
+async fn what_a_modal_dialog_covers_is_said(backend: Backend) {
+    let page = open(backend, "select.html").await;
+    page.site
+        .page(
+            "/modal-dialog",
+            "<!doctype html><title>Modal</title><button>Behind the dialog</button>\
+             <dialog id=\"ask\"><p>Sure?</p><button>Yes</button></dialog>\
+             <script>document.getElementById('ask').showModal();</script>",
+        )
+        .await;
+    let text = page
+        .visit("/modal-dialog")
+        .await
+        .render(RenderOptions::default());
+    assert!(
+        text.contains("button \"Behind the dialog\" covered by dialog#ask"),
+        "{text}"
+    );
+    assert!(
+        text.lines()
+            .any(|line| line.contains("button \"Yes\"") && !line.contains("covered")),
+        "{text}"
+    );
+    page.driver.close().await.expect("close");
 }
 
 /// Old libraries (Prototype.js 1.6) gave arrays and strings a `toJSON` that
