@@ -64,55 +64,43 @@
   // Layout reads are what a walk over thousands of elements spends its time
   // on (in Chromium, about a microsecond per computed-style property and
   // four per box), so each is read at most once per call, and only where
-  // the answer can change what the model reads.
-  const styleCache = new Map();
-  const styleOf = (element) => {
-    let style = styleCache.get(element);
-    if (!style) {
-      style = getComputedStyle(element);
-      styleCache.set(element, style);
-    }
-    return style;
+  // the answer can change what the model reads. `perElement(read)` is
+  // `read` answering each element once per call; its `answers` map holds
+  // what it has answered so far.
+  const perElement = (read) => {
+    const answers = new Map();
+    const answer = (element) => {
+      let value = answers.get(element);
+      if (value === undefined) {
+        value = read(element);
+        answers.set(element, value);
+      }
+      return value;
+    };
+    answer.answers = answers;
+    return answer;
   };
+  const styleOf = perElement((element) => getComputedStyle(element));
   // The two properties asked of nearly every element.
-  const layoutCache = new Map();
-  const layoutOf = (element) => {
-    let layout = layoutCache.get(element);
-    if (!layout) {
-      const style = styleOf(element);
-      layout = { display: style.display, position: style.position };
-      layoutCache.set(element, layout);
-    }
-    return layout;
-  };
-  const rectCache = new Map();
-  const rectOf = (element) => {
-    let rect = rectCache.get(element);
-    if (!rect) {
-      rect = element.getBoundingClientRect();
-      rectCache.set(element, rect);
-    }
-    return rect;
-  };
+  const layoutOf = perElement((element) => {
+    const style = styleOf(element);
+    return { display: style.display, position: style.position };
+  });
+  const rectOf = perElement((element) => element.getBoundingClientRect());
   const eachChild = (node, visit) => {
     for (let child = node.firstChild; child; child = child.nextSibling) visit(child);
   };
 
   // The colour an element's text sits on: the nearest opaque background
-  // (each element's answer cached, so a page costs one look per element).
-  const backgroundCache = new Map();
-  const backgroundOf = (element) => {
-    if (!element || element.nodeType !== 1) return "rgb(255, 255, 255)";
-    let color = backgroundCache.get(element);
-    if (color === undefined) {
-      color = styleOf(element).backgroundColor;
-      if (!color || color === "transparent" || /rgba\(.*,\s*0\)$/.test(color)) {
-        color = backgroundOf(element.parentElement || (element.getRootNode() && element.getRootNode().host));
-      }
-      backgroundCache.set(element, color);
+  // (each element answers once, so a page costs one look per element).
+  const backgroundOf = (element) => (!element || element.nodeType !== 1 ? "rgb(255, 255, 255)" : opaqueBehind(element));
+  const opaqueBehind = perElement((element) => {
+    const color = styleOf(element).backgroundColor;
+    if (!color || color === "transparent" || /rgba\(.*,\s*0\)$/.test(color)) {
+      return backgroundOf(element.parentElement || (element.getRootNode() && element.getRootNode().host));
     }
     return color;
-  };
+  });
 
   const scrolled = { x: window.scrollX, y: window.scrollY };
   // A document that has only just replaced the previous one may have no
@@ -121,11 +109,9 @@
 
   // Hidden to a person: not rendered, transparent, aria-hidden, clipped
   // away, pushed off the page, or text the colour of its background.
-  const hiddenCache = new Map();
-  const isHidden = (element) => {
-    if (hiddenCache.has(element)) return hiddenCache.get(element);
-    // Each element judges only itself and asks its parent (cached), so a
-    // whole page costs one look per element.
+  const isHidden = perElement((element) => {
+    // Each element judges only itself and asks its parent (who answers
+    // once), so a whole page costs one look per element.
     let hidden = false;
     if (element.getAttribute("aria-hidden") === "true" || element.hasAttribute("hidden") || element.hasAttribute("inert")) hidden = true;
     // A closed <details> shows only its summary.
@@ -161,19 +147,10 @@
       const parent = element.parentElement || (element.getRootNode() && element.getRootNode().host);
       if (parent) hidden = isHidden(parent);
     }
-    hiddenCache.set(element, hidden);
     return hidden;
-  };
+  });
 
-  const labelCache = new Map();
-  const labelOf = (element) => {
-    let label = labelCache.get(element);
-    if (label === undefined) {
-      label = element.closest("label");
-      labelCache.set(element, label);
-    }
-    return label;
-  };
+  const labelOf = perElement((element) => element.closest("label"));
 
   const sameColourText = (element) => {
     const style = styleOf(element);
@@ -510,7 +487,7 @@
     // of those (a hit test costs more the more the page holds); a click
     // checks again where it lands.
     const positioned = [];
-    layoutCache.forEach((layout, element) => {
+    layoutOf.answers.forEach((layout, element) => {
       if (layout.position !== "static") positioned.push(element);
     });
     // A modal dialog's backdrop, or an element in fullscreen, lies over
@@ -570,7 +547,7 @@
     if (isHidden(element)) return { error: "hidden" };
     if (options.scroll !== false) element.scrollIntoView({ block: "center", inline: "center" });
     // Boxes read before the scroll are stale now.
-    rectCache.clear();
+    rectOf.answers.clear();
     // Offsets of the same-origin frames between here and this document.
     let frameOffset = { x: 0, y: 0 };
     const chain = [];
