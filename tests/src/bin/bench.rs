@@ -234,11 +234,10 @@ async fn tool_costs(backend: Backend, runs: usize) -> Result<(), String> {
 /// through the driver), and the size of every fixture's snapshot in tokens
 /// (counted as characters / 4).
 async fn snapshot_costs(backend: Backend, runs: usize) -> Result<(), String> {
-    use marks::{Marks, RenderOptions, SnapshotOptions};
+    use marks::Marks;
     let site = Site::with_fixtures().await;
     let driver = backend.driver(Options::default());
     let marks = Marks::new();
-    let fail = |error: marks::MarksError| error.to_string();
     driver
         .navigate(&site.url("/fx/links.html"))
         .await
@@ -264,17 +263,7 @@ async fn snapshot_costs(backend: Backend, runs: usize) -> Result<(), String> {
                 measured[0].as_f64().unwrap_or_default() / 1000.0,
             ));
             let started = Instant::now();
-            let snapshot = marks
-                .snapshot(
-                    driver.as_ref(),
-                    SnapshotOptions {
-                        full_page,
-                        scope: None,
-                    },
-                )
-                .await
-                .map_err(fail)?;
-            let _ = snapshot.render(RenderOptions::default());
+            snapshot_text(&marks, driver.as_ref(), full_page).await?;
             whole.push(started.elapsed());
         }
         println!(
@@ -306,17 +295,7 @@ async fn snapshot_costs(backend: Backend, runs: usize) -> Result<(), String> {
         let marks = Marks::new();
         let mut sizes = Vec::new();
         for full_page in [false, true] {
-            let snapshot = marks
-                .snapshot(
-                    driver.as_ref(),
-                    SnapshotOptions {
-                        full_page,
-                        scope: None,
-                    },
-                )
-                .await
-                .map_err(fail)?;
-            let text = snapshot.render(RenderOptions::default());
+            let text = snapshot_text(&marks, driver.as_ref(), full_page).await?;
             sizes.push(text.len() / 4);
             if full_page {
                 // The page's own lines, without the title, URL and fences
@@ -339,6 +318,23 @@ async fn snapshot_costs(backend: Backend, runs: usize) -> Result<(), String> {
     println!();
     driver.close().await.map_err(|e| e.to_string())?;
     Ok(())
+}
+
+/// A snapshot of the current page, rendered as a model reads it.
+async fn snapshot_text(
+    marks: &marks::Marks,
+    driver: &dyn driver_core::Driver,
+    full_page: bool,
+) -> Result<String, String> {
+    let options = marks::SnapshotOptions {
+        full_page,
+        scope: None,
+    };
+    let snapshot = marks
+        .snapshot(driver, options)
+        .await
+        .map_err(|error| error.to_string())?;
+    Ok(snapshot.render(marks::RenderOptions::default()))
 }
 
 /// Load time of the 100-image page without and with the guard.
