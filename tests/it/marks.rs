@@ -15,21 +15,34 @@ struct Page {
     marks: Marks,
 }
 
-async fn open(backend: Backend, fixture: &str) -> Page {
+async fn start(backend: Backend) -> Page {
     let site = Site::with_fixtures().await;
     let driver = backend.driver(Options {
         timeout: Duration::from_secs(20),
         ..Options::default()
     });
-    driver
-        .navigate(&site.url(&format!("/fx/{fixture}")))
-        .await
-        .expect("the fixture loads");
     Page {
         site,
         driver,
         marks: Marks::new(),
     }
+}
+
+async fn open(backend: Backend, fixture: &str) -> Page {
+    let page = start(backend).await;
+    page.driver
+        .navigate(&page.site.url(&format!("/fx/{fixture}")))
+        .await
+        .expect("the fixture loads");
+    page
+}
+
+/// A page served from `html`, and its default snapshot as a model reads it.
+async fn read_html(backend: Backend, html: &str) -> (Page, String) {
+    let page = start(backend).await;
+    page.site.page("/served", html).await;
+    let text = page.visit("/served").await.render(RenderOptions::default());
+    (page, text)
 }
 
 impl Page {
@@ -362,19 +375,13 @@ async fn the_planted_instruction_never_appears(backend: Backend) {
 /// A modal `<dialog>` covers the page with its backdrop: what lies behind
 /// is listed as covered, what is in the dialog is not.
 async fn what_a_modal_dialog_covers_is_said(backend: Backend) {
-    let page = open(backend, "select.html").await;
-    page.site
-        .page(
-            "/modal-dialog",
-            "<!doctype html><title>Modal</title><button>Behind the dialog</button>\
-             <dialog id=\"ask\"><p>Sure?</p><button>Yes</button></dialog>\
-             <script>document.getElementById('ask').showModal();</script>",
-        )
-        .await;
-    let text = page
-        .visit("/modal-dialog")
-        .await
-        .render(RenderOptions::default());
+    let (page, text) = read_html(
+        backend,
+        "<!doctype html><title>Modal</title><button>Behind the dialog</button>\
+         <dialog id=\"ask\"><p>Sure?</p><button>Yes</button></dialog>\
+         <script>document.getElementById('ask').showModal();</script>",
+    )
+    .await;
     assert!(
         text.contains("button \"Behind the dialog\" covered by dialog#ask"),
         "{text}"
@@ -390,18 +397,14 @@ async fn what_a_modal_dialog_covers_is_said(backend: Backend) {
 /// Old libraries (Prototype.js 1.6) gave arrays and strings a `toJSON` that
 /// garbles `JSON.stringify`; the snapshot still reads such a page.
 async fn pages_that_redefine_to_json_are_read(backend: Backend) {
-    let page = open(backend, "select.html").await;
-    page.site
-        .page(
-            "/prototype",
-            "<!doctype html><title>Old library</title><h1>Still readable</h1>\
-             <button>Press</button><script>\
-             Array.prototype.toJSON = function () { return JSON.stringify(this.slice()); };\
-             String.prototype.toJSON = function () { return '\"' + this + '\"'; };</script>",
-        )
-        .await;
-    let snapshot = page.visit("/prototype").await;
-    let text = snapshot.render(RenderOptions::default());
+    let (page, text) = read_html(
+        backend,
+        "<!doctype html><title>Old library</title><h1>Still readable</h1>\
+         <button>Press</button><script>\
+         Array.prototype.toJSON = function () { return JSON.stringify(this.slice()); };\
+         String.prototype.toJSON = function () { return '\"' + this + '\"'; };</script>",
+    )
+    .await;
     assert!(
         text.contains("# Still readable") && text.contains("button \"Press\""),
         "{text}"
