@@ -55,7 +55,6 @@ pub struct Element {
     pub role: String,
     /// Its accessible name (empty for an element beyond the scope asked
     /// for: it is counted, not described).
-    #[serde(default)]
     pub name: String,
     /// The value of a field, the selected label of a select, or the text
     /// of a contenteditable.
