@@ -59,7 +59,7 @@ pub struct SnapshotOptions {
 
 /// Where a number points: a frame (by path), that frame's document, and the
 /// element's local id there.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 struct Target {
     path: Vec<u32>,
     doc: String,
@@ -70,7 +70,8 @@ struct Target {
 #[derive(Debug, Default)]
 struct TabMarks {
     next: u32,
-    numbers: HashMap<Target, u32>,
+    /// Per frame document (path, document id): local id → number.
+    numbers: HashMap<(Vec<u32>, String), HashMap<u32, u32>>,
     targets: HashMap<u32, Target>,
     /// The top document the last snapshot saw, and the numbers it showed.
     doc: Option<String>,
@@ -78,16 +79,41 @@ struct TabMarks {
 }
 
 impl TabMarks {
-    fn number(&mut self, target: Target) -> u32 {
-        if let Some(number) = self.numbers.get(&target) {
-            return *number;
-        }
-        self.next += 1;
-        let number = self.next;
-        self.numbers.insert(target.clone(), number);
-        self.targets.insert(number, target);
-        number
+    /// The numbers of elements of one frame's document, by local id: the
+    /// ones they had, new ones for those seen for the first time.
+    fn number_all(
+        &mut self,
+        path: &[u32],
+        doc: &str,
+        locals: impl Iterator<Item = u32>,
+    ) -> Vec<u32> {
+        let frame = self
+            .numbers
+            .entry((path.to_vec(), doc.to_owned()))
+            .or_default();
+        locals
+            .map(|local| {
+                *frame.entry(local).or_insert_with(|| {
+                    self.next += 1;
+                    let target = Target {
+                        path: path.to_vec(),
+                        doc: doc.to_owned(),
+                        local,
+                    };
+                    self.targets.insert(self.next, target);
+                    self.next
+                })
+            })
+            .collect()
     }
+}
+
+/// One frame's document as a snapshot read it: where it is, and its
+/// elements.
+struct FrameRead {
+    path: Vec<u32>,
+    doc: String,
+    elements: Vec<Element>,
 }
 
 /// The snapshot script's answer for one frame.
@@ -236,15 +262,17 @@ impl Marks {
         let (top_doc, title, url, scroll, page) =
             (top.doc.clone(), top.title, top.url, top.scroll, top.page);
         let mut lines = Vec::new();
-        let mut elements: Vec<(Vec<u32>, String, Element)> = top_elements
-            .into_iter()
-            .map(|element| (path.clone(), top.doc.clone(), element))
-            .collect();
-        // Items in reading order; a cross-origin frame's items are spliced in
-        // where the frame stands (a stack of iterators, innermost on top).
-        let mut stack = vec![(top.items.into_iter(), path, top.doc, 0usize)];
-        let mut raw_lines: Vec<(RawLine, Vec<u32>, String)> = Vec::new();
-        while let Some((mut items, path, doc, depth)) = stack.pop() {
+        let mut frames = vec![FrameRead {
+            path,
+            doc: top.doc,
+            elements: top_elements,
+        }];
+        // Items in reading order, each with the index of its frame in
+        // `frames`; a cross-origin frame's items are spliced in where the
+        // frame stands (a stack of iterators, innermost on top).
+        let mut stack = vec![(top.items.into_iter(), 0usize, 0usize)];
+        let mut raw_lines: Vec<(RawLine, usize)> = Vec::new();
+        while let Some((mut items, index, depth)) = stack.pop() {
             let Some(item) = items.next() else { continue };
             match item {
                 RawItem::Frame {
@@ -252,12 +280,11 @@ impl Marks {
                     src,
                     offset,
                 } => {
-                    stack.push((items, path.clone(), doc.clone(), depth));
+                    stack.push((items, index, depth));
                     if depth >= MAX_FRAME_DEPTH {
                         raw_lines.push((
                             RawLine::Unreachable(src, "frames nested too deep".to_owned()),
-                            path,
-                            doc,
+                            index,
                         ));
                         continue;
                     }
@@ -276,28 +303,25 @@ impl Marks {
                     .await;
                     match asked.and_then(decode::<RawFrame>) {
                         Ok(mut frame) if frame.error.is_none() => {
-                            elements.extend(
-                                frame.all_elements().into_iter().map(|element| {
-                                    (frame_path.clone(), frame.doc.clone(), element)
-                                }),
-                            );
-                            stack.push((frame.items.into_iter(), frame_path, frame.doc, depth + 1));
+                            frames.push(FrameRead {
+                                path: frame_path,
+                                elements: frame.all_elements(),
+                                doc: frame.doc,
+                            });
+                            stack.push((frame.items.into_iter(), frames.len() - 1, depth + 1));
                         }
                         Ok(frame) => raw_lines.push((
                             RawLine::Unreachable(src, frame.error.unwrap_or_default()),
-                            path,
-                            doc,
+                            index,
                         )),
-                        Err(error) => raw_lines.push((
-                            RawLine::Unreachable(src, error.to_string()),
-                            path,
-                            doc,
-                        )),
+                        Err(error) => {
+                            raw_lines.push((RawLine::Unreachable(src, error.to_string()), index))
+                        }
                     }
                 }
                 other => {
-                    raw_lines.push((RawLine::Item(other), path.clone(), doc.clone()));
-                    stack.push((items, path, doc, depth));
+                    raw_lines.push((RawLine::Item(other), index));
+                    stack.push((items, index, depth));
                 }
             }
         }
@@ -309,31 +333,29 @@ impl Marks {
                 marks.doc = Some(top_doc.clone());
                 marks.shown.clear();
             }
-            let mut by_local: HashMap<(Vec<u32>, String, u32), u32> = HashMap::new();
-            for (path, doc, mut element) in elements {
-                let number = marks.number(Target {
-                    path: path.clone(),
-                    doc: doc.clone(),
-                    local: element.local,
-                });
-                element.number = number;
-                element.new =
-                    same_page && !marks.shown.is_empty() && !marks.shown.contains(&number);
-                by_local.insert((path, doc, element.local), number);
-                numbered.insert(number, element);
+            // (frame index, local id) → number.
+            let mut by_local: HashMap<(usize, u32), u32> = HashMap::new();
+            for (index, frame) in frames.into_iter().enumerate() {
+                let locals = frame.elements.iter().map(|element| element.local);
+                let numbers = marks.number_all(&frame.path, &frame.doc, locals);
+                for (mut element, number) in frame.elements.into_iter().zip(numbers) {
+                    element.number = number;
+                    element.new =
+                        same_page && !marks.shown.is_empty() && !marks.shown.contains(&number);
+                    by_local.insert((index, element.local), number);
+                    numbered.insert(number, element);
+                }
             }
-            for (line, path, doc) in raw_lines {
+            for (line, index) in raw_lines {
                 lines.push(match line {
                     RawLine::Item(RawItem::Heading { level, text, y }) => {
                         Line::Heading { level, text, y }
                     }
                     RawLine::Item(RawItem::Text { text, y }) => Line::Text { text, y },
-                    RawLine::Item(RawItem::Element { id }) => {
-                        match by_local.get(&(path, doc, id)) {
-                            Some(number) => Line::Element(*number),
-                            None => continue,
-                        }
-                    }
+                    RawLine::Item(RawItem::Element { id }) => match by_local.get(&(index, id)) {
+                        Some(number) => Line::Element(*number),
+                        None => continue,
+                    },
                     RawLine::Item(RawItem::Frame { .. }) => continue,
                     RawLine::Unreachable(src, problem) => Line::Unreachable { src, problem },
                 });
@@ -538,11 +560,7 @@ impl Marks {
             return Ok(None);
         };
         let number = self.with_tab(&tab, |marks| {
-            marks.number(Target {
-                path,
-                doc: doc.to_owned(),
-                local: local as u32,
-            })
+            marks.number_all(&path, doc, std::iter::once(local as u32))[0]
         });
         Ok(Some((
             number,
