@@ -46,6 +46,13 @@ const FETCHES: &str = r#"<!doctype html><html><head><title>Fetches</title></head
 <p id="out">Nothing yet.</p>
 </body></html>"#;
 
+/// A response whose body comes well after its headers (a stream, here made
+/// in the page: its 600 ms timer is too long to be waited for by itself).
+const STREAMS: &str = r#"<!doctype html><html><head><title>Streams</title></head><body>
+<button onclick="const body = new ReadableStream({ start(c) { setTimeout(() => { c.enqueue(new TextEncoder().encode('7 pages')); c.close(); }, 600); } }); new Response(body).text().then(t => { document.getElementById('out').textContent = 'Streamed: ' + t; })">Stream</button>
+<p id="out">Nothing yet.</p>
+</body></html>"#;
+
 const TRACKER: &str = r#"<!doctype html><html><head><title>Tracker</title></head><body>
 <p>Reaching elsewhere.</p><img src="http://127.0.0.1:59999/pixel.gif" alt="">
 </body></html>"#;
@@ -74,6 +81,7 @@ impl Session {
         site.page("/closer", CLOSER).await;
         site.page("/logs", LOGS).await;
         site.page("/fetches", FETCHES).await;
+        site.page("/streams", STREAMS).await;
         site.page("/tracker", TRACKER).await;
         site.serve(
             "/slow-data",
@@ -269,9 +277,10 @@ async fn dialogs(backend: Backend) {
     s.finish("dialogs", backend).await;
 }
 
-/// Settling: a click whose page re-renders a moment later, and one whose
-/// page fetches before it renders, are read after the render; a click on a
-/// link is read on the page it leads to.
+/// Settling: a click whose page re-renders a moment later, one whose page
+/// fetches before it renders, and one whose page reads a slow body before
+/// it renders, are read after the render; a click on a link is read on the
+/// page it leads to.
 async fn settling(backend: Backend) {
     let mut s = Session::start(backend, false).await;
     let inbox = s.ok("open", json!({ "url": s.url("/fx/spa.html") })).await;
@@ -283,6 +292,15 @@ async fn settling(backend: Backend) {
     let load = Session::number(&fetches, "\"Load\"");
     let loaded = s.ok("click", json!({ "element": load })).await;
     assert!(loaded.text.contains("Loaded: 42 rows"), "{}", loaded.text);
+
+    let streams = s.ok("open", json!({ "url": s.url("/streams") })).await;
+    let stream = Session::number(&streams, "\"Stream\"");
+    let streamed = s.ok("click", json!({ "element": stream })).await;
+    assert!(
+        streamed.text.contains("Streamed: 7 pages"),
+        "{}",
+        streamed.text
+    );
 
     let home = s.ok("open", json!({ "url": s.url("/") })).await;
     let second = Session::number(&home, "\"Second page\"");

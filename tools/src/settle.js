@@ -6,7 +6,8 @@
 //
 // "Quiet" means all of:
 //   - the document has loaded (readyState "complete");
-//   - no fetch or XMLHttpRequest the page started is still in flight;
+//   - no fetch or XMLHttpRequest the page started is still in flight (a
+//     fetch's body included, when the page reads it);
 //   - no short timer (≤ 500 ms) the page set is still pending: a handler
 //     that renders "in a moment" is waited for. Only two generations of
 //     timers count, so a timer loop cannot hold the page open forever;
@@ -52,6 +53,18 @@
       track(answer);
       return answer;
     };
+    // A fetch answers with the headers; what a page renders comes after the
+    // body, which is read on. (The body's count starts before the fetch's
+    // ends: the page asks for it in the same turn the headers arrive.)
+    for (const name of ['text', 'json', 'arrayBuffer', 'blob', 'formData', 'bytes']) {
+      const read = Response.prototype[name];
+      if (typeof read !== 'function') continue;
+      Response.prototype[name] = function (...args) {
+        const answer = read.apply(this, args);
+        track(answer);
+        return answer;
+      };
+    }
     const send = XMLHttpRequest.prototype.send;
     XMLHttpRequest.prototype.send = function (...args) {
       state.requests++;
