@@ -283,33 +283,17 @@ async fn dialogs(backend: Backend) {
 /// page it leads to.
 async fn settling(backend: Backend) {
     let mut s = Session::start(backend, false).await;
-    let inbox = s.ok("open", json!({ "url": s.url("/fx/spa.html") })).await;
-    let open = Session::number(&inbox, "Open the first message");
-    let message = s.ok("click", json!({ "element": open })).await;
-    assert!(message.text.contains("Hello from Ada"), "{}", message.text);
-
-    let fetches = s.ok("open", json!({ "url": s.url("/fetches") })).await;
-    let load = Session::number(&fetches, "\"Load\"");
-    let loaded = s.ok("click", json!({ "element": load })).await;
-    assert!(loaded.text.contains("Loaded: 42 rows"), "{}", loaded.text);
-
-    let streams = s.ok("open", json!({ "url": s.url("/streams") })).await;
-    let stream = Session::number(&streams, "\"Stream\"");
-    let streamed = s.ok("click", json!({ "element": stream })).await;
-    assert!(
-        streamed.text.contains("Streamed: 7 pages"),
-        "{}",
-        streamed.text
-    );
-
-    let home = s.ok("open", json!({ "url": s.url("/") })).await;
-    let second = Session::number(&home, "\"Second page\"");
-    let followed = s.ok("click", json!({ "element": second })).await;
-    assert!(
-        followed.text.contains("The second page"),
-        "{}",
-        followed.text
-    );
+    for (page, press, then) in [
+        ("/fx/spa.html", "Open the first message", "Hello from Ada"),
+        ("/fetches", "\"Load\"", "Loaded: 42 rows"),
+        ("/streams", "\"Stream\"", "Streamed: 7 pages"),
+        ("/", "\"Second page\"", "The second page"),
+    ] {
+        let opened = s.ok("open", json!({ "url": s.url(page) })).await;
+        let target = Session::number(&opened, press);
+        let clicked = s.ok("click", json!({ "element": target })).await;
+        assert!(clicked.text.contains(then), "{}", clicked.text);
+    }
     s.finish("settling", backend).await;
 }
 
