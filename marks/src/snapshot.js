@@ -23,7 +23,8 @@
 //     path: [..]      (this frame's window.frames path),
 //     margin, full    (snapshot: the margin around the viewport, and whether
 //                      the whole page is wanted; if not, elements beyond the
-//                      margin are counted but not described),
+//                      margin are counted but not described, and text there
+//                      is not read),
 //     ... }
 (function (options) {
   "use strict";
