@@ -185,17 +185,24 @@ fn number(snapshot: &str, needle: &str) -> Result<u32, String> {
         .ok_or_else(|| format!("no numbered element {needle} in the snapshot"))
 }
 
+/// A listener on a free loopback port, and the port; `what` says what for,
+/// should it fail.
+async fn listen(what: &str) -> Result<(TcpListener, u16), String> {
+    let listener = TcpListener::bind("127.0.0.1:0")
+        .await
+        .map_err(|error| format!("cannot {what}: {error}"))?;
+    let port = listener
+        .local_addr()
+        .map_err(|error| format!("cannot {what}: {error}"))?
+        .port();
+    Ok((listener, port))
+}
+
 /// Serves `page(path)` as HTML on a free loopback port; 404 otherwise.
 async fn serve(
     page: impl Fn(&str) -> Option<String> + Send + Sync + 'static,
 ) -> Result<u16, String> {
-    let listener = TcpListener::bind("127.0.0.1:0")
-        .await
-        .map_err(|error| format!("cannot serve the demo site: {error}"))?;
-    let port = listener
-        .local_addr()
-        .map_err(|error| error.to_string())?
-        .port();
+    let (listener, port) = listen("serve the demo site").await?;
     let page = Arc::new(page);
     tokio::spawn(async move {
         while let Ok((stream, _)) = listener.accept().await {
@@ -236,13 +243,7 @@ struct Canary {
 
 impl Canary {
     async fn start() -> Result<Self, String> {
-        let listener = TcpListener::bind("127.0.0.1:0")
-            .await
-            .map_err(|error| format!("cannot start the canary: {error}"))?;
-        let port = listener
-            .local_addr()
-            .map_err(|error| error.to_string())?
-            .port();
+        let (listener, port) = listen("start the canary").await?;
         let hits = Arc::new(AtomicUsize::new(0));
         let counter = hits.clone();
         tokio::spawn(async move {
