@@ -510,12 +510,7 @@ async fn trouble(backend: Backend) {
     // notices) depends on timing, so it is asserted, not snapshotted.
     let tree = marker.tree();
     assert!(!tree.is_empty(), "the browser's processes are found");
-    for pid in tree {
-        let _ = nix::sys::signal::kill(
-            nix::unistd::Pid::from_raw(pid as i32),
-            nix::sys::signal::Signal::SIGKILL,
-        );
-    }
+    tabwright_tests::backend::kill(&tree);
     let gone = s.call("snapshot", json!({})).await;
     assert!(gone.is_error, "{}", gone.text);
     let back = s.call("open", json!({ "url": s.url("/second") })).await;

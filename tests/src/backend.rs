@@ -196,6 +196,16 @@ impl Default for Marker {
     }
 }
 
+/// Kills `pids` outright (SIGKILL), as a crash would end them.
+pub fn kill(pids: &[u32]) {
+    for &pid in pids {
+        let _ = nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(pid as i32),
+            nix::sys::signal::Signal::SIGKILL,
+        );
+    }
+}
+
 /// Which of `pids` are still running (zombies count as ended).
 pub fn still_running(pids: &[u32]) -> Vec<u32> {
     pids.iter()

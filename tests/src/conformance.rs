@@ -16,7 +16,7 @@ use driver_core::{
     ScreenshotOptions, Viewport, WaitFor,
 };
 
-use crate::backend::{still_running, unreaped, Backend, Marker};
+use crate::backend::{kill, still_running, unreaped, Backend, Marker};
 use crate::site::Site;
 
 /// How a check ended, when it did not fail.
@@ -884,12 +884,7 @@ async fn browser_gone_then_fresh(ctx: &Ctx) -> CheckResult {
     step("navigate", driver.navigate(&ctx.site.url("/")).await)?;
     let pids = marker.processes();
     ensure!(!pids.is_empty(), "no marked browser process found");
-    for pid in pids {
-        let _ = nix::sys::signal::kill(
-            nix::unistd::Pid::from_raw(pid as i32),
-            nix::sys::signal::Signal::SIGKILL,
-        );
-    }
+    kill(&pids);
     tokio::time::sleep(Duration::from_millis(200)).await;
     let started = Instant::now();
     match driver.eval("1").await {
