@@ -16,7 +16,7 @@ use driver_core::{
     DriverError, KeyPress, Navigation, Result, ScreenshotFormat, ScreenshotOptions, WaitFor,
 };
 
-use crate::client::{Client, RawEvent};
+use crate::client::{CallError, Client, RawEvent};
 use crate::session::decode;
 
 use driver_core::page_js::LOCATE;
@@ -275,11 +275,21 @@ async fn evaluate_in_context(
     if let Some(context) = context {
         params["contextId"] = json!(context);
     }
-    let evaluated: Evaluated = decode(
-        client
-            .call_raw(Some(session), "Runtime.evaluate", params)
-            .await?,
-    )?;
+    let answer = client
+        .call_raw(Some(session), "Runtime.evaluate", params)
+        .await
+        .map_err(|error| match error {
+            // The document (and its script context) went away under an
+            // awaited promise: a navigation.
+            CallError::Protocol { message }
+                if message.contains("Execution context was destroyed")
+                    || message.contains("Inspected target navigated or closed") =>
+            {
+                DriverError::DocumentReplaced
+            }
+            other => other.into(),
+        })?;
+    let evaluated: Evaluated = decode(answer)?;
     if let Some(details) = evaluated.exception_details {
         let message = details["exception"]["description"]
             .as_str()
@@ -449,6 +459,7 @@ pub(crate) async fn wait_for(
         )
         .await
         {
+            Err(DriverError::DocumentReplaced) => continue,
             Err(DriverError::Script { message }) if message.contains("context") => continue,
             Err(DriverError::Protocol(message)) if message.contains("context") => continue,
             other => return other.map(|_| ()),

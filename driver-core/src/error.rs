@@ -84,6 +84,12 @@ pub enum DriverError {
         reason: String,
     },
 
+    /// The document a script ran in was replaced before the script finished:
+    /// the page navigated (a link, a form, `location`) while it ran. The new
+    /// document is there to be read; this is not a timeout.
+    #[error("the page navigated away before the script finished")]
+    DocumentReplaced,
+
     /// A script threw.
     #[error("script threw: {message}")]
     Script {

@@ -60,6 +60,8 @@ pub(crate) struct Session {
     current: String,
     chromedriver: Option<Chromedriver>,
     profile: Option<Profile>,
+    /// The script timeout the remote end was given.
+    script_limit: Duration,
 }
 
 impl Session {
@@ -109,6 +111,7 @@ impl Session {
             current: current.into(),
             chromedriver,
             profile,
+            script_limit: remote_limit(options),
         };
         // Belt and braces with the profile preference: deny downloads
         // through chromedriver's CDP bridge where the remote end has one.
@@ -303,6 +306,24 @@ impl Session {
         Ok(TabId(self.current.clone()))
     }
 
+    /// Executes an asynchronous script. chromedriver answers "script
+    /// timeout" at once when the document unloads under the script (a
+    /// navigation), and geckodriver a JavaScript error saying so; both are
+    /// told apart from a real timeout, which comes only at the limit.
+    async fn execute_async(&self, script: &str, args: Vec<Value>) -> Result<Value> {
+        let started = std::time::Instant::now();
+        let answer = self.client.execute_async(script, args).await;
+        answer.map_err(|error| match sort(error) {
+            DriverError::Timeout { .. } if started.elapsed() < self.script_limit / 2 => {
+                DriverError::DocumentReplaced
+            }
+            DriverError::Script { message } if message.contains("unloaded") => {
+                DriverError::DocumentReplaced
+            }
+            other => other,
+        })
+    }
+
     async fn run_async(&self, function: &str) -> Result<Value> {
         let script = format!(
             "const done = arguments[arguments.length - 1];\n\
@@ -310,11 +331,7 @@ impl Session {
                (value) => done({{ value: value === undefined ? null : value }}),\n\
                (error) => done({{ error: (error && error.stack && String(error.stack).split('\\n')[0]) || String(error) }}));"
         );
-        let answer = self
-            .client
-            .execute_async(&script, vec![])
-            .await
-            .map_err(sort)?;
+        let answer = self.execute_async(&script, vec![]).await?;
         match answer.get("error").and_then(Value::as_str) {
             Some(message) => Err(DriverError::Script {
                 message: message.to_owned(),
@@ -335,10 +352,8 @@ impl Session {
              ({LOCATE})(arguments[0], arguments[1], arguments[2]).then(done, (error) => done({{ error: String(error) }}));"
         );
         let found = self
-            .client
             .execute_async(&script, vec![json!(operation), json!(selector), extra])
-            .await
-            .map_err(sort)?;
+            .await?;
         match locate_error(&found, operation, selector) {
             Some(error) => Err(error),
             None => Ok(found),
@@ -352,9 +367,17 @@ impl Session {
 
     pub async fn wait_for(&mut self, selector: &str, condition: WaitFor) -> Result<()> {
         let visible = condition == WaitFor::Visible;
-        self.locate("wait", selector, json!({ "visible": visible }))
-            .await
-            .map(|_| ())
+        loop {
+            // A navigation replaces the document waited in: wait in the new
+            // one (the call's deadline bounds the whole wait).
+            match self
+                .locate("wait", selector, json!({ "visible": visible }))
+                .await
+            {
+                Err(DriverError::DocumentReplaced) => continue,
+                other => return other.map(|_| ()),
+            }
+        }
     }
 
     // ---- input ----------------------------------------------------------------
@@ -818,6 +841,14 @@ impl Drop for Session {
     }
 }
 
+/// The script and page-load timeouts the remote end is given.
+fn remote_limit(options: &Options) -> Duration {
+    options
+        .timeout
+        .saturating_sub(REMOTE_TIMEOUT_MARGIN)
+        .max(REMOTE_TIMEOUT_MARGIN)
+}
+
 /// The W3C capabilities for a session with our Chrome flags. With a local
 /// profile, its path; for a remote end (whose disk we cannot see), the
 /// preferences go in the capabilities instead.
@@ -846,10 +877,7 @@ fn capabilities(
         "excludeSwitches".to_owned(),
         json!(["enable-automation", "enable-logging"]),
     );
-    let remote_limit = options
-        .timeout
-        .saturating_sub(REMOTE_TIMEOUT_MARGIN)
-        .max(REMOTE_TIMEOUT_MARGIN);
+    let remote_limit = remote_limit(options);
     let timeouts =
         TimeoutConfiguration::new(Some(remote_limit), Some(remote_limit), Some(Duration::ZERO));
     let mut capabilities = serde_json::Map::new();

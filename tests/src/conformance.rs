@@ -111,6 +111,7 @@ macro_rules! for_each_check {
             navigate_failure_names_the_net_error,
             eval_returns_json,
             eval_exception_carries_its_message,
+            eval_across_a_navigation,
             click_and_type,
             missing_and_hidden_elements,
             key_presses,
@@ -290,6 +291,39 @@ async fn eval_exception_carries_its_message(ctx: &Ctx) -> CheckResult {
             other => return Err(format!("{expression} gave {other:?}")),
         }
     }
+    step("close", driver.close().await)?;
+    Ok(Outcome::Pass)
+}
+
+/// A navigation under a running script ends the script with its own error
+/// (not a timeout, and without stopping the navigation); a wait for an
+/// element goes on in the document that replaces the one it began in.
+async fn eval_across_a_navigation(ctx: &Ctx) -> CheckResult {
+    let driver = ctx.driver();
+    step("navigate", driver.navigate(&ctx.site.url("/")).await)?;
+    let pending = "(setTimeout(() => location.assign('/second'), 50), new Promise(() => {}))";
+    match driver.eval(pending).await {
+        Err(DriverError::DocumentReplaced) => {}
+        other => return Err(format!("a script outlived by its document gave {other:?}")),
+    }
+    step(
+        "wait for the next page's link",
+        driver.wait_for("#home", WaitFor::Present).await,
+    )?;
+    let title = step("read the title", driver.eval("document.title").await)?;
+    ensure!(title == "Second", "the navigation ended on {title}");
+
+    step("navigate back", driver.navigate(&ctx.site.url("/")).await)?;
+    step(
+        "schedule a navigation",
+        driver
+            .eval("setTimeout(() => location.assign('/second'), 300), null")
+            .await,
+    )?;
+    step(
+        "wait across the navigation",
+        driver.wait_for("#home", WaitFor::Present).await,
+    )?;
     step("close", driver.close().await)?;
     Ok(Outcome::Pass)
 }

@@ -194,6 +194,10 @@ fn driver_sentence(error: &DriverError) -> String {
         DriverError::Script { message } => format!(
             "The page's script failed: {message}; take a snapshot and try something else."
         ),
+        DriverError::DocumentReplaced => {
+            "The page navigated away while this ran; take a snapshot to read the page it went to."
+                .to_owned()
+        }
         DriverError::NoSuchElement { selector } => format!(
             "Nothing on the page matches {selector}; take a new snapshot."
         ),
