@@ -53,6 +53,16 @@ const STREAMS: &str = r#"<!doctype html><html><head><title>Streams</title></head
 <p id="out">Nothing yet.</p>
 </body></html>"#;
 
+/// Forms that navigate when submitted: by their button, by script, and in
+/// the next animation frame (the one settling's first check runs in, so that
+/// check comes before the submission's navigation begins).
+const ORDERS: &str = r#"<!doctype html><html><head><title>Orders</title></head><body>
+<form action="/second"><input name="q" value="tea" aria-label="Query"><button>Search</button></form>
+<form action="/third" id="scripted"></form>
+<button onclick="document.getElementById('scripted').submit()">Submit by script</button>
+<button onclick="requestAnimationFrame(() => document.getElementById('scripted').requestSubmit())">Submit in a frame</button>
+</body></html>"#;
+
 const TRACKER: &str = r#"<!doctype html><html><head><title>Tracker</title></head><body>
 <p>Reaching elsewhere.</p><img src="http://127.0.0.1:59999/pixel.gif" alt="">
 </body></html>"#;
@@ -82,6 +92,7 @@ impl Session {
         site.page("/logs", LOGS).await;
         site.page("/fetches", FETCHES).await;
         site.page("/streams", STREAMS).await;
+        site.page("/orders", ORDERS).await;
         site.page("/tracker", TRACKER).await;
         site.serve(
             "/slow-data",
@@ -279,8 +290,8 @@ async fn dialogs(backend: Backend) {
 
 /// Settling: a click whose page re-renders a moment later, one whose page
 /// fetches before it renders, and one whose page reads a slow body before
-/// it renders, are read after the render; a click on a link is read on the
-/// page it leads to.
+/// it renders, are read after the render; a click on a link, or on a button
+/// that submits a form, is read on the page it leads to.
 async fn settling(backend: Backend) {
     let mut s = Session::start(backend, false).await;
     for (page, press, then) in [
@@ -288,6 +299,9 @@ async fn settling(backend: Backend) {
         ("/fetches", "\"Load\"", "Loaded: 42 rows"),
         ("/streams", "\"Stream\"", "Streamed: 7 pages"),
         ("/", "\"Second page\"", "The second page"),
+        ("/orders", "\"Search\"", "The second page"),
+        ("/orders", "\"Submit by script\"", "The third page"),
+        ("/orders", "\"Submit in a frame\"", "The third page"),
     ] {
         let opened = s.ok("open", json!({ "url": s.url(page) })).await;
         let target = Session::number(&opened, press);

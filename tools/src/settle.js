@@ -14,17 +14,25 @@
 //   - the DOM's structure and text have not changed for `quietMs`
 //     (attribute and style churn, such as an animation, does not count);
 //   - no navigation of this document to another has started: a link click
-//     unloads the page, and the caller then settles the new one.
+//     unloads the page, and the caller then settles the new one;
+//   - no form submitted here is still waiting to navigate: a submission
+//     navigates in a task of its own, after the click that submitted it,
+//     and until that task runs the page looks quiet (bounded by
+//     SUBMIT_GRACE_MS, should the browser drop the submission).
 //
 // The watchers are installed once per document, the first time this runs,
 // and then see everything the page does between two actions. Static pages
 // answer at once: nothing is pending and the DOM has been still for long.
 (function (quietMs, capMs) {
   const KEY = Symbol.for('tabwright.settle');
+  const SUBMIT_GRACE_MS = 1000;
   let state = window[KEY];
   if (!state) {
     state = {
       requests: 0, timers: new Set(), lastChange: -Infinity, navigating: false, depth: 0,
+      // When a form submission that will navigate this document was made,
+      // and the submit event (null for form.submit(), which fires none).
+      submitted: null,
       // The page's own timer function, so this script's polling is not counted.
       setTimer: window.setTimeout,
     };
@@ -35,12 +43,39 @@
 
     // Before a navigation starts, the page is asked whether to leave; the
     // Navigation API below says the same where it fires.
-    window.addEventListener('beforeunload', () => { state.navigating = true; });
+    window.addEventListener('beforeunload', () => {
+      state.navigating = true;
+      state.submitted = null;
+    });
     if (window.navigation) {
       window.navigation.addEventListener('navigate', (event) => {
+        state.submitted = null; // the submission's navigation (or another) began
         if (!event.destination.sameDocument && !event.downloadRequest) state.navigating = true;
       });
     }
+
+    // A submission navigates this document unless it targets another
+    // window or frame, or is a dialog's; whether the page cancels it is
+    // read later, from the event, after the page's own handlers ran.
+    const submits = (form, submitter) => {
+      const attribute = (name) =>
+        (submitter && submitter.hasAttribute('form' + name) ? submitter.getAttribute('form' + name) : null) ??
+        form.getAttribute(name);
+      const target = (attribute('target') ?? document.querySelector('base[target]')?.getAttribute('target') ?? '')
+        .trim().toLowerCase();
+      const method = (attribute('method') ?? '').trim().toLowerCase();
+      return method !== 'dialog' && (target === '' || target === '_self');
+    };
+    window.addEventListener('submit', (event) => {
+      if (event.target instanceof HTMLFormElement && submits(event.target, event.submitter)) {
+        state.submitted = { at: performance.now(), event };
+      }
+    }, true);
+    const submit = HTMLFormElement.prototype.submit;
+    HTMLFormElement.prototype.submit = function (...args) {
+      if (submits(this, null)) state.submitted = { at: performance.now(), event: null };
+      return submit.apply(this, args);
+    };
 
     const track = (promise) => {
       state.requests++;
@@ -106,6 +141,11 @@
       const pending = [];
       if (document.readyState !== 'complete') pending.push('the page is still loading');
       if (state.navigating) pending.push('a navigation is under way');
+      const submitted = state.submitted;
+      if (submitted && !(submitted.event && submitted.event.defaultPrevented) &&
+          now - submitted.at < SUBMIT_GRACE_MS) {
+        pending.push('a submitted form has not navigated yet');
+      }
       if (state.requests > 0) pending.push(state.requests + ' requests are in flight');
       if (state.timers.size > 0) pending.push('timers are pending');
       if (now - state.lastChange < quietMs) pending.push('the page is still changing');
