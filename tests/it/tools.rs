@@ -63,6 +63,14 @@ const ORDERS: &str = r#"<!doctype html><html><head><title>Orders</title></head><
 <button onclick="requestAnimationFrame(() => document.getElementById('scripted').requestSubmit())">Submit in a frame</button>
 </body></html>"#;
 
+/// A link to a download (a navigation that leaves no new document) beside
+/// a button.
+const FILES: &str = r#"<!doctype html><html><head><title>Files</title></head><body>
+<a href="/report.pdf">The report</a>
+<button onclick="document.getElementById('out').textContent = 'Counted'">Count</button>
+<p id="out"></p>
+</body></html>"#;
+
 const TRACKER: &str = r#"<!doctype html><html><head><title>Tracker</title></head><body>
 <p>Reaching elsewhere.</p><img src="http://127.0.0.1:59999/pixel.gif" alt="">
 </body></html>"#;
@@ -93,6 +101,7 @@ impl Session {
         site.page("/fetches", FETCHES).await;
         site.page("/streams", STREAMS).await;
         site.page("/orders", ORDERS).await;
+        site.page("/files", FILES).await;
         site.page("/tracker", TRACKER).await;
         site.serve(
             "/slow-data",
@@ -291,7 +300,8 @@ async fn dialogs(backend: Backend) {
 /// Settling: a click whose page re-renders a moment later, one whose page
 /// fetches before it renders, and one whose page reads a slow body before
 /// it renders, are read after the render; a click on a link, or on a button
-/// that submits a form, is read on the page it leads to.
+/// that submits a form, is read on the page it leads to; a download does
+/// not hold up the actions after it.
 async fn settling(backend: Backend) {
     let mut s = Session::start(backend, false).await;
     for (page, press, then) in [
@@ -308,6 +318,31 @@ async fn settling(backend: Backend) {
         let clicked = s.ok("click", json!({ "element": target })).await;
         assert!(clicked.text.contains(then), "{}", clicked.text);
     }
+
+    // A navigation that ends in a download leaves the page as it was, which
+    // the page cannot see: it is waited for once (the transcript would hold
+    // the time it took, so these calls stay out of it), not by every action
+    // after it.
+    let opened = s.pack.call("open", json!({ "url": s.url("/files") })).await;
+    let report = Session::number(&opened, "\"The report\"");
+    let count = Session::number(&opened, "\"Count\"");
+    let fetched = s.pack.call("click", json!({ "element": report })).await;
+    let reported = backend
+        .driver(Options::default())
+        .capabilities()
+        .reason("download reports")
+        .is_none();
+    assert!(
+        !reported || fetched.text.contains("A download was refused"),
+        "{}",
+        fetched.text
+    );
+    let counted = s.pack.call("click", json!({ "element": count })).await;
+    assert!(
+        counted.text.contains("Counted") && !counted.text.contains("busy"),
+        "{}",
+        counted.text
+    );
     s.finish("settling", backend).await;
 }
 

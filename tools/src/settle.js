@@ -14,7 +14,10 @@
 //   - the DOM's structure and text have not changed for `quietMs`
 //     (attribute and style churn, such as an animation, does not count);
 //   - no navigation of this document to another has started: a link click
-//     unloads the page, and the caller then settles the new one;
+//     unloads the page, and the caller then settles the new one. A
+//     navigation that ends without a new document (a download, a 204) is
+//     invisible from here, so one already reported as under way by an
+//     earlier call is not waited for again;
 //   - no form submitted here is still waiting to navigate: a submission
 //     navigates in a task of its own, after the click that submitted it,
 //     and until that task runs the page looks quiet (bounded by
@@ -30,6 +33,8 @@
   if (!state) {
     state = {
       requests: 0, timers: new Set(), lastChange: -Infinity, navigating: false, depth: 0,
+      // A call gave up while `navigating`: the next call does not wait on it.
+      navigationReported: false,
       // When a form submission that will navigate this document was made,
       // and the submit event (null for form.submit(), which fires none).
       submitted: null,
@@ -134,6 +139,11 @@
     };
   }
 
+  if (state.navigationReported) {
+    state.navigating = false;
+    state.navigationReported = false;
+  }
+
   return new Promise((resolve) => {
     const start = performance.now();
     const check = () => {
@@ -151,6 +161,7 @@
       if (now - state.lastChange < quietMs) pending.push('the page is still changing');
       if (pending.length === 0) return resolve({ settled: true, waited: Math.round(now - start) });
       if (now - start >= capMs) {
+        state.navigationReported = state.navigating;
         return resolve({ settled: false, waited: Math.round(now - start), why: pending.join(', ') });
       }
       state.setTimer.call(window, check, 10);
