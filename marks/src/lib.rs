@@ -128,6 +128,8 @@ struct RawFrame {
     #[serde(default)]
     url: String,
     #[serde(default)]
+    status: u16,
+    #[serde(default)]
     viewport: Size,
     #[serde(default)]
     scroll: Point,
@@ -259,8 +261,14 @@ impl Marks {
         }
         let viewport = top.viewport;
         let top_elements = top.all_elements();
-        let (top_doc, title, url, scroll, page) =
-            (top.doc.clone(), top.title, top.url, top.scroll, top.page);
+        let (top_doc, title, url, status, scroll, page) = (
+            top.doc.clone(),
+            top.title,
+            top.url,
+            top.status,
+            top.scroll,
+            top.page,
+        );
         let mut lines = Vec::new();
         let mut frames = vec![FrameRead {
             path,
@@ -374,7 +382,7 @@ impl Marks {
         Ok(Snapshot {
             title,
             url,
-            status: None,
+            status: (status > 0).then_some(status),
             viewport: (viewport.w, viewport.h),
             scroll_y: scroll.y as i64,
             page_height: page.h,

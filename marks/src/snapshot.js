@@ -1,11 +1,14 @@
 // tabwright's Set-of-Marks walker. Evaluated in one frame's document, it
 // returns what a person could see and act on there, in reading order:
 //
-//   { doc, title, url, viewport: {w, h}, scroll: {x, y}, page: {w, h},
+//   { doc, title, url, status, viewport: {w, h}, scroll: {x, y}, page: {w, h},
 //     items: [ {k: "h", level, text, y} | {k: "t", text, y} | {k: "e", id}
 //            | {k: "f", path, src, box} ],
 //     elements: [ {id, role, name, ...state, box, offscreen} ],
 //     beyond: [ [id, role, x, y, w, h] ] }
+//
+// `status` is the HTTP status the document came with (0 if there was none,
+// as for about:blank), whatever navigated to it: a link, a form, a script.
 //
 // `beyond` holds the elements outside the scope asked for (the viewport and
 // a margin, unless the whole page is wanted): counted, not described, and
@@ -521,6 +524,7 @@
       doc: state.doc,
       title: document.title,
       url: location.href,
+      status: (performance.getEntriesByType("navigation")[0] || {}).responseStatus || 0,
       viewport,
       scroll: { x: Math.round(scrollX), y: Math.round(scrollY) },
       page: { w: page.scrollWidth, h: page.scrollHeight },

@@ -138,7 +138,9 @@ pub struct Snapshot {
     pub title: String,
     /// The URL.
     pub url: String,
-    /// The HTTP status of the document, if the caller knows it.
+    /// The HTTP status the document came with, as the page's navigation
+    /// timing reports it (none for a document that had none, such as
+    /// `about:blank`).
     pub status: Option<u16>,
     /// The viewport, in CSS pixels.
     pub viewport: (i64, i64),

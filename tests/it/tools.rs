@@ -64,9 +64,10 @@ const ORDERS: &str = r#"<!doctype html><html><head><title>Orders</title></head><
 </body></html>"#;
 
 /// A link to a download (a navigation that leaves no new document) beside
-/// a button.
+/// a button, and a link to a page that is not there.
 const FILES: &str = r#"<!doctype html><html><head><title>Files</title></head><body>
 <a href="/report.pdf">The report</a>
+<a href="/missing">An old report</a>
 <button onclick="document.getElementById('out').textContent = 'Counted'">Count</button>
 <p id="out"></p>
 </body></html>"#;
@@ -300,8 +301,8 @@ async fn dialogs(backend: Backend) {
 /// Settling: a click whose page re-renders a moment later, one whose page
 /// fetches before it renders, and one whose page reads a slow body before
 /// it renders, are read after the render; a click on a link, or on a button
-/// that submits a form, is read on the page it leads to; a download does
-/// not hold up the actions after it.
+/// that submits a form, is read on the page it leads to, with its HTTP
+/// status; a download does not hold up the actions after it.
 async fn settling(backend: Backend) {
     let mut s = Session::start(backend, false).await;
     for (page, press, then) in [
@@ -312,6 +313,7 @@ async fn settling(backend: Backend) {
         ("/orders", "\"Search\"", "The second page"),
         ("/orders", "\"Submit by script\"", "The third page"),
         ("/orders", "\"Submit in a frame\"", "The third page"),
+        ("/files", "\"An old report\"", "Status: 404"),
     ] {
         let opened = s.ok("open", json!({ "url": s.url(page) })).await;
         let target = Session::number(&opened, press);

@@ -99,7 +99,10 @@ impl Pack {
         for _ in 0..2 {
             if !matches!(
                 snapshot,
-                Err(MarksError::Script(_)) | Err(MarksError::Driver(DriverError::Script { .. }))
+                Err(MarksError::Script(_))
+                    | Err(MarksError::Driver(
+                        DriverError::Script { .. } | DriverError::DocumentReplaced
+                    ))
             ) {
                 break;
             }
@@ -117,7 +120,11 @@ impl Pack {
         };
         self.report_changes(state, lines, tab_closed).await;
         let mut snapshot = snapshot;
-        snapshot.status = state.statuses.get(&snapshot.url).copied();
+        // The page knows its own status whatever navigated to it; the pack's
+        // record of what it opened covers a page that does not say.
+        snapshot.status = snapshot
+            .status
+            .or_else(|| state.statuses.get(&snapshot.url).copied());
         Ok(Some(snapshot))
     }
 
