@@ -63,10 +63,11 @@ const ORDERS: &str = r#"<!doctype html><html><head><title>Orders</title></head><
 <button onclick="requestAnimationFrame(() => document.getElementById('scripted').requestSubmit())">Submit in a frame</button>
 </body></html>"#;
 
-/// A link to a download (a navigation that leaves no new document) beside
-/// a button, and a link to a page that is not there.
+/// A link to a download and one to a mail program (navigations that leave
+/// no new document) beside a button, and a link to a page that is not there.
 const FILES: &str = r#"<!doctype html><html><head><title>Files</title></head><body>
 <a href="/report.pdf">The report</a>
+<a href="mailto:reports@example.com">Mail the office</a>
 <a href="/missing">An old report</a>
 <button onclick="document.getElementById('out').textContent = 'Counted'">Count</button>
 <p id="out"></p>
@@ -344,6 +345,14 @@ async fn settling(backend: Backend) {
         counted.text.contains("Counted") && !counted.text.contains("busy"),
         "{}",
         counted.text
+    );
+    // A mailto: link goes to another program: nothing to wait for at all.
+    let mail = Session::number(&counted, "\"Mail the office\"");
+    let mailed = s.pack.call("click", json!({ "element": mail })).await;
+    assert!(
+        mailed.text.contains("Page: Files") && !mailed.text.contains("busy"),
+        "{}",
+        mailed.text
     );
     s.finish("settling", backend).await;
 }

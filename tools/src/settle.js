@@ -35,6 +35,8 @@
       requests: 0, timers: new Set(), lastChange: -Infinity, navigating: false, depth: 0,
       // A call gave up while `navigating`: the next call does not wait on it.
       navigationReported: false,
+      // The navigation that began last goes to another program (mailto:).
+      external: false,
       // When a form submission that will navigate this document was made,
       // and the submit event (null for form.submit(), which fires none).
       submitted: null,
@@ -46,16 +48,27 @@
     new MutationObserver(() => { state.lastChange = performance.now(); })
       .observe(document, { subtree: true, childList: true, characterData: true });
 
-    // Before a navigation starts, the page is asked whether to leave; the
-    // Navigation API below says the same where it fires.
+    // Before a navigation starts, the page is asked whether to leave (also
+    // for one the Navigation API below does not tell this page of, such as
+    // one a cross-origin frame starts) -- and Chrome asks for a mailto: link
+    // too, which leaves the page where it is: the API says where that goes.
     window.addEventListener('beforeunload', () => {
-      state.navigating = true;
       state.submitted = null;
+      if (state.external) {
+        state.external = false;
+        return;
+      }
+      state.navigating = true;
     });
     if (window.navigation) {
+      // Schemes whose navigations bring a document; mailto: and the like go
+      // to another program.
+      const documents = ['http:', 'https:', 'about:', 'data:', 'blob:', 'file:'];
       window.navigation.addEventListener('navigate', (event) => {
         state.submitted = null; // the submission's navigation (or another) began
-        if (!event.destination.sameDocument && !event.downloadRequest) state.navigating = true;
+        if (event.destination.sameDocument || event.downloadRequest) return;
+        state.external = !documents.includes(new URL(event.destination.url).protocol);
+        if (!state.external) state.navigating = true;
       });
     }
 
