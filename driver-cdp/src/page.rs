@@ -56,6 +56,7 @@ pub(crate) async fn history(client: &Client, session: &str, delta: i64) -> Resul
     #[serde(rename_all = "camelCase")]
     struct Entry {
         id: i64,
+        url: String,
     }
     #[derive(Deserialize)]
     #[serde(rename_all = "camelCase")]
@@ -72,6 +73,7 @@ pub(crate) async fn history(client: &Client, session: &str, delta: i64) -> Resul
     let Some(entry) = usize::try_from(target)
         .ok()
         .and_then(|index| history.entries.get(index))
+        .filter(|entry| delta > 0 || !driver_core::is_start_page(&entry.url))
     else {
         return Err(DriverError::NoHistory {
             direction: if delta < 0 { "earlier" } else { "later" },

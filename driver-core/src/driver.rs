@@ -95,7 +95,9 @@ pub trait Driver: Send + Sync {
     /// to the per-call timeout.
     async fn wait_for(&self, selector: &str, condition: WaitFor) -> Result<()>;
 
-    /// Goes back one entry in the current tab's history.
+    /// Goes back one entry in the current tab's history. The page a tab
+    /// starts on (see [`is_start_page`]) does not count: going back to it
+    /// is [`DriverError::NoHistory`], as at the start of history.
     async fn back(&self) -> Result<Navigation>;
 
     /// Goes forward one entry in the current tab's history.
@@ -381,5 +383,39 @@ impl fmt::Display for DialogKind {
             Self::BeforeUnload => "beforeunload",
             Self::Unknown => "dialog",
         })
+    }
+}
+
+/// Whether `url` is a page the browser starts a tab on (`about:blank`,
+/// Chrome's new-tab pages) rather than one anybody opened: history before
+/// the first real page.
+pub fn is_start_page(url: &str) -> bool {
+    let scheme = url.split_once(':').map_or("", |(scheme, _)| scheme);
+    matches!(
+        scheme.to_ascii_lowercase().as_str(),
+        "about" | "chrome" | "chrome-search" | "chrome-untrusted"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_start_page;
+
+    #[test]
+    fn start_pages_are_the_browsers_own() {
+        for url in [
+            "about:blank",
+            "chrome://new-tab-page-third-party/",
+            "chrome-search://local-ntp/",
+        ] {
+            assert!(is_start_page(url), "{url}");
+        }
+        for url in [
+            "https://example.com/",
+            "http://127.0.0.1:8080/about:blank",
+            "blob:https://example.com/1",
+        ] {
+            assert!(!is_start_page(url), "{url}");
+        }
     }
 }

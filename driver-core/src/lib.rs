@@ -37,9 +37,9 @@ mod options;
 pub mod page_js;
 
 pub use driver::{
-    check_point, check_scroll, Capabilities, ConsoleEntry, ConsoleLevel, Dialog, DialogKind,
-    Download, Driver, Navigation, ScreenshotFormat, ScreenshotOptions, Tab, TabId, Viewport,
-    WaitFor,
+    check_point, check_scroll, is_start_page, Capabilities, ConsoleEntry, ConsoleLevel, Dialog,
+    DialogKind, Download, Driver, Navigation, ScreenshotFormat, ScreenshotOptions, Tab, TabId,
+    Viewport, WaitFor,
 };
 pub use error::{DriverError, Result};
 pub use keys::{Key, KeyPress, Modifiers};

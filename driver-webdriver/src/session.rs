@@ -12,8 +12,9 @@ use serde_json::{json, Value};
 use driver_core::launch::{self, Profile};
 use driver_core::page_js::{locate_error, LOCATE};
 use driver_core::{
-    ConsoleEntry, ConsoleLevel, Dialog, DialogKind, DriverError, Key, KeyPress, Navigation,
-    Options, Result, ScreenshotFormat, ScreenshotOptions, Tab, TabId, Viewport, WaitFor,
+    is_start_page, ConsoleEntry, ConsoleLevel, Dialog, DialogKind, DriverError, Key, KeyPress,
+    Navigation, Options, Result, ScreenshotFormat, ScreenshotOptions, Tab, TabId, Viewport,
+    WaitFor,
 };
 
 use crate::chromedriver::Chromedriver;
@@ -219,6 +220,26 @@ impl Session {
     /// afterwards means there was nowhere to go.
     pub async fn history(&mut self, delta: i32) -> Result<Navigation> {
         self.focus_current().await?;
+        let nowhere = || DriverError::NoHistory {
+            direction: if delta < 0 { "earlier" } else { "later" },
+        };
+        // The page the tab started on is not a page to go back to. The
+        // CDP bridge (chromedriver's) tells what lies behind without going
+        // there; a remote end without it is found out by going.
+        if delta < 0 {
+            if let Ok(history) = self.cdp("Page.getNavigationHistory", json!({})).await {
+                if let Some(index) = history["currentIndex"].as_u64() {
+                    let behind = index
+                        .checked_sub(1)
+                        .and_then(|index| usize::try_from(index).ok())
+                        .and_then(|index| history["entries"].get(index));
+                    if behind.is_none_or(|entry| is_start_page(entry["url"].as_str().unwrap_or("")))
+                    {
+                        return Err(nowhere());
+                    }
+                }
+            }
+        }
         let before = self
             .client
             .execute(
@@ -241,11 +262,14 @@ impl Session {
             .await
             .map_err(sort)?;
         if stayed == before {
-            return Err(DriverError::NoHistory {
-                direction: if delta < 0 { "earlier" } else { "later" },
-            });
+            return Err(nowhere());
         }
-        self.arrived().await
+        let arrived = self.arrived().await?;
+        if delta < 0 && is_start_page(&arrived.url) {
+            self.client.forward().await.map_err(sort)?;
+            return Err(nowhere());
+        }
+        Ok(arrived)
     }
 
     pub async fn reload(&mut self) -> Result<Navigation> {

@@ -447,6 +447,7 @@ async fn bad_input(backend: Backend) {
         ("scroll", json!({ "element": 9999 })),
         ("forward", json!({})),
         ("back", json!({ "steps": 2 })),
+        ("back", json!({})),
         ("tabs", json!({ "action": "switch" })),
         ("tabs", json!({ "action": "switch", "tab": 0 })),
         ("tabs", json!({ "action": "switch", "tab": 99 })),

@@ -588,6 +588,18 @@ async fn wait_for_present_and_visible(ctx: &Ctx) -> CheckResult {
 async fn history(ctx: &Ctx) -> CheckResult {
     let driver = ctx.driver();
     step("navigate /", driver.navigate(&ctx.site.url("/")).await)?;
+    // The page the tab started on is not history to go back to.
+    match driver.back().await {
+        Err(DriverError::NoHistory { direction }) => {
+            ensure!(direction == "earlier", "direction {direction}")
+        }
+        other => return Err(format!("back from the first page gave {other:?}")),
+    }
+    let title = step("title", driver.eval("document.title").await)?;
+    ensure!(
+        title == "Home",
+        "after a refused back the tab shows {title}"
+    );
     step(
         "navigate /second",
         driver.navigate(&ctx.site.url("/second")).await,
