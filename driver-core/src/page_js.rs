@@ -8,6 +8,14 @@
 /// element cannot be acted on. One call is one round trip.
 pub const LOCATE: &str = include_str!("locate.js");
 
+/// An expression: the HTTP status the current document came with (navigation
+/// timing's `responseStatus`), or 0 if it had none, or if the page has broken
+/// the API that says (a page must not make a navigation fail).
+pub const DOCUMENT_STATUS: &str = "(() => { try { \
+    const status = Number(performance.getEntriesByType('navigation')[0]?.responseStatus); \
+    return Number.isInteger(status) && status >= 100 && status <= 999 ? status : 0; \
+    } catch { return 0; } })()";
+
 /// Turns a `{error}` answer of [`LOCATE`] into the driver error callers
 /// branch on; `None` when there was no error.
 pub fn locate_error(

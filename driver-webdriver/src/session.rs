@@ -10,7 +10,7 @@ use fantoccini::{Client, ClientBuilder};
 use serde_json::{json, Value};
 
 use driver_core::launch::{self, Profile};
-use driver_core::page_js::{locate_error, LOCATE};
+use driver_core::page_js::{locate_error, DOCUMENT_STATUS, LOCATE};
 use driver_core::{
     is_start_page, ConsoleEntry, ConsoleLevel, Dialog, DialogKind, DriverError, Key, KeyPress,
     Navigation, Options, Result, ScreenshotFormat, ScreenshotOptions, Tab, TabId, Viewport,
@@ -199,8 +199,7 @@ impl Session {
         let found = self
             .client
             .execute(
-                "const entry = performance.getEntriesByType('navigation')[0];\
-                 return [location.href, entry ? entry.responseStatus : 0];",
+                &format!("return [location.href, {DOCUMENT_STATUS}];"),
                 vec![],
             )
             .await

@@ -524,7 +524,7 @@
       doc: state.doc,
       title: document.title,
       url: location.href,
-      status: (performance.getEntriesByType("navigation")[0] || {}).responseStatus || 0,
+      status: documentStatus(),
       viewport,
       scroll: { x: Math.round(scrollX), y: Math.round(scrollY) },
       page: { w: page.scrollWidth, h: page.scrollHeight },
@@ -532,6 +532,18 @@
       elements,
       beyond,
     };
+  };
+
+  // The HTTP status the document came with; 0 if it had none, or if the
+  // page has broken the API that says (a snapshot goes on without it). The
+  // WebDriver backend reads it the same way (driver-core's DOCUMENT_STATUS).
+  const documentStatus = () => {
+    try {
+      const status = Number(performance.getEntriesByType("navigation")[0]?.responseStatus);
+      return Number.isInteger(status) && status >= 100 && status <= 999 ? status : 0;
+    } catch {
+      return 0;
+    }
   };
 
   // A scope: a local id of an element to snapshot within.
