@@ -63,6 +63,14 @@ const ORDERS: &str = r#"<!doctype html><html><head><title>Orders</title></head><
 <button onclick="requestAnimationFrame(() => document.getElementById('scripted').requestSubmit())">Submit in a frame</button>
 </body></html>"#;
 
+/// A same-origin frame whose link leads, slowly, to another page in the frame.
+const FRAMED: &str = r#"<!doctype html><html><head><title>Framed</title></head><body>
+<h1>Around the frame</h1><iframe src="/framed-inner" width="400" height="200"></iframe>
+</body></html>"#;
+
+const FRAMED_INNER: &str =
+    r#"<!doctype html><html><body><a href="/framed-next">Next inside</a></body></html>"#;
+
 /// A link to a download and one to a mail program (navigations that leave
 /// no new document) beside a button, and a link to a page that is not there.
 const FILES: &str = r#"<!doctype html><html><head><title>Files</title></head><body>
@@ -104,6 +112,18 @@ impl Session {
         site.page("/streams", STREAMS).await;
         site.page("/orders", ORDERS).await;
         site.page("/files", FILES).await;
+        site.page("/framed", FRAMED).await;
+        site.page("/framed-inner", FRAMED_INNER).await;
+        site.serve(
+            "/framed-next",
+            wiremock::ResponseTemplate::new(200)
+                .set_body_raw(
+                    "<!doctype html><html><body><h2>Inside, later</h2></body></html>",
+                    "text/html",
+                )
+                .set_delay(Duration::from_millis(400)),
+        )
+        .await;
         site.page("/tracker", TRACKER).await;
         site.serve(
             "/slow-data",
@@ -303,7 +323,8 @@ async fn dialogs(backend: Backend) {
 /// fetches before it renders, and one whose page reads a slow body before
 /// it renders, are read after the render; a click on a link, or on a button
 /// that submits a form, is read on the page it leads to, with its HTTP
-/// status; a download does not hold up the actions after it.
+/// status, and a link in a frame on the frame's next page; a download does
+/// not hold up the actions after it.
 async fn settling(backend: Backend) {
     let mut s = Session::start(backend, false).await;
     for (page, press, then) in [
@@ -315,6 +336,7 @@ async fn settling(backend: Backend) {
         ("/orders", "\"Submit by script\"", "The third page"),
         ("/orders", "\"Submit in a frame\"", "The third page"),
         ("/files", "\"An old report\"", "Status: 404"),
+        ("/framed", "\"Next inside\"", "Inside, later"),
     ] {
         let opened = s.ok("open", json!({ "url": s.url(page) })).await;
         let target = Session::number(&opened, press);

@@ -23,16 +23,30 @@
 //     and until that task runs the page looks quiet (bounded by
 //     SUBMIT_GRACE_MS, should the browser drop the submission).
 //
-// The watchers are installed once per document, the first time this runs,
-// and then see everything the page does between two actions. Static pages
-// answer at once: nothing is pending and the DOM has been still for long.
+// All of it holds in every same-origin frame too (a link clicked in a frame
+// navigates the frame, not the page); a cross-origin frame is out of reach
+// and not waited for.
+//
+// The watchers are installed once per document, the first time this runs
+// (or sees the frame), and then see everything the page does between two
+// actions. Static pages answer at once: nothing is pending and the DOM has
+// been still for long.
 (function (quietMs, capMs) {
   const KEY = Symbol.for('tabwright.settle');
   const SUBMIT_GRACE_MS = 1000;
-  let state = window[KEY];
-  if (!state) {
+  // Schemes whose navigations bring a document; mailto: and the like go to
+  // another program.
+  const DOCUMENTS = ['http:', 'https:', 'about:', 'data:', 'blob:', 'file:'];
+
+  // The watchers of one window's current document, installed the first
+  // time it is seen. (A frame's first about:blank document hands its window
+  // on to the page that replaces it, hence the check of the document.)
+  const watch = (win) => {
+    const doc = win.document;
+    let state = win[KEY];
+    if (state && state.doc === doc) return state;
     state = {
-      requests: 0, timers: new Set(), lastChange: -Infinity, navigating: false, depth: 0,
+      doc, requests: 0, timers: new Set(), lastChange: -Infinity, navigating: false, depth: 0,
       // A call gave up while `navigating`: the next call does not wait on it.
       navigationReported: false,
       // The navigation that began last goes to another program (mailto:).
@@ -41,18 +55,18 @@
       // and the submit event (null for form.submit(), which fires none).
       submitted: null,
       // The page's own timer function, so this script's polling is not counted.
-      setTimer: window.setTimeout,
+      setTimer: win.setTimeout,
     };
-    Object.defineProperty(window, KEY, { value: state });
+    Object.defineProperty(win, KEY, { value: state, configurable: true });
 
-    new MutationObserver(() => { state.lastChange = performance.now(); })
-      .observe(document, { subtree: true, childList: true, characterData: true });
+    new win.MutationObserver(() => { state.lastChange = performance.now(); })
+      .observe(doc, { subtree: true, childList: true, characterData: true });
 
     // Before a navigation starts, the page is asked whether to leave (also
     // for one the Navigation API below does not tell this page of, such as
     // one a cross-origin frame starts) -- and Chrome asks for a mailto: link
     // too, which leaves the page where it is: the API says where that goes.
-    window.addEventListener('beforeunload', () => {
+    win.addEventListener('beforeunload', () => {
       state.submitted = null;
       if (state.external) {
         state.external = false;
@@ -60,14 +74,11 @@
       }
       state.navigating = true;
     });
-    if (window.navigation) {
-      // Schemes whose navigations bring a document; mailto: and the like go
-      // to another program.
-      const documents = ['http:', 'https:', 'about:', 'data:', 'blob:', 'file:'];
-      window.navigation.addEventListener('navigate', (event) => {
+    if (win.navigation) {
+      win.navigation.addEventListener('navigate', (event) => {
         state.submitted = null; // the submission's navigation (or another) began
         if (event.destination.sameDocument || event.downloadRequest) return;
-        state.external = !documents.includes(new URL(event.destination.url).protocol);
+        state.external = !DOCUMENTS.includes(new URL(event.destination.url).protocol);
         if (!state.external) state.navigating = true;
       });
     }
@@ -79,18 +90,18 @@
       const attribute = (name) =>
         (submitter && submitter.hasAttribute('form' + name) ? submitter.getAttribute('form' + name) : null) ??
         form.getAttribute(name);
-      const target = (attribute('target') ?? document.querySelector('base[target]')?.getAttribute('target') ?? '')
+      const target = (attribute('target') ?? doc.querySelector('base[target]')?.getAttribute('target') ?? '')
         .trim().toLowerCase();
       const method = (attribute('method') ?? '').trim().toLowerCase();
       return method !== 'dialog' && (target === '' || target === '_self');
     };
-    window.addEventListener('submit', (event) => {
-      if (event.target instanceof HTMLFormElement && submits(event.target, event.submitter)) {
+    win.addEventListener('submit', (event) => {
+      if (event.target instanceof win.HTMLFormElement && submits(event.target, event.submitter)) {
         state.submitted = { at: performance.now(), event };
       }
     }, true);
-    const submit = HTMLFormElement.prototype.submit;
-    HTMLFormElement.prototype.submit = function (...args) {
+    const submit = win.HTMLFormElement.prototype.submit;
+    win.HTMLFormElement.prototype.submit = function (...args) {
       if (submits(this, null)) state.submitted = { at: performance.now(), event: null };
       return submit.apply(this, args);
     };
@@ -100,8 +111,8 @@
       const done = () => { state.requests--; };
       promise.then(done, done);
     };
-    const fetch = window.fetch;
-    window.fetch = function (...args) {
+    const fetch = win.fetch;
+    win.fetch = function (...args) {
       const answer = fetch.apply(this, args);
       track(answer);
       return answer;
@@ -110,16 +121,16 @@
     // body, which is read on. (The body's count starts before the fetch's
     // ends: the page asks for it in the same turn the headers arrive.)
     for (const name of ['text', 'json', 'arrayBuffer', 'blob', 'formData', 'bytes']) {
-      const read = Response.prototype[name];
+      const read = win.Response.prototype[name];
       if (typeof read !== 'function') continue;
-      Response.prototype[name] = function (...args) {
+      win.Response.prototype[name] = function (...args) {
         const answer = read.apply(this, args);
         track(answer);
         return answer;
       };
     }
-    const send = XMLHttpRequest.prototype.send;
-    XMLHttpRequest.prototype.send = function (...args) {
+    const send = win.XMLHttpRequest.prototype.send;
+    win.XMLHttpRequest.prototype.send = function (...args) {
       state.requests++;
       this.addEventListener('loadend', () => { state.requests--; }, { once: true });
       try {
@@ -131,8 +142,8 @@
     };
 
     const setTimer = state.setTimer;
-    const clearTimer = window.clearTimeout;
-    window.setTimeout = function (callback, delay, ...rest) {
+    const clearTimer = win.clearTimeout;
+    win.setTimeout = function (callback, delay, ...rest) {
       const generation = state.depth + 1;
       if (typeof callback !== 'function' || !(Number(delay || 0) <= 500) || generation > 2) {
         return setTimer.call(this, callback, delay, ...rest);
@@ -146,44 +157,69 @@
       state.timers.add(id);
       return id;
     };
-    window.clearTimeout = function (id) {
+    win.clearTimeout = function (id) {
       state.timers.delete(id);
       return clearTimer.call(this, id);
     };
-  }
+    return state;
+  };
 
-  if (state.navigationReported) {
-    state.navigating = false;
-    state.navigationReported = false;
+  // This window and the same-origin frames in it, at any depth, each with
+  // its watchers. A cross-origin frame refuses to be read and is passed over.
+  const watched = (win, into = []) => {
+    into.push(watch(win));
+    for (let i = 0; i < win.frames.length; i++) {
+      let frame;
+      try {
+        frame = win.frames[i];
+        if (!frame.document) continue;
+      } catch {
+        continue;
+      }
+      watched(frame, into);
+    }
+    return into;
+  };
+
+  const top = watch(window);
+  for (const state of watched(window)) {
+    if (state.navigationReported) {
+      state.navigating = false;
+      state.navigationReported = false;
+    }
   }
 
   return new Promise((resolve) => {
     const start = performance.now();
     const check = () => {
       const now = performance.now();
-      const pending = [];
-      if (document.readyState !== 'complete') pending.push('the page is still loading');
-      if (state.navigating) pending.push('a navigation is under way');
-      const submitted = state.submitted;
-      if (submitted && !(submitted.event && submitted.event.defaultPrevented) &&
-          now - submitted.at < SUBMIT_GRACE_MS) {
-        pending.push('a submitted form has not navigated yet');
+      const states = watched(window);
+      const pending = new Set();
+      const requests = states.reduce((sum, state) => sum + state.requests, 0);
+      if (requests > 0) pending.add(requests + ' requests are in flight');
+      for (const state of states) {
+        if (state.doc.readyState !== 'complete') pending.add('the page is still loading');
+        if (state.navigating) pending.add('a navigation is under way');
+        const submitted = state.submitted;
+        if (submitted && !(submitted.event && submitted.event.defaultPrevented) &&
+            now - submitted.at < SUBMIT_GRACE_MS) {
+          pending.add('a submitted form has not navigated yet');
+        }
+        if (state.timers.size > 0) pending.add('timers are pending');
+        if (now - state.lastChange < quietMs) pending.add('the page is still changing');
       }
-      if (state.requests > 0) pending.push(state.requests + ' requests are in flight');
-      if (state.timers.size > 0) pending.push('timers are pending');
-      if (now - state.lastChange < quietMs) pending.push('the page is still changing');
-      if (pending.length === 0) return resolve({ settled: true, waited: Math.round(now - start) });
+      if (pending.size === 0) return resolve({ settled: true, waited: Math.round(now - start) });
       if (now - start >= capMs) {
-        state.navigationReported = state.navigating;
-        return resolve({ settled: false, waited: Math.round(now - start), why: pending.join(', ') });
+        for (const state of states) state.navigationReported = state.navigating;
+        return resolve({ settled: false, waited: Math.round(now - start), why: [...pending].join(', ') });
       }
-      state.setTimer.call(window, check, 10);
+      top.setTimer.call(window, check, 10);
     };
     // Let the action's own consequences be scheduled first: one frame, or a
     // short timeout where frames do not run (a background tab).
     let started = false;
     const begin = () => { if (!started) { started = true; check(); } };
     requestAnimationFrame(begin);
-    state.setTimer.call(window, begin, 20);
+    top.setTimer.call(window, begin, 20);
   });
 })
