@@ -1248,10 +1248,15 @@ async fn hover_and_wheel(ctx: &Ctx) -> CheckResult {
         "document.getElementById('box').scrollTop > 0 && scrollY === 0",
     )
     .await;
-    ensure!(
-        scrolled,
-        "the wheel over the box did not scroll the box alone"
-    );
+    if !scrolled {
+        let seen = driver
+            .eval("[document.getElementById('box').scrollTop, scrollY, document.getElementById('box').getBoundingClientRect().top]")
+            .await;
+        return Err(format!(
+            "the wheel over the box (at y {}) did not scroll the box alone: [box scrollTop, scrollY, box top] = {seen:?}",
+            box_top + 50.0
+        ));
+    }
     step(
         "wheel over the page",
         driver.wheel(600.0, 400.0, 0.0, 500.0).await,
