@@ -98,8 +98,7 @@ const LATER: &str = r#"<!doctype html><html><head><title>Later</title></head><bo
 <div id="invisible" style="display:none">not yet</div>
 <script>
   setTimeout(() => { const p = document.createElement('p'); p.id = 'late'; p.textContent = 'here now'; document.body.appendChild(p); }, 300);
-  // Well after the first: a snapshot taken once that appeared, on a loaded
-  // machine, must not see this one yet.
+  // Well after the first, so that waiting for it is a real wait.
   setTimeout(() => { document.getElementById('invisible').style.display = 'block'; }, 2000);
 </script>
 </body></html>"#;
