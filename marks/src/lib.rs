@@ -33,6 +33,7 @@ mod snapshot;
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 
+use driver_core::page_js::DOCUMENT_STATUS;
 use driver_core::{Driver, ScreenshotFormat, ScreenshotOptions, TabId};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -615,7 +616,7 @@ enum RawLine {
 }
 
 fn script(options: Value) -> String {
-    format!("({SNAPSHOT_JS})({options})")
+    format!("({SNAPSHOT_JS})({options}, {DOCUMENT_STATUS})")
 }
 
 /// Answers as one JSON string, which both protocols carry far faster than a

@@ -20,7 +20,7 @@
 // a cross-origin iframe is returned as {k: "f"} with its window.frames index
 // path, for the backend to walk in that frame and splice in.
 //
-// Called as (SNAPSHOT)(options) where options is
+// Called as (SNAPSHOT)(options, status) where options is
 //   { op: "snapshot" | "act" | "at" | "frame_box" | "mark" | "unmark",
 //     offset: {x, y}  (this frame's position in the top viewport),
 //     path: [..]      (this frame's window.frames path),
@@ -29,7 +29,9 @@
 //                      margin are counted but not described, and text there
 //                      is not read),
 //     ... }
-(function (options) {
+// and status is the document's HTTP status, read by the caller's expression
+// (driver-core's DOCUMENT_STATUS, which the WebDriver backend uses too).
+(function (options, status) {
   "use strict";
 
   // ---------------------------------------------------------------- state
@@ -524,7 +526,7 @@
       doc: state.doc,
       title: document.title,
       url: location.href,
-      status: documentStatus(),
+      status,
       viewport,
       scroll: { x: Math.round(scrollX), y: Math.round(scrollY) },
       page: { w: page.scrollWidth, h: page.scrollHeight },
@@ -532,18 +534,6 @@
       elements,
       beyond,
     };
-  };
-
-  // The HTTP status the document came with; 0 if it had none, or if the
-  // page has broken the API that says (a snapshot goes on without it). The
-  // WebDriver backend reads it the same way (driver-core's DOCUMENT_STATUS).
-  const documentStatus = () => {
-    try {
-      const status = Number(performance.getEntriesByType("navigation")[0]?.responseStatus);
-      return Number.isInteger(status) && status >= 100 && status <= 999 ? status : 0;
-    } catch {
-      return 0;
-    }
   };
 
   // A scope: a local id of an element to snapshot within.

@@ -245,7 +245,7 @@ async fn snapshot_costs(backend: Backend, runs: usize) -> Result<(), String> {
     let in_page = |full: bool| {
         format!(
             "(() => {{ const started = performance.now(); \
-             const found = ({})({{ op: 'snapshot', margin: 200, full: {full} }}); \
+             const found = ({})({{ op: 'snapshot', margin: 200, full: {full} }}, 0); \
              return [performance.now() - started, found.elements.length]; }})()",
             marks::SNAPSHOT_JS
         )
