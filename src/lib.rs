@@ -25,7 +25,14 @@
 //! A browser without the guard exists only under a name that says so:
 //! [`unguarded`].
 
-pub use driver_core::*;
+// What a user of a browser needs, by name: the trait, its values and
+// errors, the options; not what only backends use (starting Chrome, page
+// scripts, the supervisor), which stays in `driver_core::backend`.
+pub use driver_core::{
+    Capabilities, Capability, ConsoleEntry, ConsoleLevel, Dialog, DialogKind, Download, Driver,
+    DriverError, FrameCallback, Key, KeyPress, Modifiers, Navigation, Options, Result,
+    ScreencastFrame, ScreenshotFormat, ScreenshotOptions, Tab, TabId, Viewport, WaitFor,
+};
 pub use guard::{AllowedOrigin, Guard, GuardedDriver, Policy, Reason, Refusal};
 
 /// A browser backend this build has.

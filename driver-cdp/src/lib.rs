@@ -19,16 +19,18 @@
 //!
 //! CDP is what Chrome DevTools speaks and what every automation library ends
 //! up speaking. Talking it directly is one hop instead of two (no chromedriver
-//! in between): on this 2-core machine an eval round trip takes about 1 ms
-//! and a local navigation about 20 ms (`cargo xtask bench`). It also gives what
+//! in between): on a 2-core machine an eval round trip takes 0.8–1.2 ms here
+//! against 6–10 ms through chromedriver, a click 16–30 ms against 34–49 ms
+//! (`cargo xtask bench`, medians over several runs). It also gives what
 //! WebDriver cannot: every target's events (popups, console), the live view
-//! (screencast), lossy screenshots.
+//! (screencast).
 //!
 //! # Why not chromiumoxide's `Handler`
 //!
-//! See [`client`](crate::client): its navigation queue has a fixed 30 s
-//! deadline that outlives our timeouts, and it ignores certificate errors.
-//! We keep its connection and protocol types and drive the session ourselves.
+//! Its navigation queue has a fixed 30 s deadline that outlives our
+//! timeouts, and it ignores certificate errors. We keep its WebSocket
+//! connection and protocol types and drive the session with a small client
+//! of our own (the `client` module).
 //!
 //! # One browser, one profile, one lock
 //!
@@ -36,21 +38,19 @@
 //! keeps sessions from seeing each other's cookies. Calls take one lock, so
 //! two callers never race on the same page. Chrome starts on the first call
 //! and its whole process group ends on [`Driver::close`] or drop. An idle
-//! headless Chrome with one page is 9–10 processes and about 300 MiB PSS on
-//! this machine; plan concurrency against that.
+//! headless Chrome with one page is 9–10 processes and 374–402 MiB PSS on a
+//! 2-core machine (`cargo xtask bench --only drivers`); plan concurrency
+//! against that.
 
 mod client;
 mod page;
 mod registry;
 mod session;
 
-use std::time::Duration;
-
 use async_trait::async_trait;
 use serde_json::json;
-use tokio::sync::Mutex;
-use tokio::time::{timeout, timeout_at, Instant};
 
+use driver_core::backend::supervisor::Supervisor;
 pub use driver_core::{
     Capabilities, ConsoleEntry, Dialog, Download, Driver, DriverError, KeyPress, Navigation,
     Options, Result, ScreenshotOptions, Tab, TabId, Viewport, WaitFor,
@@ -58,38 +58,38 @@ pub use driver_core::{
 
 use session::Session;
 
-/// How long the clean-up after a timed-out call may take.
-const RECOVERY_LIMIT: Duration = Duration::from_secs(2);
-
 /// A [`Driver`] over the Chrome DevTools Protocol. See the crate docs.
 pub struct CdpDriver {
-    options: Options,
-    state: Mutex<Option<Session>>,
+    calls: Supervisor<Session>,
 }
 
 impl CdpDriver {
     /// A driver that will start (or connect to) Chrome on its first call.
     pub fn new(options: Options) -> Self {
         Self {
-            options,
-            state: Mutex::new(None),
+            calls: Supervisor::new(options, |options| {
+                Box::pin(async move { Session::start(&options).await })
+            }),
         }
     }
 
     /// The options this driver was made with.
     pub fn options(&self) -> &Options {
-        &self.options
+        self.calls.options()
     }
 
-    /// Runs one call: takes the lock, starts the browser if needed, runs
-    /// `op` under the per-call timeout, and sorts out what a failure leaves
-    /// behind (a dead browser is cleared away; a timed-out page is stopped).
+    /// Runs a call on the current tab's page: a JavaScript dialog stops the
+    /// page's scripts and input until it is answered, so a page call made
+    /// while one is open (or that opens one) would hang; it ends instead
+    /// with [`DriverError::DialogOpen`] the moment a dialog is open in its
+    /// tab, and with [`DriverError::NoSuchTab`] if its tab goes away under
+    /// it.
     async fn run<T>(
         &self,
         action: String,
         op: impl AsyncFnOnce(&mut Session) -> Result<T>,
     ) -> Result<T> {
-        self.run_with(action, true, op).await
+        self.calls.run(action, true, op).await
     }
 
     /// [`run`](Self::run) for calls that do not touch the page (tabs, the
@@ -99,118 +99,8 @@ impl CdpDriver {
         action: String,
         op: impl AsyncFnOnce(&mut Session) -> Result<T>,
     ) -> Result<T> {
-        self.run_with(action, false, op).await
+        self.calls.run(action, false, op).await
     }
-
-    /// A JavaScript dialog stops the page's scripts and input until it is
-    /// answered, so a page call made while one is open (or that opens one)
-    /// would hang: with `needs_page`, the call instead ends with
-    /// [`DriverError::DialogOpen`] the moment a dialog is open in its tab,
-    /// and with [`DriverError::NoSuchTab`] if its tab goes away under it.
-    async fn run_with<T>(
-        &self,
-        action: String,
-        needs_page: bool,
-        op: impl AsyncFnOnce(&mut Session) -> Result<T>,
-    ) -> Result<T> {
-        let limit = self.options.timeout;
-        let deadline = Instant::now() + limit;
-        let mut state = timeout_at(deadline, self.state.lock()).await.map_err(|_| {
-            DriverError::timeout(format!("{action} (waiting for the previous call)"), limit)
-        })?;
-
-        if let Some(session) = state.as_mut() {
-            let reason = session.client.gone_reason().or_else(|| {
-                session
-                    .process_exited()
-                    .then(|| "the Chrome process exited".to_owned())
-            });
-            if let Some(reason) = reason {
-                if let Some(dead) = state.take() {
-                    dead.shutdown().await;
-                }
-                return Err(DriverError::BrowserGone { reason });
-            }
-        }
-        if state.is_none() {
-            let started = timeout_at(deadline, Session::start(&self.options))
-                .await
-                .map_err(|_| DriverError::timeout("starting the browser", limit))??;
-            *state = Some(started);
-        }
-        let Some(session) = state.as_mut() else {
-            return Err(DriverError::Protocol("no session after start".to_owned()));
-        };
-        let client = session.client.clone();
-        let registry = session.registry.clone();
-        // A current tab already gone is the call's own business: it moves
-        // to another tab and says so (`Session::current_session`).
-        let tab = session
-            .current
-            .clone()
-            .filter(|tab| needs_page && registry.read(|registry| registry.tab(tab).is_some()));
-        // What can end a page call early: a dialog opens in its tab, or the
-        // tab goes away (a page may close its own window mid-click, and CDP
-        // never answers a command sent to a target that is gone).
-        let interrupted = async move {
-            match tab {
-                Some(tab) => {
-                    registry
-                        .wait_until(|registry| match registry.tab(&tab) {
-                            None => Some(DriverError::NoSuchTab { id: tab.0.clone() }),
-                            Some(record) => {
-                                record.dialog.clone().map(|dialog| DriverError::DialogOpen {
-                                    kind: dialog.kind,
-                                    message: dialog.message,
-                                })
-                            }
-                        })
-                        .await
-                }
-                None => std::future::pending().await,
-            }
-        };
-        let result = tokio::select! {
-            biased;
-            error = interrupted => Err(error),
-            outcome = timeout_at(deadline, op(session)) => {
-                outcome.unwrap_or_else(|_| Err(DriverError::timeout(action, limit)))
-            }
-            reason = client.until_gone() => Err(DriverError::BrowserGone { reason }),
-        };
-        match &result {
-            Err(DriverError::BrowserGone { .. }) => {
-                if let Some(dead) = state.take() {
-                    dead.shutdown().await;
-                }
-            }
-            Err(DriverError::Timeout { .. }) => {
-                if let Some(session) = state.as_mut() {
-                    let _ = timeout(RECOVERY_LIMIT, recover(session)).await;
-                }
-            }
-            _ => {}
-        }
-        result
-    }
-}
-
-/// After a timeout: stop whatever script is spinning and whatever is still
-/// loading, so the next call finds a usable tab.
-async fn recover(session: &mut Session) {
-    let Some(tab) = session.current.clone() else {
-        return;
-    };
-    let Some(id) = session.session_of(&tab) else {
-        return;
-    };
-    let client = &session.client;
-    let _ = client
-        .call_raw(Some(&id), "Runtime.terminateExecution", json!({}))
-        .await;
-    let _ = client
-        .call_raw(Some(&id), "Page.stopLoading", json!({}))
-        .await;
 }
 
 #[async_trait]
@@ -486,10 +376,7 @@ impl Driver for CdpDriver {
     }
 
     async fn close(&self) -> Result<()> {
-        let mut state = self.state.lock().await;
-        if let Some(session) = state.take() {
-            session.shutdown().await;
-        }
+        self.calls.close().await;
         Ok(())
     }
 }

@@ -19,7 +19,7 @@ use driver_core::{
 use crate::client::{CallError, Client, RawEvent};
 use crate::session::decode;
 
-use driver_core::page_js::LOCATE;
+use driver_core::backend::locate::{locate_error, LOCATE};
 
 /// Navigates the tab and waits for the new document's `load`.
 pub(crate) async fn navigate(client: &Client, session: &str, url: &str) -> Result<Navigation> {
@@ -333,7 +333,7 @@ async fn locate(
         extra
     );
     let found = evaluate(client, session, &expression).await?;
-    match driver_core::page_js::locate_error(&found, operation, selector) {
+    match locate_error(&found, operation, selector) {
         Some(error) => Err(error),
         None => Ok(found),
     }

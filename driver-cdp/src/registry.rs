@@ -7,13 +7,14 @@
 //! then resumed, so not a single request of theirs runs before the viewport,
 //! console and lifecycle events are in place.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+
+use parking_lot::Mutex;
 
 use serde::Deserialize;
 use serde_json::json;
 use tokio::sync::{mpsc, watch};
 
-use driver_core::launch::lock;
 use driver_core::{
     ConsoleEntry, ConsoleLevel, Dialog, DialogKind, Download, FrameCallback, ScreencastFrame,
     TabId, Viewport,
@@ -94,7 +95,7 @@ impl SharedRegistry {
 
     /// Runs `f` on the registry.
     pub fn read<T>(&self, f: impl FnOnce(&Registry) -> T) -> T {
-        f(&lock(&self.state))
+        f(&self.state.lock())
     }
 
     /// Records that the tab on `session` has `dialog` open (or none).
@@ -116,7 +117,7 @@ impl SharedRegistry {
     }
 
     fn update(&self, f: impl FnOnce(&mut Registry)) {
-        f(&mut lock(&self.state));
+        f(&mut self.state.lock());
         self.changed.send_modify(|version| *version += 1);
     }
 
@@ -165,12 +166,12 @@ impl SharedRegistry {
 
     /// Takes the download attempts gathered so far.
     pub fn drain_downloads(&self) -> Vec<Download> {
-        std::mem::take(&mut lock(&self.state).downloads)
+        std::mem::take(&mut self.state.lock().downloads)
     }
 
     /// Takes the console entries gathered so far.
     pub fn drain_console(&self) -> Vec<ConsoleEntry> {
-        std::mem::take(&mut lock(&self.state).console)
+        std::mem::take(&mut self.state.lock().console)
     }
 
     /// Waits until `check` returns `Some`, re-checking after every change.
@@ -213,95 +214,44 @@ pub(crate) async fn follow_events(
 ) {
     let mut events: mpsc::UnboundedReceiver<Arc<RawEvent>> = client.events();
     while let Some(event) = events.recv().await {
+        let params = &event.params;
+        let session = event.session_id.as_deref();
         match event.method.as_ref() {
             "Target.attachedToTarget" => on_attached(&client, &registry, &event),
             "Target.targetInfoChanged" | "Target.targetCreated" => {
-                if let Some(info) = target_info(&event) {
-                    registry.update(|registry| {
-                        if let Some(tab) = registry
-                            .tabs
-                            .iter_mut()
-                            .find(|tab| tab.id.0 == info.target_id)
-                        {
-                            tab.url = info.url;
-                            tab.title = info.title;
-                        }
-                    });
-                }
+                on_target_info(&registry, &event)
             }
             "Target.targetDestroyed" | "Target.targetCrashed" => {
-                if let Some(id) = event.params["targetId"].as_str() {
+                if let Some(id) = params["targetId"].as_str() {
                     registry.update(|registry| registry.tabs.retain(|tab| tab.id.0 != id));
                 }
             }
             "Target.detachedFromTarget" => {
-                if let Some(session) = event.params["sessionId"].as_str() {
-                    registry.update(|registry| {
-                        registry
-                            .tabs
-                            .retain(|tab| tab.session.as_deref() != Some(session));
-                        registry.frames.retain(|_, owner| owner != session);
-                    });
+                if let Some(detached) = params["sessionId"].as_str() {
+                    on_detached(&registry, detached)
                 }
             }
             "Runtime.consoleAPICalled" => on_console(&registry, &event),
-            "Runtime.executionContextCreated" => {
-                let context = &event.params["context"];
-                if let (Some(session), Some(frame), Some(id), true) = (
-                    event.session_id.clone(),
-                    context["auxData"]["frameId"].as_str(),
-                    context["id"].as_i64(),
-                    context["auxData"]["isDefault"] == true,
-                ) {
-                    registry.update(|registry| {
-                        registry.contexts.insert((session, frame.to_owned()), id);
-                    });
-                }
-            }
-            "Runtime.executionContextDestroyed" => {
-                if let (Some(session), Some(id)) = (
-                    event.session_id.as_deref(),
-                    event.params["executionContextId"].as_i64(),
-                ) {
-                    registry.update(|registry| {
-                        registry
-                            .contexts
-                            .retain(|(owner, _), context| owner != session || *context != id)
-                    });
-                }
-            }
+            "Runtime.exceptionThrown" => on_exception(&registry, &event),
+            "Runtime.executionContextCreated" => on_context_created(&registry, &event),
+            "Runtime.executionContextDestroyed" => on_context_destroyed(&registry, &event),
             "Runtime.executionContextsCleared" => {
-                if let Some(session) = event.session_id.as_deref() {
+                if let Some(session) = session {
                     registry.update(|registry| {
                         registry.contexts.retain(|(owner, _), _| owner != session)
                     });
                 }
             }
-            "Browser.downloadWillBegin" => {
-                let download = Download {
-                    url: event.params["url"].as_str().unwrap_or_default().to_owned(),
-                    filename: event.params["suggestedFilename"]
-                        .as_str()
-                        .unwrap_or_default()
-                        .to_owned(),
-                };
-                tracing::info!(url = %download.url, file = %download.filename, "refused a download");
-                registry.update(|registry| {
-                    if registry.downloads.len() < CONSOLE_LIMIT {
-                        registry.downloads.push(download);
-                    }
-                });
-            }
-            "Runtime.exceptionThrown" => on_exception(&registry, &event),
+            "Browser.downloadWillBegin" => on_download(&registry, &event),
             "Page.javascriptDialogOpening" => {
-                if let Some(session) = event.session_id.as_deref() {
-                    let dialog = dialog_of(&event.params);
+                if let Some(session) = session {
+                    let dialog = dialog_of(params);
                     tracing::info!(kind = %dialog.kind, message = %dialog.message, "a dialog opened");
                     registry.set_dialog(session, Some(dialog));
                 }
             }
             "Page.javascriptDialogClosed" => {
-                if let Some(session) = event.session_id.as_deref() {
+                if let Some(session) = session {
                     registry.set_dialog(session, None);
                 }
             }
@@ -313,6 +263,79 @@ pub(crate) async fn follow_events(
             _ => {}
         }
     }
+}
+
+/// A target's URL or title changed (or it was created): the tab's record
+/// follows.
+fn on_target_info(registry: &SharedRegistry, event: &RawEvent) {
+    let Some(info) = target_info(event) else {
+        return;
+    };
+    registry.update(|registry| {
+        if let Some(tab) = registry
+            .tabs
+            .iter_mut()
+            .find(|tab| tab.id.0 == info.target_id)
+        {
+            tab.url = info.url;
+            tab.title = info.title;
+        }
+    });
+}
+
+/// A session ended: the tab (or cross-site frame) it served is gone.
+fn on_detached(registry: &SharedRegistry, session: &str) {
+    registry.update(|registry| {
+        registry
+            .tabs
+            .retain(|tab| tab.session.as_deref() != Some(session));
+        registry.frames.retain(|_, owner| owner != session);
+    });
+}
+
+/// A frame's main-world script context came to be: evaluations in that
+/// frame go there.
+fn on_context_created(registry: &SharedRegistry, event: &RawEvent) {
+    let context = &event.params["context"];
+    if let (Some(session), Some(frame), Some(id), true) = (
+        event.session_id.clone(),
+        context["auxData"]["frameId"].as_str(),
+        context["id"].as_i64(),
+        context["auxData"]["isDefault"] == true,
+    ) {
+        registry.update(|registry| {
+            registry.contexts.insert((session, frame.to_owned()), id);
+        });
+    }
+}
+
+fn on_context_destroyed(registry: &SharedRegistry, event: &RawEvent) {
+    if let (Some(session), Some(id)) = (
+        event.session_id.as_deref(),
+        event.params["executionContextId"].as_i64(),
+    ) {
+        registry.update(|registry| {
+            registry
+                .contexts
+                .retain(|(owner, _), context| owner != session || *context != id)
+        });
+    }
+}
+
+/// A page tried a download (which the browser refuses): remembered for
+/// `downloads()`.
+fn on_download(registry: &SharedRegistry, event: &RawEvent) {
+    let text = |key: &str| event.params[key].as_str().unwrap_or_default().to_owned();
+    let download = Download {
+        url: text("url"),
+        filename: text("suggestedFilename"),
+    };
+    tracing::info!(url = %download.url, file = %download.filename, "refused a download");
+    registry.update(|registry| {
+        if registry.downloads.len() < CONSOLE_LIMIT {
+            registry.downloads.push(download);
+        }
+    });
 }
 
 /// Reads `Page.javascriptDialogOpening`.
@@ -336,8 +359,9 @@ fn target_info(event: &RawEvent) -> Option<TargetInfo> {
     serde_json::from_value(event.params["targetInfo"].clone()).ok()
 }
 
-/// A page target was attached (paused): record it, apply the per-tab
-/// settings, then let it run.
+/// A target was attached (paused): a tab is recorded, given its settings
+/// and let run; a cross-site frame is recorded so it can be read; anything
+/// else (workers) is let run untouched.
 fn on_attached(client: &Client, registry: &SharedRegistry, event: &RawEvent) {
     let Some(info) = target_info(event) else {
         return;
@@ -345,54 +369,63 @@ fn on_attached(client: &Client, registry: &SharedRegistry, event: &RawEvent) {
     let Some(session) = event.params["sessionId"].as_str().map(str::to_owned) else {
         return;
     };
-    if info.kind == "iframe" {
-        // A cross-site frame runs in a process of its own: its session is
-        // how its document is read. Its target id is its frame id.
-        registry.update(|registry| {
-            registry
-                .frames
-                .insert(info.target_id.clone(), session.clone());
-        });
-        let client = client.clone();
-        tokio::spawn(async move {
-            let s = Some(session.as_str());
-            let setup = vec![
-                client.call_raw(s, "Runtime.enable", json!({})),
-                client.call_raw(
-                    s,
-                    "Target.setAutoAttach",
-                    json!({ "autoAttach": true, "waitForDebuggerOnStart": true, "flatten": true }),
-                ),
-                client.call_raw(s, "Runtime.runIfWaitingForDebugger", json!({})),
-            ];
-            for result in futures::future::join_all(setup).await {
-                if let Err(error) = result {
-                    tracing::debug!(?error, "a frame setting failed");
-                }
+    match info.kind.as_str() {
+        "page" => attach_tab(client, registry, info, session),
+        "iframe" => attach_frame(client, registry, &info, session),
+        _ => {
+            let client = client.clone();
+            tokio::spawn(async move {
+                let _ = client
+                    .call_raw(Some(&session), "Runtime.runIfWaitingForDebugger", json!({}))
+                    .await;
+            });
+        }
+    }
+}
+
+/// The settings every attached target gets before it runs: cross-site
+/// frames inside it attach as sessions of their own (flat), paused, so a
+/// snapshot can read them too.
+pub(crate) fn auto_attach() -> serde_json::Value {
+    json!({ "autoAttach": true, "waitForDebuggerOnStart": true, "flatten": true })
+}
+
+/// A cross-site frame runs in a process of its own: its session is how its
+/// document is read. Its target id is its frame id.
+fn attach_frame(client: &Client, registry: &SharedRegistry, info: &TargetInfo, session: String) {
+    registry.update(|registry| {
+        registry
+            .frames
+            .insert(info.target_id.clone(), session.clone());
+    });
+    let client = client.clone();
+    tokio::spawn(async move {
+        let s = Some(session.as_str());
+        let setup = vec![
+            client.call_raw(s, "Runtime.enable", json!({})),
+            client.call_raw(s, "Target.setAutoAttach", auto_attach()),
+            client.call_raw(s, "Runtime.runIfWaitingForDebugger", json!({})),
+        ];
+        for result in futures::future::join_all(setup).await {
+            if let Err(error) = result {
+                tracing::debug!(?error, "a frame setting failed");
             }
-        });
-        return;
-    }
-    if info.kind != "page" {
-        // Workers and the like: let them run untouched.
-        let client = client.clone();
-        tokio::spawn(async move {
-            let _ = client
-                .call_raw(Some(&session), "Runtime.runIfWaitingForDebugger", json!({}))
-                .await;
-        });
-        return;
-    }
+        }
+    });
+}
+
+/// A tab: recorded (not ready yet), given its settings, let run, then
+/// marked ready.
+fn attach_tab(client: &Client, registry: &SharedRegistry, info: TargetInfo, session: String) {
     let viewport = registry.read(|registry| registry.viewport);
     registry.update(|registry| {
-        if let Some(tab) = registry
+        match registry
             .tabs
             .iter_mut()
             .find(|tab| tab.id.0 == info.target_id)
         {
-            tab.session = Some(session.clone());
-        } else {
-            registry.tabs.push(TabRecord {
+            Some(tab) => tab.session = Some(session.clone()),
+            None => registry.tabs.push(TabRecord {
                 id: TabId(info.target_id.clone()),
                 session: Some(session.clone()),
                 ready: false,
@@ -400,7 +433,7 @@ fn on_attached(client: &Client, registry: &SharedRegistry, event: &RawEvent) {
                 title: info.title.clone(),
                 context: info.browser_context_id.clone(),
                 dialog: None,
-            });
+            }),
         }
     });
     let client = client.clone();
@@ -419,13 +452,7 @@ fn on_attached(client: &Client, registry: &SharedRegistry, event: &RawEvent) {
         if let Some(viewport) = viewport {
             setup.push(client.call_raw(s, "Emulation.setDeviceMetricsOverride", metrics(viewport)));
         }
-        // Cross-site frames attach as sessions of their own (flat), so a
-        // snapshot can read them too.
-        setup.push(client.call_raw(
-            s,
-            "Target.setAutoAttach",
-            json!({ "autoAttach": true, "waitForDebuggerOnStart": true, "flatten": true }),
-        ));
+        setup.push(client.call_raw(s, "Target.setAutoAttach", auto_attach()));
         setup.push(client.call_raw(s, "Runtime.runIfWaitingForDebugger", json!({})));
         for result in futures::future::join_all(setup).await {
             if let Err(error) = result {

@@ -7,7 +7,8 @@ use serde::Deserialize;
 use serde_json::json;
 use tokio::task::JoinHandle;
 
-use driver_core::launch::{self, ChromeProcess, Profile};
+use driver_core::backend::launch::{self, ChromeProcess, Profile};
+use driver_core::backend::supervisor::{self, BoxFuture};
 use driver_core::{DriverError, Options, Result, Tab, TabId, Viewport};
 
 use crate::client::Client;
@@ -15,6 +16,9 @@ use crate::registry::{self, SharedRegistry, TabRecord, TargetInfo};
 
 /// How long `Browser.close` may take before the process group is killed.
 const CLOSE_GRACE: Duration = Duration::from_millis(1500);
+
+/// How long the clean-up after a timed-out call may take.
+const RECOVERY_LIMIT: Duration = Duration::from_secs(2);
 
 /// A live browser session.
 ///
@@ -106,11 +110,7 @@ impl Session {
             )
             .await?;
         client
-            .call_raw(
-                None,
-                "Target.setAutoAttach",
-                json!({ "autoAttach": true, "waitForDebuggerOnStart": true, "flatten": true }),
-            )
+            .call_raw(None, "Target.setAutoAttach", registry::auto_attach())
             .await?;
         client
             .call_raw(
@@ -388,7 +388,7 @@ impl Session {
     /// Ends the session: closes Chrome (or, for a remote browser, the tabs we
     /// opened), kills what is left of its process group, and deletes the
     /// temporary profile (on drop).
-    pub async fn shutdown(mut self) {
+    async fn end(mut self) {
         let close = async {
             if self.process.is_some() {
                 let _ = self.client.call_raw(None, "Browser.close", json!({})).await;
@@ -405,6 +405,79 @@ impl Session {
         if let Some(mut process) = self.process.take() {
             let _ = tokio::task::spawn_blocking(move || process.shutdown(CLOSE_GRACE)).await;
         }
+    }
+}
+
+impl supervisor::Session for Session {
+    fn gone(&mut self) -> Option<String> {
+        self.client.gone_reason().or_else(|| {
+            self.process_exited()
+                .then(|| "the Chrome process exited".to_owned())
+        })
+    }
+
+    /// What can end a call early: the connection closing, and for a page
+    /// call a dialog opening in its tab, or the tab going away (a page may
+    /// close its own window mid-click, and CDP never answers a command sent
+    /// to a target that is gone). A current tab already gone when the call
+    /// starts is the call's own business: it moves to another tab and says
+    /// so (`current_session`).
+    fn interruption(&mut self, needs_page: bool) -> BoxFuture<'static, DriverError> {
+        let client = self.client.clone();
+        let registry = self.registry.clone();
+        let tab = self
+            .current
+            .clone()
+            .filter(|tab| needs_page && registry.read(|registry| registry.tab(tab).is_some()));
+        Box::pin(async move {
+            let page = async {
+                match tab {
+                    Some(tab) => {
+                        registry
+                            .wait_until(|registry| match registry.tab(&tab) {
+                                None => Some(DriverError::NoSuchTab { id: tab.0.clone() }),
+                                Some(record) => {
+                                    record.dialog.clone().map(|dialog| DriverError::DialogOpen {
+                                        kind: dialog.kind,
+                                        message: dialog.message,
+                                    })
+                                }
+                            })
+                            .await
+                    }
+                    None => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                biased;
+                error = page => error,
+                reason = client.until_gone() => DriverError::BrowserGone { reason },
+            }
+        })
+    }
+
+    /// Stops whatever script is spinning and whatever is still loading in
+    /// the current tab, so the next call finds it usable.
+    fn recover(&mut self) -> BoxFuture<'_, bool> {
+        Box::pin(async move {
+            let stop = async {
+                let id = self.current.as_ref().and_then(|tab| self.session_of(tab))?;
+                let client = &self.client;
+                let _ = client
+                    .call_raw(Some(&id), "Runtime.terminateExecution", json!({}))
+                    .await;
+                let _ = client
+                    .call_raw(Some(&id), "Page.stopLoading", json!({}))
+                    .await;
+                Some(())
+            };
+            let _ = tokio::time::timeout(RECOVERY_LIMIT, stop).await;
+            true
+        })
+    }
+
+    fn shutdown(self) -> BoxFuture<'static, ()> {
+        Box::pin(self.end())
     }
 }
 

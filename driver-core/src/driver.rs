@@ -5,7 +5,7 @@ use std::fmt;
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 
-use crate::{KeyPress, Result};
+use crate::{Capabilities, KeyPress, Result};
 
 /// One browser session, driven by one agent, one call at a time.
 ///
@@ -21,7 +21,8 @@ use crate::{KeyPress, Result};
 ///   meant.
 /// - **Bounded.** No call outlives the per-call timeout of its options; a page
 ///   that never finishes loading or spins in a script fails the call with
-///   [`DriverError::Timeout`] and leaves the driver usable.
+///   [`DriverError::Timeout`](crate::DriverError::Timeout) and leaves the
+///   driver usable.
 /// - **Current tab.** Page calls act on the current tab. A tab the page opens
 ///   (`window.open`, `target=_blank`) is listed by [`Driver::tabs`] but does not
 ///   become current until [`Driver::switch_tab`] says so.
@@ -32,7 +33,24 @@ use crate::{KeyPress, Result};
 /// - **No downloads.** Every download a page starts is refused and reported
 ///   by [`Driver::downloads`].
 /// - **Honest capabilities.** What a backend cannot do it reports in
-///   [`Driver::capabilities`] and answers with [`DriverError::Unsupported`].
+///   [`Driver::capabilities`] and answers with
+///   [`DriverError::Unsupported`](crate::DriverError::Unsupported).
+///
+/// # Why each call is here
+///
+/// The tool pack (`tools`) and the snapshot (`marks`) are built from the
+/// page-level calls: [`eval`](Driver::eval) and
+/// [`eval_in_frame`](Driver::eval_in_frame) read and act on numbered
+/// elements, [`click_at`](Driver::click_at), [`move_mouse`](Driver::move_mouse),
+/// [`wheel`](Driver::wheel), [`type_text`](Driver::type_text) and
+/// [`press`](Driver::press) give the real input events a page expects, and
+/// navigation, tabs, viewport, console, downloads and dialogs are the rest of
+/// what an agent does. The selector calls ([`click`](Driver::click),
+/// [`send_keys`](Driver::send_keys), [`text`](Driver::text),
+/// [`value`](Driver::value), [`wait_for`](Driver::wait_for)) and
+/// [`reload`](Driver::reload) are for library users who drive pages by CSS
+/// selector; the pack does not use them, the conformance suite holds both
+/// backends to them.
 #[async_trait]
 pub trait Driver: Send + Sync {
     /// What this backend can and cannot do. Cheap, never starts the browser.
@@ -42,13 +60,15 @@ pub trait Driver: Send + Sync {
     ///
     /// Returns the HTTP status of the main document (after redirects) and the
     /// URL the tab ended on. A network failure (refused connection, unknown
-    /// host, a proxy refusal) is [`DriverError::NavigationFailed`] with
-    /// Chrome's net error; an HTTP error status is not an error.
+    /// host, a proxy refusal) is
+    /// [`DriverError::NavigationFailed`](crate::DriverError::NavigationFailed)
+    /// with Chrome's net error; an HTTP error status is not an error.
     async fn navigate(&self, url: &str) -> Result<Navigation>;
 
     /// Evaluates a JavaScript expression in the current tab's main frame and
     /// returns its value as JSON. A promise is awaited. A thrown exception is
-    /// [`DriverError::Script`] carrying its message; `undefined` is `null`.
+    /// [`DriverError::Script`](crate::DriverError::Script) carrying its
+    /// message; `undefined` is `null`.
     async fn eval(&self, expression: &str) -> Result<serde_json::Value>;
 
     /// Evaluates an expression in a frame of the current tab, named by its
@@ -97,7 +117,8 @@ pub trait Driver: Send + Sync {
 
     /// Goes back one entry in the current tab's history. The page a tab
     /// starts on (see [`is_start_page`]) does not count: going back to it
-    /// is [`DriverError::NoHistory`], as at the start of history.
+    /// is [`DriverError::NoHistory`](crate::DriverError::NoHistory), as at the
+    /// start of history.
     async fn back(&self) -> Result<Navigation>;
 
     /// Goes forward one entry in the current tab's history.
@@ -106,7 +127,8 @@ pub trait Driver: Send + Sync {
     /// Reloads the current tab.
     async fn reload(&self) -> Result<Navigation>;
 
-    /// The current tab's id (cheap: no page is asked).
+    /// The current tab's id (cheap: no page is asked). `marks` keys its
+    /// numbering by it.
     async fn current_tab(&self) -> Result<TabId>;
 
     /// The open tabs, oldest first, with the current one flagged.
@@ -115,7 +137,7 @@ pub trait Driver: Send + Sync {
     /// The ids of the open tabs, oldest first: what [`tabs`](Driver::tabs)
     /// lists, without titles and URLs, for a caller that only wants to know
     /// what opened or closed (cheaper on a backend that must visit every tab
-    /// to read its title).
+    /// to read its title; the pack asks after every action).
     async fn tab_ids(&self) -> Result<Vec<TabId>> {
         Ok(self.tabs().await?.into_iter().map(|tab| tab.id).collect())
     }
@@ -146,11 +168,14 @@ pub trait Driver: Send + Sync {
 
     /// The JavaScript dialog (alert, confirm, prompt, beforeunload) open in
     /// the current tab, if any. While one is open, calls that need the page
-    /// fail at once with [`DriverError::DialogOpen`] instead of hanging.
+    /// fail at once with
+    /// [`DriverError::DialogOpen`](crate::DriverError::DialogOpen) instead of
+    /// hanging.
     async fn dialog(&self) -> Result<Option<Dialog>>;
 
     /// Accepts or dismisses the current tab's dialog; `prompt_text` is typed
-    /// into a prompt before accepting. [`DriverError::NoDialog`] if none is
+    /// into a prompt before accepting.
+    /// [`DriverError::NoDialog`](crate::DriverError::NoDialog) if none is
     /// open.
     async fn answer_dialog(&self, accept: bool, prompt_text: Option<&str>) -> Result<()>;
 
@@ -158,49 +183,15 @@ pub trait Driver: Send + Sync {
     async fn close(&self) -> Result<()>;
 }
 
-/// What a backend can do. Everything is `true` for a full backend; a `false`
-/// comes with a reason in [`Capabilities::unsupported`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[non_exhaustive]
-pub struct Capabilities {
-    /// The backend's name, e.g. `"cdp"` or `"webdriver"`.
-    pub backend: &'static str,
-    /// Screenshots in JPEG and WebP besides PNG.
-    pub lossy_screenshots: bool,
-    /// Screenshots of the whole page, not only the viewport.
-    pub full_page_screenshots: bool,
-    /// The HTTP status of a navigation.
-    pub http_status: bool,
-    /// Console messages and page errors.
-    pub console: bool,
-    /// A live view through [`crate::Options::on_frame`].
-    pub screencast: bool,
-    /// Features missing, each with why: `("screencast", "WebDriver has no ...")`.
-    pub unsupported: Vec<(&'static str, &'static str)>,
-}
-
-impl Capabilities {
-    /// A backend that can do everything this trait asks.
-    pub fn full(backend: &'static str) -> Self {
-        Self {
-            backend,
-            lossy_screenshots: true,
-            full_page_screenshots: true,
-            http_status: true,
-            console: true,
-            screencast: true,
-            unsupported: Vec::new(),
-        }
-    }
-
-    /// Why `feature` is unsupported, or `None` if it is supported.
-    pub fn reason(&self, feature: &str) -> Option<&'static str> {
-        self.unsupported
-            .iter()
-            .find(|(name, _)| *name == feature)
-            .map(|(_, why)| *why)
-    }
-}
+/// An expression: the HTTP status the current document came with (navigation
+/// timing's `responseStatus`), or 0 if it had none, or if the page has broken
+/// the API that says (a page must not make a navigation fail). It defines
+/// [`Navigation::status`] where a protocol has no status of its own
+/// (WebDriver), and the status line of a snapshot.
+pub const DOCUMENT_STATUS: &str = "(() => { try { \
+    const status = Number(performance.getEntriesByType('navigation')[0]?.responseStatus); \
+    return Number.isInteger(status) && status >= 100 && status <= 999 ? status : 0; \
+    } catch { return 0; } })()";
 
 /// Where a navigation ended.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -132,7 +132,7 @@ pub enum DriverError {
         /// The backend's name.
         backend: &'static str,
         /// What was asked for.
-        feature: &'static str,
+        feature: crate::Capability,
         /// Why the backend cannot.
         reason: &'static str,
     },

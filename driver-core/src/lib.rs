@@ -17,6 +17,10 @@
 //!
 //! This crate depends on no browser crate: a program that only consumes the
 //! trait (or a test that fakes it) builds without chromiumoxide or fantoccini.
+//! What the backends share besides the contract (starting Chrome, the page
+//! script behind the selector calls, the supervisor that wraps every call)
+//! is in [`backend`], behind the `backend` feature, which only backends turn
+//! on.
 //!
 //! ```no_run
 //! use std::sync::Arc;
@@ -29,17 +33,19 @@
 //! }
 //! ```
 
+#[cfg(feature = "backend")]
+pub mod backend;
+mod capabilities;
 mod driver;
 mod error;
 mod keys;
-pub mod launch;
 mod options;
-pub mod page_js;
 
+pub use capabilities::{Capabilities, Capability};
 pub use driver::{
-    check_point, check_scroll, is_start_page, Capabilities, ConsoleEntry, ConsoleLevel, Dialog,
-    DialogKind, Download, Driver, Navigation, ScreenshotFormat, ScreenshotOptions, Tab, TabId,
-    Viewport, WaitFor,
+    check_point, check_scroll, is_start_page, ConsoleEntry, ConsoleLevel, Dialog, DialogKind,
+    Download, Driver, Navigation, ScreenshotFormat, ScreenshotOptions, Tab, TabId, Viewport,
+    WaitFor, DOCUMENT_STATUS,
 };
 pub use error::{DriverError, Result};
 pub use keys::{Key, KeyPress, Modifiers};

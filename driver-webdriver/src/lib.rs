@@ -38,29 +38,34 @@
 //! which then speaks CDP itself.
 
 mod chromedriver;
+mod console;
 mod devtools;
+mod dialogs;
+mod errors;
+mod input;
+mod navigation;
+mod screenshots;
+mod scripts;
 mod session;
-
-use std::time::Duration;
+mod tabs;
 
 use async_trait::async_trait;
-use tokio::sync::Mutex;
-use tokio::time::{timeout, timeout_at, Instant};
 
+use driver_core::backend::supervisor::Supervisor;
 pub use driver_core::{
-    Capabilities, ConsoleEntry, Dialog, Download, Driver, DriverError, KeyPress, Navigation,
-    Options, Result, ScreenshotOptions, Tab, TabId, Viewport, WaitFor,
+    Capabilities, Capability, ConsoleEntry, Dialog, Download, Driver, DriverError, KeyPress,
+    Navigation, Options, Result, ScreenshotOptions, Tab, TabId, Viewport, WaitFor,
 };
 
 use session::Session;
 
-/// How long the clean-up after a timed-out call may take.
-const RECOVERY_LIMIT: Duration = Duration::from_secs(5);
+/// Why this backend reports no downloads.
+const NO_DOWNLOAD_REPORTS: &str =
+    "WebDriver reports no download events; downloads are still refused, by profile preference";
 
 /// A [`Driver`] over W3C WebDriver. See the crate docs.
 pub struct WebDriverDriver {
-    options: Options,
-    state: Mutex<Option<Session>>,
+    calls: Supervisor<Session>,
 }
 
 impl WebDriverDriver {
@@ -68,90 +73,32 @@ impl WebDriverDriver {
     /// `options.endpoint`) on its first call.
     pub fn new(options: Options) -> Self {
         Self {
-            options,
-            state: Mutex::new(None),
+            calls: Supervisor::new(options, |options| {
+                Box::pin(async move { Session::start(&options).await })
+            }),
         }
     }
 
-    /// Runs one call: the lock, a lazy start, the per-call deadline, and the
-    /// clean-up a failure calls for.
+    /// Runs one call through the supervisor (WebDriver has no way to end a
+    /// call early: an open dialog is the remote end's own error).
     async fn run<T>(
         &self,
         action: String,
         op: impl AsyncFnOnce(&mut Session) -> Result<T>,
     ) -> Result<T> {
-        let limit = self.options.timeout;
-        let deadline = Instant::now() + limit;
-        let mut state = timeout_at(deadline, self.state.lock()).await.map_err(|_| {
-            DriverError::timeout(format!("{action} (waiting for the previous call)"), limit)
-        })?;
-        if let Some(session) = state.as_mut() {
-            if session.chromedriver_exited() {
-                if let Some(dead) = state.take() {
-                    dead.shutdown().await;
-                }
-                return Err(DriverError::BrowserGone {
-                    reason: "chromedriver exited".to_owned(),
-                });
-            }
-        }
-        if state.is_none() {
-            let started = timeout_at(deadline, Session::start(&self.options))
-                .await
-                .map_err(|_| DriverError::timeout("starting the browser", limit))??;
-            *state = Some(started);
-        }
-        let Some(session) = state.as_mut() else {
-            return Err(DriverError::Protocol("no session after start".to_owned()));
-        };
-        let result = match timeout_at(deadline, op(session)).await {
-            Ok(Err(DriverError::Timeout { .. })) | Err(_) => {
-                Err(DriverError::timeout(action, limit))
-            }
-            Ok(other) => other,
-        };
-        match &result {
-            Err(DriverError::BrowserGone { .. }) => {
-                if let Some(dead) = state.take() {
-                    dead.shutdown().await;
-                }
-            }
-            Err(DriverError::Timeout { .. }) => {
-                let usable = match state.as_mut() {
-                    Some(session) => timeout(RECOVERY_LIMIT, session.recover())
-                        .await
-                        .unwrap_or(false),
-                    None => true,
-                };
-                if !usable {
-                    // chromedriver is wedged: the next call starts afresh.
-                    if let Some(stuck) = state.take() {
-                        stuck.shutdown().await;
-                    }
-                }
-            }
-            _ => {}
-        }
-        result
+        self.calls.run(action, true, op).await
     }
 }
 
 #[async_trait]
 impl Driver for WebDriverDriver {
     fn capabilities(&self) -> Capabilities {
-        let mut capabilities = Capabilities::full("webdriver");
-        capabilities.screencast = false;
-        capabilities.unsupported = vec![
-            (
-                "screencast",
+        Capabilities::full("webdriver")
+            .without(
+                Capability::Screencast,
                 "WebDriver has no screencast, and chromedriver's CDP bridge carries commands, not events",
-            ),
-            (
-                "download reports",
-                "WebDriver reports no download events; downloads are still refused, by profile preference",
-            ),
-        ];
-        capabilities
+            )
+            .without(Capability::DownloadReports, NO_DOWNLOAD_REPORTS)
     }
 
     async fn navigate(&self, url: &str) -> Result<Navigation> {
@@ -357,16 +304,13 @@ impl Driver for WebDriverDriver {
     async fn downloads(&self) -> Result<Vec<Download>> {
         Err(DriverError::Unsupported {
             backend: "webdriver",
-            feature: "download reports",
-            reason: "WebDriver reports no download events; downloads are still refused, by profile preference",
+            feature: Capability::DownloadReports,
+            reason: NO_DOWNLOAD_REPORTS,
         })
     }
 
     async fn close(&self) -> Result<()> {
-        let mut state = self.state.lock().await;
-        if let Some(session) = state.take() {
-            session.shutdown().await;
-        }
+        self.calls.close().await;
         Ok(())
     }
 }

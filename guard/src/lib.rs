@@ -33,7 +33,7 @@ mod rules;
 
 use std::fmt;
 use std::net::{IpAddr, SocketAddr};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::SystemTime;
 
 use url::Host;
@@ -133,7 +133,7 @@ impl fmt::Display for Refusal {
 
 /// The refused requests of a session, in order. Cheap to clone; clones share.
 #[derive(Debug, Clone, Default)]
-pub struct Refusals(Arc<Mutex<Vec<Refusal>>>);
+pub struct Refusals(Arc<parking_lot::Mutex<Vec<Refusal>>>);
 
 /// At most this many refusals are kept; the oldest go first.
 const REFUSALS_KEPT: usize = 10_000;
@@ -179,10 +179,8 @@ impl Refusals {
         self.lock().iter().skip(from).cloned().collect()
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Refusal>> {
-        self.0
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    fn lock(&self) -> parking_lot::MutexGuard<'_, Vec<Refusal>> {
+        self.0.lock()
     }
 }
 

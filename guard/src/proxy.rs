@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::net::SocketAddr;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
@@ -22,6 +22,7 @@ use hyper::header::{HeaderValue, HOST};
 use hyper::service::service_fn;
 use hyper::{Method, Request, Response, StatusCode, Uri};
 use hyper_util::rt::TokioIo;
+use parking_lot::Mutex;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::task::JoinHandle;
 use url::Host;
@@ -264,10 +265,8 @@ impl Upstreams {
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, IdleConnections> {
-        self.0
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    fn lock(&self) -> parking_lot::MutexGuard<'_, IdleConnections> {
+        self.0.lock()
     }
 }
 

@@ -3,7 +3,8 @@
 
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::Mutex;
+
+use parking_lot::Mutex;
 
 use async_trait::async_trait;
 use hickory_resolver::TokioResolver;
@@ -78,10 +79,8 @@ impl StaticResolver {
         self
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Vec<Vec<IpAddr>>>> {
-        self.answers
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    fn lock(&self) -> parking_lot::MutexGuard<'_, HashMap<String, Vec<Vec<IpAddr>>>> {
+        self.answers.lock()
     }
 }
 

@@ -30,11 +30,11 @@
 mod error;
 mod snapshot;
 
-use std::collections::{HashMap, HashSet};
-use std::sync::Mutex;
+use std::collections::{BTreeMap, HashMap, HashSet};
 
-use driver_core::page_js::DOCUMENT_STATUS;
-use driver_core::{Driver, ScreenshotFormat, ScreenshotOptions, TabId};
+use parking_lot::Mutex;
+
+use driver_core::{Driver, ScreenshotFormat, ScreenshotOptions, TabId, DOCUMENT_STATUS};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -215,14 +215,12 @@ impl Marks {
     }
 
     fn with_tab<T>(&self, tab: &TabId, f: impl FnOnce(&mut TabMarks) -> T) -> T {
-        let mut tabs = self
-            .tabs
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        f(tabs.entry(tab.clone()).or_default())
+        f(self.tabs.lock().entry(tab.clone()).or_default())
     }
 
-    /// Takes a snapshot of the current tab.
+    /// Takes a snapshot of the current tab: the top document (or the
+    /// scope's), the cross-origin frames in it spliced in where they stand,
+    /// then numbered.
     pub async fn snapshot(
         &self,
         driver: &dyn Driver,
@@ -230,121 +228,67 @@ impl Marks {
     ) -> Result<Snapshot, MarksError> {
         let tab = driver.current_tab().await?;
         let scope = match options.scope {
-            Some(number) => Some(self.target(&tab, number)?),
+            Some(number) => Some((number, self.target(&tab, number)?)),
             None => None,
         };
-        let (path, scope_local) = match &scope {
-            Some(target) => (target.path.clone(), Some(target.local)),
-            None => (Vec::new(), None),
-        };
-        let top = run(
-            driver,
-            &path,
-            json!({
-                "op": "snapshot",
-                "margin": MARGIN,
-                "full": options.full_page,
-                "scope": scope_local,
-                "path": path,
-            }),
-        )
-        .await?;
-        let mut top: RawFrame = decode(top)?;
+        let path = scope
+            .as_ref()
+            .map(|(_, target)| target.path.clone())
+            .unwrap_or_default();
+        let request = json!({
+            "op": "snapshot",
+            "margin": MARGIN,
+            "full": options.full_page,
+            "scope": scope.as_ref().map(|(_, target)| target.local),
+            "path": path,
+        });
+        let mut top: RawFrame = decode(run(driver, &path, request).await?)?;
         if let Some(error) = &top.error {
             return Err(MarksError::Script(error.clone()));
         }
-        if let Some(target) = &scope {
+        if let Some((number, target)) = &scope {
             if target.doc != top.doc {
-                return Err(MarksError::Navigated {
-                    number: options.scope.unwrap_or_default(),
-                });
+                return Err(MarksError::Navigated { number: *number });
             }
         }
-        let viewport = top.viewport;
-        let top_elements = top.all_elements();
-        let (top_doc, title, url, status, scroll, page) = (
-            top.doc.clone(),
-            top.title,
-            top.url,
-            top.status,
-            top.scroll,
-            top.page,
-        );
-        let mut lines = Vec::new();
-        let mut frames = vec![FrameRead {
-            path,
-            doc: top.doc,
-            elements: top_elements,
-        }];
-        // Items in reading order, each with the index of its frame in
-        // `frames`; a cross-origin frame's items are spliced in where the
-        // frame stands (a stack of iterators, innermost on top).
-        let mut stack = vec![(top.items.into_iter(), 0usize, 0usize)];
-        let mut raw_lines: Vec<(RawLine, usize)> = Vec::new();
-        while let Some((mut items, index, depth)) = stack.pop() {
-            let Some(item) = items.next() else { continue };
-            match item {
-                RawItem::Frame {
-                    path: frame_path,
-                    src,
-                    offset,
-                } => {
-                    stack.push((items, index, depth));
-                    if depth >= MAX_FRAME_DEPTH {
-                        raw_lines.push((
-                            RawLine::Unreachable(src, "frames nested too deep".to_owned()),
-                            index,
-                        ));
-                        continue;
-                    }
-                    let asked = run(
-                        driver,
-                        &frame_path,
-                        json!({
-                            "op": "snapshot",
-                            "margin": MARGIN,
-                            "full": options.full_page,
-                            "offset": offset,
-                            "viewport": { "w": viewport.w, "h": viewport.h },
-                            "path": frame_path,
-                        }),
-                    )
-                    .await;
-                    match asked.and_then(decode::<RawFrame>) {
-                        Ok(mut frame) if frame.error.is_none() => {
-                            frames.push(FrameRead {
-                                path: frame_path,
-                                elements: frame.all_elements(),
-                                doc: frame.doc,
-                            });
-                            stack.push((frame.items.into_iter(), frames.len() - 1, depth + 1));
-                        }
-                        Ok(frame) => raw_lines.push((
-                            RawLine::Unreachable(src, frame.error.unwrap_or_default()),
-                            index,
-                        )),
-                        Err(error) => {
-                            raw_lines.push((RawLine::Unreachable(src, error.to_string()), index))
-                        }
-                    }
-                }
-                other => {
-                    raw_lines.push((RawLine::Item(other), index));
-                    stack.push((items, index, depth));
-                }
-            }
-        }
+        let read = read_frames(driver, &mut top, path, options).await;
+        let (lines, elements) = self.number(&tab, &top.doc, scope.is_some(), read);
+        Ok(Snapshot {
+            title: top.title,
+            url: top.url,
+            status: (top.status > 0).then_some(top.status),
+            viewport: (top.viewport.w, top.viewport.h),
+            scroll_y: top.scroll.y as i64,
+            page_height: top.page.h,
+            lines,
+            elements,
+            full_page: options.full_page,
+        })
+    }
 
-        let mut numbered = std::collections::BTreeMap::new();
-        self.with_tab(&tab, |marks| {
-            let same_page = marks.doc.as_deref() == Some(top_doc.as_str());
-            if !same_page && scope.is_none() {
-                marks.doc = Some(top_doc.clone());
+    /// Numbers what the frames hold and turns their items into lines: an
+    /// element keeps the number it had, a new one gets the next; an element
+    /// listed twice (nested inside another it is part of) appears once,
+    /// where it first stands. A snapshot of the whole page (not a scope)
+    /// also says which elements are new since the last one of this document.
+    fn number(
+        &self,
+        tab: &TabId,
+        top_doc: &str,
+        scoped: bool,
+        read: FramesRead,
+    ) -> (Vec<Line>, BTreeMap<u32, Element>) {
+        let mut numbered = BTreeMap::new();
+        let mut lines = Vec::new();
+        self.with_tab(tab, |marks| {
+            let same_page = marks.doc.as_deref() == Some(top_doc);
+            if !same_page && !scoped {
+                marks.doc = Some(top_doc.to_owned());
                 marks.shown.clear();
             }
             // (frame index, local id) → number.
             let mut by_local: HashMap<(usize, u32), u32> = HashMap::new();
-            for (index, frame) in frames.into_iter().enumerate() {
+            for (index, frame) in read.frames.into_iter().enumerate() {
                 let locals = frame.elements.iter().map(|element| element.local);
                 let numbers = marks.number_all(&frame.path, &frame.doc, locals);
                 for (mut element, number) in frame.elements.into_iter().zip(numbers) {
@@ -355,7 +299,7 @@ impl Marks {
                     numbered.insert(number, element);
                 }
             }
-            for (line, index) in raw_lines {
+            for (line, index) in read.lines {
                 lines.push(match line {
                     RawLine::Item(RawItem::Heading { level, text, y }) => {
                         Line::Heading { level, text, y }
@@ -369,28 +313,16 @@ impl Marks {
                     RawLine::Unreachable(src, problem) => Line::Unreachable { src, problem },
                 });
             }
-            if scope.is_none() {
+            if !scoped {
                 marks.shown.extend(numbered.keys().copied());
             }
         });
-        // An element listed twice (nested inside another it is part of)
-        // appears once, where it first stands.
         let mut seen = HashSet::new();
         lines.retain(|line| match line {
             Line::Element(number) => seen.insert(*number),
             _ => true,
         });
-        Ok(Snapshot {
-            title,
-            url,
-            status: (status > 0).then_some(status),
-            viewport: (viewport.w, viewport.h),
-            scroll_y: scroll.y as i64,
-            page_height: page.h,
-            lines,
-            elements: numbered,
-            full_page: options.full_page,
-        })
+        (lines, numbered)
     }
 
     fn target(&self, tab: &TabId, number: u32) -> Result<Target, MarksError> {
@@ -613,6 +545,78 @@ impl Marks {
 enum RawLine {
     Item(RawItem),
     Unreachable(String, String),
+}
+
+/// The frames a snapshot read (the top one first) and their items in
+/// reading order, each with the index of its frame.
+struct FramesRead {
+    frames: Vec<FrameRead>,
+    lines: Vec<(RawLine, usize)>,
+}
+
+/// Reads the cross-origin frames the top document holds, at any depth, and
+/// splices their items in where each frame stands (a stack of iterators,
+/// innermost on top); a frame that cannot be read is a line saying why.
+async fn read_frames(
+    driver: &dyn Driver,
+    top: &mut RawFrame,
+    path: Vec<u32>,
+    options: SnapshotOptions,
+) -> FramesRead {
+    let viewport = top.viewport;
+    let mut frames = vec![FrameRead {
+        path,
+        doc: top.doc.clone(),
+        elements: top.all_elements(),
+    }];
+    let mut lines: Vec<(RawLine, usize)> = Vec::new();
+    let mut stack = vec![(std::mem::take(&mut top.items).into_iter(), 0usize, 0usize)];
+    while let Some((mut items, index, depth)) = stack.pop() {
+        let Some(item) = items.next() else { continue };
+        let RawItem::Frame {
+            path: frame_path,
+            src,
+            offset,
+        } = item
+        else {
+            lines.push((RawLine::Item(item), index));
+            stack.push((items, index, depth));
+            continue;
+        };
+        stack.push((items, index, depth));
+        if depth >= MAX_FRAME_DEPTH {
+            let problem = "frames nested too deep".to_owned();
+            lines.push((RawLine::Unreachable(src, problem), index));
+            continue;
+        }
+        let request = json!({
+            "op": "snapshot",
+            "margin": MARGIN,
+            "full": options.full_page,
+            "offset": offset,
+            "viewport": { "w": viewport.w, "h": viewport.h },
+            "path": frame_path,
+        });
+        match run(driver, &frame_path, request)
+            .await
+            .and_then(decode::<RawFrame>)
+        {
+            Ok(mut frame) if frame.error.is_none() => {
+                frames.push(FrameRead {
+                    path: frame_path,
+                    elements: frame.all_elements(),
+                    doc: frame.doc,
+                });
+                stack.push((frame.items.into_iter(), frames.len() - 1, depth + 1));
+            }
+            Ok(frame) => lines.push((
+                RawLine::Unreachable(src, frame.error.unwrap_or_default()),
+                index,
+            )),
+            Err(error) => lines.push((RawLine::Unreachable(src, error.to_string()), index)),
+        }
+    }
+    FramesRead { frames, lines }
 }
 
 fn script(options: Value) -> String {

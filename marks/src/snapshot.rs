@@ -213,21 +213,66 @@ impl Snapshot {
     /// `---` are escaped (`\---`), so the page cannot fake the end of its
     /// own content.
     pub fn render(&self, options: RenderOptions) -> String {
+        let pages = paginate(&self.body(), options.budget_tokens);
+        let count = pages.len().max(1);
+        let index = options.page.max(1).min(count) - 1;
+        let mut text = self.head();
+        text.push_str(CONTENT_START);
+        text.push('\n');
+        for line in pages.get(index).into_iter().flatten() {
+            text.push_str(line);
+            text.push('\n');
+        }
+        text.push_str(CONTENT_END);
+        text.push('\n');
+        if options.page > count {
+            let _ = writeln!(
+                text,
+                "There is no part {}: the snapshot has {count} part{}, and this is the last.",
+                options.page,
+                plural(count)
+            );
+        } else if count > 1 {
+            let more = if index + 1 < count {
+                format!("; ask for part {} for more.", index + 2)
+            } else {
+                ".".to_owned()
+            };
+            let _ = writeln!(
+                text,
+                "This is part {} of {count} of the snapshot{more}",
+                index + 1
+            );
+        }
+        for line in self.beyond() {
+            text.push_str(&line);
+            text.push('\n');
+        }
+        text
+    }
+
+    /// The title, URL and status lines.
+    fn head(&self) -> String {
+        let mut head = String::new();
+        let _ = writeln!(head, "Page: {}", one_line(&self.title));
+        let _ = writeln!(head, "URL: {}", self.url);
+        if let Some(status) = self.status {
+            let _ = writeln!(head, "Status: {status}");
+        }
+        head
+    }
+
+    /// The page's lines in reading order, as a model reads them.
+    fn body(&self) -> Vec<String> {
         let mut body = Vec::new();
         let mut dialog: Option<&str> = None;
-        for line in &self.lines {
-            if !self.in_scope(line) {
-                continue;
-            }
+        for line in self.lines.iter().filter(|line| self.in_scope(line)) {
             let named_dialog = dialog.take();
             match line {
                 Line::Heading { text, .. } if named_dialog == Some(text.as_str()) => {}
                 Line::Heading { level, text, .. } => {
-                    body.push(format!(
-                        "{} {}",
-                        "#".repeat(usize::from((*level).clamp(1, 6))),
-                        escape(text)
-                    ));
+                    let hashes = "#".repeat(usize::from((*level).clamp(1, 6)));
+                    body.push(format!("{hashes} {}", escape(text)));
                 }
                 Line::Text { text, .. } => body.push(escape(text)),
                 Line::Element(number) => {
@@ -246,82 +291,35 @@ impl Snapshot {
                 }
             }
         }
+        body
+    }
 
-        let mut head = String::new();
-        let _ = writeln!(head, "Page: {}", one_line(&self.title));
-        let _ = writeln!(head, "URL: {}", self.url);
-        if let Some(status) = self.status {
-            let _ = writeln!(head, "Status: {status}");
+    /// How many elements lie above and below the scope, unless the whole
+    /// page was read.
+    fn beyond(&self) -> Vec<String> {
+        if self.full_page {
+            return Vec::new();
         }
-        let mut tail = Vec::new();
-        if !self.full_page {
-            let (_, height) = self.viewport;
-            let hidden: Vec<&Element> = self
-                .elements
-                .values()
-                .filter(|element| element.offscreen)
-                .collect();
-            let above = hidden
-                .iter()
-                .filter(|element| element.rect.y + element.rect.height < 0)
-                .count();
-            let below = hidden
-                .iter()
-                .filter(|element| element.rect.y > height)
-                .count();
-            if above > 0 {
-                tail.push(format!(
-                    "{above} more element{} above: scroll up or ask for the full page.",
-                    plural(above)
-                ));
-            }
-            if below > 0 {
-                tail.push(format!(
-                    "{below} more element{} below: scroll down or ask for the full page.",
-                    plural(below)
-                ));
-            }
+        let (_, height) = self.viewport;
+        let hidden = || self.elements.values().filter(|element| element.offscreen);
+        let above = hidden()
+            .filter(|element| element.rect.y + element.rect.height < 0)
+            .count();
+        let below = hidden().filter(|element| element.rect.y > height).count();
+        let mut lines = Vec::new();
+        if above > 0 {
+            lines.push(format!(
+                "{above} more element{} above: scroll up or ask for the full page.",
+                plural(above)
+            ));
         }
-
-        let pages = paginate(&body, options.budget_tokens);
-        let index = options.page.max(1).min(pages.len().max(1)) - 1;
-        let mut text = head;
-        text.push_str(CONTENT_START);
-        text.push('\n');
-        if let Some(page) = pages.get(index) {
-            for line in page {
-                text.push_str(line);
-                text.push('\n');
-            }
+        if below > 0 {
+            lines.push(format!(
+                "{below} more element{} below: scroll down or ask for the full page.",
+                plural(below)
+            ));
         }
-        text.push_str(CONTENT_END);
-        text.push('\n');
-        if options.page > pages.len().max(1) {
-            let _ = writeln!(
-                text,
-                "There is no part {}: the snapshot has {} part{}, and this is the last.",
-                options.page,
-                pages.len().max(1),
-                if pages.len() > 1 { "s" } else { "" }
-            );
-        } else if pages.len() > 1 {
-            let _ = writeln!(
-                text,
-                "This is part {} of {} of the snapshot{}",
-                index + 1,
-                pages.len(),
-                if index + 1 < pages.len() {
-                    format!("; ask for part {} for more.", index + 2)
-                } else {
-                    ".".to_owned()
-                }
-            );
-        }
-        for line in tail {
-            text.push_str(&line);
-            text.push('\n');
-        }
-        text
+        lines
     }
 }
 

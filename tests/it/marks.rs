@@ -78,12 +78,9 @@ fn redact(text: &str, site: &Site) -> String {
 }
 
 async fn fixture(backend: Backend, name: &str, options: SnapshotOptions) {
+    // `navigate` returns after the load event: the fixtures' scripts (inline,
+    // with no timers of their own) have built the page by then.
     let page = open(backend, &format!("{name}.html")).await;
-    // Let scripts that build the page finish.
-    page.driver
-        .wait_for("body", driver_core::WaitFor::Present)
-        .await
-        .expect("body");
     let text = redact(&page.text(options).await, &page.site);
     let snapshot_name = if options.full_page {
         format!("{name}_full")

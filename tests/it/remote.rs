@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use driver_cdp::{CdpDriver, Driver, Options};
-use driver_core::launch::{self, ChromeProcess, Profile};
+use driver_core::backend::launch::{self, ChromeProcess, Profile};
 use tabwright_tests::site::Site;
 
 /// Starts a Chrome the way a user would for remote debugging.
@@ -120,27 +120,36 @@ async fn a_bad_endpoint_is_a_clear_error() {
 
 /// A chromedriver started by hand, as a user's remote end would be.
 struct HandStartedChromedriver {
-    child: std::process::Child,
+    child: tokio::process::Child,
     url: String,
 }
 
 impl HandStartedChromedriver {
-    fn start() -> Self {
+    /// Starts chromedriver and waits until it says it listens.
+    async fn start() -> Self {
+        use tokio::io::AsyncBufReadExt;
         let port = tabwright_tests::free_port();
-        let child = std::process::Command::new("/usr/bin/chromedriver")
+        let mut child = tokio::process::Command::new("/usr/bin/chromedriver")
             .arg(format!("--port={port}"))
-            .stdout(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::null())
+            .kill_on_drop(true)
             .spawn()
             .expect("chromedriver starts");
-        let deadline = std::time::Instant::now() + Duration::from_secs(10);
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(
-                std::time::Instant::now() < deadline,
-                "chromedriver never listened"
-            );
-            std::thread::sleep(Duration::from_millis(10));
-        }
+        let stdout = child.stdout.take().expect("its output");
+        let mut lines = tokio::io::BufReader::new(stdout).lines();
+        let listening = async {
+            while let Ok(Some(line)) = lines.next_line().await {
+                if line.contains("started successfully") {
+                    return true;
+                }
+            }
+            false
+        };
+        let started = tokio::time::timeout(Duration::from_secs(10), listening).await;
+        assert_eq!(started, Ok(true), "chromedriver never said it listens");
+        // Its later output goes nowhere, so it never blocks on a full pipe.
+        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
         Self {
             child,
             url: format!("http://127.0.0.1:{port}"),
@@ -152,17 +161,10 @@ impl HandStartedChromedriver {
     }
 }
 
-impl Drop for HandStartedChromedriver {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn webdriver_connects_to_a_remote_end_and_leaves_it_running() {
     let site = Site::start().await;
-    let mut remote = HandStartedChromedriver::start();
+    let mut remote = HandStartedChromedriver::start().await;
     for round in 0..2 {
         let driver = driver_webdriver::WebDriverDriver::new(Options {
             endpoint: Some(remote.url.clone()),
@@ -253,7 +255,7 @@ async fn the_binary_drives_remote_browsers() {
     let site = Site::start().await;
     let (mut chrome, _profile, ws) = start_chrome();
     let port = devtools_port(&ws);
-    let mut remote = HandStartedChromedriver::start();
+    let mut remote = HandStartedChromedriver::start().await;
     for (flag, endpoint) in [
         ("--cdp-endpoint", format!("http://127.0.0.1:{port}")),
         ("--webdriver-url", remote.url.clone()),

@@ -364,8 +364,7 @@ async fn settling(backend: Backend) {
     let reported = backend
         .driver(Options::default())
         .capabilities()
-        .reason("download reports")
-        .is_none();
+        .supports(driver_core::Capability::DownloadReports);
     assert!(
         !reported || fetched.text.contains("A download was refused"),
         "{}",

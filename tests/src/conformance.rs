@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 use futures::future::BoxFuture;
 
 use driver_core::{
-    ConsoleLevel, DialogKind, Driver, DriverError, Key, KeyPress, Options, ScreenshotFormat,
-    ScreenshotOptions, Viewport, WaitFor,
+    Capability, ConsoleLevel, DialogKind, Driver, DriverError, Key, KeyPress, Options,
+    ScreenshotFormat, ScreenshotOptions, Viewport, WaitFor,
 };
 
 use crate::backend::{kill, still_running, unreaped, Backend, Marker};
@@ -24,8 +24,15 @@ use crate::site::Site;
 pub enum Outcome {
     /// The backend behaved.
     Pass,
-    /// The backend says it cannot do this, and why.
-    Unsupported(String),
+    /// The backend cannot do what the check needs: its call answered
+    /// `Unsupported` for exactly the capability the backend lists as
+    /// unsupported, with this reason. [`run`] accepts it only then.
+    Unsupported {
+        /// What the check needs.
+        capability: Capability,
+        /// Why the backend cannot.
+        reason: String,
+    },
 }
 
 /// A check's result: an outcome, or what went wrong.
@@ -91,65 +98,104 @@ fn step<T>(what: &str, result: Result<T, DriverError>) -> Result<T, String> {
     result.map_err(|error| format!("{what}: {error}"))
 }
 
-macro_rules! checks {
-    ($($name:ident),+ $(,)?) => {
-        /// Every check, in the order the table shows them.
-        pub fn all() -> Vec<Check> {
+/// Every check, in the order the table shows them. The integration tests
+/// list their own tests by hand; a test there compares the two lists.
+pub fn all() -> Vec<Check> {
+    macro_rules! checks {
+        ($($name:ident),+ $(,)?) => {
             vec![$(Check { name: stringify!($name), run: |ctx| Box::pin($name(ctx)) }),+]
-        }
-    };
+        };
+    }
+    checks![
+        lazy_start,
+        navigate_reports_status_and_final_url,
+        navigate_failure_names_the_net_error,
+        eval_returns_json,
+        eval_exception_carries_its_message,
+        eval_across_a_navigation,
+        click_and_type,
+        missing_and_hidden_elements,
+        key_presses,
+        screenshots,
+        text_and_value,
+        wait_for_present_and_visible,
+        history,
+        tabs,
+        popups_become_tabs,
+        viewport,
+        console_and_page_errors,
+        ordinary_chrome,
+        calls_are_serialised,
+        never_loading_page_times_out,
+        spinning_script_times_out,
+        browser_gone_then_fresh,
+        close_ends_everything,
+        drop_ends_everything,
+        close_is_idempotent,
+        screencast,
+        downloads_are_refused,
+        dialogs_never_block,
+        hover_and_wheel,
+    ]
 }
-
-/// Calls `$callback!(name, name, …)` with every check's name: the one list
-/// the table, `all()` and the integration tests are made from.
-#[macro_export]
-macro_rules! for_each_check {
-    ($callback:ident) => {
-        $callback!(
-            lazy_start,
-            navigate_reports_status_and_final_url,
-            navigate_failure_names_the_net_error,
-            eval_returns_json,
-            eval_exception_carries_its_message,
-            eval_across_a_navigation,
-            click_and_type,
-            missing_and_hidden_elements,
-            key_presses,
-            screenshots,
-            text_and_value,
-            wait_for_present_and_visible,
-            history,
-            tabs,
-            popups_become_tabs,
-            viewport,
-            console_and_page_errors,
-            ordinary_chrome,
-            calls_are_serialised,
-            never_loading_page_times_out,
-            spinning_script_times_out,
-            browser_gone_then_fresh,
-            close_ends_everything,
-            drop_ends_everything,
-            close_is_idempotent,
-            screencast,
-            downloads_are_refused,
-            dialogs_never_block,
-            hover_and_wheel,
-        );
-    };
-}
-
-for_each_check!(checks);
 
 /// Finds a check by name.
 pub fn by_name(name: &str) -> Option<Check> {
     all().into_iter().find(|check| check.name == name)
 }
 
-/// Runs one check against one backend with its own site.
+/// Runs one check against one backend with its own site. An `Unsupported`
+/// outcome stands only for a capability the backend itself lists as
+/// unsupported; for any other it is a failure.
 pub async fn run(backend: Backend, check: &Check) -> CheckResult {
     let ctx = Ctx::new(backend).await;
-    (check.run)(&ctx).await
+    let outcome = (check.run)(&ctx).await?;
+    if let Outcome::Unsupported { capability, reason } = &outcome {
+        let listed = backend.driver(Options::default()).capabilities();
+        if listed.supports(*capability) {
+            return Err(format!(
+                "answered that {capability} is unsupported ({reason}), which {} claims to support",
+                backend.name()
+            ));
+        }
+    }
+    Ok(outcome)
+}
+
+/// What a call that needs a capability gave.
+enum Needed<T> {
+    /// Its value: the backend supports the capability.
+    Value(T),
+    /// The backend lists the capability as unsupported and the call said so.
+    Unsupported(Outcome),
+}
+
+/// Where the backend supports `capability`, the call's value; where it lists
+/// it as unsupported, the call must have answered `Unsupported` for exactly
+/// that capability.
+fn needs<T>(
+    driver: &dyn Driver,
+    capability: Capability,
+    what: &str,
+    result: Result<T, DriverError>,
+) -> Result<Needed<T>, String> {
+    if driver.capabilities().supports(capability) {
+        return step(what, result).map(Needed::Value);
+    }
+    match result {
+        Err(DriverError::Unsupported {
+            feature, reason, ..
+        }) if feature == capability => Ok(Needed::Unsupported(Outcome::Unsupported {
+            capability,
+            reason: reason.to_owned(),
+        })),
+        Err(other) => Err(format!(
+            "{what}: {capability} is listed as unsupported, yet the call failed with {other}"
+        )),
+        Ok(_) => Err(format!(
+            "{what}: {capability} is listed as unsupported, yet the call succeeded"
+        )),
+    }
 }
 
 async fn lazy_start(ctx: &Ctx) -> CheckResult {
@@ -157,6 +203,8 @@ async fn lazy_start(ctx: &Ctx) -> CheckResult {
     let mut options = ctx.options();
     options.extra_args.push(marker.flag());
     let driver = ctx.backend.driver(options);
+    // Not a wait for something to happen: the time a browser started in the
+    // background on construction would need to show up.
     tokio::time::sleep(Duration::from_millis(300)).await;
     ensure!(
         marker.processes().is_empty(),
@@ -465,7 +513,6 @@ fn png_size(png: &[u8]) -> Option<(u32, u32)> {
 
 async fn screenshots(ctx: &Ctx) -> CheckResult {
     let driver = ctx.driver();
-    let capabilities = driver.capabilities();
     step("navigate", driver.navigate(&ctx.site.url("/long")).await)?;
     let png = step("PNG", driver.screenshot(ScreenshotOptions::default()).await)?;
     let size = png_size(&png);
@@ -473,67 +520,54 @@ async fn screenshots(ctx: &Ctx) -> CheckResult {
         size == Some((1280, 800)),
         "the viewport PNG is {size:?}, not 1280x800"
     );
-    let mut unsupported = Vec::new();
-    if capabilities.full_page_screenshots {
-        let full = step(
-            "full-page PNG",
-            driver
-                .screenshot(ScreenshotOptions {
-                    full_page: true,
-                    ..Default::default()
-                })
-                .await,
-        )?;
-        let size = png_size(&full);
-        ensure!(
-            size.is_some_and(|(_, height)| height >= 3000),
-            "the full-page PNG is {size:?}, the page is 3000 px tall"
-        );
-    } else {
-        unsupported.extend(capabilities.reason("full_page_screenshots"));
-    }
-    if capabilities.lossy_screenshots {
-        let jpeg = step(
-            "JPEG",
-            driver
-                .screenshot(ScreenshotOptions {
-                    format: ScreenshotFormat::Jpeg(60),
-                    full_page: false,
-                })
-                .await,
-        )?;
-        ensure!(
-            jpeg.starts_with(&[0xFF, 0xD8, 0xFF]),
-            "the JPEG does not start like one"
-        );
-        ensure!(
-            jpeg.len() < png.len(),
-            "JPEG ({}) is not smaller than PNG ({})",
-            jpeg.len(),
-            png.len()
-        );
-        let webp = step(
-            "WebP",
-            driver
-                .screenshot(ScreenshotOptions {
-                    format: ScreenshotFormat::Webp(60),
-                    full_page: false,
-                })
-                .await,
-        )?;
-        ensure!(
-            webp.starts_with(b"RIFF") && webp.get(8..12) == Some(b"WEBP"),
-            "the WebP does not start like one"
-        );
-    } else {
-        unsupported.extend(capabilities.reason("lossy_screenshots"));
-    }
+    let full = driver
+        .screenshot(ScreenshotOptions {
+            full_page: true,
+            ..Default::default()
+        })
+        .await;
+    let full = match needs(
+        driver.as_ref(),
+        Capability::FullPageScreenshots,
+        "full-page PNG",
+        full,
+    )? {
+        Needed::Value(full) => full,
+        Needed::Unsupported(outcome) => return Ok(outcome),
+    };
+    let size = png_size(&full);
+    ensure!(
+        size.is_some_and(|(_, height)| height >= 3000),
+        "the full-page PNG is {size:?}, the page is 3000 px tall"
+    );
+    let lossy = |format| {
+        driver.screenshot(ScreenshotOptions {
+            format,
+            full_page: false,
+        })
+    };
+    let jpeg = lossy(ScreenshotFormat::Jpeg(60)).await;
+    let jpeg = match needs(driver.as_ref(), Capability::LossyScreenshots, "JPEG", jpeg)? {
+        Needed::Value(jpeg) => jpeg,
+        Needed::Unsupported(outcome) => return Ok(outcome),
+    };
+    ensure!(
+        jpeg.starts_with(&[0xFF, 0xD8, 0xFF]),
+        "the JPEG does not start like one"
+    );
+    ensure!(
+        jpeg.len() < png.len(),
+        "JPEG ({}) is not smaller than PNG ({})",
+        jpeg.len(),
+        png.len()
+    );
+    let webp = step("WebP", lossy(ScreenshotFormat::Webp(60)).await)?;
+    ensure!(
+        webp.starts_with(b"RIFF") && webp.get(8..12) == Some(b"WEBP"),
+        "the WebP does not start like one"
+    );
     step("close", driver.close().await)?;
-    Ok(if unsupported.is_empty() {
-        Outcome::Pass
-    } else {
-        Outcome::Unsupported(unsupported.join("; "))
-    })
+    Ok(Outcome::Pass)
 }
 
 async fn text_and_value(ctx: &Ctx) -> CheckResult {
@@ -777,20 +811,19 @@ async fn viewport(ctx: &Ctx) -> CheckResult {
 
 async fn console_and_page_errors(ctx: &Ctx) -> CheckResult {
     let driver = ctx.driver();
-    if !driver.capabilities().console {
-        return Ok(Outcome::Unsupported(
-            driver
-                .capabilities()
-                .reason("console")
-                .unwrap_or("no reason given")
-                .to_owned(),
-        ));
-    }
     step("navigate", driver.navigate(&ctx.site.url("/console")).await)?;
     let deadline = Instant::now() + Duration::from_secs(5);
     let mut entries = Vec::new();
     while Instant::now() < deadline {
-        entries.extend(step("console", driver.console().await)?);
+        match needs(
+            driver.as_ref(),
+            Capability::Console,
+            "console",
+            driver.console().await,
+        )? {
+            Needed::Value(more) => entries.extend(more),
+            Needed::Unsupported(outcome) => return Ok(outcome),
+        }
         if entries
             .iter()
             .any(|entry| entry.level == ConsoleLevel::PageError)
@@ -931,7 +964,8 @@ async fn browser_gone_then_fresh(ctx: &Ctx) -> CheckResult {
     let pids = marker.processes();
     ensure!(!pids.is_empty(), "no marked browser process found");
     kill(&pids);
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    let left = until_ended(&pids).await;
+    ensure!(left.is_empty(), "the killed browser still runs: {left:?}");
     let started = Instant::now();
     match driver.eval("1").await {
         Err(error) if error.is_browser_gone() => {}
@@ -1059,14 +1093,12 @@ async fn screencast(ctx: &Ctx) -> CheckResult {
         }
     }));
     let driver = ctx.backend.driver(options);
-    if !driver.capabilities().screencast {
-        return Ok(Outcome::Unsupported(
-            driver
-                .capabilities()
-                .reason("screencast")
-                .unwrap_or("no reason given")
-                .to_owned(),
-        ));
+    if let Some(reason) = driver.capabilities().reason(Capability::Screencast) {
+        // Nothing to call: frames simply never come.
+        return Ok(Outcome::Unsupported {
+            capability: Capability::Screencast,
+            reason: reason.to_owned(),
+        });
     }
     step(
         "navigate",
@@ -1118,30 +1150,31 @@ async fn downloads_are_refused(ctx: &Ctx) -> CheckResult {
         .profile_dir()
         .ok_or("no marked browser process found")?;
     step("click the download link", driver.click("#get").await)?;
-    let unreported = driver.capabilities().reason("download reports");
-    match unreported {
-        None => {
-            let deadline = Instant::now() + Duration::from_secs(5);
-            let mut seen = Vec::new();
-            while seen.is_empty() && Instant::now() < deadline {
-                seen = step("downloads", driver.downloads().await)?;
-                tokio::time::sleep(Duration::from_millis(50)).await;
-            }
-            ensure!(
-                seen.iter().any(|download| download.filename == "report.pdf"
-                    && download.url.ends_with("/report.pdf")),
-                "the download attempt was not reported: {seen:?}"
-            );
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let mut reported = Vec::new();
+    let unsupported = loop {
+        match needs(
+            driver.as_ref(),
+            Capability::DownloadReports,
+            "downloads",
+            driver.downloads().await,
+        )? {
+            Needed::Value(seen) => reported.extend(seen),
+            Needed::Unsupported(outcome) => break Some(outcome),
         }
-        Some(_) => match driver.downloads().await {
-            Err(DriverError::Unsupported { .. }) => {}
-            other => {
-                return Err(format!(
-                    "a backend that cannot report downloads gave {other:?}"
-                ))
-            }
-        },
-    }
+        if !reported.is_empty() || Instant::now() > deadline {
+            break None;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    ensure!(
+        unsupported.is_some()
+            || reported
+                .iter()
+                .any(|download| download.filename == "report.pdf"
+                    && download.url.ends_with("/report.pdf")),
+        "the download attempt was not reported: {reported:?}"
+    );
     let title = step("title", driver.eval("document.title").await)?;
     ensure!(title == "Download", "the page changed to {title}");
     // Give a download that slipped through time to land, then look.
@@ -1156,10 +1189,7 @@ async fn downloads_are_refused(ctx: &Ctx) -> CheckResult {
     landed.extend(files_named(&std::env::temp_dir(), "report.pdf"));
     ensure!(landed.is_empty(), "the download landed: {landed:?}");
     step("close", driver.close().await)?;
-    Ok(match unreported {
-        None => Outcome::Pass,
-        Some(reason) => Outcome::Unsupported(format!("refused, not reported: {reason}")),
-    })
+    Ok(unsupported.unwrap_or(Outcome::Pass))
 }
 
 async fn dialogs_never_block(ctx: &Ctx) -> CheckResult {

@@ -1,5 +1,5 @@
-//! The tools themselves: what each call does to the browser, before the
-//! page is read back ([`after`](crate::after)).
+//! The text-mode tools: what each call does to the browser, before the page
+//! is read back (`after`).
 
 use std::fmt::Write as _;
 use std::time::Duration;
@@ -8,15 +8,17 @@ use driver_core::{Driver, DriverError, KeyPress, ScreenshotFormat, ScreenshotOpt
 use marks::{RenderOptions, SnapshotOptions};
 use serde_json::Value;
 
-use crate::after::{console_line, mime};
-use crate::defs::{self, Direction, ImageFormat, TabAction};
+use crate::args::{check_address, check_text_length, delta, direction_word, target, Target};
+use crate::browser::{acted, Browser};
+use crate::defs::{self, ImageFormat, TabAction};
 use crate::error::ToolError;
-use crate::pack::{acted, check_text_length, Image, Outcome, Pack, State, ToolOutput};
+use crate::output::{console_line, mime, typed_line, Image, Outcome, ToolOutput};
+use crate::state::State;
 
 /// The longest `wait_for` waits.
 const WAIT_LIMIT: Duration = Duration::from_secs(30);
 
-impl Pack {
+impl Browser {
     pub(crate) async fn open(&self, state: &mut State, args: defs::OpenArgs) -> Outcome {
         let url = args.url.trim();
         if url.is_empty() {
@@ -415,6 +417,14 @@ impl Pack {
         Ok(ToolOutput::text(text.trim_end().to_owned()))
     }
 
+    pub(crate) async fn close(&self, state: &mut State) -> Outcome {
+        self.driver.close().await?;
+        *state = State::default();
+        Ok(ToolOutput::text(
+            "Closed the browser; the next call starts a fresh one.".to_owned(),
+        ))
+    }
+
     pub(crate) async fn dialog(&self, state: &mut State, args: defs::DialogArgs) -> Outcome {
         let open = self.driver.dialog().await?;
         let Some(open) = open else {
@@ -436,87 +446,6 @@ impl Pack {
         );
         self.after(state, did).await
     }
-}
-
-/// Not a web address at all (as opposed to one the guard refuses): the model
-/// needs a different sentence.
-fn check_address(url: &str) -> Result<(), ToolError> {
-    match guard::parse_openable(url) {
-        Err(reason @ (guard::Reason::Malformed { .. } | guard::Reason::Scheme { .. })) => {
-            Err(ToolError::NotAnAddress {
-                url: url.chars().take(200).collect(),
-                problem: reason.to_string(),
-            })
-        }
-        _ => Ok(()),
-    }
-}
-
-enum Target {
-    Element(u32),
-    Point(f64, f64),
-}
-
-fn target(
-    tool: &'static str,
-    element: Option<u32>,
-    x: Option<f64>,
-    y: Option<f64>,
-) -> Result<Target, ToolError> {
-    match (element, x, y) {
-        (Some(number), None, None) => Ok(Target::Element(number)),
-        (None, Some(x), Some(y)) => Ok(Target::Point(x, y)),
-        (Some(_), _, _) => Err(ToolError::bad(
-            tool,
-            "give an element number or x and y, not both",
-        )),
-        (None, None, None) => Err(ToolError::bad(
-            tool,
-            "give an element number (from the snapshot) or x and y",
-        )),
-        (None, _, _) => Err(ToolError::bad(tool, "a point needs both x and y")),
-    }
-}
-
-pub(crate) fn delta(
-    direction: Direction,
-    pixels: Option<f64>,
-    viewport: driver_core::Viewport,
-) -> Result<(f64, f64), ToolError> {
-    let along = |size: u32| f64::from(size) * 0.8;
-    let amount = match pixels {
-        Some(pixels) if !(pixels.is_finite() && pixels > 0.0 && pixels <= 100_000.0) => {
-            return Err(ToolError::bad(
-                "scroll",
-                "pixels must be a positive number up to 100000",
-            ))
-        }
-        Some(pixels) => Some(pixels),
-        None => None,
-    };
-    Ok(match direction {
-        Direction::Up => (0.0, -amount.unwrap_or(along(viewport.height))),
-        Direction::Down => (0.0, amount.unwrap_or(along(viewport.height))),
-        Direction::Left => (-amount.unwrap_or(along(viewport.width)), 0.0),
-        Direction::Right => (amount.unwrap_or(along(viewport.width)), 0.0),
-    })
-}
-
-pub(crate) fn direction_word(direction: Direction) -> &'static str {
-    match direction {
-        Direction::Up => "up",
-        Direction::Down => "down",
-        Direction::Left => "left",
-        Direction::Right => "right",
-    }
-}
-
-pub(crate) fn typed_line(element: Option<u32>, text: &str, submit: bool) -> String {
-    let into = element.map_or("the focused element".to_owned(), |n| format!("[{n}]"));
-    format!(
-        "Typed {text:?} into {into}{}.",
-        if submit { " and pressed Enter" } else { "" }
-    )
 }
 
 fn quote_list(items: &[String]) -> String {

@@ -4,14 +4,14 @@
 
 use std::time::Duration;
 
-use driver_core::{
-    ConsoleEntry, ConsoleLevel, Driver, DriverError, ScreenshotFormat, ScreenshotOptions, TabId,
-};
+use driver_core::{ConsoleLevel, Driver, DriverError, ScreenshotOptions, TabId};
 use marks::{MarksError, RenderOptions, Snapshot, SnapshotOptions};
 
+use crate::browser::Browser;
 use crate::error::{dialog_sentence, ToolError};
-use crate::pack::{Image, Outcome, Pack, State, ToolOutput};
+use crate::output::{console_line, join, mime, Image, Outcome, ToolOutput};
 use crate::settle::{settle, Settled};
+use crate::state::State;
 
 /// The most console entries kept for the `console` tool.
 const CONSOLE_KEPT: usize = 500;
@@ -19,7 +19,7 @@ const CONSOLE_KEPT: usize = 500;
 /// How long a tab that just opened may take to report its URL.
 const NEW_TAB_WAIT: Duration = Duration::from_secs(1);
 
-impl Pack {
+impl Browser {
     /// Settles, then answers with what the model needs: the page (or, in
     /// vision mode, a picture of it) and a line for each thing that changed.
     pub(crate) async fn after(&self, state: &mut State, did: String) -> Outcome {
@@ -196,46 +196,57 @@ impl Pack {
         if tab_closed {
             lines.push("The tab you were in was closed by the page.".to_owned());
         }
-        // The ids say what opened or closed; titles and URLs are read only
-        // when a tab opened, to name it.
-        if let Ok(ids) = self.driver.tab_ids().await {
-            let opened = !state.tabs.is_empty() && ids.iter().any(|id| !state.tabs.contains(id));
-            let tabs = if opened {
-                self.tabs_settled(state).await.ok()
-            } else {
-                None
-            };
-            let ids: Vec<TabId> = match &tabs {
-                Some(tabs) => tabs.iter().map(|tab| tab.id.clone()).collect(),
-                None => ids,
-            };
-            if let Some(tabs) = &tabs {
-                for (index, tab) in tabs.iter().enumerate() {
-                    if !state.tabs.contains(&tab.id) && !tab.current {
-                        // Its title may still be on its way: the URL only.
-                        let what = if tab.url.is_empty() {
-                            String::new()
-                        } else {
-                            format!(" ({})", tab.url)
-                        };
-                        lines.push(format!(
-                            "A new tab opened: tab {}{what}; call tabs with action switch and tab {} to read it.",
-                            index + 1,
-                            index + 1
-                        ));
-                    }
-                }
-            }
-            let closed = state.tabs.iter().filter(|id| !ids.contains(id)).count();
-            if closed > 0 && !tab_closed {
+        self.report_tabs(state, lines, tab_closed).await;
+        self.report_downloads(lines).await;
+        self.report_refusals(state, lines);
+        self.report_console(state, lines).await;
+    }
+
+    /// Tabs that opened (named, with how to read them) or closed. The ids
+    /// say what opened or closed; titles and URLs are read only when a tab
+    /// opened, to name it.
+    async fn report_tabs(&self, state: &mut State, lines: &mut Vec<String>, tab_closed: bool) {
+        let Ok(ids) = self.driver.tab_ids().await else {
+            return;
+        };
+        let opened = !state.tabs.is_empty() && ids.iter().any(|id| !state.tabs.contains(id));
+        let tabs = if opened {
+            self.tabs_settled(state).await.ok()
+        } else {
+            None
+        };
+        let ids: Vec<TabId> = match &tabs {
+            Some(tabs) => tabs.iter().map(|tab| tab.id.clone()).collect(),
+            None => ids,
+        };
+        for (index, tab) in tabs.iter().flatten().enumerate() {
+            if !state.tabs.contains(&tab.id) && !tab.current {
+                // Its title may still be on its way: the URL only.
+                let what = if tab.url.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", tab.url)
+                };
                 lines.push(format!(
-                    "{closed} tab{} closed; {} open now.",
-                    if closed == 1 { " was" } else { "s were" },
-                    ids.len()
+                    "A new tab opened: tab {}{what}; call tabs with action switch and tab {} to read it.",
+                    index + 1,
+                    index + 1
                 ));
             }
-            state.tabs = ids;
         }
+        let closed = state.tabs.iter().filter(|id| !ids.contains(id)).count();
+        if closed > 0 && !tab_closed {
+            lines.push(format!(
+                "{closed} tab{} closed; {} open now.",
+                if closed == 1 { " was" } else { "s were" },
+                ids.len()
+            ));
+        }
+        state.tabs = ids;
+    }
+
+    /// Downloads the browser refused since the last call.
+    async fn report_downloads(&self, lines: &mut Vec<String>) {
         if let Ok(downloads) = self.driver.downloads().await {
             for download in downloads {
                 lines.push(format!(
@@ -244,30 +255,39 @@ impl Pack {
                 ));
             }
         }
+    }
+
+    /// Requests the guard refused since the last call, the first three
+    /// named. Names that do not resolve are not the guard protecting
+    /// anything: the request would fail without it too.
+    fn report_refusals(&self, state: &mut State, lines: &mut Vec<String>) {
         let refusals = self.driver.guard().refusals();
         let total = refusals.len();
-        // Names that do not resolve are not the guard protecting anything:
-        // the request would fail without it too.
         let fresh: Vec<_> = refusals
             .since(state.refusals_seen)
             .into_iter()
             .filter(|refusal| refusal.reason.is_protection())
             .collect();
         state.refusals_seen = total;
-        if !fresh.is_empty() {
-            let shown: Vec<String> = fresh
-                .iter()
-                .take(3)
-                .map(|refusal| format!("{} ({})", refusal.target, refusal.reason))
-                .collect();
-            lines.push(format!(
-                "The guard refused {} request{} from this page to this machine or its network: {}{}.",
-                fresh.len(),
-                if fresh.len() == 1 { "" } else { "s" },
-                shown.join(", "),
-                if fresh.len() > 3 { ", …" } else { "" }
-            ));
+        if fresh.is_empty() {
+            return;
         }
+        let shown: Vec<String> = fresh
+            .iter()
+            .take(3)
+            .map(|refusal| format!("{} ({})", refusal.target, refusal.reason))
+            .collect();
+        lines.push(format!(
+            "The guard refused {} request{} from this page to this machine or its network: {}{}.",
+            fresh.len(),
+            if fresh.len() == 1 { "" } else { "s" },
+            shown.join(", "),
+            if fresh.len() > 3 { ", …" } else { "" }
+        ));
+    }
+
+    /// Console errors the page logged since the last call.
+    async fn report_console(&self, state: &mut State, lines: &mut Vec<String>) {
         let errors_before = state
             .console
             .iter()
@@ -317,58 +337,8 @@ impl Pack {
             state.console.drain(..excess);
         }
     }
-
-    /// A point a model gives must be on screen: a click off it would land on
-    /// nothing, or fail deep in the backend with a message about the protocol.
-    pub(crate) async fn on_screen(
-        &self,
-        tool: &'static str,
-        x: f64,
-        y: f64,
-    ) -> Result<(), ToolError> {
-        driver_core::check_point(x, y)?;
-        let viewport = self.driver.viewport().await?;
-        if x >= f64::from(viewport.width) || y >= f64::from(viewport.height) {
-            return Err(ToolError::bad(
-                tool,
-                format!(
-                    "({x}, {y}) is outside the viewport, which is {}×{} CSS pixels",
-                    viewport.width, viewport.height
-                ),
-            ));
-        }
-        Ok(())
-    }
-
-    pub(crate) fn driver_timeout(&self) -> Duration {
-        self.driver.options().timeout
-    }
 }
 
 fn is_error(level: ConsoleLevel) -> bool {
     matches!(level, ConsoleLevel::Error | ConsoleLevel::PageError)
-}
-
-pub(crate) fn console_line(entry: &ConsoleEntry) -> String {
-    let level = match entry.level {
-        ConsoleLevel::Debug => "debug",
-        ConsoleLevel::Info => "log",
-        ConsoleLevel::Warning => "warning",
-        ConsoleLevel::Error => "error",
-        ConsoleLevel::PageError => "uncaught",
-    };
-    let text: String = entry.text.chars().take(500).collect();
-    format!("[{level}] {}", text.replace('\n', " "))
-}
-
-pub(crate) fn mime(format: ScreenshotFormat) -> &'static str {
-    match format {
-        ScreenshotFormat::Png => "image/png",
-        ScreenshotFormat::Jpeg(_) => "image/jpeg",
-        ScreenshotFormat::Webp(_) => "image/webp",
-    }
-}
-
-fn join(lines: Vec<String>) -> String {
-    lines.join("\n").trim().to_owned()
 }

@@ -49,10 +49,16 @@
 
 mod actions;
 mod after;
+mod args;
+mod browser;
 mod defs;
 mod error;
+mod options;
+mod output;
 mod pack;
 mod settle;
+mod state;
+mod vision;
 
 pub use defs::{
     text_tools, vision_tools, ClickArgs, DialogArgs, Direction, HoverArgs, ImageFormat, NoArgs,
@@ -60,7 +66,9 @@ pub use defs::{
     SnapshotArgs, TabAction, TabsArgs, ToolDef, TypeArgs, TypeTextArgs, WaitForArgs,
 };
 pub use error::ToolError;
-pub use pack::{Image, Pack, PackOptions, ToolOutput};
+pub use options::PackOptions;
+pub use output::{Image, ToolOutput};
+pub use pack::Pack;
 
 /// The number of the first element whose snapshot line holds `needle`,
 /// read off the text the way a model reads it (`[N] role "name" …`, or

@@ -56,10 +56,10 @@ async fn main() -> ExitCode {
                     passed += 1;
                     "pass".to_owned()
                 }
-                Ok(Outcome::Unsupported(reason)) => {
+                Ok(Outcome::Unsupported { capability, reason }) => {
                     unsupported += 1;
                     failures.push(format!(
-                        "{} on {}: unsupported: {reason}",
+                        "{} on {}: unsupported ({capability}): {reason}",
                         check.name,
                         backend.name()
                     ));

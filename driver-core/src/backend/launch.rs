@@ -17,11 +17,12 @@ use std::collections::VecDeque;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::{mpsc, Arc, Mutex, OnceLock};
+use std::sync::{mpsc, Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
+use parking_lot::Mutex;
 
 use crate::{DriverError, Options, Result};
 
@@ -90,7 +91,7 @@ pub fn chrome_major_version(executable: &Path) -> Option<u32> {
     type Known = Vec<(PathBuf, Option<u32>)>;
     static CACHE: OnceLock<Mutex<Known>> = OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
-    if let Some((_, version)) = lock(cache).iter().find(|(path, _)| path == executable) {
+    if let Some((_, version)) = cache.lock().iter().find(|(path, _)| path == executable) {
         return *version;
     }
     let version = Command::new(executable)
@@ -100,7 +101,7 @@ pub fn chrome_major_version(executable: &Path) -> Option<u32> {
         .output()
         .ok()
         .and_then(|out| parse_major_version(&String::from_utf8_lossy(&out.stdout)));
-    lock(cache).push((executable.to_owned(), version));
+    cache.lock().push((executable.to_owned(), version));
     version
 }
 
@@ -337,7 +338,8 @@ impl ChromeProcess {
 
     /// Waits (blocking) for Chrome to print its DevTools WebSocket URL.
     pub fn wait_for_devtools_url(&self, timeout: Duration) -> Result<String> {
-        lock(&self.devtools_url)
+        self.devtools_url
+            .lock()
             .recv_timeout(timeout)
             .map_err(|error| DriverError::Launch {
                 reason: match error {
@@ -358,7 +360,7 @@ impl ChromeProcess {
 
     /// Chrome's last stderr lines, joined, for error messages.
     pub fn stderr_tail(&self) -> String {
-        let tail = lock(&self.stderr_tail);
+        let tail = self.stderr_tail.lock();
         if tail.is_empty() {
             "(nothing)".to_owned()
         } else {
@@ -430,20 +432,12 @@ fn drain_stderr(
         if let Some(url) = line.strip_prefix("DevTools listening on ") {
             let _ = url_sender.send(url.trim().to_owned());
         }
-        let mut tail = lock(tail);
+        let mut tail = tail.lock();
         if tail.len() == STDERR_LINES_KEPT {
             tail.pop_front();
         }
         tail.push_back(line);
     }
-}
-
-/// Locks a mutex, recovering the data if a panicking thread poisoned it: the
-/// values guarded here (caches, log tails) stay valid whatever panicked.
-pub fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
-//! JavaScript both backends run in the page, so that "missing", "hidden"
-//! and "covered by an overlay" mean the same on CDP and on WebDriver.
+//! The page script behind the selector calls, which both backends run, so
+//! that "missing", "hidden" and "covered by an overlay" mean the same on CDP
+//! and on WebDriver.
 
 /// `async function (operation, selector, extra)`: finds the first match of a
 /// CSS selector and does one small thing with it (`click` returns the point
@@ -7,14 +8,6 @@
 /// `"missing"`, `"syntax"` (not a selector), or a sentence saying why the
 /// element cannot be acted on. One call is one round trip.
 pub const LOCATE: &str = include_str!("locate.js");
-
-/// An expression: the HTTP status the current document came with (navigation
-/// timing's `responseStatus`), or 0 if it had none, or if the page has broken
-/// the API that says (a page must not make a navigation fail).
-pub const DOCUMENT_STATUS: &str = "(() => { try { \
-    const status = Number(performance.getEntriesByType('navigation')[0]?.responseStatus); \
-    return Number.isInteger(status) && status >= 100 && status <= 999 ? status : 0; \
-    } catch { return 0; } })()";
 
 /// Turns a `{error}` answer of [`LOCATE`] into the driver error callers
 /// branch on; `None` when there was no error.

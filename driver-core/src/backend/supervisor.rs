@@ -1,0 +1,170 @@
+//! [`Supervisor`]: what every driver call goes through, whatever the
+//! protocol, so that the contract's promises are kept in one place.
+//!
+//! A call takes the session's lock (calls are serialised), starts the
+//! browser if there is none yet (lazy start), runs under one deadline that
+//! covers the wait for the lock, the start and the call itself (bounded
+//! calls), and sorts out what a failure leaves behind: a browser found dead
+//! is cleared away after its call reports it, so the next call starts a
+//! fresh one; a call that ran out of time has the session recover (stop the
+//! spinning script or the hanging load) or, if it cannot, be replaced.
+//!
+//! A backend brings its [`Session`]: how to tell the browser is gone, what
+//! may end a call early (a dialog opening, the tab going away), how to
+//! recover, how to shut down.
+//!
+//! ```no_run
+//! # use std::time::Duration;
+//! # use tabwright_driver_core::backend::supervisor::{BoxFuture, Session, Supervisor};
+//! # use tabwright_driver_core::{DriverError, Options, Result};
+//! struct Browser;
+//!
+//! impl Session for Browser {
+//!     fn gone(&mut self) -> Option<String> { None }
+//!     fn recover(&mut self) -> BoxFuture<'_, bool> { Box::pin(async { true }) }
+//!     fn shutdown(self) -> BoxFuture<'static, ()> { Box::pin(async {}) }
+//! }
+//!
+//! # async fn run() -> Result<()> {
+//! let calls = Supervisor::new(Options::default(), |_options| Box::pin(async { Ok(Browser) }));
+//! let answer = calls.run("say hello".to_owned(), true, async |_browser| Ok(42)).await?;
+//! calls.close().await;
+//! # Ok(()) }
+//! ```
+
+use std::future::Future;
+use std::pin::Pin;
+
+use tokio::sync::Mutex;
+use tokio::time::{timeout_at, Instant};
+
+use crate::{DriverError, Options, Result};
+
+/// A boxed future that can cross threads.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// How a supervisor starts a session from the driver's options.
+type Start<S> = Box<dyn Fn(Options) -> BoxFuture<'static, Result<S>> + Send + Sync>;
+
+/// A backend's live browser session, as the supervisor handles it.
+pub trait Session: Send + 'static {
+    /// Why the browser is gone, if that can be told without asking it (its
+    /// process exited, its connection closed); `None` while it lives.
+    fn gone(&mut self) -> Option<String>;
+
+    /// What may end a call early, as a future that resolves with the error
+    /// to answer (the browser went away; with `needs_page`, a dialog opened
+    /// in the current tab or the tab closed). The default: nothing does.
+    fn interruption(&mut self, needs_page: bool) -> BoxFuture<'static, DriverError> {
+        let _ = needs_page;
+        Box::pin(std::future::pending())
+    }
+
+    /// After a call ran out of time: stop whatever kept the page busy so the
+    /// next call finds it usable. Bounded by the backend. Returns whether the
+    /// session is usable; if not, it is shut down and the next call starts a
+    /// fresh one.
+    fn recover(&mut self) -> BoxFuture<'_, bool>;
+
+    /// Ends the session: every process it started ends and its temporary
+    /// profile is deleted (a remote browser is only disconnected from).
+    fn shutdown(self) -> BoxFuture<'static, ()>;
+}
+
+/// Runs a backend's calls by the contract's rules. See the module docs.
+pub struct Supervisor<S> {
+    options: Options,
+    start: Start<S>,
+    state: Mutex<Option<S>>,
+}
+
+impl<S: Session> Supervisor<S> {
+    /// A supervisor that will start its session with `start` on the first
+    /// call.
+    pub fn new(
+        options: Options,
+        start: impl Fn(Options) -> BoxFuture<'static, Result<S>> + Send + Sync + 'static,
+    ) -> Self {
+        Self {
+            options,
+            start: Box::new(start),
+            state: Mutex::new(None),
+        }
+    }
+
+    /// The options the session is started with.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Runs one call: `action` names it in a timeout's message; `needs_page`
+    /// says it acts on the current tab's page (so a dialog or a closing tab
+    /// ends it at once).
+    pub async fn run<T>(
+        &self,
+        action: String,
+        needs_page: bool,
+        op: impl AsyncFnOnce(&mut S) -> Result<T>,
+    ) -> Result<T> {
+        let limit = self.options.timeout;
+        let deadline = Instant::now() + limit;
+        let mut state = timeout_at(deadline, self.state.lock()).await.map_err(|_| {
+            DriverError::timeout(format!("{action} (waiting for the previous call)"), limit)
+        })?;
+        if let Some(reason) = state.as_mut().and_then(S::gone) {
+            if let Some(dead) = state.take() {
+                dead.shutdown().await;
+            }
+            return Err(DriverError::BrowserGone { reason });
+        }
+        if state.is_none() {
+            let started = timeout_at(deadline, (self.start)(self.options.clone()))
+                .await
+                .map_err(|_| DriverError::timeout("starting the browser", limit))??;
+            *state = Some(started);
+        }
+        let Some(session) = state.as_mut() else {
+            return Err(DriverError::Protocol("no session after start".to_owned()));
+        };
+        let interrupted = session.interruption(needs_page);
+        let result = tokio::select! {
+            biased;
+            error = interrupted => Err(error),
+            outcome = timeout_at(deadline, op(session)) => match outcome {
+                // A remote end's own timeout is this call's timeout.
+                Ok(Err(DriverError::Timeout { .. })) | Err(_) => {
+                    Err(DriverError::timeout(action, limit))
+                }
+                Ok(other) => other,
+            },
+        };
+        match &result {
+            Err(DriverError::BrowserGone { .. }) => {
+                if let Some(dead) = state.take() {
+                    dead.shutdown().await;
+                }
+            }
+            Err(DriverError::Timeout { .. }) => {
+                let usable = match state.as_mut() {
+                    Some(session) => session.recover().await,
+                    None => true,
+                };
+                if !usable {
+                    if let Some(stuck) = state.take() {
+                        stuck.shutdown().await;
+                    }
+                }
+            }
+            _ => {}
+        }
+        result
+    }
+
+    /// Ends the session, if there is one; idempotent.
+    pub async fn close(&self) {
+        let mut state = self.state.lock().await;
+        if let Some(session) = state.take() {
+            session.shutdown().await;
+        }
+    }
+}

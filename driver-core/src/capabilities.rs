@@ -1,0 +1,111 @@
+//! [`Capabilities`]: what a backend can do, as a typed list, so that a
+//! caller (and the conformance suite) asks about exactly one thing and a
+//! misspelt name cannot pass silently.
+
+use std::fmt;
+
+use serde::Serialize;
+
+/// One thing some backend cannot do. Everything not named here is part of
+/// the [`Driver`](crate::Driver) contract and every backend does it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[non_exhaustive]
+pub enum Capability {
+    /// Screenshots in JPEG and WebP besides PNG.
+    LossyScreenshots,
+    /// Screenshots of the whole page, not only the viewport.
+    FullPageScreenshots,
+    /// Console messages and page errors ([`Driver::console`](crate::Driver::console)).
+    Console,
+    /// A live view through [`Options::on_frame`](crate::Options::on_frame).
+    Screencast,
+    /// Refused downloads reported by [`Driver::downloads`](crate::Driver::downloads).
+    DownloadReports,
+}
+
+impl fmt::Display for Capability {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::LossyScreenshots => "lossy screenshots",
+            Self::FullPageScreenshots => "full-page screenshots",
+            Self::Console => "the console",
+            Self::Screencast => "a live view",
+            Self::DownloadReports => "download reports",
+        })
+    }
+}
+
+/// What a backend can do: everything but the capabilities it lists as
+/// unsupported, each with why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Capabilities {
+    /// The backend's name, e.g. `"cdp"` or `"webdriver"`.
+    pub backend: &'static str,
+    /// What it cannot do, and why.
+    pub unsupported: Vec<(Capability, &'static str)>,
+}
+
+impl Capabilities {
+    /// A backend that can do everything the trait asks.
+    pub fn full(backend: &'static str) -> Self {
+        Self {
+            backend,
+            unsupported: Vec::new(),
+        }
+    }
+
+    /// The same, but without `capability`, for the reason given.
+    pub fn without(mut self, capability: Capability, why: &'static str) -> Self {
+        self.unsupported.push((capability, why));
+        self
+    }
+
+    /// Whether the backend can do it.
+    pub fn supports(&self, capability: Capability) -> bool {
+        self.reason(capability).is_none()
+    }
+
+    /// Why `capability` is unsupported, or `None` if it is supported.
+    pub fn reason(&self, capability: Capability) -> Option<&'static str> {
+        self.unsupported
+            .iter()
+            .find(|(missing, _)| *missing == capability)
+            .map(|(_, why)| *why)
+    }
+
+    /// The error a call needing `capability` answers, if it is unsupported.
+    pub fn check(&self, capability: Capability) -> crate::Result<()> {
+        match self.reason(capability) {
+            None => Ok(()),
+            Some(reason) => Err(crate::DriverError::Unsupported {
+                backend: self.backend,
+                feature: capability,
+                reason,
+            }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_capability_is_unsupported_only_when_listed() {
+        let capabilities =
+            Capabilities::full("test").without(Capability::Screencast, "no frames here");
+        assert!(capabilities.supports(Capability::Console));
+        assert!(!capabilities.supports(Capability::Screencast));
+        assert_eq!(
+            capabilities.reason(Capability::Screencast),
+            Some("no frames here")
+        );
+        let error = capabilities
+            .check(Capability::Screencast)
+            .expect_err("unsupported");
+        assert_eq!(
+            error.to_string(),
+            "a live view is not supported by the test backend: no frames here"
+        );
+    }
+}

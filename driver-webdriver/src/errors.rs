@@ -1,0 +1,127 @@
+//! Sorting WebDriver's answers into the [`DriverError`] variants callers
+//! branch on.
+
+use std::time::Duration;
+
+use fantoccini::error::{CmdError, ErrorStatus};
+use serde_json::Value;
+
+use driver_core::{Capability, DialogKind, DriverError};
+
+/// Chrome's net error in a chromedriver message, e.g. `net::ERR_CONNECTION_REFUSED`.
+pub(crate) fn net_error(message: &str) -> Option<String> {
+    let start = message.find("net::ERR_")?;
+    Some(
+        message[start..]
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == ':')
+            .collect(),
+    )
+}
+
+/// A CDP-bridge failure: an end without the bridge cannot do what needs
+/// `feature`.
+pub(crate) fn bridge(feature: Capability) -> impl Fn(DriverError) -> DriverError {
+    move |error| match error {
+        DriverError::Protocol(_) => DriverError::Unsupported {
+            backend: "webdriver",
+            feature,
+            reason:
+                "this WebDriver end has no CDP bridge (goog/cdp/execute); only PNG of the viewport",
+        },
+        other => other,
+    }
+}
+
+/// The text of the dialog an "unexpected alert open" error is about: the
+/// error data's `text`, else what chromedriver puts in its message
+/// (`unexpected alert open: {Alert text : hello}`).
+pub(crate) fn alert_text(data: &Option<Value>, message: &str) -> String {
+    if let Some(text) = data.as_ref().and_then(|data| data["text"].as_str()) {
+        return text.to_owned();
+    }
+    message
+        .split_once("{Alert text : ")
+        .and_then(|(_, rest)| rest.rsplit_once('}'))
+        .map(|(text, _)| text.to_owned())
+        .unwrap_or_default()
+}
+
+/// Sorts a fantoccini error into the variant callers branch on.
+pub(crate) fn sort(error: CmdError) -> DriverError {
+    match error {
+        CmdError::Standard(webdriver) => {
+            let message = webdriver.message.to_string();
+            let gone = [
+                "chrome not reachable",
+                "disconnected",
+                "session deleted",
+                "not connected to DevTools",
+                "target crashed",
+                "tab crashed",
+            ];
+            if gone.iter().any(|sign| message.contains(sign)) {
+                return DriverError::BrowserGone { reason: message };
+            }
+            match webdriver.error {
+                ErrorStatus::InvalidSessionId => DriverError::BrowserGone { reason: message },
+                ErrorStatus::NoSuchWindow => DriverError::NoSuchTab { id: message },
+                ErrorStatus::Timeout | ErrorStatus::ScriptTimeout => {
+                    DriverError::timeout(message, Duration::ZERO)
+                }
+                ErrorStatus::JavascriptError => DriverError::Script {
+                    message: message
+                        .strip_prefix("javascript error: ")
+                        .unwrap_or(&message)
+                        .to_owned(),
+                },
+                ErrorStatus::NoSuchElement => DriverError::NoSuchElement { selector: message },
+                ErrorStatus::UnexpectedAlertOpen => DriverError::DialogOpen {
+                    kind: DialogKind::Unknown,
+                    message: alert_text(&webdriver.data, &message),
+                },
+                _ => DriverError::Protocol(message),
+            }
+        }
+        CmdError::Failed(error) => DriverError::BrowserGone {
+            reason: format!("the WebDriver server is unreachable: {error}"),
+        },
+        CmdError::FailedC(error) => DriverError::BrowserGone {
+            reason: format!("the WebDriver server is unreachable: {error}"),
+        },
+        CmdError::Lost(error) => DriverError::BrowserGone {
+            reason: format!("the connection to the WebDriver server was lost: {error}"),
+        },
+        other => DriverError::Protocol(other.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn alert_text_comes_from_data_or_message() {
+        assert_eq!(alert_text(&Some(json!({"text": "hi"})), "whatever"), "hi");
+        assert_eq!(
+            alert_text(
+                &None,
+                "unexpected alert open: {Alert text : Delete {all}?}\n  (Session info)"
+            ),
+            "Delete {all}?"
+        );
+        assert_eq!(alert_text(&None, "unexpected alert open"), "");
+    }
+
+    #[test]
+    fn net_errors_are_picked_out() {
+        assert_eq!(
+            net_error("unknown error: net::ERR_CONNECTION_REFUSED\n  (Session info: chrome=156)")
+                .as_deref(),
+            Some("net::ERR_CONNECTION_REFUSED")
+        );
+        assert_eq!(net_error("unknown error: something else"), None);
+    }
+}

@@ -1,0 +1,142 @@
+//! Input as a person gives it: the mouse (clicks, moves, the wheel) and the
+//! keyboard (text, keys with modifiers), as W3C actions.
+
+use serde_json::{json, Value};
+
+use driver_core::{DriverError, Key, KeyPress, Result};
+
+use crate::session::Session;
+
+impl Session {
+    pub(crate) async fn click(&mut self, selector: &str) -> Result<()> {
+        let point = self.locate("click", selector, Value::Null).await?;
+        let (x, y) = (
+            point["x"].as_f64().unwrap_or_default(),
+            point["y"].as_f64().unwrap_or_default(),
+        );
+        self.click_at(x, y).await
+    }
+
+    pub(crate) async fn click_at(&mut self, x: f64, y: f64) -> Result<()> {
+        self.focus_current().await?;
+        self.actions(mouse(
+            x,
+            y,
+            &[
+                json!({ "type": "pointerDown", "button": 0 }),
+                json!({ "type": "pointerUp", "button": 0 }),
+            ],
+        ))
+        .await
+    }
+
+    pub(crate) async fn move_mouse(&mut self, x: f64, y: f64) -> Result<()> {
+        self.focus_current().await?;
+        self.actions(mouse(x, y, &[])).await
+    }
+
+    pub(crate) async fn wheel(&mut self, x: f64, y: f64, dx: f64, dy: f64) -> Result<()> {
+        self.focus_current().await?;
+        // chromedriver's wheel action at times scrolled nothing on a loaded
+        // machine (the conformance check failed about 1 run in 7 with busy
+        // loops beside it; a hit test first made it rarer, not gone). The
+        // DevTools wheel event, which the CDP backend sends and which never
+        // failed so, goes through the CDP bridge where the remote end has
+        // one; the W3C action is for the others.
+        let event = json!({ "type": "mouseWheel", "x": x, "y": y, "deltaX": dx, "deltaY": dy });
+        match self.cdp("Input.dispatchMouseEvent", event).await {
+            Err(DriverError::Protocol(_)) => {}
+            other => return other.map(|_| ()),
+        }
+        let wheel = json!({
+            "type": "wheel",
+            "id": "wheel",
+            "actions": [{
+                "type": "scroll", "duration": 0, "origin": "viewport",
+                "x": x.floor() as i64, "y": y.floor() as i64,
+                "deltaX": dx.round() as i64, "deltaY": dy.round() as i64,
+            }],
+        });
+        self.actions(wheel).await
+    }
+
+    pub(crate) async fn send_keys(&mut self, selector: &str, text: &str) -> Result<()> {
+        self.locate("focus", selector, Value::Null).await?;
+        self.type_text(text).await
+    }
+
+    pub(crate) async fn type_text(&mut self, text: &str) -> Result<()> {
+        self.focus_current().await?;
+        let mut actions = Vec::new();
+        for character in text.chars() {
+            let key = match character {
+                '\n' | '\r' => Key::Enter,
+                '\t' => Key::Tab,
+                other => Key::Char(other),
+            };
+            let value = key.webdriver_char().to_string();
+            actions.push(json!({ "type": "keyDown", "value": value }));
+            actions.push(json!({ "type": "keyUp", "value": value }));
+        }
+        if actions.is_empty() {
+            return Ok(());
+        }
+        self.actions(json!({ "type": "key", "id": "keyboard", "actions": actions }))
+            .await
+    }
+
+    pub(crate) async fn press(&mut self, press: KeyPress) -> Result<()> {
+        self.focus_current().await?;
+        let modifiers = press.modifiers;
+        let held: Vec<char> = [
+            (modifiers.ctrl, '\u{E009}'),
+            (modifiers.shift, '\u{E008}'),
+            (modifiers.alt, '\u{E00A}'),
+            (modifiers.meta, '\u{E03D}'),
+        ]
+        .into_iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, key)| key)
+        .collect();
+        let key = press.key.webdriver_char().to_string();
+        let mut actions: Vec<Value> = held
+            .iter()
+            .map(|modifier| json!({ "type": "keyDown", "value": modifier.to_string() }))
+            .collect();
+        actions.push(json!({ "type": "keyDown", "value": key }));
+        actions.push(json!({ "type": "keyUp", "value": key }));
+        actions.extend(
+            held.iter()
+                .rev()
+                .map(|modifier| json!({ "type": "keyUp", "value": modifier.to_string() })),
+        );
+        self.actions(json!({ "type": "key", "id": "keyboard", "actions": actions }))
+            .await
+    }
+
+    pub(crate) async fn actions(&self, sequence: Value) -> Result<()> {
+        self.raw(
+            http::Method::POST,
+            "actions",
+            Some(json!({ "actions": [sequence] })),
+        )
+        .await?;
+        self.raw(http::Method::DELETE, "actions", None).await?;
+        Ok(())
+    }
+}
+
+/// A mouse action sequence: move to (x, y) of the viewport, then `then`.
+fn mouse(x: f64, y: f64, then: &[Value]) -> Value {
+    let mut actions = vec![json!({
+        "type": "pointerMove", "duration": 0, "origin": "viewport",
+        "x": x.floor() as i64, "y": y.floor() as i64,
+    })];
+    actions.extend_from_slice(then);
+    json!({
+        "type": "pointer",
+        "id": "mouse",
+        "parameters": { "pointerType": "mouse" },
+        "actions": actions,
+    })
+}

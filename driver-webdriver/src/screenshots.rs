@@ -1,0 +1,57 @@
+//! Screenshots: WebDriver's PNG of the viewport, and through chromedriver's
+//! CDP bridge the rest (JPEG, WebP, the full page).
+
+use base64::Engine;
+use serde_json::json;
+
+use driver_core::{Capability, DriverError, Result, ScreenshotFormat, ScreenshotOptions};
+
+use crate::errors::{bridge, sort};
+use crate::session::Session;
+
+impl Session {
+    pub(crate) async fn screenshot(&mut self, options: ScreenshotOptions) -> Result<Vec<u8>> {
+        self.focus_current().await?;
+        if options == ScreenshotOptions::default() {
+            return self.client.screenshot().await.map_err(sort);
+        }
+        // WebDriver has PNG of the viewport only; the rest goes through
+        // chromedriver's CDP bridge.
+        let (format, quality) = match options.format {
+            ScreenshotFormat::Png => ("png", None),
+            ScreenshotFormat::Jpeg(quality) => ("jpeg", Some(quality.min(100))),
+            ScreenshotFormat::Webp(quality) => ("webp", Some(quality.min(100))),
+        };
+        let mut params = json!({ "format": format });
+        if let Some(quality) = quality {
+            params["quality"] = json!(quality);
+        }
+        if options.full_page {
+            let metrics = self
+                .cdp("Page.getLayoutMetrics", json!({}))
+                .await
+                .map_err(bridge(Capability::FullPageScreenshots))?;
+            let size = &metrics["cssContentSize"];
+            params["clip"] = json!({
+                "x": 0, "y": 0, "scale": 1,
+                "width": size["width"].as_f64().unwrap_or(1.0).ceil(),
+                "height": size["height"].as_f64().unwrap_or(1.0).ceil(),
+            });
+            params["captureBeyondViewport"] = json!(true);
+        }
+        let feature = if options.full_page {
+            Capability::FullPageScreenshots
+        } else {
+            Capability::LossyScreenshots
+        };
+        let shot = self
+            .cdp("Page.captureScreenshot", params)
+            .await
+            .map_err(bridge(feature))?;
+        base64::engine::general_purpose::STANDARD
+            .decode(shot["data"].as_str().unwrap_or_default())
+            .map_err(|error| {
+                DriverError::Protocol(format!("the screenshot is not base64: {error}"))
+            })
+    }
+}

@@ -1,0 +1,142 @@
+//! Running scripts in the page: expressions and statements with promises
+//! awaited (as CDP's `Runtime.evaluate` does), in the top frame or a frame
+//! by path, and the selector helper behind the selector calls.
+
+use serde_json::{json, Value};
+
+use driver_core::backend::locate::{locate_error, LOCATE};
+use driver_core::{DriverError, Result, TabId, WaitFor};
+
+use crate::errors::sort;
+use crate::session::Session;
+
+impl Session {
+    /// Evaluates an expression (or, if it is not one, statements) with
+    /// promises awaited, as the CDP backend's `Runtime.evaluate` does.
+    pub(crate) async fn eval(&mut self, expression: &str) -> Result<Value> {
+        self.focus_current().await?;
+        let as_expression = format!("async () => (\n{expression}\n)");
+        match self.run_async(&as_expression).await {
+            // Statements (`throw …`, `while …`) are not an expression.
+            Err(DriverError::Script { message }) if message.contains("SyntaxError") => {
+                self.run_async(&format!("async () => {{\n{expression}\n}}"))
+                    .await
+            }
+            other => other,
+        }
+    }
+
+    /// Evaluates in the frame at `path` (`window.frames` indices), then
+    /// returns to the top frame whatever happened.
+    pub(crate) async fn eval_in_frame(&mut self, path: &[u32], expression: &str) -> Result<Value> {
+        if path.is_empty() {
+            return self.eval(expression).await;
+        }
+        self.focus_current().await?;
+        let mut entered = Ok(());
+        for index in path {
+            let index = u16::try_from(*index).unwrap_or(u16::MAX);
+            if let Err(error) = self.client.clone().enter_frame(index).await {
+                entered = Err(DriverError::FrameUnreachable {
+                    path: format!("{path:?}"),
+                    reason: sort(error).to_string(),
+                });
+                break;
+            }
+        }
+        let result = match entered {
+            Ok(()) => {
+                let as_expression = format!("async () => (\n{expression}\n)");
+                self.run_async(&as_expression).await
+            }
+            Err(error) => Err(error),
+        };
+        self.raw(http::Method::POST, "frame", Some(json!({ "id": null })))
+            .await?;
+        result
+    }
+
+    pub(crate) async fn current_tab(&mut self) -> Result<TabId> {
+        self.focus_current().await?;
+        Ok(TabId(self.current.clone()))
+    }
+
+    /// Executes an asynchronous script. chromedriver answers "script
+    /// timeout" at once when the document unloads under the script (a
+    /// navigation), and geckodriver a JavaScript error saying so; both are
+    /// told apart from a real timeout, which comes only at the limit.
+    pub(crate) async fn execute_async(&self, script: &str, args: Vec<Value>) -> Result<Value> {
+        let started = std::time::Instant::now();
+        let answer = self.client.execute_async(script, args).await;
+        answer.map_err(|error| match sort(error) {
+            DriverError::Timeout { .. } if started.elapsed() < self.script_limit / 2 => {
+                DriverError::DocumentReplaced
+            }
+            DriverError::Script { message } if message.contains("unloaded") => {
+                DriverError::DocumentReplaced
+            }
+            other => other,
+        })
+    }
+
+    pub(crate) async fn run_async(&self, function: &str) -> Result<Value> {
+        let script = format!(
+            "const done = arguments[arguments.length - 1];\n\
+             Promise.resolve().then({function}).then(\n\
+               (value) => done({{ value: value === undefined ? null : value }}),\n\
+               (error) => done({{ error: (error && error.stack && String(error.stack).split('\\n')[0]) || String(error) }}));"
+        );
+        let answer = self.execute_async(&script, vec![]).await?;
+        match answer.get("error").and_then(Value::as_str) {
+            Some(message) => Err(DriverError::Script {
+                message: message.to_owned(),
+            }),
+            None => Ok(answer.get("value").cloned().unwrap_or(Value::Null)),
+        }
+    }
+
+    pub(crate) async fn locate(
+        &mut self,
+        operation: &str,
+        selector: &str,
+        extra: Value,
+    ) -> Result<Value> {
+        if selector.trim().is_empty() {
+            return Err(DriverError::InvalidArgument(
+                "the selector is empty".to_owned(),
+            ));
+        }
+        self.focus_current().await?;
+        let script = format!(
+            "const done = arguments[arguments.length - 1];\n\
+             ({LOCATE})(arguments[0], arguments[1], arguments[2]).then(done, (error) => done({{ error: String(error) }}));"
+        );
+        let found = self
+            .execute_async(&script, vec![json!(operation), json!(selector), extra])
+            .await?;
+        match locate_error(&found, operation, selector) {
+            Some(error) => Err(error),
+            None => Ok(found),
+        }
+    }
+
+    pub(crate) async fn read(&mut self, selector: &str, what: &str) -> Result<String> {
+        let found = self.locate(what, selector, Value::Null).await?;
+        Ok(found["value"].as_str().unwrap_or_default().to_owned())
+    }
+
+    pub(crate) async fn wait_for(&mut self, selector: &str, condition: WaitFor) -> Result<()> {
+        let visible = condition == WaitFor::Visible;
+        loop {
+            // A navigation replaces the document waited in: wait in the new
+            // one (the call's deadline bounds the whole wait).
+            match self
+                .locate("wait", selector, json!({ "visible": visible }))
+                .await
+            {
+                Err(DriverError::DocumentReplaced) => continue,
+                other => return other.map(|_| ()),
+            }
+        }
+    }
+}

@@ -1,0 +1,186 @@
+//! Tabs (WebDriver's windows): which is current, listing, opening,
+//! switching and closing them, and the viewport's size.
+
+use fantoccini::wd::WindowHandle;
+
+use driver_core::{DriverError, Result, Tab, TabId, Viewport};
+
+use crate::errors::sort;
+use crate::session::Session;
+
+impl Session {
+    /// The current tab; if the page closed it, the most recent tab becomes
+    /// current and the error names the one that is gone.
+    pub(crate) async fn focus_current(&mut self) -> Result<()> {
+        let handles = self.handles().await?;
+        if handles.contains(&self.current) {
+            return Ok(());
+        }
+        let gone = std::mem::take(&mut self.current);
+        match self.known.last().cloned() {
+            Some(latest) => self.switch(&latest).await?,
+            None => {
+                let created = self.client.new_window(true).await.map_err(sort)?;
+                let handle: String = created.handle.into();
+                self.known.push(handle.clone());
+                self.switch(&handle).await?;
+            }
+        }
+        Err(DriverError::NoSuchTab { id: gone })
+    }
+
+    /// The window handles, oldest first, remembering new ones.
+    pub(crate) async fn handles(&mut self) -> Result<Vec<String>> {
+        let handles: Vec<String> = self
+            .client
+            .windows()
+            .await
+            .map_err(sort)?
+            .into_iter()
+            .map(Into::into)
+            .collect();
+        self.known.retain(|known| handles.contains(known));
+        for handle in &handles {
+            if !self.known.contains(handle) {
+                self.known.push(handle.clone());
+            }
+        }
+        Ok(self.known.clone())
+    }
+
+    pub(crate) async fn switch(&mut self, handle: &str) -> Result<()> {
+        self.client
+            .switch_to_window(WindowHandle::try_from(handle.to_owned()).map_err(|_| {
+                DriverError::NoSuchTab {
+                    id: handle.to_owned(),
+                }
+            })?)
+            .await
+            .map_err(sort)?;
+        self.current = handle.to_owned();
+        Ok(())
+    }
+
+    /// Every tab with its title and URL (WebDriver reads those only of the
+    /// tab it is in, so it visits each and comes back).
+    pub(crate) async fn tabs(&mut self) -> Result<Vec<Tab>> {
+        let _ = self.focus_current().await;
+        let current = self.current.clone();
+        let mut tabs = Vec::new();
+        for handle in self.handles().await? {
+            self.switch(&handle).await?;
+            // A tab under a dialog cannot be asked its title: leave it blank
+            // rather than fail the whole list.
+            let title = match self.client.title().await.map_err(sort) {
+                Err(DriverError::DialogOpen { .. }) => String::new(),
+                other => other?,
+            };
+            let url = self
+                .client
+                .current_url()
+                .await
+                .map(|url| url.to_string())
+                .unwrap_or_default();
+            tabs.push(Tab {
+                current: handle == current,
+                id: TabId(handle),
+                title,
+                url,
+            });
+        }
+        self.switch(&current).await?;
+        Ok(tabs)
+    }
+
+    /// One WebDriver call, where [`tabs`](Self::tabs) visits every window.
+    pub(crate) async fn tab_ids(&mut self) -> Result<Vec<TabId>> {
+        Ok(self.handles().await?.into_iter().map(TabId).collect())
+    }
+
+    pub(crate) async fn open_tab(&mut self) -> Result<TabId> {
+        let created = self.client.new_window(true).await.map_err(sort)?;
+        let handle: String = created.handle.into();
+        self.handles().await?;
+        self.switch(&handle).await?;
+        Ok(TabId(handle))
+    }
+
+    pub(crate) async fn tab(&mut self, id: &TabId) -> Result<Tab> {
+        self.tabs()
+            .await?
+            .into_iter()
+            .find(|tab| &tab.id == id)
+            .ok_or_else(|| DriverError::NoSuchTab { id: id.0.clone() })
+    }
+
+    pub(crate) async fn switch_tab(&mut self, id: &TabId) -> Result<()> {
+        if !self.handles().await?.contains(&id.0) {
+            return Err(DriverError::NoSuchTab { id: id.0.clone() });
+        }
+        self.switch(&id.0).await
+    }
+
+    pub(crate) async fn close_tab(&mut self, id: &TabId) -> Result<()> {
+        if !self.handles().await?.contains(&id.0) {
+            return Err(DriverError::NoSuchTab { id: id.0.clone() });
+        }
+        let back_to = self.current.clone();
+        if self.known.len() == 1 {
+            // chromedriver ends the session with its last window: open the
+            // blank tab that takes its place first.
+            let created = self.client.new_window(true).await.map_err(sort)?;
+            self.known.push(created.handle.into());
+        }
+        self.switch(&id.0).await?;
+        self.client.close_window().await.map_err(sort)?;
+        let left = self.handles().await?;
+        if back_to != id.0 && left.contains(&back_to) {
+            return self.switch(&back_to).await;
+        }
+        match left.last() {
+            Some(latest) => {
+                let latest = latest.clone();
+                self.switch(&latest).await
+            }
+            None => {
+                let created = self.client.new_window(true).await.map_err(sort)?;
+                let handle: String = created.handle.into();
+                self.known.push(handle.clone());
+                self.switch(&handle).await
+            }
+        }
+    }
+
+    pub(crate) async fn viewport(&mut self) -> Result<Viewport> {
+        self.focus_current().await?;
+        let size = self
+            .client
+            .execute("return [innerWidth, innerHeight];", vec![])
+            .await
+            .map_err(sort)?;
+        Ok(Viewport {
+            width: size[0].as_u64().unwrap_or_default() as u32,
+            height: size[1].as_u64().unwrap_or_default() as u32,
+        })
+    }
+
+    /// Sizes the window so that the viewport (not the window) has the size
+    /// asked for: set, measure the difference the browser's frame makes, set
+    /// again.
+    pub(crate) async fn set_viewport_size(&mut self, viewport: Viewport) -> Result<()> {
+        self.client
+            .set_window_size(viewport.width, viewport.height)
+            .await
+            .map_err(sort)?;
+        let inner = self.viewport().await?;
+        if inner != viewport {
+            let width = viewport.width + viewport.width.saturating_sub(inner.width);
+            let height = viewport.height + viewport.height.saturating_sub(inner.height);
+            self.client
+                .set_window_size(width, height)
+                .await
+                .map_err(sort)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,53 @@
+//! The vision-mode tools that differ from the text mode's: pointing at
+//! pixels and typing into the focused element, each answered with a picture
+//! (`after_vision`).
+
+use driver_core::Driver;
+
+use crate::args::{check_text_length, delta, direction_word};
+use crate::browser::{acted, Browser};
+use crate::defs;
+use crate::output::{typed_line, Outcome};
+use crate::state::State;
+
+impl Browser {
+    pub(crate) async fn click_point(&self, state: &mut State, point: defs::PointArgs) -> Outcome {
+        self.on_screen("click", point.x, point.y).await?;
+        acted(self.driver.click_at(point.x, point.y).await)?;
+        self.after(state, format!("Clicked at ({}, {}).", point.x, point.y))
+            .await
+    }
+
+    pub(crate) async fn hover_point(&self, state: &mut State, point: defs::PointArgs) -> Outcome {
+        self.on_screen("hover", point.x, point.y).await?;
+        acted(self.driver.move_mouse(point.x, point.y).await)?;
+        self.after(
+            state,
+            format!("Moved the mouse to ({}, {}).", point.x, point.y),
+        )
+        .await
+    }
+
+    pub(crate) async fn type_here(&self, state: &mut State, args: defs::TypeTextArgs) -> Outcome {
+        check_text_length(&args.text)?;
+        self.type_focused(&args.text, args.submit).await?;
+        self.after(state, typed_line(None, &args.text, args.submit))
+            .await
+    }
+
+    pub(crate) async fn scroll_at(&self, state: &mut State, args: defs::ScrollAtArgs) -> Outcome {
+        let viewport = self.driver.viewport().await?;
+        let (x, y) = (
+            args.x.unwrap_or(f64::from(viewport.width) / 2.0),
+            args.y.unwrap_or(f64::from(viewport.height) / 2.0),
+        );
+        let (dx, dy) = delta(args.direction, args.pixels, viewport)?;
+        self.on_screen("scroll", x, y).await?;
+        acted(self.driver.wheel(x, y, dx, dy).await)?;
+        self.after(
+            state,
+            format!("Scrolled {}.", direction_word(args.direction)),
+        )
+        .await
+    }
+}
