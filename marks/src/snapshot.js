@@ -64,6 +64,8 @@
     "menuitemradio", "option", "textbox", "searchbox", "combobox", "slider", "spinbutton",
     "treeitem", "gridcell", "listbox",
   ]);
+  // The longest hidden text that still names an icon-only control.
+  const HIDDEN_NAME_LIMIT = 40;
   const SKIP_TAGS = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "HEAD", "META", "LINK", "TITLE"]);
   const BLOCK_DISPLAY = /^(block|flex|grid|list-item|table|table-row|table-caption|flow-root)$/;
 
@@ -138,9 +140,6 @@
                // clip applies to absolutely positioned boxes only.
                ((position === "absolute" || position === "fixed") && style.clip !== "auto" &&
                 /rect\(\s*0(px)?,?\s+0(px)?,?\s+0(px)?,?\s+0(px)?\s*\)/.test(style.clip))) hidden = true;
-      // text-indent moves a block's text; it is inherited, so the block
-      // itself is enough to look at.
-      else if (BLOCK_DISPLAY.test(display) && style.textIndent !== "0px" && parseFloat(style.textIndent) < -999) hidden = true;
       else if (overflow !== "visible" || position !== "static") {
         // Only what clips or is positioned can be shrunk or pushed away.
         const box = rectOf(element);
@@ -154,6 +153,29 @@
       if (parent) hidden = isHidden(parent);
     }
     return hidden;
+  });
+
+  // Text moved off-screen by text-indent (image replacement: a logo, an
+  // icon button's word): the element's box, its background and its other
+  // children still show, only its text does not. text-indent is inherited,
+  // so the nearest block with one decides.
+  const textHidden = perElement((element) => {
+    const style = styleOf(element);
+    if (BLOCK_DISPLAY.test(layoutOf(element).display) && style.textIndent !== "0px" &&
+        parseFloat(style.textIndent) < -999) return true;
+    const parent = element.parentElement || (element.getRootNode() && element.getRootNode().host);
+    return parent ? textHidden(parent) : false;
+  });
+
+  // Hidden from assistive technology too, not only from sight: what no
+  // accessible name is made of (text that is merely clipped, indented or
+  // pushed off-screen still labels its control).
+  const a11yHidden = perElement((element) => {
+    if (element.getAttribute("aria-hidden") === "true" || element.hasAttribute("hidden")) return true;
+    const style = styleOf(element);
+    if (layoutOf(element).display === "none" || style.visibility === "hidden" || style.visibility === "collapse") return true;
+    const parent = element.parentElement || (element.getRootNode() && element.getRootNode().host);
+    return parent ? a11yHidden(parent) : false;
   });
 
   const labelOf = perElement((element) => element.closest("label"));
@@ -197,14 +219,19 @@
 
   const clean = (text) => (text || "").replace(/\s+/g, " ").trim();
 
-  // Visible text of a subtree, for names.
-  const visibleText = (root) => {
+  // The text of a subtree, for names: what a person sees of it (`hides`
+  // isHidden, text indented away left out), or with `hides` a11yHidden what
+  // assistive technology reads of it (clipped and off-screen text in).
+  const textOf = (root, hides) => {
     let text = "";
     const walk = (node) => {
-      if (node.nodeType === 3) { text += node.nodeValue; return; }
+      if (node.nodeType === 3) {
+        if (hides === a11yHidden || !node.parentElement || !textHidden(node.parentElement)) text += node.nodeValue;
+        return;
+      }
       if (node.nodeType !== 1 || SKIP_TAGS.has(node.tagName)) return;
       if (node.tagName === "SELECT" || node.tagName === "TEXTAREA" || node.tagName === "INPUT") return;
-      if (isHidden(node)) return;
+      if (hides(node)) return;
       if (node.tagName === "IMG") { text += " " + (node.getAttribute("alt") || "") + " "; return; }
       if (node.shadowRoot) eachChild(node.shadowRoot, walk);
       eachChild(node, walk);
@@ -213,13 +240,15 @@
     walk(root);
     return clean(text);
   };
+  const visibleText = (root) => textOf(root, isHidden);
+  const a11yText = (root) => textOf(root, a11yHidden);
 
   const byIds = (element, attribute) => {
     const ids = (element.getAttribute(attribute) || "").split(/\s+/).filter(Boolean);
     const root = element.getRootNode();
     return clean(ids.map((id) => {
       const target = root.getElementById ? root.getElementById(id) : document.getElementById(id);
-      return target ? visibleText(target) || clean(target.textContent) : "";
+      return target ? visibleText(target) || a11yText(target) : "";
     }).join(" "));
   };
 
@@ -241,7 +270,13 @@
     if (role === "dialog" || role === "alertdialog") return clean(element.getAttribute("title"));
     const isField = role === "textbox" || role === "searchbox" || role === "combobox" || role === "spinbutton" || role === "listbox" || role === "slider";
     if (!isField) {
-      const text = visibleText(element);
+      // What a person sees of it, or, for an icon-only control, the words
+      // it carries for assistive technology (an off-screen "Close"): a
+      // label's few words, never a hidden paragraph, which is no icon's name
+      // and could be text planted for a model.
+      const seen = visibleText(element);
+      const heard = seen ? "" : a11yText(element);
+      const text = seen || (heard.length <= HIDDEN_NAME_LIMIT ? heard : "");
       if (text) return text.length > 120 ? text.slice(0, 117) + "..." : text;
     }
     const title = clean(element.getAttribute("title"));
@@ -278,14 +313,59 @@
   const viewport = { w: (window.top === window ? innerWidth : (options.viewport || {}).w) || innerWidth,
                      h: (window.top === window ? innerHeight : (options.viewport || {}).h) || innerHeight };
 
-  const boxOf = (element, frameOffset) => {
-    const rect = rectOf(element);
-    return {
-      x: Math.round(rect.left + frameOffset.x),
-      y: Math.round(rect.top + frameOffset.y),
-      w: Math.round(rect.width),
-      h: Math.round(rect.height),
+  const toBox = (rect, frameOffset) => ({
+    x: Math.round(rect.left + frameOffset.x),
+    y: Math.round(rect.top + frameOffset.y),
+    w: Math.round(rect.width),
+    h: Math.round(rect.height),
+  });
+  const boxOf = (element, frameOffset) => toBox(rectOf(element), frameOffset);
+
+  const hasArea = (rect) => rect.width > 0 && rect.height > 0;
+
+  // Where a person sees an element a snapshot lists, and would click it:
+  // { rect, via } (via: the element whose box that is), or null when there
+  // is nothing of it to see. Its own box, as a rule; an inline box that
+  // holds only floated or positioned content (a logo link around a floated
+  // image) has no size of its own, and then it is the box around that
+  // content; a checkbox, radio or file input hidden for styling is shown
+  // and clicked through its label.
+  const shownRect = perElement((element) => {
+    if (!isHidden(element)) {
+      const own = rectOf(element);
+      if (hasArea(own)) return { rect: own, via: element };
+      const content = contentRect(element);
+      return content ? { rect: content, via: element } : null;
+    }
+    if (element.tagName === "INPUT" && ["checkbox", "radio", "file"].includes(element.type) && element.labels) {
+      for (const label of element.labels) {
+        if (!isHidden(label) && hasArea(rectOf(label))) return { rect: rectOf(label), via: label };
+      }
+    }
+    return null;
+  });
+
+  // The box around the visible content of an element that has none itself
+  // (a few levels down, a few dozen elements at most).
+  const contentRect = (element) => {
+    let left = Infinity, top = Infinity, right = -Infinity, bottom = -Infinity;
+    let budget = 50;
+    const visit = (node, depth) => {
+      for (let child = node.firstElementChild; child && budget > 0; child = child.nextElementSibling) {
+        budget--;
+        const rect = rectOf(child);
+        if (hasArea(rect) && !isHidden(child)) {
+          left = Math.min(left, rect.left); top = Math.min(top, rect.top);
+          right = Math.max(right, rect.right); bottom = Math.max(bottom, rect.bottom);
+        } else if (depth < 3) {
+          visit(child, depth + 1);
+        }
+      }
     };
+    visit(element, 0);
+    return right > left && bottom > top
+      ? { left, top, right, bottom, width: right - left, height: bottom - top }
+      : null;
   };
 
   // Above or below the viewport and the margin around it (a box in the top
@@ -333,19 +413,25 @@
     const centres = [];
 
     // Lists an element a person could act on, unless it is hidden.
+    // Outside the scope asked for, an element is only counted ("12 more
+    // below") if it renders at all: its number is kept, its name and state
+    // are not worked out, and the finer hiding tricks are not looked for.
+    const count = (element, role, box) => {
+      if (typeof element.checkVisibility === "function" &&
+          !element.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return;
+      beyond.push([idOf(element), role, box.x, box.y, box.w, box.h]);
+    };
+
+    // Lists an element a person could act on, unless there is nothing of
+    // it to see.
     const describe = (element, role, frameOffset) => {
-      const box = boxOf(element, frameOffset);
+      const rough = boxOf(element, frameOffset);
+      if (far(rough) && !options.full) return count(element, role, rough);
+      const shown = shownRect(element);
+      if (!shown) return;
+      const box = toBox(shown.rect, frameOffset);
       const offscreen = outOfView(box);
-      // Outside the scope asked for, an element is only counted ("12 more
-      // below") if it renders at all: its number is kept, its name and state
-      // are not worked out, and the finer hiding tricks are not looked for.
-      if (offscreen && !options.full) {
-        if (typeof element.checkVisibility === "function" &&
-            !element.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return;
-        beyond.push([idOf(element), role, box.x, box.y, box.w, box.h]);
-        return;
-      }
-      if (isHidden(element)) return;
+      if (offscreen && !options.full) return count(element, role, box);
       const id = idOf(element);
       const record = { id, role, name: nameOf(element, role), box };
       const tag = element.tagName;
@@ -394,8 +480,8 @@
         if (!options.full && far(box)) return;
         // A label's words are its control's name, not text of their own.
         const label = labelOf(parent);
-        if (label && label.control && !isHidden(label.control)) return;
-        if (isHidden(parent) || sameColourText(parent)) return;
+        if (label && label.control && shownRect(label.control)) return;
+        if (isHidden(parent) || textHidden(parent) || sameColourText(parent)) return;
         if (lineY === null) lineY = box.y;
         line += node.nodeValue;
         return;
@@ -424,7 +510,11 @@
         }
         return;
       }
-      const heading = /^H[1-6]$/.test(node.tagName) || node.getAttribute("role") === "heading";
+      // A heading is a line of structure, unless it is itself a control: an
+      // accordion's header with role=tab, a heading with a click handler or
+      // a pointer of its own (not one that is merely focusable). Then it is
+      // numbered, and named by its own text.
+      const heading = roleOf(node) === "heading" && interactive(node) !== "clickable";
       if (heading) {
         flush();
         const box = boxOf(node, frameOffset);
@@ -551,10 +641,13 @@
     const ref = state.elements.get(options.id);
     const element = ref && ref.deref();
     if (!element || !element.isConnected) return { error: "gone" };
-    if (isHidden(element)) return { error: "hidden" };
-    if (options.scroll !== false) element.scrollIntoView({ block: "center", inline: "center" });
+    // The same judgement as the snapshot's: what it listed, a click finds.
+    const before = shownRect(element);
+    if (!before) return { error: "hidden" };
+    if (options.scroll !== false) before.via.scrollIntoView({ block: "center", inline: "center" });
     // Boxes read before the scroll are stale now.
     rectOf.answers.clear();
+    shownRect.answers.clear();
     // Offsets of the same-origin frames between here and this document.
     let frameOffset = { x: 0, y: 0 };
     const chain = [];
@@ -562,14 +655,15 @@
     for (const frame of chain) {
       if (frame) frameOffset = contentOffset(frame, frameOffset);
     }
-    const box = boxOf(element, frameOffset);
-    if (box.w === 0 || box.h === 0) return { error: "hidden" };
-    const local = element.getBoundingClientRect();
-    const cx = local.left + local.width / 2;
-    const cy = local.top + local.height / 2;
+    const shown = shownRect(element);
+    if (!shown) return { error: "hidden" };
+    const box = toBox(shown.rect, frameOffset);
+    const cx = shown.rect.left + shown.rect.width / 2;
+    const cy = shown.rect.top + shown.rect.height / 2;
     const hit = element.getRootNode().elementFromPoint(cx, cy);
+    const labels = element.labels ? Array.from(element.labels) : [];
     let covered = null;
-    if (hit && hit !== element && !element.contains(hit) && !(element.labels && Array.from(element.labels).includes(hit))) {
+    if (hit && hit !== element && !element.contains(hit) && !labels.some((label) => label.contains(hit))) {
       covered = hit.tagName.toLowerCase() + (hit.id ? "#" + hit.id : "");
     }
     const result = { box, x: box.x + box.w / 2, y: box.y + box.h / 2, covered, tag: element.tagName };

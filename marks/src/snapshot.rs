@@ -208,7 +208,7 @@ impl Snapshot {
     /// role (`[6] "Second card"`) is something that reacts to a click without
     /// being a button or link (a click handler, `cursor: pointer`, a
     /// tabindex); `= "…"` is a field's value (an empty field has none); a
-    /// dialog's heading is not repeated under the dialog's own line, which
+    /// dialog's title (a heading or a line) is not repeated under the dialog's own line, which
     /// names it already; page lines that begin with
     /// `---` are escaped (`\---`), so the page cannot fake the end of its
     /// own content.
@@ -269,7 +269,9 @@ impl Snapshot {
         for line in self.lines.iter().filter(|line| self.in_scope(line)) {
             let named_dialog = dialog.take();
             match line {
-                Line::Heading { text, .. } if named_dialog == Some(text.as_str()) => {}
+                // A dialog's title, which its line names already.
+                Line::Heading { text, .. } | Line::Text { text, .. }
+                    if named_dialog == Some(text.as_str()) => {}
                 Line::Heading { level, text, .. } => {
                     let hashes = "#".repeat(usize::from((*level).clamp(1, 6)));
                     body.push(format!("{hashes} {}", escape(text)));

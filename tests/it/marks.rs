@@ -132,6 +132,9 @@ fixtures! {
     article: "article", false;
     select: "select", false;
     links: "links", false;
+    icons: "icons", false;
+    widgets: "widgets", false;
+    boxes: "boxes", false;
 }
 
 both_backends!(
@@ -147,6 +150,7 @@ both_backends!(
     what_a_modal_dialog_covers_is_said,
     marks_are_drawn_where_the_elements_are,
     pointing_at_pixels,
+    what_the_snapshot_lists_a_click_reaches,
 );
 
 fn number_of(snapshot: &marks::Snapshot, name: &str) -> u32 {
@@ -549,4 +553,84 @@ async fn pointing_at_pixels(backend: Backend) {
         (target.number, "button", "Create account")
     );
     driver.close().await.unwrap();
+}
+
+/// On pages whose controls sites build in ways that fooled the snapshot
+/// (icon-only buttons, headers that are tabs, links with no box of their
+/// own, inputs hidden behind their labels): every control is listed, named
+/// as its `data-k` says, and a click on its number reaches it.
+async fn what_the_snapshot_lists_a_click_reaches(backend: Backend) {
+    let page = start(backend).await;
+    let driver = page.driver.as_ref();
+    for (fixture, expected) in [
+        (
+            "icons.html",
+            &[
+                "Close",
+                "Close panel",
+                "Cart",
+                "Search",
+                "Dismiss",
+                "Menu",
+                "Share",
+                "Settings",
+                "Back to top",
+                // The link whose only text is a hidden paragraph: unnamed.
+                "",
+            ][..],
+        ),
+        (
+            "widgets.html",
+            &[
+                "Section #1",
+                "Section #4",
+                "Monthly",
+                "Yearly",
+                "What does it cost?",
+                "Show the small print",
+                "More options",
+            ][..],
+        ),
+        (
+            "boxes.html",
+            &[
+                "Acme",
+                "Shop",
+                "About us",
+                "Remember me",
+                "I agree to the terms",
+                "Small",
+                "Large",
+                "Upload a photo",
+            ][..],
+        ),
+    ] {
+        let snapshot = page.visit(&format!("/fx/{fixture}")).await;
+        let text = snapshot.render(RenderOptions::default());
+        let listed: Vec<(u32, String)> = snapshot
+            .elements
+            .values()
+            .filter(|element| !element.offscreen && element.role != "dialog")
+            .map(|element| (element.number, element.name.clone()))
+            .collect();
+        let names: Vec<&str> = listed.iter().map(|(_, name)| name.as_str()).collect();
+        assert_eq!(names, expected, "{fixture}: what is listed, named\n{text}");
+        for (number, name) in &listed {
+            page.marks
+                .click(driver, *number)
+                .await
+                .unwrap_or_else(|error| {
+                    panic!("{fixture}: clicking [{number}] {name:?}: {error}\n{text}")
+                });
+            let pressed = driver
+                .eval("(window.pressed || []).pop() ?? null")
+                .await
+                .expect("what was pressed");
+            assert_eq!(
+                pressed, **name,
+                "{fixture}: a click on [{number}] {name:?} reached {pressed}"
+            );
+        }
+    }
+    page.driver.close().await.expect("close");
 }

@@ -51,6 +51,9 @@ pub const FIXTURES: &[(&str, &str)] = &[
     ("article.html", include_str!("../fixtures/article.html")),
     ("select.html", include_str!("../fixtures/select.html")),
     ("links.html", include_str!("../fixtures/links.html")),
+    ("icons.html", include_str!("../fixtures/icons.html")),
+    ("widgets.html", include_str!("../fixtures/widgets.html")),
+    ("boxes.html", include_str!("../fixtures/boxes.html")),
 ];
 
 fn html(body: &str) -> ResponseTemplate {
