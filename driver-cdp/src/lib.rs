@@ -286,10 +286,7 @@ impl Driver for CdpDriver {
                 "({width: innerWidth, height: innerHeight})",
             )
             .await?;
-            Ok(Viewport {
-                width: size["width"].as_u64().unwrap_or_default() as u32,
-                height: size["height"].as_u64().unwrap_or_default() as u32,
-            })
+            driver_core::backend::locate::viewport_of(&size["width"], &size["height"])
         })
         .await
     }

@@ -19,7 +19,7 @@ use driver_core::{
 use crate::client::{CallError, Client, RawEvent};
 use crate::session::decode;
 
-use driver_core::backend::locate::{locate_error, LOCATE};
+use driver_core::backend::locate::{locate_error, locate_point, LOCATE};
 
 /// Navigates the tab and waits for the new document's `load`.
 pub(crate) async fn navigate(client: &Client, session: &str, url: &str) -> Result<Navigation> {
@@ -342,10 +342,7 @@ async fn locate(
 /// Clicks the centre of the first element matching `selector`.
 pub(crate) async fn click(client: &Client, session: &str, selector: &str) -> Result<()> {
     let point = locate(client, session, "click", selector, json!(null)).await?;
-    let (x, y) = (
-        point["x"].as_f64().unwrap_or_default(),
-        point["y"].as_f64().unwrap_or_default(),
-    );
+    let (x, y) = locate_point(&point, selector)?;
     click_at(client, session, x, y).await
 }
 

@@ -3,6 +3,7 @@
 
 use serde_json::{json, Value};
 
+use driver_core::backend::locate::locate_point;
 use driver_core::{DriverError, Key, KeyPress, Result};
 
 use crate::session::Session;
@@ -10,10 +11,7 @@ use crate::session::Session;
 impl Session {
     pub(crate) async fn click(&mut self, selector: &str) -> Result<()> {
         let point = self.locate("click", selector, Value::Null).await?;
-        let (x, y) = (
-            point["x"].as_f64().unwrap_or_default(),
-            point["y"].as_f64().unwrap_or_default(),
-        );
+        let (x, y) = locate_point(&point, selector)?;
         self.click_at(x, y).await
     }
 

@@ -158,10 +158,7 @@ impl Session {
             .execute("return [innerWidth, innerHeight];", vec![])
             .await
             .map_err(sort)?;
-        Ok(Viewport {
-            width: size[0].as_u64().unwrap_or_default() as u32,
-            height: size[1].as_u64().unwrap_or_default() as u32,
-        })
+        driver_core::backend::locate::viewport_of(&size[0], &size[1])
     }
 
     /// Sizes the window so that the viewport (not the window) has the size

@@ -386,16 +386,16 @@ impl Marks {
                 })
             }
         }
-        let mut x = answer["x"].as_f64().unwrap_or_default();
-        let mut y = answer["y"].as_f64().unwrap_or_default();
+        let mut x = coordinate(&answer, "x")?;
+        let mut y = coordinate(&answer, "y")?;
         if !target.path.is_empty() {
             // A cross-origin frame answers in its own viewport: add where the
             // frame sits now.
             let placed = driver
                 .eval(&script(json!({ "op": "frame_box", "frame": target.path })))
                 .await?;
-            x += placed["offset"]["x"].as_f64().unwrap_or_default();
-            y += placed["offset"]["y"].as_f64().unwrap_or_default();
+            x += coordinate(&placed["offset"], "x")?;
+            y += coordinate(&placed["offset"], "y")?;
         }
         Ok((x, y, answer))
     }
@@ -645,6 +645,20 @@ async fn run(driver: &dyn Driver, path: &[u32], options: Value) -> Result<Value,
         }
         other => Ok(other),
     }
+}
+
+/// A coordinate in a page script's answer: a finite number, or an error
+/// (never a default: a click at (0, 0) would land on whatever is there).
+fn coordinate(answer: &Value, key: &str) -> Result<f64, MarksError> {
+    answer[key]
+        .as_f64()
+        .filter(|value| value.is_finite())
+        .ok_or_else(|| {
+            MarksError::Script(format!(
+                "the page script answered without a usable {key}: {:.200}",
+                answer.to_string()
+            ))
+        })
 }
 
 fn decode<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, MarksError> {

@@ -36,3 +36,39 @@ pub fn locate_error(
         },
     })
 }
+
+/// The point a `click` answer of [`LOCATE`] says to press. An answer without
+/// one (a page that broke the helper's world) is an error, never a click at
+/// the corner of the viewport.
+pub fn locate_point(answer: &serde_json::Value, selector: &str) -> crate::Result<(f64, f64)> {
+    let coordinate = |key: &str| answer[key].as_f64().filter(|value| value.is_finite());
+    match (coordinate("x"), coordinate("y")) {
+        (Some(x), Some(y)) => Ok((x, y)),
+        _ => Err(crate::DriverError::Script {
+            message: format!(
+                "the page gave no point to press for {selector:?}: {:.200}",
+                answer.to_string()
+            ),
+        }),
+    }
+}
+
+/// A viewport size as a page reports it (`[innerWidth, innerHeight]` or
+/// `{width, height}`): both whole and positive, or an error.
+pub fn viewport_of(
+    width: &serde_json::Value,
+    height: &serde_json::Value,
+) -> crate::Result<crate::Viewport> {
+    let size = |value: &serde_json::Value| {
+        value
+            .as_u64()
+            .and_then(|n| u32::try_from(n).ok())
+            .filter(|n| *n > 0)
+    };
+    match (size(width), size(height)) {
+        (Some(width), Some(height)) => Ok(crate::Viewport { width, height }),
+        _ => Err(crate::DriverError::Script {
+            message: format!("the page gave no viewport size: {width} × {height}"),
+        }),
+    }
+}
