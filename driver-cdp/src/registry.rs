@@ -24,7 +24,12 @@ use crate::client::{Client, RawEvent};
 
 /// Most console entries kept between two `console()` calls; older ones are
 /// dropped so a page logging in a loop cannot grow memory without bound.
-const CONSOLE_LIMIT: usize = 1000;
+/// The pack reads them after every action, so this is how many one action
+/// can log and still be counted.
+const CONSOLE_LIMIT: usize = 10_000;
+
+/// The longest console message kept, in characters (the pack shows 500).
+const CONSOLE_TEXT_LIMIT: usize = 2_000;
 
 /// One page target.
 #[derive(Debug, Clone)]
@@ -45,7 +50,7 @@ pub(crate) struct TabRecord {
 #[derive(Default)]
 pub(crate) struct Registry {
     pub tabs: Vec<TabRecord>,
-    pub console: Vec<ConsoleEntry>,
+    pub console: std::collections::VecDeque<ConsoleEntry>,
     pub downloads: Vec<Download>,
     /// Cross-site frames attached as targets of their own: frame id -> session.
     pub frames: std::collections::HashMap<String, String>,
@@ -67,9 +72,9 @@ impl Registry {
 
     fn push_console(&mut self, entry: ConsoleEntry) {
         if self.console.len() >= CONSOLE_LIMIT {
-            self.console.remove(0);
+            self.console.pop_front();
         }
-        self.console.push(entry);
+        self.console.push_back(entry);
     }
 }
 
@@ -171,7 +176,7 @@ impl SharedRegistry {
 
     /// Takes the console entries gathered so far.
     pub fn drain_console(&self) -> Vec<ConsoleEntry> {
-        std::mem::take(&mut self.state.lock().console)
+        std::mem::take(&mut self.state.lock().console).into()
     }
 
     /// Waits until `check` returns `Some`, re-checking after every change.
@@ -516,7 +521,10 @@ fn on_exception(registry: &SharedRegistry, event: &RawEvent) {
     push_entry(registry, session, ConsoleLevel::PageError, text);
 }
 
-fn push_entry(registry: &SharedRegistry, session: &str, level: ConsoleLevel, text: String) {
+fn push_entry(registry: &SharedRegistry, session: &str, level: ConsoleLevel, mut text: String) {
+    if let Some((cut, _)) = text.char_indices().nth(CONSOLE_TEXT_LIMIT) {
+        text.truncate(cut);
+    }
     registry.update(|registry| {
         if let Some(tab) = registry.by_session(session).map(|tab| tab.id.clone()) {
             registry.push_console(ConsoleEntry { level, text, tab });

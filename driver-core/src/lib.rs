@@ -38,6 +38,7 @@ pub mod backend;
 mod capabilities;
 mod driver;
 mod error;
+mod journal;
 mod keys;
 mod options;
 
@@ -48,5 +49,6 @@ pub use driver::{
     WaitFor, DOCUMENT_STATUS,
 };
 pub use error::{DriverError, Result};
+pub use journal::Journal;
 pub use keys::{Key, KeyPress, Modifiers};
 pub use options::{FrameCallback, Options, ScreencastFrame};

@@ -96,7 +96,7 @@ impl GuardedDriver {
     /// A navigation the proxy refused on the way (a redirect to a local
     /// address, say) shows up in the browser as a failed load or the proxy's
     /// 403 page; say what it really was.
-    fn explain(&self, before: usize, result: Result<Navigation>) -> Result<Navigation> {
+    fn explain(&self, before: u64, result: Result<Navigation>) -> Result<Navigation> {
         let refused = self.guard.refusals().since(before);
         let main_document = |navigation_url: &str| {
             refused
@@ -143,7 +143,7 @@ impl Driver for GuardedDriver {
 
     async fn navigate(&self, url: &str) -> Result<Navigation> {
         self.gate(url).await?;
-        let before = self.guard.refusals().len();
+        let before = self.guard.refusals().next_seq();
         let result = self.inner().await?.navigate(url).await;
         self.explain(before, result)
     }

@@ -36,6 +36,7 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::SystemTime;
 
+use driver_core::Journal;
 use url::Host;
 
 pub use guarded::{GuardedDriver, MakeDriver};
@@ -131,12 +132,22 @@ impl fmt::Display for Refusal {
     }
 }
 
-/// The refused requests of a session, in order. Cheap to clone; clones share.
-#[derive(Debug, Clone, Default)]
-pub struct Refusals(Arc<parking_lot::Mutex<Vec<Refusal>>>);
+/// The refused requests of a session, in order, each numbered, so a reader
+/// asks for what came after the last one it saw (see [`Journal`]). Cheap to
+/// clone; clones share.
+#[derive(Debug, Clone)]
+pub struct Refusals(Arc<parking_lot::Mutex<Journal<Refusal>>>);
 
 /// At most this many refusals are kept; the oldest go first.
 const REFUSALS_KEPT: usize = 10_000;
+
+impl Default for Refusals {
+    fn default() -> Self {
+        Self(Arc::new(parking_lot::Mutex::new(Journal::new(
+            REFUSALS_KEPT,
+        ))))
+    }
+}
 
 impl Refusals {
     /// Records a refusal and logs it.
@@ -152,35 +163,39 @@ impl Refusals {
             // A name that does not resolve would fail without the guard too.
             tracing::debug!(target = %refusal.target, reason = %refusal.reason, "guard refused a request");
         }
-        let mut list = self.lock();
-        if list.len() >= REFUSALS_KEPT {
-            list.remove(0);
-        }
-        list.push(refusal);
+        self.0.lock().push(refusal);
     }
 
-    /// Every refusal so far.
+    /// Every refusal kept.
     pub fn all(&self) -> Vec<Refusal> {
-        self.lock().clone()
+        self.0.lock().iter().cloned().collect()
     }
 
-    /// How many refusals there have been (of those kept).
+    /// How many refusals are kept.
     pub fn len(&self) -> usize {
-        self.lock().len()
+        self.0.lock().len()
     }
 
     /// Whether nothing was refused.
     pub fn is_empty(&self) -> bool {
-        self.lock().is_empty()
+        self.0.lock().is_empty()
     }
 
-    /// The refusals after the first `from`.
-    pub fn since(&self, from: usize) -> Vec<Refusal> {
-        self.lock().iter().skip(from).cloned().collect()
+    /// Where a reader that has seen every refusal so far stands.
+    pub fn next_seq(&self) -> u64 {
+        self.0.lock().next_seq()
     }
 
-    fn lock(&self) -> parking_lot::MutexGuard<'_, Vec<Refusal>> {
-        self.0.lock()
+    /// The refusals numbered `from` and after (those still kept).
+    pub fn since(&self, from: u64) -> Vec<Refusal> {
+        self.read(from).0
+    }
+
+    /// The refusals numbered `from` and after, and where the reader stands
+    /// once it has read them (one look, so none is missed in between).
+    pub fn read(&self, from: u64) -> (Vec<Refusal>, u64) {
+        let journal = self.0.lock();
+        (journal.since(from).cloned().collect(), journal.next_seq())
     }
 }
 
@@ -499,6 +514,7 @@ mod tests {
         refusals.record("http://b/", Reason::Scheme { scheme: "y".into() });
         assert_eq!(refusals.len(), 2);
         assert_eq!(refusals.since(1)[0].target, "http://b/");
+        assert_eq!(refusals.next_seq(), 2);
         assert!(refusals.all()[0]
             .to_string()
             .starts_with("refused http://a/: the x: scheme"));

@@ -41,6 +41,11 @@ const LOGS: &str = r#"<!doctype html><html><head><title>Logs</title></head><body
 <button onclick="console.error('button broke'); console.log('clicked', 2)">Log</button>
 </body></html>"#;
 
+/// A page that logs more than the pack keeps for the console tool.
+const LOUD: &str = r#"<!doctype html><html><head><title>Loud</title></head><body>
+<button onclick="for (let i = 0; i < 600; i++) console.error('failure ' + i)">Fail 600 times</button>
+</body></html>"#;
+
 const FETCHES: &str = r#"<!doctype html><html><head><title>Fetches</title></head><body>
 <button onclick="fetch('/slow-data').then(r => r.text()).then(t => { document.getElementById('out').textContent = 'Loaded: ' + t; })">Load</button>
 <p id="out">Nothing yet.</p>
@@ -108,6 +113,7 @@ impl Session {
         site.page("/popups", POPUPS).await;
         site.page("/closer", CLOSER).await;
         site.page("/logs", LOGS).await;
+        site.page("/loud", LOUD).await;
         site.page("/fetches", FETCHES).await;
         site.page("/streams", STREAMS).await;
         site.page("/orders", ORDERS).await;
@@ -616,4 +622,31 @@ async fn trouble(backend: Backend) {
     assert!(marker.tree().is_empty(), "the fresh browser is closed too");
 }
 
-both_backends!(every_tool, dialogs, settling, vision, bad_input, trouble);
+/// Console errors are counted by position, not by the size of a capped
+/// log: the second click's 600 errors are reported as the first's were, and
+/// the console tool says what it did not keep.
+async fn long_logs(backend: Backend) {
+    let mut s = Session::start(backend, false).await;
+    let page = s.ok("open", json!({ "url": s.url("/loud") })).await;
+    let fail = Session::number(&page, "Fail 600 times");
+    for _ in 0..2 {
+        let clicked = s.ok("click", json!({ "element": fail })).await;
+        assert!(
+            clicked.text.contains("The page logged 600 new errors"),
+            "{}",
+            clicked.text
+        );
+    }
+    let console = s.ok("console", json!({})).await;
+    assert!(
+        console.text.starts_with("500 console messages since you last asked")
+            && console.text.contains("(700 earlier messages were not kept")
+            && console.text.contains("[error] failure 599"),
+        "{}",
+        &console.text[..console.text.len().min(600)]
+    );
+    let again = s.ok("console", json!({})).await;
+    assert_eq!(again.text, "No console messages since you last asked.");
+}
+
+both_backends!(every_tool, dialogs, settling, vision, bad_input, trouble, long_logs);

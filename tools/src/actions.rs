@@ -400,7 +400,10 @@ impl Browser {
 
     pub(crate) async fn console(&self, state: &mut State) -> Outcome {
         self.gather_console(state).await;
-        let entries = std::mem::take(&mut state.console);
+        let from = state.console_read;
+        state.console_read = state.console.next_seq();
+        let entries: Vec<String> = state.console.since(from).map(console_line).collect();
+        let dropped = state.console.dropped_since(from);
         if entries.is_empty() {
             return Ok(ToolOutput::text(
                 "No console messages since you last asked.".to_owned(),
@@ -411,8 +414,34 @@ impl Browser {
             entries.len(),
             if entries.len() == 1 { "" } else { "s" }
         );
-        for entry in &entries {
-            let _ = writeln!(text, "{}", console_line(entry));
+        if dropped > 0 {
+            let _ = writeln!(
+                text,
+                "({dropped} earlier message{} not kept: only the last {} are.)",
+                if dropped == 1 { " was" } else { "s were" },
+                state.console.len()
+            );
+        }
+        // The newest that fit the answer's budget.
+        let budget = self.options.budget_tokens * 4;
+        let mut size = 0;
+        let shown = entries
+            .iter()
+            .rev()
+            .take_while(|line| {
+                size += line.len() + 1;
+                size <= budget
+            })
+            .count();
+        if shown < entries.len() {
+            let _ = writeln!(
+                text,
+                "(The {} oldest are left out to keep this answer short.)",
+                entries.len() - shown
+            );
+        }
+        for entry in &entries[entries.len() - shown..] {
+            let _ = writeln!(text, "{entry}");
         }
         Ok(ToolOutput::text(text.trim_end().to_owned()))
     }

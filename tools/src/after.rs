@@ -13,9 +13,6 @@ use crate::output::{console_line, join, mime, Image, Outcome, ToolOutput};
 use crate::settle::{settle, Settled};
 use crate::state::State;
 
-/// The most console entries kept for the `console` tool.
-const CONSOLE_KEPT: usize = 500;
-
 /// How long a tab that just opened may take to report its URL.
 const NEW_TAB_WAIT: Duration = Duration::from_secs(1);
 
@@ -130,7 +127,7 @@ impl Browser {
 
     pub(crate) async fn after_vision(&self, state: &mut State, did: String) -> Outcome {
         let mut lines = vec![did];
-        let before = state.console.len();
+        let before = state.console.next_seq();
         let settled = settle(&self.driver, self.options.quiet, self.options.settle_cap).await;
         let blocked = match settled {
             Err(DriverError::DialogOpen { kind, message }) => {
@@ -148,10 +145,7 @@ impl Browser {
             Ok(Settled::Quiet) => None,
         };
         self.report_changes(state, &mut lines, false).await;
-        let fresh: Vec<String> = state.console[before.min(state.console.len())..]
-            .iter()
-            .map(console_line)
-            .collect();
+        let fresh: Vec<String> = state.console.since(before).map(console_line).collect();
         if !fresh.is_empty() {
             lines.push("Console since the last action (page output, untrusted):".to_owned());
             lines.extend(fresh);
@@ -261,14 +255,12 @@ impl Browser {
     /// named. Names that do not resolve are not the guard protecting
     /// anything: the request would fail without it too.
     fn report_refusals(&self, state: &mut State, lines: &mut Vec<String>) {
-        let refusals = self.driver.guard().refusals();
-        let total = refusals.len();
-        let fresh: Vec<_> = refusals
-            .since(state.refusals_seen)
+        let (refused, next) = self.driver.guard().refusals().read(state.refusals_seen);
+        state.refusals_seen = next;
+        let fresh: Vec<_> = refused
             .into_iter()
             .filter(|refusal| refusal.reason.is_protection())
             .collect();
-        state.refusals_seen = total;
         if fresh.is_empty() {
             return;
         }
@@ -286,20 +278,10 @@ impl Browser {
         ));
     }
 
-    /// Console errors the page logged since the last call.
+    /// Console errors the page logged since the last call, counted as they
+    /// arrive (however many the pack keeps for the `console` tool).
     async fn report_console(&self, state: &mut State, lines: &mut Vec<String>) {
-        let errors_before = state
-            .console
-            .iter()
-            .filter(|entry| is_error(entry.level))
-            .count();
-        self.gather_console(state).await;
-        let errors = state
-            .console
-            .iter()
-            .filter(|entry| is_error(entry.level))
-            .count()
-            - errors_before;
+        let errors = self.gather_console(state).await;
         if errors > 0 && !self.options.vision {
             lines.push(format!(
                 "The page logged {errors} new error{}; call console to read {}.",
@@ -330,12 +312,17 @@ impl Browser {
         }
     }
 
-    pub(crate) async fn gather_console(&self, state: &mut State) {
-        if let Ok(entries) = self.driver.console().await {
-            state.console.extend(entries);
-            let excess = state.console.len().saturating_sub(CONSOLE_KEPT);
-            state.console.drain(..excess);
+    /// Takes what the browser logged since it was last asked into the
+    /// pack's journal; returns how many of those were errors.
+    pub(crate) async fn gather_console(&self, state: &mut State) -> usize {
+        let Ok(entries) = self.driver.console().await else {
+            return 0;
+        };
+        let errors = entries.iter().filter(|entry| is_error(entry.level)).count();
+        for entry in entries {
+            state.console.push(entry);
         }
+        errors
     }
 }
 

@@ -3,15 +3,20 @@
 
 use std::collections::HashMap;
 
-use driver_core::{ConsoleEntry, TabId};
+use driver_core::{ConsoleEntry, Journal, TabId};
+
+/// The most console entries kept for the `console` tool.
+const CONSOLE_KEPT: usize = 500;
 
 /// What the pack remembers between calls.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct State {
-    /// Guard refusals already reported.
-    pub(crate) refusals_seen: usize,
-    /// Console entries not yet read with the `console` tool.
-    pub(crate) console: Vec<ConsoleEntry>,
+    /// Where the guard's refusals stood when they were last reported.
+    pub(crate) refusals_seen: u64,
+    /// The page's console messages, numbered as they came.
+    pub(crate) console: Journal<ConsoleEntry>,
+    /// Where the `console` tool stopped reading.
+    pub(crate) console_read: u64,
     /// The tabs after the previous call, oldest first.
     pub(crate) tabs: Vec<TabId>,
     /// The URL of the last page shown.
@@ -20,4 +25,18 @@ pub(crate) struct State {
     pub(crate) statuses: HashMap<String, u16>,
     /// A dialog was reported open and not yet answered.
     pub(crate) dialog_open: bool,
+}
+
+impl Default for State {
+    fn default() -> Self {
+        Self {
+            refusals_seen: 0,
+            console: Journal::new(CONSOLE_KEPT),
+            console_read: 0,
+            tabs: Vec::new(),
+            url: None,
+            statuses: HashMap::new(),
+            dialog_open: false,
+        }
+    }
 }
