@@ -51,6 +51,16 @@ pub enum DriverError {
         net_error: String,
     },
 
+    /// The host name does not resolve: no such site (a mistyped name, most
+    /// likely). Not a refusal: nothing was protected.
+    #[error("could not open {url}: the name {host} does not resolve")]
+    UnknownHost {
+        /// The URL asked for.
+        url: String,
+        /// The name that does not resolve.
+        host: String,
+    },
+
     /// The guard refused to let the browser reach that address.
     #[error("refused {url}: {reason}")]
     Refused {

@@ -15,7 +15,7 @@ use driver_core::{
     Options, Result, ScreenshotOptions, Tab, TabId, Viewport, WaitFor,
 };
 
-use crate::{EgressProxy, Guard, Refusal};
+use crate::{EgressProxy, Guard, Reason, Refusal};
 
 /// Makes the backend's driver from the options (with the proxy filled in).
 pub type MakeDriver = Box<dyn Fn(Options) -> Box<dyn Driver> + Send + Sync>;
@@ -87,19 +87,16 @@ impl GuardedDriver {
             .check_url(url)
             .await
             .map(|_| ())
-            .map_err(|reason| DriverError::Refused {
-                url: url.to_owned(),
-                reason: reason.to_string(),
-            })
+            .map_err(|reason| refused(url.to_owned(), &reason))
     }
 
     /// A navigation the proxy refused on the way (a redirect to a local
     /// address, say) shows up in the browser as a failed load or the proxy's
     /// 403 page; say what it really was.
     fn explain(&self, before: u64, result: Result<Navigation>) -> Result<Navigation> {
-        let refused = self.guard.refusals().since(before);
+        let refusals = self.guard.refusals().since(before);
         let main_document = |navigation_url: &str| {
-            refused
+            refusals
                 .iter()
                 .find(|refusal| refusal.target == navigation_url)
                 .cloned()
@@ -107,21 +104,15 @@ impl GuardedDriver {
         match result {
             Ok(navigation) if navigation.status == Some(403) => {
                 match main_document(&navigation.url) {
-                    Some(refusal) => Err(DriverError::Refused {
-                        url: refusal.target,
-                        reason: refusal.reason.to_string(),
-                    }),
+                    Some(refusal) => Err(refused(refusal.target, &refusal.reason)),
                     None => Ok(navigation),
                 }
             }
             Err(DriverError::NavigationFailed {
                 url: failed,
                 net_error,
-            }) => match refused.first() {
-                Some(refusal) => Err(DriverError::Refused {
-                    url: refusal.target.clone(),
-                    reason: refusal.reason.to_string(),
-                }),
+            }) => match refusals.first() {
+                Some(refusal) => Err(refused(refusal.target.clone(), &refusal.reason)),
                 None => Err(DriverError::NavigationFailed {
                     url: failed,
                     net_error,
@@ -129,6 +120,27 @@ impl GuardedDriver {
             },
             other => other,
         }
+    }
+}
+
+/// What a refusal is to the caller: a name that does not resolve is no site
+/// at all (nothing was protected); anything else the guard refused.
+fn refused(url: String, reason: &Reason) -> DriverError {
+    match reason {
+        Reason::Unresolvable { host, .. } => DriverError::UnknownHost {
+            url,
+            host: host.clone(),
+        },
+        Reason::Resolved { .. }
+        | Reason::Address(_)
+        | Reason::OwnAddress { .. }
+        | Reason::LocalName { .. }
+        | Reason::BlockedDomain { .. }
+        | Reason::Scheme { .. }
+        | Reason::Malformed { .. } => DriverError::Refused {
+            url,
+            reason: reason.to_string(),
+        },
     }
 }
 

@@ -329,11 +329,16 @@ fn origin_form(uri: &Uri) -> Uri {
 
 fn refuse(guard: &Guard, target: &str, reason: Reason) -> Response<Body> {
     let text = reason.to_string();
+    // A page a person (or a model) reads: a name that does not resolve is
+    // no site at all, not something the guard kept out.
+    let page = match &reason {
+        Reason::Unresolvable { host, .. } => {
+            format!("There is no site called {host}: the name does not resolve.")
+        }
+        _ => format!("tabwright refused {target}: {text}"),
+    };
     guard.refusals().record(target, reason);
-    let mut response = plain(
-        StatusCode::FORBIDDEN,
-        &format!("tabwright refused {target}: {text}"),
-    );
+    let mut response = plain(StatusCode::FORBIDDEN, &page);
     if let Ok(value) = HeaderValue::from_str(&text.replace(['\r', '\n'], " ")) {
         response.headers_mut().insert(REFUSED_HEADER, value);
     }

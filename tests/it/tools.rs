@@ -451,6 +451,8 @@ async fn bad_input(backend: Backend) {
         ("open", json!({ "url": "http://0x7f000001/" })),
         ("open", json!({ "url": "http://[::ffff:127.0.0.1]/" })),
         ("open", json!({ "url": "http://printer.local/" })),
+        // A mistyped name: no such site, which is not the guard's doing.
+        ("open", json!({ "url": "http://shop.example.invalid/" })),
         ("open", json!({ "url": s.url("/"), "bogus": 1 })),
         ("open", json!([1, 2])),
         ("open", json!("http://example.com/")),
@@ -639,7 +641,9 @@ async fn long_logs(backend: Backend) {
     }
     let console = s.ok("console", json!({})).await;
     assert!(
-        console.text.starts_with("500 console messages since you last asked")
+        console
+            .text
+            .starts_with("500 console messages since you last asked")
             && console.text.contains("(700 earlier messages were not kept")
             && console.text.contains("[error] failure 599"),
         "{}",

@@ -168,6 +168,9 @@ fn driver_sentence(error: &DriverError) -> String {
         DriverError::Refused { url, reason } => format!(
             "Refused to open {url}: {reason}. Pages on this machine and its private network are off limits; open a public address instead."
         ),
+        DriverError::UnknownHost { url, host } => format!(
+            "Could not open {url}: there is no site called {host} (the name does not exist); check the spelling of the address."
+        ),
         DriverError::NavigationFailed { url, net_error } => format!(
             "Could not open {url}: {net_error}. Check the address, or try again later."
         ),
