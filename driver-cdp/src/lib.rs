@@ -56,6 +56,7 @@ pub use driver_core::{
     Options, Result, ScreenshotOptions, Tab, TabId, Viewport, WaitFor,
 };
 
+use registry::World;
 use session::Session;
 
 /// A [`Driver`] over the Chrome DevTools Protocol. See the crate docs.
@@ -128,8 +129,41 @@ impl Driver for CdpDriver {
     async fn eval_in_frame(&self, frame: &[u32], expression: &str) -> Result<serde_json::Value> {
         self.run("evaluate a script in a frame".to_owned(), async |session| {
             let id = session.current_session().await?;
-            page::evaluate_in_frame(&session.client, &session.registry, &id, frame, expression)
-                .await
+            let registry = &session.registry;
+            page::evaluate_in_frame(
+                &session.client,
+                registry,
+                &id,
+                frame,
+                World::Page,
+                expression,
+            )
+            .await
+        })
+        .await
+    }
+
+    async fn eval_isolated(&self, frame: &[u32], expression: &str) -> Result<serde_json::Value> {
+        self.run("evaluate a script".to_owned(), async |session| {
+            let id = session.current_session().await?;
+            let registry = &session.registry;
+            page::evaluate_in_frame(
+                &session.client,
+                registry,
+                &id,
+                frame,
+                World::Tools,
+                expression,
+            )
+            .await
+        })
+        .await
+    }
+
+    async fn requests_in_flight(&self) -> Result<Option<usize>> {
+        self.run_free("count the requests in flight".to_owned(), async |session| {
+            let id = session.current_session().await?;
+            Ok(Some(session.registry.requests_in_flight(&id)))
         })
         .await
     }
@@ -156,7 +190,7 @@ impl Driver for CdpDriver {
     async fn click(&self, selector: &str) -> Result<()> {
         self.run(format!("click {selector:?}"), async |session| {
             let id = session.current_session().await?;
-            page::click(&session.client, &id, selector).await
+            page::click(&session.client, &session.registry, &id, selector).await
         })
         .await
     }
@@ -173,7 +207,7 @@ impl Driver for CdpDriver {
     async fn send_keys(&self, selector: &str, text: &str) -> Result<()> {
         self.run(format!("type into {selector:?}"), async |session| {
             let id = session.current_session().await?;
-            page::send_keys(&session.client, &id, selector, text).await
+            page::send_keys(&session.client, &session.registry, &id, selector, text).await
         })
         .await
     }
@@ -197,7 +231,7 @@ impl Driver for CdpDriver {
     async fn text(&self, selector: &str) -> Result<String> {
         self.run(format!("read the text of {selector:?}"), async |session| {
             let id = session.current_session().await?;
-            page::read(&session.client, &id, selector, "text").await
+            page::read(&session.client, &session.registry, &id, selector, "text").await
         })
         .await
     }
@@ -205,7 +239,7 @@ impl Driver for CdpDriver {
     async fn value(&self, selector: &str) -> Result<String> {
         self.run(format!("read the value of {selector:?}"), async |session| {
             let id = session.current_session().await?;
-            page::read(&session.client, &id, selector, "value").await
+            page::read(&session.client, &session.registry, &id, selector, "value").await
         })
         .await
     }
@@ -213,7 +247,7 @@ impl Driver for CdpDriver {
     async fn wait_for(&self, selector: &str, condition: WaitFor) -> Result<()> {
         self.run(format!("wait for {selector:?}"), async |session| {
             let id = session.current_session().await?;
-            page::wait_for(&session.client, &id, selector, condition).await
+            page::wait_for(&session.client, &session.registry, &id, selector, condition).await
         })
         .await
     }

@@ -17,6 +17,7 @@ use driver_core::{
 };
 
 use crate::client::{CallError, Client, RawEvent};
+use crate::registry::{SharedRegistry, World, WORLD_NAME};
 use crate::session::decode;
 
 use driver_core::backend::locate::{locate_error, locate_point, LOCATE};
@@ -187,37 +188,57 @@ pub(crate) async fn evaluate(
     evaluate_in_context(client, session, None, expression).await
 }
 
-/// Evaluates in the frame at `path` (`window.frames` indices from the top):
-/// each step finds the iframe element in the current frame, asks which
-/// frame it holds, and moves to that frame's main-world context.
+/// Evaluates in a world of the frame at `path` (`window.frames` indices
+/// from the top).
 pub(crate) async fn evaluate_in_frame(
     client: &Client,
-    registry: &crate::registry::SharedRegistry,
+    registry: &SharedRegistry,
     session: &str,
     path: &[u32],
+    world: World,
     expression: &str,
 ) -> Result<serde_json::Value> {
-    let unreachable = |reason: String| DriverError::FrameUnreachable {
-        path: format!("{path:?}"),
-        reason,
+    if path.is_empty() && world == World::Page {
+        return evaluate(client, session, expression).await;
+    }
+    let (session, frame) = frame_at(client, registry, session, path).await?;
+    let context = match world {
+        World::Tools => tools_context(client, registry, &session, &frame).await?,
+        World::Page => registry
+            .context_of(&session, &frame, World::Page)
+            .ok_or_else(|| unreachable(path, "its document has no script context yet"))?,
     };
-    let mut session = session.to_owned();
-    let mut context: Option<i64> = None;
+    evaluate_in_context(client, &session, Some(context), expression).await
+}
+
+/// The session a frame's document lives in, and the frame's id: each step
+/// of the path finds the iframe element in the current frame (asked in
+/// tabwright's world, which the page cannot fool), asks which frame it
+/// holds, and follows it into the process of its own if it is cross-site.
+async fn frame_at(
+    client: &Client,
+    registry: &SharedRegistry,
+    tab: &str,
+    path: &[u32],
+) -> Result<(String, String)> {
+    let mut session = tab.to_owned();
+    let mut frame = registry
+        .root_frame(tab)
+        .ok_or_else(|| unreachable(path, "its tab is gone"))?;
     for index in path {
-        let mut params = json!({
+        let context = tools_context(client, registry, &session, &frame).await?;
+        let params = json!({
             "expression": format!(
                 "Array.from(document.querySelectorAll('iframe, frame')).find((f) => f.contentWindow === window[{index}]) || null"
             ),
+            "contextId": context,
             "returnByValue": false,
         });
-        if let Some(context) = context {
-            params["contextId"] = json!(context);
-        }
         let found = client
             .call_raw(Some(&session), "Runtime.evaluate", params)
             .await?;
         let Some(object) = found["result"]["objectId"].as_str() else {
-            return Err(unreachable("the frame is gone".to_owned()));
+            return Err(unreachable(path, "the frame is gone"));
         };
         let node = client
             .call_raw(
@@ -233,27 +254,49 @@ pub(crate) async fn evaluate_in_frame(
                 json!({ "objectId": object }),
             )
             .await;
-        let Some(frame) = node["node"]["frameId"].as_str() else {
-            return Err(unreachable("the frame has no document".to_owned()));
+        let Some(child) = node["node"]["frameId"].as_str() else {
+            return Err(unreachable(path, "the frame has no document"));
         };
-        if let Some(found) = registry.context_of(&session, frame) {
-            context = Some(found);
-            continue;
+        // A cross-site frame runs in a process of its own, with a session of
+        // its own; a same-site one lives in this one.
+        if let Some(own) = registry.frame_session(child) {
+            session = own;
         }
-        // Not in this process: a cross-site frame with a session of its own.
-        let Some(child) = registry.frame_session(frame) else {
-            return Err(unreachable(
-                "it runs in another process that is not attached yet".to_owned(),
-            ));
-        };
-        context = Some(
-            registry
-                .context_of(&child, frame)
-                .ok_or_else(|| unreachable("its document has no script context yet".to_owned()))?,
-        );
-        session = child;
+        frame = child.to_owned();
     }
-    evaluate_in_context(client, &session, context, expression).await
+    Ok((session, frame))
+}
+
+/// tabwright's world in a frame: the one Chrome made for the document
+/// (every document gets one, `registry::WORLD_NAME`), or one made now for
+/// a document that was there before.
+async fn tools_context(
+    client: &Client,
+    registry: &SharedRegistry,
+    session: &str,
+    frame: &str,
+) -> Result<i64> {
+    if let Some(id) = registry.context_of(session, frame, World::Tools) {
+        return Ok(id);
+    }
+    let created = client
+        .call_raw(
+            Some(session),
+            "Page.createIsolatedWorld",
+            json!({ "frameId": frame, "worldName": WORLD_NAME }),
+        )
+        .await?;
+    let id = created["executionContextId"].as_i64().ok_or_else(|| {
+        DriverError::Protocol(format!("Page.createIsolatedWorld answered {created}"))
+    })?;
+    Ok(registry.adopt_world(session, frame, id))
+}
+
+fn unreachable(path: &[u32], reason: &str) -> DriverError {
+    DriverError::FrameUnreachable {
+        path: format!("{path:?}"),
+        reason: reason.to_owned(),
+    }
 }
 
 async fn evaluate_in_context(
@@ -285,6 +328,7 @@ async fn evaluate_in_context(
             // awaited promise: a navigation.
             CallError::Protocol { message }
                 if message.contains("Execution context was destroyed")
+                    || message.contains("Cannot find context with specified id")
                     || message.contains("Inspected target navigated or closed") =>
             {
                 DriverError::DocumentReplaced
@@ -316,6 +360,7 @@ async fn evaluate_in_context(
 /// Runs one of the helpers in `locate.js` on a selector.
 async fn locate(
     client: &Client,
+    registry: &SharedRegistry,
     session: &str,
     operation: &str,
     selector: &str,
@@ -332,7 +377,10 @@ async fn locate(
         json!(selector),
         extra
     );
-    let found = evaluate(client, session, &expression).await?;
+    // In tabwright's world: a page that replaced its own DOM methods cannot
+    // change what the helper finds.
+    let found =
+        evaluate_in_frame(client, registry, session, &[], World::Tools, &expression).await?;
     match locate_error(&found, operation, selector) {
         Some(error) => Err(error),
         None => Ok(found),
@@ -340,8 +388,13 @@ async fn locate(
 }
 
 /// Clicks the centre of the first element matching `selector`.
-pub(crate) async fn click(client: &Client, session: &str, selector: &str) -> Result<()> {
-    let point = locate(client, session, "click", selector, json!(null)).await?;
+pub(crate) async fn click(
+    client: &Client,
+    registry: &SharedRegistry,
+    session: &str,
+    selector: &str,
+) -> Result<()> {
+    let point = locate(client, registry, session, "click", selector, json!(null)).await?;
     let (x, y) = locate_point(&point, selector)?;
     click_at(client, session, x, y).await
 }
@@ -372,11 +425,12 @@ pub(crate) async fn mouse_event(client: &Client, session: &str, event: Value) ->
 /// Focuses the element and types `text` as key events.
 pub(crate) async fn send_keys(
     client: &Client,
+    registry: &SharedRegistry,
     session: &str,
     selector: &str,
     text: &str,
 ) -> Result<()> {
-    locate(client, session, "focus", selector, json!(null)).await?;
+    locate(client, registry, session, "focus", selector, json!(null)).await?;
     type_text(client, session, text).await
 }
 
@@ -430,11 +484,12 @@ pub(crate) async fn press_key(client: &Client, session: &str, press: KeyPress) -
 /// The `innerText` or `value` of the first match.
 pub(crate) async fn read(
     client: &Client,
+    registry: &SharedRegistry,
     session: &str,
     selector: &str,
     what: &str,
 ) -> Result<String> {
-    let found = locate(client, session, what, selector, json!(null)).await?;
+    let found = locate(client, registry, session, what, selector, json!(null)).await?;
     Ok(found["value"].as_str().unwrap_or_default().to_owned())
 }
 
@@ -443,6 +498,7 @@ pub(crate) async fn read(
 /// page's context mid-wait: then the wait starts again in the new document.
 pub(crate) async fn wait_for(
     client: &Client,
+    registry: &SharedRegistry,
     session: &str,
     selector: &str,
     condition: WaitFor,
@@ -451,6 +507,7 @@ pub(crate) async fn wait_for(
     loop {
         match locate(
             client,
+            registry,
             session,
             "wait",
             selector,

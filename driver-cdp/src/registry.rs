@@ -7,7 +7,9 @@
 //! then resumed, so not a single request of theirs runs before the viewport,
 //! console and lifecycle events are in place.
 
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use parking_lot::Mutex;
 
@@ -46,22 +48,57 @@ pub(crate) struct TabRecord {
     pub dialog: Option<Dialog>,
 }
 
+/// The name of tabwright's own script world in every document: the page's
+/// scripts can neither see nor change what runs there.
+pub(crate) const WORLD_NAME: &str = "tabwright";
+
+/// Which script world of a frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum World {
+    /// The page's own.
+    Page,
+    /// tabwright's isolated world ([`WORLD_NAME`]).
+    Tools,
+}
+
+/// Requests older than this are not waited for: a long poll or a stream
+/// that never ends must not hold up every action.
+const REQUEST_PATIENCE: Duration = Duration::from_secs(30);
+
 /// Shared between the event task and driver calls.
 #[derive(Default)]
 pub(crate) struct Registry {
     pub tabs: Vec<TabRecord>,
-    pub console: std::collections::VecDeque<ConsoleEntry>,
+    pub console: VecDeque<ConsoleEntry>,
     pub downloads: Vec<Download>,
     /// Cross-site frames attached as targets of their own: frame id -> session.
-    pub frames: std::collections::HashMap<String, String>,
-    /// The main-world execution context of each frame: (session, frame) -> id.
-    pub contexts: std::collections::HashMap<(String, String), i64>,
+    pub frames: HashMap<String, String>,
+    /// The session each cross-site frame's session was attached from.
+    pub frame_parents: HashMap<String, String>,
+    /// The execution context of each frame and world: (session, frame, world) -> id.
+    pub contexts: HashMap<(String, String, World), i64>,
+    /// Fetches and XHRs in flight: (session, request id) -> when they began.
+    pub requests: HashMap<(String, String), Instant>,
     pub viewport: Option<Viewport>,
 }
 
 impl Registry {
     pub fn tab(&self, id: &TabId) -> Option<&TabRecord> {
         self.tabs.iter().find(|tab| &tab.id == id)
+    }
+
+    /// Whether `owner` is `tab`'s session or that of a cross-site frame
+    /// inside it, at any depth.
+    fn serves<'a>(&'a self, mut owner: &'a str, tab: &str) -> bool {
+        loop {
+            if owner == tab {
+                return true;
+            }
+            match self.frame_parents.get(owner) {
+                Some(parent) => owner = parent,
+                None => return false,
+            }
+        }
     }
 
     fn by_session(&self, session: &str) -> Option<&TabRecord> {
@@ -153,14 +190,60 @@ impl SharedRegistry {
         });
     }
 
-    /// The main-world execution context of a frame, if it lives in this
-    /// session's process.
-    pub fn context_of(&self, session: &str, frame: &str) -> Option<i64> {
+    /// The execution context of a frame's world, if the frame lives in this
+    /// session's process and the world is there yet.
+    pub fn context_of(&self, session: &str, frame: &str, world: World) -> Option<i64> {
         self.read(|registry| {
             registry
                 .contexts
-                .get(&(session.to_owned(), frame.to_owned()))
+                .get(&(session.to_owned(), frame.to_owned(), world))
                 .copied()
+        })
+    }
+
+    /// Records tabwright's world in a frame, made on demand, unless the one
+    /// Chrome made for the document is known already (a document has one
+    /// world of ours: two would split the numbering between them). Returns
+    /// the one to use.
+    pub fn adopt_world(&self, session: &str, frame: &str, id: i64) -> i64 {
+        let mut adopted = id;
+        self.update(|registry| {
+            adopted = *registry
+                .contexts
+                .entry((session.to_owned(), frame.to_owned(), World::Tools))
+                .or_insert(id);
+        });
+        adopted
+    }
+
+    /// How many fetches and XHRs the tab on `session` has in flight, in its
+    /// own process and in its cross-site frames'.
+    pub fn requests_in_flight(&self, session: &str) -> usize {
+        self.read(|registry| {
+            registry
+                .requests
+                .iter()
+                .filter(|((owner, _), began)| {
+                    began.elapsed() < REQUEST_PATIENCE && registry.serves(owner, session)
+                })
+                .count()
+        })
+    }
+
+    /// The id of the frame at the root of a session: a tab's main frame
+    /// (whose id is the tab's), or a cross-site frame's.
+    pub fn root_frame(&self, session: &str) -> Option<String> {
+        self.read(|registry| {
+            registry
+                .by_session(session)
+                .map(|tab| tab.id.0.clone())
+                .or_else(|| {
+                    registry
+                        .frames
+                        .iter()
+                        .find(|(_, owner)| owner.as_str() == session)
+                        .map(|(frame, _)| frame.clone())
+                })
         })
     }
 
@@ -243,7 +326,27 @@ pub(crate) async fn follow_events(
             "Runtime.executionContextsCleared" => {
                 if let Some(session) = session {
                     registry.update(|registry| {
-                        registry.contexts.retain(|(owner, _), _| owner != session)
+                        registry
+                            .contexts
+                            .retain(|(owner, _, _), _| owner != session)
+                    });
+                }
+            }
+            "Network.requestWillBeSent" => on_request(&registry, &event),
+            "Network.loadingFinished" | "Network.loadingFailed" => {
+                if let (Some(session), Some(id)) = (session, params["requestId"].as_str()) {
+                    registry.update(|registry| {
+                        registry
+                            .requests
+                            .remove(&(session.to_owned(), id.to_owned()));
+                    });
+                }
+            }
+            "Page.frameNavigated" if params["frame"]["parentId"].is_null() => {
+                // The old document's requests end with it (cancelled).
+                if let Some(session) = session {
+                    registry.update(|registry| {
+                        registry.requests.retain(|(owner, _), _| owner != session)
                     });
                 }
             }
@@ -288,29 +391,41 @@ fn on_target_info(registry: &SharedRegistry, event: &RawEvent) {
     });
 }
 
-/// A session ended: the tab (or cross-site frame) it served is gone.
+/// A session ended: the tab (or cross-site frame) it served is gone, and
+/// what was kept of it.
 fn on_detached(registry: &SharedRegistry, session: &str) {
     registry.update(|registry| {
         registry
             .tabs
             .retain(|tab| tab.session.as_deref() != Some(session));
         registry.frames.retain(|_, owner| owner != session);
+        registry.frame_parents.remove(session);
+        registry
+            .contexts
+            .retain(|(owner, _, _), _| owner != session);
+        registry.requests.retain(|(owner, _), _| owner != session);
     });
 }
 
-/// A frame's main-world script context came to be: evaluations in that
-/// frame go there.
+/// A frame's script context came to be: the page's own world (where `eval`
+/// runs), or tabwright's. The first of ours a document gets is the one used.
 fn on_context_created(registry: &SharedRegistry, event: &RawEvent) {
     let context = &event.params["context"];
-    if let (Some(session), Some(frame), Some(id), true) = (
+    let (Some(session), Some(frame), Some(id)) = (
         event.session_id.clone(),
         context["auxData"]["frameId"].as_str(),
         context["id"].as_i64(),
-        context["auxData"]["isDefault"] == true,
-    ) {
+    ) else {
+        return;
+    };
+    if context["auxData"]["isDefault"] == true {
         registry.update(|registry| {
-            registry.contexts.insert((session, frame.to_owned()), id);
+            registry
+                .contexts
+                .insert((session, frame.to_owned(), World::Page), id);
         });
+    } else if context["name"] == WORLD_NAME {
+        registry.adopt_world(&session, frame, id);
     }
 }
 
@@ -322,7 +437,25 @@ fn on_context_destroyed(registry: &SharedRegistry, event: &RawEvent) {
         registry.update(|registry| {
             registry
                 .contexts
-                .retain(|(owner, _), context| owner != session || *context != id)
+                .retain(|(owner, _, _), context| owner != session || *context != id)
+        });
+    }
+}
+
+/// A fetch or an XHR began: in flight until it finishes or fails. (Other
+/// requests, a page's images or a beacon, are not what a page waits for
+/// before it renders.)
+fn on_request(registry: &SharedRegistry, event: &RawEvent) {
+    let params = &event.params;
+    if !matches!(params["type"].as_str(), Some("XHR" | "Fetch")) {
+        return;
+    }
+    if let (Some(session), Some(id)) = (event.session_id.clone(), params["requestId"].as_str()) {
+        registry.update(|registry| {
+            registry
+                .requests
+                .entry((session, id.to_owned()))
+                .or_insert_with(Instant::now);
         });
     }
 }
@@ -376,7 +509,7 @@ fn on_attached(client: &Client, registry: &SharedRegistry, event: &RawEvent) {
     };
     match info.kind.as_str() {
         "page" => attach_tab(client, registry, info, session),
-        "iframe" => attach_frame(client, registry, &info, session),
+        "iframe" => attach_frame(client, registry, &info, session, event.session_id.clone()),
         _ => {
             let client = client.clone();
             tokio::spawn(async move {
@@ -388,6 +521,12 @@ fn on_attached(client: &Client, registry: &SharedRegistry, event: &RawEvent) {
     }
 }
 
+/// Makes Chrome give every new document of a target tabwright's own world
+/// (the script itself is empty: the world is what is wanted).
+fn world_script() -> serde_json::Value {
+    json!({ "source": "", "worldName": WORLD_NAME })
+}
+
 /// The settings every attached target gets before it runs: cross-site
 /// frames inside it attach as sessions of their own (flat), paused, so a
 /// snapshot can read them too.
@@ -397,17 +536,29 @@ pub(crate) fn auto_attach() -> serde_json::Value {
 
 /// A cross-site frame runs in a process of its own: its session is how its
 /// document is read. Its target id is its frame id.
-fn attach_frame(client: &Client, registry: &SharedRegistry, info: &TargetInfo, session: String) {
+fn attach_frame(
+    client: &Client,
+    registry: &SharedRegistry,
+    info: &TargetInfo,
+    session: String,
+    parent: Option<String>,
+) {
     registry.update(|registry| {
         registry
             .frames
             .insert(info.target_id.clone(), session.clone());
+        if let Some(parent) = parent {
+            registry.frame_parents.insert(session.clone(), parent);
+        }
     });
     let client = client.clone();
     tokio::spawn(async move {
         let s = Some(session.as_str());
         let setup = vec![
+            client.call_raw(s, "Page.enable", json!({})),
             client.call_raw(s, "Runtime.enable", json!({})),
+            client.call_raw(s, "Network.enable", json!({})),
+            client.call_raw(s, "Page.addScriptToEvaluateOnNewDocument", world_script()),
             client.call_raw(s, "Target.setAutoAttach", auto_attach()),
             client.call_raw(s, "Runtime.runIfWaitingForDebugger", json!({})),
         ];
@@ -453,6 +604,7 @@ fn attach_tab(client: &Client, registry: &SharedRegistry, info: TargetInfo, sess
             client.call_raw(s, "Page.enable", json!({})),
             client.call_raw(s, "Runtime.enable", json!({})),
             client.call_raw(s, "Network.enable", json!({})),
+            client.call_raw(s, "Page.addScriptToEvaluateOnNewDocument", world_script()),
         ];
         if let Some(viewport) = viewport {
             setup.push(client.call_raw(s, "Emulation.setDeviceMetricsOverride", metrics(viewport)));

@@ -21,6 +21,12 @@ pub enum Capability {
     Screencast,
     /// Refused downloads reported by [`Driver::downloads`](crate::Driver::downloads).
     DownloadReports,
+    /// A script world of tabwright's own, which the page's scripts can
+    /// neither see nor change ([`Driver::eval_isolated`](crate::Driver::eval_isolated)).
+    IsolatedWorld,
+    /// Requests in flight seen from the protocol
+    /// ([`Driver::requests_in_flight`](crate::Driver::requests_in_flight)).
+    RequestTracking,
 }
 
 impl fmt::Display for Capability {
@@ -31,6 +37,8 @@ impl fmt::Display for Capability {
             Self::Console => "the console",
             Self::Screencast => "a live view",
             Self::DownloadReports => "download reports",
+            Self::IsolatedWorld => "an isolated script world",
+            Self::RequestTracking => "watching requests in flight",
         })
     }
 }

@@ -39,9 +39,11 @@ use crate::{Capabilities, KeyPress, Result};
 /// # Why each call is here
 ///
 /// The tool pack (`tools`) and the snapshot (`marks`) are built from the
-/// page-level calls: [`eval`](Driver::eval) and
-/// [`eval_in_frame`](Driver::eval_in_frame) read and act on numbered
-/// elements, [`click_at`](Driver::click_at), [`move_mouse`](Driver::move_mouse),
+/// page-level calls: [`eval_isolated`](Driver::eval_isolated) reads the page
+/// and acts on numbered elements out of the page's reach,
+/// [`eval`](Driver::eval) and [`eval_in_frame`](Driver::eval_in_frame) run
+/// what must run among the page's own scripts (settling's hooks, a user's
+/// script), [`click_at`](Driver::click_at), [`move_mouse`](Driver::move_mouse),
 /// [`wheel`](Driver::wheel), [`type_text`](Driver::type_text) and
 /// [`press`](Driver::press) give the real input events a page expects, and
 /// navigation, tabs, viewport, console, downloads and dialogs are the rest of
@@ -76,6 +78,20 @@ pub trait Driver: Send + Sync {
     /// `[1, 0]` the first frame inside the top's second). This is how a
     /// cross-origin frame, which the page's own scripts cannot read, is read.
     async fn eval_in_frame(&self, frame: &[u32], expression: &str) -> Result<serde_json::Value>;
+
+    /// Evaluates an expression in a frame (a path as for
+    /// [`eval_in_frame`](Driver::eval_in_frame)) in a script world of
+    /// tabwright's own: it sees the page's DOM but none of the page's
+    /// JavaScript, and the page can neither see nor change what runs there
+    /// (its globals, its overrides of built-ins). What tabwright runs in the
+    /// page for itself (the snapshot, the numbering, settling's checks)
+    /// runs here. A backend without such worlds lists
+    /// [`Capability::IsolatedWorld`](crate::Capability::IsolatedWorld) as
+    /// unsupported and runs it in the page's own world, as this default
+    /// does.
+    async fn eval_isolated(&self, frame: &[u32], expression: &str) -> Result<serde_json::Value> {
+        self.eval_in_frame(frame, expression).await
+    }
 
     /// Clicks the centre of the first element matching a CSS selector, after
     /// scrolling it into view, with real mouse events.
@@ -157,6 +173,16 @@ pub trait Driver: Send + Sync {
 
     /// Resizes the viewport of every tab.
     async fn set_viewport(&self, viewport: Viewport) -> Result<()>;
+
+    /// How many fetches and XHRs of the current tab (its frames, cross-site
+    /// ones included) are in flight, as the protocol sees them: what
+    /// settling waits for without wrapping the page's own `fetch`. `None`
+    /// where the backend cannot see requests
+    /// ([`Capability::RequestTracking`](crate::Capability::RequestTracking)
+    /// unsupported), as this default says.
+    async fn requests_in_flight(&self) -> Result<Option<usize>> {
+        Ok(None)
+    }
 
     /// The console messages and uncaught page errors of every tab since the
     /// previous call (the buffer is drained).

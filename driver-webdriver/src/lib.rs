@@ -99,6 +99,14 @@ impl Driver for WebDriverDriver {
                 "WebDriver has no screencast, and chromedriver's CDP bridge carries commands, not events",
             )
             .without(Capability::DownloadReports, NO_DOWNLOAD_REPORTS)
+            .without(
+                Capability::IsolatedWorld,
+                "WebDriver runs scripts in the page's own world, where the page can see and change them",
+            )
+            .without(
+                Capability::RequestTracking,
+                "WebDriver has no network events; the page's own fetch and XHR are watched instead",
+            )
     }
 
     async fn navigate(&self, url: &str) -> Result<Navigation> {

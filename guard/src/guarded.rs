@@ -168,6 +168,14 @@ impl Driver for GuardedDriver {
         self.inner().await?.eval_in_frame(frame, expression).await
     }
 
+    async fn eval_isolated(&self, frame: &[u32], expression: &str) -> Result<serde_json::Value> {
+        self.inner().await?.eval_isolated(frame, expression).await
+    }
+
+    async fn requests_in_flight(&self) -> Result<Option<usize>> {
+        self.inner().await?.requests_in_flight().await
+    }
+
     async fn type_text(&self, text: &str) -> Result<()> {
         self.inner().await?.type_text(text).await
     }

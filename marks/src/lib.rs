@@ -34,7 +34,9 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use parking_lot::Mutex;
 
-use driver_core::{Driver, ScreenshotFormat, ScreenshotOptions, TabId, DOCUMENT_STATUS};
+use driver_core::{
+    Capability, Driver, ScreenshotFormat, ScreenshotOptions, TabId, DOCUMENT_STATUS,
+};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -241,6 +243,7 @@ impl Marks {
             "full": options.full_page,
             "scope": scope.as_ref().map(|(_, target)| target.local),
             "path": path,
+            "handlers": property_handlers(driver, &path).await,
         });
         let mut top: RawFrame = decode(run(driver, &path, request).await?)?;
         if let Some(error) = &top.error {
@@ -391,9 +394,12 @@ impl Marks {
         if !target.path.is_empty() {
             // A cross-origin frame answers in its own viewport: add where the
             // frame sits now.
-            let placed = driver
-                .eval(&script(json!({ "op": "frame_box", "frame": target.path })))
-                .await?;
+            let placed = run(
+                driver,
+                &[],
+                json!({ "op": "frame_box", "frame": target.path }),
+            )
+            .await?;
             x += coordinate(&placed["offset"], "x")?;
             y += coordinate(&placed["offset"], "y")?;
         }
@@ -482,9 +488,7 @@ impl Marks {
     ) -> Result<Option<(u32, String, String)>, MarksError> {
         let tab = driver.current_tab().await?;
         let mut path = Vec::new();
-        let mut answer = driver
-            .eval(&script(json!({ "op": "at", "x": x, "y": y })))
-            .await?;
+        let mut answer = run(driver, &[], json!({ "op": "at", "x": x, "y": y })).await?;
         for _ in 0..MAX_FRAME_DEPTH {
             let Some(frame) = answer["frame"].as_array() else {
                 break;
@@ -493,9 +497,8 @@ impl Marks {
                 .iter()
                 .filter_map(|index| index.as_u64().map(|i| i as u32))
                 .collect();
-            answer = driver
-                .eval_in_frame(&path, &script(json!({ "op": "at", "x": answer["x"], "y": answer["y"], "path": path, "offset": answer["offset"] })))
-                .await?;
+            let request = json!({ "op": "at", "x": answer["x"], "y": answer["y"], "path": path, "offset": answer["offset"] });
+            answer = run(driver, &path, request).await?;
         }
         let (Some(local), Some(doc)) = (answer["id"].as_u64(), answer["doc"].as_str()) else {
             return Ok(None);
@@ -528,16 +531,14 @@ impl Marks {
                 json!({ "n": element.number, "x": element.rect.x, "y": element.rect.y, "w": element.rect.width, "h": element.rect.height })
             })
             .collect();
-        driver
-            .eval(&script(json!({ "op": "mark", "marks": marks })))
-            .await?;
+        run(driver, &[], json!({ "op": "mark", "marks": marks })).await?;
         let picture = driver
             .screenshot(ScreenshotOptions {
                 format,
                 full_page: false,
             })
             .await;
-        let _ = driver.eval(&script(json!({ "op": "unmark" }))).await;
+        let _ = run(driver, &[], json!({ "op": "unmark" })).await;
         Ok((picture?, snapshot))
     }
 }
@@ -596,6 +597,7 @@ async fn read_frames(
             "offset": offset,
             "viewport": { "w": viewport.w, "h": viewport.h },
             "path": frame_path,
+            "handlers": property_handlers(driver, &frame_path).await,
         });
         match run(driver, &frame_path, request)
             .await
@@ -619,10 +621,6 @@ async fn read_frames(
     FramesRead { frames, lines }
 }
 
-fn script(options: Value) -> String {
-    format!("({SNAPSHOT_JS})({options}, {DOCUMENT_STATUS})")
-}
-
 /// Answers as one JSON string, which both protocols carry far faster than a
 /// structure of thousands of objects (half the time of a 5,000-link
 /// snapshot went on that), unless the page has given the built-in types a
@@ -631,13 +629,47 @@ fn script(options: Value) -> String {
 const AS_JSON: &str = "((answer) => [Object, Array, String, Number, Boolean].some((type) => \
      typeof type.prototype.toJSON === 'function') ? answer : JSON.stringify(answer))";
 
-/// Runs the page script in a frame (the top document for an empty path).
-async fn run(driver: &dyn Driver, path: &[u32], options: Value) -> Result<Value, MarksError> {
-    let script = format!("{AS_JSON}({})", script(options));
-    let answer = if path.is_empty() {
-        driver.eval(&script).await?
+/// Where the walker runs in a world of its own it cannot see a click
+/// handler a page script set as a property (`button.onclick = …`): the
+/// page's world is asked which elements have one, by their places in
+/// document order. Only a hint; if the page breaks the question, none.
+async fn property_handlers(driver: &dyn Driver, path: &[u32]) -> Value {
+    const FIND: &str = "(() => { const found = []; const all = document.getElementsByTagName('*'); \
+        for (let i = 0; i < all.length; i++) if (typeof all[i].onclick === 'function') found.push(i); \
+        return found; })()";
+    if !driver.capabilities().supports(Capability::IsolatedWorld) {
+        return Value::Null;
+    }
+    let found = if path.is_empty() {
+        driver.eval(FIND).await
     } else {
-        driver.eval_in_frame(path, &script).await?
+        driver.eval_in_frame(path, FIND).await
+    };
+    found.ok().filter(Value::is_array).unwrap_or(Value::Null)
+}
+
+/// What the walker is kept as in tabwright's own world, once per document,
+/// so that a call sends a line, not the whole script (the page cannot reach
+/// it there). Where the backend has no such world it is sent whole every
+/// time: a page could replace a function left in its own world.
+const WALKER: &str = "__tabwrightWalker";
+
+/// Runs the page script in a frame (the top document for an empty path),
+/// in tabwright's world where the backend has one.
+async fn run(driver: &dyn Driver, path: &[u32], options: Value) -> Result<Value, MarksError> {
+    let answer = if driver.capabilities().supports(Capability::IsolatedWorld) {
+        let call = format!("{AS_JSON}({WALKER}({options}, {DOCUMENT_STATUS}))");
+        let kept = format!("typeof {WALKER} === 'function' ? {call} : null");
+        match driver.eval_isolated(path, &kept).await? {
+            Value::Null => {
+                let defined = format!("(globalThis.{WALKER} = ({SNAPSHOT_JS}), {call})");
+                driver.eval_isolated(path, &defined).await?
+            }
+            answer => answer,
+        }
+    } else {
+        let whole = format!("{AS_JSON}(({SNAPSHOT_JS})({options}, {DOCUMENT_STATUS}))");
+        driver.eval_isolated(path, &whole).await?
     };
     match answer {
         Value::String(json) => {

@@ -289,8 +289,17 @@
     return "";
   };
 
+  // Elements whose onclick a page script set as a property: visible only in
+  // the page's own world, so where this runs in a world of its own the
+  // caller asks the page's world which they are (their places in document
+  // order) and passes them in.
+  const propertyHandlers = new Set();
+  if (Array.isArray(options.handlers) && options.handlers.length) {
+    const all = document.getElementsByTagName("*");
+    for (const index of options.handlers) if (all[index]) propertyHandlers.add(all[index]);
+  }
   const hasClickHandler = (element) =>
-    typeof element.onclick === "function" || element.hasAttribute("onclick") ||
+    typeof element.onclick === "function" || propertyHandlers.has(element) || element.hasAttribute("onclick") ||
     element.hasAttribute("ng-click") || element.hasAttribute("@click") || element.hasAttribute("v-on:click");
 
   // Why a person could act on this element, or null.

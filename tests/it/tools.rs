@@ -46,6 +46,13 @@ const LOUD: &str = r#"<!doctype html><html><head><title>Loud</title></head><body
 <button onclick="for (let i = 0; i < 600; i++) console.error('failure ' + i)">Fail 600 times</button>
 </body></html>"#;
 
+/// An XHR whose answer is rendered: on CDP waited for from the protocol's
+/// network events, not by wrapping the page's XMLHttpRequest.
+const XHR: &str = r#"<!doctype html><html><head><title>XHR</title></head><body>
+<button onclick="const x = new XMLHttpRequest(); x.onload = () => { document.getElementById('out').textContent = 'Fetched: ' + x.responseText; }; x.open('GET', '/slow-data'); x.send();">Fetch</button>
+<p id="out">Nothing yet.</p>
+</body></html>"#;
+
 const FETCHES: &str = r#"<!doctype html><html><head><title>Fetches</title></head><body>
 <button onclick="fetch('/slow-data').then(r => r.text()).then(t => { document.getElementById('out').textContent = 'Loaded: ' + t; })">Load</button>
 <p id="out">Nothing yet.</p>
@@ -115,6 +122,7 @@ impl Session {
         site.page("/logs", LOGS).await;
         site.page("/loud", LOUD).await;
         site.page("/fetches", FETCHES).await;
+        site.page("/xhr", XHR).await;
         site.page("/streams", STREAMS).await;
         site.page("/orders", ORDERS).await;
         site.page("/files", FILES).await;
@@ -345,6 +353,7 @@ async fn settling(backend: Backend) {
     for (page, press, then) in [
         ("/fx/spa.html", "Open the first message", "Hello from Ada"),
         ("/fetches", "\"Load\"", "Loaded: 42 rows"),
+        ("/xhr", "\"Fetch\"", "Fetched: 42 rows"),
         ("/streams", "\"Stream\"", "Streamed: 7 pages"),
         ("/", "\"Second page\"", "The second page"),
         ("/orders", "\"Search\"", "The second page"),

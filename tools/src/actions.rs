@@ -184,9 +184,12 @@ impl Browser {
                     }
                     (None, None) => {
                         self.driver
-                            .eval(&format!(
+                            .eval_isolated(
+                                &[],
+                                &format!(
                                 "window.scrollBy({{ left: {dx}, top: {dy}, behavior: 'instant' }})"
-                            ))
+                            ),
+                            )
                             .await?;
                     }
                     _ => return Err(ToolError::bad("scroll", "give both x and y, or neither")),
@@ -317,7 +320,7 @@ impl Browser {
             viewport.width,
             viewport.height
         );
-        if let Ok(url) = self.driver.eval("location.href").await {
+        if let Ok(url) = self.driver.eval_isolated(&[], "location.href").await {
             let _ = write!(text, " URL: {}", url.as_str().unwrap_or_default());
         }
         Ok(ToolOutput {
@@ -376,7 +379,7 @@ impl Browser {
         );
         let start = tokio::time::Instant::now();
         loop {
-            match self.driver.eval(&check).await {
+            match self.driver.eval_isolated(&[], &check).await {
                 Ok(Value::Bool(true)) => return Ok(()),
                 Ok(_) => {}
                 Err(error) if error.is_dialog_open() || error.is_browser_gone() => {

@@ -162,7 +162,7 @@ impl Browser {
                 full_page: false,
             })
             .await?;
-        if let Ok(url) = self.driver.eval("location.href").await {
+        if let Ok(url) = self.driver.eval_isolated(&[], "location.href").await {
             let url = url.as_str().unwrap_or_default().to_owned();
             if state.url.as_deref() != Some(url.as_str()) {
                 lines.push(format!("Now at {url}."));

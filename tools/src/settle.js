@@ -1,16 +1,17 @@
 // settle.js: waits until the page has finished reacting to an action.
 //
-// Evaluated as `(SOURCE)(quietMs, capMs)`; resolves to
+// Evaluated as `(SOURCE)(quietMs, capMs)`, after hooks.js, in tabwright's
+// own script world where the backend has one (the page can neither see nor
+// break it there: a page that replaces MutationObserver changes nothing),
+// else in the page's. Resolves to
 //   { settled: true,  waited }                    the page is quiet, or
 //   { settled: false, waited, why }               the cap came first.
 //
 // "Quiet" means all of:
 //   - the document has loaded (readyState "complete");
-//   - no fetch or XMLHttpRequest the page started is still in flight (a
-//     fetch's body included, when the page reads it);
-//   - no short timer (≤ 500 ms) the page set is still pending: a handler
-//     that renders "in a moment" is waited for. Only two generations of
-//     timers count, so a timer loop cannot hold the page open forever;
+//   - what hooks.js reports from the page's world is done: short timers,
+//     fetch bodies being read, and (where the backend does not watch
+//     requests itself, which the caller then checks) fetches and XHRs;
 //   - the DOM's structure and text have not changed for `quietMs`
 //     (attribute and style churn, such as an animation, does not count);
 //   - no navigation of this document to another has started: a link click
@@ -33,6 +34,8 @@
 // been still for long.
 (function (quietMs, capMs) {
   const KEY = Symbol.for('tabwright.settle');
+  const HOOKS = Symbol.for('tabwright.hooks');
+  const CHANNEL = 'tabwright-settle';
   const SUBMIT_GRACE_MS = 1000;
   // Schemes whose navigations bring a document; mailto: and the like go to
   // another program.
@@ -46,18 +49,23 @@
     let state = win[KEY];
     if (state && state.doc === doc) return state;
     state = {
-      doc, requests: 0, timers: new Set(), lastChange: -Infinity, navigating: false, depth: 0,
+      doc, lastChange: -Infinity, navigating: false,
+      // What hooks.js last said of the page's world.
+      hooks: { requests: 0, reads: 0, timers: 0, submitted: null },
       // A call gave up while `navigating`: the next call does not wait on it.
       navigationReported: false,
       // The navigation that began last goes to another program (mailto:).
       external: false,
       // When a form submission that will navigate this document was made,
-      // and the submit event (null for form.submit(), which fires none).
+      // and the submit event.
       submitted: null,
-      // The page's own timer function, so this script's polling is not counted.
-      setTimer: win.setTimeout,
     };
     Object.defineProperty(win, KEY, { value: state, configurable: true });
+
+    win.addEventListener(CHANNEL, (event) => {
+      try { state.hooks = JSON.parse(event.detail); } catch { /* not the hooks' */ }
+    });
+    win.dispatchEvent(new win.CustomEvent(CHANNEL + '?'));
 
     new win.MutationObserver(() => { state.lastChange = performance.now(); })
       .observe(doc, { subtree: true, childList: true, characterData: true });
@@ -77,6 +85,7 @@
     if (win.navigation) {
       win.navigation.addEventListener('navigate', (event) => {
         state.submitted = null; // the submission's navigation (or another) began
+        state.hooks.submitted = null;
         if (event.destination.sameDocument || event.downloadRequest) return;
         state.external = !DOCUMENTS.includes(new URL(event.destination.url).protocol);
         if (!state.external) state.navigating = true;
@@ -100,67 +109,6 @@
         state.submitted = { at: performance.now(), event };
       }
     }, true);
-    const submit = win.HTMLFormElement.prototype.submit;
-    win.HTMLFormElement.prototype.submit = function (...args) {
-      if (submits(this, null)) state.submitted = { at: performance.now(), event: null };
-      return submit.apply(this, args);
-    };
-
-    const track = (promise) => {
-      state.requests++;
-      const done = () => { state.requests--; };
-      promise.then(done, done);
-    };
-    const fetch = win.fetch;
-    win.fetch = function (...args) {
-      const answer = fetch.apply(this, args);
-      track(answer);
-      return answer;
-    };
-    // A fetch answers with the headers; what a page renders comes after the
-    // body, which is read on. (The body's count starts before the fetch's
-    // ends: the page asks for it in the same turn the headers arrive.)
-    for (const name of ['text', 'json', 'arrayBuffer', 'blob', 'formData', 'bytes']) {
-      const read = win.Response.prototype[name];
-      if (typeof read !== 'function') continue;
-      win.Response.prototype[name] = function (...args) {
-        const answer = read.apply(this, args);
-        track(answer);
-        return answer;
-      };
-    }
-    const send = win.XMLHttpRequest.prototype.send;
-    win.XMLHttpRequest.prototype.send = function (...args) {
-      state.requests++;
-      this.addEventListener('loadend', () => { state.requests--; }, { once: true });
-      try {
-        return send.apply(this, args);
-      } catch (error) {
-        state.requests--; // it never started: no loadend will come
-        throw error;
-      }
-    };
-
-    const setTimer = state.setTimer;
-    const clearTimer = win.clearTimeout;
-    win.setTimeout = function (callback, delay, ...rest) {
-      const generation = state.depth + 1;
-      if (typeof callback !== 'function' || !(Number(delay || 0) <= 500) || generation > 2) {
-        return setTimer.call(this, callback, delay, ...rest);
-      }
-      const id = setTimer.call(this, function (...args) {
-        state.timers.delete(id);
-        const outer = state.depth;
-        state.depth = generation;
-        try { return callback.apply(this, args); } finally { state.depth = outer; }
-      }, delay, ...rest);
-      state.timers.add(id);
-      return id;
-    };
-    win.clearTimeout = function (id) {
-      state.timers.delete(id);
-      return clearTimer.call(this, id);
-    };
     return state;
   };
 
@@ -181,13 +129,17 @@
     return into;
   };
 
-  const top = watch(window);
   for (const state of watched(window)) {
     if (state.navigationReported) {
       state.navigating = false;
       state.navigationReported = false;
     }
   }
+  // Where this runs in the page's world, the page's own timer function
+  // (hooks.js wraps the one the page sees, and this script's polling is not
+  // the page's doing); in a world of its own, its own.
+  const hooked = window[HOOKS];
+  const later = (callback, delay) => ((hooked && hooked.setTimer) || setTimeout).call(window, callback, delay);
 
   return new Promise((resolve) => {
     const start = performance.now();
@@ -195,17 +147,18 @@
       const now = performance.now();
       const states = watched(window);
       const pending = new Set();
-      const requests = states.reduce((sum, state) => sum + state.requests, 0);
+      const requests = states.reduce((sum, state) => sum + state.hooks.requests + state.hooks.reads, 0);
       if (requests > 0) pending.add(requests + ' requests are in flight');
       for (const state of states) {
         if (state.doc.readyState !== 'complete') pending.add('the page is still loading');
         if (state.navigating) pending.add('a navigation is under way');
         const submitted = state.submitted;
-        if (submitted && !(submitted.event && submitted.event.defaultPrevented) &&
-            now - submitted.at < SUBMIT_GRACE_MS) {
+        if ((submitted && !(submitted.event && submitted.event.defaultPrevented) &&
+             now - submitted.at < SUBMIT_GRACE_MS) ||
+            (typeof state.hooks.submitted === 'number' && now - state.hooks.submitted < SUBMIT_GRACE_MS)) {
           pending.add('a submitted form has not navigated yet');
         }
-        if (state.timers.size > 0) pending.add('timers are pending');
+        if (state.hooks.timers > 0) pending.add('timers are pending');
         if (now - state.lastChange < quietMs) pending.add('the page is still changing');
       }
       if (pending.size === 0) return resolve({ settled: true, waited: Math.round(now - start) });
@@ -213,13 +166,13 @@
         for (const state of states) state.navigationReported = state.navigating;
         return resolve({ settled: false, waited: Math.round(now - start), why: [...pending].join(', ') });
       }
-      top.setTimer.call(window, check, 10);
+      later(check, 10);
     };
     // Let the action's own consequences be scheduled first: one frame, or a
     // short timeout where frames do not run (a background tab).
     let started = false;
     const begin = () => { if (!started) { started = true; check(); } };
     requestAnimationFrame(begin);
-    top.setTimer.call(window, begin, 20);
+    later(begin, 20);
   });
 })

@@ -1,17 +1,24 @@
 //! Settling: after an action, wait for what it caused, and no longer.
 //!
-//! The page-side half is `settle.js` (what "quiet" means is written there).
-//! This half re-runs it when the document it ran in goes away, which is what
-//! a navigation looks like from inside the page, so a click on a link is read
-//! on the page it leads to, under one cap for the whole wait.
+//! Three parts. `hooks.js` runs in the page's world and watches what only
+//! the page's own calls show (short timers, a fetch's body being read,
+//! `form.submit()`, and, where the backend cannot watch requests, fetches
+//! and XHRs). `settle.js` waits in tabwright's own world where the backend
+//! has one (what "quiet" means is written there), hearing from the hooks.
+//! This half runs them, waits for the requests the backend watches from the
+//! protocol (CDP), and runs them again when the document they ran in goes
+//! away, which is what a navigation looks like from inside the page, so a
+//! click on a link is read on the page it leads to: all under one cap.
 
 use std::time::{Duration, Instant};
 
-use driver_core::{Driver, DriverError};
+use driver_core::{Capability, Driver, DriverError};
 
+const HOOKS_JS: &str = include_str!("hooks.js");
 const SETTLE_JS: &str = include_str!("settle.js");
 
-/// Between two tries while a new document replaces the old one.
+/// Between two tries while a new document replaces the old one, and
+/// between two looks at the requests in flight.
 const RETRY: Duration = Duration::from_millis(20);
 
 /// How a settle ended.
@@ -31,37 +38,71 @@ pub(crate) async fn settle(
     cap: Duration,
 ) -> Result<Settled, DriverError> {
     let start = Instant::now();
+    let capabilities = driver.capabilities();
+    let watched = capabilities.supports(Capability::RequestTracking);
+    let isolated = capabilities.supports(Capability::IsolatedWorld);
+    let busy = |why: &str| Settled::Busy {
+        after: start.elapsed(),
+        why: why.to_owned(),
+    };
     loop {
         let left = cap.saturating_sub(start.elapsed());
-        let expression = format!("({SETTLE_JS})({}, {})", quiet.as_millis(), left.as_millis());
-        match driver.eval(&expression).await {
-            Ok(answer) if answer["settled"] == true => return Ok(Settled::Quiet),
-            Ok(answer) => {
-                return Ok(Settled::Busy {
-                    after: start.elapsed(),
-                    why: answer["why"].as_str().unwrap_or("unknown").to_owned(),
-                })
+        let hooks = format!("({HOOKS_JS})({})", !watched);
+        let settle = format!("({SETTLE_JS})({}, {})", quiet.as_millis(), left.as_millis());
+        let answer = if isolated {
+            // The hooks only add hints: a page that breaks them makes
+            // settling wait less, never fail.
+            match driver.eval(&hooks).await {
+                Err(error) if stops(&error) => return Err(error),
+                _ => driver.eval_isolated(&[], &settle).await,
             }
-            Err(error)
-                if error.is_dialog_open()
-                    || error.is_browser_gone()
-                    || error.is_timeout()
-                    || matches!(error, DriverError::NoSuchTab { .. }) =>
-            {
-                return Err(error)
-            }
+        } else {
+            driver.eval(&format!("({hooks}, {settle})")).await
+        };
+        match answer {
+            Ok(answer) if answer["settled"] == true => {}
+            Ok(answer) => return Ok(busy(answer["why"].as_str().unwrap_or("unknown"))),
+            Err(error) if stops(&error) => return Err(error),
             // The document went away while we waited: a navigation. Settle
             // the one that replaces it.
             Err(error) => {
                 tracing::debug!(%error, "settling again in the next document");
                 if start.elapsed() >= cap {
-                    return Ok(Settled::Busy {
-                        after: start.elapsed(),
-                        why: "a navigation had not finished".to_owned(),
-                    });
+                    return Ok(busy("a navigation had not finished"));
                 }
                 tokio::time::sleep(RETRY).await;
+                continue;
             }
         }
+        if !watched {
+            return Ok(Settled::Quiet);
+        }
+        // The page is quiet; requests it started may still be on their way,
+        // and what they bring may change it again.
+        let mut waited = false;
+        loop {
+            match driver.requests_in_flight().await? {
+                Some(count) if count > 0 => {
+                    if start.elapsed() >= cap {
+                        return Ok(busy(&format!("{count} requests are in flight")));
+                    }
+                    waited = true;
+                    tokio::time::sleep(RETRY).await;
+                }
+                _ => break,
+            }
+        }
+        if !waited {
+            return Ok(Settled::Quiet);
+        }
     }
+}
+
+/// Errors that end settling: nothing to wait for in a page behind a dialog,
+/// a gone tab or browser, or a page that hung.
+fn stops(error: &DriverError) -> bool {
+    error.is_dialog_open()
+        || error.is_browser_gone()
+        || error.is_timeout()
+        || matches!(error, DriverError::NoSuchTab { .. })
 }
