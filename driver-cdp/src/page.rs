@@ -20,6 +20,7 @@ use crate::client::{CallError, Client, RawEvent};
 use crate::registry::{SharedRegistry, World, WORLD_NAME};
 use crate::session::decode;
 
+use driver_core::backend::input;
 use driver_core::backend::locate::{locate_error, locate_point, LOCATE};
 
 /// Navigates the tab and waits for the new document's `load`.
@@ -401,15 +402,8 @@ pub(crate) async fn click(
 
 /// Presses and releases the left mouse button at a viewport point.
 pub(crate) async fn click_at(client: &Client, session: &str, x: f64, y: f64) -> Result<()> {
-    for (kind, buttons) in [("mouseMoved", 0), ("mousePressed", 1), ("mouseReleased", 0)] {
-        let mut event = json!({ "type": kind, "x": x, "y": y, "buttons": buttons });
-        if kind != "mouseMoved" {
-            event["button"] = json!("left");
-            event["clickCount"] = json!(1);
-        }
-        client
-            .call_raw(Some(session), "Input.dispatchMouseEvent", event)
-            .await?;
+    for event in input::click_events(x, y) {
+        mouse_event(client, session, event).await?;
     }
     Ok(())
 }
@@ -436,12 +430,7 @@ pub(crate) async fn send_keys(
 
 /// Types `text` as key events into whatever has focus.
 pub(crate) async fn type_text(client: &Client, session: &str, text: &str) -> Result<()> {
-    for character in text.chars() {
-        let press = match character {
-            '\n' | '\r' => KeyPress::from(driver_core::Key::Enter),
-            '\t' => KeyPress::from(driver_core::Key::Tab),
-            other => KeyPress::from(driver_core::Key::Char(other)),
-        };
+    for press in input::typed(text) {
         press_key(client, session, press).await?;
     }
     Ok(())
@@ -449,31 +438,7 @@ pub(crate) async fn type_text(client: &Client, session: &str, text: &str) -> Res
 
 /// Presses one key with modifiers.
 pub(crate) async fn press_key(client: &Client, session: &str, press: KeyPress) -> Result<()> {
-    let key = press.key;
-    let modifiers = press.modifiers;
-    // With Control, Alt or Meta held a key is a shortcut, not text.
-    let text = key
-        .text()
-        .filter(|_| !(modifiers.ctrl || modifiers.alt || modifiers.meta));
-    let up = json!({
-        "type": "keyUp",
-        "key": key.dom_key(),
-        "code": key.dom_code(),
-        "windowsVirtualKeyCode": key.key_code(),
-        "nativeVirtualKeyCode": key.key_code(),
-        "modifiers": modifiers.cdp_mask(),
-    });
-    let mut down = up.clone();
-    down["type"] = json!(if text.is_some() {
-        "keyDown"
-    } else {
-        "rawKeyDown"
-    });
-    if let Some(text) = &text {
-        down["text"] = json!(text);
-        down["unmodifiedText"] = json!(text);
-    }
-    for event in [down, up] {
+    for event in input::key_events(press) {
         client
             .call_raw(Some(session), "Input.dispatchKeyEvent", event)
             .await?;

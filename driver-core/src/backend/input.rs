@@ -1,0 +1,69 @@
+//! Input as the DevTools protocol takes it (`Input.dispatchMouseEvent`,
+//! `Input.dispatchKeyEvent` parameters): what the CDP backend sends for
+//! every click and key, and what the WebDriver backend sends through
+//! chromedriver's CDP bridge where W3C actions cannot do it (the wheel, a
+//! page that broke chromedriver's scripting). One spelling for both.
+
+use serde_json::{json, Value};
+
+use crate::{Key, KeyPress};
+
+/// A move, a press and a release of the left button at a viewport point.
+pub fn click_events(x: f64, y: f64) -> [Value; 3] {
+    let button = |kind: &str, buttons: u8| json!({ "type": kind, "x": x, "y": y, "button": "left", "buttons": buttons, "clickCount": 1 });
+    [
+        move_event(x, y),
+        button("mousePressed", 1),
+        button("mouseReleased", 0),
+    ]
+}
+
+/// The mouse moved to a viewport point, no button held.
+pub fn move_event(x: f64, y: f64) -> Value {
+    json!({ "type": "mouseMoved", "x": x, "y": y, "buttons": 0 })
+}
+
+/// The wheel turned over a viewport point by `dx`, `dy` CSS pixels.
+pub fn wheel_event(x: f64, y: f64, dx: f64, dy: f64) -> Value {
+    json!({ "type": "mouseWheel", "x": x, "y": y, "deltaX": dx, "deltaY": dy })
+}
+
+/// The key down and key up of one key press. With Control, Alt or Meta
+/// held a key is a shortcut and types no text.
+pub fn key_events(press: KeyPress) -> [Value; 2] {
+    let key = press.key;
+    let modifiers = press.modifiers;
+    let text = key
+        .text()
+        .filter(|_| !(modifiers.ctrl || modifiers.alt || modifiers.meta));
+    let up = json!({
+        "type": "keyUp",
+        "key": key.dom_key(),
+        "code": key.dom_code(),
+        "windowsVirtualKeyCode": key.key_code(),
+        "nativeVirtualKeyCode": key.key_code(),
+        "modifiers": modifiers.cdp_mask(),
+    });
+    let mut down = up.clone();
+    down["type"] = json!(if text.is_some() {
+        "keyDown"
+    } else {
+        "rawKeyDown"
+    });
+    if let Some(text) = &text {
+        down["text"] = json!(text);
+        down["unmodifiedText"] = json!(text);
+    }
+    [down, up]
+}
+
+/// The key presses that type `text`: a line break is Enter, a tab Tab.
+pub fn typed(text: &str) -> impl Iterator<Item = KeyPress> + '_ {
+    text.chars().map(|character| {
+        KeyPress::from(match character {
+            '\n' | '\r' => Key::Enter,
+            '\t' => Key::Tab,
+            other => Key::Char(other),
+        })
+    })
+}
