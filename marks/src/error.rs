@@ -30,6 +30,17 @@ pub enum MarksError {
         /// The number asked for.
         number: u32,
     },
+    /// The element is not what the snapshot showed any more: its name
+    /// changed (a re-render reused the node for other content).
+    #[error("element {number} changed since the snapshot: it was {was:?}, it is {now:?}")]
+    Changed {
+        /// The number asked for.
+        number: u32,
+        /// Its name in the snapshot.
+        was: String,
+        /// Its name now.
+        now: String,
+    },
     /// Something else is on top of the element.
     #[error("element {number} is covered by {by}")]
     Covered {
@@ -72,7 +83,11 @@ impl MarksError {
     pub fn is_stale_ref(&self) -> bool {
         matches!(
             self,
-            Self::Unknown { .. } | Self::Gone { .. } | Self::Hidden { .. } | Self::Navigated { .. }
+            Self::Unknown { .. }
+                | Self::Gone { .. }
+                | Self::Hidden { .. }
+                | Self::Navigated { .. }
+                | Self::Changed { .. }
         )
     }
 }

@@ -42,7 +42,8 @@ use serde_json::{json, Value};
 
 pub use error::MarksError;
 pub use snapshot::{
-    Element, Line, Rect, RenderOptions, SelectOption, Snapshot, CONTENT_END, CONTENT_START, MARGIN,
+    cut, Element, Line, Rect, RenderOptions, SelectOption, Snapshot, CONTENT_END, CONTENT_START,
+    MARGIN,
 };
 
 /// The page-side walker; see the file for what it returns.
@@ -61,12 +62,14 @@ pub struct SnapshotOptions {
 }
 
 /// Where a number points: a frame (by path), that frame's document, and the
-/// element's local id there.
+/// element's local id there; and, once a snapshot described it, its role
+/// and name as the model read them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Target {
     path: Vec<u32>,
     doc: String,
     local: u32,
+    seen_as: Option<(String, String)>,
 }
 
 /// The numbering of one tab.
@@ -102,6 +105,7 @@ impl TabMarks {
                         path: path.to_vec(),
                         doc: doc.to_owned(),
                         local,
+                        seen_as: None,
                     };
                     self.targets.insert(self.next, target);
                     self.next
@@ -296,6 +300,11 @@ impl Marks {
                 let numbers = marks.number_all(&frame.path, &frame.doc, locals);
                 for (mut element, number) in frame.elements.into_iter().zip(numbers) {
                     element.number = number;
+                    if !element.offscreen {
+                        if let Some(target) = marks.targets.get_mut(&number) {
+                            target.seen_as = Some((element.role.clone(), element.name.clone()));
+                        }
+                    }
                     element.new =
                         same_page && !marks.shown.is_empty() && !marks.shown.contains(&number);
                     by_local.insert((index, element.local), number);
@@ -346,6 +355,12 @@ impl Marks {
         let target = self.target(&tab, number)?;
         let mut options =
             json!({ "op": "act", "id": target.local, "doc": target.doc, "action": action });
+        if let Some((role, name)) = &target.seen_as {
+            // What the model read of it: acting on something else (a node a
+            // re-render reused, a forged registry) is refused.
+            options["role"] = json!(role);
+            options["name"] = json!(name);
+        }
         if let (Some(options), Some(extra)) = (options.as_object_mut(), extra.as_object()) {
             options.extend(extra.clone());
         }
@@ -355,6 +370,13 @@ impl Marks {
             Some("gone") => return Err(MarksError::Gone { number }),
             Some("hidden") => return Err(MarksError::Hidden { number }),
             Some("navigated") => return Err(MarksError::Navigated { number }),
+            Some("changed") => {
+                return Err(MarksError::Changed {
+                    number,
+                    was: target.seen_as.map(|(_, name)| name).unwrap_or_default(),
+                    now: answer["now"].as_str().unwrap_or_default().to_owned(),
+                })
+            }
             Some("no option") => {
                 let options = answer["options"]
                     .as_array()

@@ -218,6 +218,11 @@
   };
 
   const clean = (text) => (text || "").replace(/\s+/g, " ").trim();
+  // What a page could make endless is cut before it travels: a line longer
+  // than a model's whole budget, a title of megabytes.
+  const LINE_LIMIT = 20000;
+  const TITLE_LIMIT = 1000;
+  const cut = (text, limit) => (text.length > limit ? text.slice(0, limit - 1) + "…" : text);
 
   // The text of a subtree, for names: what a person sees of it (`hides`
   // isHidden, text indented away left out), or with `hides` a11yHidden what
@@ -411,7 +416,7 @@
     let line = "";
     let lineY = null;
     const flush = () => {
-      const text = clean(line);
+      const text = cut(clean(line), LINE_LIMIT);
       if (text && lineY !== null) items.push({ k: "t", text, y: lineY });
       line = "";
       lineY = null;
@@ -623,7 +628,7 @@
     const page = document.documentElement;
     return {
       doc: state.doc,
-      title: document.title,
+      title: cut(document.title, TITLE_LIMIT),
       url: location.href,
       status,
       viewport,
@@ -653,6 +658,12 @@
     // The same judgement as the snapshot's: what it listed, a click finds.
     const before = shownRect(element);
     if (!before) return { error: "hidden" };
+    // Still what the model read: a node a re-render filled with other
+    // content is not the element it was told of.
+    if (typeof options.name === "string") {
+      const now = nameOf(element, options.role || "");
+      if (now !== options.name) return { error: "changed", now };
+    }
     if (options.scroll !== false) before.via.scrollIntoView({ block: "center", inline: "center" });
     // Boxes read before the scroll are stale now.
     rectOf.answers.clear();

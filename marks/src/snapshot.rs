@@ -254,8 +254,8 @@ impl Snapshot {
     /// The title, URL and status lines.
     fn head(&self) -> String {
         let mut head = String::new();
-        let _ = writeln!(head, "Page: {}", one_line(&self.title));
-        let _ = writeln!(head, "URL: {}", self.url);
+        let _ = writeln!(head, "Page: {}", cut(&one_line(&self.title), TITLE_SHOWN));
+        let _ = writeln!(head, "URL: {}", cut(&self.url, URL_SHOWN));
         if let Some(status) = self.status {
             let _ = writeln!(head, "Status: {status}");
         }
@@ -440,6 +440,25 @@ fn quote(text: &str) -> String {
     quoted
 }
 
+/// The most of a title the head shows, in characters.
+const TITLE_SHOWN: usize = 200;
+/// The most of a URL the head shows, in characters.
+const URL_SHOWN: usize = 2_000;
+
+/// `text` cut to `limit` characters, with an ellipsis where it was cut: how
+/// a string a page controls (a title, a URL, a dialog's message) is kept
+/// from filling an answer.
+pub fn cut(text: &str, limit: usize) -> std::borrow::Cow<'_, str> {
+    if text.chars().nth(limit).is_none() {
+        return text.into();
+    }
+    let at = text
+        .char_indices()
+        .nth(limit.saturating_sub(1))
+        .map_or(0, |(at, _)| at);
+    format!("{}…", &text[..at]).into()
+}
+
 fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
@@ -557,6 +576,23 @@ mod tests {
             text.ends_with("1 more element below: scroll down or ask for the full page.\n"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn endless_titles_and_urls_are_cut() {
+        let mut page = snapshot(vec![], vec![]);
+        page.title = "T".repeat(100_000);
+        page.url = format!("http://example.com/?{}", "q".repeat(100_000));
+        let text = page.render(RenderOptions::default());
+        assert!(text.len() < 3_000, "{} characters", text.len());
+        assert!(
+            text.contains(&format!("Page: {}…", "T".repeat(199))),
+            "{}",
+            &text[..300]
+        );
+        assert_eq!(super::cut("short", 200), "short");
+        assert_eq!(super::cut("éé", 2), "éé");
+        assert_eq!(super::cut("ééé", 2), "é…");
     }
 
     #[test]

@@ -151,6 +151,7 @@ both_backends!(
     marks_are_drawn_where_the_elements_are,
     pointing_at_pixels,
     what_the_snapshot_lists_a_click_reaches,
+    a_node_filled_with_other_content_is_not_acted_on,
 );
 
 fn number_of(snapshot: &marks::Snapshot, name: &str) -> u32 {
@@ -632,5 +633,34 @@ async fn what_the_snapshot_lists_a_click_reaches(backend: Backend) {
             );
         }
     }
+    page.driver.close().await.expect("close");
+}
+
+/// A re-render that reuses a node for other content (a list re-ordered by
+/// rewriting its rows) leaves the number on the node: acting on it then
+/// would press what the model never chose. It is refused and said.
+async fn a_node_filled_with_other_content_is_not_acted_on(backend: Backend) {
+    let (page, text) = read_html(
+        backend,
+        "<!doctype html><title>People</title>\
+         <button onclick=\"out.textContent = 'removed ' + this.textContent\">Delete Alice</button>\
+         <button onclick=\"out.textContent = 'removed ' + this.textContent\">Delete Bob</button>\
+         <p id=out></p>",
+    )
+    .await;
+    let driver = page.driver.as_ref();
+    let alice = tools::element_number(&text, "Delete Alice").expect("Alice's button");
+    driver
+        .eval("const [a, b] = document.querySelectorAll('button'); [a.textContent, b.textContent] = [b.textContent, a.textContent];")
+        .await
+        .expect("the rows are rewritten");
+    let clicked = page.marks.click(driver, alice).await;
+    assert!(
+        matches!(&clicked, Err(MarksError::Changed { was, now, .. }) if was == "Delete Alice" && now == "Delete Bob"),
+        "{clicked:?}"
+    );
+    assert!(clicked.unwrap_err().is_stale_ref());
+    let out = driver.eval("out.textContent").await.expect("the page");
+    assert_eq!(out, "", "nothing was pressed");
     page.driver.close().await.expect("close");
 }
