@@ -13,6 +13,7 @@
 //! is passed along like any other and ignored by whoever does not know it.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use chromiumoxide::types::{CallId, Command, EventMessage, Message, Method, MethodId};
@@ -86,6 +87,8 @@ pub(crate) struct Client {
     commands: mpsc::UnboundedSender<Outgoing>,
     subscribe: mpsc::UnboundedSender<Subscriber>,
     gone: watch::Receiver<Option<String>>,
+    /// How many events have come in so far.
+    received: Arc<AtomicU64>,
 }
 
 impl Client {
@@ -99,11 +102,19 @@ impl Client {
         let (commands, command_rx) = mpsc::unbounded_channel();
         let (subscribe, subscribe_rx) = mpsc::unbounded_channel();
         let (gone_tx, gone) = watch::channel(None);
-        tokio::spawn(pump(connection, command_rx, subscribe_rx, gone_tx));
+        let received = Arc::new(AtomicU64::new(0));
+        tokio::spawn(pump(
+            connection,
+            command_rx,
+            subscribe_rx,
+            gone_tx,
+            Arc::clone(&received),
+        ));
         Ok(Self {
             commands,
             subscribe,
             gone,
+            received,
         })
     }
 
@@ -155,6 +166,12 @@ impl Client {
         receiver
     }
 
+    /// How many events have come in so far: a subscriber that has handled
+    /// this many has seen everything Chrome sent before now.
+    pub fn events_received(&self) -> u64 {
+        self.received.load(Ordering::Acquire)
+    }
+
     /// Why the connection ended, if it has.
     pub fn gone_reason(&self) -> Option<String> {
         self.gone.borrow().clone()
@@ -182,6 +199,7 @@ async fn pump(
     mut commands: mpsc::UnboundedReceiver<Outgoing>,
     mut subscriptions: mpsc::UnboundedReceiver<Subscriber>,
     gone: watch::Sender<Option<String>>,
+    received: Arc<AtomicU64>,
 ) {
     let mut pending: HashMap<CallId, oneshot::Sender<Result<serde_json::Value, CallError>>> =
         HashMap::new();
@@ -216,6 +234,7 @@ async fn pump(
                 Some(Ok(Message::Event(event))) => {
                     consecutive_errors = 0;
                     let event = Arc::new(event);
+                    received.fetch_add(1, Ordering::Release);
                     subscribers.retain(|subscriber| subscriber.send(Arc::clone(&event)).is_ok());
                 }
                 Some(Err(error)) => {

@@ -50,6 +50,7 @@ mod session;
 use async_trait::async_trait;
 use serde_json::json;
 
+use driver_core::backend::input;
 use driver_core::backend::supervisor::Supervisor;
 pub use driver_core::{
     Capabilities, ConsoleEntry, Dialog, Download, Driver, DriverError, KeyPress, Navigation,
@@ -58,6 +59,9 @@ pub use driver_core::{
 
 use registry::World;
 use session::Session;
+
+/// How long an answered dialog may take to report itself closed.
+const DIALOG_CLOSE_LIMIT: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// A [`Driver`] over the Chrome DevTools Protocol. See the crate docs.
 pub struct CdpDriver {
@@ -335,6 +339,7 @@ impl Driver for CdpDriver {
 
     async fn console(&self) -> Result<Vec<ConsoleEntry>> {
         self.run_free("read the console".to_owned(), async |session| {
+            session.catch_up().await;
             Ok(session.drain_console())
         })
         .await
@@ -342,6 +347,7 @@ impl Driver for CdpDriver {
 
     async fn downloads(&self) -> Result<Vec<Download>> {
         self.run_free("read the refused downloads".to_owned(), async |session| {
+            session.catch_up().await;
             Ok(session.registry.drain_downloads())
         })
         .await
@@ -351,12 +357,7 @@ impl Driver for CdpDriver {
         driver_core::check_point(x, y)?;
         self.run(format!("move the mouse to ({x}, {y})"), async |session| {
             let id = session.current_session().await?;
-            page::mouse_event(
-                &session.client,
-                &id,
-                json!({ "type": "mouseMoved", "x": x, "y": y }),
-            )
-            .await
+            page::mouse_event(&session.client, &id, input::move_event(x, y)).await
         })
         .await
     }
@@ -365,7 +366,7 @@ impl Driver for CdpDriver {
         driver_core::check_scroll(x, y, dx, dy)?;
         self.run(format!("scroll at ({x}, {y})"), async |session| {
             let id = session.current_session().await?;
-            let event = json!({ "type": "mouseWheel", "x": x, "y": y, "deltaX": dx, "deltaY": dy });
+            let event = input::wheel_event(x, y, dx, dy);
             page::mouse_event(&session.client, &id, event).await
         })
         .await
@@ -385,13 +386,13 @@ impl Driver for CdpDriver {
     async fn answer_dialog(&self, accept: bool, prompt_text: Option<&str>) -> Result<()> {
         self.run_free("answer the dialog".to_owned(), async |session| {
             let id = session.current_session().await?;
-            let open = session
-                .current
-                .as_ref()
-                .and_then(|tab| session.registry.dialog_of(tab));
-            if open.is_none() {
+            let Some(tab) = session.current.clone() else {
+                return Err(DriverError::NoDialog);
+            };
+            if session.registry.dialog_of(&tab).is_none() {
                 return Err(DriverError::NoDialog);
             }
+            let answered = session.registry.dialogs_opened(&tab);
             let mut params = json!({ "accept": accept });
             if let Some(text) = prompt_text {
                 params["promptText"] = json!(text);
@@ -400,7 +401,12 @@ impl Driver for CdpDriver {
                 .client
                 .call_raw(Some(&id), "Page.handleJavaScriptDialog", params)
                 .await?;
-            session.registry.set_dialog(&id, None);
+            // Chrome says when it is closed; the page may open the next at
+            // once, which must not be taken for closed.
+            session
+                .registry
+                .dialog_closed(&tab, answered, DIALOG_CLOSE_LIMIT)
+                .await;
             Ok(())
         })
         .await

@@ -46,6 +46,8 @@ pub(crate) struct TabRecord {
     pub context: Option<String>,
     /// The JavaScript dialog blocking the tab, if one is open.
     pub dialog: Option<Dialog>,
+    /// How many dialogs have opened in the tab: which one is open.
+    pub dialogs_opened: u64,
 }
 
 /// The name of tabwright's own script world in every document: the page's
@@ -79,6 +81,9 @@ pub(crate) struct Registry {
     pub contexts: HashMap<(String, String, World), i64>,
     /// Fetches and XHRs in flight: (session, request id) -> when they began.
     pub requests: HashMap<(String, String), Instant>,
+    /// How many tabs have opened: a new one (a popup) comes to the front,
+    /// and the current tab must be brought back before it takes input.
+    pub tabs_opened: u64,
     pub viewport: Option<Viewport>,
 }
 
@@ -121,6 +126,8 @@ impl Registry {
 pub(crate) struct SharedRegistry {
     pub state: Arc<Mutex<Registry>>,
     changed: watch::Sender<u64>,
+    /// How many events the event task has handled.
+    handled: Arc<watch::Sender<u64>>,
 }
 
 impl SharedRegistry {
@@ -132,6 +139,7 @@ impl SharedRegistry {
         Self {
             state: Arc::new(Mutex::new(registry)),
             changed: watch::channel(0).0,
+            handled: Arc::new(watch::channel(0).0),
         }
     }
 
@@ -148,9 +156,29 @@ impl SharedRegistry {
                 .iter_mut()
                 .find(|tab| tab.session.as_deref() == Some(session))
             {
+                if dialog.is_some() {
+                    tab.dialogs_opened += 1;
+                }
                 tab.dialog = dialog;
             }
         });
+    }
+
+    /// How many dialogs have opened in tab `id`.
+    pub fn dialogs_opened(&self, id: &TabId) -> u64 {
+        self.read(|registry| registry.tab(id).map_or(0, |tab| tab.dialogs_opened))
+    }
+
+    /// Waits (at most `patience`) until the dialog that was the `opened`th
+    /// is closed: none is open, or a later one is.
+    pub async fn dialog_closed(&self, id: &TabId, opened: u64, patience: Duration) {
+        let closed = self.wait_until(|registry| {
+            registry
+                .tab(id)
+                .is_none_or(|tab| tab.dialog.is_none() || tab.dialogs_opened != opened)
+                .then_some(())
+        });
+        let _ = tokio::time::timeout(patience, closed).await;
     }
 
     /// The dialog open in tab `id`, if any.
@@ -257,6 +285,15 @@ impl SharedRegistry {
         std::mem::take(&mut self.state.lock().downloads)
     }
 
+    /// Waits (at most `patience`) until the event task has handled `count`
+    /// events: what Chrome sent before a caller asked is then recorded (a
+    /// page's 2,000 console messages, say, still on their way to the task
+    /// when the call that caused them returned).
+    pub async fn caught_up(&self, count: u64, patience: Duration) {
+        let mut handled = self.handled.subscribe();
+        let _ = tokio::time::timeout(patience, handled.wait_for(|handled| *handled >= count)).await;
+    }
+
     /// Takes the console entries gathered so far.
     pub fn drain_console(&self) -> Vec<ConsoleEntry> {
         std::mem::take(&mut self.state.lock().console).into()
@@ -302,74 +339,82 @@ pub(crate) async fn follow_events(
 ) {
     let mut events: mpsc::UnboundedReceiver<Arc<RawEvent>> = client.events();
     while let Some(event) = events.recv().await {
-        let params = &event.params;
-        let session = event.session_id.as_deref();
-        match event.method.as_ref() {
-            "Target.attachedToTarget" => on_attached(&client, &registry, &event),
-            "Target.targetInfoChanged" | "Target.targetCreated" => {
-                on_target_info(&registry, &event)
+        handle(&client, &registry, on_frame.as_ref(), &event);
+        registry.handled.send_modify(|handled| *handled += 1);
+    }
+}
+
+/// What one event changes.
+fn handle(
+    client: &Client,
+    registry: &SharedRegistry,
+    on_frame: Option<&FrameCallback>,
+    event: &RawEvent,
+) {
+    let params = &event.params;
+    let session = event.session_id.as_deref();
+    match event.method.as_ref() {
+        "Target.attachedToTarget" => on_attached(client, registry, event),
+        "Target.targetInfoChanged" | "Target.targetCreated" => on_target_info(registry, event),
+        "Target.targetDestroyed" | "Target.targetCrashed" => {
+            if let Some(id) = params["targetId"].as_str() {
+                registry.update(|registry| registry.tabs.retain(|tab| tab.id.0 != id));
             }
-            "Target.targetDestroyed" | "Target.targetCrashed" => {
-                if let Some(id) = params["targetId"].as_str() {
-                    registry.update(|registry| registry.tabs.retain(|tab| tab.id.0 != id));
-                }
-            }
-            "Target.detachedFromTarget" => {
-                if let Some(detached) = params["sessionId"].as_str() {
-                    on_detached(&registry, detached)
-                }
-            }
-            "Runtime.consoleAPICalled" => on_console(&registry, &event),
-            "Runtime.exceptionThrown" => on_exception(&registry, &event),
-            "Runtime.executionContextCreated" => on_context_created(&registry, &event),
-            "Runtime.executionContextDestroyed" => on_context_destroyed(&registry, &event),
-            "Runtime.executionContextsCleared" => {
-                if let Some(session) = session {
-                    registry.update(|registry| {
-                        registry
-                            .contexts
-                            .retain(|(owner, _, _), _| owner != session)
-                    });
-                }
-            }
-            "Network.requestWillBeSent" => on_request(&registry, &event),
-            "Network.loadingFinished" | "Network.loadingFailed" => {
-                if let (Some(session), Some(id)) = (session, params["requestId"].as_str()) {
-                    registry.update(|registry| {
-                        registry
-                            .requests
-                            .remove(&(session.to_owned(), id.to_owned()));
-                    });
-                }
-            }
-            "Page.frameNavigated" if params["frame"]["parentId"].is_null() => {
-                // The old document's requests end with it (cancelled).
-                if let Some(session) = session {
-                    registry.update(|registry| {
-                        registry.requests.retain(|(owner, _), _| owner != session)
-                    });
-                }
-            }
-            "Browser.downloadWillBegin" => on_download(&registry, &event),
-            "Page.javascriptDialogOpening" => {
-                if let Some(session) = session {
-                    let dialog = dialog_of(params);
-                    tracing::info!(kind = %dialog.kind, message = %dialog.message, "a dialog opened");
-                    registry.set_dialog(session, Some(dialog));
-                }
-            }
-            "Page.javascriptDialogClosed" => {
-                if let Some(session) = session {
-                    registry.set_dialog(session, None);
-                }
-            }
-            "Page.screencastFrame" => {
-                if let Some(callback) = &on_frame {
-                    on_screencast_frame(&client, callback, &event);
-                }
-            }
-            _ => {}
         }
+        "Target.detachedFromTarget" => {
+            if let Some(detached) = params["sessionId"].as_str() {
+                on_detached(registry, detached)
+            }
+        }
+        "Runtime.consoleAPICalled" => on_console(registry, event),
+        "Runtime.exceptionThrown" => on_exception(registry, event),
+        "Runtime.executionContextCreated" => on_context_created(registry, event),
+        "Runtime.executionContextDestroyed" => on_context_destroyed(registry, event),
+        "Runtime.executionContextsCleared" => {
+            if let Some(session) = session {
+                registry.update(|registry| {
+                    registry
+                        .contexts
+                        .retain(|(owner, _, _), _| owner != session)
+                });
+            }
+        }
+        "Network.requestWillBeSent" => on_request(registry, event),
+        "Network.loadingFinished" | "Network.loadingFailed" => {
+            if let (Some(session), Some(id)) = (session, params["requestId"].as_str()) {
+                registry.update(|registry| {
+                    registry
+                        .requests
+                        .remove(&(session.to_owned(), id.to_owned()));
+                });
+            }
+        }
+        "Page.frameNavigated" if params["frame"]["parentId"].is_null() => {
+            // The old document's requests end with it (cancelled).
+            if let Some(session) = session {
+                registry
+                    .update(|registry| registry.requests.retain(|(owner, _), _| owner != session));
+            }
+        }
+        "Browser.downloadWillBegin" => on_download(registry, event),
+        "Page.javascriptDialogOpening" => {
+            if let Some(session) = session {
+                let dialog = dialog_of(params);
+                tracing::info!(kind = %dialog.kind, message = %dialog.message, "a dialog opened");
+                registry.set_dialog(session, Some(dialog));
+            }
+        }
+        "Page.javascriptDialogClosed" => {
+            if let Some(session) = session {
+                registry.set_dialog(session, None);
+            }
+        }
+        "Page.screencastFrame" => {
+            if let Some(callback) = on_frame {
+                on_screencast_frame(client, callback, event);
+            }
+        }
+        _ => {}
     }
 }
 
@@ -581,15 +626,19 @@ fn attach_tab(client: &Client, registry: &SharedRegistry, info: TargetInfo, sess
             .find(|tab| tab.id.0 == info.target_id)
         {
             Some(tab) => tab.session = Some(session.clone()),
-            None => registry.tabs.push(TabRecord {
-                id: TabId(info.target_id.clone()),
-                session: Some(session.clone()),
-                ready: false,
-                url: info.url.clone(),
-                title: info.title.clone(),
-                context: info.browser_context_id.clone(),
-                dialog: None,
-            }),
+            None => {
+                registry.tabs_opened += 1;
+                registry.tabs.push(TabRecord {
+                    id: TabId(info.target_id.clone()),
+                    session: Some(session.clone()),
+                    ready: false,
+                    url: info.url.clone(),
+                    title: info.title.clone(),
+                    context: info.browser_context_id.clone(),
+                    dialog: None,
+                    dialogs_opened: 0,
+                });
+            }
         }
     });
     let client = client.clone();

@@ -17,6 +17,9 @@ use crate::registry::{self, SharedRegistry, TabRecord, TargetInfo};
 /// How long `Browser.close` may take before the process group is killed.
 const CLOSE_GRACE: Duration = Duration::from_millis(1500);
 
+/// How long a reader waits for the event task to record what has come in.
+const CATCH_UP_LIMIT: Duration = Duration::from_millis(500);
+
 /// How long the clean-up after a timed-out call may take.
 const RECOVERY_LIMIT: Duration = Duration::from_secs(2);
 
@@ -37,6 +40,9 @@ pub(crate) struct Session {
     /// in, created with that proxy (a context's proxy applies to its tabs).
     context: Option<String>,
     screencast: bool,
+    /// The registry's count of opened tabs when the current one was last
+    /// brought to the front.
+    fronted: u64,
 }
 
 impl Session {
@@ -72,6 +78,7 @@ impl Session {
             opened_remotely: Vec::new(),
             context: None,
             screencast: options.on_frame.is_some(),
+            fronted: 0,
         };
         session
             .attach_to_pages(remote, options.proxy.as_deref())
@@ -204,6 +211,7 @@ impl Session {
             }
         }
         self.current = Some(id.clone());
+        self.fronted = self.registry.read(|registry| registry.tabs_opened);
         if let Some(session) = self.session_of(id) {
             let _ = self
                 .client
@@ -254,6 +262,16 @@ impl Session {
     pub async fn current_session(&mut self) -> Result<String> {
         let current = self.current.clone();
         if let Some(session) = current.as_ref().and_then(|id| self.session_of(id)) {
+            // A tab opened since (a popup) came to the front: input sent to
+            // a tab behind it waits seconds for a frame that never comes.
+            let opened = self.registry.read(|registry| registry.tabs_opened);
+            if opened != self.fronted {
+                self.fronted = opened;
+                let _ = self
+                    .client
+                    .call_raw(Some(&session), "Page.bringToFront", json!({}))
+                    .await;
+            }
             return Ok(session);
         }
         let fallback = self.latest_tab();
@@ -373,6 +391,14 @@ impl Session {
                 .await?;
         }
         Ok(())
+    }
+
+    /// Waits until every event Chrome sent before now is recorded (briefly:
+    /// they are already here, on their way to the event task).
+    pub async fn catch_up(&self) {
+        self.registry
+            .caught_up(self.client.events_received(), CATCH_UP_LIMIT)
+            .await;
     }
 
     /// The console entries since the last call.

@@ -100,6 +100,15 @@ pub enum DriverError {
     #[error("the page navigated away before the script finished")]
     DocumentReplaced,
 
+    /// The page broke what the backend's own scripting relies on (it
+    /// replaced JavaScript built-ins a WebDriver end's script runner uses):
+    /// no script can be run in it, though input and screenshots still work.
+    #[error("scripts cannot run in this page: {reason}")]
+    Unscriptable {
+        /// What was seen.
+        reason: String,
+    },
+
     /// A script threw.
     #[error("script threw: {message}")]
     Script {

@@ -10,7 +10,12 @@ use crate::session::Session;
 impl Session {
     /// W3C WebDriver tells a dialog's text but not which function opened it.
     pub(crate) async fn dialog(&mut self) -> Result<Option<Dialog>> {
-        self.focus_current().await?;
+        // Under a dialog chromedriver may refuse even to list the windows;
+        // the dialog is the current tab's all the same.
+        match self.focus_current().await {
+            Err(DriverError::DialogOpen { .. }) | Ok(()) => {}
+            Err(other) => return Err(other),
+        }
         match self.client.get_alert_text().await {
             Ok(message) => Ok(Some(Dialog {
                 kind: DialogKind::Unknown,
@@ -46,6 +51,12 @@ impl Session {
         } else {
             self.client.dismiss_alert().await
         };
-        answered.map_err(sort)
+        match answered.map_err(sort) {
+            // chromedriver answered this dialog, then met the next one the
+            // page opened at once: answered all the same (the next is the
+            // caller's to see).
+            Err(DriverError::DialogOpen { .. }) => Ok(()),
+            other => other,
+        }
     }
 }

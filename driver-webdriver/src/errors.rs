@@ -63,6 +63,16 @@ pub(crate) fn sort(error: CmdError) -> DriverError {
             if gone.iter().any(|sign| message.contains(sign)) {
                 return DriverError::BrowserGone { reason: message };
             }
+            // chromedriver wraps every script in its own, which serialises
+            // the answer with the page's JSON: a page that replaced it
+            // leaves chromedriver without an answer it can read.
+            if message.contains("call function result missing") {
+                return DriverError::Unscriptable {
+                    reason: "the page replaced JavaScript functions (such as JSON.stringify) \
+                             that WebDriver's script runner relies on"
+                        .to_owned(),
+                };
+            }
             match webdriver.error {
                 ErrorStatus::InvalidSessionId => DriverError::BrowserGone { reason: message },
                 ErrorStatus::NoSuchWindow => DriverError::NoSuchTab { id: message },

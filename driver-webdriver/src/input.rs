@@ -1,10 +1,14 @@
 //! Input as a person gives it: the mouse (clicks, moves, the wheel) and the
-//! keyboard (text, keys with modifiers), as W3C actions.
+//! keyboard (text, keys with modifiers), as W3C actions; as DevTools input
+//! events through chromedriver's CDP bridge where actions cannot serve (the
+//! wheel; a page that broke chromedriver's scripting, which its actions
+//! need).
 
 use serde_json::{json, Value};
 
+use driver_core::backend::input;
 use driver_core::backend::locate::locate_point;
-use driver_core::{DriverError, Key, KeyPress, Result};
+use driver_core::{DriverError, KeyPress, Result};
 
 use crate::session::Session;
 
@@ -17,20 +21,20 @@ impl Session {
 
     pub(crate) async fn click_at(&mut self, x: f64, y: f64) -> Result<()> {
         self.focus_current().await?;
-        self.actions(mouse(
-            x,
-            y,
-            &[
-                json!({ "type": "pointerDown", "button": 0 }),
-                json!({ "type": "pointerUp", "button": 0 }),
-            ],
-        ))
-        .await
+        let press = [
+            json!({ "type": "pointerDown", "button": 0 }),
+            json!({ "type": "pointerUp", "button": 0 }),
+        ];
+        let acted = self.actions(mouse(x, y, &press)).await;
+        self.or_by_bridge(acted, "Input.dispatchMouseEvent", input::click_events(x, y))
+            .await
     }
 
     pub(crate) async fn move_mouse(&mut self, x: f64, y: f64) -> Result<()> {
         self.focus_current().await?;
-        self.actions(mouse(x, y, &[])).await
+        let acted = self.actions(mouse(x, y, &[])).await;
+        self.or_by_bridge(acted, "Input.dispatchMouseEvent", [input::move_event(x, y)])
+            .await
     }
 
     pub(crate) async fn wheel(&mut self, x: f64, y: f64, dx: f64, dy: f64) -> Result<()> {
@@ -41,7 +45,7 @@ impl Session {
         // DevTools wheel event, which the CDP backend sends and which never
         // failed so, goes through the CDP bridge where the remote end has
         // one; the W3C action is for the others.
-        let event = json!({ "type": "mouseWheel", "x": x, "y": y, "deltaX": dx, "deltaY": dy });
+        let event = input::wheel_event(x, y, dx, dy);
         match self.cdp("Input.dispatchMouseEvent", event).await {
             Err(DriverError::Protocol(_)) => {}
             other => return other.map(|_| ()),
@@ -66,20 +70,19 @@ impl Session {
     pub(crate) async fn type_text(&mut self, text: &str) -> Result<()> {
         self.focus_current().await?;
         let mut actions = Vec::new();
-        for character in text.chars() {
-            let key = match character {
-                '\n' | '\r' => Key::Enter,
-                '\t' => Key::Tab,
-                other => Key::Char(other),
-            };
-            let value = key.webdriver_char().to_string();
+        for press in input::typed(text) {
+            let value = press.key.webdriver_char().to_string();
             actions.push(json!({ "type": "keyDown", "value": value }));
             actions.push(json!({ "type": "keyUp", "value": value }));
         }
         if actions.is_empty() {
             return Ok(());
         }
-        self.actions(json!({ "type": "key", "id": "keyboard", "actions": actions }))
+        let acted = self
+            .actions(json!({ "type": "key", "id": "keyboard", "actions": actions }))
+            .await;
+        let events: Vec<Value> = input::typed(text).flat_map(input::key_events).collect();
+        self.or_by_bridge(acted, "Input.dispatchKeyEvent", events)
             .await
     }
 
@@ -108,8 +111,31 @@ impl Session {
                 .rev()
                 .map(|modifier| json!({ "type": "keyUp", "value": modifier.to_string() })),
         );
-        self.actions(json!({ "type": "key", "id": "keyboard", "actions": actions }))
+        let acted = self
+            .actions(json!({ "type": "key", "id": "keyboard", "actions": actions }))
+            .await;
+        self.or_by_bridge(acted, "Input.dispatchKeyEvent", input::key_events(press))
             .await
+    }
+
+    /// What W3C actions did, or, where they could not run because the page
+    /// broke chromedriver's scripting, the same as DevTools input events
+    /// through the CDP bridge.
+    async fn or_by_bridge(
+        &self,
+        acted: Result<()>,
+        command: &str,
+        events: impl IntoIterator<Item = Value>,
+    ) -> Result<()> {
+        match acted {
+            Err(DriverError::Unscriptable { .. }) => {
+                for event in events {
+                    self.cdp(command, event).await?;
+                }
+                Ok(())
+            }
+            other => other,
+        }
     }
 
     pub(crate) async fn actions(&self, sequence: Value) -> Result<()> {

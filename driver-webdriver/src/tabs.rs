@@ -69,10 +69,11 @@ impl Session {
         let mut tabs = Vec::new();
         for handle in self.handles().await? {
             self.switch(&handle).await?;
-            // A tab under a dialog cannot be asked its title: leave it blank
-            // rather than fail the whole list.
+            // A tab under a dialog cannot be asked its title (chromedriver
+            // says so, or answers with nothing at all while dialogs come and
+            // go): leave it blank rather than fail the whole list.
             let title = match self.client.title().await.map_err(sort) {
-                Err(DriverError::DialogOpen { .. }) => String::new(),
+                Err(DriverError::DialogOpen { .. } | DriverError::Protocol(_)) => String::new(),
                 other => other?,
             };
             let url = self
@@ -157,8 +158,23 @@ impl Session {
             .client
             .execute("return [innerWidth, innerHeight];", vec![])
             .await
-            .map_err(sort)?;
-        driver_core::backend::locate::viewport_of(&size[0], &size[1])
+            .map_err(sort);
+        match size {
+            Ok(size) => driver_core::backend::locate::viewport_of(&size[0], &size[1]),
+            // A page no script runs in: the layout metrics, through the
+            // CDP bridge, say the same.
+            Err(DriverError::Unscriptable { .. }) => {
+                let metrics = self
+                    .cdp("Page.getLayoutMetrics", serde_json::json!({}))
+                    .await?;
+                let layout = &metrics["cssLayoutViewport"];
+                driver_core::backend::locate::viewport_of(
+                    &layout["clientWidth"],
+                    &layout["clientHeight"],
+                )
+            }
+            Err(other) => Err(other),
+        }
     }
 
     /// Sizes the window so that the viewport (not the window) has the size

@@ -12,7 +12,7 @@ use crate::args::{check_address, check_text_length, delta, direction_word, targe
 use crate::browser::{acted, Browser};
 use crate::defs::{self, ImageFormat, TabAction};
 use crate::error::ToolError;
-use crate::output::{console_line, mime, typed_line, Image, Outcome, ToolOutput};
+use crate::output::{console_line, mime, shown, typed_line, Image, Outcome, ToolOutput};
 use crate::state::State;
 
 /// The longest `wait_for` waits.
@@ -37,6 +37,7 @@ impl Browser {
         }
         // The model asked for this URL: "URL changed" would be noise.
         state.url = Some(at.clone());
+        let at = shown(&at);
         let did = match (args.new_tab, status) {
             (true, _) => format!("Opened {at} in a new tab."),
             (false, Some(status)) if status >= 400 => {
@@ -52,6 +53,15 @@ impl Browser {
             full_page: args.full_page,
             scope: args.scope,
         };
+        if args
+            .max_tokens
+            .is_some_and(|tokens| tokens as usize > defs::MAX_TOKENS)
+        {
+            return Err(ToolError::bad(
+                "snapshot",
+                format!("max_tokens may be at most {}", defs::MAX_TOKENS),
+            ));
+        }
         let render = RenderOptions {
             budget_tokens: Some(
                 args.max_tokens
@@ -219,7 +229,7 @@ impl Browser {
         }
         state.url = Some(navigation.url.clone());
         let word = if tool == "back" { "back" } else { "forward" };
-        self.after(state, format!("Went {word} to {}.", navigation.url))
+        self.after(state, format!("Went {word} to {}.", shown(&navigation.url)))
             .await
     }
 
@@ -321,7 +331,7 @@ impl Browser {
             viewport.height
         );
         if let Ok(url) = self.driver.eval_isolated(&[], "location.href").await {
-            let _ = write!(text, " URL: {}", url.as_str().unwrap_or_default());
+            let _ = write!(text, " URL: {}", shown(url.as_str().unwrap_or_default()));
         }
         Ok(ToolOutput {
             text,
@@ -470,7 +480,7 @@ impl Browser {
             "{} {} {:?}{}.",
             if args.accept { "Accepted" } else { "Dismissed" },
             crate::error::dialog_name(open.kind).to_lowercase(),
-            open.message,
+            shown(&open.message),
             match &args.text {
                 Some(text) if args.accept => format!(" with {text:?}"),
                 _ => String::new(),
@@ -499,8 +509,8 @@ fn tab_list(tabs: &[driver_core::Tab]) -> String {
             text,
             "{}. {:?} {}{}",
             index + 1,
-            tab.title,
-            tab.url,
+            shown(&tab.title),
+            shown(&tab.url),
             if tab.current { " (current)" } else { "" }
         );
     }

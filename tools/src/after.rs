@@ -9,7 +9,7 @@ use marks::{MarksError, RenderOptions, Snapshot, SnapshotOptions};
 
 use crate::browser::Browser;
 use crate::error::{dialog_sentence, ToolError};
-use crate::output::{console_line, join, mime, Image, Outcome, ToolOutput};
+use crate::output::{console_line, join, mime, shown, Image, Outcome, ToolOutput};
 use crate::settle::{settle, Settled};
 use crate::state::State;
 
@@ -39,14 +39,23 @@ impl Browser {
         options: SnapshotOptions,
         render: RenderOptions,
     ) -> Outcome {
+        let acted = !did.is_empty();
         let mut lines = vec![did];
-        let snapshot = match self.settled_snapshot(state, &mut lines, options).await? {
-            Some(snapshot) => snapshot,
-            None => return Ok(ToolOutput::text(join(lines))),
+        let snapshot = match self.settled_snapshot(state, &mut lines, options).await {
+            Ok(Some(snapshot)) => snapshot,
+            Ok(None) => return Ok(ToolOutput::text(join(lines))),
+            // The action happened; the page cannot be read afterwards.
+            Err(error @ ToolError::Marks(MarksError::Driver(DriverError::Unscriptable { .. })))
+                if acted =>
+            {
+                lines.push(error.for_model());
+                return Ok(ToolOutput::text(join(lines)));
+            }
+            Err(error) => return Err(error),
         };
         if state.url.as_deref() != Some(&snapshot.url) {
             if state.url.is_some() {
-                lines.push(format!("The URL changed: now {}.", snapshot.url));
+                lines.push(format!("The URL changed: now {}.", shown(&snapshot.url)));
             }
             state.url = Some(snapshot.url.clone());
         }
@@ -165,7 +174,7 @@ impl Browser {
         if let Ok(url) = self.driver.eval_isolated(&[], "location.href").await {
             let url = url.as_str().unwrap_or_default().to_owned();
             if state.url.as_deref() != Some(url.as_str()) {
-                lines.push(format!("Now at {url}."));
+                lines.push(format!("Now at {}.", shown(&url)));
                 state.url = Some(url);
             }
         }
@@ -219,7 +228,7 @@ impl Browser {
                 let what = if tab.url.is_empty() {
                     String::new()
                 } else {
-                    format!(" ({})", tab.url)
+                    format!(" ({})", shown(&tab.url))
                 };
                 lines.push(format!(
                     "A new tab opened: tab {}{what}; call tabs with action switch and tab {} to read it.",
@@ -267,7 +276,13 @@ impl Browser {
         let shown: Vec<String> = fresh
             .iter()
             .take(3)
-            .map(|refusal| format!("{} ({})", refusal.target, refusal.reason))
+            .map(|refusal| {
+                format!(
+                    "{} ({})",
+                    shown(&refusal.target),
+                    shown(&refusal.reason.to_string())
+                )
+            })
             .collect();
         lines.push(format!(
             "The guard refused {} request{} from this page to this machine or its network: {}{}.",

@@ -62,6 +62,9 @@ fn schema<T: JsonSchema>() -> Value {
     value
 }
 
+/// The largest token budget a snapshot may be asked for.
+pub const MAX_TOKENS: usize = 50_000;
+
 /// `open`: go to a URL.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -83,8 +86,8 @@ pub struct SnapshotArgs {
     /// Only the part of the page inside this element number (an open
     /// dialog, a menu, a form).
     pub scope: Option<u32>,
-    /// At most this many tokens of page text; longer text is cut into
-    /// parts, read with `part`.
+    /// At most this many tokens of page text (up to 50000); longer text is
+    /// cut into parts, read with `part`.
     pub max_tokens: Option<u32>,
     /// Which part of a cut snapshot to read (1 is the first).
     pub part: Option<u32>,

@@ -4,6 +4,8 @@
 use driver_core::{DialogKind, DriverError};
 use marks::MarksError;
 
+use crate::output::shown;
+
 /// Why a tool call failed.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -111,6 +113,11 @@ fn marks_sentence(error: &MarksError) -> String {
         MarksError::Navigated { number } => format!(
             "Element {number} belongs to a page this tab has left: take a new snapshot and use its numbers."
         ),
+        MarksError::Changed { number, was, now } => format!(
+            "Element {number} changed since your last snapshot (it was {:?}, it is now {:?}); take a new snapshot.",
+            shown(was),
+            shown(now)
+        ),
         MarksError::Covered { number, by } => format!(
             "Element {number} is covered by {by}: close or move what covers it first (take a snapshot to find it), or scroll."
         ),
@@ -149,8 +156,9 @@ pub(crate) fn dialog_name(kind: DialogKind) -> &'static str {
 
 pub(crate) fn dialog_sentence(kind: DialogKind, message: &str) -> String {
     format!(
-        "{} is open and blocks the page: {message:?}. Answer it with dialog (accept true or false{}).",
+        "{} is open and blocks the page: {:?}. Answer it with dialog (accept true or false{}).",
         dialog_name(kind),
+        shown(message),
         if kind == DialogKind::Prompt || kind == DialogKind::Unknown {
             ", and text for a prompt"
         } else {
@@ -166,7 +174,8 @@ fn driver_sentence(error: &DriverError) -> String {
             after.as_secs()
         ),
         DriverError::Refused { url, reason } => format!(
-            "Refused to open {url}: {reason}. Pages on this machine and its private network are off limits; open a public address instead."
+            "Refused to open {}: {reason}. Pages on this machine and its private network are off limits; open a public address instead.",
+            shown(url)
         ),
         DriverError::UnknownHost { url, host } => format!(
             "Could not open {url}: there is no site called {host} (the name does not exist); check the spelling of the address."
@@ -195,7 +204,11 @@ fn driver_sentence(error: &DriverError) -> String {
         } => format!("{feature} is not available with the {backend} backend: {reason}."),
         DriverError::InvalidArgument(problem) => format!("{problem}; check the arguments."),
         DriverError::Script { message } => format!(
-            "The page's script failed: {message}; take a snapshot and try something else."
+            "The page's script failed: {}; take a snapshot and try something else.",
+            shown(message)
+        ),
+        DriverError::Unscriptable { reason } => format!(
+            "This page cannot be read or acted on by number: {reason}. Clicking at x,y and screenshots still work; or open another page (the cdp backend reads such pages)."
         ),
         DriverError::DocumentReplaced => {
             "The page navigated away while this ran; take a snapshot to read the page it went to."

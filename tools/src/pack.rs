@@ -54,6 +54,18 @@ impl Pack {
     /// answer with `is_error` and a sentence saying what to do. Calls are
     /// served one at a time.
     pub async fn call(&self, name: &str, arguments: Value) -> ToolOutput {
+        // A snapshot may be asked for with a larger budget of its own.
+        let budget = arguments
+            .get("max_tokens")
+            .and_then(Value::as_u64)
+            .map_or(0, |tokens| usize::try_from(tokens).unwrap_or(usize::MAX))
+            .clamp(self.browser.options.budget_tokens, defs::MAX_TOKENS);
+        let mut output = self.answer(name, arguments).await;
+        bound(&mut output.text, budget);
+        output
+    }
+
+    async fn answer(&self, name: &str, arguments: Value) -> ToolOutput {
         let mut state = self.state.lock().await;
         let call = std::panic::AssertUnwindSafe(self.dispatch(&mut state, name, arguments));
         match futures_catch(call).await {
@@ -157,6 +169,26 @@ impl Pack {
             }
         }
     }
+}
+
+/// What an answer may hold beyond its snapshot's budget: the lines around
+/// it (each page-controlled string in them cut), in characters.
+const AROUND_THE_SNAPSHOT: usize = 8 * 1024;
+
+/// Keeps an answer within the snapshot's budget (tokens counted as four
+/// characters) and a margin for the lines around it, whatever a page put in
+/// it; what is cut is said.
+fn bound(text: &mut String, budget_tokens: usize) {
+    let limit = budget_tokens * 4 + AROUND_THE_SNAPSHOT;
+    if text.len() <= limit {
+        return;
+    }
+    let at = (0..=limit)
+        .rev()
+        .find(|at| text.is_char_boundary(*at))
+        .unwrap_or(0);
+    text.truncate(at);
+    text.push_str("\n(The answer was cut here: it was longer than an answer may be.)");
 }
 
 /// Runs a future, turning a panic into an `Err` with its message.

@@ -30,8 +30,9 @@
 //
 // The watchers are installed once per document, the first time this runs
 // (or sees the frame), and then see everything the page does between two
-// actions. Static pages answer at once: nothing is pending and the DOM has
-// been still for long.
+// actions. A document watched for the first time must be still for
+// `quietMs` (what it did before is not known); after that, static pages
+// answer at once: nothing is pending and the DOM has been still for long.
 (function (quietMs, capMs) {
   const KEY = Symbol.for('tabwright.settle');
   const HOOKS = Symbol.for('tabwright.hooks');
@@ -49,7 +50,9 @@
     let state = win[KEY];
     if (state && state.doc === doc) return state;
     state = {
-      doc, lastChange: -Infinity, navigating: false,
+      // Nothing is known of what the document did before it was watched:
+      // it must be seen still for a while, as after a change.
+      doc, lastChange: performance.now(), navigating: false,
       // What hooks.js last said of the page's world.
       hooks: { requests: 0, reads: 0, timers: 0, submitted: null },
       // A call gave up while `navigating`: the next call does not wait on it.

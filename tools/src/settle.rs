@@ -63,6 +63,11 @@ pub(crate) async fn settle(
             Ok(answer) if answer["settled"] == true => {}
             Ok(answer) => return Ok(busy(answer["why"].as_str().unwrap_or("unknown"))),
             Err(error) if stops(&error) => return Err(error),
+            // No script runs in this page: nothing to watch it with. What
+            // needs no script (input, screenshots) still works.
+            Err(DriverError::Unscriptable { .. }) => {
+                return Ok(busy("it cannot be watched: no script runs in it"))
+            }
             // The document went away while we waited: a navigation. Settle
             // the one that replaces it.
             Err(error) => {

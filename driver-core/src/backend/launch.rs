@@ -150,7 +150,10 @@ pub fn chrome_flags(options: &Options, user_data_dir: &Path, major: Option<u32>)
         "--disable-backgrounding-occluded-windows",
         "--disable-renderer-backgrounding",
         "--disable-hang-monitor",
-        "--disable-ipc-flooding-protection",
+        // Not --disable-ipc-flooding-protection (which automation tools
+        // often pass): the protection is what stops a page that calls
+        // history.pushState 10,000 times from keeping the browser busy for
+        // seconds after it (past 200 in 10 s, the page's own call throws).
         // Containers give /dev/shm 64 MB; Chrome crashes tabs when it fills.
         "--disable-dev-shm-usage",
         // No back/forward cache: a history navigation is then an ordinary
