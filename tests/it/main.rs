@@ -28,6 +28,7 @@ macro_rules! both_backends {
 mod cli;
 mod conformance;
 mod egress;
+mod hostile;
 mod marks;
 mod proxy;
 mod remote;

@@ -56,6 +56,47 @@ pub const FIXTURES: &[(&str, &str)] = &[
     ("boxes.html", include_str!("../fixtures/boxes.html")),
 ];
 
+/// Pages written to break a browser tool (served at `/hostile/NAME`).
+pub const HOSTILE: &[(&str, &str)] = &[
+    (
+        "errors.html",
+        include_str!("../fixtures/hostile/errors.html"),
+    ),
+    (
+        "overrides.html",
+        include_str!("../fixtures/hostile/overrides.html"),
+    ),
+    (
+        "forged.html",
+        include_str!("../fixtures/hostile/forged.html"),
+    ),
+    (
+        "huge-dom.html",
+        include_str!("../fixtures/hostile/huge-dom.html"),
+    ),
+    (
+        "alerts.html",
+        include_str!("../fixtures/hostile/alerts.html"),
+    ),
+    (
+        "popups.html",
+        include_str!("../fixtures/hostile/popups.html"),
+    ),
+    (
+        "history.html",
+        include_str!("../fixtures/hostile/history.html"),
+    ),
+    (
+        "huge-text.html",
+        include_str!("../fixtures/hostile/huge-text.html"),
+    ),
+    (
+        "deep-shadow.html",
+        include_str!("../fixtures/hostile/deep-shadow.html"),
+    ),
+    ("churn.html", include_str!("../fixtures/hostile/churn.html")),
+];
+
 fn html(body: &str) -> ResponseTemplate {
     ResponseTemplate::new(200).set_body_raw(body.as_bytes().to_vec(), "text/html; charset=utf-8")
 }
@@ -244,6 +285,13 @@ impl Site {
                     .mount(server)
                     .await;
             }
+        }
+        for (name, body) in HOSTILE {
+            Mock::given(method("GET"))
+                .and(path(format!("/hostile/{name}")))
+                .respond_with(html(body))
+                .mount(&site.server)
+                .await;
         }
         site.other = Some(other);
         site
