@@ -82,9 +82,24 @@ struct TabMarks {
     /// The top document the last snapshot saw, and the numbers it showed.
     doc: Option<String>,
     shown: HashSet<u32>,
+    /// Numbers up to this one belonged to documents the tab has left and
+    /// are forgotten (a long session must not keep every page it saw).
+    retired: u32,
 }
 
 impl TabMarks {
+    /// Forgets the numbers of every document but `keep`'s (the documents a
+    /// snapshot of a new page just read): what the tab has left behind.
+    fn retire_all_but(&mut self, keep: &HashSet<(Vec<u32>, String)>) {
+        self.numbers.retain(|document, _| keep.contains(document));
+        let before = self.targets.len();
+        self.targets
+            .retain(|_, target| keep.contains(&(target.path.clone(), target.doc.clone())));
+        if self.targets.len() < before {
+            self.retired = self.next;
+        }
+    }
+
     /// The numbers of elements of one frame's document, by local id: the
     /// ones they had, new ones for those seen for the first time.
     fn number_all(
@@ -292,6 +307,12 @@ impl Marks {
             if !same_page && !scoped {
                 marks.doc = Some(top_doc.to_owned());
                 marks.shown.clear();
+                let documents: HashSet<(Vec<u32>, String)> = read
+                    .frames
+                    .iter()
+                    .map(|frame| (frame.path.clone(), frame.doc.clone()))
+                    .collect();
+                marks.retire_all_but(&documents);
             }
             // (frame index, local id) → number.
             let mut by_local: HashMap<(usize, u32), u32> = HashMap::new();
@@ -338,8 +359,16 @@ impl Marks {
     }
 
     fn target(&self, tab: &TabId, number: u32) -> Result<Target, MarksError> {
-        self.with_tab(tab, |marks| marks.targets.get(&number).cloned())
-            .ok_or(MarksError::Unknown { number })
+        self.with_tab(tab, |marks| match marks.targets.get(&number) {
+            Some(target) => Ok(target.clone()),
+            None if number > 0 && number <= marks.retired => Err(MarksError::Navigated { number }),
+            None => Err(MarksError::Unknown { number }),
+        })
+    }
+
+    /// Forgets the numbering of tabs that are gone (all but `open`).
+    pub fn retain_tabs(&self, open: &[TabId]) {
+        self.tabs.lock().retain(|tab, _| open.contains(tab));
     }
 
     /// Finds a numbered element, scrolls it into view, and returns where to

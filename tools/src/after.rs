@@ -237,6 +237,7 @@ impl Browser {
                 ));
             }
         }
+        self.marks.retain_tabs(&ids);
         let closed = state.tabs.iter().filter(|id| !ids.contains(id)).count();
         if closed > 0 && !tab_closed {
             lines.push(format!(
