@@ -1,0 +1,105 @@
+//! The tool pack, as a model calls it: open, click, type and screenshot,
+//! settling and the snapshot included.
+
+use std::time::Instant;
+
+use driver_core::Options;
+use guard::{AllowedOrigin, Guard, Policy};
+use tabwright_tests::site::Site;
+use tabwright_tests::Backend;
+
+use crate::measure::summary;
+
+const STATIC: &str = r#"<!doctype html><html><head><title>Static</title></head><body>
+<h1>A static page</h1><p>Some text to read.</p><button>Does nothing</button>
+<label>Name <input name="name"></label></body></html>"#;
+
+/// What a model waits for, per tool call: `open` over the fixtures (not the
+/// 5,000-link page), a click on a static page and on a page that re-renders
+/// 50 ms after the click, typing into a field, a screenshot.
+pub async fn tool_costs(backend: Backend, runs: usize) -> Result<(), String> {
+    use serde_json::json;
+    use tools::{Pack, PackOptions};
+    let site = Site::with_fixtures().await;
+    site.page("/static", STATIC).await;
+    let mut allowed = vec![AllowedOrigin::parse(&site.origin()).map_err(|e| e.to_string())?];
+    if let Some(other) = site.other_origin() {
+        allowed.push(AllowedOrigin::parse(&other).map_err(|e| e.to_string())?);
+    }
+    let policy = Policy {
+        allowed_origins: allowed,
+        ..Policy::default()
+    };
+    let pack = Pack::new(
+        backend.guarded(Options::default(), Guard::new(policy)),
+        PackOptions::default(),
+    );
+    let call = |tool: &'static str, arguments: serde_json::Value| {
+        let pack = &pack;
+        async move {
+            let started = Instant::now();
+            let output = pack.call(tool, arguments.clone()).await;
+            if output.is_error {
+                return Err(format!("{tool} {arguments}: {}", output.text));
+            }
+            Ok((started.elapsed(), output.text))
+        }
+    };
+    let number = |text: &str, needle: &str| -> Result<u32, String> {
+        tools::element_number(text, needle).ok_or(format!("no {needle}"))
+    };
+    // Warm up: the browser starts on the first call.
+    call("open", json!({ "url": site.url("/static") })).await?;
+
+    let mut opens = Vec::new();
+    for _ in 0..runs.div_ceil(4) {
+        for (name, _) in tabwright_tests::site::FIXTURES {
+            if matches!(*name, "frame-inner.html" | "links.html") {
+                continue;
+            }
+            let url = site.url(&format!("/fx/{name}"));
+            opens.push(call("open", json!({ "url": url })).await?.0);
+        }
+    }
+
+    let (_, text) = call("open", json!({ "url": site.url("/static") })).await?;
+    let button = number(&text, "Does nothing")?;
+    let field = number(&text, "textbox")?;
+    let mut clicks = Vec::new();
+    let mut types = Vec::new();
+    let mut shots = Vec::new();
+    for run in 0..runs {
+        clicks.push(call("click", json!({ "element": button })).await?.0);
+        let text = format!("Ada {run}");
+        types.push(
+            call("type", json!({ "element": field, "text": text }))
+                .await?
+                .0,
+        );
+        shots.push(call("screenshot", json!({})).await?.0);
+    }
+
+    let (_, mut text) = call("open", json!({ "url": site.url("/fx/spa.html") })).await?;
+    let mut renders = Vec::new();
+    for _ in 0..runs {
+        let target =
+            number(&text, "Open the first message").or_else(|_| number(&text, "Back to inbox"))?;
+        let (took, after) = call("click", json!({ "element": target })).await?;
+        if !(after.contains("Hello from Ada") || after.contains("2 unread")) {
+            return Err(format!("the re-render was not waited for:\n{after}"));
+        }
+        renders.push(took);
+        text = after;
+    }
+    pack.close().await;
+    println!(
+        "{:<12}{:>24}{:>24}{:>24}{:>24}{:>24}",
+        backend.name(),
+        summary(&mut opens),
+        summary(&mut clicks),
+        summary(&mut renders),
+        summary(&mut types),
+        summary(&mut shots)
+    );
+    Ok(())
+}
