@@ -22,6 +22,24 @@
 //! # Ok(()) }
 //! ```
 //!
+//! Many agents on one machine: a [`Browser`] serves many sessions, each
+//! with its own cookies, tabs, numbering and guard policy; on CDP they share
+//! one Chrome (a browser context each), on WebDriver each has its own.
+//!
+//! ```no_run
+//! # #[cfg(feature = "cdp")]
+//! # async fn run() -> Result<(), tabwright::DriverError> {
+//! use tabwright::{Backend, Browser, Driver, Options, Policy};
+//!
+//! let browser = Browser::new(Backend::Cdp, Options::default());
+//! let alice = browser.session(Policy::default());
+//! let bob = browser.session(Policy::default());
+//! alice.navigate("https://example.com/").await?; // Bob sees none of Alice's cookies
+//! alice.close().await?; // ends Alice's context, not the browser
+//! browser.close().await; // ends the browser
+//! # Ok(()) }
+//! ```
+//!
 //! A browser without the guard exists only under a name that says so:
 //! [`unguarded`].
 
@@ -61,6 +79,55 @@ pub fn browser(backend: Backend, options: Options, policy: Policy) -> GuardedDri
         }
     };
     GuardedDriver::new(Guard::new(policy), options, make)
+}
+
+/// A browser for many sessions (see the crate docs). Cheap to make and to
+/// clone; it starts nothing until a session's first call.
+#[derive(Clone)]
+pub struct Browser {
+    backend: Backend,
+    options: Options,
+    #[cfg(feature = "cdp")]
+    shared: driver_cdp::SharedBrowser,
+}
+
+impl Browser {
+    /// A browser on `backend`, started with `options` when a session first
+    /// needs it (on WebDriver: each session starts its own with them).
+    pub fn new(backend: Backend, options: Options) -> Self {
+        Self {
+            backend,
+            #[cfg(feature = "cdp")]
+            shared: driver_cdp::SharedBrowser::new(options.clone()),
+            options,
+        }
+    }
+
+    /// A session: its own cookies, storage, tabs and numbering, and its own
+    /// guard with `policy` (an egress proxy of its own, so its allow-list is
+    /// its alone). Calls of one session are serialised; sessions run at
+    /// once. Closing it ends its tabs, not the browser.
+    pub fn session(&self, policy: Policy) -> GuardedDriver {
+        let make: guard::MakeDriver = match self.backend {
+            #[cfg(feature = "cdp")]
+            Backend::Cdp => {
+                let shared = self.shared.clone();
+                Box::new(move |options| Box::new(shared.session(options)))
+            }
+            #[cfg(feature = "webdriver")]
+            Backend::WebDriver => {
+                Box::new(|options| Box::new(driver_webdriver::WebDriverDriver::new(options)))
+            }
+        };
+        GuardedDriver::new(Guard::new(policy), self.options.clone(), make)
+    }
+
+    /// Ends the shared browser (on WebDriver there is none: each session
+    /// ends its own). Sessions still open start it again on their next call.
+    pub async fn close(&self) {
+        #[cfg(feature = "cdp")]
+        self.shared.close().await;
+    }
 }
 
 /// Backends without the guard: the browser reaches whatever a page asks for,

@@ -42,10 +42,13 @@
 //! 2-core machine (`cargo xtask bench --only drivers`); plan concurrency
 //! against that.
 
+mod browser;
 mod client;
+mod events;
 mod page;
 mod registry;
 mod session;
+mod shared;
 
 use async_trait::async_trait;
 use serde_json::json;
@@ -59,6 +62,7 @@ pub use driver_core::{
 
 use registry::World;
 use session::Session;
+pub use shared::SharedBrowser;
 
 /// How long an answered dialog may take to report itself closed.
 const DIALOG_CLOSE_LIMIT: std::time::Duration = std::time::Duration::from_millis(500);
@@ -348,7 +352,7 @@ impl Driver for CdpDriver {
     async fn downloads(&self) -> Result<Vec<Download>> {
         self.run_free("read the refused downloads".to_owned(), async |session| {
             session.catch_up().await;
-            Ok(session.registry.drain_downloads())
+            Ok(session.drain_downloads())
         })
         .await
     }

@@ -16,9 +16,9 @@ use driver_core::{
     DriverError, KeyPress, Navigation, Result, ScreenshotFormat, ScreenshotOptions, WaitFor,
 };
 
+use crate::browser::decode;
 use crate::client::{CallError, Client, RawEvent};
 use crate::registry::{SharedRegistry, World, WORLD_NAME};
-use crate::session::decode;
 
 use driver_core::backend::input;
 use driver_core::backend::locate::{locate_error, locate_point, LOCATE};

@@ -1,21 +1,20 @@
-//! One running (or connected) browser: its process, profile, connection,
-//! tabs, and how it starts and ends.
+//! One session: a set of tabs, one of them current, in a browser of its own
+//! or in a browser context of its own in a shared browser; and what a call
+//! does to its tabs.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Deserialize;
 use serde_json::json;
-use tokio::task::JoinHandle;
 
-use driver_core::backend::launch::{self, ChromeProcess, Profile};
 use driver_core::backend::supervisor::{self, BoxFuture};
 use driver_core::{DriverError, Options, Result, Tab, TabId, Viewport};
 
+use crate::browser::{decode, Browser};
 use crate::client::Client;
-use crate::registry::{self, SharedRegistry, TabRecord, TargetInfo};
-
-/// How long `Browser.close` may take before the process group is killed.
-const CLOSE_GRACE: Duration = Duration::from_millis(1500);
+use crate::events;
+use crate::registry::{SharedRegistry, TabRecord};
 
 /// How long a reader waits for the event task to record what has come in.
 const CATCH_UP_LIMIT: Duration = Duration::from_millis(500);
@@ -23,22 +22,22 @@ const CATCH_UP_LIMIT: Duration = Duration::from_millis(500);
 /// How long the clean-up after a timed-out call may take.
 const RECOVERY_LIMIT: Duration = Duration::from_secs(2);
 
-/// A live browser session.
-///
-/// Field order matters for `Drop`: the process is killed before the
-/// temporary profile is deleted, since Chrome writes into it until it dies.
+/// A live session.
 pub(crate) struct Session {
+    browser: Arc<Browser>,
     pub client: Client,
     pub registry: SharedRegistry,
     pub current: Option<TabId>,
-    events: JoinHandle<()>,
-    process: Option<ChromeProcess>,
-    _profile: Option<Profile>,
-    /// Tabs this driver opened in a remote browser, closed on disconnect.
-    opened_remotely: Vec<TabId>,
-    /// In a remote browser with a proxy: the browser context our tabs live
-    /// in, created with that proxy (a context's proxy applies to its tabs).
+    /// The browser context the session's tabs live in: one of its own in a
+    /// shared browser (made with its guard's proxy), or in a remote browser
+    /// with a proxy (a context's proxy is the one place it can still be set).
+    /// `None`: the browser's default context.
     context: Option<String>,
+    /// Whether ending the session ends the browser (one started for it).
+    owns_browser: bool,
+    /// Tabs this session opened in a browser it neither started nor has a
+    /// context of its own in: closed when it ends.
+    opened: Vec<TabId>,
     screencast: bool,
     /// The registry's count of opened tabs when the current one was last
     /// brought to the front.
@@ -46,111 +45,69 @@ pub(crate) struct Session {
 }
 
 impl Session {
-    /// Starts Chrome (or connects to `options.endpoint`) and attaches to its
-    /// first tab.
+    /// Starts Chrome (or connects to `options.endpoint`) for this session
+    /// alone, and attaches to its first tab.
     pub async fn start(options: &Options) -> Result<Self> {
-        let (ws_url, process, profile) = match &options.endpoint {
-            Some(endpoint) => (remote_ws_url(endpoint).await?, None, None),
-            None => {
-                let (url, process, profile) = launch_chrome(options).await?;
-                (url, Some(process), Some(profile))
-            }
+        let browser = Arc::new(Browser::start(options).await?);
+        let owns_browser = browser.is_ours();
+        // A browser we did not start has its own flags: a context of our own
+        // is the one place its proxy can still be set.
+        let context = match (&options.proxy, owns_browser) {
+            (Some(proxy), false) => Some(browser.create_context(Some(proxy)).await?),
+            _ => None,
         };
-        let client = Client::connect(&ws_url).await?;
+        Self::open(browser, context, owns_browser, options).await
+    }
+
+    /// A session in a browser others share: a browser context of its own,
+    /// its requests through `options.proxy` (this session's guard).
+    pub async fn start_in(browser: Arc<Browser>, options: &Options) -> Result<Self> {
+        let context = browser.create_context(options.proxy.as_deref()).await?;
+        Self::open(browser, Some(context), false, options).await
+    }
+
+    /// Gets the session's context ready and makes its first tab current: the
+    /// tab Chrome opened at start in a browser of the session's own, a new
+    /// one otherwise.
+    async fn open(
+        browser: Arc<Browser>,
+        context: Option<String>,
+        owns_browser: bool,
+        options: &Options,
+    ) -> Result<Self> {
         let viewport = Viewport {
             width: options.width,
             height: options.height,
         };
-        let registry = SharedRegistry::new(viewport);
-        let events = tokio::spawn(registry::follow_events(
-            client.clone(),
-            registry.clone(),
-            options.on_frame.clone(),
-        ));
-        let remote = process.is_none();
+        browser
+            .registry
+            .prepare(&context, viewport, options.on_frame.clone());
         let mut session = Self {
-            client,
-            registry,
+            client: browser.client.clone(),
+            registry: browser.registry.clone(),
+            browser,
             current: None,
-            events,
-            process,
-            _profile: profile,
-            opened_remotely: Vec::new(),
-            context: None,
+            context,
+            owns_browser,
+            opened: Vec::new(),
             screencast: options.on_frame.is_some(),
             fronted: 0,
         };
-        session
-            .attach_to_pages(remote, options.proxy.as_deref())
-            .await?;
-        Ok(session)
-    }
-
-    /// Turns on target discovery and auto-attach, then makes the first tab
-    /// current (a new one in a remote browser, whose tabs are not ours).
-    async fn attach_to_pages(&mut self, remote: bool, proxy: Option<&str>) -> Result<()> {
-        if let (true, Some(proxy)) = (remote, proxy) {
-            // A browser we did not start has its own flags; a context of our
-            // own is the one place its proxy can still be set.
-            #[derive(Deserialize)]
-            #[serde(rename_all = "camelCase")]
-            struct Created {
-                browser_context_id: String,
-            }
-            let created: Created = decode(
-                self.client
-                    .call_raw(
-                        None,
-                        "Target.createBrowserContext",
-                        json!({ "proxyServer": proxy, "proxyBypassList": "<-loopback>", "disposeOnDetach": true }),
-                    )
-                    .await?,
-            )?;
-            self.context = Some(created.browser_context_id);
-        }
-        let client = &self.client;
-        client
-            .call_raw(
-                None,
-                "Target.setDiscoverTargets",
-                json!({ "discover": true }),
-            )
-            .await?;
-        client
-            .call_raw(None, "Target.setAutoAttach", registry::auto_attach())
-            .await?;
-        client
-            .call_raw(
-                None,
-                "Browser.setDownloadBehavior",
-                json!({ "behavior": "deny", "eventsEnabled": true }),
-            )
-            .await?;
-        if let Some(context) = &self.context {
-            client
-                .call_raw(
-                    None,
-                    "Browser.setDownloadBehavior",
-                    json!({ "behavior": "deny", "eventsEnabled": true, "browserContextId": context }),
-                )
-                .await?;
-        }
-        let first = if remote {
-            let id = self.create_tab().await?;
-            self.opened_remotely.push(id.clone());
-            id
+        let first = if owns_browser {
+            session.attach_existing_page().await?
         } else {
-            self.attach_existing_page().await?
+            session.create_own_tab().await?
         };
-        self.wait_ready(&first).await;
-        self.make_current(&first).await;
-        Ok(())
+        session.wait_ready(&first).await;
+        session.make_current(&first).await;
+        Ok(session)
     }
 
     /// Attaches to the page Chrome opened at start (auto-attach covers only
     /// targets created from now on).
     async fn attach_existing_page(&self) -> Result<TabId> {
         let page = self
+            .browser
             .targets()
             .await?
             .into_iter()
@@ -278,40 +235,27 @@ impl Session {
         match fallback {
             Some(id) => self.make_current(&id).await,
             None => {
-                let id = self.create_tab().await?;
+                let id = self.create_own_tab().await?;
                 self.make_current(&id).await;
             }
         }
-        Err(DriverError::NoSuchTab {
-            id: current.map(|id| id.0).unwrap_or_default(),
-        })
+        let id = current.unwrap_or_else(|| TabId(String::new()));
+        if self.registry.crashed(&id) {
+            return Err(DriverError::TabCrashed { id: id.0 });
+        }
+        Err(DriverError::NoSuchTab { id: id.0 })
     }
 
     /// The tabs, oldest first, with titles and URLs fresh from Chrome (the
     /// change events lag behind a document's `<title>`).
     pub async fn tabs(&self) -> Result<Vec<Tab>> {
-        let targets = self.targets().await?;
+        let targets = self.browser.targets().await?;
         self.registry.refresh(
             targets
                 .into_iter()
                 .map(|info| (info.target_id, info.url, info.title)),
         );
         Ok(self.listed_tabs())
-    }
-
-    /// Every target Chrome has, as `Target.getTargets` lists them.
-    async fn targets(&self) -> Result<Vec<TargetInfo>> {
-        #[derive(Deserialize)]
-        #[serde(rename_all = "camelCase")]
-        struct Targets {
-            target_infos: Vec<TargetInfo>,
-        }
-        let targets: Targets = decode(
-            self.client
-                .call_raw(None, "Target.getTargets", json!({}))
-                .await?,
-        )?;
-        Ok(targets.target_infos)
     }
 
     fn listed_tabs(&self) -> Vec<Tab> {
@@ -341,18 +285,12 @@ impl Session {
         self.registry
             .wait_until(|registry| registry.tab(id).is_none().then_some(()))
             .await;
-        self.opened_remotely.retain(|opened| opened != id);
+        self.opened.retain(|opened| opened != id);
         if self.current.as_ref() == Some(id) {
             let next = self.latest_tab();
             let next = match next {
                 Some(next) => next,
-                None => {
-                    let created = self.create_tab().await?;
-                    if self.process.is_none() {
-                        self.opened_remotely.push(created.clone());
-                    }
-                    created
-                }
+                None => self.create_own_tab().await?,
             };
             self.make_current(&next).await;
         }
@@ -361,11 +299,19 @@ impl Session {
 
     /// Opens a blank tab, makes it current, and returns its id.
     pub async fn open_tab(&mut self) -> Result<TabId> {
-        let id = self.create_tab().await?;
-        if self.process.is_none() {
-            self.opened_remotely.push(id.clone());
-        }
+        let id = self.create_own_tab().await?;
         self.make_current(&id).await;
+        Ok(id)
+    }
+
+    /// A new blank tab, remembered to be closed when the session ends if
+    /// the session neither ends the browser nor has a context that takes its
+    /// tabs along.
+    async fn create_own_tab(&mut self) -> Result<TabId> {
+        let id = self.create_tab().await?;
+        if !self.owns_browser && self.context.is_none() {
+            self.opened.push(id.clone());
+        }
         Ok(id)
     }
 
@@ -378,15 +324,16 @@ impl Session {
             .ok_or_else(|| DriverError::NoSuchTab { id: id.0.clone() })
     }
 
-    /// Resizes every tab's viewport, and the tabs opened from now on.
+    /// Resizes the viewport of the session's tabs, and of those it opens
+    /// from now on.
     pub async fn set_viewport(&mut self, viewport: Viewport) -> Result<()> {
-        let sessions = self.registry.set_viewport(viewport);
+        let sessions = self.registry.set_viewport(&self.context, viewport);
         for session in sessions {
             self.client
                 .call_raw(
                     Some(&session),
                     "Emulation.setDeviceMetricsOverride",
-                    registry::metrics(viewport),
+                    events::metrics(viewport),
                 )
                 .await?;
         }
@@ -401,45 +348,38 @@ impl Session {
             .await;
     }
 
-    /// The console entries since the last call.
+    /// The session's console entries since the last call.
     pub fn drain_console(&self) -> Vec<driver_core::ConsoleEntry> {
-        self.registry.drain_console()
+        self.registry.drain_console(&self.context)
     }
 
-    /// Whether the browser process we started has exited.
-    pub fn process_exited(&mut self) -> bool {
-        self.process.as_mut().is_some_and(ChromeProcess::has_exited)
+    /// The session's refused downloads since the last call.
+    pub fn drain_downloads(&self) -> Vec<driver_core::Download> {
+        self.registry.drain_downloads(&self.context)
     }
 
-    /// Ends the session: closes Chrome (or, for a remote browser, the tabs we
-    /// opened), kills what is left of its process group, and deletes the
-    /// temporary profile (on drop).
+    /// Ends the session: the browser, if it was started for this session
+    /// (its process group killed, its temporary profile deleted); else the
+    /// session's context with its tabs, or the tabs it opened.
     async fn end(mut self) {
-        let close = async {
-            if self.process.is_some() {
-                let _ = self.client.call_raw(None, "Browser.close", json!({})).await;
-            } else {
-                for id in std::mem::take(&mut self.opened_remotely) {
-                    let _ = self
-                        .client
-                        .call_raw(None, "Target.closeTarget", json!({ "targetId": id.0 }))
-                        .await;
-                }
+        if self.owns_browser {
+            self.browser.close().await;
+        } else if let Some(context) = self.context.take() {
+            self.browser.dispose_context(&context).await;
+        } else {
+            for id in std::mem::take(&mut self.opened) {
+                let _ = self
+                    .client
+                    .call_raw(None, "Target.closeTarget", json!({ "targetId": id.0 }))
+                    .await;
             }
-        };
-        let _ = tokio::time::timeout(CLOSE_GRACE, close).await;
-        if let Some(mut process) = self.process.take() {
-            let _ = tokio::task::spawn_blocking(move || process.shutdown(CLOSE_GRACE)).await;
         }
     }
 }
 
 impl supervisor::Session for Session {
     fn gone(&mut self) -> Option<String> {
-        self.client.gone_reason().or_else(|| {
-            self.process_exited()
-                .then(|| "the Chrome process exited".to_owned())
-        })
+        self.browser.gone()
     }
 
     /// What can end a call early: the connection closing, and for a page
@@ -505,72 +445,4 @@ impl supervisor::Session for Session {
     fn shutdown(self) -> BoxFuture<'static, ()> {
         Box::pin(self.end())
     }
-}
-
-impl Drop for Session {
-    fn drop(&mut self) {
-        self.events.abort();
-    }
-}
-
-/// Starts Chrome with our flags and a fresh (or the configured) profile, and
-/// reads its DevTools URL.
-async fn launch_chrome(options: &Options) -> Result<(String, ChromeProcess, Profile)> {
-    let options = options.clone();
-    tokio::task::spawn_blocking(move || {
-        let executable = launch::find_chrome(options.executable.as_deref())?;
-        let major = launch::chrome_major_version(&executable);
-        let profile = Profile::prepare(&options)?;
-        let mut args = launch::chrome_flags(&options, profile.path(), major);
-        // Port 0: Chrome picks a free port and prints it; nothing guessable.
-        args.insert(0, "--remote-debugging-port=0".to_owned());
-        args.push("about:blank".to_owned());
-        let process = ChromeProcess::spawn(&executable, &args)?;
-        let url = process.wait_for_devtools_url(options.timeout)?;
-        Ok((url, process, profile))
-    })
-    .await
-    .map_err(|error| DriverError::Launch {
-        reason: format!("the launch task failed: {error}"),
-    })?
-}
-
-/// The browser WebSocket URL of a remote endpoint: a `ws://` URL as it is, or
-/// an `http://host:port` asked for its `/json/version`.
-async fn remote_ws_url(endpoint: &str) -> Result<String> {
-    if endpoint.starts_with("ws://") || endpoint.starts_with("wss://") {
-        return Ok(endpoint.to_owned());
-    }
-    let base = url::Url::parse(endpoint).map_err(|error| {
-        DriverError::InvalidArgument(format!(
-            "the CDP endpoint {endpoint:?} is not a URL ({error}); give http://host:port or a ws:// DevTools URL"
-        ))
-    })?;
-    let version_url = base.join("/json/version").map_err(|error| {
-        DriverError::InvalidArgument(format!("the CDP endpoint {endpoint:?}: {error}"))
-    })?;
-    #[derive(Deserialize)]
-    #[serde(rename_all = "camelCase")]
-    struct Version {
-        web_socket_debugger_url: String,
-    }
-    let unreachable = |error: reqwest::Error| DriverError::Launch {
-        reason: format!("cannot reach the CDP endpoint {version_url}: {error}"),
-    };
-    let body = reqwest::get(version_url.clone())
-        .await
-        .map_err(unreachable)?
-        .bytes()
-        .await
-        .map_err(unreachable)?;
-    let version: Version = serde_json::from_slice(&body).map_err(|error| DriverError::Launch {
-        reason: format!("{version_url} is not a DevTools endpoint: {error}"),
-    })?;
-    Ok(version.web_socket_debugger_url)
-}
-
-/// Decodes a command's JSON answer into the few fields we read.
-pub(crate) fn decode<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> Result<T> {
-    serde_json::from_value(value)
-        .map_err(|error| DriverError::Protocol(format!("unexpected answer from Chrome: {error}")))
 }

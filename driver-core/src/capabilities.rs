@@ -27,6 +27,9 @@ pub enum Capability {
     /// Requests in flight seen from the protocol
     /// ([`Driver::requests_in_flight`](crate::Driver::requests_in_flight)).
     RequestTracking,
+    /// Many sessions in one browser, each in a browser context of its own
+    /// (where it is unsupported, each session has a browser of its own).
+    SharedBrowser,
 }
 
 impl fmt::Display for Capability {
@@ -39,6 +42,7 @@ impl fmt::Display for Capability {
             Self::DownloadReports => "download reports",
             Self::IsolatedWorld => "an isolated script world",
             Self::RequestTracking => "watching requests in flight",
+            Self::SharedBrowser => "sessions sharing one browser",
         })
     }
 }

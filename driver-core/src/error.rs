@@ -84,6 +84,14 @@ pub enum DriverError {
         id: String,
     },
 
+    /// The tab's page crashed (its renderer died: out of memory, or a bug);
+    /// the tab is gone, another is current.
+    #[error("tab {id} crashed")]
+    TabCrashed {
+        /// The tab that crashed.
+        id: String,
+    },
+
     /// A frame could not be reached (gone, or in a process the backend
     /// cannot attach to).
     #[error("the frame at {path} cannot be read: {reason}")]

@@ -107,6 +107,10 @@ impl Driver for WebDriverDriver {
                 Capability::RequestTracking,
                 "WebDriver has no network events; the page's own fetch and XHR are watched instead",
             )
+            .without(
+                Capability::SharedBrowser,
+                "WebDriver has no browser contexts: each session has a browser (and a chromedriver) of its own",
+            )
     }
 
     async fn navigate(&self, url: &str) -> Result<Navigation> {

@@ -32,4 +32,5 @@ mod hostile;
 mod marks;
 mod proxy;
 mod remote;
+mod sessions;
 mod tools;

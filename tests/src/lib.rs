@@ -10,6 +10,7 @@
 pub mod backend;
 pub mod canary;
 pub mod conformance;
+pub mod devtools;
 pub mod http;
 pub mod site;
 

@@ -186,6 +186,9 @@ fn driver_sentence(error: &DriverError) -> String {
         DriverError::NoHistory { direction } => format!(
             "There is no {direction} page in this tab's history."
         ),
+        DriverError::TabCrashed { .. } => {
+            "The tab's page crashed (it ran out of memory or hit a bug in the browser); another tab is current now: call tabs to see them, or open the page again.".to_owned()
+        }
         DriverError::NoSuchTab { .. } => {
             "The tab is gone (the page closed it); call tabs to see the open tabs.".to_owned()
         }

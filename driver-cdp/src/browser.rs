@@ -1,0 +1,248 @@
+//! One Chrome the backend drives: its process and profile when we started
+//! it, the DevTools connection, and what its events say (the registry). A
+//! browser of one session's own, or one that several sessions share, each
+//! in a browser context of its own.
+
+use std::time::Duration;
+
+use parking_lot::Mutex;
+use serde::Deserialize;
+use serde_json::json;
+use tokio::task::JoinHandle;
+
+use driver_core::backend::launch::{self, ChromeProcess, Profile};
+use driver_core::{DriverError, Options, Result, Viewport};
+
+use crate::client::Client;
+use crate::events;
+use crate::registry::{SharedRegistry, TargetInfo};
+
+/// How long `Browser.close` may take before the process group is killed.
+const CLOSE_GRACE: Duration = Duration::from_millis(1500);
+
+/// A running (or connected) browser.
+///
+/// Field order matters for `Drop`: the process is killed before the
+/// temporary profile is deleted, since Chrome writes into it until it dies.
+pub(crate) struct Browser {
+    pub client: Client,
+    pub registry: SharedRegistry,
+    events: JoinHandle<()>,
+    process: Mutex<Option<ChromeProcess>>,
+    _profile: Option<Profile>,
+}
+
+impl Browser {
+    /// Starts Chrome with `options` (or connects to `options.endpoint`) and
+    /// follows its events: every target is discovered and attached, and
+    /// downloads in its default context are refused.
+    pub async fn start(options: &Options) -> Result<Self> {
+        let (ws_url, process, profile) = match &options.endpoint {
+            Some(endpoint) => (remote_ws_url(endpoint).await?, None, None),
+            None => {
+                let (url, process, profile) = launch_chrome(options).await?;
+                (url, Some(process), Some(profile))
+            }
+        };
+        let client = Client::connect(&ws_url).await?;
+        let registry = SharedRegistry::new();
+        // The tab Chrome opened at start may be attached as soon as
+        // auto-attach is on: its context must be ready for it by then.
+        let viewport = Viewport {
+            width: options.width,
+            height: options.height,
+        };
+        registry.prepare(&None, viewport, options.on_frame.clone());
+        let events = tokio::spawn(events::follow_events(client.clone(), registry.clone()));
+        let browser = Self {
+            client,
+            registry,
+            events,
+            process: Mutex::new(process),
+            _profile: profile,
+        };
+        let client = &browser.client;
+        client
+            .call_raw(
+                None,
+                "Target.setDiscoverTargets",
+                json!({ "discover": true }),
+            )
+            .await?;
+        client
+            .call_raw(None, "Target.setAutoAttach", events::auto_attach())
+            .await?;
+        browser.deny_downloads(None).await?;
+        Ok(browser)
+    }
+
+    /// Whether this process started the browser (and so ends it).
+    pub fn is_ours(&self) -> bool {
+        self.process.lock().is_some()
+    }
+
+    /// Why the browser is gone, if it is: the connection closed, or the
+    /// process we started exited.
+    pub fn gone(&self) -> Option<String> {
+        self.client.gone_reason().or_else(|| {
+            self.process
+                .lock()
+                .as_mut()
+                .is_some_and(ChromeProcess::has_exited)
+                .then(|| "the Chrome process exited".to_owned())
+        })
+    }
+
+    /// Refuses downloads in a browser context (`None`: the default one).
+    pub async fn deny_downloads(&self, context: Option<&str>) -> Result<()> {
+        let mut params = json!({ "behavior": "deny", "eventsEnabled": true });
+        if let Some(context) = context {
+            params["browserContextId"] = json!(context);
+        }
+        self.client
+            .call_raw(None, "Browser.setDownloadBehavior", params)
+            .await?;
+        Ok(())
+    }
+
+    /// Makes a browser context: separate cookies, storage and cache, its
+    /// requests through `proxy` (loopback included), downloads refused; it
+    /// goes when our connection does.
+    pub async fn create_context(&self, proxy: Option<&str>) -> Result<String> {
+        #[derive(Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Created {
+            browser_context_id: String,
+        }
+        let mut params = json!({ "disposeOnDetach": true });
+        if let Some(proxy) = proxy {
+            params["proxyServer"] = json!(proxy);
+            params["proxyBypassList"] = json!("<-loopback>");
+        }
+        let created: Created = decode(
+            self.client
+                .call_raw(None, "Target.createBrowserContext", params)
+                .await?,
+        )?;
+        let context = created.browser_context_id;
+        self.deny_downloads(Some(&context)).await?;
+        Ok(context)
+    }
+
+    /// Ends a browser context and every tab in it.
+    pub async fn dispose_context(&self, context: &str) {
+        let _ = self
+            .client
+            .call_raw(
+                None,
+                "Target.disposeBrowserContext",
+                json!({ "browserContextId": context }),
+            )
+            .await;
+        self.registry.forget(&Some(context.to_owned()));
+    }
+
+    /// Every target Chrome has, as `Target.getTargets` lists them.
+    pub async fn targets(&self) -> Result<Vec<TargetInfo>> {
+        #[derive(Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Targets {
+            target_infos: Vec<TargetInfo>,
+        }
+        let targets: Targets = decode(
+            self.client
+                .call_raw(None, "Target.getTargets", json!({}))
+                .await?,
+        )?;
+        Ok(targets.target_infos)
+    }
+
+    /// Ends the browser if we started it: `Browser.close`, then the process
+    /// group is killed and reaped (the profile goes on drop). A browser we
+    /// connected to keeps running.
+    pub async fn close(&self) {
+        let process = self.process.lock().take();
+        if let Some(mut process) = process {
+            let _ = tokio::time::timeout(
+                CLOSE_GRACE,
+                self.client.call_raw(None, "Browser.close", json!({})),
+            )
+            .await;
+            let _ = tokio::task::spawn_blocking(move || process.shutdown(CLOSE_GRACE)).await;
+        }
+    }
+
+    /// The process ids of the browser we started (its process group), for
+    /// tests and measurements; none for a connected one.
+    pub fn pid(&self) -> Option<u32> {
+        self.process.lock().as_ref().map(ChromeProcess::pid)
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        self.events.abort();
+    }
+}
+
+/// Starts Chrome with our flags and a fresh (or the configured) profile, and
+/// reads its DevTools URL.
+async fn launch_chrome(options: &Options) -> Result<(String, ChromeProcess, Profile)> {
+    let options = options.clone();
+    tokio::task::spawn_blocking(move || {
+        let executable = launch::find_chrome(options.executable.as_deref())?;
+        let major = launch::chrome_major_version(&executable);
+        let profile = Profile::prepare(&options)?;
+        let mut args = launch::chrome_flags(&options, profile.path(), major);
+        // Port 0: Chrome picks a free port and prints it; nothing guessable.
+        args.insert(0, "--remote-debugging-port=0".to_owned());
+        args.push("about:blank".to_owned());
+        let process = ChromeProcess::spawn(&executable, &args)?;
+        let url = process.wait_for_devtools_url(options.timeout)?;
+        Ok((url, process, profile))
+    })
+    .await
+    .map_err(|error| DriverError::Launch {
+        reason: format!("the launch task failed: {error}"),
+    })?
+}
+
+/// The browser WebSocket URL of a remote endpoint: a `ws://` URL as it is, or
+/// an `http://host:port` asked for its `/json/version`.
+async fn remote_ws_url(endpoint: &str) -> Result<String> {
+    if endpoint.starts_with("ws://") || endpoint.starts_with("wss://") {
+        return Ok(endpoint.to_owned());
+    }
+    let base = url::Url::parse(endpoint).map_err(|error| {
+        DriverError::InvalidArgument(format!(
+            "the CDP endpoint {endpoint:?} is not a URL ({error}); give http://host:port or a ws:// DevTools URL"
+        ))
+    })?;
+    let version_url = base.join("/json/version").map_err(|error| {
+        DriverError::InvalidArgument(format!("the CDP endpoint {endpoint:?}: {error}"))
+    })?;
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Version {
+        web_socket_debugger_url: String,
+    }
+    let unreachable = |error: reqwest::Error| DriverError::Launch {
+        reason: format!("cannot reach the CDP endpoint {version_url}: {error}"),
+    };
+    let body = reqwest::get(version_url.clone())
+        .await
+        .map_err(unreachable)?
+        .bytes()
+        .await
+        .map_err(unreachable)?;
+    let version: Version = serde_json::from_slice(&body).map_err(|error| DriverError::Launch {
+        reason: format!("{version_url} is not a DevTools endpoint: {error}"),
+    })?;
+    Ok(version.web_socket_debugger_url)
+}
+
+/// Decodes a command's JSON answer into the few fields we read.
+pub(crate) fn decode<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> Result<T> {
+    serde_json::from_value(value)
+        .map_err(|error| DriverError::Protocol(format!("unexpected answer from Chrome: {error}")))
+}
