@@ -166,3 +166,144 @@ async fn mcp_python_client(backend: Backend) {
 }
 
 both_backends!(demo, open, shell, mcp_python_client);
+
+/// Sets a cookie (`?set=NAME`) and shows the cookies the page has.
+const REMEMBER: &str = "<!doctype html><title>Remember</title><script>\
+    const name = new URLSearchParams(location.search).get('set');\
+    if (name) document.cookie = 'who=' + name + '; path=/';\
+    </script><p id=seen></p><script>document.getElementById('seen').textContent = \
+    'cookie=' + document.cookie + ' .';</script>";
+
+/// Starts a binary that says on stderr when it listens, and waits for it.
+async fn started(mut command: Command, says: &str) -> tokio::process::Child {
+    use tokio::io::AsyncBufReadExt;
+    command
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    let mut child = command.spawn().expect("the server starts");
+    let stderr = child.stderr.take().expect("stderr");
+    let mut lines = tokio::io::BufReader::new(stderr).lines();
+    let heard = tokio::time::timeout(LIMIT, async {
+        while let Ok(Some(line)) = lines.next_line().await {
+            if line.contains(says) {
+                return true;
+            }
+        }
+        false
+    })
+    .await;
+    assert_eq!(heard, Ok(true), "the server never said {says:?}");
+    // Its later lines go nowhere, so it never blocks on a full pipe.
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    child
+}
+
+/// Waits (10 s at most) until none of the marked processes runs.
+async fn until_none(marker: &tabwright_tests::backend::Marker) -> Vec<u32> {
+    for _ in 0..200 {
+        if marker.processes().is_empty() {
+            return Vec::new();
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    marker.processes()
+}
+
+/// `tabwright mcp --http`, driven by the official Python SDK's streamable
+/// HTTP client as several clients at once: a browser session each in one
+/// shared browser, one too many refused, an idle one closed, a request
+/// without the token refused; SIGTERM ends the server and its browser.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcp_over_http_serves_many_clients() {
+    let site = Site::start().await;
+    site.page("/remember", REMEMBER).await;
+    let marker = tabwright_tests::backend::Marker::new();
+    let port = tabwright_tests::free_port();
+    let mut command = Command::new(binary());
+    command
+        .args([
+            "mcp",
+            "--http",
+            &format!("127.0.0.1:{port}"),
+            "--allow-origin",
+        ])
+        .arg(site.origin())
+        .args([
+            "--max-sessions",
+            "3",
+            "--idle-timeout",
+            "3",
+            "--timeout",
+            "20",
+        ])
+        .args(["--token", "open-sesame", "--chrome-arg", &marker.flag()]);
+    let mut server = started(command, "MCP over streamable HTTP").await;
+
+    let client = concat!(env!("CARGO_MANIFEST_DIR"), "/mcp/http_client.py");
+    let mut python = Command::new("python3");
+    python
+        .arg(client)
+        .arg(format!("http://127.0.0.1:{port}/mcp"))
+        .arg(site.origin())
+        .args(["3", "3", "open-sesame"]);
+    let out = run(python, None).await;
+    for expected in [
+        "ada: sees only its own cookie",
+        "one too many: HTTP 503",
+        "idle session closed",
+        "no token: HTTP 401",
+    ] {
+        assert!(out.contains(expected), "no {expected:?} in:\n{out}");
+    }
+    assert!(out.trim_end().ends_with("ok"), "{out}");
+    // The server's own command line carries the marker too (it passes it
+    // on to Chrome); every other marked process is a browser.
+    let server_pid = server.id().expect("a pid");
+    let browsers: Vec<u32> = marker
+        .processes()
+        .into_iter()
+        .filter(|pid| *pid != server_pid)
+        .collect();
+    assert_eq!(browsers.len(), 1, "the sessions shared one browser");
+
+    let pid = nix::unistd::Pid::from_raw(server_pid as i32);
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGTERM).expect("SIGTERM");
+    let ended = tokio::time::timeout(LIMIT, server.wait()).await;
+    assert!(matches!(ended, Ok(Ok(_))), "{ended:?}");
+    let left = until_none(&marker).await;
+    assert!(left.is_empty(), "browser processes left: {left:?}");
+}
+
+/// An MCP client that dies (killed, its pipes closed) leaves no browser
+/// behind: the server sees its stdin close, closes the browser, exits.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dead_client_leaves_no_browser() {
+    use tokio::io::AsyncBufReadExt;
+    let site = Site::start().await;
+    let marker = tabwright_tests::backend::Marker::new();
+    let client = concat!(env!("CARGO_MANIFEST_DIR"), "/mcp/hang_client.py");
+    let mut python = Command::new("python3");
+    python
+        .arg(client)
+        .arg(binary())
+        .arg(site.origin())
+        .args(["--chrome-arg", &marker.flag()])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true);
+    let mut child = python.spawn().expect("the client starts");
+    let stdout = child.stdout.take().expect("stdout");
+    let mut lines = tokio::io::BufReader::new(stdout).lines();
+    let ready = tokio::time::timeout(LIMIT, lines.next_line()).await;
+    assert!(
+        matches!(&ready, Ok(Ok(Some(line))) if line == "ready"),
+        "{ready:?}"
+    );
+    assert!(!marker.processes().is_empty(), "the browser runs");
+    child.kill().await.expect("the client is killed");
+    let left = until_none(&marker).await;
+    assert!(left.is_empty(), "browser processes left: {left:?}");
+}

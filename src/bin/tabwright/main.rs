@@ -2,6 +2,7 @@
 //! person at a prompt (`shell`), once (`open URL`), and a demo (`demo`).
 
 mod demo;
+mod http;
 mod mcp;
 mod shell;
 
@@ -26,8 +27,9 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Serve the tools over MCP on stdin/stdout (for Claude, Cursor, …).
-    Mcp,
+    /// Serve the tools over MCP: on stdin/stdout (for Claude, Cursor, …), or
+    /// over streamable HTTP for many clients at once (--http).
+    Mcp(McpArgs),
     /// Open a URL and print the snapshot a model would read.
     Open {
         /// The page to open.
@@ -43,6 +45,33 @@ enum Command {
         #[arg(long)]
         screenshot: Option<PathBuf>,
     },
+}
+
+/// How `tabwright mcp` serves.
+#[derive(Debug, Clone, clap::Args)]
+struct McpArgs {
+    /// Serve MCP over streamable HTTP at this address (e.g. 127.0.0.1:8931)
+    /// instead of stdio: every MCP session gets a browser session of its
+    /// own (on CDP a browser context in one shared browser).
+    #[arg(long, value_name = "ADDR")]
+    http: Option<std::net::SocketAddr>,
+    /// Close an MCP session (and its browser session) after this many
+    /// seconds without a request.
+    #[arg(long, value_name = "SECONDS", default_value_t = 600)]
+    idle_timeout: u64,
+    /// The most MCP sessions served at once; one more is answered with an
+    /// error.
+    #[arg(long, value_name = "N", default_value_t = 16)]
+    max_sessions: usize,
+    /// The bearer token every HTTP request must carry (required to listen
+    /// on an address other than loopback).
+    #[arg(
+        long,
+        value_name = "TOKEN",
+        env = "TABWRIGHT_TOKEN",
+        hide_env_values = true
+    )]
+    token: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -81,14 +110,33 @@ struct BrowserArgs {
     /// Vision mode: pointing tools that answer with screenshots.
     #[arg(long, global = true)]
     vision: bool,
+    /// An extra Chrome command-line flag, with its dashes (repeatable).
+    #[arg(long, value_name = "FLAG", global = true, allow_hyphen_values = true)]
+    chrome_arg: Vec<String>,
     /// The longest one browser call may take, in seconds.
     #[arg(long, value_name = "SECONDS", default_value_t = 30.0, global = true)]
     timeout: f64,
 }
 
+/// What the browser flags describe.
+struct Settings {
+    backend: Backend,
+    options: Options,
+    policy: Policy,
+    pack: PackOptions,
+}
+
 impl BrowserArgs {
     /// The pack these flags describe, with `extra` origins also allowed.
     fn pack(&self, extra: &[String]) -> Result<Pack, String> {
+        let settings = self.settings(extra)?;
+        let browser = tabwright::browser(settings.backend, settings.options, settings.policy);
+        Ok(Pack::new(browser, settings.pack))
+    }
+
+    /// The backend, options, guard policy and pack options these flags
+    /// describe, with `extra` origins also allowed.
+    fn settings(&self, extra: &[String]) -> Result<Settings, String> {
         let (width, height) = self
             .viewport
             .split_once(['x', 'X', '×'])
@@ -128,20 +176,22 @@ impl BrowserArgs {
             profile_dir: self.profile_dir.clone(),
             timeout: Duration::from_secs_f64(self.timeout),
             endpoint: self.cdp_endpoint.clone().or(self.webdriver_url.clone()),
+            extra_args: self.chrome_arg.clone(),
             ..Options::default()
         };
         let policy = Policy {
             allowed_origins,
             ..Policy::default()
         };
-        let browser = tabwright::browser(backend, options, policy);
-        Ok(Pack::new(
-            browser,
-            PackOptions {
+        Ok(Settings {
+            backend,
+            options,
+            policy,
+            pack: PackOptions {
                 vision: self.vision,
                 ..PackOptions::default()
             },
-        ))
+        })
     }
 }
 
@@ -174,9 +224,9 @@ fn main() -> ExitCode {
     }
 }
 
-/// Resolves on SIGINT or SIGTERM, so the browser is closed (and its
-/// temporary profile removed) rather than orphaned when the process is told
-/// to stop.
+/// Resolves on SIGINT or SIGTERM, or when the process that started this
+/// one is gone, so the browser is closed (and its temporary profile
+/// removed) rather than orphaned.
 async fn stop_signal() {
     use tokio::signal::unix::{signal, SignalKind};
     match (
@@ -187,25 +237,73 @@ async fn stop_signal() {
             tokio::select! {
                 _ = interrupt.recv() => {}
                 _ = terminate.recv() => {}
+                () = parent_gone() => tracing::info!("the parent process is gone"),
             }
         }
-        _ => std::future::pending().await,
+        _ => parent_gone().await,
     }
+}
+
+/// How often the parent process is looked for.
+const PARENT_CHECK: Duration = Duration::from_secs(1);
+
+/// Resolves when the process that started this one has exited (this one
+/// is then handed to another parent).
+async fn parent_gone() {
+    let parent = nix::unistd::getppid();
+    loop {
+        tokio::time::sleep(PARENT_CHECK).await;
+        if nix::unistd::getppid() != parent {
+            return;
+        }
+    }
+}
+
+/// `tabwright mcp --http`: a shared browser, a session of it per MCP
+/// session, until told to stop; then every session and the browser end.
+async fn serve_http(
+    args: &BrowserArgs,
+    mcp: &McpArgs,
+    listen: std::net::SocketAddr,
+) -> Result<(), String> {
+    let settings = args.settings(&[])?;
+    let browser = tabwright::Browser::new(settings.backend, settings.options);
+    let options = http::HttpOptions {
+        listen,
+        idle: Duration::from_secs(mcp.idle_timeout.max(1)),
+        max_sessions: mcp.max_sessions.max(1),
+        token: mcp.token.clone().filter(|token| !token.is_empty()),
+    };
+    let (policy, pack) = (settings.policy, settings.pack);
+    let sessions = browser.clone();
+    let served = http::serve(
+        options,
+        move || Pack::new(sessions.session(policy.clone()), pack.clone()),
+        stop_signal(),
+    )
+    .await;
+    // The sessions close their contexts as they go; the browser last.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    browser.close().await;
+    served
 }
 
 async fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
-        Command::Mcp => {
-            let pack = Arc::new(cli.browser.pack(&[])?);
-            let served = mcp::McpServer::new(pack.clone()).serve_stdio();
-            tokio::select! {
-                result = served => result,
-                () = stop_signal() => {
-                    pack.close().await;
-                    Ok(())
+        Command::Mcp(mcp) => match mcp.http {
+            None => {
+                let pack = Arc::new(cli.browser.pack(&[])?);
+                let served = mcp::McpServer::new(pack.clone()).serve_stdio();
+                tokio::select! {
+                    result = served => result,
+                    () = stop_signal() => {
+                        pack.close().await;
+                        Ok(())
+                    }
                 }
             }
-        }
+            Some(listen) => serve_http(&cli.browser, &mcp, listen).await,
+        },
         Command::Open { url } => {
             let pack = cli.browser.pack(&[])?;
             let output = pack.call("open", serde_json::json!({ "url": url })).await;

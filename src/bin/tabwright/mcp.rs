@@ -1,4 +1,5 @@
-//! `tabwright mcp`: the tool pack as an MCP server over stdio.
+//! `tabwright mcp`: the tool pack as an MCP server, over stdio (one
+//! session) or streamable HTTP (`http`: a browser session per MCP session).
 //!
 //! stdout carries the protocol, so everything else (logs) goes to stderr.
 //! A tool's failure is an MCP tool result with `isError: true` and the
@@ -20,12 +21,41 @@ use tools::Pack;
 #[derive(Clone)]
 pub struct McpServer {
     pack: Arc<Pack>,
+    /// For a session of the HTTP server: closes its browser session when
+    /// the last clone of this server goes (the MCP session ended).
+    _closer: Option<Arc<Closer>>,
+}
+
+/// Closes a pack's browser session when dropped.
+struct Closer(Arc<Pack>);
+
+impl Drop for Closer {
+    fn drop(&mut self) {
+        let pack = Arc::clone(&self.0);
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move { pack.close().await });
+        }
+    }
 }
 
 impl McpServer {
     /// A server answering with `pack`.
     pub fn new(pack: Arc<Pack>) -> Self {
-        Self { pack }
+        Self {
+            pack,
+            _closer: None,
+        }
+    }
+
+    /// A server for one MCP session of the HTTP server: its browser
+    /// session is closed when the MCP session ends (the client closed it,
+    /// or it sat idle too long).
+    pub fn for_session(pack: Pack) -> Self {
+        let pack = Arc::new(pack);
+        Self {
+            _closer: Some(Arc::new(Closer(Arc::clone(&pack)))),
+            pack,
+        }
     }
 
     /// Serves MCP over this process's stdin and stdout until the client

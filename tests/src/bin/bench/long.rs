@@ -1,7 +1,8 @@
 //! A long session: one pack, 2,000 tool calls over the fixture site and the
 //! hostile pages in a loop, as a model that never stops would make them.
 //! What it says: the memory of the browser's process tree and of this
-//! process (which holds the pack) at call 100 and at the end, and the
+//! process (which holds the pack) after the first round past call 100 and
+//! after the last round, and the
 //! slowest call (none may take longer than the per-call timeout and the
 //! settling cap).
 
@@ -17,11 +18,11 @@ use tools::{Pack, PackOptions};
 
 use crate::measure::{millis, pss_rss};
 
-/// How many calls the session makes.
-const CALLS: usize = 2_000;
+/// How many calls the session makes, unless `--calls` says.
+pub const CALLS: usize = 2_000;
 
 /// When the first memory reading is taken.
-const WARM: usize = 100;
+pub const WARM: usize = 100;
 
 /// The per-call timeout of the session.
 const TIMEOUT: Duration = Duration::from_secs(10);
@@ -46,7 +47,7 @@ const ROUND: &[(&str, Option<&str>)] = &[
 ];
 
 /// Runs the session and prints what it measured.
-pub async fn long_session(backend: Backend) -> Result<(), String> {
+pub async fn long_session(backend: Backend, total: usize) -> Result<(), String> {
     let site = Site::with_fixtures().await;
     let mut allowed = vec![AllowedOrigin::parse(&site.origin()).map_err(|e| e.to_string())?];
     if let Some(other) = site.other_origin() {
@@ -70,9 +71,12 @@ pub async fn long_session(backend: Backend) -> Result<(), String> {
     let mut calls = 0usize;
     let mut slowest = (Duration::ZERO, String::new());
     let mut errors = 0usize;
-    let mut warm: Option<(u64, u64)> = None;
+    let mut warm: Option<(u64, (u64, u64))> = None;
     let started = Instant::now();
-    'session: loop {
+    // Memory is read between rounds, where the same page is showing, so
+    // that the two readings compare like with like: after the first round
+    // that ends past call WARM, and after the round that reaches `total`.
+    while calls < total {
         for (path, press) in ROUND {
             let mut steps: Vec<(&str, Value)> = vec![("open", json!({ "url": site.url(path) }))];
             steps.push(("snapshot", json!({})));
@@ -82,28 +86,43 @@ pub async fn long_session(backend: Backend) -> Result<(), String> {
                 let output = timed(&pack, tool, arguments, &mut slowest).await;
                 errors += usize::from(output.is_error);
                 calls += 1;
-                if let Some(needle) = press {
-                    if tool == "snapshot" {
-                        if let Some(number) = tools::element_number(&output.text, needle) {
-                            let clicked =
-                                timed(&pack, "click", json!({ "element": number }), &mut slowest)
-                                    .await;
-                            errors += usize::from(clicked.is_error);
-                            calls += 1;
-                        }
-                    }
-                }
-                if calls >= WARM && warm.is_none() {
-                    warm = Some(readings(&marker, me));
-                }
-                if calls >= CALLS {
-                    break 'session;
+                let Some(needle) = press.filter(|_| tool == "snapshot") else {
+                    continue;
+                };
+                if let Some(number) = tools::element_number(&output.text, needle) {
+                    let clicked =
+                        timed(&pack, "click", json!({ "element": number }), &mut slowest).await;
+                    errors += usize::from(clicked.is_error);
+                    calls += 1;
                 }
             }
         }
+        if calls >= WARM && warm.is_none() {
+            warm = Some((calls as u64, readings(&marker, me)));
+        }
     }
     let end = readings(&marker, me);
-    let (warm_tree, warm_own) = warm.unwrap_or(end);
+    println!("  by process at the end: {}", by_process(&marker));
+    // What of the growth the browser gives back when told memory is short
+    // (as the system would tell it): what it held because it could, not
+    // what it cannot let go of.
+    let pressed = match marker.profile_dir() {
+        Some(profile) => match tabwright_tests::devtools::DevTools::of_profile(&profile).await {
+            Ok(mut devtools) => devtools
+                .call(
+                    None,
+                    "Memory.simulatePressureNotification",
+                    json!({ "level": "critical" }),
+                )
+                .await
+                .map(|_| ()),
+            Err(error) => Err(error),
+        },
+        None => Err("no profile".to_owned()),
+    };
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let relieved = readings(&marker, me);
+    let (warm_at, (warm_tree, warm_own)) = warm.unwrap_or((calls as u64, end));
     pack.close().await;
     let growth = |at: u64, now: u64| (now as f64 / at.max(1) as f64 - 1.0) * 100.0;
     println!(
@@ -112,17 +131,25 @@ pub async fn long_session(backend: Backend) -> Result<(), String> {
         started.elapsed().as_secs_f64()
     );
     println!(
-        "  PSS of the browser's process tree: {} MiB at call {WARM}, {} MiB at call {calls} ({:+.1} %)",
+        "  PSS of the browser's process tree: {} MiB at call {warm_at}, {} MiB at call {calls} ({:+.1} %)",
         warm_tree / 1024,
         end.0 / 1024,
         growth(warm_tree, end.0)
     );
     println!(
-        "  PSS of this process (the pack): {} MiB at call {WARM}, {} MiB at call {calls} ({:+.1} %)",
+        "  PSS of this process (the pack): {} MiB at call {warm_at}, {} MiB at call {calls} ({:+.1} %)",
         warm_own / 1024,
         end.1 / 1024,
         growth(warm_own, end.1)
     );
+    match pressed {
+        Ok(()) => println!(
+            "  after a memory-pressure signal: {} MiB ({:+.1} % from call {warm_at})",
+            relieved.0 / 1024,
+            growth(warm_tree, relieved.0)
+        ),
+        Err(error) => println!("  (no memory-pressure signal: {error})"),
+    }
     println!("  slowest call: {} ({})", millis(slowest.0), slowest.1);
     Ok(())
 }
@@ -147,4 +174,27 @@ async fn timed(
 /// PSS of the browser's tree (with chromedriver) and of this process, in KiB.
 fn readings(marker: &Marker, me: u32) -> (u64, u64) {
     (pss_rss(&marker.tree_and_driver()).0, pss_rss(&[me]).0)
+}
+
+/// The browser's processes at the end, each with its kind and PSS.
+fn by_process(marker: &Marker) -> String {
+    let mut parts: Vec<(u64, String)> = marker
+        .tree_and_driver()
+        .into_iter()
+        .map(|pid| {
+            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            // Chrome's children rewrite their command line as one string.
+            let kind = String::from_utf8_lossy(&cmdline)
+                .split(['\0', ' '])
+                .find_map(|arg| arg.strip_prefix("--type=").map(str::to_owned))
+                .unwrap_or_else(|| "browser".to_owned());
+            (pss_rss(&[pid]).0, kind)
+        })
+        .collect();
+    parts.sort_unstable_by_key(|part| std::cmp::Reverse(part.0));
+    parts
+        .iter()
+        .map(|(pss, kind)| format!("{kind} {} MiB", pss / 1024))
+        .collect::<Vec<_>>()
+        .join(", ")
 }

@@ -14,14 +14,22 @@
 //! - the tool pack: open→snapshot, click→snapshot (static page, and a page
 //!   that re-renders after the click), type→snapshot, screenshot, as a model
 //!   waits for them (settling included);
+//! - sessions: one idle browser's memory and what launch flags would cut
+//!   from it; the shared browser's memory with 1, 10 and 50 sessions (CDP),
+//!   and with a browser per session (WebDriver, to ten);
 //! - a long session (`--only long`, not part of the default run): one pack,
 //!   2,000 calls over the fixture site and the hostile pages in a loop, its
-//!   memory at call 100 and at the end, and its slowest call.
+//!   memory after the first round past call 100 and at the end, and its
+//!   slowest call;
+//! - a soak (`--only soak`, not part of the default run): 20 sessions of one
+//!   browser, 200 calls each at once (`--sessions N`, `--calls N`):
+//!   calls per second, latency, memory, and what is left afterwards.
 
 mod drivers;
 mod guard;
 mod long;
 mod measure;
+mod sessions;
 mod snapshot;
 mod tools;
 
@@ -32,12 +40,22 @@ use tabwright_tests::Backend;
 async fn main() -> Result<(), String> {
     let mut wanted = "all".to_owned();
     let mut runs = 20usize;
+    let mut calls: Option<usize> = None;
+    let mut soakers = sessions::SOAK_SESSIONS;
     let mut only: Option<String> = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--backend" => wanted = args.next().unwrap_or_default(),
             "--only" => only = args.next(),
+            "--calls" => calls = args.next().and_then(|n| n.parse().ok()),
+            "--sessions" => {
+                soakers = args
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or(soakers)
+                    .max(1)
+            }
             "--runs" => {
                 runs = args
                     .next()
@@ -47,7 +65,7 @@ async fn main() -> Result<(), String> {
             }
             other => {
                 return Err(format!(
-                    "unknown argument {other:?}; usage: bench [--backend NAME|all] [--runs N] [--only {}]",
+                    "unknown argument {other:?}; usage: bench [--backend NAME|all] [--runs N] [--calls N] [--sessions N] [--only {}]",
                     PARTS.join("|")
                 ))
             }
@@ -59,7 +77,7 @@ async fn main() -> Result<(), String> {
             PARTS.join(", ")
         ));
     }
-    // The long session is asked for by name: it takes minutes.
+    // The long session and the soak are asked for by name: they take minutes.
     let wants = |part: &str| match only.as_deref() {
         Some(only) => only == part,
         None => !LONG_RUNNING.contains(&part),
@@ -116,16 +134,27 @@ async fn main() -> Result<(), String> {
             tools::tool_costs(backend, runs).await?;
         }
     }
+    if wants("sessions") {
+        println!();
+        sessions::sessions(&site, &backends).await?;
+    }
     if wants("long") {
+        let calls = calls.unwrap_or(long::CALLS).max(long::WARM + 1);
         for &backend in &backends {
-            long::long_session(backend).await?;
+            long::long_session(backend, calls).await?;
         }
+    }
+    if wants("soak") {
+        let calls = calls.unwrap_or(sessions::SOAK_CALLS).max(1);
+        sessions::soak(soakers, calls).await?;
     }
     Ok(())
 }
 
 /// What `--only` can pick.
-const PARTS: [&str; 5] = ["drivers", "guard", "snapshot", "tools", "long"];
+const PARTS: [&str; 7] = [
+    "drivers", "guard", "snapshot", "tools", "sessions", "long", "soak",
+];
 
 /// Parts run only when asked for by name.
-const LONG_RUNNING: [&str; 1] = ["long"];
+const LONG_RUNNING: [&str; 2] = ["long", "soak"];

@@ -1,0 +1,121 @@
+"""Drives `tabwright mcp --http` with the official MCP Python SDK's
+streamable HTTP client (PyPI package `mcp`), as several MCP clients at once:
+each gets a browser session of its own (a cookie one sets, another never
+sees), one more than --max-sessions is refused with a clear error, a session
+left idle is closed by the server, and a server with a token refuses a
+request without it.
+
+usage: http_client.py URL ORIGIN MAX_SESSIONS IDLE_SECONDS [TOKEN]
+Prints one line per step; exits non-zero on the first thing that is wrong.
+"""
+
+import asyncio
+import sys
+
+import httpx
+from mcp import ClientSession
+from mcp.client.streamable_http import streamablehttp_client
+
+
+def text_of(result):
+    return "\n".join(block.text for block in result.content if block.type == "text")
+
+
+def headers_for(token):
+    return {"Authorization": f"Bearer {token}"} if token else {}
+
+
+async def visitor(url, origin, name, token, ready, release):
+    """One client: sets its own cookie, then (once every client has set
+    theirs) reads the page and must see only its own."""
+    async with streamablehttp_client(url, headers=headers_for(token)) as (read, write, _):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            opened = await session.call_tool("open", {"url": f"{origin}/remember?set={name}"})
+            assert not opened.isError, text_of(opened)
+            ready.release()
+            await release.wait()
+            again = await session.call_tool("open", {"url": f"{origin}/remember"})
+            page = text_of(again)
+            assert f"cookie=who={name} " in page, page
+            for other in ["ada", "grace", "edsger"]:
+                assert other == name or f"who={other}" not in page, page
+            print(f"{name}: sees only its own cookie")
+
+
+async def refused(url, token, expected):
+    """A client that must be turned away; returns what it was told."""
+    try:
+        async with streamablehttp_client(url, headers=headers_for(token)) as (read, write, _):
+            async with ClientSession(read, write) as session:
+                await asyncio.wait_for(session.initialize(), 10)
+    except BaseException as error:  # the SDK raises from a task group
+        told = repr(error)
+        async with httpx.AsyncClient() as http:
+            answer = await http.post(
+                url,
+                headers={**headers_for(token), "Accept": "application/json, text/event-stream"},
+                json={"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                    "protocolVersion": "2025-03-26", "capabilities": {},
+                    "clientInfo": {"name": "probe", "version": "1"}}},
+            )
+        body = answer.text
+        assert expected in body, (answer.status_code, body, told)
+        return answer.status_code, body
+    raise AssertionError("a client that should have been refused was served")
+
+
+async def main(url, origin, max_sessions, idle, token):
+    names = ["ada", "grace", "edsger"][:max_sessions]
+    ready = asyncio.Semaphore(0)
+    release = asyncio.Event()
+    tasks = [asyncio.create_task(visitor(url, origin, name, token, ready, release)) for name in names]
+    for _ in names:
+        await asyncio.wait_for(ready.acquire(), 60)
+    # Every session is open now: one more is refused.
+    status, body = await refused(url, token, f"at most {max_sessions} sessions")
+    print(f"one too many: HTTP {status}")
+    release.set()
+    await asyncio.gather(*tasks)
+
+    # The sessions ended with their clients: a new one is served.
+    async with streamablehttp_client(url, headers=headers_for(token)) as (read, write, _):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            listed = await session.list_tools()
+            assert "open" in [tool.name for tool in listed.tools]
+    print("after they left: served")
+
+    # A session left open without a word is closed by the server.
+    async with httpx.AsyncClient() as http:
+        answer = await http.post(
+            url,
+            headers={**headers_for(token), "Accept": "application/json, text/event-stream"},
+            json={"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-03-26", "capabilities": {},
+                "clientInfo": {"name": "idler", "version": "1"}}},
+        )
+        session_id = answer.headers.get("mcp-session-id")
+        assert session_id, answer.headers
+        await asyncio.sleep(idle + 2)
+        later = await http.post(
+            url,
+            headers={**headers_for(token), "Accept": "application/json, text/event-stream",
+                     "Mcp-Session-Id": session_id},
+            json={"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+        )
+        assert later.status_code in (404, 400), (later.status_code, later.text)
+    print(f"idle session closed: HTTP {later.status_code}")
+
+    if token:
+        async with httpx.AsyncClient() as http:
+            bare = await http.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "initialize"})
+        assert bare.status_code == 401, (bare.status_code, bare.text)
+        print("no token: HTTP 401")
+
+
+if __name__ == "__main__":
+    url, origin, max_sessions, idle = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
+    token = sys.argv[5] if len(sys.argv) > 5 else None
+    asyncio.run(main(url, origin, max_sessions, idle, token))
+    print("ok")
