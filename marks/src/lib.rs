@@ -27,6 +27,7 @@
 //! is left out, so text planted for a model and not a person never reaches
 //! it; the page's words are fenced as untrusted content.
 
+mod changes;
 mod error;
 mod snapshot;
 
@@ -40,6 +41,7 @@ use driver_core::{
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+pub use changes::{Reading, CHANGES_START};
 pub use error::MarksError;
 pub use snapshot::{
     cut, Element, Line, Rect, RenderOptions, SelectOption, Snapshot, CONTENT_END, CONTENT_START,
@@ -247,6 +249,37 @@ impl Marks {
         driver: &dyn Driver,
         options: SnapshotOptions,
     ) -> Result<Snapshot, MarksError> {
+        self.read(driver, options, None).await
+    }
+
+    /// Searches the whole page (frames included): the elements whose role
+    /// is `role` (if given) and whose name, value or link target holds
+    /// `text` (ignoring case; if given), and the lines of text that hold
+    /// it, numbered as a snapshot numbers them. Only what might match is
+    /// looked at closely, so a search of a long page costs a fraction of
+    /// its full snapshot. The result is a [`Snapshot`] of the matches alone
+    /// (`full_page`, every element in it).
+    pub async fn find(
+        &self,
+        driver: &dyn Driver,
+        text: &str,
+        role: Option<&str>,
+    ) -> Result<Snapshot, MarksError> {
+        let query = json!({ "text": text, "role": role.unwrap_or_default() });
+        let options = SnapshotOptions {
+            full_page: true,
+            scope: None,
+        };
+        self.read(driver, options, Some(query)).await
+    }
+
+    /// A snapshot, or with `find` a search (see [`find`](Self::find)).
+    async fn read(
+        &self,
+        driver: &dyn Driver,
+        options: SnapshotOptions,
+        find: Option<Value>,
+    ) -> Result<Snapshot, MarksError> {
         let tab = driver.current_tab().await?;
         let scope = match options.scope {
             Some(number) => Some((number, self.target(&tab, number)?)),
@@ -263,6 +296,7 @@ impl Marks {
             "scope": scope.as_ref().map(|(_, target)| target.local),
             "path": path,
             "handlers": property_handlers(driver, &path).await,
+            "find": find,
         });
         let mut top: RawFrame = decode(run(driver, &path, request).await?)?;
         if let Some(error) = &top.error {
@@ -273,8 +307,11 @@ impl Marks {
                 return Err(MarksError::Navigated { number: *number });
             }
         }
-        let read = read_frames(driver, &mut top, path, options).await;
-        let (lines, elements) = self.number(&tab, &top.doc, scope.is_some(), read);
+        let searched = find.is_some();
+        let read = read_frames(driver, &mut top, path, options, find).await;
+        // A search, like a scope, reads part of the page: it numbers what
+        // it found without taking the page for read.
+        let (lines, elements) = self.number(&tab, &top.doc, scope.is_some() || searched, read);
         Ok(Snapshot {
             title: top.title,
             url: top.url,
@@ -285,6 +322,8 @@ impl Marks {
             lines,
             elements,
             full_page: options.full_page,
+            document: top.doc,
+            tab,
         })
     }
 
@@ -614,6 +653,7 @@ async fn read_frames(
     top: &mut RawFrame,
     path: Vec<u32>,
     options: SnapshotOptions,
+    find: Option<Value>,
 ) -> FramesRead {
     let viewport = top.viewport;
     let mut frames = vec![FrameRead {
@@ -649,6 +689,7 @@ async fn read_frames(
             "viewport": { "w": viewport.w, "h": viewport.h },
             "path": frame_path,
             "handlers": property_handlers(driver, &frame_path).await,
+            "find": find,
         });
         match run(driver, &frame_path, request)
             .await

@@ -28,6 +28,12 @@
 //                      the whole page is wanted; if not, elements beyond the
 //                      margin are counted but not described, and text there
 //                      is not read),
+//     find: {text, role}  (snapshot, whole page: only the elements whose
+//                      role is `role` (if given) and whose name, value or
+//                      link target holds `text` (lower case; if given), and
+//                      the lines of text that hold it; nothing else is
+//                      looked at closely, which keeps a search of a long
+//                      page fast),
 //     ... }
 // and status is the document's HTTP status, read by the caller's expression
 // (driver-core's DOCUMENT_STATUS, which the WebDriver backend uses too).
@@ -224,6 +230,25 @@
   const TITLE_LIMIT = 1000;
   const cut = (text, limit) => (text.length > limit ? text.slice(0, limit - 1) + "…" : text);
 
+  // A search (options.find): what it asks for, in lower case.
+  const find = options.find || null;
+  const findText = find && find.text ? String(find.text).toLowerCase() : "";
+  const findRole = find && find.role ? String(find.role) : "";
+  const holds = (text) => !findText || (text || "").toLowerCase().includes(findText);
+  // Whether an element could match before its name is worked out: the
+  // words it could be named by are all in these (a cheap, loose test).
+  const mightMatch = (element, role) => {
+    if (findRole && role !== findRole) return false;
+    if (!findText) return true;
+    if (holds(element.textContent)) return true;
+    for (const name of ["aria-label", "title", "placeholder", "alt", "href", "value", "aria-labelledby"]) {
+      if (element.hasAttribute(name) && (name === "aria-labelledby" || holds(element.getAttribute(name)))) return true;
+    }
+    if ("value" in element && holds(String(element.value))) return true;
+    if (element.labels && element.labels.length) return true;
+    return Boolean(element.querySelector && element.querySelector("img[alt], svg title"));
+  };
+
   // The text of a subtree, for names: what a person sees of it (`hides`
   // isHidden, text indented away left out), or with `hides` a11yHidden what
   // assistive technology reads of it (clipped and off-screen text in).
@@ -415,7 +440,30 @@
     // holds only spaces and cell separators, which make no line alone).
     let line = "";
     let lineY = null;
+    // In a search, a line's text nodes are gathered unjudged, and judged
+    // (hidden or not) only if the line holds what is searched for.
+    let pending = [];
     const flush = () => {
+      if (find) {
+        const gathered = line;
+        const nodes = pending;
+        line = "";
+        lineY = null;
+        pending = [];
+        if (findRole || !holds(gathered)) return;
+        let seen = "";
+        for (const part of nodes) {
+          if (typeof part === "string") { seen += part; continue; }
+          const parent = part.parentElement;
+          const label = labelOf(parent);
+          if (label && label.control && shownRect(label.control)) continue;
+          if (isHidden(parent) || textHidden(parent) || sameColourText(parent)) continue;
+          seen += part.nodeValue;
+        }
+        const text = cut(clean(seen), LINE_LIMIT);
+        if (text && holds(text)) items.push({ k: "t", text, y: 0 });
+        return;
+      }
       const text = cut(clean(line), LINE_LIMIT);
       if (text && lineY !== null) items.push({ k: "t", text, y: lineY });
       line = "";
@@ -439,6 +487,7 @@
     // Lists an element a person could act on, unless there is nothing of
     // it to see.
     const describe = (element, role, frameOffset) => {
+      if (find && !mightMatch(element, role)) return;
       const rough = boxOf(element, frameOffset);
       if (far(rough) && !options.full) return count(element, role, rough);
       const shown = shownRect(element);
@@ -474,6 +523,7 @@
       if (element.required || aria("aria-required") === "true") record.required = true;
       if (document.activeElement === element || (element.getRootNode().activeElement === element)) record.focused = true;
       if (tag === "A" && element.hasAttribute("href")) record.href = element.getAttribute("href");
+      if (find && !holds(record.name) && !holds(record.value) && !holds(record.href)) return;
       const cx = box.x - frameOffset.x + box.w / 2, cy = box.y - frameOffset.y + box.h / 2;
       if (cx >= 0 && cy >= 0 && cx < innerWidth && cy < innerHeight) centres.push({ element, record, cx, cy });
       record.offscreen = offscreen;
@@ -487,6 +537,12 @@
         if (!parent) return;
         if (!node.nodeValue.trim()) {
           if (node.nodeValue) line += " ";
+          if (find && node.nodeValue) pending.push(" ");
+          return;
+        }
+        if (find) {
+          pending.push(node);
+          line += node.nodeValue;
           return;
         }
         // Outside the scope asked for, text is left out unread.
@@ -532,12 +588,12 @@
       if (heading) {
         flush();
         const box = boxOf(node, frameOffset);
-        const outside = !options.full && far(box);
+        const outside = (!options.full && far(box)) || (find && (findRole || !holds(node.textContent)));
         if (!outside) {
           if (isHidden(node)) return;
           const text = visibleText(node);
           const level = /^H[1-6]$/.test(node.tagName) ? Number(node.tagName[1]) : Number(node.getAttribute("aria-level") || 2);
-          if (text) items.push({ k: "h", level, text, y: box.y });
+          if (text && (!find || holds(text))) items.push({ k: "h", level, text, y: box.y });
         }
         // A link inside a heading is still an element.
         node.querySelectorAll("a[href], button").forEach((inner) => describe(inner, roleOf(inner), frameOffset));
@@ -574,13 +630,24 @@
       if (block) flush();
       if (node.tagName === "IMG") {
         const alt = clean(node.getAttribute("alt"));
-        const box = boxOf(node, frameOffset);
-        if (alt && (options.full || !far(box)) && !isHidden(node)) {
-          if (lineY === null) lineY = box.y;
-          line += " (image: " + alt + ") ";
+        if (find) {
+          // Judged only if it is what is searched for.
+          if (alt && holds(alt) && !isHidden(node)) {
+            line += " (image: " + alt + ") ";
+            pending.push(" (image: " + alt + ") ");
+          }
+        } else {
+          const box = boxOf(node, frameOffset);
+          if (alt && (options.full || !far(box)) && !isHidden(node)) {
+            if (lineY === null) lineY = box.y;
+            line += " (image: " + alt + ") ";
+          }
         }
       }
-      if ((node.tagName === "TD" || node.tagName === "TH") && node.cellIndex > 0) line += " | ";
+      if ((node.tagName === "TD" || node.tagName === "TH") && node.cellIndex > 0) {
+        line += " | ";
+        if (find) pending.push(" | ");
+      }
       if (node.shadowRoot) walk(node.shadowRoot, frameOffset, win, path);
       eachChild(node, (child) => walk(child, frameOffset, win, path));
       if (block) flush();

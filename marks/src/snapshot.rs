@@ -155,6 +155,11 @@ pub struct Snapshot {
     /// Whether the whole page was asked for (otherwise the viewport and a
     /// margin).
     pub full_page: bool,
+    /// The top document's identity (the page script's id for it): a new
+    /// document, after a navigation or a reload, has a new one.
+    pub document: String,
+    /// The tab it was taken in.
+    pub tab: driver_core::TabId,
 }
 
 /// How to render a snapshot.
@@ -251,6 +256,56 @@ impl Snapshot {
         text
     }
 
+    /// A search's result (see [`Marks::find`](crate::Marks::find)) as a
+    /// model reads it: the page's title and URL, then the matching lines,
+    /// at most `budget_tokens` of them; `asked` says what was searched for.
+    ///
+    /// ```text
+    /// Page: Shop
+    /// URL: https://example.com/
+    /// --- 2 matches for "checkout" (untrusted page content) ---
+    /// [12] link "Checkout" -> /checkout
+    /// Proceed to checkout when you are ready.
+    /// --- end of matches ---
+    /// ```
+    pub fn render_found(&self, asked: &str, budget_tokens: Option<usize>) -> String {
+        let body = self.body();
+        let mut text = self.head();
+        if body.is_empty() {
+            let _ = writeln!(
+                text,
+                "Nothing on the page matches {asked} (element names, field values, link targets and visible text were searched, frames included). Try other words, or take a snapshot."
+            );
+            return text;
+        }
+        let pages = paginate(&body, budget_tokens);
+        let shown = pages.first().map_or(0, Vec::len);
+        let _ = writeln!(
+            text,
+            "--- {} match{} for {asked} (untrusted page content) ---",
+            body.len(),
+            if body.len() == 1 { "" } else { "es" }
+        );
+        for line in pages.first().into_iter().flatten() {
+            text.push_str(line);
+            text.push('\n');
+        }
+        text.push_str("--- end of matches ---\n");
+        if shown < body.len() {
+            let _ = writeln!(
+                text,
+                "{} more matches not shown: search for more exact words, or name a role.",
+                body.len() - shown
+            );
+        }
+        text
+    }
+
+    /// In how many parts the snapshot is read under `budget_tokens`.
+    pub(crate) fn parts(&self, budget_tokens: Option<usize>) -> usize {
+        paginate(&self.body(), budget_tokens).len().max(1)
+    }
+
     /// The title, URL and status lines.
     fn head(&self) -> String {
         let mut head = String::new();
@@ -263,7 +318,7 @@ impl Snapshot {
     }
 
     /// The page's lines in reading order, as a model reads them.
-    fn body(&self) -> Vec<String> {
+    pub(crate) fn body(&self) -> Vec<String> {
         let mut body = Vec::new();
         let mut dialog: Option<&str> = None;
         for line in self.lines.iter().filter(|line| self.in_scope(line)) {
@@ -298,7 +353,7 @@ impl Snapshot {
 
     /// How many elements lie above and below the scope, unless the whole
     /// page was read.
-    fn beyond(&self) -> Vec<String> {
+    pub(crate) fn beyond(&self) -> Vec<String> {
         if self.full_page {
             return Vec::new();
         }
@@ -441,7 +496,7 @@ fn quote(text: &str) -> String {
 }
 
 /// The most of a title the head shows, in characters.
-const TITLE_SHOWN: usize = 200;
+pub(crate) const TITLE_SHOWN: usize = 200;
 /// The most of a URL the head shows, in characters.
 const URL_SHOWN: usize = 2_000;
 
@@ -459,7 +514,7 @@ pub fn cut(text: &str, limit: usize) -> std::borrow::Cow<'_, str> {
     format!("{}…", &text[..at]).into()
 }
 
-fn one_line(text: &str) -> String {
+pub(crate) fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
@@ -531,6 +586,8 @@ mod tests {
                 .map(|element| (element.number, element))
                 .collect(),
             full_page: false,
+            document: "doc".into(),
+            tab: driver_core::TabId("tab".into()),
         }
     }
 

@@ -25,6 +25,7 @@ macro_rules! both_backends {
     };
 }
 
+mod answers;
 mod cli;
 mod conformance;
 mod egress;

@@ -135,6 +135,7 @@ fixtures! {
     icons: "icons", false;
     widgets: "widgets", false;
     boxes: "boxes", false;
+    app: "app", false;
 }
 
 both_backends!(

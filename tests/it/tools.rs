@@ -114,6 +114,18 @@ impl Session {
     }
 
     pub async fn start_with(backend: Backend, vision: bool, options: Options) -> Self {
+        let pack_options = PackOptions {
+            vision,
+            ..PackOptions::default()
+        };
+        Self::start_packed(backend, pack_options, options).await
+    }
+
+    pub async fn start_packed(
+        backend: Backend,
+        pack_options: PackOptions,
+        options: Options,
+    ) -> Self {
         let site = Site::with_fixtures().await;
         site.page("/hover", HOVER).await;
         site.page("/signup", FORM).await;
@@ -154,13 +166,7 @@ impl Session {
             allowed_origins: allowed,
             ..Policy::default()
         };
-        let pack = Pack::new(
-            backend.guarded(options, Guard::new(policy)),
-            PackOptions {
-                vision,
-                ..PackOptions::default()
-            },
-        );
+        let pack = Pack::new(backend.guarded(options, Guard::new(policy)), pack_options);
         Self {
             site,
             pack,

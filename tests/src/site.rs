@@ -54,6 +54,7 @@ pub const FIXTURES: &[(&str, &str)] = &[
     ("icons.html", include_str!("../fixtures/icons.html")),
     ("widgets.html", include_str!("../fixtures/widgets.html")),
     ("boxes.html", include_str!("../fixtures/boxes.html")),
+    ("app.html", include_str!("../fixtures/app.html")),
 ];
 
 /// Pages written to break a browser tool (served at `/hostile/NAME`).

@@ -12,8 +12,9 @@ use crate::args::{check_address, check_text_length, delta, direction_word, targe
 use crate::browser::{acted, Browser};
 use crate::defs::{self, ImageFormat, TabAction};
 use crate::error::ToolError;
-use crate::output::{console_line, mime, shown, typed_line, Image, Outcome, ToolOutput};
-use crate::state::State;
+use crate::options::Answers;
+use crate::output::{console_line, join, mime, shown, typed_line, Image, Outcome, ToolOutput};
+use crate::state::{digest, Picture, State};
 
 /// The longest `wait_for` waits.
 const WAIT_LIMIT: Duration = Duration::from_secs(30);
@@ -45,7 +46,7 @@ impl Browser {
             }
             (false, _) => format!("Opened {at}."),
         };
-        self.after(state, did).await
+        self.after_whole(state, did).await
     }
 
     pub(crate) async fn snapshot(&self, state: &mut State, args: defs::SnapshotArgs) -> Outcome {
@@ -69,7 +70,38 @@ impl Browser {
             ),
             page: args.part.unwrap_or(1) as usize,
         };
-        self.read(state, String::new(), options, render).await
+        self.read(state, String::new(), options, render, Answers::Full)
+            .await
+    }
+
+    pub(crate) async fn find_on_page(&self, state: &mut State, args: defs::FindArgs) -> Outcome {
+        let text = args.text.as_deref().map(str::trim).unwrap_or_default();
+        let role = args
+            .role
+            .as_deref()
+            .map(str::trim)
+            .filter(|role| !role.is_empty());
+        if text.is_empty() && role.is_none() {
+            return Err(ToolError::bad(
+                "find",
+                "give text (words to look for), a role (button, link, textbox, …), or both",
+            ));
+        }
+        let asked = match (text.is_empty(), role) {
+            (false, Some(role)) => format!("{} with role {}", quote_asked(text), quote_asked(role)),
+            (false, None) => quote_asked(text),
+            (true, Some(role)) => format!("role {}", quote_asked(role)),
+            (true, None) => String::new(),
+        };
+        let mut lines = Vec::new();
+        let Some(found) = self.settled_find(state, &mut lines, text, role).await? else {
+            return Ok(ToolOutput::text(join(lines)));
+        };
+        if !lines.is_empty() {
+            lines.push(String::new());
+        }
+        lines.push(found.render_found(&asked, Some(self.options.budget_tokens)));
+        Ok(ToolOutput::text(join(lines)))
     }
 
     pub(crate) async fn click(&self, state: &mut State, args: defs::ClickArgs) -> Outcome {
@@ -229,7 +261,7 @@ impl Browser {
         }
         state.url = Some(navigation.url.clone());
         let word = if tool == "back" { "back" } else { "forward" };
-        self.after(state, format!("Went {word} to {}.", shown(&navigation.url)))
+        self.after_whole(state, format!("Went {word} to {}.", shown(&navigation.url)))
             .await
     }
 
@@ -266,7 +298,7 @@ impl Browser {
                 let tab = pick(number)?;
                 self.driver.switch_tab(&tab.id).await?;
                 state.url = Some(tab.url.clone());
-                self.after(state, format!("Switched to tab {number}."))
+                self.after_whole(state, format!("Switched to tab {number}."))
                     .await
             }
             TabAction::Close => {
@@ -280,7 +312,7 @@ impl Browser {
                 };
                 self.driver.close_tab(&closing.1).await?;
                 state.tabs.retain(|id| id != &closing.1);
-                self.after(state, format!("Closed tab {}.", closing.0))
+                self.after_whole(state, format!("Closed tab {}.", closing.0))
                     .await
             }
             TabAction::New => {
@@ -290,12 +322,17 @@ impl Browser {
                 let tab = self.driver.open_tab(args.url.as_deref()).await?;
                 state.url = Some(tab.url.clone());
                 state.tabs.push(tab.id);
-                self.after(state, "Opened a new tab.".to_owned()).await
+                self.after_whole(state, "Opened a new tab.".to_owned())
+                    .await
             }
         }
     }
 
-    pub(crate) async fn screenshot(&self, args: defs::ScreenshotArgs) -> Outcome {
+    pub(crate) async fn screenshot(
+        &self,
+        state: &mut State,
+        args: defs::ScreenshotArgs,
+    ) -> Outcome {
         let format = match args.format {
             Some(ImageFormat::Png) => ScreenshotFormat::Png,
             Some(ImageFormat::Jpeg) => ScreenshotFormat::Jpeg(80),
@@ -319,6 +356,22 @@ impl Browser {
             };
             (self.driver.screenshot(options).await?, String::new())
         };
+        // The same picture as the last one of this tab, taken the same way:
+        // said in a line, without the picture, if the model asked so.
+        let tab = self.driver.current_tab().await?;
+        let picture = Picture {
+            tab,
+            how: format!("{format:?} {} {}", args.full_page, args.numbers),
+            digest: digest(&data),
+        };
+        let unchanged = state.last_picture.as_ref() == Some(&picture);
+        state.last_picture = Some(picture);
+        if args.if_changed && unchanged {
+            return Ok(ToolOutput::text(
+                "The page looks exactly as in your last screenshot of this tab: no new picture."
+                    .to_owned(),
+            ));
+        }
         let viewport = self.driver.viewport().await?;
         let mut text = format!(
             "Screenshot of the {} ({}×{} CSS pixels{what}).",
@@ -515,4 +568,9 @@ fn tab_list(tabs: &[driver_core::Tab]) -> String {
         );
     }
     text.trim_end().to_owned()
+}
+
+/// What a model searched for, quoted and cut to a readable length.
+fn quote_asked(text: &str) -> String {
+    format!("{:?}", marks::cut(text, 100))
 }

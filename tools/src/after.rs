@@ -9,9 +9,22 @@ use marks::{MarksError, RenderOptions, Snapshot, SnapshotOptions};
 
 use crate::browser::Browser;
 use crate::error::{dialog_sentence, ToolError};
+use crate::options::Answers;
 use crate::output::{console_line, join, mime, shown, Image, Outcome, ToolOutput};
 use crate::settle::{settle, Settled};
 use crate::state::State;
+
+/// What a read of the page looks for.
+#[derive(Debug, Clone, Copy)]
+enum Look<'a> {
+    /// The page (or a part of it), as a snapshot.
+    Page(SnapshotOptions),
+    /// What matches a search.
+    Find {
+        text: &'a str,
+        role: Option<&'a str>,
+    },
+}
 
 /// How long a tab that just opened may take to report its URL.
 const NEW_TAB_WAIT: Duration = Duration::from_secs(1);
@@ -19,7 +32,20 @@ const NEW_TAB_WAIT: Duration = Duration::from_secs(1);
 impl Browser {
     /// Settles, then answers with what the model needs: the page (or, in
     /// vision mode, a picture of it) and a line for each thing that changed.
+    /// On the page the model last read, the page is what changed on it
+    /// (unless the pack answers in full).
     pub(crate) async fn after(&self, state: &mut State, did: String) -> Outcome {
+        self.after_reading(state, did, Answers::Changes).await
+    }
+
+    /// As [`after`](Self::after), with the whole page: after a navigation
+    /// or a tab switch, where a change list would not be what the model
+    /// expects.
+    pub(crate) async fn after_whole(&self, state: &mut State, did: String) -> Outcome {
+        self.after_reading(state, did, Answers::Full).await
+    }
+
+    async fn after_reading(&self, state: &mut State, did: String, answers: Answers) -> Outcome {
         if self.options.vision {
             return self.after_vision(state, did).await;
         }
@@ -27,17 +53,24 @@ impl Browser {
             budget_tokens: Some(self.options.budget_tokens),
             page: 1,
         };
-        self.read(state, did, SnapshotOptions::default(), render)
+        let answers = match self.options.answers {
+            Answers::Full => Answers::Full,
+            Answers::Changes => answers,
+        };
+        self.read(state, did, SnapshotOptions::default(), render, answers)
             .await
     }
 
-    /// Settles, gathers what changed, and renders a snapshot.
+    /// Settles, gathers what changed, and renders a snapshot, or what
+    /// changed since the model last read this page when `answers` allows
+    /// and that is clearly shorter.
     pub(crate) async fn read(
         &self,
         state: &mut State,
         did: String,
         options: SnapshotOptions,
         render: RenderOptions,
+        answers: Answers,
     ) -> Outcome {
         let acted = !did.is_empty();
         let mut lines = vec![did];
@@ -60,7 +93,27 @@ impl Browser {
             state.url = Some(snapshot.url.clone());
         }
         lines.push(String::new());
-        lines.push(snapshot.render(render));
+        // A change list only for the tab the model was last shown: if the
+        // page moved it to another (its tab closed), the whole page.
+        let same_tab = state.shown_tab.as_ref() == Some(&snapshot.tab);
+        let changes = match (answers, state.readings.get(&snapshot.tab)) {
+            (Answers::Changes, Some(before)) if same_tab => {
+                snapshot.changes(before, render.budget_tokens)
+            }
+            _ => None,
+        };
+        state.shown_tab = Some(snapshot.tab.clone());
+        lines.push(changes.unwrap_or_else(|| snapshot.render(render)));
+        // What the model now knows of the page: all of it, unless it read
+        // one element's part (a scope), after which the next action shows
+        // the whole page again.
+        if options.scope.is_none() {
+            state
+                .readings
+                .insert(snapshot.tab.clone(), snapshot.reading(render));
+        } else {
+            state.readings.remove(&snapshot.tab);
+        }
         Ok(ToolOutput::text(join(lines)))
     }
 
@@ -71,6 +124,36 @@ impl Browser {
         state: &mut State,
         lines: &mut Vec<String>,
         options: SnapshotOptions,
+    ) -> Result<Option<Snapshot>, ToolError> {
+        self.settled_look(state, lines, Look::Page(options)).await
+    }
+
+    /// Settles and searches the page (`marks::Marks::find`), as
+    /// [`settled_snapshot`](Self::settled_snapshot) reads it.
+    pub(crate) async fn settled_find(
+        &self,
+        state: &mut State,
+        lines: &mut Vec<String>,
+        text: &str,
+        role: Option<&str>,
+    ) -> Result<Option<Snapshot>, ToolError> {
+        self.settled_look(state, lines, Look::Find { text, role })
+            .await
+    }
+
+    /// Reads the page as `look` says.
+    async fn look(&self, look: Look<'_>) -> Result<Snapshot, MarksError> {
+        match look {
+            Look::Page(options) => self.marks.snapshot(&self.driver, options).await,
+            Look::Find { text, role } => self.marks.find(&self.driver, text, role).await,
+        }
+    }
+
+    async fn settled_look(
+        &self,
+        state: &mut State,
+        lines: &mut Vec<String>,
+        look: Look<'_>,
     ) -> Result<Option<Snapshot>, ToolError> {
         // A tab that closed is noticed by the call after (which then moves
         // to the most recent tab left), so a few tries.
@@ -98,7 +181,7 @@ impl Browser {
                 after.as_secs_f64()
             ));
         }
-        let mut snapshot = self.marks.snapshot(&self.driver, options).await;
+        let mut snapshot = self.look(look).await;
         // A navigation that began only after the page looked settled leaves
         // the snapshot reading a document that is not there yet, or goes
         // away under it: settle the new one and read again.
@@ -113,7 +196,7 @@ impl Browser {
                 break;
             }
             settle(&self.driver, self.options.quiet, self.options.settle_cap).await?;
-            snapshot = self.marks.snapshot(&self.driver, options).await;
+            snapshot = self.look(look).await;
         }
         let snapshot = match snapshot {
             Err(MarksError::Driver(DriverError::DialogOpen { kind, message })) => {

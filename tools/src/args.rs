@@ -1,6 +1,7 @@
 //! Reading a model's arguments: parsed against the tool's struct, never
 //! trusted, and every problem said as a sentence the model can act on.
 
+use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -11,10 +12,12 @@ use crate::error::ToolError;
 /// outlast the call's timeout.
 const MAX_TYPED: usize = 5_000;
 
-/// The arguments of `tool`, which must be a JSON object of its shape.
-pub(crate) fn parse<T: DeserializeOwned>(
+/// The arguments of `tool`, which must be a JSON object of its shape. A
+/// whole number sent as a string where a number is asked for (`"element":
+/// "12"`, as models often write it) is read as the number.
+pub(crate) fn parse<T: DeserializeOwned + JsonSchema>(
     tool: &'static str,
-    arguments: Value,
+    mut arguments: Value,
 ) -> Result<T, ToolError> {
     if !arguments.is_object() {
         return Err(ToolError::bad(
@@ -25,7 +28,60 @@ pub(crate) fn parse<T: DeserializeOwned>(
             ),
         ));
     }
+    numbers_from_strings(&mut arguments, &crate::defs::schema::<T>());
     serde_json::from_value(arguments).map_err(|error| ToolError::bad(tool, error.to_string()))
+}
+
+/// Turns strings that hold a number into numbers wherever `schema` asks
+/// for an integer (a whole number only) or a number, in nested objects and
+/// arrays too. Anything else is left for the parser to refuse.
+fn numbers_from_strings(value: &mut Value, schema: &Value) {
+    match value {
+        Value::String(text) => {
+            let text = text.trim();
+            let number = if allows(schema, "integer") {
+                text.parse::<i64>().ok().map(Value::from)
+            } else if allows(schema, "number") {
+                text.parse::<f64>()
+                    .ok()
+                    .filter(|number| number.is_finite())
+                    .map(Value::from)
+            } else {
+                None
+            };
+            if let Some(number) = number {
+                *value = number;
+            }
+        }
+        Value::Object(fields) => {
+            let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+                return;
+            };
+            for (name, field) in fields.iter_mut() {
+                if let Some(field_schema) = properties.get(name) {
+                    numbers_from_strings(field, field_schema);
+                }
+            }
+        }
+        Value::Array(items) => {
+            if let Some(item_schema) = schema.get("items") {
+                for item in items {
+                    numbers_from_strings(item, item_schema);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Whether `schema` allows the JSON type `kind` (`"type": "integer"` or
+/// `"type": ["integer", "null"]`).
+fn allows(schema: &Value, kind: &str) -> bool {
+    match schema.get("type") {
+        Some(Value::String(one)) => one == kind,
+        Some(Value::Array(many)) => many.iter().any(|one| one == kind),
+        _ => false,
+    }
 }
 
 fn kind_of(value: &Value) -> &'static str {
@@ -127,5 +183,33 @@ pub(crate) fn direction_word(direction: Direction) -> &'static str {
         Direction::Down => "down",
         Direction::Left => "left",
         Direction::Right => "right",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::parse;
+    use crate::defs::{ClickArgs, TypeArgs};
+
+    #[test]
+    fn whole_numbers_sent_as_strings_are_numbers() {
+        let click: ClickArgs = parse("click", json!({ "element": "12" })).expect("read");
+        assert_eq!(click.element, Some(12));
+        let click: ClickArgs = parse("click", json!({ "x": " 10.5", "y": "20" })).expect("read");
+        assert_eq!((click.x, click.y), (Some(10.5), Some(20.0)));
+        // The text to type stays text, whatever it holds.
+        let typed: TypeArgs = parse("type", json!({ "element": "3", "text": "12" })).expect("read");
+        assert_eq!((typed.element, typed.text.as_str()), (Some(3), "12"));
+    }
+
+    #[test]
+    fn anything_else_is_still_refused_in_a_sentence() {
+        for element in [json!("twelve"), json!("1.5"), json!("-3"), json!("")] {
+            let refused = parse::<ClickArgs>("click", json!({ "element": element }));
+            let error = refused.expect_err("refused").for_model();
+            assert!(error.contains("click"), "{error}");
+        }
     }
 }

@@ -47,7 +47,7 @@ impl ToolDef {
 
 /// The schema of `T` as a self-contained object schema: subschemas inlined
 /// (some function-calling APIs reject `$ref`), no `$schema` or `title`.
-fn schema<T: JsonSchema>() -> Value {
+pub(crate) fn schema<T: JsonSchema>() -> Value {
     let mut settings = SchemaSettings::draft07();
     settings.inline_subschemas = true;
     let mut value = settings
@@ -91,6 +91,18 @@ pub struct SnapshotArgs {
     pub max_tokens: Option<u32>,
     /// Which part of a cut snapshot to read (1 is the first).
     pub part: Option<u32>,
+}
+
+/// `find`: search the whole page.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FindArgs {
+    /// Words to look for (ignoring case) in element names, field values,
+    /// link targets and the page's visible text.
+    pub text: Option<String>,
+    /// Only elements of this role: button, link, textbox, checkbox, radio,
+    /// combobox, tab, menuitem, …
+    pub role: Option<String>,
 }
 
 /// `click`: by number, or at a point.
@@ -234,6 +246,10 @@ pub struct ScreenshotArgs {
     /// The whole page instead of the viewport.
     #[serde(default)]
     pub full_page: bool,
+    /// Send no picture if the page looks exactly as in the previous
+    /// screenshot of this tab (the answer says it is unchanged).
+    #[serde(default)]
+    pub if_changed: bool,
 }
 
 /// `wait_for`.
@@ -298,8 +314,9 @@ pub struct ScrollAtArgs {
     pub y: Option<f64>,
 }
 
-const AFTER: &str = " Returns the page afterwards (a snapshot) and a line for anything else \
-that happened (URL changed, new tab, dialog, refused requests).";
+const AFTER: &str = " Returns what changed on the page since you last read it (a change list: \
++ added, - removed, ~ changed, > moved; the whole page when it is new or about as short) and a \
+line for anything else that happened (URL changed, new tab, dialog, refused requests).";
 
 const VISION_AFTER: &str = " Returns a screenshot of the viewport afterwards and the console \
 lines since the last action.";
@@ -310,6 +327,7 @@ pub fn text_tools() -> &'static [ToolDef] {
         vec![
         def::<OpenArgs>("open", "Open a URL in the current tab, or in a new tab. Returns the page as a snapshot: its text, with every element you can act on numbered [N]."),
         def::<SnapshotArgs>("snapshot", "Read the current page again: its text, with every element you can act on numbered [N]. *[N] marks elements new since the previous snapshot. By default only what is on screen plus a margin; ask for the full page or one element's part."),
+        def::<FindArgs>("find", "Search the whole page (beyond the screen too) for elements and lines of text: by words in their names, values, link targets or text, and/or by role. Returns only the matches, numbered [N] as in a snapshot: the cheap way to find one link on a long page."),
         def::<ClickArgs>("click", leak(format!("Click an element by its number, or a point x,y of the viewport.{AFTER}"))),
         def::<TypeArgs>("type", leak(format!("Type text into a field by its number (replacing what it holds unless append), or into the focused element; submit presses Enter after.{AFTER}"))),
         def::<PressArgs>("press", leak(format!("Press keys on the focused element: Enter, Tab, Escape, ArrowDown, Control+a, several separated by spaces.{AFTER}"))),
@@ -319,7 +337,7 @@ pub fn text_tools() -> &'static [ToolDef] {
         def::<NoArgs>("back", leak(format!("Go back one page in this tab's history.{AFTER}"))),
         def::<NoArgs>("forward", leak(format!("Go forward one page in this tab's history.{AFTER}"))),
         def::<TabsArgs>("tabs", "List the open tabs, or switch to, close or open one. Tabs are numbered 1, 2, … in the order they were opened."),
-        def::<ScreenshotArgs>("screenshot", "A picture of the viewport (or the full page), optionally with each element's number drawn on it."),
+        def::<ScreenshotArgs>("screenshot", "A picture of the viewport (or the full page), optionally with each element's number drawn on it; with if_changed, no picture when nothing changed since the last one."),
         def::<WaitForArgs>("wait_for", "Wait until a text appears on the page or disappears from it, or for a number of seconds. Returns the page afterwards."),
         def::<NoArgs>("console", "The console messages and uncaught page errors since you last asked."),
         def::<DialogArgs>("dialog", leak(format!("Answer the open alert, confirm, prompt or leave-page dialog: accept or dismiss, with text for a prompt.{AFTER}"))),
@@ -342,7 +360,7 @@ pub fn vision_tools() -> &'static [ToolDef] {
         def::<NoArgs>("back", leak(format!("Go back one page in this tab's history.{VISION_AFTER}"))),
         def::<NoArgs>("forward", leak(format!("Go forward one page in this tab's history.{VISION_AFTER}"))),
         def::<TabsArgs>("tabs", "List the open tabs, or switch to, close or open one. Tabs are numbered 1, 2, … in the order they were opened."),
-        def::<ScreenshotArgs>("screenshot", "A picture of the viewport (or the full page), optionally with numbers drawn on the elements you can act on."),
+        def::<ScreenshotArgs>("screenshot", "A picture of the viewport (or the full page), optionally with numbers drawn on the elements you can act on; with if_changed, no picture when nothing changed since the last one."),
         def::<WaitForArgs>("wait_for", leak(format!("Wait until a text appears or disappears, or for a number of seconds.{VISION_AFTER}"))),
         def::<NoArgs>("console", "The console messages and uncaught page errors since you last asked."),
         def::<DialogArgs>("dialog", leak(format!("Answer the open alert, confirm, prompt or leave-page dialog.{VISION_AFTER}"))),
@@ -409,7 +427,9 @@ mod tests {
 
     #[test]
     fn exports_carry_the_same_schema() {
-        let click = &text_tools()[2];
+        let Some(click) = text_tools().iter().find(|tool| tool.name == "click") else {
+            panic!("no click tool");
+        };
         assert_eq!(click.to_mcp()["inputSchema"], click.input_schema);
         assert_eq!(
             click.to_openai()["function"]["parameters"],

@@ -61,12 +61,12 @@ mod state;
 mod vision;
 
 pub use defs::{
-    text_tools, vision_tools, ClickArgs, DialogArgs, Direction, HoverArgs, ImageFormat, NoArgs,
-    OpenArgs, PointArgs, PressArgs, ScreenshotArgs, ScrollArgs, ScrollAtArgs, SelectArgs,
+    text_tools, vision_tools, ClickArgs, DialogArgs, Direction, FindArgs, HoverArgs, ImageFormat,
+    NoArgs, OpenArgs, PointArgs, PressArgs, ScreenshotArgs, ScrollArgs, ScrollAtArgs, SelectArgs,
     SnapshotArgs, TabAction, TabsArgs, ToolDef, TypeArgs, TypeTextArgs, WaitForArgs,
 };
 pub use error::ToolError;
-pub use options::PackOptions;
+pub use options::{Answers, PackOptions};
 pub use output::{Image, ToolOutput};
 pub use pack::Pack;
 
@@ -78,10 +78,14 @@ pub fn element_number(snapshot: &str, needle: &str) -> Option<u32> {
         .lines()
         .filter(|line| line.contains(needle))
         .find_map(|line| {
-            let rest = line
-                .trim_start()
-                .trim_start_matches('*')
-                .strip_prefix('[')?;
+            let line = line.trim_start();
+            // A change list's lines: added, changed, moved, or the line
+            // before an addition; a removed element has no number to use.
+            let line = ["+ ", "~ ", "> ", "@ "]
+                .iter()
+                .find_map(|sign| line.strip_prefix(sign))
+                .unwrap_or(line);
+            let rest = line.trim_start_matches('*').strip_prefix('[')?;
             rest.split_once(']')?.0.parse().ok()
         })
 }
@@ -96,5 +100,9 @@ mod tests {
         assert_eq!(element_number(text, "\"Sign in\""), Some(12));
         assert_eq!(element_number(text, "Email"), Some(1));
         assert_eq!(element_number(text, "below"), None);
+        let changes =
+            "- [3] button \"Gone\"\n~ [4] textbox \"Name\" focused\n+ [5] button \"Gone\"";
+        assert_eq!(element_number(changes, "Name"), Some(4));
+        assert_eq!(element_number(changes, "Gone"), Some(5));
     }
 }

@@ -24,6 +24,21 @@ pub struct PackOptions {
     /// The encoding of vision-mode screenshots. Default JPEG at quality 60:
     /// about a tenth of a PNG's size, still legible.
     pub vision_format: ScreenshotFormat,
+    /// What an action on the same page answers with: what changed since
+    /// the model last read it (default), or the whole page every time.
+    pub answers: Answers,
+}
+
+/// What an action that stays on the same page answers with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Answers {
+    /// What changed since the model last read the page, unless the whole
+    /// page is about as short; a navigation, a tab switch, a scroll or an
+    /// explicit `snapshot` still gives the whole page.
+    #[default]
+    Changes,
+    /// The whole page after every action.
+    Full,
 }
 
 impl Default for PackOptions {
@@ -34,6 +49,7 @@ impl Default for PackOptions {
             settle_cap: Duration::from_secs(3),
             quiet: Duration::from_millis(40),
             vision_format: ScreenshotFormat::Jpeg(60),
+            answers: Answers::Changes,
         }
     }
 }

@@ -105,7 +105,7 @@ impl Pack {
                 browser.history(state, tool).await
             }
             (_, "tabs") => browser.tabs(state, parse(tool, arguments)?).await,
-            (_, "screenshot") => browser.screenshot(parse(tool, arguments)?).await,
+            (_, "screenshot") => browser.screenshot(state, parse(tool, arguments)?).await,
             (_, "wait_for") => browser.wait_for(state, parse(tool, arguments)?).await,
             (_, "console") => {
                 parse::<defs::NoArgs>(tool, arguments)?;
@@ -118,6 +118,7 @@ impl Pack {
             }
             (_, "press") => browser.press(state, parse(tool, arguments)?).await,
             (false, "snapshot") => browser.snapshot(state, parse(tool, arguments)?).await,
+            (false, "find") => browser.find_on_page(state, parse(tool, arguments)?).await,
             (false, "click") => browser.click(state, parse(tool, arguments)?).await,
             (false, "type") => browser.type_text(state, parse(tool, arguments)?).await,
             (false, "select") => browser.select(state, parse(tool, arguments)?).await,

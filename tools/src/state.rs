@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use driver_core::{ConsoleEntry, Journal, TabId};
+use marks::Reading;
 
 /// The most console entries kept for the `console` tool.
 const CONSOLE_KEPT: usize = 500;
@@ -25,6 +26,29 @@ pub(crate) struct State {
     pub(crate) statuses: HashMap<String, u16>,
     /// A dialog was reported open and not yet answered.
     pub(crate) dialog_open: bool,
+    /// What the model last read of each tab's page, for change lists.
+    pub(crate) readings: HashMap<TabId, Reading>,
+    /// The tab whose page the last answer showed.
+    pub(crate) shown_tab: Option<TabId>,
+    /// The last screenshot taken, for `if_changed`.
+    pub(crate) last_picture: Option<Picture>,
+}
+
+/// A screenshot, as remembered: its tab, how it was taken, and a digest of
+/// its bytes (the same pixels, encoded the same way, give the same bytes).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Picture {
+    pub(crate) tab: TabId,
+    pub(crate) how: String,
+    pub(crate) digest: u64,
+}
+
+/// A digest of a picture's bytes.
+pub(crate) fn digest(data: &[u8]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    data.hash(&mut hasher);
+    hasher.finish()
 }
 
 impl Default for State {
@@ -37,6 +61,9 @@ impl Default for State {
             url: None,
             statuses: HashMap::new(),
             dialog_open: false,
+            readings: HashMap::new(),
+            shown_tab: None,
+            last_picture: None,
         }
     }
 }

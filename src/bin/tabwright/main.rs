@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use tabwright::{AllowedOrigin, Backend, Options, Policy};
-use tools::{Pack, PackOptions};
+use tools::{Answers, Pack, PackOptions};
 
 /// A fast, guarded web browser for AI agents.
 #[derive(Debug, Parser)]
@@ -74,6 +74,15 @@ struct McpArgs {
     token: Option<String>,
 }
 
+/// What an action on the same page answers with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum AnswersArg {
+    /// What changed since the model last read the page (default).
+    Changes,
+    /// The whole page after every action.
+    Full,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum BackendArg {
     /// Chrome DevTools Protocol (default).
@@ -110,6 +119,10 @@ struct BrowserArgs {
     /// Vision mode: pointing tools that answer with screenshots.
     #[arg(long, global = true)]
     vision: bool,
+    /// What an action that stays on the page answers with: what changed
+    /// since the model last read it, or the whole page.
+    #[arg(long, value_enum, default_value = "changes", global = true)]
+    answers: AnswersArg,
     /// An extra Chrome command-line flag, with its dashes (repeatable).
     #[arg(long, value_name = "FLAG", global = true, allow_hyphen_values = true)]
     chrome_arg: Vec<String>,
@@ -189,6 +202,10 @@ impl BrowserArgs {
             policy,
             pack: PackOptions {
                 vision: self.vision,
+                answers: match self.answers {
+                    AnswersArg::Changes => Answers::Changes,
+                    AnswersArg::Full => Answers::Full,
+                },
                 ..PackOptions::default()
             },
         })
