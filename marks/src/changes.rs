@@ -4,7 +4,7 @@
 //! The format (the lines are the snapshot's own, each behind a sign):
 //!
 //! ```text
-//! --- changes since your last read (untrusted page content): + added, - removed, ~ changed, > moved, @ after this unchanged line; call snapshot for the whole page ---
+//! --- changes since you last read this page (untrusted page content; + new, - gone, ~ changed, > moved, @ after; snapshot reads it all) ---
 //! ~ [1] textbox "Email" = "ada@example.com"
 //! @ # Basket
 //! + [9] button "Remove Tea"
@@ -23,7 +23,7 @@ use similar::{capture_diff_slices, Algorithm, DiffOp};
 use crate::snapshot::{cut, one_line, RenderOptions, Snapshot, TITLE_SHOWN};
 
 /// The first line of a change list.
-pub const CHANGES_START: &str = "--- changes since your last read (untrusted page content): + added, - removed, ~ changed, > moved, @ after this unchanged line; call snapshot for the whole page ---";
+pub const CHANGES_START: &str = "--- changes since you last read this page (untrusted page content; + new, - gone, ~ changed, > moved, @ after; snapshot reads it all) ---";
 
 /// What a model was last shown of a tab's page, to tell it later what
 /// changed.
@@ -221,6 +221,23 @@ fn diff(old: &[String], new: &[String]) -> (Vec<Change>, usize) {
             *change = Change::Moved(line.clone());
         }
     }
+    // Focus moves from one element to another: the one that gains it says
+    // so, and the one that lost it (its line otherwise the same) need not.
+    let gained_focus = hunks.iter().flat_map(|(_, hunk)| hunk).any(|change| {
+        matches!(change, Change::Changed(line) | Change::Added(line) if line.ends_with(" focused") || line.contains(" focused "))
+    });
+    if gained_focus {
+        for (_, hunk) in &mut hunks {
+            hunk.retain(|change| match change {
+                Change::Changed(line) => {
+                    let number = number_of(line);
+                    let was = number.and_then(|number| removed_numbers.get(&number));
+                    !was.is_some_and(|was| lost_focus_only(was, line))
+                }
+                _ => true,
+            });
+        }
+    }
     let mut changes = Vec::new();
     for (start, mut hunk) in hunks {
         hunk.retain(|change| match change {
@@ -246,6 +263,11 @@ fn diff(old: &[String], new: &[String]) -> (Vec<Change>, usize) {
         changes.extend(hunk);
     }
     (changes, unchanged)
+}
+
+/// Whether `now` is `was` with nothing but its focus gone.
+fn lost_focus_only(was: &str, now: &str) -> bool {
+    was.replacen(" focused", "", 1) == now && was != now
 }
 
 /// Whether the new page's line `at` is part of a change (not an unchanged
@@ -302,6 +324,21 @@ mod tests {
             shown(&changes),
             "~ [1] textbox \"Email\" = \"ada\"\n~ [2] textbox \"Name\" focused"
         );
+    }
+
+    #[test]
+    fn focus_moving_on_is_said_once() {
+        let (changes, _) = diff(
+            &lines("[1] textbox \"Email\" = \"ada\" focused\n[2] button \"Send\""),
+            &lines("[1] textbox \"Email\" = \"ada\"\n[2] button \"Send\" focused"),
+        );
+        assert_eq!(shown(&changes), "~ [2] button \"Send\" focused");
+        // Lost with nowhere to go, it is said.
+        let (changes, _) = diff(
+            &lines("[1] textbox \"Email\" focused"),
+            &lines("[1] textbox \"Email\""),
+        );
+        assert_eq!(shown(&changes), "~ [1] textbox \"Email\"");
     }
 
     #[test]

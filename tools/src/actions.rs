@@ -372,19 +372,38 @@ impl Browser {
                     .to_owned(),
             ));
         }
-        let viewport = self.driver.viewport().await?;
+        // The viewport and the URL in one read (a page no script runs in
+        // still has a viewport).
+        let read = self
+            .driver
+            .eval_isolated(
+                &[],
+                "({width: innerWidth, height: innerHeight, url: location.href})",
+            )
+            .await
+            .ok()
+            .filter(|read| read["width"].is_number() && read["height"].is_number());
+        let (width, height, url) = match read {
+            Some(read) => (
+                read["width"].as_f64().unwrap_or_default(),
+                read["height"].as_f64().unwrap_or_default(),
+                read["url"].as_str().map(str::to_owned),
+            ),
+            None => {
+                let viewport = self.driver.viewport().await?;
+                (f64::from(viewport.width), f64::from(viewport.height), None)
+            }
+        };
         let mut text = format!(
-            "Screenshot of the {} ({}×{} CSS pixels{what}).",
+            "Screenshot of the {} ({width}×{height} CSS pixels{what}).",
             if args.full_page {
                 "full page"
             } else {
                 "viewport"
             },
-            viewport.width,
-            viewport.height
         );
-        if let Ok(url) = self.driver.eval_isolated(&[], "location.href").await {
-            let _ = write!(text, " URL: {}", shown(url.as_str().unwrap_or_default()));
+        if let Some(url) = url {
+            let _ = write!(text, " URL: {}", shown(&url));
         }
         Ok(ToolOutput {
             text,

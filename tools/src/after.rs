@@ -11,7 +11,7 @@ use crate::browser::Browser;
 use crate::error::{dialog_sentence, ToolError};
 use crate::options::Answers;
 use crate::output::{console_line, join, mime, shown, Image, Outcome, ToolOutput};
-use crate::settle::{settle, Settled};
+use crate::settle::{settle, Begin, Settled};
 use crate::state::State;
 
 /// What a read of the page looks for.
@@ -74,7 +74,15 @@ impl Browser {
     ) -> Outcome {
         let acted = !did.is_empty();
         let mut lines = vec![did];
-        let snapshot = match self.settled_snapshot(state, &mut lines, options).await {
+        let begin = if acted {
+            Begin::AfterAction
+        } else {
+            Begin::Now
+        };
+        let snapshot = match self
+            .settled_snapshot(state, &mut lines, options, begin)
+            .await
+        {
             Ok(Some(snapshot)) => snapshot,
             Ok(None) => return Ok(ToolOutput::text(join(lines))),
             // The action happened; the page cannot be read afterwards.
@@ -124,8 +132,10 @@ impl Browser {
         state: &mut State,
         lines: &mut Vec<String>,
         options: SnapshotOptions,
+        begin: Begin,
     ) -> Result<Option<Snapshot>, ToolError> {
-        self.settled_look(state, lines, Look::Page(options)).await
+        self.settled_look(state, lines, Look::Page(options), begin)
+            .await
     }
 
     /// Settles and searches the page (`marks::Marks::find`), as
@@ -137,7 +147,7 @@ impl Browser {
         text: &str,
         role: Option<&str>,
     ) -> Result<Option<Snapshot>, ToolError> {
-        self.settled_look(state, lines, Look::Find { text, role })
+        self.settled_look(state, lines, Look::Find { text, role }, Begin::Now)
             .await
     }
 
@@ -154,17 +164,19 @@ impl Browser {
         state: &mut State,
         lines: &mut Vec<String>,
         look: Look<'_>,
+        begin: Begin,
     ) -> Result<Option<Snapshot>, ToolError> {
         // A tab that closed is noticed by the call after (which then moves
         // to the most recent tab left), so a few tries.
         let mut tab_closed = false;
-        let mut settled = settle(&self.driver, self.options.quiet, self.options.settle_cap).await;
+        let (quiet, cap) = (self.options.quiet, self.options.settle_cap);
+        let mut settled = settle(&self.driver, quiet, cap, begin).await;
         for _ in 0..3 {
             if !matches!(settled, Err(DriverError::NoSuchTab { .. })) {
                 break;
             }
             tab_closed = true;
-            settled = settle(&self.driver, self.options.quiet, self.options.settle_cap).await;
+            settled = settle(&self.driver, quiet, cap, begin).await;
         }
         let settled = match settled {
             Err(DriverError::DialogOpen { kind, message }) => {
@@ -195,7 +207,7 @@ impl Browser {
             ) {
                 break;
             }
-            settle(&self.driver, self.options.quiet, self.options.settle_cap).await?;
+            settle(&self.driver, quiet, cap, Begin::AfterAction).await?;
             snapshot = self.look(look).await;
         }
         let snapshot = match snapshot {
@@ -220,7 +232,13 @@ impl Browser {
     pub(crate) async fn after_vision(&self, state: &mut State, did: String) -> Outcome {
         let mut lines = vec![did];
         let before = state.console.next_seq();
-        let settled = settle(&self.driver, self.options.quiet, self.options.settle_cap).await;
+        let settled = settle(
+            &self.driver,
+            self.options.quiet,
+            self.options.settle_cap,
+            Begin::AfterAction,
+        )
+        .await;
         let blocked = match settled {
             Err(DriverError::DialogOpen { kind, message }) => {
                 state.dialog_open = true;

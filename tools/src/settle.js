@@ -1,6 +1,6 @@
 // settle.js: waits until the page has finished reacting to an action.
 //
-// Evaluated as `(SOURCE)(quietMs, capMs)`, after hooks.js, in tabwright's
+// Evaluated as `(SOURCE)(quietMs, capMs, afterAction)`, after hooks.js, in tabwright's
 // own script world where the backend has one (the page can neither see nor
 // break it there: a page that replaces MutationObserver changes nothing),
 // else in the page's. Resolves to
@@ -33,7 +33,7 @@
 // actions. A document watched for the first time must be still for
 // `quietMs` (what it did before is not known); after that, static pages
 // answer at once: nothing is pending and the DOM has been still for long.
-(function (quietMs, capMs) {
+(function (quietMs, capMs, afterAction) {
   const KEY = Symbol.for('tabwright.settle');
   const HOOKS = Symbol.for('tabwright.hooks');
   const CHANNEL = 'tabwright-settle';
@@ -171,11 +171,16 @@
       }
       later(check, 10);
     };
-    // Let the action's own consequences be scheduled first: one frame, or a
-    // short timeout where frames do not run (a background tab).
+    // After an action, let its own consequences be scheduled first: one
+    // frame, or a short timeout where frames do not run (a background tab).
+    // Asked only to read the page, look at once.
     let started = false;
     const begin = () => { if (!started) { started = true; check(); } };
-    requestAnimationFrame(begin);
-    later(begin, 20);
+    if (afterAction === false) {
+      begin();
+    } else {
+      requestAnimationFrame(begin);
+      later(begin, 20);
+    }
   });
 })

@@ -30,12 +30,23 @@ pub(crate) enum Settled {
     Busy { after: Duration, why: String },
 }
 
+/// When settling starts looking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Begin {
+    /// After a frame: an action's own consequences (a handler's render, a
+    /// timer it sets) are scheduled first.
+    AfterAction,
+    /// At once: nothing was just done (the model asked to read the page).
+    Now,
+}
+
 /// Waits until the current tab is quiet (DOM still for `quiet`, no requests
 /// or short timers pending, loaded, not navigating), at most `cap`.
 pub(crate) async fn settle(
     driver: &dyn Driver,
     quiet: Duration,
     cap: Duration,
+    begin: Begin,
 ) -> Result<Settled, DriverError> {
     let start = Instant::now();
     let capabilities = driver.capabilities();
@@ -48,7 +59,12 @@ pub(crate) async fn settle(
     loop {
         let left = cap.saturating_sub(start.elapsed());
         let hooks = format!("({HOOKS_JS})({})", !watched);
-        let settle = format!("({SETTLE_JS})({}, {})", quiet.as_millis(), left.as_millis());
+        let settle = format!(
+            "({SETTLE_JS})({}, {}, {})",
+            quiet.as_millis(),
+            left.as_millis(),
+            begin == Begin::AfterAction
+        );
         let answer = if isolated {
             // The hooks only add hints: a page that breaks them makes
             // settling wait less, never fail.

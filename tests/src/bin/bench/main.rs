@@ -14,6 +14,11 @@
 //! - the tool pack: open→snapshot, click→snapshot (static page, and a page
 //!   that re-renders after the click), type→snapshot, screenshot, as a model
 //!   waits for them (settling included);
+//! - tokens: scripted sequences on the fixture site (a form filled field by
+//!   field, a menu, a paged table, a to-do list), the tokens of all their
+//!   answers with change lists against whole pages, each sequence's checks
+//!   made on what the answers said; `find` on the 5,000-link page; and a
+//!   small page's `snapshot` and `screenshot`;
 //! - sessions: one idle browser's memory and what launch flags would cut
 //!   from it; the shared browser's memory with 1, 10 and 50 sessions (CDP),
 //!   and with a browser per session (WebDriver, to ten);
@@ -31,6 +36,7 @@ mod long;
 mod measure;
 mod sessions;
 mod snapshot;
+mod tokens;
 mod tools;
 
 use tabwright_tests::site::Site;
@@ -134,6 +140,12 @@ async fn main() -> Result<(), String> {
             tools::tool_costs(backend, runs).await?;
         }
     }
+    if wants("tokens") {
+        println!();
+        for &backend in &backends {
+            tokens::token_costs(backend, runs).await?;
+        }
+    }
     if wants("sessions") {
         println!();
         sessions::sessions(&site, &backends).await?;
@@ -152,8 +164,8 @@ async fn main() -> Result<(), String> {
 }
 
 /// What `--only` can pick.
-const PARTS: [&str; 7] = [
-    "drivers", "guard", "snapshot", "tools", "sessions", "long", "soak",
+const PARTS: [&str; 8] = [
+    "drivers", "guard", "snapshot", "tools", "tokens", "sessions", "long", "soak",
 ];
 
 /// Parts run only when asked for by name.
