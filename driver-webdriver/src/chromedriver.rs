@@ -36,15 +36,16 @@ impl Chromedriver {
             .tempdir()
             .map_err(|error| launch(format!("cannot make a log directory: {error}")))?;
         let log = log_dir.path().join("chromedriver.log");
-        let child = Command::new(&executable)
+        let mut command = Command::new(&executable);
+        command
             .arg(format!("--port={port}"))
             .arg(format!("--log-path={}", log.display()))
             .arg("--allowed-ips=127.0.0.1")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
-            .process_group(0)
-            .spawn()
+            .process_group(0);
+        let child = driver_core::backend::launch::spawn_tied(command)
             .map_err(|error| launch(format!("cannot run {}: {error}", executable.display())))?;
         let mut driver = Self {
             child,

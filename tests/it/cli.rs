@@ -307,3 +307,51 @@ async fn a_dead_client_leaves_no_browser() {
     let left = until_none(&marker).await;
     assert!(left.is_empty(), "browser processes left: {left:?}");
 }
+
+/// A server killed outright (SIGKILL: no close, no drop) still leaves no
+/// browser behind: Chrome is started to die with the process that started
+/// it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_server_leaves_no_browser() {
+    use tokio::io::AsyncBufReadExt;
+    let site = Site::start().await;
+    let marker = tabwright_tests::backend::Marker::new();
+    let client = concat!(env!("CARGO_MANIFEST_DIR"), "/mcp/hang_client.py");
+    let mut python = Command::new("python3");
+    python
+        .arg(client)
+        .arg(binary())
+        .arg(site.origin())
+        .args(["--chrome-arg", &marker.flag()])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true);
+    let mut child = python.spawn().expect("the client starts");
+    let stdout = child.stdout.take().expect("stdout");
+    let mut lines = tokio::io::BufReader::new(stdout).lines();
+    let ready = tokio::time::timeout(LIMIT, lines.next_line()).await;
+    assert!(
+        matches!(&ready, Ok(Ok(Some(line))) if line == "ready"),
+        "{ready:?}"
+    );
+    // The marked processes: the client, the server, the browser.
+    let client_pid = child.id().expect("a pid");
+    let server = marker
+        .processes()
+        .into_iter()
+        .find(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .is_ok_and(|cmdline| cmdline.starts_with(binary().as_os_str().as_encoded_bytes()))
+        })
+        .expect("the server runs");
+    assert_ne!(server, client_pid);
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(server as i32),
+        nix::sys::signal::Signal::SIGKILL,
+    )
+    .expect("SIGKILL");
+    child.kill().await.expect("the client is killed");
+    let left = until_none(&marker).await;
+    assert!(left.is_empty(), "browser processes left: {left:?}");
+}

@@ -157,10 +157,12 @@ pub fn chrome_flags(options: &Options, user_data_dir: &Path, major: Option<u32>)
         // Containers give /dev/shm 64 MB; Chrome crashes tabs when it fills.
         "--disable-dev-shm-usage",
         // No back/forward cache: a history navigation is then an ordinary
-        // load with a load event, like every other.
+        // load with a load event, like every other. No omnibox popup pages:
+        // Chrome 156 makes two (a renderer of their own) for every window,
+        // so for every session's browser context, and no one sees them.
         "--disable-features=NetworkTimeServiceQuerying,Translate,MediaRouter,BackForwardCache,\
          OptimizationHints,InterestFeedContentSuggestions,CertificateTransparencyComponentUpdater,\
-         AutofillServerCommunication,DialMediaRouteProvider",
+         AutofillServerCommunication,DialMediaRouteProvider,WebUIOmniboxPopup,WebUIOmniboxAimPopup",
         // navigator.webdriver stays false.
         "--disable-blink-features=AutomationControlled",
         "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
@@ -187,7 +189,22 @@ pub fn chrome_flags(options: &Options, user_data_dir: &Path, major: Option<u32>)
         options.width, options.height
     ));
     flags.push(format!("--user-data-dir={}", user_data_dir.display()));
-    flags.extend(options.extra_args.iter().cloned());
+    for extra in &options.extra_args {
+        // Chrome reads only the last --disable-features: a caller's list
+        // joins ours rather than bringing back what ours turns off.
+        match (
+            extra.strip_prefix("--disable-features="),
+            flags
+                .iter_mut()
+                .find(|flag| flag.starts_with("--disable-features=")),
+        ) {
+            (Some(more), Some(ours)) if !more.is_empty() => {
+                ours.push(',');
+                ours.push_str(more);
+            }
+            _ => flags.push(extra.clone()),
+        }
+    }
     flags
 }
 
@@ -196,10 +213,17 @@ pub fn chrome_flags(options: &Options, user_data_dir: &Path, major: Option<u32>)
 /// 127.0.0.0/8 and link-local), and Chrome resolves no name itself, so
 /// nothing that skips the proxy (WebRTC, prefetch of DNS) can look one up.
 pub fn proxy_flags(proxy: &str) -> Vec<String> {
+    // The one host Chrome must still reach itself: the proxy's (on another
+    // machine's address when the guard listens there for a remote browser).
+    let host = proxy
+        .split_once("://")
+        .map_or(proxy, |(_, rest)| rest)
+        .rsplit_once(':')
+        .map_or("127.0.0.1", |(host, _)| host);
     vec![
         format!("--proxy-server={proxy}"),
         "--proxy-bypass-list=<-loopback>".to_owned(),
-        "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1".to_owned(),
+        format!("--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE {host}"),
     ]
 }
 
@@ -306,16 +330,16 @@ impl ChromeProcess {
     /// `DevTools listening on ws://…` line.
     pub fn spawn(executable: &Path, args: &[String]) -> Result<Self> {
         use std::os::unix::process::CommandExt;
-        let mut child = Command::new(executable)
+        let mut command = Command::new(executable);
+        command
             .args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
-            .process_group(0)
-            .spawn()
-            .map_err(|error| DriverError::Launch {
-                reason: format!("cannot run {}: {error}", executable.display()),
-            })?;
+            .process_group(0);
+        let mut child = spawn_tied(command).map_err(|error| DriverError::Launch {
+            reason: format!("cannot run {}: {error}", executable.display()),
+        })?;
         let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
         let (url_sender, devtools_url) = mpsc::channel();
         if let Some(stderr) = child.stderr.take() {
@@ -443,6 +467,59 @@ fn drain_stderr(
     }
 }
 
+/// Starts `command` so that it dies with this process, however this one
+/// ends (SIGKILL included, when no close or drop runs): Linux's parent-death
+/// signal, set in the child before it runs its program. That signal follows
+/// the *thread* that started the child, so every child is started from one
+/// thread kept for the life of the process.
+pub fn spawn_tied(command: Command) -> std::io::Result<Child> {
+    type Request = (Command, mpsc::Sender<std::io::Result<Child>>);
+    static SPAWNER: OnceLock<Mutex<mpsc::Sender<Request>>> = OnceLock::new();
+    let spawner = SPAWNER.get_or_init(|| {
+        let (requests, incoming) = mpsc::channel::<Request>();
+        // Without the thread (none could be made), sending fails and the
+        // caller starts the child itself, untied.
+        let _ = std::thread::Builder::new()
+            .name("tabwright-spawner".to_owned())
+            .spawn(move || {
+                for (mut command, answer) in incoming {
+                    let _ = answer.send(spawn_dying_with_parent(&mut command));
+                }
+            });
+        Mutex::new(requests)
+    });
+    let (answer, answered) = mpsc::channel();
+    let sent = spawner.lock().send((command, answer));
+    match sent {
+        Ok(()) => answered
+            .recv()
+            .map_err(|_| std::io::Error::other("the spawner thread is gone"))?,
+        // No spawner thread: start it from here, without the tie.
+        Err(mpsc::SendError((mut command, _))) => command.spawn(),
+    }
+}
+
+#[allow(unsafe_code)]
+fn spawn_dying_with_parent(command: &mut Command) -> std::io::Result<Child> {
+    use std::os::unix::process::CommandExt;
+    let parent = nix::unistd::getpid();
+    // SAFETY: the closure runs in the child between fork and exec, where
+    // only async-signal-safe calls are allowed: prctl(2) and getppid(2) are
+    // system calls that neither allocate nor take locks.
+    unsafe {
+        command.pre_exec(move || {
+            nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGKILL)
+                .map_err(std::io::Error::from)?;
+            // The parent may have died before the signal was asked for.
+            if nix::unistd::getppid() != parent {
+                return Err(std::io::Error::other("the parent process is gone"));
+            }
+            Ok(())
+        });
+    }
+    command.spawn()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -480,12 +557,43 @@ mod tests {
         for expected in [
             "--proxy-server=http://127.0.0.1:9",
             "--proxy-bypass-list=<-loopback>",
+            "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
         ] {
             assert!(
                 flags.contains(&expected.to_owned()),
                 "{expected} missing from {flags:?}"
             );
         }
+        let remote = proxy_flags("http://10.0.0.1:3128");
+        for expected in [
+            "--proxy-server=http://10.0.0.1:3128",
+            "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 10.0.0.1",
+        ] {
+            assert!(
+                remote.contains(&expected.to_owned()),
+                "{expected} missing from {remote:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_callers_disabled_features_join_ours() {
+        let options = Options {
+            extra_args: vec!["--disable-features=SpareRendererForSitePerProcess".into()],
+            ..Options::default()
+        };
+        let flags = chrome_flags(&options, Path::new("/tmp/p"), None);
+        let disabled: Vec<&String> = flags
+            .iter()
+            .filter(|flag| flag.starts_with("--disable-features="))
+            .collect();
+        assert_eq!(disabled.len(), 1, "{flags:?}");
+        assert!(disabled[0].contains("BackForwardCache"), "{}", disabled[0]);
+        assert!(
+            disabled[0].ends_with(",SpareRendererForSitePerProcess"),
+            "{}",
+            disabled[0]
+        );
     }
 
     #[test]

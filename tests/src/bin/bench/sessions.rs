@@ -229,6 +229,9 @@ pub async fn soak(sessions: usize, calls: usize) -> Result<(), String> {
     let sockets_before = open_sockets();
     let started = Instant::now();
     let warmed = Arc::new(tokio::sync::Barrier::new(sessions + 1));
+    // Every session done with its calls, still open: the end reading.
+    let done = Arc::new(tokio::sync::Barrier::new(sessions + 1));
+    let read = Arc::new(tokio::sync::Barrier::new(sessions + 1));
     let mut workers = Vec::new();
     for index in 0..sessions {
         let pack = Pack::new(
@@ -244,6 +247,7 @@ pub async fn soak(sessions: usize, calls: usize) -> Result<(), String> {
         );
         let site = Arc::clone(&site);
         let warmed = Arc::clone(&warmed);
+        let (done, read) = (Arc::clone(&done), Arc::clone(&read));
         workers.push(tokio::spawn(async move {
             let mut latencies = Vec::with_capacity(calls);
             let mut errors = 0usize;
@@ -280,6 +284,8 @@ pub async fn soak(sessions: usize, calls: usize) -> Result<(), String> {
             if !waited {
                 warmed.wait().await;
             }
+            done.wait().await;
+            read.wait().await;
             pack.close().await;
             (latencies, errors)
         }));
@@ -287,6 +293,10 @@ pub async fn soak(sessions: usize, calls: usize) -> Result<(), String> {
     warmed.wait().await;
     let warm_pss = pss_rss(&marker.tree()).0;
     let warm_at = started.elapsed();
+    done.wait().await;
+    let took = started.elapsed();
+    let end_pss = pss_rss(&marker.tree()).0;
+    read.wait().await;
     let mut latencies = Vec::new();
     let mut errors = 0usize;
     for worker in workers {
@@ -294,10 +304,8 @@ pub async fn soak(sessions: usize, calls: usize) -> Result<(), String> {
         latencies.extend(mine);
         errors += failed;
     }
-    let took = started.elapsed();
-    // Every session is closed; the browser still runs. Read its memory
-    // and ask it what contexts it still holds.
-    let end_pss = pss_rss(&marker.tree()).0;
+    // Every session is closed; the browser still runs: ask it what
+    // contexts it still holds.
     let contexts = match shared.pid().await {
         Some(pid) => {
             let mut devtools = DevTools::of_process(pid).await?;
@@ -312,6 +320,8 @@ pub async fn soak(sessions: usize, calls: usize) -> Result<(), String> {
     shared.close().await;
     let left = until_gone(&marker).await;
     let profile_left = profile.is_some_and(|profile| profile.exists());
+    // Connections the browser held close as its end is noticed.
+    tokio::time::sleep(Duration::from_secs(1)).await;
     let sockets_after = open_sockets();
 
     latencies.sort_unstable();
@@ -334,7 +344,7 @@ pub async fn soak(sessions: usize, calls: usize) -> Result<(), String> {
         millis(at(1.0))
     );
     println!(
-        "  PSS of the browser's tree: {} MiB after warm-up ({SOAK_WARM} calls a session, at {:.0} s), {} MiB at the end ({:+.1} %)",
+        "  PSS of the browser's tree: {} MiB after warm-up ({SOAK_WARM} calls a session, at {:.0} s), {} MiB after the last call ({:+.1} %)",
         warm_pss / 1024,
         warm_at.as_secs_f64(),
         end_pss / 1024,
