@@ -51,7 +51,7 @@ pub use driver_core::{
     DriverError, FrameCallback, Key, KeyPress, Modifiers, Navigation, Options, Result,
     ScreencastFrame, ScreenshotFormat, ScreenshotOptions, Tab, TabId, Viewport, WaitFor,
 };
-pub use guard::{AllowedOrigin, Guard, GuardedDriver, Policy, Reason, Refusal};
+pub use guard::{AllowedOrigin, Guard, GuardedDriver, IpNet, Policy, Reason, Refusal, Stranger};
 
 /// A browser backend this build has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

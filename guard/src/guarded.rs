@@ -7,8 +7,9 @@
 
 use std::fmt;
 
+use std::sync::Arc;
+
 use async_trait::async_trait;
-use tokio::sync::OnceCell;
 
 use driver_core::{
     Capabilities, ConsoleEntry, Dialog, Download, Driver, DriverError, KeyPress, Navigation,
@@ -25,7 +26,16 @@ pub struct GuardedDriver {
     guard: Guard,
     options: Options,
     make: MakeDriver,
-    started: OnceCell<(EgressProxy, Box<dyn Driver>)>,
+    /// The proxy and the browser behind it, while they run.
+    started: parking_lot::Mutex<Option<Arc<Started>>>,
+    /// Held while they start, so one call starts them.
+    starting: tokio::sync::Mutex<()>,
+}
+
+/// A running proxy and the driver whose browser goes through it.
+struct Started {
+    proxy: EgressProxy,
+    driver: Box<dyn Driver>,
 }
 
 impl fmt::Debug for GuardedDriver {
@@ -44,7 +54,8 @@ impl GuardedDriver {
             guard,
             options,
             make,
-            started: OnceCell::new(),
+            started: parking_lot::Mutex::new(None),
+            starting: tokio::sync::Mutex::new(()),
         }
     }
 
@@ -58,27 +69,60 @@ impl GuardedDriver {
         &self.options
     }
 
+    /// Where this driver's egress proxy listens, once the browser started.
+    pub fn proxy_address(&self) -> Option<std::net::SocketAddr> {
+        self.started
+            .lock()
+            .as_ref()
+            .map(|started| started.proxy.address())
+    }
+
     /// Every request refused so far.
     pub fn refusals(&self) -> Vec<Refusal> {
         self.guard.refusals().all()
     }
 
-    async fn inner(&self) -> Result<&dyn Driver> {
-        let (_, driver) = self
-            .started
-            .get_or_try_init(|| async {
-                let proxy = EgressProxy::start(self.guard.clone())
-                    .await
-                    .map_err(|error| DriverError::Launch {
-                        reason: format!("cannot start the guard's egress proxy: {error}"),
-                    })?;
-                let mut options = self.options.clone();
-                options.proxy = Some(proxy.url());
-                let driver = (self.make)(options);
-                Ok::<_, DriverError>((proxy, driver))
-            })
-            .await?;
-        Ok(driver.as_ref())
+    /// The proxy and the browser, started on the first call (and again
+    /// after a close).
+    async fn inner(&self) -> Result<Arc<Started>> {
+        if let Some(started) = self.started.lock().clone() {
+            return Ok(started);
+        }
+        let _starting = self.starting.lock().await;
+        if let Some(started) = self.started.lock().clone() {
+            return Ok(started);
+        }
+        if let Some(flag) = self
+            .options
+            .extra_args
+            .iter()
+            .find(|flag| around_the_guard(flag))
+        {
+            return Err(DriverError::Launch {
+                reason: format!(
+                    "the Chrome flag {flag} would take the browser's requests around the guard; leave it out (a guarded browser's proxy is the guard), or use tabwright::unguarded"
+                ),
+            });
+        }
+        let proxy = EgressProxy::start(self.guard.clone())
+            .await
+            .map_err(|error| DriverError::Launch {
+                reason: format!("cannot start the guard's egress proxy: {error}"),
+            })?;
+        let mut options = self.options.clone();
+        options.proxy = Some(proxy.url());
+        let driver = (self.make)(options);
+        if self.options.endpoint.is_some() {
+            // A browser tabwright did not start: make sure its requests
+            // come through the proxy before any page does.
+            if let Err(error) = probe(driver.as_ref(), &proxy).await {
+                let _ = driver.close().await;
+                return Err(error);
+            }
+        }
+        let started = Arc::new(Started { proxy, driver });
+        *self.started.lock() = Some(Arc::clone(&started));
+        Ok(started)
     }
 
     /// The URL gate: refuses before the browser is asked.
@@ -147,8 +191,8 @@ fn refused(url: String, reason: &Reason) -> DriverError {
 #[async_trait]
 impl Driver for GuardedDriver {
     fn capabilities(&self) -> Capabilities {
-        match self.started.get() {
-            Some((_, driver)) => driver.capabilities(),
+        match self.started.lock().clone() {
+            Some(started) => started.driver.capabilities(),
             None => (self.make)(self.options.clone()).capabilities(),
         }
     }
@@ -156,137 +200,215 @@ impl Driver for GuardedDriver {
     async fn navigate(&self, url: &str) -> Result<Navigation> {
         self.gate(url).await?;
         let before = self.guard.refusals().next_seq();
-        let result = self.inner().await?.navigate(url).await;
+        let result = self.inner().await?.driver.navigate(url).await;
         self.explain(before, result)
     }
 
     async fn eval(&self, expression: &str) -> Result<serde_json::Value> {
-        self.inner().await?.eval(expression).await
+        self.inner().await?.driver.eval(expression).await
     }
 
     async fn eval_in_frame(&self, frame: &[u32], expression: &str) -> Result<serde_json::Value> {
-        self.inner().await?.eval_in_frame(frame, expression).await
+        self.inner()
+            .await?
+            .driver
+            .eval_in_frame(frame, expression)
+            .await
     }
 
     async fn eval_isolated(&self, frame: &[u32], expression: &str) -> Result<serde_json::Value> {
-        self.inner().await?.eval_isolated(frame, expression).await
+        self.inner()
+            .await?
+            .driver
+            .eval_isolated(frame, expression)
+            .await
     }
 
     async fn requests_in_flight(&self) -> Result<Option<usize>> {
-        self.inner().await?.requests_in_flight().await
+        self.inner().await?.driver.requests_in_flight().await
     }
 
     async fn type_text(&self, text: &str) -> Result<()> {
-        self.inner().await?.type_text(text).await
+        self.inner().await?.driver.type_text(text).await
     }
 
     async fn current_tab(&self) -> Result<TabId> {
-        self.inner().await?.current_tab().await
+        self.inner().await?.driver.current_tab().await
     }
 
     async fn click(&self, selector: &str) -> Result<()> {
-        self.inner().await?.click(selector).await
+        self.inner().await?.driver.click(selector).await
     }
 
     async fn click_at(&self, x: f64, y: f64) -> Result<()> {
-        self.inner().await?.click_at(x, y).await
+        self.inner().await?.driver.click_at(x, y).await
     }
 
     async fn move_mouse(&self, x: f64, y: f64) -> Result<()> {
-        self.inner().await?.move_mouse(x, y).await
+        self.inner().await?.driver.move_mouse(x, y).await
     }
 
     async fn wheel(&self, x: f64, y: f64, dx: f64, dy: f64) -> Result<()> {
-        self.inner().await?.wheel(x, y, dx, dy).await
+        self.inner().await?.driver.wheel(x, y, dx, dy).await
     }
 
     async fn dialog(&self) -> Result<Option<Dialog>> {
-        self.inner().await?.dialog().await
+        self.inner().await?.driver.dialog().await
     }
 
     async fn answer_dialog(&self, accept: bool, prompt_text: Option<&str>) -> Result<()> {
-        self.inner().await?.answer_dialog(accept, prompt_text).await
+        self.inner()
+            .await?
+            .driver
+            .answer_dialog(accept, prompt_text)
+            .await
     }
 
     async fn send_keys(&self, selector: &str, text: &str) -> Result<()> {
-        self.inner().await?.send_keys(selector, text).await
+        self.inner().await?.driver.send_keys(selector, text).await
     }
 
     async fn press(&self, key: KeyPress) -> Result<()> {
-        self.inner().await?.press(key).await
+        self.inner().await?.driver.press(key).await
     }
 
     async fn screenshot(&self, options: ScreenshotOptions) -> Result<Vec<u8>> {
-        self.inner().await?.screenshot(options).await
+        self.inner().await?.driver.screenshot(options).await
     }
 
     async fn text(&self, selector: &str) -> Result<String> {
-        self.inner().await?.text(selector).await
+        self.inner().await?.driver.text(selector).await
     }
 
     async fn value(&self, selector: &str) -> Result<String> {
-        self.inner().await?.value(selector).await
+        self.inner().await?.driver.value(selector).await
     }
 
     async fn wait_for(&self, selector: &str, condition: WaitFor) -> Result<()> {
-        self.inner().await?.wait_for(selector, condition).await
+        self.inner()
+            .await?
+            .driver
+            .wait_for(selector, condition)
+            .await
     }
 
     async fn back(&self) -> Result<Navigation> {
-        self.inner().await?.back().await
+        self.inner().await?.driver.back().await
     }
 
     async fn forward(&self) -> Result<Navigation> {
-        self.inner().await?.forward().await
+        self.inner().await?.driver.forward().await
     }
 
     async fn reload(&self) -> Result<Navigation> {
-        self.inner().await?.reload().await
+        self.inner().await?.driver.reload().await
     }
 
     async fn tabs(&self) -> Result<Vec<Tab>> {
-        self.inner().await?.tabs().await
+        self.inner().await?.driver.tabs().await
     }
 
     async fn tab_ids(&self) -> Result<Vec<TabId>> {
-        self.inner().await?.tab_ids().await
+        self.inner().await?.driver.tab_ids().await
     }
 
     async fn open_tab(&self, url: Option<&str>) -> Result<Tab> {
         if let Some(url) = url {
             self.gate(url).await?;
         }
-        self.inner().await?.open_tab(url).await
+        self.inner().await?.driver.open_tab(url).await
     }
 
     async fn switch_tab(&self, id: &TabId) -> Result<()> {
-        self.inner().await?.switch_tab(id).await
+        self.inner().await?.driver.switch_tab(id).await
     }
 
     async fn close_tab(&self, id: &TabId) -> Result<()> {
-        self.inner().await?.close_tab(id).await
+        self.inner().await?.driver.close_tab(id).await
     }
 
     async fn viewport(&self) -> Result<Viewport> {
-        self.inner().await?.viewport().await
+        self.inner().await?.driver.viewport().await
     }
 
     async fn set_viewport(&self, viewport: Viewport) -> Result<()> {
-        self.inner().await?.set_viewport(viewport).await
+        self.inner().await?.driver.set_viewport(viewport).await
     }
 
     async fn console(&self) -> Result<Vec<ConsoleEntry>> {
-        self.inner().await?.console().await
+        self.inner().await?.driver.console().await
     }
 
     async fn downloads(&self) -> Result<Vec<Download>> {
-        self.inner().await?.downloads().await
+        self.inner().await?.driver.downloads().await
     }
 
+    /// Closes the browser, then the proxy: its port is closed once the
+    /// calls still under way are done. The next call starts both again.
     async fn close(&self) -> Result<()> {
-        match self.started.get() {
-            Some((_, driver)) => driver.close().await,
+        let _starting = self.starting.lock().await;
+        let started = self.started.lock().take();
+        match started {
+            Some(started) => started.driver.close().await,
             None => Ok(()),
+        }
+    }
+}
+
+/// Fetches the proxy's probe URL from the browser's page: only a browser
+/// whose requests go through this proxy reaches it (no resolver answers its
+/// `.invalid` name). One that does not is refused, rather than run
+/// unguarded.
+async fn probe(driver: &dyn Driver, proxy: &EgressProxy) -> Result<()> {
+    let url = proxy.probe_url();
+    let fetch = format!(
+        "fetch({url:?}, {{ mode: 'no-cors', cache: 'no-store' }}).then(() => true, () => false)"
+    );
+    match driver.eval(&fetch).await {
+        Ok(_) if proxy.probed() => Ok(()),
+        Ok(_) => Err(DriverError::Launch {
+            reason: format!(
+                "the remote browser's requests do not reach the guard's proxy at {}: either it ignores the proxy it was given, or it cannot reach that address (for a browser on another machine, let the proxy listen on an address it can reach, --guard-listen or Policy::listen, and admit it, --guard-clients or Policy::clients); it was not used",
+                proxy.url()
+            ),
+        }),
+        Err(error) => Err(error),
+    }
+}
+
+/// Whether a Chrome flag would set where the browser's requests go, which
+/// in a guarded browser only the guard may.
+fn around_the_guard(flag: &str) -> bool {
+    let name = flag.split('=').next().unwrap_or_default();
+    [
+        "--proxy-server",
+        "--no-proxy-server",
+        "--proxy-auto-detect",
+        "--proxy-pac-url",
+        "--proxy-bypass-list",
+        "--host-resolver-rules",
+        "--host-rules",
+        "--winhttp-proxy-resolver",
+    ]
+    .contains(&name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::around_the_guard;
+
+    #[test]
+    fn flags_that_route_requests_are_the_guards_alone() {
+        for flag in [
+            "--proxy-server=direct://",
+            "--no-proxy-server",
+            "--proxy-bypass-list=*",
+            "--host-resolver-rules=MAP * 10.0.0.1",
+        ] {
+            assert!(around_the_guard(flag), "{flag}");
+        }
+        for flag in ["--window-size=800,600", "--disable-gpu", "--proxy"] {
+            assert!(!around_the_guard(flag), "{flag}");
         }
     }
 }

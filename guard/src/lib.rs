@@ -40,8 +40,9 @@ use driver_core::Journal;
 use url::Host;
 
 pub use guarded::{GuardedDriver, MakeDriver};
+pub use ipnet::IpNet;
 pub use policy::AddressRefusal;
-pub use proxy::EgressProxy;
+pub use proxy::{EgressProxy, PROBE_HOST};
 pub use resolve::{HickoryResolver, Resolve, StaticResolver};
 pub use rules::{parse_openable, AllowedOrigin, Openable, Policy};
 
@@ -199,12 +200,36 @@ impl Refusals {
     }
 }
 
+/// A connection to the proxy from an address that is not among the
+/// policy's clients: closed before a byte was read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stranger {
+    /// Where it came from.
+    pub from: SocketAddr,
+    /// When.
+    pub at: SystemTime,
+}
+
+impl fmt::Display for Stranger {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "refused a connection from {}: not among the guard's clients",
+            self.from
+        )
+    }
+}
+
+/// At most this many strangers are kept; the oldest go first.
+const STRANGERS_KEPT: usize = 1_000;
+
 /// The policy, the resolver it trusts, and the record of what it refused.
 #[derive(Clone)]
 pub struct Guard {
     policy: Arc<Policy>,
     resolver: Arc<dyn Resolve>,
     refusals: Refusals,
+    strangers: Arc<parking_lot::Mutex<Journal<Stranger>>>,
 }
 
 impl fmt::Debug for Guard {
@@ -227,7 +252,36 @@ impl Guard {
             policy: Arc::new(policy),
             resolver,
             refusals: Refusals::default(),
+            strangers: Arc::new(parking_lot::Mutex::new(Journal::new(STRANGERS_KEPT))),
         }
+    }
+
+    /// Connections to the proxy refused because they came from an address
+    /// not among the policy's clients.
+    pub fn strangers(&self) -> Vec<Stranger> {
+        self.strangers.lock().iter().cloned().collect()
+    }
+
+    /// Whether a connection from `peer` may use the proxy: on loopback (the
+    /// default), only this machine; on another address, only the policy's
+    /// clients. A refused one is recorded.
+    pub(crate) fn admits(&self, peer: SocketAddr) -> bool {
+        let admitted = match self.policy.listen {
+            None => peer.ip().is_loopback(),
+            Some(_) => self
+                .policy
+                .clients
+                .iter()
+                .any(|client| client.contains(&peer.ip().to_canonical())),
+        };
+        if !admitted {
+            tracing::warn!(%peer, "the guard's proxy refused a connection from a stranger");
+            self.strangers.lock().push(Stranger {
+                from: peer,
+                at: SystemTime::now(),
+            });
+        }
+        admitted
     }
 
     /// The policy.
@@ -471,6 +525,7 @@ mod tests {
         let policy = Policy {
             allowed_origins: vec![AllowedOrigin::parse("http://127.0.0.1:8080").unwrap()],
             blocked_domains: vec!["blocked.example".to_owned()],
+            ..Policy::default()
         };
         let resolver = resolver()
             .answer("blocked.example", vec![vec![public()]])

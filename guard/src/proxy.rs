@@ -1,6 +1,8 @@
 //! The egress proxy the browser is forced through.
 //!
-//! An HTTP/1.1 proxy (hyper) on 127.0.0.1 and a port the system picks. It
+//! An HTTP/1.1 proxy (hyper) on 127.0.0.1 (or the policy's `listen`
+//! address, for a browser on another machine, admitting only the policy's
+//! clients) and a port the system picks. It
 //! takes `CONNECT host:port` (HTTPS, and WebSockets, which Chrome always
 //! tunnels through a proxy) and absolute-form requests (`GET http://…`). For
 //! every one, on every kept-alive connection, it asks the [`Guard`] where the
@@ -10,7 +12,8 @@
 
 use std::collections::HashMap;
 use std::convert::Infallible;
-use std::net::SocketAddr;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -24,7 +27,7 @@ use hyper::{Method, Request, Response, StatusCode, Uri};
 use hyper_util::rt::TokioIo;
 use parking_lot::Mutex;
 use tokio::net::{TcpListener, TcpStream};
-use tokio::task::JoinHandle;
+use tokio::task::{JoinHandle, JoinSet};
 use url::Host;
 
 use crate::{Guard, Reason};
@@ -38,29 +41,71 @@ pub const REFUSED_HEADER: &str = "x-tabwright-refused";
 
 type Body = BoxBody<Bytes, hyper::Error>;
 
-/// A running egress proxy. Dropping it stops it.
+/// The host a probe asks for: under `.invalid`, which no resolver answers,
+/// so only a browser that sends its requests to this proxy reaches it.
+pub const PROBE_HOST: &str = "tabwright-probe.invalid";
+
+/// A running egress proxy. Dropping it stops it: the listener and every
+/// connection it accepted.
 #[derive(Debug)]
 pub struct EgressProxy {
     address: SocketAddr,
     accept: JoinHandle<()>,
+    probe: Arc<Probe>,
+}
+
+/// This proxy's probe: a path of its own, and whether a request for it
+/// arrived.
+#[derive(Debug)]
+struct Probe {
+    path: String,
+    arrived: AtomicBool,
 }
 
 impl EgressProxy {
-    /// Binds 127.0.0.1 on a free port and starts serving.
+    /// Binds the policy's `listen` address (127.0.0.1 by default) on a free
+    /// port and starts serving the connections the guard admits.
     pub async fn start(guard: Guard) -> std::io::Result<Self> {
-        let listener = TcpListener::bind(("127.0.0.1", 0)).await?;
+        let ip = guard
+            .policy()
+            .listen
+            .unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST));
+        let listener = TcpListener::bind((ip, 0)).await?;
         let address = listener.local_addr()?;
         let upstreams = Upstreams::default();
+        let probe = Arc::new(Probe {
+            path: format!("/{:016x}{:016x}", rand_u64(), rand_u64()),
+            arrived: AtomicBool::new(false),
+        });
+        let probed = Arc::clone(&probe);
         let accept = tokio::spawn(async move {
+            // The connections live with this task: dropping the proxy ends
+            // them too.
+            let mut connections = JoinSet::new();
             loop {
-                let Ok((stream, _)) = listener.accept().await else {
+                let accepted = tokio::select! {
+                    accepted = listener.accept() => accepted,
+                    Some(_) = connections.join_next(), if !connections.is_empty() => continue,
+                };
+                let Ok((stream, peer)) = accepted else {
                     continue;
                 };
+                // A stranger is turned away before a byte is read.
+                if !guard.admits(peer) {
+                    drop(stream);
+                    continue;
+                }
                 let guard = guard.clone();
                 let upstreams = upstreams.clone();
-                tokio::spawn(async move {
+                let probe = Arc::clone(&probed);
+                connections.spawn(async move {
                     let service = service_fn(move |request| {
-                        handle(guard.clone(), upstreams.clone(), request)
+                        handle(
+                            guard.clone(),
+                            upstreams.clone(),
+                            Arc::clone(&probe),
+                            request,
+                        )
                     });
                     let served = hyper::server::conn::http1::Builder::new()
                         .preserve_header_case(true)
@@ -74,7 +119,11 @@ impl EgressProxy {
                 });
             }
         });
-        Ok(Self { address, accept })
+        Ok(Self {
+            address,
+            accept,
+            probe,
+        })
     }
 
     /// Where the proxy listens.
@@ -86,6 +135,31 @@ impl EgressProxy {
     pub fn url(&self) -> String {
         format!("http://{}", self.address)
     }
+
+    /// A URL only this proxy answers (204): a browser that fetches it and
+    /// [`probed`](Self::probed) then says so sends its requests here.
+    pub fn probe_url(&self) -> String {
+        format!("http://{PROBE_HOST}{}", self.probe.path)
+    }
+
+    /// Whether the probe URL was asked of this proxy.
+    pub fn probed(&self) -> bool {
+        self.probe.arrived.load(Ordering::SeqCst)
+    }
+}
+
+/// A random number for the probe's path (not a secret: it tells one
+/// proxy's probe from another's).
+fn rand_u64() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|since| since.as_nanos())
+            .unwrap_or_default(),
+    );
+    hasher.finish()
 }
 
 impl Drop for EgressProxy {
@@ -97,8 +171,23 @@ impl Drop for EgressProxy {
 async fn handle(
     guard: Guard,
     upstreams: Upstreams,
+    probe: Arc<Probe>,
     request: Request<Incoming>,
 ) -> Result<Response<Body>, Infallible> {
+    let uri = request.uri();
+    if uri.host() == Some(PROBE_HOST) {
+        // Answered here, never dialled: 204 for this proxy's own path.
+        if uri.path() == probe.path {
+            probe.arrived.store(true, Ordering::SeqCst);
+            let mut answer = Response::new(empty());
+            *answer.status_mut() = StatusCode::NO_CONTENT;
+            answer
+                .headers_mut()
+                .insert("access-control-allow-origin", HeaderValue::from_static("*"));
+            return Ok(answer);
+        }
+        return Ok(plain(StatusCode::NOT_FOUND, "not this proxy's probe"));
+    }
     let response = if request.method() == Method::CONNECT {
         tunnel(guard, request).await
     } else {

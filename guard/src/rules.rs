@@ -97,6 +97,14 @@ pub struct Policy {
     /// Domains refused with all their subdomains (`example.com` also refuses
     /// `www.example.com`).
     pub blocked_domains: Vec<String>,
+    /// Where the egress proxy listens, for a browser on another machine
+    /// (`--guard-listen`): an address of this machine that browser can
+    /// reach, on a port of its own per session. `None`: loopback only.
+    pub listen: Option<std::net::IpAddr>,
+    /// Who may connect to the proxy when it listens on `listen`
+    /// (`--guard-clients`): a connection from any other address is closed
+    /// before a byte is read, and recorded ([`Guard::strangers`](crate::Guard::strangers)).
+    pub clients: Vec<ipnet::IpNet>,
 }
 
 impl Policy {

@@ -284,3 +284,24 @@ async fn the_gate_refuses_before_the_browser_is_asked(backend: Backend) {
     assert_eq!(page.status, Some(200));
     scene.browser.close().await.expect("close");
 }
+
+/// A Chrome flag that would route the browser's requests (a proxy of its
+/// own, no proxy, a bypass list, resolver rules) is refused before any
+/// browser starts: in a guarded browser only the guard routes requests.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flag_around_the_guard_is_refused() {
+    for backend in Backend::ALL {
+        let options = Options {
+            extra_args: vec!["--proxy-server=direct://".into()],
+            ..Options::default()
+        };
+        let driver = backend.guarded(options, Guard::new(Policy::default()));
+        let started = driver.navigate("about:blank").await;
+        assert!(
+            matches!(&started, Err(DriverError::Launch { reason }) if reason.contains("--proxy-server=direct://")),
+            "{}: {started:?}",
+            backend.name()
+        );
+        driver.close().await.expect("closes");
+    }
+}

@@ -33,5 +33,6 @@ mod hostile;
 mod marks;
 mod proxy;
 mod remote;
+mod remote_guard;
 mod sessions;
 mod tools;

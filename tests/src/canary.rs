@@ -19,7 +19,17 @@ pub struct Canary {
 impl Canary {
     /// Starts listening on a free port.
     pub async fn start() -> std::io::Result<Self> {
-        let listener = TcpListener::bind(("127.0.0.1", 0)).await?;
+        Self::on(TcpListener::bind(("127.0.0.1", 0)).await?)
+    }
+
+    /// Counts the connections to a listener made elsewhere (in another
+    /// network namespace, say).
+    pub fn from_std(listener: std::net::TcpListener) -> std::io::Result<Self> {
+        listener.set_nonblocking(true)?;
+        Self::on(TcpListener::from_std(listener)?)
+    }
+
+    fn on(listener: TcpListener) -> std::io::Result<Self> {
         let port = listener.local_addr()?.port();
         let connections = Arc::new(AtomicUsize::new(0));
         let counter = Arc::clone(&connections);

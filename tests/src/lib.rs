@@ -12,6 +12,7 @@ pub mod canary;
 pub mod conformance;
 pub mod devtools;
 pub mod http;
+pub mod netns;
 pub mod site;
 
 pub use backend::Backend;

@@ -110,6 +110,16 @@ struct BrowserArgs {
     /// network (scheme://host:port; repeatable).
     #[arg(long, value_name = "ORIGIN", global = true)]
     allow_origin: Vec<String>,
+    /// For a browser on another machine (--cdp-endpoint, --webdriver-url):
+    /// the address of this machine the guard's proxy listens on, which
+    /// that browser can reach (each session gets a port of its own).
+    #[arg(long, value_name = "IP", global = true)]
+    guard_listen: Option<std::net::IpAddr>,
+    /// Who may use the guard's proxy on --guard-listen: the remote
+    /// browsers' addresses, as CIDR (repeatable; 10.0.0.7/32). Any other
+    /// connection is closed unread.
+    #[arg(long, value_name = "CIDR", global = true)]
+    guard_clients: Vec<ipnet::IpNet>,
     /// Keep the browser profile (cookies, logins) in this directory.
     #[arg(long, value_name = "DIR", global = true)]
     profile_dir: Option<PathBuf>,
@@ -192,8 +202,19 @@ impl BrowserArgs {
             extra_args: self.chrome_arg.clone(),
             ..Options::default()
         };
+        if self.guard_listen.is_some() && self.guard_clients.is_empty() {
+            return Err(
+                "--guard-listen needs --guard-clients: the addresses of the browsers that may use the proxy (e.g. 10.0.0.7/32)"
+                    .to_owned(),
+            );
+        }
+        if self.guard_listen.is_none() && !self.guard_clients.is_empty() {
+            return Err("--guard-clients is for a proxy on --guard-listen".to_owned());
+        }
         let policy = Policy {
             allowed_origins,
+            listen: self.guard_listen,
+            clients: self.guard_clients.clone(),
             ..Policy::default()
         };
         Ok(Settings {
