@@ -199,7 +199,7 @@ pub const SOAK_CALLS: usize = 200;
 
 /// When the warm reading is taken: once every session has made this many
 /// calls.
-const SOAK_WARM: usize = 20;
+const SOAK_WARM: usize = 40;
 
 /// The pages a soak session visits in turn, and the element it presses on
 /// each (by a piece of its line).
@@ -291,11 +291,13 @@ pub async fn soak(sessions: usize, calls: usize) -> Result<(), String> {
         }));
     }
     warmed.wait().await;
-    let warm_pss = pss_rss(&marker.tree()).0;
+    let warm_tree = marker.tree();
+    let warm_pss = pss_rss(&warm_tree).0;
     let warm_at = started.elapsed();
     done.wait().await;
     let took = started.elapsed();
-    let end_pss = pss_rss(&marker.tree()).0;
+    let end_tree = marker.tree();
+    let end_pss = pss_rss(&end_tree).0;
     read.wait().await;
     let mut latencies = Vec::new();
     let mut errors = 0usize;
@@ -344,10 +346,12 @@ pub async fn soak(sessions: usize, calls: usize) -> Result<(), String> {
         millis(at(1.0))
     );
     println!(
-        "  PSS of the browser's tree: {} MiB after warm-up ({SOAK_WARM} calls a session, at {:.0} s), {} MiB after the last call ({:+.1} %)",
+        "  PSS of the browser's tree: {} MiB in {} processes after warm-up ({SOAK_WARM} calls a session, at {:.0} s), {} MiB in {} after the last call ({:+.1} %)",
         warm_pss / 1024,
+        warm_tree.len(),
         warm_at.as_secs_f64(),
         end_pss / 1024,
+        end_tree.len(),
         (end_pss as f64 / warm_pss.max(1) as f64 - 1.0) * 100.0
     );
     println!(
