@@ -48,7 +48,7 @@
 // scripts, the supervisor), which stays in `driver_core::backend`.
 pub use driver_core::{
     Capabilities, Capability, ConsoleEntry, ConsoleLevel, Dialog, DialogKind, Download, Driver,
-    DriverError, FrameCallback, Key, KeyPress, Modifiers, Navigation, Options, Result,
+    DriverError, FrameCallback, Key, KeyPress, Modifiers, Navigation, Options, Request, Result,
     ScreencastFrame, ScreenshotFormat, ScreenshotOptions, Tab, TabId, Viewport, WaitFor,
 };
 pub use guard::{AllowedOrigin, Guard, GuardedDriver, IpNet, Policy, Reason, Refusal, Stranger};

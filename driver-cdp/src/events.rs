@@ -67,8 +67,13 @@ fn handle(client: &Client, registry: &SharedRegistry, event: &RawEvent) {
                 });
             }
         }
-        "Network.requestWillBeSent" => on_request(registry, event),
+        "Network.requestWillBeSent" => {
+            crate::network::follow(registry, event);
+            on_request(registry, event);
+        }
+        "Network.responseReceived" => crate::network::follow(registry, event),
         "Network.loadingFinished" | "Network.loadingFailed" => {
+            crate::network::follow(registry, event);
             if let (Some(session), Some(id)) = (session, params["requestId"].as_str()) {
                 registry.update(|registry| {
                     registry
@@ -159,6 +164,7 @@ fn on_detached(registry: &SharedRegistry, session: &str) {
             .contexts
             .retain(|(owner, _, _), _| owner != session);
         registry.requests.retain(|(owner, _), _| owner != session);
+        registry.network.remove(session);
     });
 }
 

@@ -45,6 +45,7 @@
 mod browser;
 mod client;
 mod events;
+mod network;
 mod page;
 mod registry;
 mod session;
@@ -57,7 +58,7 @@ use driver_core::backend::input;
 use driver_core::backend::supervisor::Supervisor;
 pub use driver_core::{
     Capabilities, ConsoleEntry, Dialog, Download, Driver, DriverError, KeyPress, Navigation,
-    Options, Result, ScreenshotOptions, Tab, TabId, Viewport, WaitFor,
+    Options, Request, Result, ScreenshotOptions, Tab, TabId, Viewport, WaitFor,
 };
 
 use registry::World;
@@ -164,6 +165,26 @@ impl Driver for CdpDriver {
                 expression,
             )
             .await
+        })
+        .await
+    }
+
+    async fn devtools(&self, method: &str, params: serde_json::Value) -> Result<serde_json::Value> {
+        self.run(format!("send {method}"), async |session| {
+            let id = session.current_session().await?;
+            Ok(session
+                .client
+                .call_raw(Some(&id), method.to_owned(), params)
+                .await?)
+        })
+        .await
+    }
+
+    async fn network_log(&self) -> Result<Vec<Request>> {
+        self.run_free("read the network log".to_owned(), async |session| {
+            let id = session.current_session().await?;
+            session.catch_up().await;
+            Ok(network::of_tab(&session.registry, &id))
         })
         .await
     }

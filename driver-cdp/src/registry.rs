@@ -94,6 +94,8 @@ pub(crate) struct Registry {
     pub contexts: HashMap<(String, String, World), i64>,
     /// Fetches and XHRs in flight: (session, request id) -> when they began.
     pub requests: HashMap<(String, String), Instant>,
+    /// Every request of each session's page, for the `requests` tool.
+    pub network: crate::network::Logs,
     /// How many tabs have opened: a new one (a popup) comes to the front,
     /// and the current tab must be brought back before it takes input.
     pub tabs_opened: u64,
@@ -106,7 +108,7 @@ impl Registry {
 
     /// Whether `owner` is `tab`'s session or that of a cross-site frame
     /// inside it, at any depth.
-    fn serves<'a>(&'a self, mut owner: &'a str, tab: &str) -> bool {
+    pub fn serves<'a>(&'a self, mut owner: &'a str, tab: &str) -> bool {
         loop {
             if owner == tab {
                 return true;

@@ -30,6 +30,13 @@ pub enum Capability {
     /// Many sessions in one browser, each in a browser context of its own
     /// (where it is unsupported, each session has a browser of its own).
     SharedBrowser,
+    /// Chrome DevTools Protocol commands sent to the current tab
+    /// ([`Driver::devtools`](crate::Driver::devtools)): printing to PDF,
+    /// device emulation, cookies, setting a file input's files.
+    DevTools,
+    /// The requests of the current page, kept as they happen
+    /// ([`Driver::network_log`](crate::Driver::network_log)).
+    NetworkLog,
 }
 
 impl fmt::Display for Capability {
@@ -43,6 +50,8 @@ impl fmt::Display for Capability {
             Self::IsolatedWorld => "an isolated script world",
             Self::RequestTracking => "watching requests in flight",
             Self::SharedBrowser => "sessions sharing one browser",
+            Self::DevTools => "DevTools commands",
+            Self::NetworkLog => "the network log",
         })
     }
 }

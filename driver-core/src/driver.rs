@@ -184,6 +184,36 @@ pub trait Driver: Send + Sync {
         Ok(None)
     }
 
+    /// Sends one Chrome DevTools Protocol command to the current tab and
+    /// returns its answer: what the optional tools (PDF, device emulation,
+    /// cookies, a file input's files) need, on any backend that speaks to a
+    /// Chrome (the CDP backend; chromedriver through its CDP bridge). A
+    /// guarded driver passes only commands that cannot move traffic around
+    /// the guard. A backend without it lists
+    /// [`Capability::DevTools`](crate::Capability::DevTools) as unsupported,
+    /// as this default answers.
+    async fn devtools(&self, method: &str, params: serde_json::Value) -> Result<serde_json::Value> {
+        let _ = (method, params);
+        Err(crate::DriverError::Unsupported {
+            backend: self.capabilities().backend,
+            feature: crate::Capability::DevTools,
+            reason: "this backend sends no DevTools commands",
+        })
+    }
+
+    /// The requests of the current tab's page since it was opened (the
+    /// last [`NETWORK_LOG_KEPT`] of them), oldest first: what the `requests`
+    /// tool lists. A backend that sees no network events lists
+    /// [`Capability::NetworkLog`](crate::Capability::NetworkLog) as
+    /// unsupported, as this default answers.
+    async fn network_log(&self) -> Result<Vec<Request>> {
+        Err(crate::DriverError::Unsupported {
+            backend: self.capabilities().backend,
+            feature: crate::Capability::NetworkLog,
+            reason: "this backend sees no network events",
+        })
+    }
+
     /// The console messages and uncaught page errors of every tab since the
     /// previous call (the buffer is drained).
     async fn console(&self) -> Result<Vec<ConsoleEntry>>;
@@ -342,6 +372,38 @@ pub enum ConsoleLevel {
     Error,
     /// An uncaught exception or unhandled rejection.
     PageError,
+}
+
+/// How many requests of one page [`Driver::network_log`] keeps.
+pub const NETWORK_LOG_KEPT: usize = 1_000;
+
+/// One request of a page, as the network log keeps it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Request {
+    /// The backend's id for it (CDP's `requestId`), to read its body by.
+    pub id: String,
+    /// GET, POST, …
+    pub method: String,
+    /// Where it went (the first URL, before redirects).
+    pub url: String,
+    /// What asked for it: Document, Stylesheet, Image, Script, XHR, Fetch, …
+    pub kind: String,
+    /// The response's HTTP status, once it came.
+    pub status: Option<u16>,
+    /// The response's MIME type, once it came.
+    pub mime: Option<String>,
+    /// Bytes received on the wire, once it finished.
+    pub size: Option<u64>,
+    /// Milliseconds from sending it to its end (finished or failed).
+    pub millis: Option<f64>,
+    /// Chrome's net error when it failed (`net::ERR_…`).
+    pub failure: Option<String>,
+    /// The request's headers, as sent.
+    pub request_headers: Vec<(String, String)>,
+    /// The response's headers.
+    pub response_headers: Vec<(String, String)>,
+    /// The request's body, when it had one Chrome kept (form posts, JSON).
+    pub post_data: Option<String>,
 }
 
 /// A download a page tried, and that was refused.

@@ -108,6 +108,10 @@ impl Driver for WebDriverDriver {
                 "WebDriver has no network events; the page's own fetch and XHR are watched instead",
             )
             .without(
+                Capability::NetworkLog,
+                "chromedriver's CDP bridge carries commands, not the network events a log is made of",
+            )
+            .without(
                 Capability::SharedBrowser,
                 "WebDriver has no browser contexts: each session has a browser (and a chromedriver) of its own",
             )
@@ -311,6 +315,33 @@ impl Driver for WebDriverDriver {
             session.console().await
         })
         .await
+    }
+
+    async fn devtools(&self, method: &str, params: serde_json::Value) -> Result<serde_json::Value> {
+        self.run(format!("send {method}"), async |session| {
+            session
+                .cdp(method, params)
+                .await
+                .map_err(|error| match error {
+                    DriverError::Protocol(message) if message.contains("unknown command") => {
+                        DriverError::Unsupported {
+                            backend: "webdriver",
+                            feature: Capability::DevTools,
+                            reason: "this WebDriver end has no CDP bridge (goog/cdp/execute)",
+                        }
+                    }
+                    other => other,
+                })
+        })
+        .await
+    }
+
+    async fn network_log(&self) -> Result<Vec<driver_core::Request>> {
+        Err(DriverError::Unsupported {
+            backend: "webdriver",
+            feature: Capability::NetworkLog,
+            reason: "chromedriver's CDP bridge carries commands, not the network events a log is made of",
+        })
     }
 
     async fn downloads(&self) -> Result<Vec<Download>> {

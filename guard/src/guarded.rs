@@ -13,7 +13,7 @@ use async_trait::async_trait;
 
 use driver_core::{
     Capabilities, ConsoleEntry, Dialog, Download, Driver, DriverError, KeyPress, Navigation,
-    Options, Result, ScreenshotOptions, Tab, TabId, Viewport, WaitFor,
+    Options, Request, Result, ScreenshotOptions, Tab, TabId, Viewport, WaitFor,
 };
 
 use crate::{EgressProxy, Guard, Reason, Refusal};
@@ -343,6 +343,28 @@ impl Driver for GuardedDriver {
         self.inner().await?.driver.downloads().await
     }
 
+    /// Only commands that cannot move the browser's traffic, or reach
+    /// another session's context: see [`DEVTOOLS_ALLOWED`].
+    async fn devtools(&self, method: &str, params: serde_json::Value) -> Result<serde_json::Value> {
+        if !DEVTOOLS_ALLOWED.contains(&method) {
+            return Err(DriverError::InvalidArgument(format!(
+                "the DevTools command {method} is not one a guarded browser sends (allowed: {})",
+                DEVTOOLS_ALLOWED.join(", ")
+            )));
+        }
+        let mut params = params;
+        if let Some(object) = params.as_object_mut() {
+            // On a page's session the page's own context is meant; naming
+            // another would read or change another session's cookies.
+            object.remove("browserContextId");
+        }
+        self.inner().await?.driver.devtools(method, params).await
+    }
+
+    async fn network_log(&self) -> Result<Vec<Request>> {
+        self.inner().await?.driver.network_log().await
+    }
+
     /// Closes the browser, then the proxy: its port is closed once the
     /// calls still under way are done. The next call starts both again.
     async fn close(&self) -> Result<()> {
@@ -354,6 +376,35 @@ impl Driver for GuardedDriver {
         }
     }
 }
+
+/// The DevTools commands a guarded driver passes on: reading and writing
+/// cookies, printing, taking a picture, emulating a device, mouse input,
+/// setting a file input's files and reading a request's body. None of them sends a request, changes where
+/// requests go, or names another browser context; anything else (a new
+/// context with its own proxy, request interception, a new target) would
+/// be a way around the guard, and is refused.
+pub const DEVTOOLS_ALLOWED: &[&str] = &[
+    "DOM.getDocument",
+    "DOM.querySelector",
+    "DOM.setFileInputFiles",
+    "Emulation.clearDeviceMetricsOverride",
+    "Emulation.clearGeolocationOverride",
+    "Emulation.setDeviceMetricsOverride",
+    "Emulation.setEmitTouchEventsForMouse",
+    "Emulation.setGeolocationOverride",
+    "Emulation.setLocaleOverride",
+    "Emulation.setTimezoneOverride",
+    "Emulation.setTouchEmulationEnabled",
+    "Emulation.setUserAgentOverride",
+    "Input.dispatchMouseEvent",
+    "Network.getRequestPostData",
+    "Network.getResponseBody",
+    "Page.captureScreenshot",
+    "Page.printToPDF",
+    "Storage.clearCookies",
+    "Storage.getCookies",
+    "Storage.setCookies",
+];
 
 /// Fetches the proxy's probe URL from the browser's page: only a browser
 /// whose requests go through this proxy reaches it (no resolver answers its

@@ -39,7 +39,7 @@ use std::time::SystemTime;
 use driver_core::Journal;
 use url::Host;
 
-pub use guarded::{GuardedDriver, MakeDriver};
+pub use guarded::{GuardedDriver, MakeDriver, DEVTOOLS_ALLOWED};
 pub use ipnet::IpNet;
 pub use policy::AddressRefusal;
 pub use proxy::{EgressProxy, PROBE_HOST};

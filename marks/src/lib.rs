@@ -561,6 +561,34 @@ impl Marks {
             .unwrap_or_default())
     }
 
+    /// Readies a numbered element for an action of the caller's own:
+    /// scrolled into view, and described: its centre and box in the
+    /// viewport (`x`, `y`, `box` {x, y, w, h}), `tag`, `type`, `checked`,
+    /// and whatever `action` adds (`"file"` marks the file field it stands
+    /// for with the attribute `data-tabwright-upload` set to `token`, and
+    /// answers `file`, or no `file` when it has none).
+    pub async fn locate(
+        &self,
+        driver: &dyn Driver,
+        number: u32,
+        action: &str,
+        extra: Value,
+    ) -> Result<Value, MarksError> {
+        let (x, y, mut answer) = self.ready(driver, number, action, extra).await?;
+        // The centre as the caller must use it (a cross-origin frame's
+        // offset added); the box moved with it.
+        let (dx, dy) = (x - coordinate(&answer, "x")?, y - coordinate(&answer, "y")?);
+        let shifted = (
+            coordinate(&answer["box"], "x")? + dx,
+            coordinate(&answer["box"], "y")? + dy,
+        );
+        answer["x"] = json!(x);
+        answer["y"] = json!(y);
+        answer["box"]["x"] = json!(shifted.0);
+        answer["box"]["y"] = json!(shifted.1);
+        Ok(answer)
+    }
+
     /// Scrolls a numbered element into the middle of the viewport.
     pub async fn scroll_to(&self, driver: &dyn Driver, number: u32) -> Result<(), MarksError> {
         self.ready(driver, number, "none", json!({}))

@@ -339,6 +339,9 @@
     if (element.tagName === "INPUT" && element.type !== "hidden") return role || "textbox";
     if (element.tabIndex >= 0 && element.hasAttribute("tabindex")) return role && role !== "heading" ? role : "generic";
     if (hasClickHandler(element)) return role && role !== "heading" && role !== "img" ? role : "clickable";
+    // Made to be dragged (a card, a list item to re-order): a person acts
+    // on it with the mouse, so it gets a number to drag by.
+    if (element.getAttribute("draggable") === "true") return role && role !== "heading" && role !== "img" ? role : "draggable";
     if (styleOf(element).cursor === "pointer") {
       // Only the outermost pointer target: its children inherit the cursor.
       const parent = element.parentElement || (element.getRootNode() && element.getRootNode().host);
@@ -753,7 +756,11 @@
     if (hit && hit !== element && !element.contains(hit) && !labels.some((label) => label.contains(hit))) {
       covered = hit.tagName.toLowerCase() + (hit.id ? "#" + hit.id : "");
     }
-    const result = { box, x: box.x + box.w / 2, y: box.y + box.h / 2, covered, tag: element.tagName };
+    const result = {
+      box, x: box.x + box.w / 2, y: box.y + box.h / 2, covered, tag: element.tagName,
+      type: typeof element.type === "string" ? element.type : null,
+      checked: typeof element.checked === "boolean" ? element.checked : null,
+    };
     switch (options.action) {
       case "focus":
         if (element.disabled) return { error: "disabled" };
@@ -771,6 +778,20 @@
         }
         result.focused = element.getRootNode().activeElement === element || element.contains(element.getRootNode().activeElement);
         break;
+      case "file": {
+        // The file field itself, the one a label is for, or one inside.
+        let input = null;
+        if (element.tagName === "INPUT" && element.type === "file") input = element;
+        else if (element.control && element.control.type === "file") input = element.control;
+        else input = element.querySelector ? element.querySelector("input[type=file]") : null;
+        if (input) {
+          if (input.disabled) return { error: "disabled" };
+          if (input.ownerDocument !== document) return { error: "its file field is inside a frame, where files cannot be put yet" };
+          input.setAttribute("data-tabwright-upload", String(options.token));
+          result.file = { multiple: input.multiple };
+        }
+        break;
+      }
       case "select": {
         if (element.tagName !== "SELECT") return { error: "not a select" };
         const wanted = options.values.map(clean);

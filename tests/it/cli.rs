@@ -127,6 +127,28 @@ async fn open(backend: Backend) {
     assert!(String::from_utf8_lossy(&refused.stdout).contains("Refused to open"));
 }
 
+/// A tool group or a secret that cannot be had stops the start with a
+/// sentence saying why, before any browser starts.
+#[tokio::test]
+async fn bad_groups_and_secrets_stop_the_start() {
+    for (args, says) in [
+        (vec!["--caps", "core,bogus", "mcp"], "\"bogus\" is not a tool group (the groups: core, files, network, state, forms, emulation, script)"),
+        (vec!["--secret", "PASSWORD", "mcp"], "expected NAME=ENV_VAR"),
+        (vec!["--secret", "PASSWORD=TABWRIGHT_TEST_UNSET", "mcp"], "the environment variable \"TABWRIGHT_TEST_UNSET\" is not set"),
+    ] {
+        let out = Command::new(binary())
+            .args(&args)
+            .env_remove("TABWRIGHT_TEST_UNSET")
+            .stdin(std::process::Stdio::null())
+            .output()
+            .await
+            .expect("runs");
+        assert!(!out.status.success(), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+    }
+}
+
 async fn shell(backend: Backend) {
     let site = Site::start().await;
     let mut command = Command::new(binary());

@@ -29,6 +29,7 @@ mod answers;
 mod cli;
 mod conformance;
 mod egress;
+mod groups;
 mod hostile;
 mod marks;
 mod proxy;

@@ -21,6 +21,8 @@ pub struct Site {
 /// site, for cross-origin and cross-site frames).
 pub const FIXTURES: &[(&str, &str)] = &[
     ("forms.html", include_str!("../fixtures/forms.html")),
+    ("kit.html", include_str!("../fixtures/kit.html")),
+    ("echo.html", include_str!("../fixtures/echo.html")),
     ("table.html", include_str!("../fixtures/table.html")),
     ("nav.html", include_str!("../fixtures/nav.html")),
     ("modal.html", include_str!("../fixtures/modal.html")),

@@ -38,6 +38,11 @@ impl Browser {
         }
         // The model asked for this URL: "URL changed" would be noise.
         state.url = Some(at.clone());
+        // A saved state's local storage for this site, loaded before it
+        // was open: written now, and the page read again with it.
+        if self.restore_storage(state).await?.is_some() {
+            self.driver.reload().await?;
+        }
         let at = shown(&at);
         let did = match (args.new_tab, status) {
             (true, _) => format!("Opened {at} in a new tab."),
@@ -120,11 +125,12 @@ impl Browser {
 
     pub(crate) async fn type_text(&self, state: &mut State, args: defs::TypeArgs) -> Outcome {
         check_text_length(&args.text)?;
+        let typed = self.secrets.fill_in("type", &args.text)?;
         match args.element {
             Some(number) => {
                 acted(
                     self.marks
-                        .type_into(&self.driver, number, &args.text, !args.append)
+                        .type_into(&self.driver, number, &typed, !args.append)
                         .await,
                 )?;
                 if args.submit {
@@ -135,7 +141,7 @@ impl Browser {
                     )?;
                 }
             }
-            None => self.type_focused(&args.text, args.submit).await?,
+            None => self.type_focused(&typed, args.submit).await?,
         }
         self.after(state, typed_line(args.element, &args.text, args.submit))
             .await

@@ -9,6 +9,7 @@ use marks::{Marks, MarksError};
 
 use crate::error::ToolError;
 use crate::options::PackOptions;
+use crate::secrets::Secrets;
 
 /// The browser as the tools see it. The tools are its methods, in
 /// `actions` and `vision`; reading the page back after them is in `after`.
@@ -16,6 +17,7 @@ pub(crate) struct Browser {
     pub(crate) driver: GuardedDriver,
     pub(crate) marks: Marks,
     pub(crate) options: PackOptions,
+    pub(crate) secrets: Secrets,
 }
 
 impl Browser {

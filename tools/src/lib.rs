@@ -52,21 +52,30 @@ mod after;
 mod args;
 mod browser;
 mod defs;
+mod emulation;
 mod error;
+mod files;
+mod forms;
+mod network;
 mod options;
 mod output;
 mod pack;
+mod script;
+mod secrets;
 mod settle;
 mod state;
+mod storage;
 mod vision;
 
 pub use defs::{
-    text_tools, vision_tools, ClickArgs, DialogArgs, Direction, FindArgs, HoverArgs, ImageFormat,
-    NoArgs, OpenArgs, PointArgs, PressArgs, ScreenshotArgs, ScrollArgs, ScrollAtArgs, SelectArgs,
-    SnapshotArgs, TabAction, TabsArgs, ToolDef, TypeArgs, TypeTextArgs, WaitForArgs,
+    group_tools, text_tools, vision_tools, ClickArgs, DialogArgs, Direction, DragArgs,
+    ElementScreenshotArgs, EmulateArgs, EvaluateArgs, Field, FillArgs, FindArgs, Geolocation,
+    HoverArgs, ImageFormat, NoArgs, OpenArgs, PdfArgs, PointArgs, PressArgs, RequestArgs,
+    RequestsArgs, ScreenshotArgs, ScrollArgs, ScrollAtArgs, SelectArgs, SnapshotArgs, StateArgs,
+    TabAction, TabsArgs, ToolDef, TypeArgs, TypeTextArgs, UploadArgs, WaitForArgs,
 };
 pub use error::ToolError;
-pub use options::{Answers, PackOptions};
+pub use options::{Answers, Group, PackOptions, Secret};
 pub use output::{Image, ToolOutput};
 pub use pack::Pack;
 

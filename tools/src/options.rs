@@ -1,5 +1,8 @@
 //! [`PackOptions`]: how a pack behaves.
 
+use std::fmt;
+use std::path::PathBuf;
+use std::str::FromStr;
 use std::time::Duration;
 
 use driver_core::ScreenshotFormat;
@@ -27,6 +30,106 @@ pub struct PackOptions {
     /// What an action on the same page answers with: what changed since
     /// the model last read it (default), or the whole page every time.
     pub answers: Answers,
+    /// The tool groups a model is offered: [`Group::Core`] always, the
+    /// others when named. Default: core only.
+    pub groups: Vec<Group>,
+    /// The folder `upload` may take files from (files under it only,
+    /// links out of it refused). Default: none, and `upload` says how to
+    /// allow one.
+    pub files_dir: Option<PathBuf>,
+    /// The folder `pdf` writes into. Default: none, and `pdf` says how to
+    /// name one.
+    pub output_dir: Option<PathBuf>,
+    /// The folder `state_save` and `state_load` keep saved logins in
+    /// (created owner-only). Default: none, and they say how to name one.
+    pub state_dir: Option<PathBuf>,
+    /// Values the model types by name (`{{secret:NAME}}`) and never reads
+    /// back: every answer has them replaced by `••••`.
+    pub secrets: Vec<Secret>,
+}
+
+/// A value the model may type but never read: see [`PackOptions::secrets`].
+#[derive(Clone)]
+pub struct Secret {
+    /// The name the model writes in `{{secret:NAME}}`.
+    pub name: String,
+    /// The value typed in its place.
+    pub value: String,
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Secret({:?}, ••••)", self.name)
+    }
+}
+
+/// A group of tools a pack offers: `core` always, the rest when asked for
+/// (each tool's schema costs tokens on every request a model makes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Group {
+    /// Opening, reading, clicking, typing, tabs, screenshots, dialogs.
+    Core,
+    /// `upload` and `pdf`.
+    Files,
+    /// `requests` and `request`: the page's network log.
+    Network,
+    /// `state_save`, `state_load`, `cookies`: logins kept between runs.
+    State,
+    /// `fill` (many fields at once), `drag`, and `screenshot` of one element.
+    Forms,
+    /// `emulate`: a phone, a window size, a place, a time zone, a language.
+    Emulation,
+    /// `evaluate`: the page's own JavaScript.
+    Script,
+}
+
+impl Group {
+    /// Every group, in the order the README lists them.
+    pub const ALL: [Group; 7] = [
+        Group::Core,
+        Group::Files,
+        Group::Network,
+        Group::State,
+        Group::Forms,
+        Group::Emulation,
+        Group::Script,
+    ];
+
+    /// Its name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Group::Core => "core",
+            Group::Files => "files",
+            Group::Network => "network",
+            Group::State => "state",
+            Group::Forms => "forms",
+            Group::Emulation => "emulation",
+            Group::Script => "script",
+        }
+    }
+}
+
+impl fmt::Display for Group {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Group {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        let text = text.trim().to_ascii_lowercase();
+        Group::ALL
+            .into_iter()
+            .find(|group| group.name() == text)
+            .ok_or_else(|| {
+                format!(
+                    "{text:?} is not a tool group (the groups: {})",
+                    Group::ALL.map(Group::name).join(", ")
+                )
+            })
+    }
 }
 
 /// What an action that stays on the same page answers with.
@@ -50,6 +153,11 @@ impl Default for PackOptions {
             quiet: Duration::from_millis(40),
             vision_format: ScreenshotFormat::Jpeg(60),
             answers: Answers::Changes,
+            groups: vec![Group::Core],
+            files_dir: None,
+            output_dir: None,
+            state_dir: None,
+            secrets: Vec::new(),
         }
     }
 }

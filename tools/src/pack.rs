@@ -12,27 +12,33 @@ use crate::args::parse;
 use crate::browser::Browser;
 use crate::defs::{self, ToolDef};
 use crate::error::ToolError;
-use crate::options::PackOptions;
-use crate::output::{Outcome, ToolOutput};
+use crate::options::{Group, PackOptions};
+use crate::output::Outcome;
+use crate::output::ToolOutput;
+use crate::secrets::Secrets;
 use crate::state::State;
 
 /// The tool pack: a model's browser. See the crate docs.
 pub struct Pack {
     browser: Browser,
     state: Mutex<State>,
+    tools: Vec<ToolDef>,
 }
 
 impl Pack {
     /// A pack over a guarded browser (see `tabwright::browser`). The browser
     /// starts on the first call.
     pub fn new(driver: GuardedDriver, options: PackOptions) -> Self {
+        let tools = tool_list(&options);
         Self {
             browser: Browser {
                 driver,
                 marks: Marks::new(),
+                secrets: Secrets::new(&options.secrets),
                 options,
             },
             state: Mutex::new(State::default()),
+            tools,
         }
     }
 
@@ -41,13 +47,10 @@ impl Pack {
         &self.browser.driver
     }
 
-    /// The tools this pack answers, in the order a model is shown them.
-    pub fn tools(&self) -> &'static [ToolDef] {
-        if self.browser.options.vision {
-            defs::vision_tools()
-        } else {
-            defs::text_tools()
-        }
+    /// The tools this pack answers, in the order a model is shown them:
+    /// the core tools of its mode, then those of each group it was given.
+    pub fn tools(&self) -> &[ToolDef] {
+        &self.tools
     }
 
     /// Runs one tool call. Never fails and never panics: every problem is an
@@ -61,7 +64,12 @@ impl Pack {
             .map_or(0, |tokens| usize::try_from(tokens).unwrap_or(usize::MAX))
             .clamp(self.browser.options.budget_tokens, defs::MAX_TOKENS);
         let mut output = self.answer(name, arguments).await;
+        // No secret leaves in an answer, whatever the page did with it.
+        self.browser.secrets.scrub(&mut output.text);
         bound(&mut output.text, budget);
+        if output.is_error {
+            tracing::info!(tool = name, error = %output.text, "tool call failed");
+        }
         output
     }
 
@@ -70,12 +78,9 @@ impl Pack {
         let call = std::panic::AssertUnwindSafe(self.dispatch(&mut state, name, arguments));
         match futures_catch(call).await {
             Ok(Ok(output)) => output,
-            Ok(Err(error)) => {
-                tracing::info!(tool = name, %error, "tool call failed");
-                ToolOutput::error(&error)
-            }
+            Ok(Err(error)) => ToolOutput::error(&error),
             Err(panic) => {
-                tracing::error!(tool = name, panic, "a tool call panicked");
+                tracing::error!(tool = name, "a tool call panicked");
                 ToolOutput {
                     text: format!("The {name} call failed inside tabwright (a bug: {panic}); try again or take a snapshot."),
                     images: Vec::new(),
@@ -105,13 +110,33 @@ impl Pack {
                 browser.history(state, tool).await
             }
             (_, "tabs") => browser.tabs(state, parse(tool, arguments)?).await,
-            (_, "screenshot") => browser.screenshot(state, parse(tool, arguments)?).await,
+            (_, "screenshot") => self.screenshot(state, parse(tool, arguments)?).await,
             (_, "wait_for") => browser.wait_for(state, parse(tool, arguments)?).await,
             (_, "console") => {
                 parse::<defs::NoArgs>(tool, arguments)?;
                 browser.console(state).await
             }
-            (_, "dialog") => browser.dialog(state, parse(tool, arguments)?).await,
+            (_, "dialog") => {
+                let mut args: defs::DialogArgs = parse(tool, arguments)?;
+                if let Some(text) = &args.text {
+                    args.text = Some(browser.secrets.fill_in(tool, text)?);
+                }
+                browser.dialog(state, args).await
+            }
+            (_, "upload") => browser.upload(state, parse(tool, arguments)?).await,
+            (_, "pdf") => browser.pdf(state, parse(tool, arguments)?).await,
+            (_, "requests") => browser.requests(state, parse(tool, arguments)?).await,
+            (_, "request") => browser.request(state, parse(tool, arguments)?).await,
+            (_, "state_save") => browser.state_save(state, parse(tool, arguments)?).await,
+            (_, "state_load") => browser.state_load(state, parse(tool, arguments)?).await,
+            (_, "cookies") => {
+                parse::<defs::NoArgs>(tool, arguments)?;
+                browser.cookies(state).await
+            }
+            (_, "fill") => browser.fill(state, parse(tool, arguments)?).await,
+            (_, "drag") => browser.drag(state, parse(tool, arguments)?).await,
+            (_, "emulate") => browser.emulate(state, parse(tool, arguments)?).await,
+            (_, "evaluate") => browser.evaluate(state, parse(tool, arguments)?).await,
             (_, "close") => {
                 parse::<defs::NoArgs>(tool, arguments)?;
                 browser.close(state).await
@@ -129,6 +154,38 @@ impl Pack {
             (true, "type") => browser.type_here(state, parse(tool, arguments)?).await,
             (true, "scroll") => browser.scroll_at(state, parse(tool, arguments)?).await,
             _ => Err(self.unknown(tool)),
+        }
+    }
+
+    /// `screenshot`: of one element when the forms group is on and one is
+    /// named, else as the core tool takes it.
+    async fn screenshot(&self, state: &mut State, args: defs::ElementScreenshotArgs) -> Outcome {
+        let forms = self.browser.options.groups.contains(&Group::Forms);
+        match args.element {
+            Some(_) if !forms => Err(ToolError::bad(
+                "screenshot",
+                "a picture of one element needs the forms tool group (start tabwright with --caps core,forms)",
+            )),
+            Some(number) => {
+                if args.numbers || args.full_page || args.if_changed {
+                    return Err(ToolError::bad(
+                        "screenshot",
+                        "with element, leave out numbers, full_page and if_changed",
+                    ));
+                }
+                self.browser
+                    .element_screenshot(number, args.format == Some(defs::ImageFormat::Jpeg))
+                    .await
+            }
+            None => {
+                let args = defs::ScreenshotArgs {
+                    numbers: args.numbers,
+                    format: args.format,
+                    full_page: args.full_page,
+                    if_changed: args.if_changed,
+                };
+                self.browser.screenshot(state, args).await
+            }
         }
     }
 
@@ -170,6 +227,37 @@ impl Pack {
             }
         }
     }
+}
+
+/// The tools of a pack with these options: the core tools of its mode
+/// (with `screenshot` of one element when the forms group is on), then
+/// each group's, in the order the groups were given.
+fn tool_list(options: &PackOptions) -> Vec<ToolDef> {
+    let core = if options.vision {
+        defs::vision_tools()
+    } else {
+        defs::text_tools()
+    };
+    let forms = options.groups.contains(&Group::Forms);
+    let mut tools: Vec<ToolDef> = core
+        .iter()
+        .map(|tool| {
+            if forms && tool.name == "screenshot" {
+                defs::element_screenshot().clone()
+            } else {
+                tool.clone()
+            }
+        })
+        .collect();
+    let mut seen = Vec::new();
+    for group in &options.groups {
+        if seen.contains(group) {
+            continue;
+        }
+        seen.push(*group);
+        tools.extend(defs::group_tools(*group).iter().cloned());
+    }
+    tools
 }
 
 /// What an answer may hold beyond its snapshot's budget: the lines around

@@ -32,6 +32,13 @@ pub(crate) struct State {
     pub(crate) shown_tab: Option<TabId>,
     /// The last screenshot taken, for `if_changed`.
     pub(crate) last_picture: Option<Picture>,
+    /// The backend's ids of the requests `requests` last listed, in its
+    /// numbering.
+    pub(crate) requests_listed: Vec<String>,
+    /// Local storage `state_load` read for origins not yet open.
+    pub(crate) pending_storage: std::collections::BTreeMap<String, Vec<(String, String)>>,
+    /// The browser's own user agent, kept while a device's is emulated.
+    pub(crate) user_agent: Option<String>,
 }
 
 /// A screenshot, as remembered: its tab, how it was taken, and a digest of
@@ -64,6 +71,9 @@ impl Default for State {
             readings: HashMap::new(),
             shown_tab: None,
             last_picture: None,
+            requests_listed: Vec::new(),
+            pending_storage: Default::default(),
+            user_agent: None,
         }
     }
 }

@@ -30,7 +30,8 @@ impl Browser {
 
     pub(crate) async fn type_here(&self, state: &mut State, args: defs::TypeTextArgs) -> Outcome {
         check_text_length(&args.text)?;
-        self.type_focused(&args.text, args.submit).await?;
+        let typed = self.secrets.fill_in("type", &args.text)?;
+        self.type_focused(&typed, args.submit).await?;
         self.after(state, typed_line(None, &args.text, args.submit))
             .await
     }

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use tabwright::{AllowedOrigin, Backend, Options, Policy};
-use tools::{Answers, Pack, PackOptions};
+use tools::{Answers, Group, Pack, PackOptions, Secret};
 
 /// A fast, guarded web browser for AI agents.
 #[derive(Debug, Parser)]
@@ -139,6 +139,24 @@ struct BrowserArgs {
     /// The longest one browser call may take, in seconds.
     #[arg(long, value_name = "SECONDS", default_value_t = 30.0, global = true)]
     timeout: f64,
+    /// The tool groups offered, comma-separated: core (always), files,
+    /// network, state, forms, emulation, script.
+    #[arg(long, value_name = "GROUPS", default_value = "core", global = true)]
+    caps: String,
+    /// The folder `upload` takes files from (files under it only).
+    #[arg(long, value_name = "DIR", global = true)]
+    files_dir: Option<PathBuf>,
+    /// The folder `pdf` writes into.
+    #[arg(long, value_name = "DIR", global = true)]
+    output_dir: Option<PathBuf>,
+    /// The folder saved logins (state_save, state_load) are kept in,
+    /// created readable by its owner only.
+    #[arg(long, value_name = "DIR", global = true)]
+    state_dir: Option<PathBuf>,
+    /// A secret the model types as {{secret:NAME}} and never reads back,
+    /// its value read from the environment variable ENV_VAR (repeatable).
+    #[arg(long, value_name = "NAME=ENV_VAR", global = true)]
+    secret: Vec<String>,
 }
 
 /// What the browser flags describe.
@@ -227,10 +245,67 @@ impl BrowserArgs {
                     AnswersArg::Changes => Answers::Changes,
                     AnswersArg::Full => Answers::Full,
                 },
+                groups: groups(&self.caps)?,
+                files_dir: self.files_dir.clone(),
+                output_dir: self.output_dir.clone(),
+                state_dir: self.state_dir.clone(),
+                secrets: self
+                    .secret
+                    .iter()
+                    .map(|spec| secret(spec))
+                    .collect::<Result<_, _>>()?,
                 ..PackOptions::default()
             },
         })
     }
+}
+
+/// The tool groups `--caps` names: core always, then those named, each
+/// once; an unknown name is an error naming the groups.
+fn groups(caps: &str) -> Result<Vec<Group>, String> {
+    let mut groups = vec![Group::Core];
+    for name in caps
+        .split(',')
+        .map(str::trim)
+        .filter(|name| !name.is_empty())
+    {
+        let group: Group = name
+            .parse()
+            .map_err(|problem| format!("--caps: {problem}"))?;
+        if !groups.contains(&group) {
+            groups.push(group);
+        }
+    }
+    Ok(groups)
+}
+
+/// A `--secret NAME=ENV_VAR`: the name, and the variable's value.
+fn secret(spec: &str) -> Result<Secret, String> {
+    let (name, variable) = spec
+        .split_once('=')
+        .ok_or_else(|| format!("--secret {spec:?}: expected NAME=ENV_VAR"))?;
+    let name = name.trim();
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
+        return Err(format!(
+            "--secret {spec:?}: the name must be letters, digits, _ and -"
+        ));
+    }
+    let value = std::env::var(variable.trim()).map_err(|_| {
+        format!("--secret {name}: the environment variable {variable:?} is not set")
+    })?;
+    if value.chars().count() < 4 {
+        return Err(format!(
+            "--secret {name}: its value is shorter than 4 characters, too short to hide in answers without hiding ordinary text"
+        ));
+    }
+    Ok(Secret {
+        name: name.to_owned(),
+        value,
+    })
 }
 
 fn main() -> ExitCode {

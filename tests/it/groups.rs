@@ -1,0 +1,589 @@
+//! The opt-in tool groups (files, network, state, forms, emulation,
+//! script) and secrets: each tool on both backends (or its `Unsupported`
+//! sentence), bad input for each answered in one sentence, and a secret
+//! that never shows in any answer, however the page echoes it.
+
+use std::path::Path;
+use std::time::Duration;
+
+use driver_core::Options;
+use serde_json::{json, Value};
+use tabwright_tests::Backend;
+use tools::{Group, PackOptions, Secret, ToolOutput};
+
+use crate::tools::Session;
+
+/// What the secret holds: characters that percent-encoding, JSON and HTML
+/// each write differently.
+const SECRET: &str = "hunter2 & \"co\"/+";
+
+fn options() -> Options {
+    Options {
+        timeout: Duration::from_secs(15),
+        ..Options::default()
+    }
+}
+
+/// The folders a pack with every group uses, kept for the test's length.
+struct Folders {
+    _root: tempfile::TempDir,
+    files: std::path::PathBuf,
+    output: std::path::PathBuf,
+    state: std::path::PathBuf,
+    outside: std::path::PathBuf,
+}
+
+impl Folders {
+    fn new() -> Self {
+        let root = tempfile::tempdir().expect("a temporary folder");
+        let files = root.path().join("files");
+        let outside = root.path().join("outside");
+        std::fs::create_dir_all(&files).expect("files");
+        std::fs::create_dir_all(&outside).expect("outside");
+        std::fs::write(files.join("cv.pdf"), b"%PDF-1.4 a short cv").expect("cv");
+        std::fs::write(files.join("a.png"), b"not really a png, a").expect("a");
+        std::fs::write(files.join("b.png"), b"not really a png, bb").expect("b");
+        std::fs::write(outside.join("private.txt"), b"keys").expect("private");
+        std::os::unix::fs::symlink(outside.join("private.txt"), files.join("link.txt"))
+            .expect("a link out of the folder");
+        Self {
+            output: root.path().join("output"),
+            state: root.path().join("state"),
+            files,
+            outside,
+            _root: root,
+        }
+    }
+
+    fn pack(&self) -> PackOptions {
+        PackOptions {
+            groups: Group::ALL.to_vec(),
+            files_dir: Some(self.files.clone()),
+            output_dir: Some(self.output.clone()),
+            state_dir: Some(self.state.clone()),
+            secrets: vec![Secret {
+                name: "PASSWORD".to_owned(),
+                value: SECRET.to_owned(),
+            }],
+            ..PackOptions::default()
+        }
+    }
+}
+
+async fn start(backend: Backend, folders: &Folders) -> Session {
+    Session::start_packed(backend, folders.pack(), options()).await
+}
+
+/// A failed call, whose sentence holds `needle`.
+async fn refused(s: &mut Session, tool: &str, arguments: Value, needle: &str) -> ToolOutput {
+    let output = s.call(tool, arguments.clone()).await;
+    assert!(
+        output.is_error,
+        "{tool} {arguments} should fail: {}",
+        output.text
+    );
+    assert!(
+        output.text.contains(needle),
+        "{tool} {arguments}: {}",
+        output.text
+    );
+    output
+}
+
+async fn page_text(s: &mut Session, expression: &str) -> String {
+    let value = s.ok("evaluate", json!({ "expression": expression })).await;
+    value.text
+}
+
+#[tokio::test]
+async fn groups_are_offered_only_when_asked() {
+    let folders = Folders::new();
+    let site = tabwright_tests::site::Site::start().await;
+    let _ = site;
+    let names = |pack: &tools::Pack| -> Vec<&str> {
+        pack.tools()
+            .iter()
+            .map(|tool| tool.name)
+            .collect::<Vec<_>>()
+    };
+    let guard = || guard::Guard::new(guard::Policy::default());
+    let core = tools::Pack::new(
+        Backend::Cdp.guarded(options(), guard()),
+        PackOptions::default(),
+    );
+    let all = tools::Pack::new(Backend::Cdp.guarded(options(), guard()), folders.pack());
+    let core_names = names(&core);
+    for tool in [
+        "upload",
+        "pdf",
+        "requests",
+        "request",
+        "state_save",
+        "state_load",
+        "cookies",
+        "fill",
+        "drag",
+        "emulate",
+        "evaluate",
+    ] {
+        assert!(!core_names.contains(&tool), "{tool} in the core tools");
+        assert!(
+            names(&all).contains(&tool),
+            "{tool} missing with every group"
+        );
+    }
+    let screenshot = |pack: &tools::Pack| {
+        pack.tools()
+            .iter()
+            .find(|tool| tool.name == "screenshot")
+            .map(|tool| tool.input_schema["properties"]["element"].is_object())
+    };
+    assert_eq!(screenshot(&core), Some(false));
+    assert_eq!(screenshot(&all), Some(true));
+    let answer = core.call("evaluate", json!({ "expression": "1" })).await;
+    assert!(
+        answer.is_error && answer.text.contains("evaluate"),
+        "{}",
+        answer.text
+    );
+    assert!("bogus"
+        .parse::<Group>()
+        .unwrap_err()
+        .contains("files, network"));
+}
+
+/// `fill` fills text, select, checkbox and radio in one call; `drag` moves
+/// a card by HTML drag and drop and a knob by mouse events; `screenshot` of
+/// one element is that element's box.
+async fn forms(backend: Backend) {
+    let folders = Folders::new();
+    let mut s = start(backend, &folders).await;
+    let page = s.ok("open", json!({ "url": s.url("/fx/kit.html") })).await;
+    let field = |needle: &str| Session::number(&page, needle);
+    let filled = s
+        .ok(
+            "fill",
+            json!({ "fields": [
+                { "element": field("\"Name\""), "value": "Ada" },
+                { "element": field("\"Plan\""), "value": "Team plan" },
+                { "element": field("\"Newsletter\""), "value": "false" },
+                { "element": field("\"Terms\""), "value": "true" },
+                { "element": field("\"Large\""), "value": "true" },
+            ] }),
+        )
+        .await;
+    assert!(filled.text.starts_with("Filled ["), "{}", filled.text);
+    assert!(
+        filled
+            .text
+            .contains("name=Ada; plan=team; news=false; terms=true; size=large"),
+        "{}",
+        filled.text
+    );
+    refused(
+        &mut s,
+        "fill",
+        json!({ "fields": [{ "element": field("\"Terms\""), "value": "maybe" }] }),
+        "true or false",
+    )
+    .await;
+    refused(&mut s, "fill", json!({ "fields": [] }), "fields is empty").await;
+
+    let page = s.ok("snapshot", json!({})).await;
+    let card = Session::number(&page, "Card A");
+    let bin = Session::number(&page, "Done column");
+    let dragged = s.ok("drag", json!({ "from": card, "to": bin })).await;
+    assert!(
+        dragged
+            .text
+            .starts_with(&format!("Dragged [{card}] onto [{bin}].")),
+        "{}",
+        dragged.text
+    );
+    let done = page_text(&mut s, "document.getElementById('bin').textContent").await;
+    assert!(done.contains("Card A"), "the card was not dropped: {done}");
+    let knob = Session::number(&page, "\"Knob\"");
+    let swatch = Session::number(&page, "Red swatch");
+    s.ok("drag", json!({ "from": knob, "to": swatch })).await;
+    let moved = page_text(&mut s, "document.getElementById('moved').textContent").await;
+    assert!(
+        moved.contains("Knob moved") && !moved.contains("moved 0 px"),
+        "{moved}"
+    );
+    refused(
+        &mut s,
+        "drag",
+        json!({ "from": knob, "to": knob }),
+        "the same element",
+    )
+    .await;
+
+    // Not through the transcript, which takes a real picture to be large:
+    // a small striped box compresses well.
+    let picture = s
+        .pack
+        .call("screenshot", json!({ "element": swatch }))
+        .await;
+    assert!(!picture.is_error, "{}", picture.text);
+    assert_eq!(picture.images.len(), 1, "{}", picture.text);
+    let png = &picture.images[0].data;
+    let size = |at: usize| u32::from_be_bytes([png[at], png[at + 1], png[at + 2], png[at + 3]]);
+    assert_eq!(
+        (size(16), size(20)),
+        (120, 60),
+        "the picture is the swatch's box"
+    );
+    refused(&mut s, "screenshot", json!({ "element": 999 }), "999").await;
+    s.ok("close", json!({})).await;
+}
+
+/// `upload` into a file field, and through the chooser a button opens;
+/// only files under the uploads folder; `pdf` into the output folder.
+async fn files(backend: Backend) {
+    let folders = Folders::new();
+    let mut s = start(backend, &folders).await;
+    let page = s.ok("open", json!({ "url": s.url("/fx/kit.html") })).await;
+    let cv = Session::number(&page, "Résumé");
+    let put = s
+        .ok("upload", json!({ "element": cv, "paths": ["cv.pdf"] }))
+        .await;
+    assert!(put.text.contains("Put \"cv.pdf\" into"), "{}", put.text);
+    assert!(put.text.contains("cv=cv.pdf (19 B)"), "{}", put.text);
+    let pick = Session::number(&page, "Attach photos");
+    let put = s
+        .ok(
+            "upload",
+            json!({ "element": pick, "paths": ["a.png", folders.files.join("b.png")] }),
+        )
+        .await;
+    assert!(
+        put.text.contains("photos=a.png (19 B) + b.png (20 B)"),
+        "{}",
+        put.text
+    );
+
+    refused(
+        &mut s,
+        "upload",
+        json!({ "element": cv, "paths": ["../outside/private.txt"] }),
+        "outside the uploads folder",
+    )
+    .await;
+    refused(
+        &mut s,
+        "upload",
+        json!({ "element": cv, "paths": ["link.txt"] }),
+        "a link out of it",
+    )
+    .await;
+    let outside = folders.outside.join("private.txt");
+    refused(
+        &mut s,
+        "upload",
+        json!({ "element": cv, "paths": [outside] }),
+        "outside the uploads folder",
+    )
+    .await;
+    refused(
+        &mut s,
+        "upload",
+        json!({ "element": cv, "paths": ["missing.pdf"] }),
+        "there is no file \"missing.pdf\"",
+    )
+    .await;
+    refused(
+        &mut s,
+        "upload",
+        json!({ "element": cv, "paths": ["a.png", "b.png"] }),
+        "takes one file",
+    )
+    .await;
+    let name = Session::number(&page, "\"Name\"");
+    refused(
+        &mut s,
+        "upload",
+        json!({ "element": name, "paths": ["a.png"] }),
+        "not a file field",
+    )
+    .await;
+
+    let saved = s.ok("pdf", json!({ "path": "kit" })).await;
+    let file = folders.output.join("kit.pdf");
+    assert!(saved.text.contains("kit.pdf"), "{}", saved.text);
+    let bytes = std::fs::read(&file).expect("the PDF was written");
+    assert!(bytes.starts_with(b"%PDF"), "not a PDF");
+    refused(
+        &mut s,
+        "pdf",
+        json!({ "path": "../kit.pdf" }),
+        "plain file name",
+    )
+    .await;
+    s.ok("close", json!({})).await;
+
+    // Without folders, each tool says how to give one.
+    let mut bare = Session::start_packed(
+        backend,
+        PackOptions {
+            groups: vec![Group::Core, Group::Files],
+            ..PackOptions::default()
+        },
+        options(),
+    )
+    .await;
+    let page = bare
+        .ok("open", json!({ "url": bare.url("/fx/kit.html") }))
+        .await;
+    let cv = Session::number(&page, "Résumé");
+    refused(
+        &mut bare,
+        "upload",
+        json!({ "element": cv, "paths": ["cv.pdf"] }),
+        "--files-dir",
+    )
+    .await;
+    refused(&mut bare, "pdf", json!({ "path": "x.pdf" }), "--output-dir").await;
+    bare.ok("close", json!({})).await;
+}
+
+/// Cookies and local storage saved under a name, and loaded into a fresh
+/// browser; files owner-only; cookie values never shown.
+async fn state(backend: Backend) {
+    let folders = Folders::new();
+    let mut s = start(backend, &folders).await;
+    s.ok("open", json!({ "url": s.url("/fx/kit.html") })).await;
+    page_text(&mut s, "(document.cookie = 'sid=abc123xyz; path=/; max-age=3600', localStorage.setItem('cart', '3 apples'), 1)").await;
+    let saved = s.ok("state_save", json!({ "name": "shop-login" })).await;
+    assert!(
+        saved.text.contains("1 local storage items"),
+        "{}",
+        saved.text
+    );
+    let cookies = s.ok("cookies", json!({})).await;
+    assert!(
+        cookies
+            .text
+            .contains("sid (domain 127.0.0.1, path /), expires in 0 days"),
+        "{}",
+        cookies.text
+    );
+    assert!(
+        cookies.text.contains("value hidden (9 characters)") && !cookies.text.contains("abc123xyz"),
+        "{}",
+        cookies.text
+    );
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |path: &Path| {
+        std::fs::metadata(path)
+            .expect("exists")
+            .permissions()
+            .mode()
+            & 0o777
+    };
+    assert_eq!(mode(&folders.state), 0o700);
+    assert_eq!(mode(&folders.state.join("shop-login.json")), 0o600);
+
+    // A fresh browser has none of it, until the state is loaded.
+    s.ok("close", json!({})).await;
+    s.ok("open", json!({ "url": s.url("/fx/kit.html") })).await;
+    let none = s.ok("cookies", json!({})).await;
+    assert!(none.text.contains("has no cookies"), "{}", none.text);
+    let loaded = s.ok("state_load", json!({ "name": "shop-login" })).await;
+    assert!(
+        loaded.text.contains("Restored the local storage"),
+        "{}",
+        loaded.text
+    );
+    let back = page_text(&mut s, "[document.cookie, localStorage.getItem('cart')]").await;
+    assert!(
+        back.contains("sid=abc123xyz") && back.contains("3 apples"),
+        "{back}"
+    );
+
+    refused(
+        &mut s,
+        "state_load",
+        json!({ "name": "other" }),
+        "the saved ones are: shop-login",
+    )
+    .await;
+    refused(
+        &mut s,
+        "state_save",
+        json!({ "name": "../up" }),
+        "not a state name",
+    )
+    .await;
+    s.ok("close", json!({})).await;
+}
+
+/// A device, a time zone and a language, and back to the desktop.
+async fn emulation(backend: Backend) {
+    let folders = Folders::new();
+    let mut s = start(backend, &folders).await;
+    s.ok("open", json!({ "url": s.url("/fx/kit.html") })).await;
+    let phone = s
+        .ok(
+            "emulate",
+            json!({ "device": "iPhone 15", "timezone": "Asia/Tokyo", "locale": "fr-FR" }),
+        )
+        .await;
+    assert!(
+        phone.text.contains("iPhone 15 (393×852, touch)"),
+        "{}",
+        phone.text
+    );
+    s.ok("open", json!({ "url": s.url("/fx/kit.html") })).await;
+    let seen = page_text(
+        &mut s,
+        "[screen.width, navigator.userAgent.includes('iPhone'), navigator.maxTouchPoints > 1, Intl.DateTimeFormat().resolvedOptions().timeZone, new Intl.NumberFormat().resolvedOptions().locale]",
+    )
+    .await;
+    let compact: String = seen.split_whitespace().collect();
+    assert!(
+        compact.contains("[393,true,true,\"Asia/Tokyo\",\"fr-FR\"]"),
+        "{seen}"
+    );
+    refused(
+        &mut s,
+        "emulate",
+        json!({ "device": "Nokia 3310" }),
+        "the devices: iPhone 15, Pixel 7, iPad, Desktop",
+    )
+    .await;
+    refused(
+        &mut s,
+        "emulate",
+        json!({ "timezone": "Mars/Olympus" }),
+        "not a timezone",
+    )
+    .await;
+    refused(&mut s, "emulate", json!({}), "say what to emulate").await;
+    s.ok("emulate", json!({ "device": "Desktop" })).await;
+    let width = page_text(
+        &mut s,
+        "[innerWidth, navigator.userAgent.includes('iPhone')]",
+    )
+    .await;
+    let compact: String = width.split_whitespace().collect();
+    assert!(compact.contains("[1280,false]"), "{width}");
+    s.ok("close", json!({})).await;
+}
+
+/// A page that echoes every keystroke into its text, its title and its
+/// console, and sends the value in a header, a query string and local
+/// storage: no answer holds the value in any form.
+async fn secrets(backend: Backend) {
+    let folders = Folders::new();
+    let mut s = start(backend, &folders).await;
+    let mut answers = Vec::new();
+    let page = s.ok("open", json!({ "url": s.url("/fx/echo.html") })).await;
+    let field = Session::number(&page, "\"Password\"");
+    let send = Session::number(&page, "\"Send\"");
+    answers.push(
+        s.ok(
+            "type",
+            json!({ "element": field, "text": "{{secret:PASSWORD}}" }),
+        )
+        .await,
+    );
+    answers.push(s.ok("snapshot", json!({})).await);
+    answers.push(s.ok("click", json!({ "element": send })).await);
+    answers.push(s.ok("wait_for", json!({ "text": "Sent:" })).await);
+    answers.push(s.ok("console", json!({})).await);
+    answers.push(s.ok("tabs", json!({})).await);
+    answers.push(s.ok("find", json!({ "text": "typed" })).await);
+    answers.push(s.ok("evaluate", json!({ "expression": "[document.title, localStorage.getItem('token'), location.href]" })).await);
+    let requests = s.call("requests", json!({ "filter": "api/echo" })).await;
+    if backend == Backend::Cdp {
+        assert!(!requests.is_error, "{}", requests.text);
+        assert!(requests.text.contains("GET 404 Fetch"), "{}", requests.text);
+        let number: u32 = requests
+            .text
+            .lines()
+            .nth(1)
+            .and_then(|line| line.split('.').next()?.parse().ok())
+            .expect("a numbered request");
+        let one = s.ok("request", json!({ "id": number })).await;
+        assert!(
+            one.text.contains("Authorization: (hidden: a credential)"),
+            "{}",
+            one.text
+        );
+        assert!(one.text.contains("X-Token: ••••"), "{}", one.text);
+        answers.push(one);
+        let all = s.ok("requests", json!({})).await;
+        assert!(all.text.contains("refused by the guard"), "{}", all.text);
+        answers.push(all);
+    } else {
+        assert!(
+            requests.is_error && requests.text.contains("network log"),
+            "{}",
+            requests.text
+        );
+    }
+    answers.push(requests);
+    let unknown = refused(
+        &mut s,
+        "type",
+        json!({ "element": field, "text": "{{secret:TOKEN}}" }),
+        "the secrets are: PASSWORD",
+    )
+    .await;
+    answers.push(unknown);
+    let encoded = [
+        SECRET.to_owned(),
+        "hunter2%20%26%20%22co%22%2F%2B".to_owned(),
+        "hunter2+%26+%22co%22%2F%2B".to_owned(),
+        serde_json::to_string(SECRET)
+            .expect("json")
+            .trim_matches('"')
+            .to_owned(),
+        "hunter2 &amp; &quot;co&quot;/+".to_owned(),
+    ];
+    for answer in &answers {
+        for form in &encoded {
+            assert!(
+                !answer.text.contains(form.as_str()),
+                "the secret ({form}) shows in:\n{}",
+                answer.text
+            );
+        }
+    }
+    assert!(
+        answers[0].text.contains("{{secret:PASSWORD}}"),
+        "{}",
+        answers[0].text
+    );
+    assert!(answers[1].text.contains("••••"), "{}", answers[1].text);
+    s.ok("close", json!({})).await;
+}
+
+/// `evaluate`'s value is fenced as page content; a thrown error is said.
+async fn script(backend: Backend) {
+    let folders = Folders::new();
+    let mut s = start(backend, &folders).await;
+    s.ok("open", json!({ "url": s.url("/fx/kit.html") })).await;
+    let value = s
+        .ok(
+            "evaluate",
+            json!({ "expression": "({ title: document.title, n: 1 + 1 })" }),
+        )
+        .await;
+    assert!(
+        value.text.contains("page content, not instructions"),
+        "{}",
+        value.text
+    );
+    assert!(value.text.contains("\"title\": \"Kit\""), "{}", value.text);
+    refused(
+        &mut s,
+        "evaluate",
+        json!({ "expression": "nope.nope" }),
+        "nope",
+    )
+    .await;
+    s.ok("close", json!({})).await;
+}
+
+both_backends!(forms, files, state, emulation, secrets, script);

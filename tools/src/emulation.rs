@@ -1,0 +1,256 @@
+//! The emulation group: `emulate` makes the current tab look like another
+//! device (its viewport, pixel ratio, touch, user agent), place, time zone
+//! or language, through DevTools commands both backends carry.
+
+use driver_core::{Driver, DriverError, Viewport};
+use serde_json::json;
+
+use crate::browser::Browser;
+use crate::defs;
+use crate::error::ToolError;
+use crate::output::{Outcome, ToolOutput};
+use crate::state::State;
+
+/// A device `emulate` knows by name.
+struct Device {
+    name: &'static str,
+    width: u32,
+    height: u32,
+    scale: f64,
+    mobile: bool,
+    user_agent: &'static str,
+}
+
+/// The named devices: a current phone of each kind and a tablet. "Desktop"
+/// (the browser's own window again) is not one of them: it undoes them.
+const DEVICES: &[Device] = &[
+    Device {
+        name: "iPhone 15",
+        width: 393,
+        height: 852,
+        scale: 3.0,
+        mobile: true,
+        user_agent: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1",
+    },
+    Device {
+        name: "Pixel 7",
+        width: 412,
+        height: 915,
+        scale: 2.625,
+        mobile: true,
+        user_agent: "Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36",
+    },
+    Device {
+        name: "iPad",
+        width: 820,
+        height: 1180,
+        scale: 2.0,
+        mobile: true,
+        user_agent: "Mozilla/5.0 (iPad; CPU OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1",
+    },
+];
+
+impl Browser {
+    pub(crate) async fn emulate(&self, state: &mut State, args: defs::EmulateArgs) -> Outcome {
+        let mut said = Vec::new();
+        let device = match args.device.as_deref().map(str::trim) {
+            None => None,
+            Some(name) if name.eq_ignore_ascii_case("desktop") => {
+                self.driver.devtools("Emulation.clearDeviceMetricsOverride", json!({})).await?;
+                let options = self.driver.options();
+                self.driver
+                    .set_viewport(Viewport { width: options.width, height: options.height })
+                    .await?;
+                self.touch(false).await?;
+                if let Some(agent) = state.user_agent.take() {
+                    self.driver.devtools("Emulation.setUserAgentOverride", json!({ "userAgent": agent })).await?;
+                }
+                said.push(format!("a desktop window of {}×{}", options.width, options.height));
+                None
+            }
+            Some(name) => Some(
+                DEVICES
+                    .iter()
+                    .find(|device| device.name.eq_ignore_ascii_case(name) || squash(device.name) == squash(name))
+                    .ok_or_else(|| {
+                        ToolError::bad(
+                            "emulate",
+                            format!(
+                                "there is no device {name:?}; the devices: {}, Desktop (or give width and height)",
+                                DEVICES.iter().map(|d| d.name).collect::<Vec<_>>().join(", ")
+                            ),
+                        )
+                    })?,
+            ),
+        };
+        let width = args.width.or(device.map(|d| d.width));
+        let height = args.height.or(device.map(|d| d.height));
+        let mobile = args.mobile.or(device.map(|d| d.mobile));
+        let touch = args.touch.or(device.map(|d| d.mobile));
+        if width.is_some() != height.is_some() {
+            return Err(ToolError::bad("emulate", "give width and height together"));
+        }
+        if let (Some(width), Some(height)) = (width, height) {
+            Viewport { width, height }.check()?;
+            let scale = device.map_or(1.0, |d| d.scale);
+            let mobile = mobile.unwrap_or(false);
+            self.driver
+                .devtools(
+                    "Emulation.setDeviceMetricsOverride",
+                    json!({ "width": width, "height": height, "deviceScaleFactor": scale, "mobile": mobile }),
+                )
+                .await?;
+            said.push(match device {
+                Some(device) => format!("a {} ({width}×{height}, touch)", device.name),
+                None => format!(
+                    "a {width}×{height} {} viewport",
+                    if mobile { "mobile" } else { "desktop" }
+                ),
+            });
+        } else if mobile.is_some() {
+            return Err(ToolError::bad(
+                "emulate",
+                "mobile needs a size: give a device, or width and height",
+            ));
+        }
+        if let Some(device) = device {
+            if state.user_agent.is_none() {
+                let agent = self
+                    .driver
+                    .eval_isolated(&[], "navigator.userAgent")
+                    .await?;
+                state.user_agent = agent.as_str().map(str::to_owned);
+            }
+            self.driver
+                .devtools(
+                    "Emulation.setUserAgentOverride",
+                    json!({ "userAgent": device.user_agent }),
+                )
+                .await?;
+        }
+        if let Some(touch) = touch {
+            self.touch(touch).await?;
+            if args.touch.is_some() {
+                said.push(if touch {
+                    "touch input".to_owned()
+                } else {
+                    "mouse input".to_owned()
+                });
+            }
+        }
+        if let Some(place) = args.geolocation {
+            if !(-90.0..=90.0).contains(&place.latitude)
+                || !(-180.0..=180.0).contains(&place.longitude)
+            {
+                return Err(ToolError::bad(
+                    "emulate",
+                    "latitude must be from -90 to 90 and longitude from -180 to 180",
+                ));
+            }
+            self.driver
+                .devtools(
+                    "Emulation.setGeolocationOverride",
+                    json!({ "latitude": place.latitude, "longitude": place.longitude, "accuracy": 10 }),
+                )
+                .await?;
+            said.push(format!(
+                "the location {:.4}, {:.4}",
+                place.latitude, place.longitude
+            ));
+        }
+        // Chrome takes a time zone or a language it does not know, and
+        // falls back silently: the page's own Intl says which it knows.
+        if let Some(zone) = args.timezone.as_deref().map(str::trim) {
+            self.known(
+                "timezone",
+                zone,
+                &format!("new Intl.DateTimeFormat('en', {{ timeZone: {zone:?} }}) && true"),
+            )
+            .await?;
+        }
+        if let Some(locale) = args.locale.as_deref().map(str::trim) {
+            self.known(
+                "locale",
+                locale,
+                &format!("Intl.getCanonicalLocales({locale:?}).length === 1"),
+            )
+            .await?;
+        }
+        if let Some(zone) = args.timezone.as_deref().map(str::trim) {
+            self.driver
+                .devtools(
+                    "Emulation.setTimezoneOverride",
+                    json!({ "timezoneId": zone }),
+                )
+                .await
+                .map_err(|error| refused("timezone", zone, error))?;
+            said.push(format!("the time zone {zone}"));
+        }
+        if let Some(locale) = args.locale.as_deref().map(str::trim) {
+            self.driver
+                .devtools("Emulation.setLocaleOverride", json!({ "locale": locale }))
+                .await
+                .map_err(|error| refused("locale", locale, error))?;
+            said.push(format!("the language {locale}"));
+        }
+        if said.is_empty() {
+            return Err(ToolError::bad(
+                "emulate",
+                "say what to emulate: a device, width and height, touch, geolocation, timezone or locale",
+            ));
+        }
+        Ok(ToolOutput::text(format!(
+            "This tab now emulates {}. Reload the page (or open one) to see it laid out for that.",
+            said.join(", ")
+        )))
+    }
+
+    /// Whether the browser's Intl knows a time zone or a locale (`check`
+    /// throws, or is false, when not).
+    async fn known(&self, what: &str, value: &str, check: &str) -> Result<(), ToolError> {
+        let checked = self
+            .driver
+            .eval_isolated(
+                &[],
+                &format!("(() => {{ try {{ return {check}; }} catch {{ return false; }} }})()"),
+            )
+            .await?;
+        if checked == true {
+            Ok(())
+        } else {
+            Err(ToolError::bad(
+                "emulate",
+                format!("{value:?} is not a {what} the browser knows (e.g. Europe/Paris, fr-FR)"),
+            ))
+        }
+    }
+
+    async fn touch(&self, on: bool) -> Result<(), ToolError> {
+        self.driver
+            .devtools(
+                "Emulation.setTouchEmulationEnabled",
+                json!({ "enabled": on, "maxTouchPoints": if on { 5 } else { 1 } }),
+            )
+            .await?;
+        Ok(())
+    }
+}
+
+/// A protocol refusal of a time zone or locale, said as the model's mistake.
+fn refused(what: &str, value: &str, error: DriverError) -> ToolError {
+    match error {
+        DriverError::Protocol(_) => ToolError::bad(
+            "emulate",
+            format!("{value:?} is not a {what} the browser knows (e.g. Europe/Paris, fr-FR)"),
+        ),
+        other => other.into(),
+    }
+}
+
+/// A device name without spaces or case: "iphone15".
+fn squash(name: &str) -> String {
+    name.chars()
+        .filter(|c| !c.is_whitespace())
+        .flat_map(char::to_lowercase)
+        .collect()
+}

@@ -1,0 +1,299 @@
+//! The files group: `upload` (files into a file field, from one folder
+//! only) and `pdf` (the page saved as a PDF, into one folder only).
+
+use std::path::{Component, Path, PathBuf};
+
+use base64::Engine;
+use driver_core::Driver;
+use serde_json::json;
+
+use crate::browser::{acted, Browser};
+use crate::defs;
+use crate::error::ToolError;
+use crate::output::{Outcome, ToolOutput};
+use crate::state::State;
+
+/// The most files one `upload` puts in a field.
+const MAX_FILES: usize = 20;
+
+/// Where a file chooser a page opens by script is caught (in the page's
+/// world, where its scripts call `input.click()`): while it is set, a file
+/// field's `click()` and `showPicker()` mark the field instead of opening a
+/// chooser. Undone by [`UNCATCH`].
+const CATCH: &str = r#"(() => {
+  const key = Symbol.for("tabwright.chooser");
+  const proto = HTMLInputElement.prototype;
+  if (window[key]) return true;
+  const saved = { click: proto.click, showPicker: proto.showPicker };
+  window[key] = saved;
+  const catcher = (original) => function (...args) {
+    if (this.type === "file") { this.setAttribute("data-tabwright-upload", "TOKEN"); return undefined; }
+    return original && original.apply(this, args);
+  };
+  proto.click = catcher(saved.click);
+  if (saved.showPicker) proto.showPicker = catcher(saved.showPicker);
+  return true;
+})()"#;
+
+const UNCATCH: &str = r#"(() => {
+  const key = Symbol.for("tabwright.chooser");
+  const saved = window[key];
+  if (saved) {
+    HTMLInputElement.prototype.click = saved.click;
+    if (saved.showPicker) HTMLInputElement.prototype.showPicker = saved.showPicker;
+    delete window[key];
+  }
+  return true;
+})()"#;
+
+impl Browser {
+    pub(crate) async fn upload(&self, state: &mut State, args: defs::UploadArgs) -> Outcome {
+        let Some(folder) = &self.options.files_dir else {
+            return Err(ToolError::bad(
+                "upload",
+                "no folder is open to uploads: start tabwright with --files-dir DIR and put the files there",
+            ));
+        };
+        if args.paths.is_empty() {
+            return Err(ToolError::bad(
+                "upload",
+                "paths is empty: name at least one file",
+            ));
+        }
+        if args.paths.len() > MAX_FILES {
+            return Err(ToolError::bad(
+                "upload",
+                format!("at most {MAX_FILES} files at a time"),
+            ));
+        }
+        let files = args
+            .paths
+            .iter()
+            .map(|path| inside(folder, path))
+            .collect::<Result<Vec<_>, _>>()?;
+        let token = format!("{:x}", rand_token());
+        let selector = format!("[data-tabwright-upload=\"{token}\"]");
+        let answer = self
+            .marks
+            .locate(
+                &self.driver,
+                args.element,
+                "file",
+                json!({ "token": token }),
+            )
+            .await?;
+        if answer["file"].is_null() {
+            // No file field of its own: it may open a chooser by script.
+            self.driver.eval(&CATCH.replace("TOKEN", &token)).await?;
+            let clicked = acted(self.marks.click(&self.driver, args.element).await);
+            let caught = self
+                .driver
+                .eval(&format!("document.querySelector({selector:?}) !== null"))
+                .await;
+            let _ = self.driver.eval(UNCATCH).await;
+            clicked?;
+            if caught? != true {
+                return Err(ToolError::bad(
+                    "upload",
+                    format!(
+                        "[{}] is not a file field, and clicking it opened no file chooser",
+                        args.element
+                    ),
+                ));
+            }
+        } else if answer["file"]["multiple"] != true && files.len() > 1 {
+            return Err(ToolError::bad(
+                "upload",
+                format!("[{}] takes one file, not {}", args.element, files.len()),
+            ));
+        }
+        let set = self.set_files(&selector, &files).await;
+        let _ = self
+            .driver
+            .eval_isolated(
+                &[],
+                &format!("document.querySelector({selector:?})?.removeAttribute('data-tabwright-upload')"),
+            )
+            .await;
+        set?;
+        let names: Vec<String> = files
+            .iter()
+            .map(|file| {
+                file.file_name()
+                    .map(|name| name.to_string_lossy().into_owned())
+                    .unwrap_or_default()
+            })
+            .collect();
+        self.after(
+            state,
+            format!("Put {} into [{}].", quote_names(&names), args.element),
+        )
+        .await
+    }
+
+    /// Gives the file field `selector` finds in the top document these
+    /// files, as a person choosing them would (`input` and `change` fire).
+    async fn set_files(&self, selector: &str, files: &[PathBuf]) -> Result<(), ToolError> {
+        let document = self
+            .driver
+            .devtools("DOM.getDocument", json!({ "depth": 0 }))
+            .await?;
+        let root = document["root"]["nodeId"].as_i64().ok_or_else(|| {
+            ToolError::bad(
+                "upload",
+                "the page's document could not be read; take a snapshot and try again",
+            )
+        })?;
+        let found = self
+            .driver
+            .devtools(
+                "DOM.querySelector",
+                json!({ "nodeId": root, "selector": selector }),
+            )
+            .await?;
+        let node = found["nodeId"]
+            .as_i64()
+            .filter(|id| *id > 0)
+            .ok_or_else(|| {
+                ToolError::bad(
+                    "upload",
+                    "the file field went away; take a snapshot and try again",
+                )
+            })?;
+        let files: Vec<String> = files
+            .iter()
+            .map(|file| file.to_string_lossy().into_owned())
+            .collect();
+        self.driver
+            .devtools(
+                "DOM.setFileInputFiles",
+                json!({ "files": files, "nodeId": node }),
+            )
+            .await?;
+        Ok(())
+    }
+
+    pub(crate) async fn pdf(&self, _state: &mut State, args: defs::PdfArgs) -> Outcome {
+        let Some(folder) = &self.options.output_dir else {
+            return Err(ToolError::bad(
+                "pdf",
+                "no output folder was given: start tabwright with --output-dir DIR",
+            ));
+        };
+        let name = plain_name("pdf", &args.path)?;
+        let name = if name.to_ascii_lowercase().ends_with(".pdf") {
+            name.to_owned()
+        } else {
+            format!("{name}.pdf")
+        };
+        let printed = self
+            .driver
+            .devtools("Page.printToPDF", json!({ "printBackground": true }))
+            .await?;
+        let data = printed["data"]
+            .as_str()
+            .and_then(|data| base64::engine::general_purpose::STANDARD.decode(data).ok())
+            .ok_or_else(|| ToolError::bad("pdf", "the browser printed nothing; try again"))?;
+        std::fs::create_dir_all(folder)
+            .and_then(|()| std::fs::write(folder.join(&name), &data))
+            .map_err(|error| {
+                ToolError::bad(
+                    "pdf",
+                    format!("cannot write {name} in {}: {error}", folder.display()),
+                )
+            })?;
+        Ok(ToolOutput::text(format!(
+            "Saved the page as {} ({}).",
+            folder.join(&name).display(),
+            size(data.len() as u64)
+        )))
+    }
+}
+
+/// A path the model gave, resolved inside `folder`: relative to it, or
+/// absolute and under it; links followed, and the file they lead to must
+/// still be under it.
+pub(crate) fn inside(folder: &Path, path: &str) -> Result<PathBuf, ToolError> {
+    let root = folder.canonicalize().map_err(|error| {
+        ToolError::bad(
+            "upload",
+            format!(
+                "the uploads folder {} cannot be read: {error}",
+                folder.display()
+            ),
+        )
+    })?;
+    let asked = Path::new(path.trim());
+    let joined = if asked.is_absolute() {
+        asked.to_owned()
+    } else {
+        root.join(asked)
+    };
+    let resolved = joined.canonicalize().map_err(|_| {
+        ToolError::bad(
+            "upload",
+            format!(
+                "there is no file {path:?} in the uploads folder {}",
+                folder.display()
+            ),
+        )
+    })?;
+    if !resolved.starts_with(&root) {
+        return Err(ToolError::bad(
+            "upload",
+            format!(
+                "{path:?} is outside the uploads folder {} (or a link out of it); only files under it may be uploaded",
+                folder.display()
+            ),
+        ));
+    }
+    if !resolved.is_file() {
+        return Err(ToolError::bad("upload", format!("{path:?} is not a file")));
+    }
+    Ok(resolved)
+}
+
+/// A file name with no folder in it.
+pub(crate) fn plain_name<'a>(tool: &'static str, name: &'a str) -> Result<&'a str, ToolError> {
+    let name = name.trim();
+    let mut parts = Path::new(name).components();
+    match (parts.next(), parts.next()) {
+        (Some(Component::Normal(_)), None) if !name.starts_with('.') && name.len() <= 200 => {
+            Ok(name)
+        }
+        _ => Err(ToolError::bad(
+            tool,
+            format!("{name:?} must be a plain file name (no folders, not starting with a dot)"),
+        )),
+    }
+}
+
+/// A size for people: bytes, KB or MB.
+pub(crate) fn size(bytes: u64) -> String {
+    match bytes {
+        0..1_000 => format!("{bytes} B"),
+        1_000..1_000_000 => format!("{:.1} KB", bytes as f64 / 1e3),
+        _ => format!("{:.1} MB", bytes as f64 / 1e6),
+    }
+}
+
+fn quote_names(names: &[String]) -> String {
+    names
+        .iter()
+        .map(|name| format!("{name:?}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A token no page can guess, to mark an element with.
+fn rand_token() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|elapsed| elapsed.as_nanos())
+            .unwrap_or_default(),
+    );
+    hasher.finish()
+}

@@ -1,0 +1,243 @@
+//! The forms group: `fill` (many fields, one answer), `drag`, and
+//! `screenshot` of one element.
+
+use std::fmt::Write as _;
+
+use base64::Engine;
+use driver_core::Driver;
+use serde_json::{json, Value};
+
+use crate::browser::{acted, Browser};
+use crate::defs;
+use crate::error::ToolError;
+use crate::output::{Image, Outcome, ToolOutput};
+use crate::state::State;
+
+/// The most fields one `fill` takes.
+const MAX_FIELDS: usize = 50;
+
+/// Mouse steps between a drag's start and its end: enough for pages that
+/// follow the pointer (and for the browser to start a drag and drop).
+const DRAG_STEPS: u32 = 10;
+
+impl Browser {
+    pub(crate) async fn fill(&self, state: &mut State, args: defs::FillArgs) -> Outcome {
+        if args.fields.is_empty() {
+            return Err(ToolError::bad(
+                "fill",
+                "fields is empty: give at least one {element, value}",
+            ));
+        }
+        if args.fields.len() > MAX_FIELDS {
+            return Err(ToolError::bad(
+                "fill",
+                format!("at most {MAX_FIELDS} fields at a time"),
+            ));
+        }
+        let mut done = Vec::new();
+        for field in &args.fields {
+            crate::args::check_text_length(&field.value)?;
+            let value = self.secrets.fill_in("fill", &field.value)?;
+            let number = field.element;
+            let answer = self
+                .marks
+                .locate(&self.driver, number, "none", json!({}))
+                .await?;
+            let kind = answer["type"].as_str().unwrap_or_default();
+            let did = match (answer["tag"].as_str().unwrap_or_default(), kind) {
+                ("SELECT", _) => {
+                    let chosen = self
+                        .marks
+                        .select(&self.driver, number, std::slice::from_ref(&value))
+                        .await?;
+                    format!("[{number}] = {:?}", chosen.join(", "))
+                }
+                ("INPUT", "checkbox" | "radio") => {
+                    let wanted = truth(&value).ok_or_else(|| {
+                        ToolError::bad(
+                            "fill",
+                            format!(
+                                "[{number}] is a {kind}: its value must be true or false, not {:?}",
+                                field.value
+                            ),
+                        )
+                    })?;
+                    if kind == "radio" && !wanted {
+                        return Err(ToolError::bad(
+                            "fill",
+                            format!("[{number}] is a radio button: choose another one of its group instead of false"),
+                        ));
+                    }
+                    if answer["checked"].as_bool() != Some(wanted) {
+                        acted(self.marks.click(&self.driver, number).await)?;
+                    }
+                    format!(
+                        "[{number}] {}",
+                        if wanted { "checked" } else { "unchecked" }
+                    )
+                }
+                _ => {
+                    acted(
+                        self.marks
+                            .type_into(&self.driver, number, &value, true)
+                            .await,
+                    )?;
+                    format!("[{number}] = {:?}", field.value)
+                }
+            };
+            done.push(did);
+        }
+        self.after(state, format!("Filled {}.", done.join(", ")))
+            .await
+    }
+
+    pub(crate) async fn drag(&self, state: &mut State, args: defs::DragArgs) -> Outcome {
+        if args.from == args.to {
+            return Err(ToolError::bad("drag", "from and to are the same element"));
+        }
+        let from = self
+            .marks
+            .locate(&self.driver, args.from, "none", json!({}))
+            .await?;
+        let start = point(&from)?;
+        // The target is read with the source in view: scrolling it into the
+        // middle could move the source off screen, so it is located without
+        // a scroll if it is already visible.
+        let to = self
+            .marks
+            .locate(&self.driver, args.to, "none", json!({ "scroll": false }))
+            .await?;
+        let mut end = point(&to)?;
+        let viewport = self.driver.viewport().await?;
+        if end.0 < 0.0
+            || end.1 < 0.0
+            || end.0 >= f64::from(viewport.width)
+            || end.1 >= f64::from(viewport.height)
+        {
+            return Err(ToolError::bad(
+                "drag",
+                format!("[{}] and [{}] are not on screen together; scroll so both show, or make the window larger", args.from, args.to),
+            ));
+        }
+        // A drop lands a little inside the target's box, not on its edge.
+        end = (end.0.round(), end.1.round());
+        let mouse = |kind: &str, (x, y): (f64, f64), buttons: u8| json!({ "type": kind, "x": x, "y": y, "button": "left", "buttons": buttons, "clickCount": 1 });
+        self.driver
+            .devtools("Input.dispatchMouseEvent", mouse("mouseMoved", start, 0))
+            .await?;
+        self.driver
+            .devtools("Input.dispatchMouseEvent", mouse("mousePressed", start, 1))
+            .await?;
+        for step in 1..=DRAG_STEPS {
+            let t = f64::from(step) / f64::from(DRAG_STEPS);
+            let at = (
+                start.0 + (end.0 - start.0) * t,
+                start.1 + (end.1 - start.1) * t,
+            );
+            acted(
+                self.driver
+                    .devtools("Input.dispatchMouseEvent", mouse("mouseMoved", at, 1))
+                    .await
+                    .map(|_| ()),
+            )?;
+        }
+        acted(
+            self.driver
+                .devtools("Input.dispatchMouseEvent", mouse("mouseReleased", end, 0))
+                .await
+                .map(|_| ()),
+        )?;
+        self.after(
+            state,
+            format!("Dragged [{}] onto [{}].", args.from, args.to),
+        )
+        .await
+    }
+
+    /// A picture of one element: its box on screen, scrolled into view.
+    pub(crate) async fn element_screenshot(&self, number: u32, jpeg: bool) -> Outcome {
+        let answer = self
+            .marks
+            .locate(&self.driver, number, "none", json!({}))
+            .await?;
+        let scroll = self.driver.eval_isolated(&[], "[scrollX, scrollY]").await?;
+        let (Some(scroll_x), Some(scroll_y)) = (scroll[0].as_f64(), scroll[1].as_f64()) else {
+            return Err(ToolError::bad(
+                "screenshot",
+                "the page's scroll position could not be read; try again",
+            ));
+        };
+        let field = |key: &str| {
+            answer["box"][key]
+                .as_f64()
+                .filter(|value| value.is_finite())
+        };
+        let (Some(x), Some(y), Some(width), Some(height)) =
+            (field("x"), field("y"), field("w"), field("h"))
+        else {
+            return Err(ToolError::bad(
+                "screenshot",
+                format!("[{number}] has no box to picture"),
+            ));
+        };
+        if width < 1.0 || height < 1.0 {
+            return Err(ToolError::bad(
+                "screenshot",
+                format!("[{number}] has no visible size"),
+            ));
+        }
+        let format = if jpeg { "jpeg" } else { "png" };
+        let mut params = json!({
+            "format": format,
+            "clip": { "x": x + scroll_x, "y": y + scroll_y, "width": width, "height": height, "scale": 1 },
+        });
+        if jpeg {
+            params["quality"] = json!(80);
+        }
+        let taken = self
+            .driver
+            .devtools("Page.captureScreenshot", params)
+            .await?;
+        let data = taken["data"]
+            .as_str()
+            .and_then(|data| base64::engine::general_purpose::STANDARD.decode(data).ok())
+            .ok_or_else(|| {
+                ToolError::bad("screenshot", "the browser took no picture; try again")
+            })?;
+        let mut text = String::new();
+        let _ = write!(
+            text,
+            "A picture of [{number}] ({}×{} CSS pixels).",
+            width.round(),
+            height.round()
+        );
+        Ok(ToolOutput {
+            text,
+            images: vec![Image {
+                mime_type: if jpeg { "image/jpeg" } else { "image/png" },
+                data,
+            }],
+            is_error: false,
+        })
+    }
+}
+
+/// The centre of a located element.
+fn point(answer: &Value) -> Result<(f64, f64), ToolError> {
+    match (answer["x"].as_f64(), answer["y"].as_f64()) {
+        (Some(x), Some(y)) if x.is_finite() && y.is_finite() => Ok((x, y)),
+        _ => Err(ToolError::bad(
+            "drag",
+            "the element's place could not be read; take a snapshot and try again",
+        )),
+    }
+}
+
+/// A checkbox's wanted state, as a model may write it.
+fn truth(value: &str) -> Option<bool> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "true" | "yes" | "on" | "checked" | "1" | "x" => Some(true),
+        "false" | "no" | "off" | "unchecked" | "0" | "" => Some(false),
+        _ => None,
+    }
+}

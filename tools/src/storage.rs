@@ -1,0 +1,309 @@
+//! The state group: `state_save` and `state_load` keep a session's cookies
+//! and local storage in a file under the state folder (owner-only), so a
+//! login outlives the browser without keeping its profile; `cookies` lists
+//! the current site's cookies with their values hidden.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use driver_core::Driver;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use crate::browser::Browser;
+use crate::defs;
+use crate::error::ToolError;
+use crate::output::{Outcome, ToolOutput};
+use crate::state::State;
+
+/// A saved state, as its file holds it.
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct Saved {
+    /// Cookies as the browser lists them (CDP's `Network.Cookie`).
+    cookies: Vec<Value>,
+    /// Local storage, by origin.
+    local_storage: BTreeMap<String, Vec<(String, String)>>,
+}
+
+/// The fields of a listed cookie the browser takes back.
+const COOKIE_FIELDS: &[&str] = &[
+    "name",
+    "value",
+    "domain",
+    "path",
+    "secure",
+    "httpOnly",
+    "sameSite",
+    "priority",
+    "sourceScheme",
+    "sourcePort",
+    "partitionKey",
+];
+
+/// Reads the current page's origin and local storage (none for a page
+/// without one: `about:blank`, an opaque origin).
+const READ_LOCAL: &str = "(() => { try { return { origin: location.origin, \
+    items: Object.entries(localStorage) }; } catch { return { origin: location.origin, items: [] }; } })()";
+
+impl Browser {
+    pub(crate) async fn state_save(&self, _state: &mut State, args: defs::StateArgs) -> Outcome {
+        let file = self.state_file("state_save", &args.name)?;
+        let mut saved = read_saved(&file).unwrap_or_default();
+        let cookies = self
+            .driver
+            .devtools("Storage.getCookies", json!({}))
+            .await?;
+        saved.cookies = cookies["cookies"].as_array().cloned().unwrap_or_default();
+        let local = self.driver.eval_isolated(&[], READ_LOCAL).await?;
+        let origin = local["origin"].as_str().unwrap_or("null").to_owned();
+        let items: Vec<(String, String)> =
+            serde_json::from_value(local["items"].clone()).unwrap_or_default();
+        let stored = items.len();
+        if origin != "null" {
+            saved.local_storage.insert(origin.clone(), items);
+        }
+        write_private(
+            &file,
+            &serde_json::to_vec_pretty(&saved).unwrap_or_default(),
+        )
+        .map_err(|error| {
+            ToolError::bad(
+                "state_save",
+                format!("cannot write {}: {error}", file.display()),
+            )
+        })?;
+        Ok(ToolOutput::text(format!(
+            "Saved {} cookies and {stored} local storage items of {origin} as {:?} ({}).",
+            saved.cookies.len(),
+            args.name,
+            file.display()
+        )))
+    }
+
+    pub(crate) async fn state_load(&self, state: &mut State, args: defs::StateArgs) -> Outcome {
+        let file = self.state_file("state_load", &args.name)?;
+        let saved = match std::fs::read(&file) {
+            Ok(bytes) => serde_json::from_slice::<Saved>(&bytes).map_err(|error| {
+                ToolError::bad(
+                    "state_load",
+                    format!("{} is not a saved state: {error}", file.display()),
+                )
+            })?,
+            Err(_) => {
+                let names = saved_names(file.parent().unwrap_or(Path::new(".")));
+                return Err(ToolError::bad(
+                    "state_load",
+                    if names.is_empty() {
+                        format!("there is no saved state {:?}, and none is saved yet (state_save makes one)", args.name)
+                    } else {
+                        format!(
+                            "there is no saved state {:?}; the saved ones are: {}",
+                            args.name,
+                            names.join(", ")
+                        )
+                    },
+                ));
+            }
+        };
+        let cookies: Vec<Value> = saved.cookies.iter().map(cookie_param).collect();
+        if !cookies.is_empty() {
+            self.driver
+                .devtools("Storage.setCookies", json!({ "cookies": cookies }))
+                .await?;
+        }
+        state.pending_storage = saved.local_storage;
+        let restored = self.restore_storage(state).await?;
+        let mut text = format!("Loaded {} cookies of {:?}.", cookies.len(), args.name);
+        if let Some(origin) = &restored {
+            let _ = write!(
+                text,
+                " Restored the local storage of {origin}; reload the page to see it logged in."
+            );
+        }
+        if !state.pending_storage.is_empty() {
+            let origins: Vec<&str> = state.pending_storage.keys().map(String::as_str).collect();
+            let _ = write!(
+                text,
+                " The local storage of {} is restored when a page of it is opened.",
+                origins.join(", ")
+            );
+        } else if restored.is_none() {
+            text.push_str(" Open or reload the site to use them.");
+        }
+        Ok(ToolOutput::text(text))
+    }
+
+    /// Writes the saved local storage of the current page's origin, if
+    /// `state_load` left some waiting for it; returns the origin.
+    pub(crate) async fn restore_storage(
+        &self,
+        state: &mut State,
+    ) -> Result<Option<String>, ToolError> {
+        if state.pending_storage.is_empty() {
+            return Ok(None);
+        }
+        let local = self.driver.eval_isolated(&[], READ_LOCAL).await?;
+        let origin = local["origin"].as_str().unwrap_or("null").to_owned();
+        let Some(items) = state.pending_storage.remove(&origin) else {
+            return Ok(None);
+        };
+        let items = serde_json::to_string(&items).unwrap_or_else(|_| "[]".to_owned());
+        self.driver
+            .eval_isolated(&[], &format!("(() => {{ for (const [k, v] of {items}) localStorage.setItem(k, v); return true; }})()"))
+            .await?;
+        Ok(Some(origin))
+    }
+
+    pub(crate) async fn cookies(&self, _state: &mut State) -> Outcome {
+        let cookies = self
+            .driver
+            .devtools("Storage.getCookies", json!({}))
+            .await?;
+        let site = self.driver.eval_isolated(&[], "location.hostname").await?;
+        let host = site.as_str().unwrap_or_default().to_ascii_lowercase();
+        let mut lines = Vec::new();
+        for cookie in cookies["cookies"].as_array().into_iter().flatten() {
+            let domain = cookie["domain"].as_str().unwrap_or_default();
+            let bare = domain.trim_start_matches('.').to_ascii_lowercase();
+            if host.is_empty() || !(host == bare || host.ends_with(&format!(".{bare}"))) {
+                continue;
+            }
+            let mut line = format!(
+                "{} (domain {domain}, path {})",
+                cookie["name"].as_str().unwrap_or_default(),
+                cookie["path"].as_str().unwrap_or("/")
+            );
+            match cookie["expires"].as_f64() {
+                Some(expires) if cookie["session"] != true && expires > 0.0 => {
+                    let days = (expires - now_seconds()) / 86_400.0;
+                    let _ = write!(line, ", expires in {:.0} days", days.max(0.0));
+                }
+                _ => line.push_str(", for this session"),
+            }
+            for (flag, name) in [("httpOnly", "HttpOnly"), ("secure", "Secure")] {
+                if cookie[flag] == true {
+                    let _ = write!(line, ", {name}");
+                }
+            }
+            if let Some(same_site) = cookie["sameSite"].as_str() {
+                let _ = write!(line, ", SameSite={same_site}");
+            }
+            let length = cookie["value"]
+                .as_str()
+                .map_or(0, |value| value.chars().count());
+            let _ = write!(line, "; value hidden ({length} characters)");
+            lines.push(line);
+        }
+        if lines.is_empty() {
+            return Ok(ToolOutput::text(format!(
+                "{host} has no cookies in this browser."
+            )));
+        }
+        lines.insert(0, format!("{} cookies of {host}:", lines.len()));
+        Ok(ToolOutput::text(lines.join("\n")))
+    }
+
+    /// The file of a saved state: a plain name under the state folder,
+    /// which is made owner-only.
+    fn state_file(&self, tool: &'static str, name: &str) -> Result<PathBuf, ToolError> {
+        let Some(folder) = &self.options.state_dir else {
+            return Err(ToolError::bad(
+                tool,
+                "no state folder was given: start tabwright with --state-dir DIR",
+            ));
+        };
+        let name = name.trim();
+        if name.is_empty()
+            || name.len() > 64
+            || !name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        {
+            return Err(ToolError::bad(
+                tool,
+                format!("{name:?} is not a state name: use letters, digits, - and _ (at most 64)"),
+            ));
+        }
+        make_private_dir(folder).map_err(|error| {
+            ToolError::bad(
+                tool,
+                format!("cannot use the state folder {}: {error}", folder.display()),
+            )
+        })?;
+        Ok(folder.join(format!("{name}.json")))
+    }
+}
+
+/// A listed cookie as the browser takes it back: the fields it knows, an
+/// expiry only for a cookie that has one.
+fn cookie_param(cookie: &Value) -> Value {
+    let mut param = serde_json::Map::new();
+    for field in COOKIE_FIELDS {
+        if let Some(value) = cookie.get(*field) {
+            param.insert((*field).to_owned(), value.clone());
+        }
+    }
+    if let Some(expires) = cookie["expires"]
+        .as_f64()
+        .filter(|e| *e > 0.0 && cookie["session"] != true)
+    {
+        param.insert("expires".to_owned(), json!(expires));
+    }
+    Value::Object(param)
+}
+
+fn read_saved(file: &Path) -> Option<Saved> {
+    serde_json::from_slice(&std::fs::read(file).ok()?).ok()
+}
+
+fn saved_names(folder: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(folder)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            name.strip_suffix(".json").map(str::to_owned)
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+fn now_seconds() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|elapsed| elapsed.as_secs_f64())
+        .unwrap_or_default()
+}
+
+/// Creates `folder` if needed, readable by its owner only.
+fn make_private_dir(folder: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(folder)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(folder, std::fs::Permissions::from_mode(0o700))?;
+    }
+    Ok(())
+}
+
+/// Writes a file only its owner can read (replacing it whole).
+fn write_private(file: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let partial = file.with_extension("json.partial");
+    {
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create(true).truncate(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            options.mode(0o600);
+        }
+        use std::io::Write;
+        let mut out = options.open(&partial)?;
+        out.write_all(bytes)?;
+        out.sync_all()?;
+    }
+    std::fs::rename(partial, file)
+}
