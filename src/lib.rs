@@ -47,9 +47,10 @@
 // errors, the options; not what only backends use (starting Chrome, page
 // scripts, the supervisor), which stays in `driver_core::backend`.
 pub use driver_core::{
-    Capabilities, Capability, ConsoleEntry, ConsoleLevel, Dialog, DialogKind, Download, Driver,
-    DriverError, FrameCallback, Key, KeyPress, Modifiers, Navigation, Options, Request, Result,
-    ScreencastFrame, ScreenshotFormat, ScreenshotOptions, Tab, TabId, Viewport, WaitFor,
+    Capabilities, Capability, ConsoleEntry, ConsoleLevel, Dialog, DialogKind, Download,
+    DownloadOutcome, Downloads, Driver, DriverError, FrameCallback, Key, KeyPress, Modifiers,
+    Navigation, Options, Request, Result, ScreencastFrame, ScreenshotFormat, ScreenshotOptions,
+    Tab, TabId, Viewport, WaitFor,
 };
 pub use guard::{AllowedOrigin, Guard, GuardedDriver, IpNet, Policy, Reason, Refusal, Stranger};
 

@@ -105,6 +105,34 @@ impl Browser {
         Ok(())
     }
 
+    /// Lets downloads in a browser context (`None`: the default one) land
+    /// in `dir`, each under a name of Chrome's (its guid) until it is
+    /// whole; their events say how far each got.
+    pub async fn allow_downloads(
+        &self,
+        context: Option<&str>,
+        dir: &std::path::Path,
+    ) -> Result<()> {
+        std::fs::create_dir_all(dir).map_err(|error| DriverError::Launch {
+            reason: format!(
+                "cannot make the downloads folder {}: {error}",
+                dir.display()
+            ),
+        })?;
+        let mut params = json!({
+            "behavior": "allowAndName",
+            "downloadPath": dir.to_string_lossy(),
+            "eventsEnabled": true,
+        });
+        if let Some(context) = context {
+            params["browserContextId"] = json!(context);
+        }
+        self.client
+            .call_raw(None, "Browser.setDownloadBehavior", params)
+            .await?;
+        Ok(())
+    }
+
     /// Makes a browser context: separate cookies, storage and cache, its
     /// requests through `proxy` (loopback included), downloads refused; it
     /// goes when our connection does.

@@ -13,13 +13,12 @@ use serde_json::json;
 use tokio::sync::mpsc;
 
 use driver_core::{
-    ConsoleEntry, ConsoleLevel, Dialog, DialogKind, Download, FrameCallback, ScreencastFrame,
-    TabId, Viewport,
+    ConsoleEntry, ConsoleLevel, Dialog, DialogKind, FrameCallback, ScreencastFrame, TabId, Viewport,
 };
 
 use crate::client::{Client, RawEvent};
 use crate::registry::{
-    SharedRegistry, TabRecord, TargetInfo, World, CONSOLE_LIMIT, CONSOLE_TEXT_LIMIT, WORLD_NAME,
+    SharedRegistry, TabRecord, TargetInfo, World, CONSOLE_TEXT_LIMIT, WORLD_NAME,
 };
 
 /// Follows the browser's events for as long as the connection lives.
@@ -105,7 +104,8 @@ fn handle(client: &Client, registry: &SharedRegistry, event: &RawEvent) {
                 });
             }
         }
-        "Browser.downloadWillBegin" => on_download(registry, event),
+        "Browser.downloadWillBegin" => crate::downloads::began(registry, event),
+        "Browser.downloadProgress" => crate::downloads::progressed(client, registry, event),
         "Page.javascriptDialogOpening" => {
             if let Some(session) = session {
                 let dialog = dialog_of(params);
@@ -219,37 +219,6 @@ fn on_request(registry: &SharedRegistry, event: &RawEvent) {
                 .or_insert_with(Instant::now);
         });
     }
-}
-
-/// A page tried a download (which the browser refuses): remembered for
-/// its tab's context's `downloads()` (the frame that started it says which
-/// tab: a main frame's id is its tab's).
-fn on_download(registry: &SharedRegistry, event: &RawEvent) {
-    let text = |key: &str| event.params[key].as_str().unwrap_or_default().to_owned();
-    let download = Download {
-        url: text("url"),
-        filename: text("suggestedFilename"),
-    };
-    let frame = text("frameId");
-    tracing::info!(url = %download.url, file = %download.filename, "refused a download");
-    registry.update(|registry| {
-        let context = registry
-            .tabs
-            .iter()
-            .find(|tab| tab.id.0 == frame)
-            .map(|tab| tab.context.clone())
-            .or_else(|| {
-                let session = registry.frame_sessions.get(&frame)?;
-                registry
-                    .tab_of_session(session)
-                    .map(|tab| tab.context.clone())
-            })
-            .unwrap_or_default();
-        let downloads = &mut registry.context(&context).downloads;
-        if downloads.len() < CONSOLE_LIMIT {
-            downloads.push(download);
-        }
-    });
 }
 
 /// Reads `Page.javascriptDialogOpening`.

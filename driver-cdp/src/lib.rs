@@ -44,6 +44,7 @@
 
 mod browser;
 mod client;
+mod downloads;
 mod events;
 mod network;
 mod page;

@@ -37,6 +37,10 @@ pub(crate) type ContextId = Option<String>;
 pub(crate) struct PerContext {
     pub console: VecDeque<ConsoleEntry>,
     pub downloads: Vec<Download>,
+    /// Where its downloads may land, if they may.
+    pub download_policy: Option<driver_core::Downloads>,
+    /// Downloads under way, by Chrome's guid.
+    pub downloading: HashMap<String, Download>,
     pub viewport: Option<Viewport>,
     pub on_frame: Option<FrameCallback>,
 }

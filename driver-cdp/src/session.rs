@@ -82,6 +82,15 @@ impl Session {
         browser
             .registry
             .prepare(&context, viewport, options.on_frame.clone());
+        if let Some(downloads) = &options.downloads {
+            browser
+                .allow_downloads(context.as_deref(), &downloads.dir)
+                .await?;
+            let policy = downloads.clone();
+            browser.registry.update(|registry| {
+                registry.context(&context).download_policy = Some(policy);
+            });
+        }
         let mut session = Self {
             client: browser.client.clone(),
             registry: browser.registry.clone(),

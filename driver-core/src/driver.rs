@@ -218,8 +218,10 @@ pub trait Driver: Send + Sync {
     /// previous call (the buffer is drained).
     async fn console(&self) -> Result<Vec<ConsoleEntry>>;
 
-    /// The downloads pages tried since the previous call (drained). Every
-    /// download is refused: nothing a page sends lands on disk.
+    /// What became of the downloads pages started, since the previous call
+    /// (drained): refused unless [`Options::downloads`](crate::Options::downloads)
+    /// names a folder; then each is reported when it starts and when it
+    /// is saved, or cancelled for being larger than the cap.
     async fn downloads(&self) -> Result<Vec<Download>>;
 
     /// The JavaScript dialog (alert, confirm, prompt, beforeunload) open in
@@ -406,13 +408,48 @@ pub struct Request {
     pub post_data: Option<String>,
 }
 
-/// A download a page tried, and that was refused.
+/// A download a page started, and what became of it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Download {
-    /// Where it would have come from.
+    /// Where it came from.
     pub url: String,
     /// The file name the page suggested.
     pub filename: String,
+    /// What became of it, as of this report.
+    pub outcome: DownloadOutcome,
+}
+
+/// What became of a download.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DownloadOutcome {
+    /// Refused: downloads are off (the default).
+    Refused,
+    /// Begun, into the downloads folder; a later report says how it ended.
+    Started,
+    /// Saved whole.
+    Saved {
+        /// Where it is.
+        path: std::path::PathBuf,
+        /// Its size in bytes.
+        bytes: u64,
+    },
+    /// Cancelled, and what had arrived deleted: it was larger than the cap.
+    TooLarge {
+        /// The cap, in bytes.
+        limit: u64,
+    },
+    /// It failed or the page cancelled it.
+    Failed,
+}
+
+/// Where downloads may land, and how large each may be: see
+/// [`Options::downloads`](crate::Options::downloads).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Downloads {
+    /// The folder they are saved in.
+    pub dir: std::path::PathBuf,
+    /// The largest a download may be, in bytes; a larger one is cancelled.
+    pub max_bytes: u64,
 }
 
 /// A console message or an uncaught page error.

@@ -45,8 +45,8 @@ mod options;
 pub use capabilities::{Capabilities, Capability};
 pub use driver::{
     check_point, check_scroll, is_start_page, ConsoleEntry, ConsoleLevel, Dialog, DialogKind,
-    Download, Driver, Navigation, Request, ScreenshotFormat, ScreenshotOptions, Tab, TabId,
-    Viewport, WaitFor, DOCUMENT_STATUS, NETWORK_LOG_KEPT,
+    Download, DownloadOutcome, Downloads, Driver, Navigation, Request, ScreenshotFormat,
+    ScreenshotOptions, Tab, TabId, Viewport, WaitFor, DOCUMENT_STATUS, NETWORK_LOG_KEPT,
 };
 pub use error::{DriverError, Result};
 pub use journal::Journal;

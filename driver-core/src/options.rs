@@ -93,6 +93,12 @@ pub struct Options {
     /// waits for each acknowledgement, so an idle page costs nothing and a
     /// slow consumer drops frames instead of queueing them. Default `None`.
     pub on_frame: Option<FrameCallback>,
+
+    /// Where downloads land, and how large each may be. `None`, the
+    /// default, refuses every download: nothing a page sends lands on
+    /// disk. A backend that cannot cap them (WebDriver) refuses to start
+    /// with it.
+    pub downloads: Option<crate::Downloads>,
 }
 
 impl Default for Options {
@@ -108,6 +114,7 @@ impl Default for Options {
             endpoint: None,
             proxy: None,
             on_frame: None,
+            downloads: None,
         }
     }
 }
@@ -124,6 +131,7 @@ impl fmt::Debug for Options {
             .field("extra_args", &self.extra_args)
             .field("endpoint", &self.endpoint)
             .field("proxy", &self.proxy)
+            .field("downloads", &self.downloads)
             .field(
                 "on_frame",
                 &self.on_frame.as_ref().map(|_| "Fn(ScreencastFrame)"),

@@ -69,6 +69,15 @@ impl Session {
     /// Starts chromedriver (or uses `options.endpoint`) and opens a session
     /// whose Chrome has our flags.
     pub(crate) async fn start(options: &Options) -> Result<Self> {
+        if options.downloads.is_some() {
+            // Allowed without their events, downloads could not be capped
+            // or reported: refused outright rather than run uncapped.
+            return Err(DriverError::Unsupported {
+                backend: "webdriver",
+                feature: driver_core::Capability::DownloadReports,
+                reason: "WebDriver sees no download events, so it cannot cap or report downloads; use the cdp backend for --downloads",
+            });
+        }
         let (url, chromedriver, profile, capabilities) = match &options.endpoint {
             Some(endpoint) => (endpoint.clone(), None, None, capabilities(options, None)?),
             None => {

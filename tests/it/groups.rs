@@ -586,4 +586,89 @@ async fn script(backend: Backend) {
     s.ok("close", json!({})).await;
 }
 
-both_backends!(forms, files, state, emulation, secrets, script);
+/// With a downloads folder, a download lands there under the name the
+/// page gave it; one over the cap is cancelled and nothing of it is kept.
+/// WebDriver, which cannot cap them, refuses to start with a folder.
+async fn downloads(backend: Backend) {
+    let folder = tempfile::tempdir().expect("a folder");
+    let options = Options {
+        downloads: Some(driver_core::Downloads {
+            dir: folder.path().to_owned(),
+            max_bytes: 1_000_000,
+        }),
+        ..options()
+    };
+    let mut s = Session::start_packed(backend, PackOptions::default(), options).await;
+    let attachment = |name: &str, body: Vec<u8>| {
+        wiremock::ResponseTemplate::new(200)
+            .insert_header(
+                "Content-Disposition",
+                format!("attachment; filename=\"{name}\"").as_str(),
+            )
+            .set_body_raw(body, "application/octet-stream")
+    };
+    s.site
+        .serve(
+            "/dl/report",
+            attachment("report.csv", b"a,b\n1,2\n".to_vec()),
+        )
+        .await;
+    s.site
+        .serve("/dl/big", attachment("big.bin", vec![7; 3_000_000]))
+        .await;
+    s.site
+        .page("/downloads", "<!doctype html><title>Files</title><a href=\"/dl/report\">Report</a> <a href=\"/dl/big\">Everything</a>")
+        .await;
+    if backend == Backend::WebDriver {
+        let answer = s.call("open", json!({ "url": s.url("/downloads") })).await;
+        assert!(
+            answer.is_error && answer.text.contains("cannot cap or report downloads"),
+            "{}",
+            answer.text
+        );
+        return;
+    }
+    let page = s.ok("open", json!({ "url": s.url("/downloads") })).await;
+    let report = Session::number(&page, "\"Report\"");
+    let big = Session::number(&page, "\"Everything\"");
+    let mut said = s.ok("click", json!({ "element": report })).await.text;
+    if !said.contains("Downloaded") {
+        said = s.ok("wait_for", json!({ "seconds": 1 })).await.text;
+    }
+    let saved = folder.path().join("report.csv");
+    assert!(said.contains("Downloaded \"report.csv\" from"), "{said}");
+    assert!(
+        said.contains(&format!("saved as {} (8 B)", saved.display())),
+        "{said}"
+    );
+    assert_eq!(std::fs::read(&saved).expect("saved"), b"a,b\n1,2\n");
+
+    let mut said = s.ok("click", json!({ "element": big })).await.text;
+    for _ in 0..5 {
+        if said.contains("cancelled") {
+            break;
+        }
+        said = s.ok("wait_for", json!({ "seconds": 1 })).await.text;
+    }
+    assert!(
+        said.contains("A download was cancelled: \"big.bin\""),
+        "{said}"
+    );
+    assert!(
+        said.contains("larger than the 1.0 MB a download may be"),
+        "{said}"
+    );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let left: Vec<_> = std::fs::read_dir(folder.path())
+        .expect("the folder")
+        .map(|entry| entry.expect("an entry").file_name())
+        .collect();
+    assert_eq!(
+        left,
+        vec![std::ffi::OsString::from("report.csv")],
+        "only the whole download is kept"
+    );
+    s.ok("close", json!({})).await;
+}
+
+both_backends!(forms, files, state, emulation, secrets, script, downloads);

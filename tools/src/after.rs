@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use driver_core::{ConsoleLevel, Driver, DriverError, ScreenshotOptions, TabId};
+use driver_core::{ConsoleLevel, DownloadOutcome, Driver, DriverError, ScreenshotOptions, TabId};
 use marks::{MarksError, RenderOptions, Snapshot, SnapshotOptions};
 
 use crate::browser::Browser;
@@ -350,15 +350,40 @@ impl Browser {
         state.tabs = ids;
     }
 
-    /// Downloads the browser refused since the last call.
+    /// What became of downloads since the last call: refused, started,
+    /// saved (where, how large) or cancelled for their size. One that began
+    /// and ended since the last call is said once, as it ended.
     async fn report_downloads(&self, lines: &mut Vec<String>) {
-        if let Ok(downloads) = self.driver.downloads().await {
-            for download in downloads {
-                lines.push(format!(
-                    "A download was refused: {:?} from {} (tabwright saves no files).",
-                    download.filename, download.url
-                ));
-            }
+        let Ok(downloads) = self.driver.downloads().await else {
+            return;
+        };
+        for (index, download) in downloads.iter().enumerate() {
+            let (name, from) = (&download.filename, shown(&download.url));
+            let line = match &download.outcome {
+                DownloadOutcome::Refused => format!(
+                    "A download was refused: {name:?} from {from} (downloads are off; tabwright saves no files unless started with --downloads DIR)."
+                ),
+                DownloadOutcome::Started => {
+                    let ended = downloads[index + 1..].iter().any(|later| {
+                        later.url == download.url && later.filename == download.filename
+                    });
+                    if ended {
+                        continue;
+                    }
+                    format!("A download began: {name:?} from {from}; the answer after it ends says where it is.")
+                }
+                DownloadOutcome::Saved { path, bytes } => format!(
+                    "Downloaded {name:?} from {from}: saved as {} ({}).",
+                    path.display(),
+                    crate::files::size(*bytes)
+                ),
+                DownloadOutcome::TooLarge { limit } => format!(
+                    "A download was cancelled: {name:?} from {from} is larger than the {} a download may be (--max-download-mb); nothing was kept.",
+                    crate::files::size(*limit)
+                ),
+                DownloadOutcome::Failed => format!("A download failed: {name:?} from {from}."),
+            };
+            lines.push(line);
         }
     }
 

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use tabwright::{AllowedOrigin, Backend, Options, Policy};
+use tabwright::{AllowedOrigin, Backend, Downloads, Options, Policy};
 use tools::{Answers, Group, Pack, PackOptions, Secret};
 
 /// A fast, guarded web browser for AI agents.
@@ -153,6 +153,13 @@ struct BrowserArgs {
     /// created readable by its owner only.
     #[arg(long, value_name = "DIR", global = true)]
     state_dir: Option<PathBuf>,
+    /// Let downloads land in this folder (off by default: every download
+    /// is refused). The cdp backend only.
+    #[arg(long, value_name = "DIR", global = true)]
+    downloads: Option<PathBuf>,
+    /// The largest a download may be, in MB; a larger one is cancelled.
+    #[arg(long, value_name = "MB", default_value_t = 50, global = true)]
+    max_download_mb: u64,
     /// A secret the model types as {{secret:NAME}} and never reads back,
     /// its value read from the environment variable ENV_VAR (repeatable).
     #[arg(long, value_name = "NAME=ENV_VAR", global = true)]
@@ -210,7 +217,23 @@ impl BrowserArgs {
             (BackendArg::Cdp, _, Some(_)) | (BackendArg::Webdriver, _, _) => Backend::WebDriver,
             (BackendArg::Cdp, _, None) => Backend::Cdp,
         };
+        if self.downloads.is_some() && backend == Backend::WebDriver {
+            return Err(
+                "--downloads needs the cdp backend: WebDriver sees no download events, so it cannot cap or report them"
+                    .to_owned(),
+            );
+        }
+        if self.max_download_mb == 0 || self.max_download_mb > 100_000 {
+            return Err(format!(
+                "--max-download-mb {}: expected 1 to 100000",
+                self.max_download_mb
+            ));
+        }
         let options = Options {
+            downloads: self.downloads.clone().map(|dir| Downloads {
+                dir,
+                max_bytes: self.max_download_mb * 1_000_000,
+            }),
             headed: self.headed,
             width,
             height,
