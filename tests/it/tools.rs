@@ -102,6 +102,9 @@ pub struct Session {
     pub site: Site,
     pub pack: Pack,
     transcript: String,
+    /// Text that differs between runs (a temporary folder), and what the
+    /// transcript shows instead.
+    hidden: Vec<(String, String)>,
 }
 
 impl Session {
@@ -171,11 +174,20 @@ impl Session {
             site,
             pack,
             transcript: String::new(),
+            hidden: Vec::new(),
         }
+    }
+
+    /// Shows `text` as `instead` in the transcript from now on.
+    pub fn hide(&mut self, text: impl Into<String>, instead: &str) {
+        self.hidden.push((text.into(), instead.to_owned()));
     }
 
     fn redact(&self, text: &str) -> String {
         let mut text = text.replace(&self.site.origin(), "http://SITE");
+        for (hidden, instead) in &self.hidden {
+            text = text.replace(hidden.as_str(), instead);
+        }
         if let Some(other) = self.site.other_origin() {
             text = text.replace(&other, "http://OTHER");
         }

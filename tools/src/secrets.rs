@@ -22,10 +22,13 @@ pub(crate) struct Secrets {
 
 impl Secrets {
     pub(crate) fn new(secrets: &[Secret]) -> Self {
+        // A page that echoes each keystroke shows every beginning of the
+        // value on the way: those are hidden too, down to a few characters
+        // (shorter ones would hide ordinary words).
         let mut forms: Vec<String> = secrets
             .iter()
-            .filter(|secret| !secret.value.is_empty())
-            .flat_map(|secret| forms_of(&secret.value))
+            .flat_map(|secret| beginnings(&secret.value))
+            .flat_map(|beginning| forms_of(&beginning))
             .collect();
         forms.sort_by_key(|form| std::cmp::Reverse(form.len()));
         forms.dedup();
@@ -85,6 +88,19 @@ impl Secrets {
             }
         }
     }
+}
+
+/// The shortest beginning of a secret that is hidden on its own.
+const SHORTEST_HIDDEN: usize = 4;
+
+/// The value and each of its beginnings of at least [`SHORTEST_HIDDEN`]
+/// characters (all of it, if it is shorter).
+fn beginnings(value: &str) -> Vec<String> {
+    let chars: Vec<char> = value.chars().collect();
+    let shortest = SHORTEST_HIDDEN.min(chars.len()).max(1);
+    (shortest..=chars.len())
+        .map(|length| chars[..length].iter().collect())
+        .collect()
 }
 
 /// The forms a value may take where a page echoes or sends it.
@@ -158,6 +174,14 @@ mod tests {
             "{}",
             error.for_model()
         );
+    }
+
+    #[test]
+    fn beginnings_typed_one_key_at_a_time_are_scrubbed() {
+        let secrets = secrets();
+        let mut text = "typed p@s\ntyped p@ss\ntyped p@ss w\"or".to_owned();
+        secrets.scrub(&mut text);
+        assert_eq!(text, "typed p@s\ntyped ••••\ntyped ••••");
     }
 
     #[test]
