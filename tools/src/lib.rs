@@ -38,6 +38,14 @@
 //! A static page answers at once; a single-page app is read after it renders.
 //! There is no fixed sleep (see `settle.js`).
 //!
+//! # Groups and secrets
+//!
+//! [`Pack::tools`] are the core tools, plus those of each [`Group`] named
+//! in [`PackOptions::groups`] (files, network, state, forms, emulation,
+//! script). A [`Secret`] is typed where the model writes
+//! `{{secret:NAME}}`, and every answer has its value (and the forms a page
+//! may echo it in) replaced by `••••`.
+//!
 //! # Never stuck
 //!
 //! A dialog never blocks a call: the answer says which dialog is open and
