@@ -397,13 +397,12 @@ pub const DEVTOOLS_ALLOWED: &[&str] = &[
     "Emulation.setTouchEmulationEnabled",
     "Emulation.setUserAgentOverride",
     "Input.dispatchMouseEvent",
+    "Network.getAllCookies",
     "Network.getRequestPostData",
     "Network.getResponseBody",
+    "Network.setCookies",
     "Page.captureScreenshot",
     "Page.printToPDF",
-    "Storage.clearCookies",
-    "Storage.getCookies",
-    "Storage.setCookies",
 ];
 
 /// Fetches the proxy's probe URL from the browser's page: only a browser

@@ -96,6 +96,22 @@ async fn sessions_are_isolated_and_guarded_each_on_its_own() {
         "cookie= storage=",
         "Bob sees none of Alice's"
     );
+    // Nor through DevTools: a session's cookies as `state_save` reads
+    // them are its context's alone.
+    let listed = |cookies: serde_json::Value| cookies["cookies"].to_string();
+    let alices = alice
+        .devtools("Network.getAllCookies", serde_json::json!({}))
+        .await
+        .expect("Alice's cookies");
+    assert!(listed(alices).contains("alice"), "Alice's own cookie");
+    let bobs = bob
+        .devtools("Network.getAllCookies", serde_json::json!({}))
+        .await
+        .expect("Bob's cookies");
+    assert!(
+        !listed(bobs.clone()).contains("alice"),
+        "Bob read Alice's cookie: {bobs}"
+    );
     let refused = stranger.navigate(&site.url("/remember")).await;
     assert!(
         matches!(refused, Err(DriverError::Refused { .. })),

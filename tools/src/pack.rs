@@ -13,8 +13,7 @@ use crate::browser::Browser;
 use crate::defs::{self, ToolDef};
 use crate::error::ToolError;
 use crate::options::{Group, PackOptions};
-use crate::output::Outcome;
-use crate::output::ToolOutput;
+use crate::output::{Outcome, ToolOutput};
 use crate::secrets::Secrets;
 use crate::state::State;
 

@@ -52,7 +52,7 @@ impl Browser {
         let mut saved = read_saved(&file).unwrap_or_default();
         let cookies = self
             .driver
-            .devtools("Storage.getCookies", json!({}))
+            .devtools("Network.getAllCookies", json!({}))
             .await?;
         saved.cookies = cookies["cookies"].as_array().cloned().unwrap_or_default();
         let local = self.driver.eval_isolated(&[], READ_LOCAL).await?;
@@ -109,7 +109,7 @@ impl Browser {
         let cookies: Vec<Value> = saved.cookies.iter().map(cookie_param).collect();
         if !cookies.is_empty() {
             self.driver
-                .devtools("Storage.setCookies", json!({ "cookies": cookies }))
+                .devtools("Network.setCookies", json!({ "cookies": cookies }))
                 .await?;
         }
         state.pending_storage = saved.local_storage;
@@ -158,7 +158,7 @@ impl Browser {
     pub(crate) async fn cookies(&self, _state: &mut State) -> Outcome {
         let cookies = self
             .driver
-            .devtools("Storage.getCookies", json!({}))
+            .devtools("Network.getAllCookies", json!({}))
             .await?;
         let site = self.driver.eval_isolated(&[], "location.hostname").await?;
         let host = site.as_str().unwrap_or_default().to_ascii_lowercase();
