@@ -99,6 +99,13 @@ pub struct Options {
     /// disk. A backend that cannot cap them (WebDriver) refuses to start
     /// with it.
     pub downloads: Option<crate::Downloads>,
+
+    /// Keep the network log ([`Driver::network_log`](crate::Driver::network_log))
+    /// where it costs something: the WebDriver backend then has chromedriver
+    /// record every tab's network events (its performance log). The CDP
+    /// backend keeps it always, from events it receives anyway. Default
+    /// `false`.
+    pub network_log: bool,
 }
 
 impl Default for Options {
@@ -115,6 +122,7 @@ impl Default for Options {
             proxy: None,
             on_frame: None,
             downloads: None,
+            network_log: false,
         }
     }
 }
@@ -132,6 +140,7 @@ impl fmt::Debug for Options {
             .field("endpoint", &self.endpoint)
             .field("proxy", &self.proxy)
             .field("downloads", &self.downloads)
+            .field("network_log", &self.network_log)
             .field(
                 "on_frame",
                 &self.on_frame.as_ref().map(|_| "Fn(ScreencastFrame)"),

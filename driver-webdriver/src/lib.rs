@@ -44,6 +44,7 @@ mod dialogs;
 mod errors;
 mod input;
 mod navigation;
+mod network;
 mod screenshots;
 mod scripts;
 mod session;
@@ -93,7 +94,13 @@ impl WebDriverDriver {
 #[async_trait]
 impl Driver for WebDriverDriver {
     fn capabilities(&self) -> Capabilities {
-        Capabilities::full("webdriver")
+        let capabilities = Capabilities::full("webdriver");
+        let capabilities = if self.calls.options().network_log {
+            capabilities
+        } else {
+            capabilities.without(Capability::NetworkLog, network::NOT_KEPT)
+        };
+        capabilities
             .without(
                 Capability::Screencast,
                 "WebDriver has no screencast, and chromedriver's CDP bridge carries commands, not events",
@@ -106,10 +113,6 @@ impl Driver for WebDriverDriver {
             .without(
                 Capability::RequestTracking,
                 "WebDriver has no network events; the page's own fetch and XHR are watched instead",
-            )
-            .without(
-                Capability::NetworkLog,
-                "chromedriver's CDP bridge carries commands, not the network events a log is made of",
             )
             .without(
                 Capability::SharedBrowser,
@@ -337,11 +340,17 @@ impl Driver for WebDriverDriver {
     }
 
     async fn network_log(&self) -> Result<Vec<driver_core::Request>> {
-        Err(DriverError::Unsupported {
-            backend: "webdriver",
-            feature: Capability::NetworkLog,
-            reason: "chromedriver's CDP bridge carries commands, not the network events a log is made of",
+        if !self.calls.options().network_log {
+            return Err(DriverError::Unsupported {
+                backend: "webdriver",
+                feature: Capability::NetworkLog,
+                reason: network::NOT_KEPT,
+            });
+        }
+        self.run("read the network log".to_owned(), async |session| {
+            session.network_log().await
         })
+        .await
     }
 
     async fn downloads(&self) -> Result<Vec<Download>> {

@@ -10,6 +10,9 @@ use crate::session::Session;
 
 impl Session {
     pub(crate) async fn navigate(&mut self, url: &str) -> Result<Navigation> {
+        // The page being left is done with: what chromedriver recorded of
+        // it is read now, so its buffer never grows long.
+        let _ = self.drain_network().await;
         // A page that broke chromedriver's script runner keeps it from
         // navigating away (it runs a script in the page first): the CDP
         // bridge navigates without one.

@@ -63,6 +63,10 @@ pub(crate) struct Session {
     profile: Option<Profile>,
     /// The script timeout the remote end was given.
     pub(crate) script_limit: Duration,
+    /// Each tab's network log, by window handle (chromedriver's handle is
+    /// the tab's target id), when the session keeps one.
+    pub(crate) network:
+        Option<std::collections::HashMap<String, driver_core::backend::network::NetworkLog>>,
 }
 
 impl Session {
@@ -122,6 +126,7 @@ impl Session {
             chromedriver,
             profile,
             script_limit: remote_limit(options),
+            network: options.network_log.then(Default::default),
         };
         // Belt and braces with the profile preference: deny downloads
         // through chromedriver's CDP bridge where the remote end has one.
@@ -291,7 +296,20 @@ fn capabilities(
         "timeouts".to_owned(),
         serde_json::to_value(&timeouts).unwrap_or(Value::Null),
     );
-    capabilities.insert("goog:loggingPrefs".to_owned(), json!({ "browser": "ALL" }));
+    if options.network_log {
+        // The network log comes from chromedriver's performance log: the
+        // network events of every tab, and nothing else.
+        capabilities.insert(
+            "goog:loggingPrefs".to_owned(),
+            json!({ "browser": "ALL", "performance": "ALL" }),
+        );
+        chrome.insert(
+            "perfLoggingPrefs".to_owned(),
+            json!({ "enableNetwork": true, "enablePage": false }),
+        );
+    } else {
+        capabilities.insert("goog:loggingPrefs".to_owned(), json!({ "browser": "ALL" }));
+    }
     capabilities.insert("goog:chromeOptions".to_owned(), Value::Object(chrome));
     Ok(capabilities)
 }

@@ -20,6 +20,7 @@ const SECRET: &str = "hunter2 & \"co\"/+";
 fn options() -> Options {
     Options {
         timeout: Duration::from_secs(15),
+        network_log: true,
         ..Options::default()
     }
 }
@@ -504,34 +505,33 @@ async fn secrets(backend: Backend) {
         .pack
         .call("requests", json!({ "filter": "api/echo" }))
         .await;
-    if backend == Backend::Cdp {
-        assert!(!requests.is_error, "{}", requests.text);
-        assert!(requests.text.contains("GET 404 Fetch"), "{}", requests.text);
-        let number: u32 = requests
-            .text
-            .lines()
-            .nth(1)
-            .and_then(|line| line.split('.').next()?.parse().ok())
-            .expect("a numbered request");
-        let one = s.pack.call("request", json!({ "id": number })).await;
-        assert!(!one.is_error, "{}", one.text);
-        assert!(
-            one.text.contains("Authorization: (hidden: a credential)"),
-            "{}",
-            one.text
-        );
-        assert!(one.text.contains("X-Token: ••••"), "{}", one.text);
-        answers.push(one);
-        let all = s.pack.call("requests", json!({})).await;
-        assert!(all.text.contains("refused by the guard"), "{}", all.text);
-        answers.push(all);
-    } else {
-        assert!(
-            requests.is_error && requests.text.contains("network log"),
-            "{}",
-            requests.text
-        );
-    }
+    assert!(!requests.is_error, "{}", requests.text);
+    assert!(requests.text.contains("GET 404 Fetch"), "{}", requests.text);
+    let number: u32 = requests
+        .text
+        .lines()
+        .nth(1)
+        .and_then(|line| line.split('.').next()?.parse().ok())
+        .expect("a numbered request");
+    let one = s.pack.call("request", json!({ "id": number })).await;
+    assert!(!one.is_error, "{}", one.text);
+    assert!(
+        one.text.contains("Authorization: (hidden: a credential)"),
+        "{}",
+        one.text
+    );
+    assert!(one.text.contains("X-Token: ••••"), "{}", one.text);
+    answers.push(one);
+    let all = s.pack.call("requests", json!({})).await;
+    assert!(all.text.contains("refused by the guard"), "{}", all.text);
+    answers.push(all);
+    let document = s.pack.call("request", json!({ "id": 1 })).await;
+    assert!(
+        document.text.contains("Response body") && document.text.contains("<h1>Echo</h1>"),
+        "{}",
+        document.text
+    );
+    answers.push(document);
     answers.push(requests);
     let unknown = refused(
         &mut s,

@@ -1,7 +1,8 @@
 //! What the backends share besides the contract: how Chrome is started
 //! ([`launch`]), the page script behind the selector calls ([`locate`]), and
 //! the [`supervisor`] every call runs through (lock, lazy start, deadline,
-//! clearing a dead browser, recovery after a timeout).
+//! clearing a dead browser, recovery after a timeout), and the [`network`]
+//! log kept from Chrome's events.
 //!
 //! Behind the `backend` feature: a program that uses a driver never needs
 //! these, and the facade does not re-export them.
@@ -9,4 +10,5 @@
 pub mod input;
 pub mod launch;
 pub mod locate;
+pub mod network;
 pub mod supervisor;

@@ -229,7 +229,9 @@ impl BrowserArgs {
                 self.max_download_mb
             ));
         }
+        let groups = groups(&self.caps)?;
         let options = Options {
+            network_log: groups.contains(&Group::Network),
             downloads: self.downloads.clone().map(|dir| Downloads {
                 dir,
                 max_bytes: self.max_download_mb * 1_000_000,
@@ -268,7 +270,7 @@ impl BrowserArgs {
                     AnswersArg::Changes => Answers::Changes,
                     AnswersArg::Full => Answers::Full,
                 },
-                groups: groups(&self.caps)?,
+                groups,
                 files_dir: self.files_dir.clone(),
                 output_dir: self.output_dir.clone(),
                 state_dir: self.state_dir.clone(),
