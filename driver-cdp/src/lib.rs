@@ -173,6 +173,18 @@ impl Driver for CdpDriver {
     async fn devtools(&self, method: &str, params: serde_json::Value) -> Result<serde_json::Value> {
         self.run(format!("send {method}"), async |session| {
             let id = session.current_session().await?;
+            if method.starts_with("Browser.") {
+                // The browser's own domain answers on the browser's
+                // connection, for this session's context only.
+                let mut params = params;
+                if let (Some(object), Some(context)) = (params.as_object_mut(), &session.context) {
+                    object.insert("browserContextId".to_owned(), serde_json::json!(context));
+                }
+                return Ok(session
+                    .client
+                    .call_raw(None, method.to_owned(), params)
+                    .await?);
+            }
             Ok(session
                 .client
                 .call_raw(Some(&id), method.to_owned(), params)

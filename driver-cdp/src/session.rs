@@ -32,7 +32,7 @@ pub(crate) struct Session {
     /// shared browser (made with its guard's proxy), or in a remote browser
     /// with a proxy (a context's proxy is the one place it can still be set).
     /// `None`: the browser's default context.
-    context: Option<String>,
+    pub(crate) context: Option<String>,
     /// Whether ending the session ends the browser (one started for it).
     owns_browser: bool,
     /// Tabs this session opened in a browser it neither started nor has a

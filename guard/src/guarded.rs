@@ -378,12 +378,14 @@ impl Driver for GuardedDriver {
 }
 
 /// The DevTools commands a guarded driver passes on: reading and writing
-/// cookies, printing, taking a picture, emulating a device, mouse input,
+/// cookies, printing, taking a picture, emulating a device (and granting
+/// the permission to read its place), mouse input,
 /// setting a file input's files and reading a request's body. None of them sends a request, changes where
 /// requests go, or names another browser context; anything else (a new
 /// context with its own proxy, request interception, a new target) would
 /// be a way around the guard, and is refused.
 pub const DEVTOOLS_ALLOWED: &[&str] = &[
+    "Browser.grantPermissions",
     "DOM.getDocument",
     "DOM.querySelector",
     "DOM.setFileInputFiles",

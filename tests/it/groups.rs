@@ -449,6 +449,18 @@ async fn emulation(backend: Backend) {
         compact.contains("[393,true,true,\"Asia/Tokyo\",\"fr-FR\"]"),
         "{seen}"
     );
+    s.ok(
+        "emulate",
+        json!({ "geolocation": { "latitude": 48.8584, "longitude": 2.2945 } }),
+    )
+    .await;
+    let place = page_text(
+        &mut s,
+        "new Promise((done) => navigator.geolocation.getCurrentPosition((p) => done([p.coords.latitude, p.coords.longitude]), (e) => done('error ' + e.code), { timeout: 3000 }))",
+    )
+    .await;
+    let compact: String = place.split_whitespace().collect();
+    assert!(compact.contains("[48.8584,2.2945]"), "{place}");
     refused(
         &mut s,
         "emulate",

@@ -147,6 +147,16 @@ impl Browser {
                     "latitude must be from -90 to 90 and longitude from -180 to 180",
                 ));
             }
+            // The page may read the place without asking a person who is
+            // not there.
+            let origin = self.driver.eval_isolated(&[], "location.origin").await?;
+            let mut grant = json!({ "permissions": ["geolocation"] });
+            if let Some(origin) = origin.as_str().filter(|origin| origin.starts_with("http")) {
+                grant["origin"] = json!(origin);
+            }
+            self.driver
+                .devtools("Browser.grantPermissions", grant)
+                .await?;
             self.driver
                 .devtools(
                     "Emulation.setGeolocationOverride",
@@ -199,9 +209,15 @@ impl Browser {
                 "say what to emulate: a device, width and height, touch, geolocation, timezone or locale",
             ));
         }
+        let laid_out = args.device.is_some() || args.width.is_some() || args.mobile.is_some();
         Ok(ToolOutput::text(format!(
-            "This tab now emulates {}. Reload the page (or open one) to see it laid out for that.",
-            said.join(", ")
+            "This tab now emulates {}.{}",
+            said.join(", "),
+            if laid_out {
+                " Reload the page (or open one) to see it laid out for that."
+            } else {
+                ""
+            }
         )))
     }
 
