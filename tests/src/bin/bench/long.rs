@@ -47,16 +47,22 @@ const ROUND: &[(&str, Option<&str>)] = &[
 ];
 
 /// Runs the session and prints what it measured.
-pub async fn long_session(backend: Backend, total: usize) -> Result<(), String> {
+pub async fn long_session(
+    backend: Backend,
+    total: usize,
+    chrome_args: &[String],
+) -> Result<(), String> {
     let site = Site::with_fixtures().await;
     let mut allowed = vec![AllowedOrigin::parse(&site.origin()).map_err(|e| e.to_string())?];
     if let Some(other) = site.other_origin() {
         allowed.push(AllowedOrigin::parse(&other).map_err(|e| e.to_string())?);
     }
     let marker = Marker::new();
+    let mut extra_args = vec![marker.flag()];
+    extra_args.extend(chrome_args.iter().cloned());
     let options = Options {
         timeout: TIMEOUT,
-        extra_args: vec![marker.flag()],
+        extra_args,
         ..Options::default()
     };
     let policy = Policy {

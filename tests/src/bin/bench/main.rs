@@ -49,12 +49,15 @@ async fn main() -> Result<(), String> {
     let mut calls: Option<usize> = None;
     let mut soakers = sessions::SOAK_SESSIONS;
     let mut only: Option<String> = None;
+    let mut chrome_args: Vec<String> = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--backend" => wanted = args.next().unwrap_or_default(),
             "--only" => only = args.next(),
             "--calls" => calls = args.next().and_then(|n| n.parse().ok()),
+            // A Chrome flag to measure the long session and the soak with.
+            "--chrome-arg" => chrome_args.extend(args.next()),
             "--sessions" => {
                 soakers = args
                     .next()
@@ -71,7 +74,7 @@ async fn main() -> Result<(), String> {
             }
             other => {
                 return Err(format!(
-                    "unknown argument {other:?}; usage: bench [--backend NAME|all] [--runs N] [--calls N] [--sessions N] [--only {}]",
+                    "unknown argument {other:?}; usage: bench [--backend NAME|all] [--runs N] [--calls N] [--sessions N] [--chrome-arg FLAG] [--only {}]",
                     PARTS.join("|")
                 ))
             }
@@ -153,12 +156,12 @@ async fn main() -> Result<(), String> {
     if wants("long") {
         let calls = calls.unwrap_or(long::CALLS).max(long::WARM + 1);
         for &backend in &backends {
-            long::long_session(backend, calls).await?;
+            long::long_session(backend, calls, &chrome_args).await?;
         }
     }
     if wants("soak") {
         let calls = calls.unwrap_or(sessions::SOAK_CALLS).max(1);
-        sessions::soak(soakers, calls).await?;
+        sessions::soak(soakers, calls, &chrome_args).await?;
     }
     Ok(())
 }

@@ -218,11 +218,13 @@ const SOAK_ROUND: &[(&str, Option<&str>)] = &[
 /// calls over the fixture site at once: throughput, latency, memory after
 /// warm-up and at the end, and what is left once every session and the
 /// browser are closed.
-pub async fn soak(sessions: usize, calls: usize) -> Result<(), String> {
+pub async fn soak(sessions: usize, calls: usize, chrome_args: &[String]) -> Result<(), String> {
     let site = Arc::new(Site::with_fixtures().await);
     let marker = Marker::new();
+    let mut extra_args = vec![marker.flag()];
+    extra_args.extend(chrome_args.iter().cloned());
     let shared = SharedBrowser::new(Options {
-        extra_args: vec![marker.flag()],
+        extra_args,
         timeout: Duration::from_secs(20),
         ..Options::default()
     });
