@@ -69,6 +69,7 @@ suite!(
     downloads_are_refused,
     dialogs_never_block,
     hover_and_wheel,
+    devtools_and_network_log,
 );
 
 #[test]

@@ -136,6 +136,7 @@ pub fn all() -> Vec<Check> {
         downloads_are_refused,
         dialogs_never_block,
         hover_and_wheel,
+        devtools_and_network_log,
     ]
 }
 
@@ -1313,4 +1314,51 @@ async fn until_true(driver: &dyn Driver, expression: &str) -> bool {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     false
+}
+
+/// A DevTools command reaches the current tab (a PDF of it), and the
+/// network log holds the page's own request, its status and type, where the
+/// session keeps one.
+async fn devtools_and_network_log(ctx: &Ctx) -> CheckResult {
+    let mut options = ctx.options();
+    options.network_log = true;
+    let driver = ctx.backend.driver(options);
+    let home = ctx.site.url("/");
+    step("navigate", driver.navigate(&home).await)?;
+    let printed = match needs(
+        driver.as_ref(),
+        Capability::DevTools,
+        "print to PDF",
+        driver
+            .devtools("Page.printToPDF", serde_json::json!({}))
+            .await,
+    )? {
+        Needed::Value(printed) => printed,
+        Needed::Unsupported(outcome) => return Ok(outcome),
+    };
+    ensure!(
+        printed["data"]
+            .as_str()
+            .is_some_and(|data| data.starts_with("JVBER")),
+        "not a PDF: {:.100}",
+        printed.to_string()
+    );
+    let log = match needs(
+        driver.as_ref(),
+        Capability::NetworkLog,
+        "read the network log",
+        driver.network_log().await,
+    )? {
+        Needed::Value(log) => log,
+        Needed::Unsupported(outcome) => return Ok(outcome),
+    };
+    ensure!(
+        log.iter().any(|request| request.url == home
+            && request.kind == "Document"
+            && request.status == Some(200)
+            && request.method == "GET"),
+        "the page's own request is not in the log: {log:?}"
+    );
+    step("close", driver.close().await)?;
+    Ok(Outcome::Pass)
 }
