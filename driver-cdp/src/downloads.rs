@@ -10,14 +10,15 @@ use serde_json::json;
 use driver_core::{Download, DownloadOutcome};
 
 use crate::client::{Client, RawEvent};
-use crate::registry::{ContextId, Registry, SharedRegistry, CONSOLE_LIMIT};
+use crate::registry::{ContextId, Registry, SharedRegistry, World, CONSOLE_LIMIT};
 
 /// `Browser.downloadWillBegin`: reported to the context of the tab whose
 /// frame started it (a main frame's id is its tab's), refused or started.
-pub(crate) fn began(registry: &SharedRegistry, event: &RawEvent) {
+pub(crate) fn began(client: &Client, registry: &SharedRegistry, event: &RawEvent) {
     let text = |key: &str| event.params[key].as_str().unwrap_or_default().to_owned();
     let frame = text("frameId");
     let guid = text("guid");
+    tell_settling(client, registry, &frame);
     registry.update(|registry| {
         let context = context_of_frame(registry, &frame);
         let state = registry.context(&context);
@@ -36,6 +37,44 @@ pub(crate) fn began(registry: &SharedRegistry, event: &RawEvent) {
             state.downloading.insert(guid, download.clone());
         }
         report(state, download);
+    });
+}
+
+/// Tells the tab's settling (in tabwright's world of its top document)
+/// that a download began: the navigation it waits for became this
+/// download, and brings no new page.
+fn tell_settling(client: &Client, registry: &SharedRegistry, frame: &str) {
+    let found = registry.read(|registry| {
+        let tab = registry
+            .tabs
+            .iter()
+            .find(|tab| tab.id.0 == frame)
+            .or_else(|| {
+                let session = registry.frame_sessions.get(frame)?;
+                registry.tab_of_session(session)
+            })?;
+        let session = tab.session.clone()?;
+        let context = registry
+            .contexts
+            .get(&(session.clone(), tab.id.0.clone(), World::Tools))
+            .copied()?;
+        Some((session, context))
+    });
+    let Some((session, context)) = found else {
+        return;
+    };
+    let client = client.clone();
+    tokio::spawn(async move {
+        let _ = client
+            .call_raw(
+                Some(&session),
+                "Runtime.evaluate",
+                json!({
+                    "expression": "globalThis[Symbol.for('tabwright.download')] = performance.now()",
+                    "contextId": context,
+                }),
+            )
+            .await;
     });
 }
 

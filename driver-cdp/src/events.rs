@@ -104,7 +104,7 @@ fn handle(client: &Client, registry: &SharedRegistry, event: &RawEvent) {
                 });
             }
         }
-        "Browser.downloadWillBegin" => crate::downloads::began(registry, event),
+        "Browser.downloadWillBegin" => crate::downloads::began(client, registry, event),
         "Browser.downloadProgress" => crate::downloads::progressed(client, registry, event),
         "Page.javascriptDialogOpening" => {
             if let Some(session) = session {

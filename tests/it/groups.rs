@@ -676,6 +676,10 @@ async fn downloads(backend: Backend) {
     let report = Session::number(&page, "\"Report\"");
     let big = Session::number(&page, "\"Everything\"");
     let mut said = s.ok("click", json!({ "element": report })).await.text;
+    assert!(
+        !said.contains("busy"),
+        "a download is not waited for: {said}"
+    );
     if !said.contains("Downloaded") {
         said = s.ok("wait_for", json!({ "seconds": 1 })).await.text;
     }

@@ -37,6 +37,10 @@
   const KEY = Symbol.for('tabwright.settle');
   const HOOKS = Symbol.for('tabwright.hooks');
   const CHANNEL = 'tabwright-settle';
+  // When the browser last saw a download begin in this tab: set in this
+  // world by a backend that sees download events (CDP), as the time on
+  // this document's clock.
+  const DOWNLOAD = Symbol.for('tabwright.download');
   const SUBMIT_GRACE_MS = 1000;
   // Schemes whose navigations bring a document; mailto: and the like go to
   // another program.
@@ -84,6 +88,7 @@
         return;
       }
       state.navigating = true;
+      state.navigatingSince = performance.now();
     });
     if (win.navigation) {
       win.navigation.addEventListener('navigate', (event) => {
@@ -91,7 +96,10 @@
         state.hooks.submitted = null;
         if (event.destination.sameDocument || event.downloadRequest) return;
         state.external = !DOCUMENTS.includes(new URL(event.destination.url).protocol);
-        if (!state.external) state.navigating = true;
+        if (!state.external) {
+          state.navigating = true;
+          state.navigatingSince = performance.now();
+        }
       });
     }
 
@@ -154,6 +162,11 @@
       if (requests > 0) pending.add(requests + ' requests are in flight');
       for (const state of states) {
         if (state.doc.readyState !== 'complete') pending.add('the page is still loading');
+        // A navigation that became a download ends there: the page stays.
+        const download = window[DOWNLOAD];
+        if (state.navigating && typeof download === 'number' && download >= state.navigatingSince) {
+          state.navigating = false;
+        }
         if (state.navigating) pending.add('a navigation is under way');
         const submitted = state.submitted;
         if ((submitted && !(submitted.event && submitted.event.defaultPrevented) &&
