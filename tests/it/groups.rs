@@ -220,6 +220,20 @@ async fn forms(backend: Backend) {
         "the same element",
     )
     .await;
+    // To a point with no number: 60 px to the right of where the knob is.
+    let at = page_text(&mut s, "(() => { const r = document.getElementById('knob').getBoundingClientRect(); return [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)]; })()").await;
+    let compact: String = at.split_whitespace().collect();
+    let numbers: Vec<f64> = compact
+        .split(['[', ']', ','])
+        .filter_map(|part| part.parse().ok())
+        .collect();
+    let (x, y) = (numbers[0], numbers[1]);
+    s.pack
+        .call("drag", json!({ "from": knob, "x": x + 60.0, "y": y }))
+        .await;
+    let moved = page_text(&mut s, "document.getElementById('moved').textContent").await;
+    assert!(moved.contains("Knob moved 60 px"), "{moved}");
+    refused(&mut s, "drag", json!({ "from": knob }), "say where to").await;
 
     // Not through the transcript, which takes a real picture to be large:
     // a small striped box compresses well.

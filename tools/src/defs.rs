@@ -388,7 +388,12 @@ pub struct DragArgs {
     /// The number of the element to pick up.
     pub from: u32,
     /// The number of the element to drop it on.
-    pub to: u32,
+    pub to: Option<u32>,
+    /// Or: a point to drop it at, in CSS pixels from the viewport's left
+    /// edge (a place with no number of its own).
+    pub x: Option<f64>,
+    /// And from its top edge.
+    pub y: Option<f64>,
 }
 
 /// `screenshot` when the forms group is on: also of one element.
@@ -533,7 +538,7 @@ pub fn group_tools(group: Group) -> &'static [ToolDef] {
     static FORMS: LazyLock<Vec<ToolDef>> = LazyLock::new(|| {
         vec![
             def::<FillArgs>("fill", leak(format!("Fill many form fields in one call: text fields, selects, checkboxes and radio buttons, each by number.{AFTER}"))),
-            def::<DragArgs>("drag", leak(format!("Drag one element onto another, with the mouse held down, as a person would.{AFTER}"))),
+            def::<DragArgs>("drag", leak(format!("Drag an element onto another (or to a point x,y), with the mouse held down, as a person would.{AFTER}"))),
         ]
     });
     static EMULATION: LazyLock<Vec<ToolDef>> = LazyLock::new(|| {

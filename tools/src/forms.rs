@@ -92,22 +92,38 @@ impl Browser {
     }
 
     pub(crate) async fn drag(&self, state: &mut State, args: defs::DragArgs) -> Outcome {
-        if args.from == args.to {
-            return Err(ToolError::bad("drag", "from and to are the same element"));
+        if args.to.is_none() && args.x.is_none() && args.y.is_none() {
+            return Err(ToolError::bad(
+                "drag",
+                "say where to: to (an element number) or x and y",
+            ));
+        }
+        let target = crate::args::target("drag", args.to, args.x, args.y)?;
+        if let crate::args::Target::Element(to) = target {
+            if to == args.from {
+                return Err(ToolError::bad("drag", "from and to are the same element"));
+            }
         }
         let from = self
             .marks
             .locate(&self.driver, args.from, "none", json!({}))
             .await?;
         let start = point(&from)?;
-        // The target is read with the source in view: scrolling it into the
-        // middle could move the source off screen, so it is located without
-        // a scroll if it is already visible.
-        let to = self
-            .marks
-            .locate(&self.driver, args.to, "none", json!({ "scroll": false }))
-            .await?;
-        let mut end = point(&to)?;
+        let (end, onto) = match target {
+            crate::args::Target::Element(to) => {
+                // The target is read with the source in view: scrolling it
+                // into the middle could move the source off screen.
+                let answer = self
+                    .marks
+                    .locate(&self.driver, to, "none", json!({ "scroll": false }))
+                    .await?;
+                (point(&answer)?, format!("onto [{to}]"))
+            }
+            crate::args::Target::Point(x, y) => {
+                self.on_screen("drag", x, y).await?;
+                ((x, y), format!("to ({x}, {y})"))
+            }
+        };
         let viewport = self.driver.viewport().await?;
         if end.0 < 0.0
             || end.1 < 0.0
@@ -116,11 +132,13 @@ impl Browser {
         {
             return Err(ToolError::bad(
                 "drag",
-                format!("[{}] and [{}] are not on screen together; scroll so both show, or make the window larger", args.from, args.to),
+                format!(
+                    "[{}] and where it goes are not on screen together; scroll so both show, or make the window larger",
+                    args.from
+                ),
             ));
         }
-        // A drop lands a little inside the target's box, not on its edge.
-        end = (end.0.round(), end.1.round());
+        let end = (end.0.round(), end.1.round());
         let mouse = |kind: &str, (x, y): (f64, f64), buttons: u8| json!({ "type": kind, "x": x, "y": y, "button": "left", "buttons": buttons, "clickCount": 1 });
         self.driver
             .devtools("Input.dispatchMouseEvent", mouse("mouseMoved", start, 0))
@@ -147,11 +165,8 @@ impl Browser {
                 .await
                 .map(|_| ()),
         )?;
-        self.after(
-            state,
-            format!("Dragged [{}] onto [{}].", args.from, args.to),
-        )
-        .await
+        self.after(state, format!("Dragged [{}] {onto}.", args.from))
+            .await
     }
 
     /// A picture of one element: its box on screen, scrolled into view.
