@@ -73,8 +73,13 @@ impl Browser {
                 format!("cannot write {}: {error}", file.display()),
             )
         })?;
+        let storage = if origin == "null" {
+            "no local storage (this page has no site)".to_owned()
+        } else {
+            format!("{stored} local storage items of {origin}")
+        };
         Ok(ToolOutput::text(format!(
-            "Saved {} cookies and {stored} local storage items of {origin} as {:?} ({}).",
+            "Saved {} cookies and {storage} as {:?} ({}).",
             saved.cookies.len(),
             args.name,
             file.display()
@@ -194,6 +199,12 @@ impl Browser {
                 .map_or(0, |value| value.chars().count());
             let _ = write!(line, "; value hidden ({length} characters)");
             lines.push(line);
+        }
+        if host.is_empty() {
+            return Ok(ToolOutput::text(
+                "This page has no site, so no cookies of its own; open a page of the site first."
+                    .to_owned(),
+            ));
         }
         if lines.is_empty() {
             return Ok(ToolOutput::text(format!(

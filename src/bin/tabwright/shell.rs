@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use tools::Pack;
 
 const HELP: &str = "\
-Commands (one tool call per line; `TOOL {json}` also works):
+Commands (one tool call per line; `TOOL {json}` also works, and a tool alone takes no arguments):
   open URL [new]            snapshot [full] [scope N]     console
   click N | click X Y       type N TEXT | type TEXT        press KEYS (Enter, Control+a …)
   select N OPTION…          hover N | hover X Y            scroll up|down|left|right [PX] | scroll N
@@ -83,7 +83,10 @@ pub fn parse(line: &str) -> Result<Line, String> {
             "scroll",
             json!({ "direction": direction, "pixels": float(px) }),
         ),
-        ("back" | "forward" | "console" | "close", []) => call(tool, json!({})),
+        // Any other tool without arguments (`cookies`, `requests`).
+        (name, []) if name.chars().all(|c| c.is_ascii_lowercase() || c == '_') => {
+            call(tool, json!({}))
+        }
         ("tabs", []) => call("tabs", json!({})),
         ("tabs", ["switch", n]) if number(n).is_some() => {
             call("tabs", json!({ "action": "switch", "tab": number(n) }))
