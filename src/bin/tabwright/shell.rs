@@ -83,8 +83,23 @@ pub fn parse(line: &str) -> Result<Line, String> {
             "scroll",
             json!({ "direction": direction, "pixels": float(px) }),
         ),
-        // Any other tool without arguments (`cookies`, `requests`).
-        (name, []) if name.chars().all(|c| c.is_ascii_lowercase() || c == '_') => {
+        // Any tool that needs none, without arguments (`back`, `cookies`,
+        // `requests`); those with a short form above need theirs.
+        (name, [])
+            if name.chars().all(|c| c.is_ascii_lowercase() || c == '_')
+                && !matches!(
+                    name,
+                    "open"
+                        | "click"
+                        | "hover"
+                        | "type"
+                        | "press"
+                        | "select"
+                        | "scroll"
+                        | "wait"
+                        | "dialog"
+                ) =>
+        {
             call(tool, json!({}))
         }
         ("tabs", []) => call("tabs", json!({})),
