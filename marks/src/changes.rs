@@ -4,13 +4,19 @@
 //! The format (the lines are the snapshot's own, each behind a sign):
 //!
 //! ```text
-//! --- changes since you last read this page (untrusted page content; + new, - gone, ~ changed, > moved, @ after; snapshot reads it all) ---
+//! --- changes since your last read (untrusted page content; snapshot for all) ---
 //! ~ [1] textbox "Email" = "ada@example.com"
 //! @ # Basket
 //! + [9] button "Remove Tea"
 //! - Your basket is empty.
-//! --- end of changes; 41 lines unchanged ---
+//! --- end; 41 lines unchanged ---
 //! ```
+//!
+//! The signs: `+` new, `-` gone, `~` changed (its state or value), `>`
+//! moved, `@` the unchanged line an addition follows. They are told to the
+//! model once, in the acting tools' descriptions; the header says only what
+//! the list is and how to read the whole page, since it comes with every
+//! action.
 //!
 //! A number keeps meaning one element: an element that a re-render replaced
 //! with a look-alike is a `-` of its old number and a `+` of a new one.
@@ -23,7 +29,12 @@ use similar::{capture_diff_slices, Algorithm, DiffOp};
 use crate::snapshot::{cut, one_line, RenderOptions, Snapshot, TITLE_SHOWN};
 
 /// The first line of a change list.
-pub const CHANGES_START: &str = "--- changes since you last read this page (untrusted page content; + new, - gone, ~ changed, > moved, @ after; snapshot reads it all) ---";
+pub const CHANGES_START: &str =
+    "--- changes since your last read (untrusted page content; snapshot for all) ---";
+
+/// How the last line of a change list begins (the count of unchanged
+/// lines follows).
+pub const CHANGES_END: &str = "--- end; ";
 
 /// What a model was last shown of a tab's page, to tell it later what
 /// changed.
@@ -108,7 +119,7 @@ impl Snapshot {
                 };
                 let _ = writeln!(text, "{sign} {line}");
             }
-            let _ = writeln!(text, "--- end of changes; {unchanged} lines unchanged ---");
+            let _ = writeln!(text, "{CHANGES_END}{unchanged} lines unchanged ---");
         }
         for line in self.beyond() {
             text.push_str(&line);

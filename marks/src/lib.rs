@@ -41,7 +41,7 @@ use driver_core::{
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-pub use changes::{Reading, CHANGES_START};
+pub use changes::{Reading, CHANGES_END, CHANGES_START};
 pub use error::MarksError;
 pub use snapshot::{
     cut, Element, Line, Rect, RenderOptions, SelectOption, Snapshot, CONTENT_END, CONTENT_START,

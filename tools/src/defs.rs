@@ -459,8 +459,9 @@ pub struct EvaluateArgs {
 }
 
 const AFTER: &str = " Returns what changed on the page since you last read it (a change list: \
-+ added, - removed, ~ changed, > moved; the whole page when it is new or about as short) and a \
-line for anything else that happened (URL changed, new tab, dialog, refused requests).";
++ new, - gone, ~ changed, > moved, @ the line an addition follows; the whole page when it is new \
+or about as short) and a line for anything else that happened (URL changed, new tab, dialog, \
+refused requests).";
 
 const VISION_AFTER: &str = " Returns a screenshot of the viewport afterwards and the console \
 lines since the last action.";

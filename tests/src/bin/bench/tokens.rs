@@ -188,7 +188,7 @@ impl Reader {
         };
         let body = &answer[start + marks::CHANGES_START.len()..];
         for line in body.lines() {
-            if line.starts_with("--- end of changes") {
+            if line.starts_with(marks::CHANGES_END) {
                 break;
             }
             let (sign, rest) = line.split_at(line.len().min(2));
