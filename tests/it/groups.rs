@@ -536,7 +536,7 @@ async fn secrets(backend: Backend) {
     let number: u32 = requests
         .text
         .lines()
-        .nth(1)
+        .nth(2)
         .and_then(|line| line.split('.').next()?.parse().ok())
         .expect("a numbered request");
     let one = s.pack.call("request", json!({ "id": number })).await;
