@@ -57,6 +57,7 @@ use serde_json::json;
 
 use driver_core::backend::input;
 use driver_core::backend::supervisor::Supervisor;
+use driver_core::Capability;
 pub use driver_core::{
     Capabilities, ConsoleEntry, Dialog, Download, Driver, DriverError, KeyPress, Navigation,
     Options, Request, Result, ScreenshotOptions, Tab, TabId, Viewport, WaitFor,
@@ -117,7 +118,15 @@ impl CdpDriver {
 #[async_trait]
 impl Driver for CdpDriver {
     fn capabilities(&self) -> Capabilities {
-        Capabilities::full("cdp")
+        let capabilities = Capabilities::full("cdp");
+        if self.options().network_log {
+            capabilities
+        } else {
+            capabilities.without(
+                Capability::NetworkLog,
+                driver_core::backend::network::NOT_KEPT,
+            )
+        }
     }
 
     async fn navigate(&self, url: &str) -> Result<Navigation> {
@@ -194,6 +203,13 @@ impl Driver for CdpDriver {
     }
 
     async fn network_log(&self) -> Result<Vec<Request>> {
+        if !self.options().network_log {
+            return Err(DriverError::Unsupported {
+                backend: "cdp",
+                feature: Capability::NetworkLog,
+                reason: driver_core::backend::network::NOT_KEPT,
+            });
+        }
         self.run_free("read the network log".to_owned(), async |session| {
             let id = session.current_session().await?;
             session.catch_up().await;

@@ -13,12 +13,21 @@ use crate::registry::SharedRegistry;
 /// Sessions' logs, by session.
 pub(crate) type Logs = HashMap<String, NetworkLog>;
 
-/// Follows one `Network.*` event into the log of its session.
+/// Follows one `Network.*` event into the log of its session, if its
+/// tab's context keeps one (nothing is copied for a session that does not:
+/// this runs for every request the browser makes).
 pub(crate) fn follow(registry: &SharedRegistry, event: &RawEvent) {
     let Some(session) = event.session_id.as_deref() else {
         return;
     };
     registry.update(|registry| {
+        let Some(tab) = registry.tab_of_session(session) else {
+            return;
+        };
+        let context = tab.context.clone();
+        if !registry.context(&context).network_log {
+            return;
+        }
         let main_frame = registry.by_session(session).map(|tab| tab.id.0.clone());
         registry
             .network

@@ -39,6 +39,8 @@ pub(crate) struct PerContext {
     pub downloads: Vec<Download>,
     /// Where its downloads may land, if they may.
     pub download_policy: Option<driver_core::Downloads>,
+    /// Whether its tabs keep a network log (`Options::network_log`).
+    pub network_log: bool,
     /// Downloads under way, by Chrome's guid.
     pub downloading: HashMap<String, Download>,
     pub viewport: Option<Viewport>,

@@ -82,6 +82,10 @@ impl Session {
         browser
             .registry
             .prepare(&context, viewport, options.on_frame.clone());
+        let network_log = options.network_log;
+        browser.registry.update(|registry| {
+            registry.context(&context).network_log = network_log;
+        });
         if let Some(downloads) = &options.downloads {
             browser
                 .allow_downloads(context.as_deref(), &downloads.dir)

@@ -100,11 +100,11 @@ pub struct Options {
     /// with it.
     pub downloads: Option<crate::Downloads>,
 
-    /// Keep the network log ([`Driver::network_log`](crate::Driver::network_log))
-    /// where it costs something: the WebDriver backend then has chromedriver
-    /// record every tab's network events (its performance log). The CDP
-    /// backend keeps it always, from events it receives anyway. Default
-    /// `false`.
+    /// Keep the network log ([`Driver::network_log`](crate::Driver::network_log)):
+    /// a copy of every request's headers (CDP, from events it receives
+    /// anyway), or chromedriver recording every tab's network events (its
+    /// performance log). It costs on every request, so it is off unless
+    /// asked for; the tools' `--caps network` asks. Default `false`.
     pub network_log: bool,
 }
 

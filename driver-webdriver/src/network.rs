@@ -9,10 +9,7 @@ use driver_core::{Capability, DriverError, Request, Result};
 
 use crate::session::Session;
 
-/// Why a session without [`Options::network_log`](driver_core::Options::network_log)
-/// has no log.
-pub(crate) const NOT_KEPT: &str =
-    "the session was started without a network log (Options::network_log; tabwright --caps network asks for it)";
+pub(crate) use driver_core::backend::network::NOT_KEPT;
 
 impl Session {
     /// Reads what chromedriver recorded since the last read into the tabs'

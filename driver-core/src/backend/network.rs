@@ -8,6 +8,11 @@ use serde_json::Value;
 
 use crate::{Request, NETWORK_LOG_KEPT};
 
+/// Why a session made without `Options::network_log` has no log, on any
+/// backend.
+pub const NOT_KEPT: &str =
+    "the session was started without a network log (Options::network_log; tabwright --caps network asks for it)";
+
 /// One target's requests, oldest first, each with when it began (Chrome's
 /// monotonic seconds).
 #[derive(Debug, Default)]
