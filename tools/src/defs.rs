@@ -252,6 +252,9 @@ pub struct ScreenshotArgs {
     /// screenshot of this tab (the answer says it is unchanged).
     #[serde(default)]
     pub if_changed: bool,
+    /// Only this element (by number), not the viewport. Offered with the
+    /// forms group; the core tool's schema leaves it out.
+    pub element: Option<u32>,
 }
 
 /// `wait_for`.
@@ -396,26 +399,6 @@ pub struct DragArgs {
     pub y: Option<f64>,
 }
 
-/// `screenshot` when the forms group is on: also of one element.
-#[derive(Debug, Default, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ElementScreenshotArgs {
-    /// Draw each element's number on it (the same numbers as the snapshot).
-    #[serde(default)]
-    pub numbers: bool,
-    /// png or jpeg (default png; jpeg in vision mode).
-    pub format: Option<ImageFormat>,
-    /// The whole page instead of the viewport.
-    #[serde(default)]
-    pub full_page: bool,
-    /// Send no picture if the page looks exactly as in the previous
-    /// screenshot of this tab (the answer says it is unchanged).
-    #[serde(default)]
-    pub if_changed: bool,
-    /// Only this element (by number), not the viewport.
-    pub element: Option<u32>,
-}
-
 /// `emulate`: look like another device, place or language.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -482,7 +465,7 @@ pub fn text_tools() -> &'static [ToolDef] {
         def::<NoArgs>("back", leak(format!("Go back one page in this tab's history.{AFTER}"))),
         def::<NoArgs>("forward", leak(format!("Go forward one page in this tab's history.{AFTER}"))),
         def::<TabsArgs>("tabs", "List the open tabs, or switch to, close or open one. Tabs are numbered 1, 2, … in the order they were opened."),
-        def::<ScreenshotArgs>("screenshot", "A picture of the viewport (or the full page), optionally with each element's number drawn on it; with if_changed, no picture when nothing changed since the last one."),
+        core_screenshot("A picture of the viewport (or the full page), optionally with each element's number drawn on it; with if_changed, no picture when nothing changed since the last one."),
         def::<WaitForArgs>("wait_for", "Wait until a text appears on the page or disappears from it, or for a number of seconds. Returns the page afterwards."),
         def::<NoArgs>("console", "The console messages and uncaught page errors since you last asked."),
         def::<DialogArgs>("dialog", leak(format!("Answer the open alert, confirm, prompt or leave-page dialog: accept or dismiss, with text for a prompt.{AFTER}"))),
@@ -505,7 +488,7 @@ pub fn vision_tools() -> &'static [ToolDef] {
         def::<NoArgs>("back", leak(format!("Go back one page in this tab's history.{VISION_AFTER}"))),
         def::<NoArgs>("forward", leak(format!("Go forward one page in this tab's history.{VISION_AFTER}"))),
         def::<TabsArgs>("tabs", "List the open tabs, or switch to, close or open one. Tabs are numbered 1, 2, … in the order they were opened."),
-        def::<ScreenshotArgs>("screenshot", "A picture of the viewport (or the full page), optionally with numbers drawn on the elements you can act on; with if_changed, no picture when nothing changed since the last one."),
+        core_screenshot("A picture of the viewport (or the full page), optionally with numbers drawn on the elements you can act on; with if_changed, no picture when nothing changed since the last one."),
         def::<WaitForArgs>("wait_for", leak(format!("Wait until a text appears or disappears, or for a number of seconds.{VISION_AFTER}"))),
         def::<NoArgs>("console", "The console messages and uncaught page errors since you last asked."),
         def::<DialogArgs>("dialog", leak(format!("Answer the open alert, confirm, prompt or leave-page dialog.{VISION_AFTER}"))),
@@ -559,10 +542,20 @@ pub fn group_tools(group: Group) -> &'static [ToolDef] {
     }
 }
 
+/// `screenshot` as the core tools offer it: without `element`, which is
+/// the forms group's.
+fn core_screenshot(description: &'static str) -> ToolDef {
+    let mut tool = def::<ScreenshotArgs>("screenshot", description);
+    if let Some(properties) = tool.input_schema["properties"].as_object_mut() {
+        properties.remove("element");
+    }
+    tool
+}
+
 /// `screenshot` as the forms group offers it: of one element too.
 pub(crate) fn element_screenshot() -> &'static ToolDef {
     static TOOL: LazyLock<ToolDef> = LazyLock::new(|| {
-        def::<ElementScreenshotArgs>("screenshot", "A picture of the viewport, the full page or one element (by number), optionally with each element's number drawn on it; with if_changed, no picture when nothing changed since the last one.")
+        def::<ScreenshotArgs>("screenshot", "A picture of the viewport, the full page or one element (by number), optionally with each element's number drawn on it; with if_changed, no picture when nothing changed since the last one.")
     });
     &TOOL
 }

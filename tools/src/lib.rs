@@ -76,11 +76,11 @@ mod storage;
 mod vision;
 
 pub use defs::{
-    group_tools, text_tools, vision_tools, ClickArgs, DialogArgs, Direction, DragArgs,
-    ElementScreenshotArgs, EmulateArgs, EvaluateArgs, Field, FillArgs, FindArgs, Geolocation,
-    HoverArgs, ImageFormat, NoArgs, OpenArgs, PdfArgs, PointArgs, PressArgs, RequestArgs,
-    RequestsArgs, ScreenshotArgs, ScrollArgs, ScrollAtArgs, SelectArgs, SnapshotArgs, StateArgs,
-    TabAction, TabsArgs, ToolDef, TypeArgs, TypeTextArgs, UploadArgs, WaitForArgs,
+    group_tools, text_tools, vision_tools, ClickArgs, DialogArgs, Direction, DragArgs, EmulateArgs,
+    EvaluateArgs, Field, FillArgs, FindArgs, Geolocation, HoverArgs, ImageFormat, NoArgs, OpenArgs,
+    PdfArgs, PointArgs, PressArgs, RequestArgs, RequestsArgs, ScreenshotArgs, ScrollArgs,
+    ScrollAtArgs, SelectArgs, SnapshotArgs, StateArgs, TabAction, TabsArgs, ToolDef, TypeArgs,
+    TypeTextArgs, UploadArgs, WaitForArgs,
 };
 pub use error::ToolError;
 pub use options::{Answers, Group, PackOptions, Secret};

@@ -158,7 +158,7 @@ impl Pack {
 
     /// `screenshot`: of one element when the forms group is on and one is
     /// named, else as the core tool takes it.
-    async fn screenshot(&self, state: &mut State, args: defs::ElementScreenshotArgs) -> Outcome {
+    async fn screenshot(&self, state: &mut State, args: defs::ScreenshotArgs) -> Outcome {
         let forms = self.browser.options.groups.contains(&Group::Forms);
         match args.element {
             Some(_) if !forms => Err(ToolError::bad(
@@ -176,15 +176,7 @@ impl Pack {
                     .element_screenshot(number, args.format == Some(defs::ImageFormat::Jpeg))
                     .await
             }
-            None => {
-                let args = defs::ScreenshotArgs {
-                    numbers: args.numbers,
-                    format: args.format,
-                    full_page: args.full_page,
-                    if_changed: args.if_changed,
-                };
-                self.browser.screenshot(state, args).await
-            }
+            None => self.browser.screenshot(state, args).await,
         }
     }
 
