@@ -13,7 +13,9 @@ use crate::browser::{acted, Browser};
 use crate::defs::{self, ImageFormat, TabAction};
 use crate::error::ToolError;
 use crate::options::Answers;
-use crate::output::{console_line, join, mime, shown, typed_line, Image, Outcome, ToolOutput};
+use crate::output::{
+    console_line, join, mime, quote_list, shown, typed_line, Image, Outcome, ToolOutput,
+};
 use crate::state::{digest, Picture, State};
 
 /// The longest `wait_for` waits.
@@ -566,14 +568,6 @@ impl Browser {
         );
         self.after(state, did).await
     }
-}
-
-fn quote_list(items: &[String]) -> String {
-    items
-        .iter()
-        .map(|item| format!("{item:?}"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 fn tab_list(tabs: &[driver_core::Tab]) -> String {

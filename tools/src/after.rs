@@ -10,7 +10,7 @@ use marks::{MarksError, RenderOptions, Snapshot, SnapshotOptions};
 use crate::browser::Browser;
 use crate::error::{dialog_sentence, ToolError};
 use crate::options::Answers;
-use crate::output::{console_line, join, mime, shown, Image, Outcome, ToolOutput};
+use crate::output::{console_line, join, mime, shown, size, Image, Outcome, ToolOutput};
 use crate::settle::{settle, Begin, Settled};
 use crate::state::State;
 
@@ -375,11 +375,11 @@ impl Browser {
                 DownloadOutcome::Saved { path, bytes } => format!(
                     "Downloaded {name:?} from {from}: saved as {} ({}).",
                     path.display(),
-                    crate::files::size(*bytes)
+                    size(*bytes)
                 ),
                 DownloadOutcome::TooLarge { limit } => format!(
                     "A download was cancelled: {name:?} from {from} is larger than the {} a download may be (--max-download-mb); nothing was kept.",
-                    crate::files::size(*limit)
+                    size(*limit)
                 ),
                 DownloadOutcome::Failed => format!("A download failed: {name:?} from {from}."),
             };

@@ -10,7 +10,7 @@ use serde_json::json;
 use crate::browser::{acted, Browser};
 use crate::defs;
 use crate::error::ToolError;
-use crate::output::{Outcome, ToolOutput};
+use crate::output::{quote_list, size, Outcome, ToolOutput};
 use crate::state::State;
 
 /// The most files one `upload` puts in a field.
@@ -126,7 +126,7 @@ impl Browser {
             .collect();
         self.after(
             state,
-            format!("Put {} into [{}].", quote_names(&names), args.element),
+            format!("Put {} into [{}].", quote_list(&names), args.element),
         )
         .await
     }
@@ -266,23 +266,6 @@ pub(crate) fn plain_name<'a>(tool: &'static str, name: &'a str) -> Result<&'a st
             format!("{name:?} must be a plain file name (no folders, not starting with a dot)"),
         )),
     }
-}
-
-/// A size for people: bytes, KB or MB.
-pub(crate) fn size(bytes: u64) -> String {
-    match bytes {
-        0..1_000 => format!("{bytes} B"),
-        1_000..1_000_000 => format!("{:.1} KB", bytes as f64 / 1e3),
-        _ => format!("{:.1} MB", bytes as f64 / 1e6),
-    }
-}
-
-fn quote_names(names: &[String]) -> String {
-    names
-        .iter()
-        .map(|name| format!("{name:?}"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// A token no page can guess, to mark an element with.

@@ -100,3 +100,21 @@ pub(crate) fn typed_line(element: Option<u32>, text: &str, submit: bool) -> Stri
         if submit { " and pressed Enter" } else { "" }
     )
 }
+
+/// Strings as a model reads a list of them: quoted, comma-separated.
+pub(crate) fn quote_list(items: &[String]) -> String {
+    items
+        .iter()
+        .map(|item| format!("{item:?}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A size for people: bytes, KB or MB.
+pub(crate) fn size(bytes: u64) -> String {
+    match bytes {
+        0..1_000 => format!("{bytes} B"),
+        1_000..1_000_000 => format!("{:.1} KB", bytes as f64 / 1e3),
+        _ => format!("{:.1} MB", bytes as f64 / 1e6),
+    }
+}
