@@ -72,7 +72,7 @@ impl Browser {
         client
             .call_raw(None, "Target.setAutoAttach", events::auto_attach())
             .await?;
-        browser.deny_downloads(None).await?;
+        browser.set_downloads(None, None).await?;
         Ok(browser)
     }
 
@@ -93,37 +93,26 @@ impl Browser {
         })
     }
 
-    /// Refuses downloads in a browser context (`None`: the default one).
-    pub async fn deny_downloads(&self, context: Option<&str>) -> Result<()> {
-        let mut params = json!({ "behavior": "deny", "eventsEnabled": true });
-        if let Some(context) = context {
-            params["browserContextId"] = json!(context);
-        }
-        self.client
-            .call_raw(None, "Browser.setDownloadBehavior", params)
-            .await?;
-        Ok(())
-    }
-
-    /// Lets downloads in a browser context (`None`: the default one) land
-    /// in `dir`, each under a name of Chrome's (its guid) until it is
-    /// whole; their events say how far each got.
-    pub async fn allow_downloads(
+    /// Sets what becomes of downloads in a browser context (`None`: the
+    /// default one): refused (`dir` `None`), or landing in `dir`, each
+    /// under a name of Chrome's (its guid) until it is whole. Either way
+    /// their events say what happened.
+    pub async fn set_downloads(
         &self,
         context: Option<&str>,
-        dir: &std::path::Path,
+        dir: Option<&std::path::Path>,
     ) -> Result<()> {
-        std::fs::create_dir_all(dir).map_err(|error| DriverError::Launch {
-            reason: format!(
-                "cannot make the downloads folder {}: {error}",
-                dir.display()
-            ),
-        })?;
-        let mut params = json!({
-            "behavior": "allowAndName",
-            "downloadPath": dir.to_string_lossy(),
-            "eventsEnabled": true,
-        });
+        let mut params = json!({ "behavior": "deny", "eventsEnabled": true });
+        if let Some(dir) = dir {
+            std::fs::create_dir_all(dir).map_err(|error| DriverError::Launch {
+                reason: format!(
+                    "cannot make the downloads folder {}: {error}",
+                    dir.display()
+                ),
+            })?;
+            params["behavior"] = json!("allowAndName");
+            params["downloadPath"] = json!(dir.to_string_lossy());
+        }
         if let Some(context) = context {
             params["browserContextId"] = json!(context);
         }
@@ -153,7 +142,7 @@ impl Browser {
                 .await?,
         )?;
         let context = created.browser_context_id;
-        self.deny_downloads(Some(&context)).await?;
+        self.set_downloads(Some(&context), None).await?;
         Ok(context)
     }
 

@@ -88,7 +88,7 @@ impl Session {
         });
         if let Some(downloads) = &options.downloads {
             browser
-                .allow_downloads(context.as_deref(), &downloads.dir)
+                .set_downloads(context.as_deref(), Some(&downloads.dir))
                 .await?;
             let policy = downloads.clone();
             browser.registry.update(|registry| {
