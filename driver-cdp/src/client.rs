@@ -134,6 +134,16 @@ impl Client {
         })
     }
 
+    /// Sends a command whose answer nobody waits for (an acknowledgement,
+    /// a nudge), from a task of its own: an event handler must not wait.
+    pub fn send(&self, session: Option<&str>, method: &'static str, params: serde_json::Value) {
+        let client = self.clone();
+        let session = session.map(str::to_owned);
+        tokio::spawn(async move {
+            let _ = client.call_raw(session.as_deref(), method, params).await;
+        });
+    }
+
     /// Sends a command by name with JSON params.
     pub async fn call_raw(
         &self,

@@ -63,19 +63,14 @@ fn tell_settling(client: &Client, registry: &SharedRegistry, frame: &str) {
     let Some((session, context)) = found else {
         return;
     };
-    let client = client.clone();
-    tokio::spawn(async move {
-        let _ = client
-            .call_raw(
-                Some(&session),
-                "Runtime.evaluate",
-                json!({
-                    "expression": "globalThis[Symbol.for('tabwright.download')] = performance.now()",
-                    "contextId": context,
-                }),
-            )
-            .await;
-    });
+    client.send(
+        Some(&session),
+        "Runtime.evaluate",
+        json!({
+            "expression": "globalThis[Symbol.for('tabwright.download')] = performance.now()",
+            "contextId": context,
+        }),
+    );
 }
 
 /// `Browser.downloadProgress`: a download over the cap is cancelled; a

@@ -255,14 +255,7 @@ fn on_attached(client: &Client, registry: &SharedRegistry, event: &RawEvent) {
     match info.kind.as_str() {
         "page" => attach_tab(client, registry, info, session),
         "iframe" => attach_frame(client, registry, &info, session, event.session_id.clone()),
-        _ => {
-            let client = client.clone();
-            tokio::spawn(async move {
-                let _ = client
-                    .call_raw(Some(&session), "Runtime.runIfWaitingForDebugger", json!({}))
-                    .await;
-            });
-        }
+        _ => client.send(Some(&session), "Runtime.runIfWaitingForDebugger", json!({})),
     }
 }
 
@@ -475,14 +468,9 @@ fn on_screencast_frame(client: &Client, callback: &FrameCallback, event: &RawEve
     }
     // Acknowledge after the callback returns: Chrome sends the next frame
     // only then, so a slow consumer drops frames instead of queueing them.
-    let client = client.clone();
-    tokio::spawn(async move {
-        let _ = client
-            .call_raw(
-                Some(&session),
-                "Page.screencastFrameAck",
-                json!({ "sessionId": frame_number }),
-            )
-            .await;
-    });
+    client.send(
+        Some(&session),
+        "Page.screencastFrameAck",
+        json!({ "sessionId": frame_number }),
+    );
 }
