@@ -10,20 +10,12 @@ impl Session {
     /// The browser log since the last call (chromedriver's `goog:loggingPrefs`).
     pub(crate) async fn console(&mut self) -> Result<Vec<ConsoleEntry>> {
         let entries = self
-            .raw(
-                http::Method::POST,
-                "se/log",
-                Some(json!({ "type": "browser" })),
+            .log(
+                "browser",
+                Capability::Console,
+                "this WebDriver end has no browser log (chromedriver's se/log)",
             )
-            .await
-            .map_err(|error| match error {
-                DriverError::Protocol(_) => DriverError::Unsupported {
-                    backend: "webdriver",
-                    feature: Capability::Console,
-                    reason: "this WebDriver end has no browser log (chromedriver's se/log)",
-                },
-                other => other,
-            })?;
+            .await?;
         let tab = TabId(self.current.clone());
         Ok(entries
             .as_array()
@@ -51,6 +43,29 @@ impl Session {
                 }
             })
             .collect())
+    }
+}
+
+impl Session {
+    /// What chromedriver recorded in one of its logs (`kind`: browser,
+    /// performance) since the last read; an end without logs answers
+    /// `Unsupported` for `feature`, with `reason`.
+    pub(crate) async fn log(
+        &self,
+        kind: &str,
+        feature: Capability,
+        reason: &'static str,
+    ) -> Result<Value> {
+        self.raw(http::Method::POST, "se/log", Some(json!({ "type": kind })))
+            .await
+            .map_err(|error| match error {
+                DriverError::Protocol(_) => DriverError::Unsupported {
+                    backend: "webdriver",
+                    feature,
+                    reason,
+                },
+                other => other,
+            })
     }
 }
 

@@ -2,7 +2,7 @@
 //! DevTools event of a tab (its `webview`, the tab's target id, which is
 //! also its window handle), followed into that tab's log.
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use driver_core::backend::network::merged;
 use driver_core::{Capability, DriverError, Request, Result};
@@ -19,20 +19,12 @@ impl Session {
             return Ok(());
         }
         let entries = self
-            .raw(
-                http::Method::POST,
-                "se/log",
-                Some(json!({ "type": "performance" })),
+            .log(
+                "performance",
+                Capability::NetworkLog,
+                "this WebDriver end has no performance log (chromedriver's se/log)",
             )
-            .await
-            .map_err(|error| match error {
-                DriverError::Protocol(_) => DriverError::Unsupported {
-                    backend: "webdriver",
-                    feature: Capability::NetworkLog,
-                    reason: "this WebDriver end has no performance log (chromedriver's se/log)",
-                },
-                other => other,
-            })?;
+            .await?;
         let Some(logs) = self.network.as_mut() else {
             return Ok(());
         };
