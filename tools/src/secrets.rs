@@ -22,13 +22,12 @@ pub(crate) struct Secrets {
 
 impl Secrets {
     pub(crate) fn new(secrets: &[Secret]) -> Self {
-        // A page that echoes each keystroke shows every beginning of the
-        // value on the way: those are hidden too, down to a few characters
-        // (shorter ones would hide ordinary words).
+        // Parts of the value a page may show are hidden too, down to a few
+        // characters (shorter ones would hide ordinary words).
         let mut forms: Vec<String> = secrets
             .iter()
-            .flat_map(|secret| beginnings(&secret.value))
-            .flat_map(|beginning| forms_of(&beginning))
+            .flat_map(|secret| parts(&secret.value))
+            .flat_map(|part| forms_of(&part))
             .collect();
         forms.sort_by_key(|form| std::cmp::Reverse(form.len()));
         forms.dedup();
@@ -93,14 +92,17 @@ impl Secrets {
 /// The shortest beginning of a secret that is hidden on its own.
 const SHORTEST_HIDDEN: usize = 4;
 
-/// The value and each of its beginnings of at least [`SHORTEST_HIDDEN`]
-/// characters (all of it, if it is shorter).
-fn beginnings(value: &str) -> Vec<String> {
+/// The value and each of its beginnings and endings of at least
+/// [`SHORTEST_HIDDEN`] characters (all of it, if it is shorter): a page
+/// echoing keystrokes shows the beginnings on the way, one showing "ending
+/// in 1234" an ending.
+fn parts(value: &str) -> Vec<String> {
     let chars: Vec<char> = value.chars().collect();
     let shortest = SHORTEST_HIDDEN.min(chars.len()).max(1);
-    (shortest..=chars.len())
-        .map(|length| chars[..length].iter().collect())
-        .collect()
+    let beginnings = (shortest..=chars.len()).map(|length| chars[..length].iter().collect());
+    let endings =
+        (shortest..chars.len()).map(|length| chars[chars.len() - length..].iter().collect());
+    beginnings.chain(endings).collect()
 }
 
 /// The forms a value may take where a page echoes or sends it.
@@ -182,6 +184,9 @@ mod tests {
         let mut text = "typed p@s\ntyped p@ss\ntyped p@ss w\"or".to_owned();
         secrets.scrub(&mut text);
         assert_eq!(text, "typed p@s\ntyped ••••\ntyped ••••");
+        let mut ending = "the one ending in d&1 or rd&1".to_owned();
+        secrets.scrub(&mut ending);
+        assert_eq!(ending, "the one ending in d&1 or ••••");
     }
 
     #[test]
