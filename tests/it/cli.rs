@@ -298,13 +298,13 @@ async fn mcp_over_http_serves_many_clients() {
     assert!(left.is_empty(), "browser processes left: {left:?}");
 }
 
-/// An MCP client that dies (killed, its pipes closed) leaves no browser
-/// behind: the server sees its stdin close, closes the browser, exits.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_dead_client_leaves_no_browser() {
+/// An MCP client (`mcp/hang_client.py`) running a server whose browser is
+/// marked, once it says the browser is up; it then waits for ever.
+async fn hung_client(
+    site: &Site,
+    marker: &tabwright_tests::backend::Marker,
+) -> tokio::process::Child {
     use tokio::io::AsyncBufReadExt;
-    let site = Site::start().await;
-    let marker = tabwright_tests::backend::Marker::new();
     let client = concat!(env!("CARGO_MANIFEST_DIR"), "/mcp/hang_client.py");
     let mut python = Command::new("python3");
     python
@@ -324,6 +324,16 @@ async fn a_dead_client_leaves_no_browser() {
         matches!(&ready, Ok(Ok(Some(line))) if line == "ready"),
         "{ready:?}"
     );
+    child
+}
+
+/// An MCP client that dies (killed, its pipes closed) leaves no browser
+/// behind: the server sees its stdin close, closes the browser, exits.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dead_client_leaves_no_browser() {
+    let site = Site::start().await;
+    let marker = tabwright_tests::backend::Marker::new();
+    let mut child = hung_client(&site, &marker).await;
     assert!(!marker.processes().is_empty(), "the browser runs");
     child.kill().await.expect("the client is killed");
     let left = until_none(&marker).await;
@@ -335,28 +345,9 @@ async fn a_dead_client_leaves_no_browser() {
 /// it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_killed_server_leaves_no_browser() {
-    use tokio::io::AsyncBufReadExt;
     let site = Site::start().await;
     let marker = tabwright_tests::backend::Marker::new();
-    let client = concat!(env!("CARGO_MANIFEST_DIR"), "/mcp/hang_client.py");
-    let mut python = Command::new("python3");
-    python
-        .arg(client)
-        .arg(binary())
-        .arg(site.origin())
-        .args(["--chrome-arg", &marker.flag()])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .kill_on_drop(true);
-    let mut child = python.spawn().expect("the client starts");
-    let stdout = child.stdout.take().expect("stdout");
-    let mut lines = tokio::io::BufReader::new(stdout).lines();
-    let ready = tokio::time::timeout(LIMIT, lines.next_line()).await;
-    assert!(
-        matches!(&ready, Ok(Ok(Some(line))) if line == "ready"),
-        "{ready:?}"
-    );
+    let mut child = hung_client(&site, &marker).await;
     // The marked processes: the client, the server, the browser.
     let client_pid = child.id().expect("a pid");
     let server = marker

@@ -55,17 +55,7 @@ impl Remote {
             .arg("about:blank")
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null());
-        let process = command.spawn().map_err(|e| format!("chromium: {e}"))?;
-        let relay = ns.relay(port).map_err(|e| format!("relay: {e}"))?;
-        let endpoint = format!("http://{}", relay.address);
-        let remote = Self {
-            endpoint,
-            _relay: relay,
-            _process: process,
-            _profile: profile,
-        };
-        remote.until_up("/json/version").await?;
-        Ok(remote)
+        Self::start(ns, command, port, profile, "/json/version").await
     }
 
     /// chromedriver, in `ns`: a remote WebDriver end.
@@ -80,16 +70,27 @@ impl Remote {
             .args(["--allowed-origins=*", "--allowed-ips="])
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null());
-        let process = command.spawn().map_err(|e| format!("chromedriver: {e}"))?;
+        Self::start(ns, command, port, profile, "/status").await
+    }
+
+    /// Starts `command` in `ns`, listening on `port` there, and waits until
+    /// `ready` answers through a relay from here.
+    async fn start(
+        ns: &Netns,
+        mut command: tokio::process::Command,
+        port: u16,
+        profile: tempfile::TempDir,
+        ready: &str,
+    ) -> Result<Self, String> {
+        let process = command.spawn().map_err(|e| format!("{command:?}: {e}"))?;
         let relay = ns.relay(port).map_err(|e| format!("relay: {e}"))?;
-        let endpoint = format!("http://{}", relay.address);
         let remote = Self {
-            endpoint,
+            endpoint: format!("http://{}", relay.address),
             _relay: relay,
             _process: process,
             _profile: profile,
         };
-        remote.until_up("/status").await?;
+        remote.until_up(ready).await?;
         Ok(remote)
     }
 

@@ -25,6 +25,17 @@ def headers_for(token):
     return {"Authorization": f"Bearer {token}"} if token else {}
 
 
+async def initialize(http, url, token, name):
+    """An MCP initialize request sent by hand, to read the raw HTTP answer."""
+    return await http.post(
+        url,
+        headers={**headers_for(token), "Accept": "application/json, text/event-stream"},
+        json={"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-03-26", "capabilities": {},
+            "clientInfo": {"name": name, "version": "1"}}},
+    )
+
+
 async def visitor(url, origin, name, token, ready, release):
     """One client: sets its own cookie, then (once every client has set
     theirs) reads the page and must see only its own."""
@@ -52,13 +63,7 @@ async def refused(url, token, expected):
     except BaseException as error:  # the SDK raises from a task group
         told = repr(error)
         async with httpx.AsyncClient() as http:
-            answer = await http.post(
-                url,
-                headers={**headers_for(token), "Accept": "application/json, text/event-stream"},
-                json={"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-                    "protocolVersion": "2025-03-26", "capabilities": {},
-                    "clientInfo": {"name": "probe", "version": "1"}}},
-            )
+            answer = await initialize(http, url, token, "probe")
         body = answer.text
         assert expected in body, (answer.status_code, body, told)
         return answer.status_code, body
@@ -88,13 +93,7 @@ async def main(url, origin, max_sessions, idle, token):
 
     # A session left open without a word is closed by the server.
     async with httpx.AsyncClient() as http:
-        answer = await http.post(
-            url,
-            headers={**headers_for(token), "Accept": "application/json, text/event-stream"},
-            json={"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-                "protocolVersion": "2025-03-26", "capabilities": {},
-                "clientInfo": {"name": "idler", "version": "1"}}},
-        )
+        answer = await initialize(http, url, token, "idler")
         session_id = answer.headers.get("mcp-session-id")
         assert session_id, answer.headers
         await asyncio.sleep(idle + 2)
