@@ -37,6 +37,8 @@ const CHROME_FLAGS: &[&str] = &[
 /// A browser on the other machine, and what reaches it from here.
 struct Remote {
     endpoint: String,
+    /// The path that answers once the remote end is up.
+    ready: &'static str,
     _relay: Relay,
     _process: tokio::process::Child,
     _profile: tempfile::TempDir,
@@ -80,22 +82,33 @@ impl Remote {
         mut command: tokio::process::Command,
         port: u16,
         profile: tempfile::TempDir,
-        ready: &str,
+        ready: &'static str,
     ) -> Result<Self, String> {
         let process = command.spawn().map_err(|e| format!("{command:?}: {e}"))?;
         let relay = ns.relay(port).map_err(|e| format!("relay: {e}"))?;
         let remote = Self {
             endpoint: format!("http://{}", relay.address),
+            ready,
             _relay: relay,
             _process: process,
             _profile: profile,
         };
-        remote.until_up(ready).await?;
+        remote.until_up().await?;
         Ok(remote)
     }
 
-    /// Waits until `path` answers through the relay.
-    async fn until_up(&self, path: &str) -> Result<(), String> {
+    /// The remote end `backend` drives, in `ns`.
+    async fn of(backend: Backend, ns: &Netns) -> Self {
+        match backend {
+            Backend::Cdp => Self::chrome(ns).await,
+            Backend::WebDriver => Self::chromedriver(ns).await,
+        }
+        .unwrap_or_else(|problem| panic!("the remote browser: {problem}"))
+    }
+
+    /// Waits until the remote end answers through the relay.
+    async fn until_up(&self) -> Result<(), String> {
+        let path = self.ready;
         let deadline = tokio::time::Instant::now() + START;
         let mut last = String::new();
         while tokio::time::Instant::now() < deadline {
@@ -171,11 +184,7 @@ async fn remote_stays_guarded(backend: Backend) {
         .await;
     }
 
-    let remote = match backend {
-        Backend::Cdp => Remote::chrome(&remote_ns).await,
-        Backend::WebDriver => Remote::chromedriver(&remote_ns).await,
-    }
-    .unwrap_or_else(|problem| panic!("the remote browser: {problem}"));
+    let remote = Remote::of(backend, &remote_ns).await;
 
     let policy = Policy {
         allowed_origins: vec![AllowedOrigin::parse(&site.origin()).expect("origin")],
@@ -246,10 +255,7 @@ async fn remote_stays_guarded(backend: Backend) {
     // session's proxy port.
     driver.close().await.expect("close");
     remote
-        .until_up(match backend {
-            Backend::Cdp => "/json/version",
-            Backend::WebDriver => "/status",
-        })
+        .until_up()
         .await
         .expect("the remote browser still runs");
     let after = remote_ns.exchange(proxy, b"GET http://example.com/ HTTP/1.1\r\n\r\n");
@@ -267,11 +273,7 @@ async fn unreachable_guard_fails_closed(backend: Backend) {
     let Some((remote_ns, _stranger)) = namespaces() else {
         return;
     };
-    let remote = match backend {
-        Backend::Cdp => Remote::chrome(&remote_ns).await,
-        Backend::WebDriver => Remote::chromedriver(&remote_ns).await,
-    }
-    .unwrap_or_else(|problem| panic!("the remote browser: {problem}"));
+    let remote = Remote::of(backend, &remote_ns).await;
     let options = Options {
         endpoint: Some(remote.endpoint.clone()),
         timeout: START,
@@ -286,10 +288,7 @@ async fn unreachable_guard_fails_closed(backend: Backend) {
     );
     driver.close().await.expect("close");
     remote
-        .until_up(match backend {
-            Backend::Cdp => "/json/version",
-            Backend::WebDriver => "/status",
-        })
+        .until_up()
         .await
         .expect("the remote browser still runs");
 }
