@@ -166,7 +166,7 @@ async fn shell(backend: Backend) {
         "The second page",
         "1 tab open:",
         "There is no element 999",
-        "cannot read \"fly away\"",
+        "there is no command \"fly\"",
         "Went back to",
     ] {
         assert!(out.contains(expected), "no {expected:?} in:\n{out}");

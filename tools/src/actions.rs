@@ -9,8 +9,8 @@ use marks::{RenderOptions, SnapshotOptions};
 use serde_json::Value;
 
 use crate::args::{check_address, check_text_length, delta, direction_word, target, Target};
+use crate::arguments::{self, ImageFormat, TabAction};
 use crate::browser::{acted, Browser};
-use crate::defs::{self, ImageFormat, TabAction};
 use crate::error::ToolError;
 use crate::options::Answers;
 use crate::output::{
@@ -22,7 +22,7 @@ use crate::state::{digest, Picture, State};
 const WAIT_LIMIT: Duration = Duration::from_secs(30);
 
 impl Browser {
-    pub(crate) async fn open(&self, state: &mut State, args: defs::OpenArgs) -> Outcome {
+    pub(crate) async fn open(&self, state: &mut State, args: arguments::OpenArgs) -> Outcome {
         let url = args.url.trim();
         if url.is_empty() {
             return Err(ToolError::bad("open", "url is empty"));
@@ -56,18 +56,22 @@ impl Browser {
         self.after_whole(state, did).await
     }
 
-    pub(crate) async fn snapshot(&self, state: &mut State, args: defs::SnapshotArgs) -> Outcome {
+    pub(crate) async fn snapshot(
+        &self,
+        state: &mut State,
+        args: arguments::SnapshotArgs,
+    ) -> Outcome {
         let options = SnapshotOptions {
             full_page: args.full_page,
             scope: args.scope,
         };
         if args
             .max_tokens
-            .is_some_and(|tokens| tokens as usize > defs::MAX_TOKENS)
+            .is_some_and(|tokens| tokens as usize > arguments::MAX_TOKENS)
         {
             return Err(ToolError::bad(
                 "snapshot",
-                format!("max_tokens may be at most {}", defs::MAX_TOKENS),
+                format!("max_tokens may be at most {}", arguments::MAX_TOKENS),
             ));
         }
         let render = RenderOptions {
@@ -81,7 +85,11 @@ impl Browser {
             .await
     }
 
-    pub(crate) async fn find_on_page(&self, state: &mut State, args: defs::FindArgs) -> Outcome {
+    pub(crate) async fn find_on_page(
+        &self,
+        state: &mut State,
+        args: arguments::FindArgs,
+    ) -> Outcome {
         let text = args.text.as_deref().map(str::trim).unwrap_or_default();
         let role = args
             .role
@@ -111,7 +119,7 @@ impl Browser {
         Ok(ToolOutput::text(join(lines)))
     }
 
-    pub(crate) async fn click(&self, state: &mut State, args: defs::ClickArgs) -> Outcome {
+    pub(crate) async fn click(&self, state: &mut State, args: arguments::ClickArgs) -> Outcome {
         match target("click", args.element, args.x, args.y)? {
             Target::Element(number) => {
                 acted(self.marks.click(&self.driver, number).await)?;
@@ -125,7 +133,7 @@ impl Browser {
         }
     }
 
-    pub(crate) async fn type_text(&self, state: &mut State, args: defs::TypeArgs) -> Outcome {
+    pub(crate) async fn type_text(&self, state: &mut State, args: arguments::TypeArgs) -> Outcome {
         check_text_length(&args.text)?;
         let typed = self.secrets.fill_in("type", &args.text)?;
         match args.element {
@@ -161,7 +169,7 @@ impl Browser {
         Ok(())
     }
 
-    pub(crate) async fn press(&self, state: &mut State, args: defs::PressArgs) -> Outcome {
+    pub(crate) async fn press(&self, state: &mut State, args: arguments::PressArgs) -> Outcome {
         let presses = args
             .keys
             .split_whitespace()
@@ -183,7 +191,7 @@ impl Browser {
             .await
     }
 
-    pub(crate) async fn select(&self, state: &mut State, args: defs::SelectArgs) -> Outcome {
+    pub(crate) async fn select(&self, state: &mut State, args: arguments::SelectArgs) -> Outcome {
         if args.options.is_empty() {
             return Err(ToolError::bad(
                 "select",
@@ -201,7 +209,7 @@ impl Browser {
         .await
     }
 
-    pub(crate) async fn hover(&self, state: &mut State, args: defs::HoverArgs) -> Outcome {
+    pub(crate) async fn hover(&self, state: &mut State, args: arguments::HoverArgs) -> Outcome {
         match target("hover", args.element, args.x, args.y)? {
             Target::Element(number) => {
                 acted(self.marks.hover(&self.driver, number).await)?;
@@ -217,7 +225,7 @@ impl Browser {
         }
     }
 
-    pub(crate) async fn scroll(&self, state: &mut State, args: defs::ScrollArgs) -> Outcome {
+    pub(crate) async fn scroll(&self, state: &mut State, args: arguments::ScrollArgs) -> Outcome {
         match (args.element, args.direction) {
             (Some(number), None) => {
                 self.marks.scroll_to(&self.driver, number).await?;
@@ -258,8 +266,16 @@ impl Browser {
         }
     }
 
-    pub(crate) async fn history(&self, state: &mut State, tool: &'static str) -> Outcome {
-        let navigation = if tool == "back" {
+    pub(crate) async fn back(&self, state: &mut State, _: arguments::NoArgs) -> Outcome {
+        self.history(state, true).await
+    }
+
+    pub(crate) async fn forward(&self, state: &mut State, _: arguments::NoArgs) -> Outcome {
+        self.history(state, false).await
+    }
+
+    async fn history(&self, state: &mut State, back: bool) -> Outcome {
+        let navigation = if back {
             self.driver.back().await?
         } else {
             self.driver.forward().await?
@@ -268,12 +284,12 @@ impl Browser {
             state.statuses.insert(navigation.url.clone(), status);
         }
         state.url = Some(navigation.url.clone());
-        let word = if tool == "back" { "back" } else { "forward" };
+        let word = if back { "back" } else { "forward" };
         self.after_whole(state, format!("Went {word} to {}.", shown(&navigation.url)))
             .await
     }
 
-    pub(crate) async fn tabs(&self, state: &mut State, args: defs::TabsArgs) -> Outcome {
+    pub(crate) async fn tabs(&self, state: &mut State, args: arguments::TabsArgs) -> Outcome {
         let tabs = self.driver.tabs().await?;
         let pick = |number: u32| {
             usize::try_from(number)
@@ -336,11 +352,33 @@ impl Browser {
         }
     }
 
+    /// `screenshot`: of one element when the forms group is on and one is
+    /// named, else of the viewport or the page.
     pub(crate) async fn screenshot(
         &self,
         state: &mut State,
-        args: defs::ScreenshotArgs,
+        args: arguments::ScreenshotArgs,
     ) -> Outcome {
+        let Some(number) = args.element else {
+            return self.page_screenshot(state, args).await;
+        };
+        if !self.options.groups.contains(&crate::options::Group::Forms) {
+            return Err(ToolError::bad(
+                "screenshot",
+                "a picture of one element needs the forms tool group (start tabwright with --caps core,forms)",
+            ));
+        }
+        if args.numbers || args.full_page || args.if_changed {
+            return Err(ToolError::bad(
+                "screenshot",
+                "with element, leave out numbers, full_page and if_changed",
+            ));
+        }
+        self.element_screenshot(number, args.format == Some(ImageFormat::Jpeg))
+            .await
+    }
+
+    async fn page_screenshot(&self, state: &mut State, args: arguments::ScreenshotArgs) -> Outcome {
         let format = match args.format {
             Some(ImageFormat::Png) => ScreenshotFormat::Png,
             Some(ImageFormat::Jpeg) => ScreenshotFormat::Jpeg(80),
@@ -423,7 +461,11 @@ impl Browser {
         })
     }
 
-    pub(crate) async fn wait_for(&self, state: &mut State, args: defs::WaitForArgs) -> Outcome {
+    pub(crate) async fn wait_for(
+        &self,
+        state: &mut State,
+        args: arguments::WaitForArgs,
+    ) -> Outcome {
         let limit = WAIT_LIMIT.min(self.driver_timeout());
         match (args.text, args.gone, args.seconds) {
             (None, None, Some(seconds)) => {
@@ -491,7 +533,7 @@ impl Browser {
         }
     }
 
-    pub(crate) async fn console(&self, state: &mut State) -> Outcome {
+    pub(crate) async fn console(&self, state: &mut State, _: arguments::NoArgs) -> Outcome {
         self.gather_console(state).await;
         let from = state.console_read;
         state.console_read = state.console.next_seq();
@@ -539,7 +581,7 @@ impl Browser {
         Ok(ToolOutput::text(text.trim_end().to_owned()))
     }
 
-    pub(crate) async fn close(&self, state: &mut State) -> Outcome {
+    pub(crate) async fn close(&self, state: &mut State, _: arguments::NoArgs) -> Outcome {
         self.driver.close().await?;
         *state = State::default();
         Ok(ToolOutput::text(
@@ -547,7 +589,14 @@ impl Browser {
         ))
     }
 
-    pub(crate) async fn dialog(&self, state: &mut State, args: defs::DialogArgs) -> Outcome {
+    pub(crate) async fn dialog(
+        &self,
+        state: &mut State,
+        mut args: arguments::DialogArgs,
+    ) -> Outcome {
+        if let Some(text) = &args.text {
+            args.text = Some(self.secrets.fill_in("dialog", text)?);
+        }
         let open = self.driver.dialog().await?;
         let Some(open) = open else {
             return Err(DriverError::NoDialog.into());

@@ -5,7 +5,7 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::defs::Direction;
+use crate::arguments::Direction;
 use crate::error::ToolError;
 
 /// Typing is key events, about a millisecond each: a longer text would
@@ -28,7 +28,7 @@ pub(crate) fn parse<T: DeserializeOwned + JsonSchema>(
             ),
         ));
     }
-    numbers_from_strings(&mut arguments, &crate::defs::schema::<T>());
+    numbers_from_strings(&mut arguments, &crate::schema::schema_of::<T>());
     serde_json::from_value(arguments).map_err(|error| ToolError::bad(tool, error.to_string()))
 }
 
@@ -191,7 +191,7 @@ mod tests {
     use serde_json::json;
 
     use super::parse;
-    use crate::defs::{ClickArgs, TypeArgs};
+    use crate::arguments::{ClickArgs, TypeArgs};
 
     #[test]
     fn whole_numbers_sent_as_strings_are_numbers() {

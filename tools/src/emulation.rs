@@ -5,8 +5,8 @@
 use driver_core::{Driver, DriverError, Viewport};
 use serde_json::json;
 
+use crate::arguments;
 use crate::browser::Browser;
-use crate::defs;
 use crate::error::ToolError;
 use crate::output::{Outcome, ToolOutput};
 use crate::state::State;
@@ -51,7 +51,7 @@ const DEVICES: &[Device] = &[
 ];
 
 impl Browser {
-    pub(crate) async fn emulate(&self, state: &mut State, args: defs::EmulateArgs) -> Outcome {
+    pub(crate) async fn emulate(&self, state: &mut State, args: arguments::EmulateArgs) -> Outcome {
         let mut said = Vec::new();
         let device = match args.device.as_deref().map(str::trim) {
             None => None,

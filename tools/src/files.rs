@@ -7,8 +7,8 @@ use base64::Engine;
 use driver_core::Driver;
 use serde_json::json;
 
+use crate::arguments;
 use crate::browser::{acted, Browser};
-use crate::defs;
 use crate::error::ToolError;
 use crate::output::{quote_list, size, Outcome, ToolOutput};
 use crate::state::State;
@@ -47,7 +47,7 @@ const UNCATCH: &str = r#"(() => {
 })()"#;
 
 impl Browser {
-    pub(crate) async fn upload(&self, state: &mut State, args: defs::UploadArgs) -> Outcome {
+    pub(crate) async fn upload(&self, state: &mut State, args: arguments::UploadArgs) -> Outcome {
         let Some(folder) = &self.options.files_dir else {
             return Err(ToolError::bad(
                 "upload",
@@ -173,7 +173,7 @@ impl Browser {
         Ok(())
     }
 
-    pub(crate) async fn pdf(&self, _state: &mut State, args: defs::PdfArgs) -> Outcome {
+    pub(crate) async fn pdf(&self, _state: &mut State, args: arguments::PdfArgs) -> Outcome {
         let Some(folder) = &self.options.output_dir else {
             return Err(ToolError::bad(
                 "pdf",

@@ -7,8 +7,8 @@ use base64::Engine;
 use driver_core::Driver;
 use serde_json::{json, Value};
 
+use crate::arguments;
 use crate::browser::{acted, Browser};
-use crate::defs;
 use crate::error::ToolError;
 use crate::output::{Image, Outcome, ToolOutput};
 use crate::state::State;
@@ -21,7 +21,7 @@ const MAX_FIELDS: usize = 50;
 const DRAG_STEPS: u32 = 10;
 
 impl Browser {
-    pub(crate) async fn fill(&self, state: &mut State, args: defs::FillArgs) -> Outcome {
+    pub(crate) async fn fill(&self, state: &mut State, args: arguments::FillArgs) -> Outcome {
         if args.fields.is_empty() {
             return Err(ToolError::bad(
                 "fill",
@@ -91,7 +91,7 @@ impl Browser {
             .await
     }
 
-    pub(crate) async fn drag(&self, state: &mut State, args: defs::DragArgs) -> Outcome {
+    pub(crate) async fn drag(&self, state: &mut State, args: arguments::DragArgs) -> Outcome {
         if args.to.is_none() && args.x.is_none() && args.y.is_none() {
             return Err(ToolError::bad(
                 "drag",

@@ -3,8 +3,10 @@
 //!
 //! [`Pack`] wraps a guarded browser (`tabwright::browser`, any backend) and
 //! answers [`Pack::call`]`(name, arguments)` with a [`ToolOutput`]: text,
-//! optional images, and whether it failed. Its definitions ([`Pack::tools`])
-//! export as MCP, OpenAI and Anthropic tools ([`ToolDef`]).
+//! optional images, and whether it failed. Its definitions ([`Pack::tools`],
+//! made from one table of tools) export as MCP, OpenAI and Anthropic tools
+//! ([`ToolDef`], [`definitions`]), each with a title and the hints a host
+//! uses to decide whether to ask a person first ([`Hints`]).
 //!
 //! ```no_run
 //! # async fn run(browser: guard::GuardedDriver) {
@@ -58,8 +60,8 @@
 mod actions;
 mod after;
 mod args;
+mod arguments;
 mod browser;
-mod defs;
 mod emulation;
 mod error;
 mod files;
@@ -68,24 +70,22 @@ mod network;
 mod options;
 mod output;
 mod pack;
+mod schema;
 mod script;
 mod secrets;
 mod settle;
+mod short;
 mod state;
 mod storage;
+mod table;
 mod vision;
 
-pub use defs::{
-    group_tools, text_tools, vision_tools, ClickArgs, DialogArgs, Direction, DragArgs, EmulateArgs,
-    EvaluateArgs, Field, FillArgs, FindArgs, Geolocation, HoverArgs, ImageFormat, NoArgs, OpenArgs,
-    PdfArgs, PointArgs, PressArgs, RequestArgs, RequestsArgs, ScreenshotArgs, ScrollArgs,
-    ScrollAtArgs, SelectArgs, SnapshotArgs, StateArgs, TabAction, TabsArgs, ToolDef, TypeArgs,
-    TypeTextArgs, UploadArgs, WaitForArgs,
-};
 pub use error::ToolError;
 pub use options::{Answers, Group, PackOptions, Secret};
 pub use output::{Image, ToolOutput};
 pub use pack::Pack;
+pub use short::ShortCall;
+pub use table::{definitions, Export, Hints, ToolDef};
 
 /// The number of the first element whose snapshot line holds `needle`,
 /// read off the text the way a model reads it (`[N] role "name" …`, or

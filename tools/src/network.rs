@@ -8,8 +8,8 @@ use base64::Engine;
 use driver_core::{Driver, Request};
 use serde_json::json;
 
+use crate::arguments;
 use crate::browser::Browser;
-use crate::defs;
 use crate::error::ToolError;
 use crate::output::{shown, size, Outcome, ToolOutput};
 use crate::state::State;
@@ -33,7 +33,11 @@ const CREDENTIALS: &[&str] = &[
 ];
 
 impl Browser {
-    pub(crate) async fn requests(&self, state: &mut State, args: defs::RequestsArgs) -> Outcome {
+    pub(crate) async fn requests(
+        &self,
+        state: &mut State,
+        args: arguments::RequestsArgs,
+    ) -> Outcome {
         let log = self.driver.network_log().await?;
         let refused = self.driver.guard().refusals().all();
         let filter = args
@@ -105,7 +109,7 @@ impl Browser {
         Ok(ToolOutput::text(lines.join("\n")))
     }
 
-    pub(crate) async fn request(&self, state: &mut State, args: defs::RequestArgs) -> Outcome {
+    pub(crate) async fn request(&self, state: &mut State, args: arguments::RequestArgs) -> Outcome {
         let Some(id) = usize::try_from(args.id)
             .ok()
             .and_then(|n| n.checked_sub(1))

@@ -8,27 +8,32 @@ use marks::Marks;
 use serde_json::Value;
 use tokio::sync::Mutex;
 
-use crate::args::parse;
+use crate::arguments::MAX_TOKENS;
 use crate::browser::Browser;
-use crate::defs::{self, ToolDef};
 use crate::error::ToolError;
-use crate::options::{Group, PackOptions};
+use crate::options::PackOptions;
 use crate::output::{Outcome, ToolOutput};
 use crate::secrets::Secrets;
+use crate::short::{self, ShortCall};
 use crate::state::State;
+use crate::table::{offered, Tool, ToolDef};
 
 /// The tool pack: a model's browser. See the crate docs.
 pub struct Pack {
     browser: Browser,
     state: Mutex<State>,
-    tools: Vec<ToolDef>,
+    /// The tools it offers, from the tool table.
+    tools: Vec<&'static Tool>,
+    /// What a model is told of them.
+    defs: Vec<ToolDef>,
 }
 
 impl Pack {
     /// A pack over a guarded browser (see `tabwright::browser`). The browser
     /// starts on the first call.
     pub fn new(driver: GuardedDriver, options: PackOptions) -> Self {
-        let tools = tool_list(&options);
+        let tools = offered(&options);
+        let defs = tools.iter().map(|tool| tool.def(options.vision)).collect();
         Self {
             browser: Browser {
                 driver,
@@ -38,6 +43,7 @@ impl Pack {
             },
             state: Mutex::new(State::default()),
             tools,
+            defs,
         }
     }
 
@@ -49,7 +55,7 @@ impl Pack {
     /// The tools this pack answers, in the order a model is shown them:
     /// the core tools of its mode, then those of each group it was given.
     pub fn tools(&self) -> &[ToolDef] {
-        &self.tools
+        &self.defs
     }
 
     /// Runs one tool call. Never fails and never panics: every problem is an
@@ -61,7 +67,7 @@ impl Pack {
             .get("max_tokens")
             .and_then(Value::as_u64)
             .map_or(0, |tokens| usize::try_from(tokens).unwrap_or(usize::MAX))
-            .clamp(self.browser.options.budget_tokens, defs::MAX_TOKENS);
+            .clamp(self.browser.options.budget_tokens, MAX_TOKENS);
         let mut output = self.answer(name, arguments).await;
         // No secret leaves in an answer, whatever the page did with it.
         self.browser.secrets.scrub(&mut output.text);
@@ -101,98 +107,22 @@ impl Pack {
             Value::Null => Value::Object(Default::default()),
             other => other,
         };
-        let browser = &self.browser;
-        match (browser.options.vision, tool) {
-            (_, "open") => browser.open(state, parse(tool, arguments)?).await,
-            (_, "back" | "forward") => {
-                parse::<defs::NoArgs>(tool, arguments)?;
-                browser.history(state, tool).await
-            }
-            (_, "tabs") => browser.tabs(state, parse(tool, arguments)?).await,
-            (_, "screenshot") => self.screenshot(state, parse(tool, arguments)?).await,
-            (_, "wait_for") => browser.wait_for(state, parse(tool, arguments)?).await,
-            (_, "console") => {
-                parse::<defs::NoArgs>(tool, arguments)?;
-                browser.console(state).await
-            }
-            (_, "dialog") => {
-                let mut args: defs::DialogArgs = parse(tool, arguments)?;
-                if let Some(text) = &args.text {
-                    args.text = Some(browser.secrets.fill_in(tool, text)?);
-                }
-                browser.dialog(state, args).await
-            }
-            (_, "upload") => browser.upload(state, parse(tool, arguments)?).await,
-            (_, "pdf") => browser.pdf(state, parse(tool, arguments)?).await,
-            (_, "requests") => browser.requests(state, parse(tool, arguments)?).await,
-            (_, "request") => browser.request(state, parse(tool, arguments)?).await,
-            (_, "state_save") => browser.state_save(state, parse(tool, arguments)?).await,
-            (_, "state_load") => browser.state_load(state, parse(tool, arguments)?).await,
-            (_, "cookies") => {
-                parse::<defs::NoArgs>(tool, arguments)?;
-                browser.cookies(state).await
-            }
-            (_, "fill") => browser.fill(state, parse(tool, arguments)?).await,
-            (_, "drag") => browser.drag(state, parse(tool, arguments)?).await,
-            (_, "emulate") => browser.emulate(state, parse(tool, arguments)?).await,
-            (_, "evaluate") => browser.evaluate(state, parse(tool, arguments)?).await,
-            (_, "close") => {
-                parse::<defs::NoArgs>(tool, arguments)?;
-                browser.close(state).await
-            }
-            (_, "press") => browser.press(state, parse(tool, arguments)?).await,
-            (false, "snapshot") => browser.snapshot(state, parse(tool, arguments)?).await,
-            (false, "find") => browser.find_on_page(state, parse(tool, arguments)?).await,
-            (false, "click") => browser.click(state, parse(tool, arguments)?).await,
-            (false, "type") => browser.type_text(state, parse(tool, arguments)?).await,
-            (false, "select") => browser.select(state, parse(tool, arguments)?).await,
-            (false, "hover") => browser.hover(state, parse(tool, arguments)?).await,
-            (false, "scroll") => browser.scroll(state, parse(tool, arguments)?).await,
-            (true, "click") => browser.click_point(state, parse(tool, arguments)?).await,
-            (true, "hover") => browser.hover_point(state, parse(tool, arguments)?).await,
-            (true, "type") => browser.type_here(state, parse(tool, arguments)?).await,
-            (true, "scroll") => browser.scroll_at(state, parse(tool, arguments)?).await,
-            _ => Err(self.unknown(tool)),
-        }
+        (tool.takes.handler)(&self.browser, state, tool.name, arguments).await
     }
 
-    /// `screenshot`: of one element when the forms group is on and one is
-    /// named, else as the core tool takes it.
-    async fn screenshot(&self, state: &mut State, args: defs::ScreenshotArgs) -> Outcome {
-        let forms = self.browser.options.groups.contains(&Group::Forms);
-        match args.element {
-            Some(_) if !forms => Err(ToolError::bad(
-                "screenshot",
-                "a picture of one element needs the forms tool group (start tabwright with --caps core,forms)",
-            )),
-            Some(number) => {
-                if args.numbers || args.full_page || args.if_changed {
-                    return Err(ToolError::bad(
-                        "screenshot",
-                        "with element, leave out numbers, full_page and if_changed",
-                    ));
-                }
-                self.browser
-                    .element_screenshot(number, args.format == Some(defs::ImageFormat::Jpeg))
-                    .await
-            }
-            None => self.browser.screenshot(state, args).await,
-        }
-    }
-
-    /// The tool called `name`, by its static name.
-    fn find(&self, name: &str) -> Result<&'static str, ToolError> {
-        self.tools()
+    /// The tool called `name` among those this pack offers.
+    fn find(&self, name: &str) -> Result<&'static Tool, ToolError> {
+        self.tools
             .iter()
             .find(|tool| tool.name == name)
-            .map(|tool| tool.name)
+            .copied()
             .ok_or_else(|| self.unknown(name))
     }
 
     fn unknown(&self, name: &str) -> ToolError {
         ToolError::UnknownTool {
             name: name.chars().take(100).collect(),
-            known: self.tools().iter().map(|tool| tool.name).collect(),
+            known: self.tools.iter().map(|tool| tool.name).collect(),
         }
     }
 
@@ -201,9 +131,9 @@ impl Pack {
     async fn refuse_under_dialog(
         &self,
         state: &mut State,
-        tool: &'static str,
+        tool: &'static Tool,
     ) -> Result<(), ToolError> {
-        if !state.dialog_open || matches!(tool, "dialog" | "tabs" | "console" | "close") {
+        if !state.dialog_open || tool.under_dialog {
             return Ok(());
         }
         match self.browser.driver.dialog().await? {
@@ -218,37 +148,18 @@ impl Pack {
             }
         }
     }
-}
 
-/// The tools of a pack with these options: the core tools of its mode
-/// (with `screenshot` of one element when the forms group is on), then
-/// each group's, in the order the groups were given.
-fn tool_list(options: &PackOptions) -> Vec<ToolDef> {
-    let core = if options.vision {
-        defs::vision_tools()
-    } else {
-        defs::text_tools()
-    };
-    let forms = options.groups.contains(&Group::Forms);
-    let mut tools: Vec<ToolDef> = core
-        .iter()
-        .map(|tool| {
-            if forms && tool.name == "screenshot" {
-                defs::element_screenshot().clone()
-            } else {
-                tool.clone()
-            }
-        })
-        .collect();
-    let mut seen = Vec::new();
-    for group in &options.groups {
-        if seen.contains(group) {
-            continue;
-        }
-        seen.push(*group);
-        tools.extend(defs::group_tools(*group).iter().cloned());
+    /// Reads a line of `tabwright shell` with the short forms of this
+    /// pack's tools (`click 3`, `type 7 hello`, `TOOL {json}`); `Ok(None)`
+    /// when the line names none of them.
+    pub fn read_short(&self, line: &str) -> Result<Option<ShortCall>, String> {
+        short::read(&self.tools, line)
     }
-    tools
+
+    /// How to write each of this pack's tools short, a line each.
+    pub fn short_help(&self) -> String {
+        short::help(&self.tools)
+    }
 }
 
 /// What an answer may hold beyond its snapshot's budget: the lines around

@@ -3,8 +3,8 @@
 
 use driver_core::Driver;
 
+use crate::arguments;
 use crate::browser::Browser;
-use crate::defs;
 use crate::error::ToolError;
 use crate::output::{Outcome, ToolOutput};
 use crate::state::State;
@@ -13,7 +13,11 @@ use crate::state::State;
 const SHOWN: usize = 8_000;
 
 impl Browser {
-    pub(crate) async fn evaluate(&self, _state: &mut State, args: defs::EvaluateArgs) -> Outcome {
+    pub(crate) async fn evaluate(
+        &self,
+        _state: &mut State,
+        args: arguments::EvaluateArgs,
+    ) -> Outcome {
         let expression = args.expression.trim();
         if expression.is_empty() {
             return Err(ToolError::bad("evaluate", "expression is empty"));

@@ -11,8 +11,8 @@ use driver_core::Driver;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
+use crate::arguments;
 use crate::browser::Browser;
-use crate::defs;
 use crate::error::ToolError;
 use crate::output::{Outcome, ToolOutput};
 use crate::state::State;
@@ -47,7 +47,11 @@ const READ_LOCAL: &str = "(() => { try { return { origin: location.origin, \
     items: Object.entries(localStorage) }; } catch { return { origin: location.origin, items: [] }; } })()";
 
 impl Browser {
-    pub(crate) async fn state_save(&self, _state: &mut State, args: defs::StateArgs) -> Outcome {
+    pub(crate) async fn state_save(
+        &self,
+        _state: &mut State,
+        args: arguments::StateArgs,
+    ) -> Outcome {
         let file = self.state_file("state_save", &args.name)?;
         let mut saved = read_saved(&file).unwrap_or_default();
         let cookies = self
@@ -86,7 +90,11 @@ impl Browser {
         )))
     }
 
-    pub(crate) async fn state_load(&self, state: &mut State, args: defs::StateArgs) -> Outcome {
+    pub(crate) async fn state_load(
+        &self,
+        state: &mut State,
+        args: arguments::StateArgs,
+    ) -> Outcome {
         let file = self.state_file("state_load", &args.name)?;
         let saved = match std::fs::read(&file) {
             Ok(bytes) => serde_json::from_slice::<Saved>(&bytes).map_err(|error| {
@@ -160,7 +168,7 @@ impl Browser {
         Ok(Some(origin))
     }
 
-    pub(crate) async fn cookies(&self, _state: &mut State) -> Outcome {
+    pub(crate) async fn cookies(&self, _state: &mut State, _: arguments::NoArgs) -> Outcome {
         let cookies = self
             .driver
             .devtools("Network.getAllCookies", json!({}))

@@ -5,20 +5,28 @@
 use driver_core::Driver;
 
 use crate::args::{check_text_length, delta, direction_word};
+use crate::arguments;
 use crate::browser::{acted, Browser};
-use crate::defs;
 use crate::output::{typed_line, Outcome};
 use crate::state::State;
 
 impl Browser {
-    pub(crate) async fn click_point(&self, state: &mut State, point: defs::PointArgs) -> Outcome {
+    pub(crate) async fn click_point(
+        &self,
+        state: &mut State,
+        point: arguments::PointArgs,
+    ) -> Outcome {
         self.on_screen("click", point.x, point.y).await?;
         acted(self.driver.click_at(point.x, point.y).await)?;
         self.after(state, format!("Clicked at ({}, {}).", point.x, point.y))
             .await
     }
 
-    pub(crate) async fn hover_point(&self, state: &mut State, point: defs::PointArgs) -> Outcome {
+    pub(crate) async fn hover_point(
+        &self,
+        state: &mut State,
+        point: arguments::PointArgs,
+    ) -> Outcome {
         self.on_screen("hover", point.x, point.y).await?;
         acted(self.driver.move_mouse(point.x, point.y).await)?;
         self.after(
@@ -28,7 +36,11 @@ impl Browser {
         .await
     }
 
-    pub(crate) async fn type_here(&self, state: &mut State, args: defs::TypeTextArgs) -> Outcome {
+    pub(crate) async fn type_here(
+        &self,
+        state: &mut State,
+        args: arguments::TypeTextArgs,
+    ) -> Outcome {
         check_text_length(&args.text)?;
         let typed = self.secrets.fill_in("type", &args.text)?;
         self.type_focused(&typed, args.submit).await?;
@@ -36,7 +48,11 @@ impl Browser {
             .await
     }
 
-    pub(crate) async fn scroll_at(&self, state: &mut State, args: defs::ScrollAtArgs) -> Outcome {
+    pub(crate) async fn scroll_at(
+        &self,
+        state: &mut State,
+        args: arguments::ScrollAtArgs,
+    ) -> Outcome {
         let viewport = self.driver.viewport().await?;
         let (x, y) = (
             args.x.unwrap_or(f64::from(viewport.width) / 2.0),

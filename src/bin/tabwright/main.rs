@@ -45,6 +45,26 @@ enum Command {
         #[arg(long)]
         screenshot: Option<PathBuf>,
     },
+    /// Print the tool definitions a model is shown (with --caps and
+    /// --vision as given), as JSON for an MCP client or a model API.
+    Tools {
+        /// Which API's form.
+        #[arg(long, value_enum, default_value = "mcp")]
+        format: ExportArg,
+    },
+}
+
+/// The forms `tabwright tools` prints the definitions in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ExportArg {
+    /// MCP `tools/list` entries, with titles and annotations.
+    Mcp,
+    /// OpenAI Chat Completions `tools`, in strict mode.
+    OpenaiChat,
+    /// OpenAI Responses API `tools`, in strict mode.
+    OpenaiResponses,
+    /// Anthropic Messages API `tools`.
+    Anthropic,
 }
 
 /// How `tabwright mcp` serves.
@@ -462,5 +482,19 @@ async fn run(cli: Cli) -> Result<(), String> {
             result
         }
         Command::Demo { screenshot } => demo::run(&cli.browser, screenshot).await,
+        Command::Tools { format } => {
+            let settings = cli.browser.settings(&[])?;
+            let export = match format {
+                ExportArg::Mcp => tools::Export::Mcp,
+                ExportArg::OpenaiChat => tools::Export::OpenAiChat,
+                ExportArg::OpenaiResponses => tools::Export::OpenAiResponses,
+                ExportArg::Anthropic => tools::Export::Anthropic,
+            };
+            let definitions = tools::definitions(&settings.pack, export);
+            let text = serde_json::to_string_pretty(&definitions)
+                .map_err(|error| format!("the definitions could not be written: {error}"))?;
+            println!("{text}");
+            Ok(())
+        }
     }
 }

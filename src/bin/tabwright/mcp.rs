@@ -90,18 +90,15 @@ impl ServerHandler for McpServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
+        // The pack's own MCP export is what is sent: one definition of each
+        // tool, with its title and annotations.
         let tools = self
             .pack
             .tools()
             .iter()
-            .map(|tool| {
-                let schema = match &tool.input_schema {
-                    Value::Object(object) => object.clone(),
-                    _ => Default::default(),
-                };
-                Tool::new(tool.name, tool.description, Arc::new(schema))
-            })
-            .collect();
+            .map(|tool| serde_json::from_value::<Tool>(tool.to_mcp()))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|error| ErrorData::internal_error(error.to_string(), None))?;
         Ok(ListToolsResult::with_all_items(tools))
     }
 

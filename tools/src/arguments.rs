@@ -1,0 +1,358 @@
+//! The arguments each tool takes, as Rust types: what `args::parse` reads a
+//! model's call into, and what `schema` turns into the JSON Schemas a model
+//! is shown. The doc comment of every field is that field's description in
+//! the schema, so it is written for a model; the types' own doc comments
+//! are not shown.
+//!
+//! They are private to the crate: a model sees their schemas, a library user
+//! calls [`Pack::call`](crate::Pack::call) with JSON.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+/// The largest token budget a snapshot may be asked for.
+pub(crate) const MAX_TOKENS: usize = 50_000;
+
+/// `open`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct OpenArgs {
+    /// An http or https URL.
+    pub(crate) url: String,
+    /// Open it in a new tab and switch to it.
+    #[serde(default)]
+    pub(crate) new_tab: bool,
+}
+
+/// `snapshot`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SnapshotArgs {
+    /// The whole page, not just the screen and a margin.
+    #[serde(default)]
+    pub(crate) full_page: bool,
+    /// Only the part inside this element (a dialog, a menu, a form).
+    pub(crate) scope: Option<u32>,
+    /// At most this many tokens of page text (up to 50000); the rest comes in parts.
+    pub(crate) max_tokens: Option<u32>,
+    /// Which part of a cut snapshot (1 is the first).
+    pub(crate) part: Option<u32>,
+}
+
+/// `find`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FindArgs {
+    /// Words to look for, ignoring case.
+    pub(crate) text: Option<String>,
+    /// Only elements of this role: button, link, textbox, checkbox, menuitem, option, …
+    pub(crate) role: Option<String>,
+}
+
+/// `click` in text mode.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ClickArgs {
+    /// The element's number.
+    pub(crate) element: Option<u32>,
+    /// Or a point: CSS pixels from the viewport's left.
+    pub(crate) x: Option<f64>,
+    /// And from its top.
+    pub(crate) y: Option<f64>,
+}
+
+/// `type` in text mode.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct TypeArgs {
+    /// The field's number; leave out to type into the focused element.
+    pub(crate) element: Option<u32>,
+    pub(crate) text: String,
+    /// Press Enter afterwards.
+    #[serde(default)]
+    pub(crate) submit: bool,
+    /// Add to the field's text instead of replacing it.
+    #[serde(default)]
+    pub(crate) append: bool,
+}
+
+/// `press`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PressArgs {
+    /// Keys in order, separated by spaces: "Enter", "Tab Tab Enter", "Control+a", "Shift+ArrowDown".
+    pub(crate) keys: String,
+}
+
+/// `select`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SelectArgs {
+    /// The select's number.
+    pub(crate) element: u32,
+    /// Labels or values (several only for a multiple select).
+    pub(crate) options: Vec<String>,
+}
+
+/// `hover` in text mode.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct HoverArgs {
+    /// The element's number.
+    pub(crate) element: Option<u32>,
+    /// Or a point: CSS pixels from the viewport's left.
+    pub(crate) x: Option<f64>,
+    /// And from its top.
+    pub(crate) y: Option<f64>,
+}
+
+/// Which way to scroll.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Direction {
+    Up,
+    Down,
+    Left,
+    Right,
+}
+
+/// `scroll` in text mode.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ScrollArgs {
+    /// Which way, by most of a screen (or by pixels).
+    pub(crate) direction: Option<Direction>,
+    /// Or: until this element is on screen.
+    pub(crate) element: Option<u32>,
+    /// How far, in CSS pixels.
+    pub(crate) pixels: Option<f64>,
+    /// Scroll the box under this point instead of the page: x from the viewport's left.
+    pub(crate) x: Option<f64>,
+    /// And y from its top.
+    pub(crate) y: Option<f64>,
+}
+
+/// What `tabs` does.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum TabAction {
+    #[default]
+    List,
+    Switch,
+    Close,
+    New,
+}
+
+/// `tabs`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct TabsArgs {
+    /// Default list.
+    #[serde(default)]
+    pub(crate) action: TabAction,
+    /// The tab's number in the list (switch, close; close without it closes the current one).
+    pub(crate) tab: Option<u32>,
+    /// For new: the URL to open in it.
+    pub(crate) url: Option<String>,
+}
+
+/// Screenshot encodings a model can ask for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum ImageFormat {
+    Png,
+    Jpeg,
+}
+
+/// `screenshot`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ScreenshotArgs {
+    /// Draw each element's number on it.
+    #[serde(default)]
+    pub(crate) numbers: bool,
+    /// Default png (jpeg in vision mode).
+    pub(crate) format: Option<ImageFormat>,
+    /// The whole page, not just the viewport.
+    #[serde(default)]
+    pub(crate) full_page: bool,
+    /// No picture if the page looks exactly as in your last screenshot of this tab.
+    #[serde(default)]
+    pub(crate) if_changed: bool,
+    /// Only this element (the forms group's; the core schema leaves it out).
+    pub(crate) element: Option<u32>,
+}
+
+/// `wait_for`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct WaitForArgs {
+    /// Until this text is on the page.
+    pub(crate) text: Option<String>,
+    /// Until this text is gone.
+    pub(crate) gone: Option<String>,
+    /// Or this many seconds (at most 30).
+    pub(crate) seconds: Option<f64>,
+}
+
+/// `dialog`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct DialogArgs {
+    /// true: OK or Leave; false: Cancel or Stay.
+    pub(crate) accept: bool,
+    /// A prompt's answer.
+    pub(crate) text: Option<String>,
+}
+
+/// Tools without arguments.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct NoArgs {}
+
+/// `click` and `hover` in vision mode: a point only.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PointArgs {
+    /// CSS pixels from the viewport's left (the screenshot's pixels).
+    pub(crate) x: f64,
+    /// From its top.
+    pub(crate) y: f64,
+}
+
+/// `type` in vision mode: into whatever has focus.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct TypeTextArgs {
+    pub(crate) text: String,
+    /// Press Enter afterwards.
+    #[serde(default)]
+    pub(crate) submit: bool,
+}
+
+/// `scroll` in vision mode.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ScrollAtArgs {
+    pub(crate) direction: Direction,
+    /// How far, in CSS pixels (default most of a screen).
+    pub(crate) pixels: Option<f64>,
+    /// Where the mouse is (default the middle).
+    pub(crate) x: Option<f64>,
+    /// Where the mouse is (default the middle).
+    pub(crate) y: Option<f64>,
+}
+
+/// `upload`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct UploadArgs {
+    /// The file field, or the button or label that opens the file chooser.
+    pub(crate) element: u32,
+    /// Paths relative to the uploads folder (or absolute ones inside it).
+    pub(crate) paths: Vec<String>,
+}
+
+/// `pdf`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PdfArgs {
+    /// A file name in the output folder, e.g. "receipt.pdf".
+    pub(crate) path: String,
+}
+
+/// `requests`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RequestsArgs {
+    /// Only those whose URL, method, type or status holds this, e.g. "api/", "POST", "404".
+    pub(crate) filter: Option<String>,
+}
+
+/// `request`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RequestArgs {
+    /// Its number in the requests list.
+    pub(crate) id: u32,
+}
+
+/// `state_save` and `state_load`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct StateArgs {
+    /// Letters, digits, - and _, e.g. "shop-login".
+    pub(crate) name: String,
+}
+
+/// One field of `fill`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Field {
+    /// The field's number.
+    pub(crate) element: u32,
+    /// Text; a select's option; "true" or "false" for a checkbox; "true" for a radio.
+    pub(crate) value: String,
+}
+
+/// `fill`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FillArgs {
+    /// Filled in this order.
+    pub(crate) fields: Vec<Field>,
+}
+
+/// `drag`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct DragArgs {
+    /// The element to pick up.
+    pub(crate) from: u32,
+    /// The element to drop it on.
+    pub(crate) to: Option<u32>,
+    /// Or a point to drop it at: CSS pixels from the viewport's left.
+    pub(crate) x: Option<f64>,
+    /// And from its top.
+    pub(crate) y: Option<f64>,
+}
+
+/// `emulate`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct EmulateArgs {
+    /// "iPhone 15", "Pixel 7", "iPad", or "Desktop" (the default window again).
+    pub(crate) device: Option<String>,
+    /// Or a viewport width in CSS pixels.
+    pub(crate) width: Option<u32>,
+    /// And height.
+    pub(crate) height: Option<u32>,
+    /// A phone's layout (the meta viewport honoured).
+    pub(crate) mobile: Option<bool>,
+    /// Touch events instead of a mouse's.
+    pub(crate) touch: Option<bool>,
+    /// {"latitude": .., "longitude": ..}.
+    pub(crate) geolocation: Option<Geolocation>,
+    /// An IANA time zone, e.g. "Europe/Paris".
+    pub(crate) timezone: Option<String>,
+    /// A language tag, e.g. "fr-FR".
+    pub(crate) locale: Option<String>,
+}
+
+/// A place on Earth.
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Geolocation {
+    /// Degrees north (negative: south).
+    pub(crate) latitude: f64,
+    /// Degrees east (negative: west).
+    pub(crate) longitude: f64,
+}
+
+/// `evaluate`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct EvaluateArgs {
+    /// A JavaScript expression; a promise is awaited.
+    pub(crate) expression: String,
+}

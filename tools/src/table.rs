@@ -1,0 +1,884 @@
+//! The tool table: every tool a pack can offer, each one value ([`Tool`]):
+//! its name, group, mode, title and hints, whether it works under an open
+//! dialog, its argument type, its handler and its short form in the shell.
+//! Everything that lists tools is made from this table: the definitions a
+//! model is shown ([`ToolDef`], and through it the MCP, OpenAI and
+//! Anthropic exports), dispatch (`Pack::call`), the dialog rule, the
+//! shell's short forms and its help.
+//!
+//! Adding a tool is one entry here and one `Browser` method taking
+//! `(&mut State, ItsArgs)`:
+//!
+//! ```text
+//! Tool {
+//!     hints: Hints::MOVE,
+//!     ..Tool::action(
+//!         "reload",
+//!         "Reload the page",
+//!         "Load the current page again.",
+//!         takes!(NoArgs => reload),
+//!     )
+//! },
+//! ```
+
+use std::future::Future;
+use std::pin::Pin;
+
+use serde_json::{json, Value};
+
+use crate::arguments::*;
+use crate::browser::Browser;
+use crate::options::{Group, PackOptions};
+use crate::output::Outcome;
+use crate::schema::{schema_of, strict_for_openai};
+use crate::short;
+use crate::state::State;
+
+/// A tool's handler: reads its arguments and runs its `Browser` method.
+pub(crate) type Handler = for<'a> fn(
+    &'a Browser,
+    &'a mut State,
+    &'static str,
+    Value,
+) -> Pin<Box<dyn Future<Output = Outcome> + Send + 'a>>;
+
+/// What a tool takes, and what handles it: made together by [`takes!`], so
+/// the schema a model is shown is the type the call is read into.
+#[derive(Clone, Copy)]
+pub(crate) struct Takes {
+    pub(crate) schema: fn() -> Value,
+    pub(crate) handler: Handler,
+}
+
+/// `takes!(ClickArgs => click)`: the schema of `ClickArgs`, and a handler
+/// that reads a call's arguments into one and runs `Browser::click`.
+macro_rules! takes {
+    ($args:ty => $method:ident) => {
+        Takes {
+            schema: schema_of::<$args>,
+            handler: |browser, state, tool, arguments| {
+                Box::pin(async move {
+                    let args: $args = crate::args::parse(tool, arguments)?;
+                    browser.$method(state, args).await
+                })
+            },
+        }
+    };
+}
+
+/// Which mode of the pack offers a tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// Both modes.
+    Both,
+    /// Text mode: numbers and snapshots.
+    Text,
+    /// Vision mode: points and pictures.
+    Vision,
+}
+
+/// What a tool's answer holds beyond its first line, as its description
+/// says once (the sentence is written here, not in each description).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Answers {
+    /// Only what it says.
+    Itself,
+    /// The page afterwards: what changed on it (text mode), or a picture
+    /// (vision mode).
+    Page,
+}
+
+/// What a host needs to know to decide whether to ask a person first (the
+/// MCP annotations).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hints {
+    /// It changes nothing: a page, the browser, files.
+    pub read_only: bool,
+    /// It may destroy something: what a click on "Delete" does, a session
+    /// closed, a saved state overwritten.
+    pub destructive: bool,
+    /// Called twice with the same arguments, it does no more than once.
+    pub idempotent: bool,
+    /// It reaches beyond this machine: pages on the web, and what they do.
+    pub open_world: bool,
+}
+
+impl Hints {
+    /// Reads what is already there.
+    const READ: Hints = Hints {
+        read_only: true,
+        destructive: false,
+        idempotent: true,
+        open_world: false,
+    };
+    /// Acts on a page as a person's input does: whatever the page does
+    /// with a click (delete, pay, send) may follow.
+    const ACT: Hints = Hints {
+        read_only: false,
+        destructive: true,
+        idempotent: false,
+        open_world: true,
+    };
+    /// Moves about the web (another page, another part of one) without
+    /// pressing anything.
+    const MOVE: Hints = Hints {
+        destructive: false,
+        ..Hints::ACT
+    };
+    /// Changes only this machine's or the browser's own state (a file
+    /// written, an emulated device).
+    const LOCAL: Hints = Hints {
+        read_only: false,
+        destructive: false,
+        idempotent: false,
+        open_world: false,
+    };
+}
+
+/// One tool: see the module docs.
+#[derive(Clone, Copy)]
+pub(crate) struct Tool {
+    pub(crate) name: &'static str,
+    pub(crate) group: Group,
+    pub(crate) mode: Mode,
+    /// A human-readable name (MCP's `title`).
+    pub(crate) title: &'static str,
+    pub(crate) hints: Hints,
+    /// It can be called while a JavaScript dialog blocks the page.
+    pub(crate) under_dialog: bool,
+    /// What it does, for the model; [`Answers`] adds what it answers.
+    pub(crate) description: &'static str,
+    pub(crate) answers: Answers,
+    pub(crate) takes: Takes,
+    /// Offered in place of the core tool of the same name when its group
+    /// is on (the forms group's `screenshot` of one element).
+    pub(crate) widens_core: bool,
+    /// Its short form in `tabwright shell`, if it has one.
+    pub(crate) short: Option<short::Form>,
+    /// Example arguments, for the README's table of tools (which a test
+    /// holds to this table).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(crate) example: &'static str,
+}
+
+impl Tool {
+    /// A core tool acting on the page, in both modes, answered with the
+    /// page (the fields most tools share; each entry says what differs).
+    const fn action(
+        name: &'static str,
+        title: &'static str,
+        description: &'static str,
+        takes: Takes,
+    ) -> Tool {
+        Tool {
+            name,
+            group: Group::Core,
+            mode: Mode::Both,
+            title,
+            hints: Hints::ACT,
+            under_dialog: false,
+            description,
+            answers: Answers::Page,
+            takes,
+            widens_core: false,
+            short: None,
+            example: "`{}`",
+        }
+    }
+
+    /// A core tool that reads and changes nothing, answered with what it
+    /// read.
+    const fn reader(
+        name: &'static str,
+        title: &'static str,
+        description: &'static str,
+        takes: Takes,
+    ) -> Tool {
+        Tool {
+            hints: Hints::READ,
+            answers: Answers::Itself,
+            ..Tool::action(name, title, description, takes)
+        }
+    }
+
+    /// What the model reads of it, in this mode.
+    pub(crate) fn def(&self, vision: bool) -> ToolDef {
+        let mut description = self.description.to_owned();
+        if self.answers == Answers::Page {
+            description.push_str(if vision { VISION_AFTER } else { TEXT_AFTER });
+        }
+        ToolDef {
+            name: self.name,
+            title: self.title,
+            description,
+            input_schema: (self.takes.schema)(),
+            hints: self.hints,
+            group: self.group,
+        }
+    }
+}
+
+/// What an acting tool's description says of its answer in text mode:
+/// nothing, since `snapshot`'s description tells once that acting tools
+/// answer with a change list, and what its signs mean.
+const TEXT_AFTER: &str = "";
+
+/// The same, in vision mode.
+const VISION_AFTER: &str = " Answers with a screenshot and the console lines since.";
+
+/// `screenshot` as the core group offers it: without `element`, which is
+/// the forms group's.
+fn core_screenshot_schema() -> Value {
+    let mut schema = schema_of::<ScreenshotArgs>();
+    if let Some(properties) = schema["properties"].as_object_mut() {
+        properties.remove("element");
+    }
+    schema
+}
+
+/// Every tool, in the order a model is shown them: core first, then each
+/// group's.
+pub(crate) static TABLE: &[Tool] = &[
+    Tool {
+        hints: Hints { destructive: false, idempotent: true, ..Hints::ACT },
+        answers: Answers::Itself,
+        short: Some(short::OPEN),
+        example: r#"`{"url": "https://example.com/", "new_tab": false}`"#,
+        ..Tool::action(
+            "open",
+            "Open a URL",
+            "Open a URL, in this tab or a new one. Answers with the page: its text, every element you can act on numbered [N].",
+            takes!(OpenArgs => open),
+        )
+    },
+    Tool {
+        mode: Mode::Text,
+        short: Some(short::SNAPSHOT),
+        example: r#"`{"full_page": true, "scope": 12, "max_tokens": 2000, "part": 2}`"#,
+        ..Tool::reader(
+            "snapshot",
+            "Read the page",
+            "Read the page: its text, every element you can act on numbered [N], *[N] if new since your last read; by default the screen and a margin. Acting tools answer with a change list: + new, - gone, ~ changed, > moved, @ the line an addition follows.",
+            takes!(SnapshotArgs => snapshot),
+        )
+    },
+    Tool {
+        mode: Mode::Text,
+        short: Some(short::FIND),
+        example: r#"`{"text": "checkout", "role": "link"}`"#,
+        ..Tool::reader(
+            "find",
+            "Find on the page",
+            "Search the whole page (frames too) for elements and text by words and/or role; answers only the matches, numbered as in a snapshot.",
+            takes!(FindArgs => find_on_page),
+        )
+    },
+    Tool {
+        mode: Mode::Text,
+        short: Some(short::CLICK),
+        example: r#"`{"element": 3}` or `{"x": 640, "y": 200}`"#,
+        ..Tool::action(
+            "click",
+            "Click",
+            "Click an element by number, or a point x,y.",
+            takes!(ClickArgs => click),
+        )
+    },
+    Tool {
+        mode: Mode::Vision,
+        short: Some(short::CLICK_AT),
+        example: r#"`{"x": 640, "y": 200}`"#,
+        ..Tool::action(
+            "click",
+            "Click",
+            "Click a point of the viewport (the screenshot's pixels).",
+            takes!(PointArgs => click_point),
+        )
+    },
+    Tool {
+        mode: Mode::Text,
+        short: Some(short::TYPE),
+        example: r#"`{"element": 7, "text": "hello", "submit": true, "append": false}`"#,
+        ..Tool::action(
+            "type",
+            "Type text",
+            "Type into a field by number (replacing its text unless append), or into the focused element; submit presses Enter.",
+            takes!(TypeArgs => type_text),
+        )
+    },
+    Tool {
+        mode: Mode::Vision,
+        short: Some(short::TYPE_HERE),
+        example: r#"`{"text": "hello", "submit": true}`"#,
+        ..Tool::action(
+            "type",
+            "Type text",
+            "Type into the focused element (click it first); submit presses Enter.",
+            takes!(TypeTextArgs => type_here),
+        )
+    },
+    Tool {
+        short: Some(short::PRESS),
+        example: r#"`{"keys": "Control+a Delete"}`"#,
+        ..Tool::action(
+            "press",
+            "Press keys",
+            "Press keys on the focused element.",
+            takes!(PressArgs => press),
+        )
+    },
+    Tool {
+        mode: Mode::Text,
+        hints: Hints { idempotent: true, ..Hints::ACT },
+        short: Some(short::SELECT),
+        example: r#"`{"element": 4, "options": ["Large"]}`"#,
+        ..Tool::action(
+            "select",
+            "Choose options",
+            "Choose options of a select element.",
+            takes!(SelectArgs => select),
+        )
+    },
+    Tool {
+        mode: Mode::Text,
+        hints: Hints { idempotent: true, ..Hints::MOVE },
+        short: Some(short::HOVER),
+        example: r#"`{"element": 5}`"#,
+        ..Tool::action(
+            "hover",
+            "Hover",
+            "Move the mouse over an element by number, or to x,y (opens menus, tooltips).",
+            takes!(HoverArgs => hover),
+        )
+    },
+    Tool {
+        mode: Mode::Vision,
+        hints: Hints { idempotent: true, ..Hints::MOVE },
+        short: Some(short::HOVER_AT),
+        example: r#"`{"x": 640, "y": 200}`"#,
+        ..Tool::action(
+            "hover",
+            "Hover",
+            "Move the mouse to a point (opens menus, tooltips).",
+            takes!(PointArgs => hover_point),
+        )
+    },
+    Tool {
+        mode: Mode::Text,
+        hints: Hints::MOVE,
+        short: Some(short::SCROLL),
+        example: r#"`{"direction": "down"}`, `{"element": 40}`"#,
+        ..Tool::action(
+            "scroll",
+            "Scroll",
+            "Scroll the page (or the box under x,y) up, down, left or right, or until an element is on screen.",
+            takes!(ScrollArgs => scroll),
+        )
+    },
+    Tool {
+        mode: Mode::Vision,
+        hints: Hints::MOVE,
+        short: Some(short::SCROLL_AT),
+        example: r#"`{"direction": "down", "x": 640, "y": 400}`"#,
+        ..Tool::action(
+            "scroll",
+            "Scroll",
+            "Scroll up, down, left or right at a point (default the middle).",
+            takes!(ScrollAtArgs => scroll_at),
+        )
+    },
+    Tool {
+        hints: Hints::MOVE,
+        ..Tool::action(
+            "back",
+            "Go back",
+            "Go back one page in this tab's history.",
+            takes!(NoArgs => back),
+        )
+    },
+    Tool {
+        hints: Hints::MOVE,
+        ..Tool::action(
+            "forward",
+            "Go forward",
+            "Go forward one page in this tab's history.",
+            takes!(NoArgs => forward),
+        )
+    },
+    Tool {
+        hints: Hints::MOVE,
+        under_dialog: true,
+        answers: Answers::Itself,
+        short: Some(short::TABS),
+        example: r#"`{}`, `{"action": "switch", "tab": 2}`, `{"action": "new", "url": "…"}`"#,
+        ..Tool::action(
+            "tabs",
+            "Tabs",
+            "List the tabs (numbered 1, 2, … in the order they opened), or switch to, close or open one.",
+            takes!(TabsArgs => tabs),
+        )
+    },
+    Tool {
+        short: Some(short::SCREENSHOT),
+        example: r#"`{"numbers": true, "format": "jpeg", "full_page": false, "if_changed": true}`"#,
+        ..Tool::reader(
+            "screenshot",
+            "Screenshot",
+            "A picture of the viewport or the full page, with each element's number drawn on it if asked.",
+            Takes {
+                schema: core_screenshot_schema,
+                ..takes!(ScreenshotArgs => screenshot)
+            },
+        )
+    },
+    Tool {
+        hints: Hints::READ,
+        short: Some(short::WAIT),
+        example: r#"`{"text": "Order placed"}`, `{"gone": "Loading"}`, `{"seconds": 2}`"#,
+        ..Tool::action(
+            "wait_for",
+            "Wait",
+            "Wait until a text is on the page or gone from it, or for some seconds.",
+            takes!(WaitForArgs => wait_for),
+        )
+    },
+    Tool {
+        // It reads what came since the last time: asked twice, it answers
+        // differently.
+        hints: Hints { idempotent: false, ..Hints::READ },
+        under_dialog: true,
+        ..Tool::reader(
+            "console",
+            "Console",
+            "The console messages and uncaught page errors since you last asked.",
+            takes!(NoArgs => console),
+        )
+    },
+    Tool {
+        under_dialog: true,
+        short: Some(short::DIALOG),
+        example: r#"`{"accept": true, "text": "Ada"}`"#,
+        ..Tool::action(
+            "dialog",
+            "Answer a dialog",
+            "Answer the open alert, confirm, prompt or leave-page dialog.",
+            takes!(DialogArgs => dialog),
+        )
+    },
+    Tool {
+        hints: Hints { idempotent: true, open_world: false, ..Hints::ACT },
+        under_dialog: true,
+        answers: Answers::Itself,
+        ..Tool::action(
+            "close",
+            "Close the browser",
+            "Close the browser (its tabs, cookies and storage); the next call starts a fresh one.",
+            takes!(NoArgs => close),
+        )
+    },
+    // The files group.
+    Tool {
+        group: Group::Files,
+        hints: Hints { idempotent: true, ..Hints::ACT },
+        example: r#"`{"element": 7, "paths": ["cv.pdf"]}`"#,
+        ..Tool::action(
+            "upload",
+            "Upload files",
+            "Put files from the uploads folder into a file field, or the chooser a button opens.",
+            takes!(UploadArgs => upload),
+        )
+    },
+    Tool {
+        group: Group::Files,
+        hints: Hints::LOCAL,
+        answers: Answers::Itself,
+        example: r#"`{"path": "receipt.pdf"}`"#,
+        ..Tool::action(
+            "pdf",
+            "Save as PDF",
+            "Save the page as a PDF file in the output folder; answers where and how large.",
+            takes!(PdfArgs => pdf),
+        )
+    },
+    // The network group.
+    Tool {
+        group: Group::Network,
+        example: r#"`{"filter": "api/"}`"#,
+        ..Tool::reader(
+            "requests",
+            "List requests",
+            "The page's requests: number, method, status, type, size, time, URL; refused ones say why.",
+            takes!(RequestsArgs => requests),
+        )
+    },
+    Tool {
+        group: Group::Network,
+        example: r#"`{"id": 4}`"#,
+        ..Tool::reader(
+            "request",
+            "Read a request",
+            "One request of the list: its headers both ways (credentials hidden) and the start of its response body.",
+            takes!(RequestArgs => request),
+        )
+    },
+    // The state group.
+    Tool {
+        group: Group::State,
+        // A save under a name that exists replaces it.
+        hints: Hints { destructive: true, idempotent: true, ..Hints::LOCAL },
+        answers: Answers::Itself,
+        example: r#"`{"name": "shop-login"}`"#,
+        ..Tool::action(
+            "state_save",
+            "Save cookies and storage",
+            "Save this browser's cookies and the site's local storage under a name, to stay logged in across runs.",
+            takes!(StateArgs => state_save),
+        )
+    },
+    Tool {
+        group: Group::State,
+        // It replaces the browser's cookies of the same names.
+        hints: Hints { destructive: true, idempotent: true, ..Hints::LOCAL },
+        answers: Answers::Itself,
+        example: r#"`{"name": "shop-login"}`"#,
+        ..Tool::action(
+            "state_load",
+            "Load cookies and storage",
+            "Load a saved state's cookies and local storage into this browser; open or reload the site after.",
+            takes!(StateArgs => state_load),
+        )
+    },
+    Tool {
+        group: Group::State,
+        ..Tool::reader(
+            "cookies",
+            "List cookies",
+            "The site's cookies: name, domain, path, expiry and flags (values hidden).",
+            takes!(NoArgs => cookies),
+        )
+    },
+    // The forms group.
+    Tool {
+        group: Group::Forms,
+        hints: Hints { idempotent: true, ..Hints::ACT },
+        example: r#"`{"fields": [{"element": 1, "value": "Ada"}, {"element": 4, "value": "true"}]}`"#,
+        ..Tool::action(
+            "fill",
+            "Fill a form",
+            "Fill many fields at once: text fields, selects, checkboxes, radio buttons.",
+            takes!(FillArgs => fill),
+        )
+    },
+    Tool {
+        group: Group::Forms,
+        example: r#"`{"from": 9, "to": 11}`, `{"from": 12, "x": 400, "y": 300}`"#,
+        ..Tool::action(
+            "drag",
+            "Drag",
+            "Drag an element onto another (or to a point x,y) with the mouse held down.",
+            takes!(DragArgs => drag),
+        )
+    },
+    Tool {
+        group: Group::Forms,
+        widens_core: true,
+        short: Some(short::SCREENSHOT),
+        example: r#"`{"element": 13, "format": "png"}`"#,
+        ..Tool::reader(
+            "screenshot",
+            "Screenshot",
+            "A picture of the viewport, the full page or one element, with each element's number drawn on it if asked.",
+            takes!(ScreenshotArgs => screenshot),
+        )
+    },
+    // The emulation group.
+    Tool {
+        group: Group::Emulation,
+        hints: Hints { idempotent: true, ..Hints::LOCAL },
+        answers: Answers::Itself,
+        example: r#"`{"device": "iPhone 15"}`, `{"width": 800, "timezone": "Asia/Tokyo", "locale": "fr-FR"}`"#,
+        ..Tool::action(
+            "emulate",
+            "Emulate a device",
+            "Look like a phone or tablet, or set the viewport, touch, place, time zone or language; reload to see the page's layout for it.",
+            takes!(EmulateArgs => emulate),
+        )
+    },
+    // The script group.
+    Tool {
+        group: Group::Script,
+        answers: Answers::Itself,
+        example: r#"`{"expression": "document.title"}`"#,
+        ..Tool::action(
+            "evaluate",
+            "Run JavaScript",
+            "Run a JavaScript expression in the page; its value comes back as JSON, fenced as page content.",
+            takes!(EvaluateArgs => evaluate),
+        )
+    },
+];
+
+/// The tools a pack with these options offers, in the order a model is
+/// shown them: the core tools of its mode (a group's widened tool in its
+/// core tool's place), then each group's, in the order the groups were
+/// given.
+pub(crate) fn offered(options: &PackOptions) -> Vec<&'static Tool> {
+    let fits = |tool: &&Tool| match tool.mode {
+        Mode::Both => true,
+        Mode::Text => !options.vision,
+        Mode::Vision => options.vision,
+    };
+    let widened = |name: &str| {
+        TABLE.iter().filter(fits).find(|tool| {
+            tool.widens_core && tool.name == name && options.groups.contains(&tool.group)
+        })
+    };
+    let mut tools: Vec<&'static Tool> = TABLE
+        .iter()
+        .filter(fits)
+        .filter(|tool| tool.group == Group::Core)
+        .map(|tool| widened(tool.name).unwrap_or(tool))
+        .collect();
+    let mut seen = vec![Group::Core];
+    for group in &options.groups {
+        if seen.contains(group) {
+            continue;
+        }
+        seen.push(*group);
+        tools.extend(
+            TABLE
+                .iter()
+                .filter(fits)
+                .filter(|tool| tool.group == *group && !tool.widens_core),
+        );
+    }
+    tools
+}
+
+/// One tool as a model is told of it, and as each API takes it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolDef {
+    /// The name the model calls it by.
+    pub name: &'static str,
+    /// A human-readable name, for a person (MCP's `title`).
+    pub title: &'static str,
+    /// What it does and what it answers, for the model.
+    pub description: String,
+    /// The JSON Schema of its arguments (an object; draft 2020-12).
+    pub input_schema: Value,
+    /// What a host needs to decide whether to ask a person first.
+    pub hints: Hints,
+    /// The group that offers it.
+    pub group: Group,
+}
+
+impl ToolDef {
+    /// As an MCP `tools/list` entry, with its title and annotations.
+    pub fn to_mcp(&self) -> Value {
+        json!({
+            "name": self.name,
+            "title": self.title,
+            "description": self.description,
+            "inputSchema": self.input_schema,
+            "annotations": {
+                "readOnlyHint": self.hints.read_only,
+                "destructiveHint": self.hints.destructive,
+                "idempotentHint": self.hints.idempotent,
+                "openWorldHint": self.hints.open_world,
+            },
+        })
+    }
+
+    /// As a tool of OpenAI's Chat Completions API (`tools: [...]`), in
+    /// strict mode (see [`to_openai_responses`](Self::to_openai_responses)).
+    pub fn to_openai_chat(&self) -> Value {
+        json!({
+            "type": "function",
+            "function": {
+                "name": self.name,
+                "description": self.description,
+                "parameters": strict_for_openai(&self.input_schema),
+                "strict": true,
+            }
+        })
+    }
+
+    /// As a tool of OpenAI's Responses API, whose function tools are flat
+    /// (no `function` wrapper), in strict mode: every property required,
+    /// the optional ones nullable (a `null` is read as absent).
+    pub fn to_openai_responses(&self) -> Value {
+        json!({
+            "type": "function",
+            "name": self.name,
+            "description": self.description,
+            "parameters": strict_for_openai(&self.input_schema),
+            "strict": true,
+        })
+    }
+
+    /// As an Anthropic Messages API tool.
+    pub fn to_anthropic(&self) -> Value {
+        json!({ "name": self.name, "description": self.description, "input_schema": self.input_schema })
+    }
+}
+
+/// How [`definitions`] exports the tools.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Export {
+    /// MCP `tools/list` entries.
+    Mcp,
+    /// OpenAI Chat Completions tools.
+    OpenAiChat,
+    /// OpenAI Responses API tools.
+    OpenAiResponses,
+    /// Anthropic Messages API tools.
+    Anthropic,
+}
+
+/// The definitions a pack with these options offers, exported as `export`
+/// says: what `tabwright tools` prints.
+pub fn definitions(options: &PackOptions, export: Export) -> Value {
+    Value::Array(
+        offered(options)
+            .iter()
+            .map(|tool| {
+                let def = tool.def(options.vision);
+                match export {
+                    Export::Mcp => def.to_mcp(),
+                    Export::OpenAiChat => def.to_openai_chat(),
+                    Export::OpenAiResponses => def.to_openai_responses(),
+                    Export::Anthropic => def.to_anthropic(),
+                }
+            })
+            .collect(),
+    )
+}
+
+/// The README's table of tools, made from the table: a row per tool of the
+/// text mode and the groups (vision mode's pointing tools are the text
+/// mode's with a point, and described in the README's prose).
+#[cfg(test)]
+fn readme_table() -> String {
+    use std::fmt::Write as _;
+    let mut text = String::from(
+        "| tool | group | example arguments | does | hints |\n|---|---|---|---|---|\n",
+    );
+    for tool in TABLE.iter().filter(|tool| tool.mode != Mode::Vision) {
+        let name = if tool.widens_core {
+            format!("`{}` (of one element)", tool.name)
+        } else {
+            format!("`{}`", tool.name)
+        };
+        let hints: Vec<&str> = [
+            (tool.hints.read_only, "read-only"),
+            (tool.hints.destructive, "destructive"),
+            (tool.hints.idempotent, "idempotent"),
+            (tool.hints.open_world, "open world"),
+        ]
+        .into_iter()
+        .filter_map(|(on, word)| on.then_some(word))
+        .collect();
+        let _ = writeln!(
+            text,
+            "| {name} | {} | {} | {} | {} |",
+            tool.group,
+            tool.example,
+            tool.description,
+            if hints.is_empty() {
+                "–".to_owned()
+            } else {
+                hints.join(", ")
+            }
+        );
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_readme_shows_this_table() {
+        let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md"))
+            .unwrap_or_default();
+        let table = readme_table();
+        assert!(
+            readme.contains(&table),
+            "the README's table of tools is not the tool table's; put this in its place:\n\n{table}"
+        );
+    }
+
+    fn every_pack() -> Vec<PackOptions> {
+        [false, true]
+            .into_iter()
+            .map(|vision| PackOptions {
+                vision,
+                groups: Group::ALL.to_vec(),
+                ..PackOptions::default()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn names_are_unique_in_every_pack() {
+        for options in every_pack().into_iter().chain([PackOptions::default()]) {
+            let names: Vec<&str> = offered(&options).iter().map(|tool| tool.name).collect();
+            let mut unique = names.clone();
+            unique.sort_unstable();
+            unique.dedup();
+            assert_eq!(names.len(), unique.len(), "{names:?}");
+        }
+    }
+
+    #[test]
+    fn every_tool_has_a_title_a_description_and_an_object_schema() {
+        for tool in TABLE {
+            assert!(!tool.title.is_empty(), "{}", tool.name);
+            assert!(!tool.description.is_empty(), "{}", tool.name);
+            let schema = (tool.takes.schema)();
+            assert_eq!(schema["type"], "object", "{}", tool.name);
+            assert!(schema["properties"].is_object(), "{}", tool.name);
+            let text = schema.to_string();
+            assert!(!text.contains("$ref"), "{}: {text}", tool.name);
+        }
+    }
+
+    #[test]
+    fn the_change_list_legend_is_said_once() {
+        for options in every_pack() {
+            let all = definitions(&options, Export::Mcp).to_string();
+            assert!(all.matches("> moved").count() <= 1, "{all}");
+        }
+    }
+
+    #[test]
+    fn reads_are_read_only_and_close_is_destructive() {
+        let core = offered(&PackOptions::default());
+        let hints = |name: &str| {
+            core.iter()
+                .find(|tool| tool.name == name)
+                .map(|tool| tool.hints)
+                .unwrap_or_else(|| panic!("no {name}"))
+        };
+        for read in ["snapshot", "find", "screenshot", "console"] {
+            assert!(hints(read).read_only, "{read}");
+        }
+        assert!(hints("close").destructive && !hints("close").read_only);
+        assert!(hints("open").open_world && !hints("open").read_only);
+    }
+
+    #[test]
+    fn the_forms_group_widens_the_core_screenshot_in_its_place() {
+        let plain = offered(&PackOptions::default());
+        let forms = offered(&PackOptions {
+            groups: vec![Group::Core, Group::Forms],
+            ..PackOptions::default()
+        });
+        let place = |tools: &[&Tool]| tools.iter().position(|tool| tool.name == "screenshot");
+        assert_eq!(place(&plain), place(&forms));
+        let schema = |tools: &[&Tool]| (tools[place(tools).unwrap_or(0)].takes.schema)();
+        assert!(schema(&plain)["properties"].get("element").is_none());
+        assert!(schema(&forms)["properties"].get("element").is_some());
+    }
+}
