@@ -3,6 +3,38 @@
 
 use std::time::Duration;
 
+/// Why an element a selector found cannot be acted on
+/// ([`DriverError::NotInteractable`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Unusable {
+    /// Nothing of it is seen: the same test the snapshot's numbering makes.
+    Hidden,
+    /// A disabled control.
+    Disabled,
+    /// It cannot take keyboard focus.
+    NoFocus,
+    /// It has no value: not a form control.
+    NotAControl,
+    /// Something else is on top of its centre.
+    Covered {
+        /// What, as a person would point it out: `div#overlay`.
+        by: String,
+    },
+}
+
+impl std::fmt::Display for Unusable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Hidden => f.write_str("it is not visible"),
+            Self::Disabled => f.write_str("it is disabled"),
+            Self::NoFocus => f.write_str("it cannot take keyboard focus"),
+            Self::NotAControl => f.write_str("it has no value (not a form control)"),
+            Self::Covered { by } => write!(f, "it is covered by {by}"),
+        }
+    }
+}
+
 /// The result of a driver call.
 pub type Result<T, E = DriverError> = std::result::Result<T, E>;
 
@@ -38,7 +70,7 @@ pub enum DriverError {
         /// What was tried, e.g. `clicked`.
         action: &'static str,
         /// Why it could not be.
-        reason: String,
+        reason: Unusable,
     },
 
     /// The navigation did not produce a page (network error, refused by a

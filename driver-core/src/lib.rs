@@ -48,7 +48,13 @@ pub use driver::{
     Download, DownloadOutcome, Downloads, Driver, Navigation, Request, ScreenshotFormat,
     ScreenshotOptions, Tab, TabId, Viewport, WaitFor, DOCUMENT_STATUS, NETWORK_LOG_KEPT,
 };
-pub use error::{DriverError, Result};
+pub use error::{DriverError, Result, Unusable};
 pub use journal::Journal;
 pub use keys::{Key, KeyPress, Modifiers};
 pub use options::{FrameCallback, Options, ScreencastFrame};
+
+/// The page script that judges what a person sees of an element (hidden,
+/// transparent, clipped, off the page…): one test, which the snapshot's
+/// numbering (`marks`) and the selector calls share, joined before the
+/// script that uses it. See the file.
+pub const VISIBILITY_JS: &str = include_str!("js/visibility.js");

@@ -2,6 +2,31 @@
 
 use driver_core::DriverError;
 
+/// Why an element cannot take an action ([`MarksError::Unsuitable`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Unsuitable {
+    /// A disabled control.
+    Disabled,
+    /// `select` on something that is not a select element.
+    NotASelect,
+    /// It cannot take keyboard focus.
+    NoFocus,
+    /// Its file field is inside a frame, where files cannot be put yet.
+    FileFieldInFrame,
+}
+
+impl std::fmt::Display for Unsuitable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Disabled => "it is disabled",
+            Self::NotASelect => "it is not a select element",
+            Self::NoFocus => "it cannot take keyboard focus",
+            Self::FileFieldInFrame => "its file field is inside a frame",
+        })
+    }
+}
+
 /// Why a snapshot or an action on a numbered element failed.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -50,14 +75,14 @@ pub enum MarksError {
         by: String,
     },
     /// The element cannot take that action (not a select, disabled…).
-    #[error("element {number} cannot be {action}: {reason}")]
+    #[error("element {number} cannot be {action}: {why}")]
     Unsuitable {
         /// The number asked for.
         number: u32,
-        /// What was tried.
+        /// What was tried: `typed into`, `selected in`, `used`.
         action: &'static str,
         /// Why not.
-        reason: String,
+        why: Unsuitable,
     },
     /// None of the asked values is an option of the select.
     #[error("element {number} has no option {wanted:?}; its options are {options:?}")]

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// The first line of the page's own content in a rendered snapshot.
 pub const CONTENT_START: &str =
@@ -12,12 +12,21 @@ pub const CONTENT_START: &str =
 /// The line after the page's own content.
 pub const CONTENT_END: &str = "--- end of page content ---";
 
+/// What to snapshot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SnapshotOptions {
+    /// The whole page, not only the viewport and a margin.
+    pub full_page: bool,
+    /// Only the subtree of this numbered element (an open dialog, say).
+    pub scope: Option<u32>,
+}
+
 /// How far beyond the viewport (in CSS pixels, above and below) the default
 /// scope reaches: a little context either side of what a person sees.
 pub const MARGIN: i64 = 200;
 
 /// A rectangle in CSS pixels of the top viewport.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 pub struct Rect {
     /// Left edge.
     pub x: i64,
@@ -32,7 +41,7 @@ pub struct Rect {
 }
 
 /// One option of a select.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SelectOption {
     /// What it says.
     pub label: String,
@@ -42,11 +51,22 @@ pub struct SelectOption {
     pub selected: bool,
 }
 
+/// A checkbox's, radio's or switch's state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Checked {
+    /// Ticked, on.
+    Checked,
+    /// Not ticked, off.
+    Unchecked,
+    /// Partly (a tree's box over some ticked children): `aria-checked="mixed"`.
+    Mixed,
+}
+
 /// An element a person could act on, with the number a model uses for it.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct Element {
     /// The number ("click 3").
-    #[serde(default)]
     pub number: u32,
     /// Its local id in its frame's document (the script's, not the model's).
     #[serde(rename = "id")]
@@ -58,46 +78,34 @@ pub struct Element {
     pub name: String,
     /// The value of a field, the selected label of a select, or the text
     /// of a contenteditable.
-    #[serde(default)]
     pub value: Option<String>,
-    /// Checked, unchecked, or `"mixed"`.
-    #[serde(default)]
-    pub checked: Option<serde_json::Value>,
+    /// Checked, unchecked or mixed.
+    pub checked: Option<Checked>,
     /// Selected (tabs, options).
-    #[serde(default)]
     pub selected: Option<bool>,
     /// Expanded or collapsed.
-    #[serde(default)]
     pub expanded: Option<bool>,
     /// Disabled.
-    #[serde(default)]
     pub disabled: Option<bool>,
     /// Required.
-    #[serde(default)]
     pub required: Option<bool>,
     /// Has keyboard focus.
-    #[serde(default)]
     pub focused: Option<bool>,
     /// What covers its centre, if something does (`div#banner`).
-    #[serde(default)]
     pub covered: Option<String>,
     /// A link's target, as written in the page.
-    #[serde(default)]
     pub href: Option<String>,
     /// A select's options.
-    #[serde(default)]
     pub options: Option<Vec<SelectOption>>,
     /// An input's type where it says more than its role (`email`, `date`).
-    #[serde(default, rename = "type")]
+    #[serde(rename = "type")]
     pub input_type: Option<String>,
     /// Where it is, in the top viewport.
     #[serde(rename = "box")]
     pub rect: Rect,
     /// Outside the viewport and its margin.
-    #[serde(default)]
     pub offscreen: bool,
     /// New since the previous snapshot of this page.
-    #[serde(default)]
     pub new: bool,
 }
 
@@ -435,13 +443,11 @@ fn element_line(element: &Element) -> String {
             let _ = write!(line, " = {}", quote(value));
         }
     }
-    match &element.checked {
-        Some(serde_json::Value::Bool(true)) => line.push_str(" checked"),
-        Some(serde_json::Value::Bool(false)) => line.push_str(" unchecked"),
-        Some(serde_json::Value::String(mixed)) => {
-            let _ = write!(line, " {mixed}");
-        }
-        _ => {}
+    match element.checked {
+        Some(Checked::Checked) => line.push_str(" checked"),
+        Some(Checked::Unchecked) => line.push_str(" unchecked"),
+        Some(Checked::Mixed) => line.push_str(" mixed"),
+        None => {}
     }
     for (on, word) in [
         (element.selected, "selected"),

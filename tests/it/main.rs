@@ -35,5 +35,6 @@ mod marks;
 mod proxy;
 mod remote;
 mod remote_guard;
+mod scripts;
 mod sessions;
 mod tools;

@@ -13,7 +13,7 @@ use futures::future::BoxFuture;
 
 use driver_core::{
     Capability, ConsoleLevel, DialogKind, Driver, DriverError, Key, KeyPress, Options,
-    ScreenshotFormat, ScreenshotOptions, Viewport, WaitFor,
+    ScreenshotFormat, ScreenshotOptions, Unusable, Viewport, WaitFor,
 };
 
 use crate::backend::{kill, still_running, unreaped, Backend, Marker};
@@ -426,17 +426,18 @@ async fn missing_and_hidden_elements(ctx: &Ctx) -> CheckResult {
         other => return Err(format!("clicking a missing element gave {other:?}")),
     }
     match driver.click("#hidden").await {
-        Err(DriverError::NotInteractable { reason, .. }) => {
-            ensure!(reason.contains("not visible"), "hidden: {reason}");
-        }
+        Err(DriverError::NotInteractable {
+            reason: Unusable::Hidden,
+            ..
+        }) => {}
         other => return Err(format!("clicking a hidden element gave {other:?}")),
     }
     match driver.click("#covered").await {
-        Err(DriverError::NotInteractable { reason, .. }) => {
-            ensure!(
-                reason.contains("covered by div#overlay"),
-                "covered: {reason}"
-            );
+        Err(DriverError::NotInteractable {
+            reason: Unusable::Covered { by },
+            ..
+        }) => {
+            ensure!(by == "div#overlay", "covered by {by}");
         }
         other => return Err(format!("clicking a covered element gave {other:?}")),
     }

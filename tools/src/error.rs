@@ -2,7 +2,7 @@
 //! about it ([`ToolError::for_model`]): what happened and what to do next.
 
 use driver_core::{DialogKind, DriverError};
-use marks::MarksError;
+use marks::{MarksError, Unsuitable};
 
 use crate::output::shown;
 
@@ -124,8 +124,17 @@ fn marks_sentence(error: &MarksError) -> String {
         MarksError::Unsuitable {
             number,
             action,
-            reason,
-        } => format!("Element {number} cannot be {action}: {reason}; pick another element."),
+            why,
+        } => format!(
+            "Element {number} cannot be {action}: {}; pick another element.",
+            match why {
+                Unsuitable::Disabled => "it is disabled",
+                Unsuitable::NotASelect => "it is not a select element (click it, then pick the option it shows)",
+                Unsuitable::NoFocus => "it cannot take keyboard focus",
+                Unsuitable::FileFieldInFrame => "its file field is inside a frame, where files cannot be put yet",
+                _ => "it does not take that action",
+            }
+        ),
         MarksError::NoOption {
             number,
             wanted,

@@ -47,6 +47,35 @@ const UNCATCH: &str = r#"(() => {
 })()"#;
 
 impl Browser {
+    /// An element with no file field of its own may open a chooser by
+    /// script when clicked: the chooser is caught (for this one click) and
+    /// its field marked with `token`; an error if none opened.
+    async fn catch_chooser(
+        &self,
+        element: u32,
+        token: &str,
+        selector: &str,
+    ) -> Result<(), ToolError> {
+        self.driver.eval(&CATCH.replace("TOKEN", token)).await?;
+        let clicked = acted(self.marks.click(&self.driver, element).await);
+        let caught = self
+            .driver
+            .eval(&format!("document.querySelector({selector:?}) !== null"))
+            .await;
+        let _ = self.driver.eval(UNCATCH).await;
+        clicked?;
+        if caught? != true {
+            return Err(ToolError::bad(
+                "upload",
+                format!(
+                    "[{}] is not a file field, and clicking it opened no file chooser",
+                    element
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     pub(crate) async fn upload(&self, state: &mut State, args: arguments::UploadArgs) -> Outcome {
         let Some(folder) = &self.options.files_dir else {
             return Err(ToolError::bad(
@@ -75,37 +104,17 @@ impl Browser {
         let selector = format!("[data-tabwright-upload=\"{token}\"]");
         let answer = self
             .marks
-            .locate(
-                &self.driver,
-                args.element,
-                "file",
-                json!({ "token": token }),
-            )
+            .locate_file(&self.driver, args.element, &token)
             .await?;
-        if answer["file"].is_null() {
-            // No file field of its own: it may open a chooser by script.
-            self.driver.eval(&CATCH.replace("TOKEN", &token)).await?;
-            let clicked = acted(self.marks.click(&self.driver, args.element).await);
-            let caught = self
-                .driver
-                .eval(&format!("document.querySelector({selector:?}) !== null"))
-                .await;
-            let _ = self.driver.eval(UNCATCH).await;
-            clicked?;
-            if caught? != true {
+        match answer.file {
+            Some(field) if !field.multiple && files.len() > 1 => {
                 return Err(ToolError::bad(
                     "upload",
-                    format!(
-                        "[{}] is not a file field, and clicking it opened no file chooser",
-                        args.element
-                    ),
+                    format!("[{}] takes one file, not {}", args.element, files.len()),
                 ));
             }
-        } else if answer["file"]["multiple"] != true && files.len() > 1 {
-            return Err(ToolError::bad(
-                "upload",
-                format!("[{}] takes one file, not {}", args.element, files.len()),
-            ));
+            Some(_) => {}
+            None => self.catch_chooser(args.element, &token, &selector).await?,
         }
         let set = self.set_files(&selector, &files).await;
         let _ = self

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use base64::Engine;
 use driver_core::Driver;
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::arguments;
 use crate::browser::{acted, Browser};
@@ -39,12 +39,9 @@ impl Browser {
             crate::args::check_text_length(&field.value)?;
             let value = self.secrets.fill_in("fill", &field.value)?;
             let number = field.element;
-            let answer = self
-                .marks
-                .locate(&self.driver, number, "none", json!({}))
-                .await?;
-            let kind = answer["type"].as_str().unwrap_or_default();
-            let did = match (answer["tag"].as_str().unwrap_or_default(), kind) {
+            let answer = self.marks.locate(&self.driver, number, true).await?;
+            let kind = answer.input_type.as_deref().unwrap_or_default();
+            let did = match (answer.tag.as_str(), kind) {
                 ("SELECT", _) => {
                     let chosen = self
                         .marks
@@ -68,7 +65,7 @@ impl Browser {
                             format!("[{number}] is a radio button: choose another one of its group instead of false"),
                         ));
                     }
-                    if answer["checked"].as_bool() != Some(wanted) {
+                    if answer.checked != Some(wanted) {
                         acted(self.marks.click(&self.driver, number).await)?;
                     }
                     format!(
@@ -104,20 +101,14 @@ impl Browser {
                 return Err(ToolError::bad("drag", "from and to are the same element"));
             }
         }
-        let from = self
-            .marks
-            .locate(&self.driver, args.from, "none", json!({}))
-            .await?;
-        let start = point(&from)?;
+        let from = self.marks.locate(&self.driver, args.from, true).await?;
+        let start = (from.x, from.y);
         let (end, onto) = match target {
             crate::args::Target::Element(to) => {
                 // The target is read with the source in view: scrolling it
                 // into the middle could move the source off screen.
-                let answer = self
-                    .marks
-                    .locate(&self.driver, to, "none", json!({ "scroll": false }))
-                    .await?;
-                (point(&answer)?, format!("onto [{to}]"))
+                let answer = self.marks.locate(&self.driver, to, false).await?;
+                ((answer.x, answer.y), format!("onto [{to}]"))
             }
             crate::args::Target::Point(x, y) => {
                 self.on_screen("drag", x, y).await?;
@@ -171,10 +162,7 @@ impl Browser {
 
     /// A picture of one element: its box on screen, scrolled into view.
     pub(crate) async fn element_screenshot(&self, number: u32, jpeg: bool) -> Outcome {
-        let answer = self
-            .marks
-            .locate(&self.driver, number, "none", json!({}))
-            .await?;
+        let answer = self.marks.locate(&self.driver, number, true).await?;
         let scroll = self.driver.eval_isolated(&[], "[scrollX, scrollY]").await?;
         let (Some(scroll_x), Some(scroll_y)) = (scroll[0].as_f64(), scroll[1].as_f64()) else {
             return Err(ToolError::bad(
@@ -182,19 +170,13 @@ impl Browser {
                 "the page's scroll position could not be read; try again",
             ));
         };
-        let field = |key: &str| {
-            answer["box"][key]
-                .as_f64()
-                .filter(|value| value.is_finite())
-        };
-        let (Some(x), Some(y), Some(width), Some(height)) =
-            (field("x"), field("y"), field("w"), field("h"))
-        else {
-            return Err(ToolError::bad(
-                "screenshot",
-                format!("[{number}] has no box to picture"),
-            ));
-        };
+        let rect = answer.rect;
+        let (x, y, width, height) = (
+            rect.x as f64,
+            rect.y as f64,
+            rect.width as f64,
+            rect.height as f64,
+        );
         if width < 1.0 || height < 1.0 {
             return Err(ToolError::bad(
                 "screenshot",
@@ -234,17 +216,6 @@ impl Browser {
             }],
             is_error: false,
         })
-    }
-}
-
-/// The centre of a located element.
-fn point(answer: &Value) -> Result<(f64, f64), ToolError> {
-    match (answer["x"].as_f64(), answer["y"].as_f64()) {
-        (Some(x), Some(y)) if x.is_finite() && y.is_finite() => Ok((x, y)),
-        _ => Err(ToolError::bad(
-            "drag",
-            "the element's place could not be read; take a snapshot and try again",
-        )),
     }
 }
 

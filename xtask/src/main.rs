@@ -3,9 +3,11 @@
 //! - `cargo xtask demo`: install the browser if missing, then run
 //!   `tabwright demo` (a built-in site driven through the tools).
 //! - `cargo xtask test`: make sure Debian's Chromium and chromedriver are
-//!   installed (apt-get, saying so) and the MCP Python SDK (pip, the MCP
-//!   tests' client), build the `tabwright` binary, then run every test of
-//!   the workspace, which drives a real browser through every backend.
+//!   installed (apt-get, saying so), the MCP Python SDK (pip, the MCP
+//!   tests' client) and the tests' npm packages (`tests/npm`: the page
+//!   scripts' type checker, a strict schema validator, UI kits), build the
+//!   `tabwright` binary, then run every test of the workspace, which drives
+//!   a real browser through every backend.
 //! - `cargo xtask conformance [--backend cdp|webdriver|all]`: the behaviour
 //!   suite as a table of check × backend.
 //! - `cargo xtask bench [--backend cdp|webdriver|all] [--runs N]
@@ -14,7 +16,8 @@
 //!
 //! It never downloads a browser: only Debian's packages, through apt-get.
 //! Its dependencies are none, so it builds in a second.
-//! Nothing else is fetched but the MCP SDK, from PyPI.
+//! Nothing else is fetched but the MCP SDK, from PyPI, and the packages
+//! `tests/npm/package-lock.json` names, from the npm registry.
 
 use std::path::Path;
 use std::process::{Command, ExitCode};
@@ -34,6 +37,7 @@ fn main() -> ExitCode {
     let result = match job.as_str() {
         "test" => ensure_browser()
             .and_then(|()| ensure_mcp_client())
+            .and_then(|()| ensure_npm_packages())
             // The CLI tests run the binary itself.
             .and_then(|()| {
                 cargo(
@@ -137,6 +141,30 @@ fn ensure_mcp_client() -> Result<(), String> {
     let mut pip = Command::new("python3");
     pip.args(["-m", "pip", "install", "--quiet", "mcp>=1.9,<2"]);
     run(pip)
+}
+
+/// What the tests take from the npm registry (`tests/npm/package.json`:
+/// the type checker for the page scripts, a strict JSON Schema validator,
+/// the MCP TypeScript SDK, UI kits): installed exactly as the lock file
+/// says (`npm ci`) when `node_modules` is missing or older than the lock.
+fn ensure_npm_packages() -> Result<(), String> {
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/npm");
+    let lock = folder.join("package-lock.json");
+    let installed = folder.join("node_modules/.package-lock.json");
+    let modified = |path: &Path| {
+        std::fs::metadata(path)
+            .and_then(|meta| meta.modified())
+            .ok()
+    };
+    if matches!((modified(&installed), modified(&lock)), (Some(installed), Some(lock)) if installed >= lock)
+    {
+        return Ok(());
+    }
+    eprintln!("xtask: installing the tests' npm packages (tests/npm) with npm ci");
+    let mut npm = Command::new("npm");
+    npm.args(["ci", "--no-audit", "--no-fund", "--loglevel=error"])
+        .current_dir(&folder);
+    run(npm)
 }
 
 fn apt(sudo: bool, args: &[&str]) -> Command {

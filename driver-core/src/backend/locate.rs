@@ -4,10 +4,15 @@
 
 /// `async function (operation, selector, extra)`: finds the first match of a
 /// CSS selector and does one small thing with it (`click` returns the point
-/// to press, `focus`, `text`, `value`, `wait`), or returns `{error: ...}`:
-/// `"missing"`, `"syntax"` (not a selector), or a sentence saying why the
-/// element cannot be acted on. One call is one round trip.
-pub const LOCATE: &str = include_str!("locate.js");
+/// to press, `focus`, `text`, `value`, `wait`), or returns `{error: CODE}`
+/// (see `js/locate.js`). One call is one round trip. What "hidden" means is
+/// the snapshot's own test (`js/visibility.js`), joined in here.
+pub const LOCATE: &str = concat!(
+    "async function (operation, selector, extra) {\n",
+    include_str!("../js/visibility.js"),
+    include_str!("../js/locate.js"),
+    "\nreturn locate();\n}"
+);
 
 /// Turns a `{error}` answer of [`LOCATE`] into the driver error callers
 /// branch on; `None` when there was no error.
@@ -16,24 +21,40 @@ pub fn locate_error(
     operation: &str,
     selector: &str,
 ) -> Option<crate::DriverError> {
-    use crate::DriverError;
+    use crate::{DriverError, Unusable};
     let error = answer["error"].as_str()?;
-    Some(match error {
-        "missing" => DriverError::NoSuchElement {
-            selector: selector.to_owned(),
-        },
-        "syntax" => {
-            DriverError::InvalidArgument(format!("{selector:?} is not a valid CSS selector"))
+    let reason = match error {
+        "missing" => {
+            return Some(DriverError::NoSuchElement {
+                selector: selector.to_owned(),
+            })
         }
-        reason => DriverError::NotInteractable {
-            selector: selector.to_owned(),
-            action: match operation {
-                "click" => "clicked",
-                "focus" => "typed into",
-                _ => "read",
-            },
-            reason: reason.to_owned(),
+        "syntax" => {
+            return Some(DriverError::InvalidArgument(format!(
+                "{selector:?} is not a valid CSS selector"
+            )))
+        }
+        "hidden" => Unusable::Hidden,
+        "disabled" => Unusable::Disabled,
+        "no_focus" => Unusable::NoFocus,
+        "no_value" => Unusable::NotAControl,
+        "covered" => Unusable::Covered {
+            by: answer["by"].as_str().unwrap_or("something").to_owned(),
         },
+        other => {
+            return Some(DriverError::Script {
+                message: format!("the selector script answered with an unknown code {other:?}"),
+            })
+        }
+    };
+    Some(DriverError::NotInteractable {
+        selector: selector.to_owned(),
+        action: match operation {
+            "click" => "clicked",
+            "focus" => "typed into",
+            _ => "read",
+        },
+        reason,
     })
 }
 

@@ -26,7 +26,7 @@ pub async fn snapshot_costs(backend: Backend, runs: usize) -> Result<(), String>
             "(() => {{ const started = performance.now(); \
              const found = ({})({{ op: 'snapshot', margin: 200, full: {full} }}, 0); \
              return [performance.now() - started, found.elements.length]; }})()",
-            marks::SNAPSHOT_JS
+            marks::WALKER_JS.as_str()
         )
     };
     // The default scope (what a model gets unless it asks for more), then

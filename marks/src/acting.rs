@@ -1,0 +1,373 @@
+//! Acting on numbered elements: readying one (found by its number, checked
+//! to be the element the model read, scrolled into view), then the input a
+//! person would give it; and pointing: the numbered element at a point, and
+//! a screenshot with the numbers drawn on it.
+
+use driver_core::{Driver, ScreenshotFormat, ScreenshotOptions};
+use serde_json::{json, Value};
+
+use crate::frames::MAX_FRAME_DEPTH;
+use crate::page::{self, ActAnswer, Answer, AtAnswer, Code, Empty, FrameBoxAnswer, Refusal};
+use crate::{Marks, MarksError, Rect, Snapshot, SnapshotOptions, Unsuitable};
+
+/// A numbered element readied for an action of the caller's own: where it
+/// is (scrolled into view) and what it is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Located {
+    /// Its centre, in top-viewport CSS pixels (a cross-origin frame's
+    /// offset added).
+    pub x: f64,
+    /// Its centre's y.
+    pub y: f64,
+    /// Its box, in top-viewport CSS pixels.
+    pub rect: Rect,
+    /// Its tag, upper case (`INPUT`, `SELECT`).
+    pub tag: String,
+    /// A form control's type (`checkbox`, `text`), if it has one.
+    pub input_type: Option<String>,
+    /// A checkbox's or radio's state, if it has one.
+    pub checked: Option<bool>,
+    /// A field's value (a password's as `••••`), if it has one.
+    pub value: Option<String>,
+    /// (for `"file"`) the file field it stands for, if it has one.
+    pub file: Option<FileField>,
+    /// What covers its centre, if something does.
+    pub covered: Option<String>,
+}
+
+/// The file field an element stands for (itself, the one its label is
+/// for, or one inside it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FileField {
+    /// It takes several files.
+    pub multiple: bool,
+}
+
+/// What an action asks of the element besides readying it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Action {
+    /// Nothing more.
+    None,
+    /// Take the keyboard focus (emptied first if asked).
+    Focus,
+    /// Mark the file field it stands for.
+    File,
+    /// Choose options.
+    Select,
+}
+
+impl Action {
+    fn word(self) -> &'static str {
+        match self {
+            Self::None => "none",
+            Self::Focus => "focus",
+            Self::File => "file",
+            Self::Select => "select",
+        }
+    }
+
+    /// What the model is told could not be done.
+    fn done(self) -> &'static str {
+        match self {
+            Self::Focus => "typed into",
+            Self::Select => "selected in",
+            Self::None | Self::File => "used",
+        }
+    }
+}
+
+impl Marks {
+    /// Finds a numbered element, checks it is the one the model read, runs
+    /// `action` on it and answers where to press it (top-viewport
+    /// coordinates).
+    async fn ready(
+        &self,
+        driver: &dyn Driver,
+        number: u32,
+        action: Action,
+        extra: Value,
+    ) -> Result<(f64, f64, ActAnswer), MarksError> {
+        let tab = driver.current_tab().await?;
+        let target = self.target(&tab, number)?;
+        let mut options =
+            json!({ "op": "act", "id": target.local, "doc": target.doc, "action": action.word() });
+        if let Some((role, name)) = &target.seen_as {
+            // What the model read of it: acting on something else (a node a
+            // re-render reused, a forged registry) is refused.
+            options["role"] = json!(role);
+            options["name"] = json!(name);
+        }
+        if let (Some(options), Some(extra)) = (options.as_object_mut(), extra.as_object()) {
+            options.extend(extra.clone());
+        }
+        let answer = match page::run::<ActAnswer>(driver, &target.path, options).await? {
+            Answer::Done(answer) => answer,
+            Answer::Refused(refusal) => {
+                return Err(refused(number, action, refusal, &target.seen_as, &extra))
+            }
+        };
+        let mut x = page::finite(answer.x, "x")?;
+        let mut y = page::finite(answer.y, "y")?;
+        if !target.path.is_empty() {
+            // A cross-origin frame answers in its own viewport: add where the
+            // frame sits now.
+            let placed = json!({ "op": "frame_box", "frame": target.path });
+            match page::run::<FrameBoxAnswer>(driver, &[], placed).await? {
+                Answer::Done(placed) => {
+                    x += page::finite(placed.offset.x, "frame offset")?;
+                    y += page::finite(placed.offset.y, "frame offset")?;
+                }
+                Answer::Refused(_) => return Err(MarksError::Gone { number }),
+            }
+        }
+        Ok((x, y, answer))
+    }
+
+    /// Clicks a numbered element with real mouse events at its centre.
+    pub async fn click(&self, driver: &dyn Driver, number: u32) -> Result<(), MarksError> {
+        let (x, y, answer) = self.ready(driver, number, Action::None, json!({})).await?;
+        if let Some(by) = answer.covered {
+            return Err(MarksError::Covered { number, by });
+        }
+        driver.click_at(x, y).await?;
+        Ok(())
+    }
+
+    /// Moves the mouse over a numbered element (scrolled into view first),
+    /// so hover menus open and tooltips show.
+    pub async fn hover(&self, driver: &dyn Driver, number: u32) -> Result<(), MarksError> {
+        let (x, y, _) = self.ready(driver, number, Action::None, json!({})).await?;
+        driver.move_mouse(x, y).await?;
+        Ok(())
+    }
+
+    /// Types into a numbered field: focuses it (emptied first if `clear`),
+    /// then key events.
+    pub async fn type_into(
+        &self,
+        driver: &dyn Driver,
+        number: u32,
+        text: &str,
+        clear: bool,
+    ) -> Result<(), MarksError> {
+        let (_, _, answer) = self
+            .ready(driver, number, Action::Focus, json!({ "clear": clear }))
+            .await?;
+        if answer.focused != Some(true) {
+            return Err(MarksError::Unsuitable {
+                number,
+                action: Action::Focus.done(),
+                why: Unsuitable::NoFocus,
+            });
+        }
+        driver.type_text(text).await?;
+        Ok(())
+    }
+
+    /// Selects options of a numbered select by label or value; returns the
+    /// labels selected.
+    pub async fn select(
+        &self,
+        driver: &dyn Driver,
+        number: u32,
+        values: &[String],
+    ) -> Result<Vec<String>, MarksError> {
+        let (_, _, answer) = self
+            .ready(driver, number, Action::Select, json!({ "values": values }))
+            .await?;
+        Ok(answer.selected.unwrap_or_default())
+    }
+
+    /// Readies a numbered element for an action of the caller's own:
+    /// scrolled into view (unless `scroll` is false) and described.
+    pub async fn locate(
+        &self,
+        driver: &dyn Driver,
+        number: u32,
+        scroll: bool,
+    ) -> Result<Located, MarksError> {
+        self.locate_for(driver, number, Action::None, json!({ "scroll": scroll }))
+            .await
+    }
+
+    /// Readies the file field a numbered element stands for, marking it
+    /// with the attribute `data-tabwright-upload` set to `token`, for the
+    /// caller to put files in; `file` is `None` when it has none.
+    pub async fn locate_file(
+        &self,
+        driver: &dyn Driver,
+        number: u32,
+        token: &str,
+    ) -> Result<Located, MarksError> {
+        self.locate_for(driver, number, Action::File, json!({ "token": token }))
+            .await
+    }
+
+    async fn locate_for(
+        &self,
+        driver: &dyn Driver,
+        number: u32,
+        action: Action,
+        extra: Value,
+    ) -> Result<Located, MarksError> {
+        let (x, y, answer) = self.ready(driver, number, action, extra).await?;
+        // The box moves with the centre (a cross-origin frame's offset).
+        let mut rect = answer.rect.rect();
+        rect.x += (x - answer.x).round() as i64;
+        rect.y += (y - answer.y).round() as i64;
+        Ok(Located {
+            x,
+            y,
+            rect,
+            tag: answer.tag,
+            input_type: answer.input_type,
+            checked: answer.checked,
+            value: answer.value,
+            file: answer.file.map(|file| FileField {
+                multiple: file.multiple,
+            }),
+            covered: answer.covered,
+        })
+    }
+
+    /// What a numbered field holds now (a password's as `••••`), read
+    /// without scrolling: how an action checks that what it typed took.
+    pub async fn value_of(
+        &self,
+        driver: &dyn Driver,
+        number: u32,
+    ) -> Result<Option<String>, MarksError> {
+        let (_, _, answer) = self
+            .ready(driver, number, Action::None, json!({ "scroll": false }))
+            .await?;
+        Ok(answer.value)
+    }
+
+    /// Scrolls a numbered element into the middle of the viewport.
+    pub async fn scroll_to(&self, driver: &dyn Driver, number: u32) -> Result<(), MarksError> {
+        self.ready(driver, number, Action::None, json!({}))
+            .await
+            .map(|_| ())
+    }
+
+    /// The numbered element at a point of the viewport (numbering it if it
+    /// had no number yet), or `None` when nothing actionable is there.
+    pub async fn element_at(
+        &self,
+        driver: &dyn Driver,
+        x: f64,
+        y: f64,
+    ) -> Result<Option<(u32, String, String)>, MarksError> {
+        let tab = driver.current_tab().await?;
+        let mut path = Vec::new();
+        let mut request = json!({ "op": "at", "x": x, "y": y });
+        for _ in 0..=MAX_FRAME_DEPTH {
+            let answer = match page::run::<AtAnswer>(driver, &path, request).await? {
+                Answer::Done(answer) => answer,
+                Answer::Refused(_) => return Ok(None),
+            };
+            match answer {
+                AtAnswer::Frame {
+                    frame,
+                    x,
+                    y,
+                    offset,
+                } => {
+                    path = frame;
+                    request = json!({ "op": "at", "x": x, "y": y, "path": path, "offset": offset });
+                }
+                AtAnswer::Element {
+                    id,
+                    doc,
+                    role,
+                    name,
+                    ..
+                } => {
+                    let number = self.with_tab(&tab, |marks| {
+                        marks.number_all(&path, &doc, std::iter::once(id))[0]
+                    });
+                    return Ok(Some((number, role, name)));
+                }
+                AtAnswer::Nothing { .. } => return Ok(None),
+            }
+        }
+        Ok(None)
+    }
+
+    /// A screenshot of the viewport with each numbered element's box and
+    /// number drawn on it, the same numbers as the snapshot it returns.
+    pub async fn marked_screenshot(
+        &self,
+        driver: &dyn Driver,
+        format: ScreenshotFormat,
+    ) -> Result<(Vec<u8>, Snapshot), MarksError> {
+        let snapshot = self.snapshot(driver, SnapshotOptions::default()).await?;
+        let marks: Vec<Value> = snapshot
+            .elements
+            .values()
+            .filter(|element| {
+                !element.offscreen
+                    && element.rect.y + element.rect.height > 0
+                    && element.rect.y < snapshot.viewport.1
+            })
+            .map(|element| {
+                json!({ "n": element.number, "x": element.rect.x, "y": element.rect.y, "w": element.rect.width, "h": element.rect.height })
+            })
+            .collect();
+        page::run::<Empty>(driver, &[], json!({ "op": "mark", "marks": marks })).await?;
+        let picture = driver
+            .screenshot(ScreenshotOptions {
+                format,
+                full_page: false,
+            })
+            .await;
+        let _ = page::run::<Empty>(driver, &[], json!({ "op": "unmark" })).await;
+        Ok((picture?, snapshot))
+    }
+}
+
+/// The error a refusal of the walker is, for element `number`.
+fn refused(
+    number: u32,
+    action: Action,
+    refusal: Refusal,
+    seen_as: &Option<(String, String)>,
+    extra: &Value,
+) -> MarksError {
+    let unsuitable = |why| MarksError::Unsuitable {
+        number,
+        action: action.done(),
+        why,
+    };
+    match refusal.error {
+        Code::Gone => MarksError::Gone { number },
+        Code::Hidden => MarksError::Hidden { number },
+        Code::Navigated => MarksError::Navigated { number },
+        Code::Changed => MarksError::Changed {
+            number,
+            was: seen_as
+                .as_ref()
+                .map(|(_, name)| name.clone())
+                .unwrap_or_default(),
+            now: refusal.now.unwrap_or_default(),
+        },
+        Code::NoOption => MarksError::NoOption {
+            number,
+            wanted: extra["values"]
+                .as_array()
+                .map(|list| {
+                    list.iter()
+                        .filter_map(|v| v.as_str().map(str::to_owned))
+                        .collect()
+                })
+                .unwrap_or_default(),
+            options: refusal.options.unwrap_or_default(),
+        },
+        Code::Disabled => unsuitable(Unsuitable::Disabled),
+        Code::NotSelect => unsuitable(Unsuitable::NotASelect),
+        Code::FrameFile => unsuitable(Unsuitable::FileFieldInFrame),
+        code @ (Code::Loading | Code::Nothing) => {
+            MarksError::Script(format!("the walker refused to act: {code:?}"))
+        }
+    }
+}

@@ -1,0 +1,181 @@
+//! Reading a page across its frames: the top document (or a scope's), and
+//! every cross-origin frame in it at any depth, read through the backend
+//! and spliced in where each frame stands.
+
+use driver_core::{Capability, Driver};
+use serde_json::{json, Value};
+
+use crate::page::{self, Answer, Code, FrameAnswer, WireElement, WireItem, WirePoint};
+use crate::snapshot::{Element, SnapshotOptions, MARGIN};
+use crate::MarksError;
+
+/// How deep cross-origin frames are followed inside each other.
+pub(crate) const MAX_FRAME_DEPTH: usize = 5;
+
+/// One frame's document as a snapshot read it: where it is, and its
+/// elements.
+pub(crate) struct FrameRead {
+    pub(crate) path: Vec<u32>,
+    pub(crate) doc: String,
+    pub(crate) elements: Vec<Element>,
+}
+
+/// A line of the page before it is numbered: an item of a frame's
+/// answer, or a frame that could not be read and why.
+pub(crate) enum ReadLine {
+    Item(WireItem),
+    Unreachable(String, String),
+}
+
+/// The frames a snapshot read (the top one first) and their items in
+/// reading order, each with the index of its frame.
+pub(crate) struct FramesRead {
+    pub(crate) frames: Vec<FrameRead>,
+    pub(crate) lines: Vec<(ReadLine, usize)>,
+}
+
+/// All of a frame's elements: those described, and those beyond the scope
+/// as counted, not described.
+fn elements_of(answer: &mut FrameAnswer) -> Vec<Element> {
+    let described = std::mem::take(&mut answer.elements)
+        .into_iter()
+        .map(WireElement::into_element);
+    let counted = answer
+        .beyond
+        .drain(..)
+        .map(|(local, role, x, y, width, height)| Element {
+            local,
+            role,
+            rect: crate::Rect {
+                x,
+                y,
+                width,
+                height,
+            },
+            offscreen: true,
+            ..Element::default()
+        });
+    described.chain(counted).collect()
+}
+
+/// Reads one frame's document (the top one for an empty path).
+pub(crate) async fn read_frame(
+    driver: &dyn Driver,
+    path: &[u32],
+    request: Value,
+) -> Result<Answer<FrameAnswer>, MarksError> {
+    page::run::<FrameAnswer>(driver, path, request).await
+}
+
+/// Reads the cross-origin frames the top document holds, at any depth, and
+/// splices their items in where each frame stands (a stack of iterators,
+/// innermost on top); a frame that cannot be read is a line saying why.
+pub(crate) async fn read_frames(
+    driver: &dyn Driver,
+    top: &mut FrameAnswer,
+    path: Vec<u32>,
+    options: SnapshotOptions,
+    find: Option<&Value>,
+) -> FramesRead {
+    let viewport = top.viewport;
+    let mut frames = vec![FrameRead {
+        path,
+        doc: top.doc.clone(),
+        elements: elements_of(top),
+    }];
+    let mut lines: Vec<(ReadLine, usize)> = Vec::new();
+    let mut stack = vec![(std::mem::take(&mut top.items).into_iter(), 0usize, 0usize)];
+    while let Some((mut items, index, depth)) = stack.pop() {
+        let Some(item) = items.next() else { continue };
+        let WireItem::Frame {
+            path: frame_path,
+            src,
+            offset,
+            ..
+        } = item
+        else {
+            lines.push((ReadLine::Item(item), index));
+            stack.push((items, index, depth));
+            continue;
+        };
+        stack.push((items, index, depth));
+        if depth >= MAX_FRAME_DEPTH {
+            let problem = "frames nested too deep".to_owned();
+            lines.push((ReadLine::Unreachable(src, problem), index));
+            continue;
+        }
+        let request = snapshot_request(
+            options,
+            None,
+            &frame_path,
+            offset,
+            Some((viewport.w, viewport.h)),
+            property_handlers(driver, &frame_path).await,
+            find,
+        );
+        match read_frame(driver, &frame_path, request).await {
+            Ok(Answer::Done(mut frame)) => {
+                frames.push(FrameRead {
+                    path: frame_path,
+                    elements: elements_of(&mut frame),
+                    doc: frame.doc,
+                });
+                stack.push((frame.items.into_iter(), frames.len() - 1, depth + 1));
+            }
+            Ok(Answer::Refused(refusal)) => {
+                let problem = match refusal.error {
+                    Code::Loading => "it is still loading".to_owned(),
+                    other => format!("it answered {other:?}"),
+                };
+                lines.push((ReadLine::Unreachable(src, problem), index));
+            }
+            Err(error) => lines.push((ReadLine::Unreachable(src, error.to_string()), index)),
+        }
+    }
+    FramesRead { frames, lines }
+}
+
+/// What the walker is asked for a snapshot (or a search) of one frame.
+pub(crate) fn snapshot_request(
+    options: SnapshotOptions,
+    scope: Option<u32>,
+    path: &[u32],
+    offset: WirePoint,
+    viewport: Option<(i64, i64)>,
+    handlers: Value,
+    find: Option<&Value>,
+) -> Value {
+    let mut request = json!({
+        "op": "snapshot",
+        "margin": MARGIN,
+        "full": options.full_page,
+        "scope": scope,
+        "path": path,
+        "offset": offset,
+        "handlers": handlers,
+        "find": find,
+    });
+    if let Some((w, h)) = viewport {
+        request["viewport"] = json!({ "w": w, "h": h });
+    }
+    request
+}
+
+/// Where the walker runs in a world of its own it cannot see a click
+/// handler a page script set as a property (`button.onclick = …`): the
+/// page's world is asked which elements have one, by their places in
+/// document order. Only a hint; if the page breaks the question, none.
+pub(crate) async fn property_handlers(driver: &dyn Driver, path: &[u32]) -> Value {
+    const FIND: &str = "(() => { const found = []; const all = document.getElementsByTagName('*'); \
+        for (let i = 0; i < all.length; i++) if (typeof all[i].onclick === 'function') found.push(i); \
+        return found; })()";
+    if !driver.capabilities().supports(Capability::IsolatedWorld) {
+        return Value::Null;
+    }
+    let found = if path.is_empty() {
+        driver.eval(FIND).await
+    } else {
+        driver.eval_in_frame(path, FIND).await
+    };
+    found.ok().filter(Value::is_array).unwrap_or(Value::Null)
+}

@@ -1,0 +1,390 @@
+//! The page half of the numbering: the walker script (`js/`, joined after
+//! driver-core's visibility test), how it is run in a frame, and what it
+//! answers, as strict types. A field the script renamed or dropped is an
+//! error here, never an empty value; the script answers with data and
+//! codes ([`Code`]), and the words a model reads are written in `tools`.
+
+use std::sync::LazyLock;
+
+use driver_core::{Capability, Driver, DOCUMENT_STATUS, VISIBILITY_JS};
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::snapshot::{Checked, Element, Rect, SelectOption};
+use crate::MarksError;
+
+/// The walker's files, in the order they are joined (each may use what the
+/// ones before it define): see `js/main.js`.
+const FILES: [&str; 6] = [
+    include_str!("js/registry.js"),
+    include_str!("js/semantics.js"),
+    include_str!("js/boxes.js"),
+    include_str!("js/walk.js"),
+    include_str!("js/act.js"),
+    include_str!("js/main.js"),
+];
+
+/// The walker, as one function expression `(function (options, httpStatus)
+/// {…})`: the visibility test and the files above, joined once.
+pub static WALKER_JS: LazyLock<String> = LazyLock::new(|| {
+    let mut script = String::from("(function (options, httpStatus) {\n\"use strict\";\n");
+    script.push_str(VISIBILITY_JS);
+    for file in FILES {
+        script.push_str(file);
+    }
+    script.push_str("\nreturn dispatch();\n})");
+    script
+});
+
+/// Answers as one JSON string, which both protocols carry far faster than a
+/// structure of thousands of objects (half the time of a 5,000-link
+/// snapshot went on that), unless the page has given the built-in types a
+/// `toJSON` (old libraries did), which would garble the string: then as a
+/// structure.
+const AS_JSON: &str = "((answer) => [Object, Array, String, Number, Boolean].some((type) => \
+     typeof type.prototype.toJSON === 'function') ? answer : JSON.stringify(answer))";
+
+/// What the walker is kept as in tabwright's own world, once per document,
+/// so that a call sends a line, not the whole script (the page cannot reach
+/// it there). Where the backend has no such world it is sent whole every
+/// time: a page could replace a function left in its own world.
+const KEPT: &str = "__tabwrightWalker";
+
+/// Runs the walker with `options` in a frame (the top document for an
+/// empty path), in tabwright's world where the backend has one, and reads
+/// its answer as `T`, or the code it refused with.
+pub(crate) async fn run<T: DeserializeOwned>(
+    driver: &dyn Driver,
+    path: &[u32],
+    options: Value,
+) -> Result<Answer<T>, MarksError> {
+    let script: &str = &WALKER_JS;
+    let answer = if driver.capabilities().supports(Capability::IsolatedWorld) {
+        let call = format!("{AS_JSON}({KEPT}({options}, {DOCUMENT_STATUS}))");
+        let kept = format!("typeof {KEPT} === 'function' ? {call} : null");
+        match driver.eval_isolated(path, &kept).await? {
+            Value::Null => {
+                let defined = format!("(globalThis.{KEPT} = {script}, {call})");
+                driver.eval_isolated(path, &defined).await?
+            }
+            answer => answer,
+        }
+    } else {
+        let whole = format!("{AS_JSON}({script}({options}, {DOCUMENT_STATUS}))");
+        driver.eval_isolated(path, &whole).await?
+    };
+    let answer = match answer {
+        Value::String(json) => serde_json::from_str(&json).map_err(|error| {
+            MarksError::Script(format!("the walker's answer is no JSON: {error}"))
+        })?,
+        other => other,
+    };
+    read(answer)
+}
+
+/// A walker's answer: what was asked, or the code it refused with.
+pub(crate) enum Answer<T> {
+    Done(T),
+    Refused(Refusal),
+}
+
+/// Reads an answer strictly: an `error` field is a refusal, anything else
+/// must be a whole `T`.
+fn read<T: DeserializeOwned>(answer: Value) -> Result<Answer<T>, MarksError> {
+    if answer.get("error").is_some() {
+        return serde_json::from_value(answer)
+            .map(Answer::Refused)
+            .map_err(|error| MarksError::Script(format!("an unknown refusal: {error}")));
+    }
+    let shown = answer.to_string();
+    serde_json::from_value(answer)
+        .map(Answer::Done)
+        .map_err(|error| {
+            MarksError::Script(format!(
+                "the walker answered in a shape this build does not know ({error}): {}",
+                crate::snapshot::cut(&shown, 200)
+            ))
+        })
+}
+
+/// Why the walker did not do what it was asked: codes only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Code {
+    /// The document has no root element yet.
+    Loading,
+    /// The element (or a scope's) is no longer in the page.
+    Gone,
+    /// Nothing of it is seen.
+    Hidden,
+    /// The number belongs to another document of this frame.
+    Navigated,
+    /// Its name is not the one the model read.
+    Changed,
+    /// A disabled control.
+    Disabled,
+    /// `select` on something that is not a select.
+    NotSelect,
+    /// None of the options asked for.
+    NoOption,
+    /// Its file field is inside a frame.
+    FrameFile,
+    /// Nothing is at that point.
+    Nothing,
+}
+
+/// A refusal, with what it says besides its code.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Refusal {
+    pub(crate) error: Code,
+    /// (changed) its name now.
+    pub(crate) now: Option<String>,
+    /// (no option) the options there are.
+    pub(crate) options: Option<Vec<String>>,
+}
+
+/// A box as the walker writes it.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct WireBox {
+    pub(crate) x: f64,
+    pub(crate) y: f64,
+    pub(crate) w: f64,
+    pub(crate) h: f64,
+}
+
+impl WireBox {
+    pub(crate) fn rect(self) -> Rect {
+        Rect {
+            x: self.x.round() as i64,
+            y: self.y.round() as i64,
+            width: self.w.round() as i64,
+            height: self.h.round() as i64,
+        }
+    }
+}
+
+/// A point as the walker writes it.
+#[derive(Debug, Default, Clone, Copy, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct WirePoint {
+    pub(crate) x: f64,
+    pub(crate) y: f64,
+}
+
+/// A width and height as the walker writes them.
+#[derive(Debug, Default, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct WireSize {
+    pub(crate) w: i64,
+    pub(crate) h: i64,
+}
+
+/// One frame's snapshot (`walk.js`'s SnapshotAnswer).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FrameAnswer {
+    pub(crate) doc: String,
+    pub(crate) title: String,
+    pub(crate) url: String,
+    pub(crate) status: u16,
+    pub(crate) viewport: WireSize,
+    pub(crate) scroll: WirePoint,
+    pub(crate) page: WireSize,
+    pub(crate) items: Vec<WireItem>,
+    pub(crate) elements: Vec<WireElement>,
+    /// Elements outside the scope asked for: id, role, x, y, width, height.
+    pub(crate) beyond: Vec<(u32, String, i64, i64, i64, i64)>,
+}
+
+/// One item of the page in reading order (`walk.js`'s Item).
+#[derive(Debug, Deserialize)]
+#[serde(tag = "k", deny_unknown_fields)]
+pub(crate) enum WireItem {
+    #[serde(rename = "h")]
+    Heading { level: u8, text: String, y: i64 },
+    #[serde(rename = "t")]
+    Text { text: String, y: i64 },
+    #[serde(rename = "e")]
+    Element { id: u32 },
+    #[serde(rename = "f")]
+    Frame {
+        path: Vec<u32>,
+        src: String,
+        #[allow(dead_code)] // where the frame is: read again when acting
+        #[serde(rename = "box")]
+        frame_box: WireBox,
+        offset: WirePoint,
+    },
+}
+
+/// A checkbox's state as the walker writes it: a boolean or `"mixed"`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub(crate) enum WireChecked {
+    State(bool),
+    Mixed(MixedWord),
+}
+
+/// The one word a checked state may be besides true and false.
+#[derive(Debug, Clone, Copy, Deserialize)]
+pub(crate) enum MixedWord {
+    #[serde(rename = "mixed")]
+    Mixed,
+}
+
+/// An element as the walker describes it (`walk.js`'s ElementRecord).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct WireElement {
+    pub(crate) id: u32,
+    pub(crate) role: String,
+    pub(crate) name: String,
+    #[serde(rename = "box")]
+    pub(crate) rect: WireBox,
+    pub(crate) offscreen: bool,
+    pub(crate) value: Option<String>,
+    pub(crate) checked: Option<WireChecked>,
+    pub(crate) selected: Option<bool>,
+    pub(crate) expanded: Option<bool>,
+    pub(crate) disabled: Option<bool>,
+    pub(crate) required: Option<bool>,
+    pub(crate) focused: Option<bool>,
+    pub(crate) covered: Option<String>,
+    pub(crate) href: Option<String>,
+    pub(crate) options: Option<Vec<WireOption>>,
+    #[serde(rename = "type")]
+    pub(crate) input_type: Option<String>,
+}
+
+impl WireElement {
+    /// The element as a snapshot holds it (numbered later).
+    pub(crate) fn into_element(self) -> Element {
+        Element {
+            number: 0,
+            local: self.id,
+            role: self.role,
+            name: self.name,
+            value: self.value,
+            checked: self.checked.map(|checked| match checked {
+                WireChecked::State(true) => Checked::Checked,
+                WireChecked::State(false) => Checked::Unchecked,
+                WireChecked::Mixed(MixedWord::Mixed) => Checked::Mixed,
+            }),
+            selected: self.selected,
+            expanded: self.expanded,
+            disabled: self.disabled,
+            required: self.required,
+            focused: self.focused,
+            covered: self.covered,
+            href: self.href,
+            options: self.options.map(|options| {
+                options
+                    .into_iter()
+                    .map(|option| SelectOption {
+                        label: option.label,
+                        value: option.value,
+                        selected: option.selected,
+                    })
+                    .collect()
+            }),
+            input_type: self.input_type,
+            rect: self.rect.rect(),
+            offscreen: self.offscreen,
+            new: false,
+        }
+    }
+}
+
+/// One option of a select.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct WireOption {
+    pub(crate) label: String,
+    pub(crate) value: String,
+    pub(crate) selected: bool,
+}
+
+/// A numbered element readied for an action (`act.js`'s ActAnswer).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ActAnswer {
+    #[serde(rename = "box")]
+    pub(crate) rect: WireBox,
+    pub(crate) x: f64,
+    pub(crate) y: f64,
+    pub(crate) covered: Option<String>,
+    pub(crate) tag: String,
+    #[serde(rename = "type")]
+    pub(crate) input_type: Option<String>,
+    pub(crate) checked: Option<bool>,
+    pub(crate) value: Option<String>,
+    pub(crate) focused: Option<bool>,
+    pub(crate) file: Option<FileField>,
+    pub(crate) selected: Option<Vec<String>>,
+}
+
+/// The file field an element stands for.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FileField {
+    pub(crate) multiple: bool,
+}
+
+/// What is at a viewport point (`act.js`'s `at`).
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub(crate) enum AtAnswer {
+    /// A cross-origin frame, to ask in turn.
+    Frame {
+        frame: Vec<u32>,
+        x: f64,
+        y: f64,
+        offset: WirePoint,
+    },
+    /// A numbered (or numberable) element.
+    Element {
+        id: u32,
+        doc: String,
+        role: String,
+        name: String,
+        #[allow(dead_code)] // the caller snapshots it if it wants more
+        #[serde(rename = "box")]
+        rect: WireBox,
+    },
+    /// Something no person would act on.
+    Nothing {
+        #[allow(dead_code)]
+        role: String,
+        #[allow(dead_code)]
+        tag: String,
+        #[allow(dead_code)]
+        name: String,
+    },
+}
+
+/// Where a cross-origin frame is now (`act.js`'s `frameBox`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FrameBoxAnswer {
+    pub(crate) offset: WirePoint,
+}
+
+/// An answer with nothing in it (`mark`, `unmark`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Empty {}
+
+/// Whether `value` is a finite coordinate (never a default: a click at
+/// (0, 0) would land on whatever is there).
+pub(crate) fn finite(value: f64, what: &str) -> Result<f64, MarksError> {
+    if value.is_finite() {
+        Ok(value)
+    } else {
+        Err(MarksError::Script(format!(
+            "the page script answered without a usable {what}"
+        )))
+    }
+}

@@ -1,0 +1,88 @@
+//! What the project checks with tools from the npm registry (installed by
+//! `cargo xtask test` into `tests/npm`): the page scripts type-check
+//! (`// @ts-check` with JSDoc types, `tsc`), and every tool schema, in every
+//! export, compiles in a strict JSON Schema validator (ajv, draft 2020-12).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The workspace root.
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the workspace")
+        .to_path_buf()
+}
+
+/// The folder of the tests' npm packages, which must be installed.
+fn npm() -> PathBuf {
+    let folder = root().join("tests/npm");
+    assert!(
+        folder.join("node_modules").is_dir(),
+        "{} has no node_modules: cargo xtask test installs them (npm ci)",
+        folder.display()
+    );
+    folder
+}
+
+/// Runs a command that must succeed; its stdout.
+fn succeeds(command: &mut Command) -> String {
+    let output = command.output().expect("the command runs");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "{command:?} failed:\n{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
+}
+
+#[test]
+fn the_page_scripts_type_check() {
+    let tsc = npm().join("node_modules/typescript/bin/tsc");
+    for project in ["driver-core/src/js", "marks/src/js"] {
+        succeeds(
+            Command::new("node")
+                .arg(&tsc)
+                .arg("-p")
+                .arg(root().join(project)),
+        );
+    }
+}
+
+#[test]
+fn every_schema_compiles_in_strict_mode() {
+    let binary = crate::cli::binary();
+    let folder = tempfile::tempdir().expect("a folder");
+    let mut files = Vec::new();
+    for (format, vision) in [
+        ("mcp", false),
+        ("mcp", true),
+        ("openai-chat", false),
+        ("openai-responses", false),
+        ("anthropic", false),
+    ] {
+        let mut command = Command::new(&binary);
+        command.args([
+            "tools",
+            "--format",
+            format,
+            "--caps",
+            "core,files,network,state,forms,emulation,script",
+        ]);
+        if vision {
+            command.arg("--vision");
+        }
+        let printed = succeeds(&mut command);
+        let file = folder.path().join(format!("{format}-{vision}.json"));
+        std::fs::write(&file, printed).expect("written");
+        files.push(file);
+    }
+    let said = succeeds(
+        Command::new("node")
+            .arg(npm().join("strict-schemas.mjs"))
+            .args(&files)
+            .current_dir(npm()),
+    );
+    assert!(said.contains(" 0 did not"), "{said}");
+}
