@@ -265,6 +265,12 @@ fn world_script() -> serde_json::Value {
     json!({ "source": "", "worldName": WORLD_NAME })
 }
 
+/// Runs driver-core's early hooks in the page's own world of every new
+/// document of a target, before its scripts.
+fn early_hooks() -> serde_json::Value {
+    json!({ "source": driver_core::LISTENERS_JS })
+}
+
 /// The settings every attached target gets before it runs: cross-site
 /// frames inside it attach as sessions of their own (flat), paused, so a
 /// snapshot can read them too.
@@ -297,6 +303,7 @@ fn attach_frame(
             client.call_raw(s, "Runtime.enable", json!({})),
             client.call_raw(s, "Network.enable", json!({})),
             client.call_raw(s, "Page.addScriptToEvaluateOnNewDocument", world_script()),
+            client.call_raw(s, "Page.addScriptToEvaluateOnNewDocument", early_hooks()),
             client.call_raw(s, "Target.setAutoAttach", auto_attach()),
             client.call_raw(s, "Runtime.runIfWaitingForDebugger", json!({})),
         ];
@@ -354,6 +361,7 @@ fn attach_tab(client: &Client, registry: &SharedRegistry, info: TargetInfo, sess
             client.call_raw(s, "Runtime.enable", json!({})),
             client.call_raw(s, "Network.enable", json!({})),
             client.call_raw(s, "Page.addScriptToEvaluateOnNewDocument", world_script()),
+            client.call_raw(s, "Page.addScriptToEvaluateOnNewDocument", early_hooks()),
         ];
         if let Some(viewport) = viewport {
             setup.push(client.call_raw(s, "Emulation.setDeviceMetricsOverride", metrics(viewport)));

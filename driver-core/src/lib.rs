@@ -58,3 +58,11 @@ pub use options::{FrameCallback, Options, ScreencastFrame};
 /// numbering (`marks`) and the selector calls share, joined before the
 /// script that uses it. See the file.
 pub const VISIBILITY_JS: &str = include_str!("js/visibility.js");
+
+/// The early hooks every backend runs in the page's own world at the start
+/// of every document, before the page's scripts: they record which elements
+/// a script gave a click, mouse or pointer listener (under
+/// `Symbol.for("tabwright.listeners")`, a `WeakSet`), so the snapshot can
+/// number an anchor without `href` that a date picker listens to. They only
+/// record. See the file.
+pub const LISTENERS_JS: &str = include_str!("js/listeners.js");

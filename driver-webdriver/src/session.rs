@@ -67,6 +67,8 @@ pub(crate) struct Session {
     /// the tab's target id), when the session keeps one.
     pub(crate) network:
         Option<std::collections::HashMap<String, driver_core::backend::network::NetworkLog>>,
+    /// The windows given the early hooks (driver-core's `LISTENERS_JS`).
+    pub(crate) hooked: std::collections::HashSet<String>,
 }
 
 impl Session {
@@ -127,7 +129,9 @@ impl Session {
             profile,
             script_limit: remote_limit(options),
             network: options.network_log.then(Default::default),
+            hooked: Default::default(),
         };
+        session.hook_current().await;
         // Belt and braces with the profile preference: deny downloads
         // through chromedriver's CDP bridge where the remote end has one.
         let _ = session
@@ -156,6 +160,26 @@ impl Session {
         if let Some(profile) = &self.profile {
             launch::kill_chrome_using(profile.path());
         }
+    }
+
+    /// Gives the current window the early hooks, once: in the page's world
+    /// of each of its new documents before the page's scripts (through
+    /// chromedriver's CDP bridge), and in the document it shows now. Where
+    /// the remote end has no bridge, the snapshot goes without them.
+    pub(crate) async fn hook_current(&mut self) {
+        if !self.hooked.insert(self.current.clone()) {
+            return;
+        }
+        let source = driver_core::LISTENERS_JS;
+        let _ = self
+            .cdp(
+                "Page.addScriptToEvaluateOnNewDocument",
+                json!({ "source": source }),
+            )
+            .await;
+        let _ = self
+            .cdp("Runtime.evaluate", json!({ "expression": source }))
+            .await;
     }
 
     /// Sends a CDP command through chromedriver's bridge

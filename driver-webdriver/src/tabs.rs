@@ -40,6 +40,7 @@ impl Session {
             .map(Into::into)
             .collect();
         self.known.retain(|known| handles.contains(known));
+        self.hooked.retain(|hooked| handles.contains(hooked));
         for handle in &handles {
             if !self.known.contains(handle) {
                 self.known.push(handle.clone());
@@ -58,6 +59,7 @@ impl Session {
             .await
             .map_err(sort)?;
         self.current = handle.to_owned();
+        self.hook_current().await;
         Ok(())
     }
 

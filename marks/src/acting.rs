@@ -123,13 +123,16 @@ impl Marks {
         Ok((x, y, answer))
     }
 
-    /// Clicks a numbered element with real mouse events at its centre.
+    /// Clicks a numbered element as a person does: the pointer moves onto
+    /// its centre and rests there a frame (so what reacts to the pointer
+    /// arriving, a menu moving its focus, a hover state, has happened),
+    /// then the button is pressed and released there.
     pub async fn click(&self, driver: &dyn Driver, number: u32) -> Result<(), MarksError> {
         let (x, y, answer) = self.ready(driver, number, Action::None, json!({})).await?;
         if let Some(by) = answer.covered {
             return Err(MarksError::Covered { number, by });
         }
-        driver.click_at(x, y).await?;
+        press_at(driver, x, y).await?;
         Ok(())
     }
 
@@ -141,15 +144,18 @@ impl Marks {
         Ok(())
     }
 
-    /// Types into a numbered field: focuses it (emptied first if `clear`),
-    /// then key events.
+    /// Types into a numbered field: focuses it, then key events; with
+    /// `clear`, what it holds is selected first and typed over (and with
+    /// nothing to type, deleted), as a person replaces a field's text.
+    /// Returns what the field held before (a password's as `••••`), so the
+    /// caller can tell what it should hold now.
     pub async fn type_into(
         &self,
         driver: &dyn Driver,
         number: u32,
         text: &str,
         clear: bool,
-    ) -> Result<(), MarksError> {
+    ) -> Result<Option<String>, MarksError> {
         let (_, _, answer) = self
             .ready(driver, number, Action::Focus, json!({ "clear": clear }))
             .await?;
@@ -160,8 +166,13 @@ impl Marks {
                 why: Unsuitable::NoFocus,
             });
         }
+        if clear && text.is_empty() && answer.selected_all == Some(true) {
+            driver
+                .press(driver_core::KeyPress::from(driver_core::Key::Backspace))
+                .await?;
+        }
         driver.type_text(text).await?;
-        Ok(())
+        Ok(answer.value)
     }
 
     /// Selects options of a numbered select by label or value; returns the
@@ -324,6 +335,26 @@ impl Marks {
         let _ = page::run::<Empty>(driver, &[], json!({ "op": "unmark" })).await;
         Ok((picture?, snapshot))
     }
+}
+
+/// Clicks at a point of the viewport as a person does: the pointer moves
+/// there and rests (see [`rest`]), then the button is pressed and released.
+/// A menu that moves its focus to the item the pointer arrives on a moment
+/// later takes the click on that item, not on the one it had.
+pub async fn press_at(driver: &dyn Driver, x: f64, y: f64) -> Result<(), driver_core::DriverError> {
+    driver.move_mouse(x, y).await?;
+    rest(driver).await;
+    driver.click_at(x, y).await
+}
+
+/// Waits for the page to react to the pointer arriving: a frame, and the
+/// timers that frame set going (a re-render a `mouseenter` handler put off).
+/// Best effort: a page that cannot be asked (a dialog opened) is not.
+async fn rest(driver: &dyn Driver) {
+    const REST: &str =
+        "new Promise((done) => { const later = () => setTimeout(() => done(true), 0); \
+        requestAnimationFrame(later); setTimeout(later, 50); })";
+    let _ = driver.eval_isolated(&[], REST).await;
 }
 
 /// The error a refusal of the walker is, for element `number`.

@@ -51,6 +51,17 @@ pub struct Reading {
     whole: bool,
 }
 
+/// A change list as a model reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChangeList {
+    /// Its text.
+    pub text: String,
+    /// Nothing at all changed: the text says so and no more.
+    pub nothing: bool,
+    /// How many lines are as the model last read them.
+    pub unchanged: usize,
+}
+
 /// One entry of a change list, in the order of the page as it is now.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Change {
@@ -80,7 +91,7 @@ impl Snapshot {
     /// the whole page should be sent instead: another document, another
     /// scroll position or viewport, a reading the model did not get whole,
     /// or a change list not clearly smaller than the page.
-    pub fn changes(&self, before: &Reading, budget_tokens: Option<usize>) -> Option<String> {
+    pub fn changes(&self, before: &Reading, budget_tokens: Option<usize>) -> Option<ChangeList> {
         let comparable = before.whole
             && before.document == self.document
             && !self.document.is_empty()
@@ -100,6 +111,7 @@ impl Snapshot {
                 cut(&one_line(&self.title), TITLE_SHOWN)
             );
         }
+        let nothing = changes.is_empty() && before.title == self.title;
         if changes.is_empty() {
             let _ = writeln!(
                 text,
@@ -133,7 +145,11 @@ impl Snapshot {
                 page: 1,
             })
             .len();
-        (text.len() * 2 <= whole).then_some(text)
+        (text.len() * 2 <= whole).then_some(ChangeList {
+            text,
+            nothing,
+            unchanged,
+        })
     }
 }
 

@@ -162,13 +162,19 @@ pub(crate) fn snapshot_request(
 }
 
 /// Where the walker runs in a world of its own it cannot see a click
-/// handler a page script set as a property (`button.onclick = …`): the
-/// page's world is asked which elements have one, by their places in
+/// handler a page script set as a property (`button.onclick = …`) or a
+/// listener it added (recorded by the early hooks, `driver_core::LISTENERS_JS`):
+/// the page's world is asked which elements have one, by their places in
 /// document order. Only a hint; if the page breaks the question, none.
 pub(crate) async fn property_handlers(driver: &dyn Driver, path: &[u32]) -> Value {
-    const FIND: &str = "(() => { const found = []; const all = document.getElementsByTagName('*'); \
-        for (let i = 0; i < all.length; i++) if (typeof all[i].onclick === 'function') found.push(i); \
-        return found; })()";
+    const FIND: &str = "(() => { const onclick = [], listened = []; \
+        const all = document.getElementsByTagName('*'); \
+        const kept = window[Symbol.for('tabwright.listeners')]; \
+        const record = kept && typeof kept.has === 'function' ? kept : null; \
+        for (let i = 0; i < all.length; i++) { \
+          if (typeof all[i].onclick === 'function') onclick.push(i); \
+          if (record && record.has(all[i])) listened.push(i); } \
+        return { onclick, listened }; })()";
     if !driver.capabilities().supports(Capability::IsolatedWorld) {
         return Value::Null;
     }
@@ -177,5 +183,8 @@ pub(crate) async fn property_handlers(driver: &dyn Driver, path: &[u32]) -> Valu
     } else {
         driver.eval_in_frame(path, FIND).await
     };
-    found.ok().filter(Value::is_array).unwrap_or(Value::Null)
+    found
+        .ok()
+        .filter(|found| found["onclick"].is_array() && found["listened"].is_array())
+        .unwrap_or(Value::Null)
 }

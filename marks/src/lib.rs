@@ -42,13 +42,13 @@ use parking_lot::Mutex;
 use driver_core::{Driver, TabId};
 use serde_json::{json, Value};
 
-pub use acting::{FileField, Located};
-pub use changes::{Reading, CHANGES_END, CHANGES_START};
+pub use acting::{press_at, FileField, Located};
+pub use changes::{ChangeList, Reading, CHANGES_END, CHANGES_START};
 pub use error::{MarksError, Unsuitable};
 pub use page::WALKER_JS;
 pub use snapshot::{
-    cut, Checked, Element, Line, Rect, RenderOptions, SelectOption, Snapshot, SnapshotOptions,
-    CONTENT_END, CONTENT_START, MARGIN,
+    cut, Checked, Clue, Element, Line, Rect, RenderOptions, SelectOption, Snapshot,
+    SnapshotOptions, CONTENT_END, CONTENT_START, MARGIN,
 };
 
 use frames::{property_handlers, read_frame, read_frames, snapshot_request, FramesRead, ReadLine};

@@ -11,14 +11,15 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::snapshot::{Checked, Element, Rect, SelectOption};
+use crate::snapshot::{Checked, Clue, Element, Rect, SelectOption};
 use crate::MarksError;
 
 /// The walker's files, in the order they are joined (each may use what the
 /// ones before it define): see `js/main.js`.
-const FILES: [&str; 6] = [
+const FILES: [&str; 7] = [
     include_str!("js/registry.js"),
     include_str!("js/semantics.js"),
+    include_str!("js/widgets.js"),
     include_str!("js/boxes.js"),
     include_str!("js/walk.js"),
     include_str!("js/act.js"),
@@ -257,6 +258,20 @@ pub(crate) struct WireElement {
     pub(crate) options: Option<Vec<WireOption>>,
     #[serde(rename = "type")]
     pub(crate) input_type: Option<String>,
+    pub(crate) level: Option<u32>,
+    pub(crate) shows: Option<String>,
+    pub(crate) title: Option<String>,
+    pub(crate) clues: Option<WireClues>,
+}
+
+/// What can be known of an element with no name (`widgets.js`'s Clues).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct WireClues {
+    pub(crate) test: Option<String>,
+    pub(crate) id: Option<String>,
+    pub(crate) classes: Option<String>,
+    pub(crate) title: Option<String>,
 }
 
 impl WireElement {
@@ -291,6 +306,18 @@ impl WireElement {
                     .collect()
             }),
             input_type: self.input_type,
+            level: self.level,
+            shows: self.shows,
+            title: self.title,
+            clue: self.clues.and_then(|clues| {
+                // The one that says most: a test id, an id, a tooltip, classes.
+                clues
+                    .test
+                    .map(Clue::TestId)
+                    .or(clues.id.map(Clue::Id))
+                    .or(clues.title.map(Clue::Title))
+                    .or(clues.classes.map(Clue::Classes))
+            }),
             rect: self.rect.rect(),
             offscreen: self.offscreen,
             new: false,
@@ -322,6 +349,7 @@ pub(crate) struct ActAnswer {
     pub(crate) checked: Option<bool>,
     pub(crate) value: Option<String>,
     pub(crate) focused: Option<bool>,
+    pub(crate) selected_all: Option<bool>,
     pub(crate) file: Option<FileField>,
     pub(crate) selected: Option<Vec<String>>,
 }

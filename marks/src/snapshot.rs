@@ -63,6 +63,20 @@ pub enum Checked {
     Mixed,
 }
 
+/// What can be known of an element with no name, so a model can still tell
+/// it from its neighbours: the page's own words, cut short.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub enum Clue {
+    /// Its test id (`data-testid`).
+    TestId(String),
+    /// Its id.
+    Id(String),
+    /// Its tooltip.
+    Title(String),
+    /// Its telling classes (`ui-spinner-up`, `destroy`).
+    Classes(String),
+}
+
 /// An element a person could act on, with the number a model uses for it.
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct Element {
@@ -100,6 +114,16 @@ pub struct Element {
     /// An input's type where it says more than its role (`email`, `date`).
     #[serde(rename = "type")]
     pub input_type: Option<String>,
+    /// A tree item's depth (1 at the top).
+    pub level: Option<u32>,
+    /// What a person sees on it where its name says something else (a
+    /// header button named "Choose a month" that shows "Mar").
+    pub shows: Option<String>,
+    /// Its tooltip, where its name is too short to say much (a day "3"
+    /// titled "2026-03-03").
+    pub title: Option<String>,
+    /// What can be known of it when it has no name at all.
+    pub clue: Option<Clue>,
     /// Where it is, in the top viewport.
     #[serde(rename = "box")]
     pub rect: Rect,
@@ -436,6 +460,9 @@ fn element_line(element: &Element) -> String {
     if !element.name.is_empty() {
         let _ = write!(line, " {}", quote(&element.name));
     }
+    if let Some(shows) = &element.shows {
+        let _ = write!(line, " showing {}", quote(shows));
+    }
     // A select's value is its selected options, marked in the list below;
     // an empty field shows no value at all.
     if let (Some(value), None) = (&element.value, &element.options) {
@@ -464,8 +491,31 @@ fn element_line(element: &Element) -> String {
         Some(false) => line.push_str(" collapsed"),
         None => {}
     }
+    if let Some(level) = element.level {
+        let _ = write!(line, " level {level}");
+    }
     if let Some(by) = &element.covered {
         let _ = write!(line, " covered by {by}");
+    }
+    if let Some(title) = &element.title {
+        let _ = write!(line, " (title {})", quote(title));
+    }
+    if element.name.is_empty() {
+        match &element.clue {
+            Some(Clue::TestId(test)) => {
+                let _ = write!(line, " (no name; test id {})", quote(test));
+            }
+            Some(Clue::Id(id)) => {
+                let _ = write!(line, " (no name; id {})", quote(id));
+            }
+            Some(Clue::Title(title)) => {
+                let _ = write!(line, " (no name; title {})", quote(title));
+            }
+            Some(Clue::Classes(classes)) => {
+                let _ = write!(line, " (no name; class {})", quote(classes));
+            }
+            None => {}
+        }
     }
     if let Some(href) = &element.href {
         let _ = write!(line, " -> {}", one_line(href));
@@ -567,6 +617,10 @@ mod tests {
             href: None,
             options: None,
             input_type: None,
+            level: None,
+            shows: None,
+            title: None,
+            clue: None,
             rect: Rect {
                 x: 0,
                 y: 10,

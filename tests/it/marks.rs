@@ -136,6 +136,7 @@ fixtures! {
     widgets: "widgets", false;
     boxes: "boxes", false;
     app: "app", false;
+    composite: "composite", false;
 }
 
 both_backends!(

@@ -129,7 +129,17 @@ impl Session {
         pack_options: PackOptions,
         options: Options,
     ) -> Self {
-        let site = Site::with_fixtures().await;
+        Self::on_site(Site::with_fixtures().await, backend, pack_options, options).await
+    }
+
+    /// A session on `site` (with this module's pages added), allowed to
+    /// reach it alone.
+    pub async fn on_site(
+        site: Site,
+        backend: Backend,
+        pack_options: PackOptions,
+        options: Options,
+    ) -> Self {
         site.page("/hover", HOVER).await;
         site.page("/signup", FORM).await;
         site.page("/popups", POPUPS).await;

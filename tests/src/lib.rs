@@ -14,6 +14,7 @@ pub mod devtools;
 pub mod http;
 pub mod netns;
 pub mod site;
+pub mod tasks;
 
 pub use backend::Backend;
 

@@ -57,6 +57,7 @@ pub const FIXTURES: &[(&str, &str)] = &[
     ("widgets.html", include_str!("../fixtures/widgets.html")),
     ("boxes.html", include_str!("../fixtures/boxes.html")),
     ("app.html", include_str!("../fixtures/app.html")),
+    ("composite.html", include_str!("../fixtures/composite.html")),
 ];
 
 /// Pages written to break a browser tool (served at `/hostile/NAME`).
@@ -99,6 +100,55 @@ pub const HOSTILE: &[(&str, &str)] = &[
     ),
     ("churn.html", include_str!("../fixtures/hostile/churn.html")),
 ];
+
+/// Pages that use real UI kits from the npm registry (served at
+/// `/kits/NAME`), whose files the site serves from `tests/npm` at `/npm/…`.
+pub const KITS: &[(&str, &str)] = &[
+    (
+        "jquery-ui.html",
+        include_str!("../fixtures/kits/jquery-ui.html"),
+    ),
+    ("antd.html", include_str!("../fixtures/kits/antd.html")),
+    (
+        "bootstrap.html",
+        include_str!("../fixtures/kits/bootstrap.html"),
+    ),
+    ("jstree.html", include_str!("../fixtures/kits/jstree.html")),
+];
+
+/// Serves the files of `tests/npm/node_modules` at `/npm/PATH`: the UI
+/// kits' scripts and styles, as the registry shipped them.
+struct NpmFiles;
+
+impl wiremock::Respond for NpmFiles {
+    fn respond(&self, request: &wiremock::Request) -> ResponseTemplate {
+        let relative = request.url.path().trim_start_matches("/npm/");
+        if relative
+            .split('/')
+            .any(|part| part == ".." || part.is_empty())
+        {
+            return ResponseTemplate::new(404);
+        }
+        let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("npm/node_modules")
+            .join(relative);
+        let kind = match file.extension().and_then(|extension| extension.to_str()) {
+            Some("js" | "mjs") => "text/javascript",
+            Some("css") => "text/css",
+            Some("png") => "image/png",
+            Some("gif") => "image/gif",
+            Some("svg") => "image/svg+xml",
+            Some("woff2") => "font/woff2",
+            _ => "application/octet-stream",
+        };
+        match std::fs::read(&file) {
+            Ok(bytes) => ResponseTemplate::new(200)
+                .insert_header("Cache-Control", "max-age=3600")
+                .set_body_raw(bytes, kind),
+            Err(_) => ResponseTemplate::new(404),
+        }
+    }
+}
 
 fn html(body: &str) -> ResponseTemplate {
     ResponseTemplate::new(200).set_body_raw(body.as_bytes().to_vec(), "text/html; charset=utf-8")
@@ -297,6 +347,32 @@ impl Site {
                 .await;
         }
         site.other = Some(other);
+        site
+    }
+
+    /// The site with the UI kit pages (`/kits/NAME`) and the npm files they
+    /// load (`/npm/…`); the packages must be installed (`cargo xtask test`
+    /// does).
+    pub async fn with_kits() -> Self {
+        let site = Self::with_fixtures().await;
+        let installed = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("npm/node_modules");
+        assert!(
+            installed.is_dir(),
+            "{} is missing: cargo xtask test installs the UI kits (npm ci)",
+            installed.display()
+        );
+        Mock::given(method("GET"))
+            .and(path_regex("^/npm/"))
+            .respond_with(NpmFiles)
+            .mount(&site.server)
+            .await;
+        for (name, body) in KITS {
+            Mock::given(method("GET"))
+                .and(path(format!("/kits/{name}")))
+                .respond_with(html(body))
+                .mount(&site.server)
+                .await;
+        }
         site
     }
 

@@ -8,6 +8,7 @@ use driver_core::{Driver, DriverError, KeyPress, ScreenshotFormat, ScreenshotOpt
 use marks::{RenderOptions, SnapshotOptions};
 use serde_json::Value;
 
+use crate::after::Expected;
 use crate::args::{check_address, check_text_length, delta, direction_word, target, Target};
 use crate::arguments::{self, ImageFormat, TabAction};
 use crate::browser::{acted, Browser};
@@ -81,7 +82,7 @@ impl Browser {
             ),
             page: args.part.unwrap_or(1) as usize,
         };
-        self.read(state, String::new(), options, render, Answers::Full)
+        self.read(state, String::new(), options, render, Answers::Full, &[])
             .await
     }
 
@@ -127,7 +128,7 @@ impl Browser {
             }
             Target::Point(x, y) => {
                 self.on_screen("click", x, y).await?;
-                acted(self.driver.click_at(x, y).await)?;
+                acted(marks::press_at(&self.driver, x, y).await)?;
                 self.after(state, format!("Clicked at ({x}, {y}).")).await
             }
         }
@@ -136,9 +137,10 @@ impl Browser {
     pub(crate) async fn type_text(&self, state: &mut State, args: arguments::TypeArgs) -> Outcome {
         check_text_length(&args.text)?;
         let typed = self.secrets.fill_in("type", &args.text)?;
+        let mut expected = Vec::new();
         match args.element {
             Some(number) => {
-                acted(
+                let before = acted(
                     self.marks
                         .type_into(&self.driver, number, &typed, !args.append)
                         .await,
@@ -149,12 +151,21 @@ impl Browser {
                             .press(KeyPress::from(driver_core::Key::Enter))
                             .await,
                     )?;
+                } else if let Some(before) = before.filter(|before| before != "••••") {
+                    // What it should hold now; after Enter a page may clear
+                    // or leave it, which is no refusal.
+                    let value = if args.append {
+                        format!("{before}{typed}")
+                    } else {
+                        typed.clone()
+                    };
+                    expected.push(Expected { number, value });
                 }
             }
             None => self.type_focused(&typed, args.submit).await?,
         }
-        self.after(state, typed_line(args.element, &args.text, args.submit))
-            .await
+        let did = typed_line(args.element, &args.text, args.submit);
+        self.after_expecting(state, did, &expected).await
     }
 
     pub(crate) async fn type_focused(&self, text: &str, submit: bool) -> Result<(), ToolError> {
@@ -202,9 +213,14 @@ impl Browser {
             .marks
             .select(&self.driver, args.element, &args.options)
             .await?;
-        self.after(
+        let expected = [Expected {
+            number: args.element,
+            value: chosen.join(", "),
+        }];
+        self.after_expecting(
             state,
             format!("Selected {} in [{}].", quote_list(&chosen), args.element),
+            &expected,
         )
         .await
     }

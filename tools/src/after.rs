@@ -35,17 +35,37 @@ impl Browser {
     /// On the page the model last read, the page is what changed on it
     /// (unless the pack answers in full).
     pub(crate) async fn after(&self, state: &mut State, did: String) -> Outcome {
-        self.after_reading(state, did, Answers::Changes).await
+        self.after_reading(state, did, Answers::Changes, &[]).await
+    }
+
+    /// As [`after`](Self::after), and then checks that each field holds
+    /// what the action typed or chose into it: where one does not (the
+    /// page refused or rewrote it), the answer's first line says what it
+    /// holds.
+    pub(crate) async fn after_expecting(
+        &self,
+        state: &mut State,
+        did: String,
+        expected: &[Expected],
+    ) -> Outcome {
+        self.after_reading(state, did, Answers::Changes, expected)
+            .await
     }
 
     /// As [`after`](Self::after), with the whole page: after a navigation
     /// or a tab switch, where a change list would not be what the model
     /// expects.
     pub(crate) async fn after_whole(&self, state: &mut State, did: String) -> Outcome {
-        self.after_reading(state, did, Answers::Full).await
+        self.after_reading(state, did, Answers::Full, &[]).await
     }
 
-    async fn after_reading(&self, state: &mut State, did: String, answers: Answers) -> Outcome {
+    async fn after_reading(
+        &self,
+        state: &mut State,
+        did: String,
+        answers: Answers,
+        expected: &[Expected],
+    ) -> Outcome {
         if self.options.vision {
             return self.after_vision(state, did).await;
         }
@@ -57,13 +77,21 @@ impl Browser {
             Answers::Full => Answers::Full,
             Answers::Changes => answers,
         };
-        self.read(state, did, SnapshotOptions::default(), render, answers)
-            .await
+        self.read(
+            state,
+            did,
+            SnapshotOptions::default(),
+            render,
+            answers,
+            expected,
+        )
+        .await
     }
 
     /// Settles, gathers what changed, and renders a snapshot, or what
     /// changed since the model last read this page when `answers` allows
-    /// and that is clearly shorter.
+    /// and that is clearly shorter; the first line is `did`, with what the
+    /// fields `expected` hold where they do not hold what they should.
     pub(crate) async fn read(
         &self,
         state: &mut State,
@@ -71,6 +99,7 @@ impl Browser {
         options: SnapshotOptions,
         render: RenderOptions,
         answers: Answers,
+        expected: &[Expected],
     ) -> Outcome {
         let acted = !did.is_empty();
         let mut lines = vec![did];
@@ -111,7 +140,23 @@ impl Browser {
             _ => None,
         };
         state.shown_tab = Some(snapshot.tab.clone());
-        lines.push(changes.unwrap_or_else(|| snapshot.render(render)));
+        if let Some(refused) = refused_values(&snapshot, expected) {
+            lines[0] = format!("{} {refused}", lines[0]);
+        }
+        match changes {
+            // Nothing at all changed: the first line says so, and no more.
+            Some(nothing) if nothing.nothing && acted => {
+                lines.pop();
+                let did = lines[0].trim_end_matches('.').to_owned();
+                lines[0] = format!(
+                    "{did}: nothing on the page changed ({} line{} as you last read them).",
+                    nothing.unchanged,
+                    if nothing.unchanged == 1 { "" } else { "s" }
+                );
+            }
+            Some(changes) => lines.push(changes.text),
+            None => lines.push(snapshot.render(render)),
+        }
         // What the model now knows of the page: all of it, unless it read
         // one element's part (a scope), after which the next action shows
         // the whole page again.
@@ -466,6 +511,56 @@ impl Browser {
         }
         errors
     }
+}
+
+/// What a field should hold after an action typed or chose into it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Expected {
+    /// The field's number.
+    pub(crate) number: u32,
+    /// What it should hold: what was typed (after what it held, if
+    /// appended), or the labels chosen.
+    pub(crate) value: String,
+}
+
+/// The sentence for the fields that do not hold what they should (the
+/// page refused or rewrote what was typed), or `None` when they all do, or
+/// cannot be read (gone with a navigation, a password's hidden value).
+fn refused_values(snapshot: &Snapshot, expected: &[Expected]) -> Option<String> {
+    let squeeze = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut refused = Vec::new();
+    let mut spin = false;
+    for wanted in expected {
+        let Some(element) = snapshot.elements.get(&wanted.number) else {
+            continue;
+        };
+        if element.offscreen || element.input_type.as_deref() == Some("password") {
+            continue;
+        }
+        let holds = element.value.clone().unwrap_or_default();
+        if squeeze(&holds) == squeeze(&wanted.value) {
+            continue;
+        }
+        spin |= element.role == "spinbutton";
+        refused.push(format!(
+            "[{}] holds {:?}, not {:?}",
+            wanted.number,
+            shown(&holds),
+            shown(&wanted.value)
+        ));
+    }
+    if refused.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "But {}: the page changed or refused what was put in{}.",
+        refused.join("; "),
+        if spin {
+            " (a spin button may need its arrow buttons or the arrow keys)"
+        } else {
+            ""
+        }
+    ))
 }
 
 fn is_error(level: ConsoleLevel) -> bool {

@@ -50,13 +50,14 @@ impl Browser {
 }
 
 /// An action that opened a dialog, or made the page close its own tab, did
-/// happen: the answer reports the dialog, or the tab now current.
-pub(crate) fn acted<E: Into<ToolError>>(result: Result<(), E>) -> Result<(), ToolError> {
+/// happen: the answer reports the dialog, or the tab now current (and what
+/// the action would have told is not known).
+pub(crate) fn acted<T: Default, E: Into<ToolError>>(result: Result<T, E>) -> Result<T, ToolError> {
     match result.map_err(Into::into) {
         Err(ToolError::Driver(DriverError::DialogOpen { .. } | DriverError::NoSuchTab { .. }))
         | Err(ToolError::Marks(MarksError::Driver(
             DriverError::DialogOpen { .. } | DriverError::NoSuchTab { .. },
-        ))) => Ok(()),
+        ))) => Ok(T::default()),
         other => other,
     }
 }

@@ -7,6 +7,7 @@ use base64::Engine;
 use driver_core::Driver;
 use serde_json::json;
 
+use crate::after::Expected;
 use crate::arguments;
 use crate::browser::{acted, Browser};
 use crate::error::ToolError;
@@ -35,6 +36,7 @@ impl Browser {
             ));
         }
         let mut done = Vec::new();
+        let mut expected = Vec::new();
         for field in &args.fields {
             crate::args::check_text_length(&field.value)?;
             let value = self.secrets.fill_in("fill", &field.value)?;
@@ -47,6 +49,10 @@ impl Browser {
                         .marks
                         .select(&self.driver, number, std::slice::from_ref(&value))
                         .await?;
+                    expected.push(Expected {
+                        number,
+                        value: chosen.join(", "),
+                    });
                     format!("[{number}] = {:?}", chosen.join(", "))
                 }
                 ("INPUT", "checkbox" | "radio") => {
@@ -74,17 +80,23 @@ impl Browser {
                     )
                 }
                 _ => {
-                    acted(
+                    let before = acted(
                         self.marks
                             .type_into(&self.driver, number, &value, true)
                             .await,
                     )?;
+                    if before.is_some_and(|before| before != "••••") {
+                        expected.push(Expected {
+                            number,
+                            value: value.clone(),
+                        });
+                    }
                     format!("[{number}] = {:?}", field.value)
                 }
             };
             done.push(did);
         }
-        self.after(state, format!("Filled {}.", done.join(", ")))
+        self.after_expecting(state, format!("Filled {}.", done.join(", ")), &expected)
             .await
     }
 

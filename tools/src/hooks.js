@@ -7,9 +7,11 @@
 // (`tabwright-settle`, a JSON detail), sent whenever it changes and when
 // settle.js asks (`tabwright-settle?`):
 //
-//   - timers: short timers (<= 500 ms) the page set and that have not run:
-//     a handler that renders "in a moment" is waited for. Only two
-//     generations count, so a timer loop cannot hold the page open forever;
+//   - timers: short timers (<= 500 ms) and animation frames the page asked
+//     for and that have not run: a handler that renders "in a moment", or a
+//     popup that starts its opening animation in the next frame, is waited
+//     for. Only two generations count, so a timer or frame loop cannot hold
+//     the page open forever;
 //   - reads: a fetch's body still being read (what a page renders comes
 //     after `r.text()`, which the protocol does not see for a body made in
 //     the page);
@@ -30,10 +32,11 @@
     const known = win[KEY];
     if (known && known.doc === doc) return;
     const state = {
-      doc, requests: 0, reads: 0, timers: new Set(), depth: 0, submitted: null,
-      // The page's own timer function, for settle.js's polling where it runs
-      // in this world (its timers are not the page's).
+      doc, requests: 0, reads: 0, timers: new Set(), frames: new Map(), depth: 0, submitted: null,
+      // The page's own timer and frame functions, for settle.js's polling
+      // where it runs in this world (its timers are not the page's).
       setTimer: win.setTimeout,
+      frame: win.requestAnimationFrame,
     };
     Object.defineProperty(win, KEY, { value: state, configurable: true });
     const CustomEvent = win.CustomEvent;
@@ -113,6 +116,37 @@
     win.clearTimeout = function (id) {
       if (state.timers.delete(id)) tell();
       return clearTimer.call(this, id);
+    };
+
+    // Frames, as timers: counted for two generations (a frame asked for
+    // from a frame asked for from an action), so an animation loop is
+    // waited for at most that long. Their ids are kept apart from timers'.
+    const frame = state.frame;
+    const cancelFrame = win.cancelAnimationFrame;
+    win.requestAnimationFrame = function (callback) {
+      const generation = state.depth + 1;
+      if (typeof callback !== 'function' || generation > 2) return frame.call(this, callback);
+      const key = {};
+      const id = frame.call(this, function (...args) {
+        state.timers.delete(key);
+        state.frames.delete(id);
+        const outer = state.depth;
+        state.depth = generation;
+        try { return callback.apply(this, args); } finally { state.depth = outer; tell(); }
+      });
+      state.timers.add(key);
+      state.frames.set(id, key);
+      tell();
+      return id;
+    };
+    win.cancelAnimationFrame = function (id) {
+      const key = state.frames.get(id);
+      if (key) {
+        state.frames.delete(id);
+        state.timers.delete(key);
+        tell();
+      }
+      return cancelFrame.call(this, id);
     };
   };
 

@@ -13,7 +13,13 @@
 //     fetch bodies being read, and (where the backend does not watch
 //     requests itself, which the caller then checks) fetches and XHRs;
 //   - the DOM's structure and text have not changed for `quietMs`
-//     (attribute and style churn, such as an animation, does not count);
+//     (attribute and style churn, such as an animation, does not count,
+//     but see the next);
+//   - after an action, no animation it started is still running: a menu
+//     sliding open, a date picker fading out (CSS transitions and
+//     animations of finite length, and inline styles a script is changing
+//     frame by frame), for at most ANIMATION_GRACE_MS, so a page that
+//     animates forever costs each action that much and no more;
 //   - no navigation of this document to another has started: a link click
 //     unloads the page, and the caller then settles the new one. A
 //     navigation that ends without a new document (a download, a 204) is
@@ -42,6 +48,7 @@
   // this document's clock.
   const DOWNLOAD = Symbol.for('tabwright.download');
   const SUBMIT_GRACE_MS = 1000;
+  const ANIMATION_GRACE_MS = 1000;
   // Schemes whose navigations bring a document; mailto: and the like go to
   // another program.
   const DOCUMENTS = ['http:', 'https:', 'about:', 'data:', 'blob:', 'file:'];
@@ -57,6 +64,8 @@
       // Nothing is known of what the document did before it was watched:
       // it must be seen still for a while, as after a change.
       doc, lastChange: performance.now(), navigating: false,
+      // When an inline style last changed (a script's animation).
+      lastStyle: 0,
       // What hooks.js last said of the page's world.
       hooks: { requests: 0, reads: 0, timers: 0, submitted: null },
       // A call gave up while `navigating`: the next call does not wait on it.
@@ -76,6 +85,8 @@
 
     new win.MutationObserver(() => { state.lastChange = performance.now(); })
       .observe(doc, { subtree: true, childList: true, characterData: true });
+    new win.MutationObserver(() => { state.lastStyle = performance.now(); })
+      .observe(doc, { subtree: true, attributes: true, attributeFilter: ['style'] });
 
     // Before a navigation starts, the page is asked whether to leave (also
     // for one the Navigation API below does not tell this page of, such as
@@ -146,11 +157,25 @@
       state.navigationReported = false;
     }
   }
+  // Whether a CSS transition or animation of finite length is running in
+  // a document (an endless one, such as a spinner, is no action's doing).
+  const animating = (doc) => {
+    try {
+      return doc.getAnimations().some((animation) => {
+        if (animation.playState !== 'running' || !animation.effect) return false;
+        return Number.isFinite(animation.effect.getComputedTiming().endTime);
+      });
+    } catch {
+      return false;
+    }
+  };
+
   // Where this runs in the page's world, the page's own timer function
   // (hooks.js wraps the one the page sees, and this script's polling is not
   // the page's doing); in a world of its own, its own.
   const hooked = window[HOOKS];
   const later = (callback, delay) => ((hooked && hooked.setTimer) || setTimeout).call(window, callback, delay);
+  const nextFrame = (callback) => ((hooked && hooked.frame) || requestAnimationFrame).call(window, callback);
 
   return new Promise((resolve) => {
     const start = performance.now();
@@ -176,6 +201,10 @@
         }
         if (state.hooks.timers > 0) pending.add('timers are pending');
         if (now - state.lastChange < quietMs) pending.add('the page is still changing');
+        if (afterAction !== false && now - start < ANIMATION_GRACE_MS &&
+            (now - state.lastStyle < quietMs || animating(state.doc))) {
+          pending.add('an animation is running');
+        }
       }
       if (pending.size === 0) return resolve({ settled: true, waited: Math.round(now - start) });
       if (now - start >= capMs) {
@@ -192,7 +221,7 @@
     if (afterAction === false) {
       begin();
     } else {
-      requestAnimationFrame(begin);
+      nextFrame(begin);
       later(begin, 20);
     }
   });

@@ -17,7 +17,7 @@ impl Browser {
         point: arguments::PointArgs,
     ) -> Outcome {
         self.on_screen("click", point.x, point.y).await?;
-        acted(self.driver.click_at(point.x, point.y).await)?;
+        acted(marks::press_at(&self.driver, point.x, point.y).await)?;
         self.after(state, format!("Clicked at ({}, {}).", point.x, point.y))
             .await
     }

@@ -88,15 +88,18 @@ const scrolled = { x: window.scrollX, y: window.scrollY };
 const pageRight = Math.max(document.documentElement ? document.documentElement.scrollWidth : 0, innerWidth) + 100;
 
 /**
- * Hidden to a person: not rendered, transparent, aria-hidden, clipped
- * away, pushed off the page. Each element judges only itself and asks its
- * parent (who answers once), so a whole page costs one look per element.
+ * Hidden to a person: not rendered, transparent, clipped away, pushed off
+ * the page. (`aria-hidden` hides from assistive technology, not from
+ * sight: a spinner's arrow marked so is still seen and clicked; its text is
+ * left out of what is read, see `ariaHidden`.) Each element judges only
+ * itself and asks its parent (who answers once), so a whole page costs one
+ * look per element.
  * @type {ElementTest}
  */
 const isHidden = perElement((element) => {
   let hidden = false;
   const parent = parentOf(element);
-  if (element.getAttribute("aria-hidden") === "true" || element.hasAttribute("hidden") || element.hasAttribute("inert")) hidden = true;
+  if (element.hasAttribute("hidden") || element.hasAttribute("inert")) hidden = true;
   // A closed <details> shows only its summary.
   else if (parent && parent.tagName === "DETAILS" && !(/** @type {HTMLDetailsElement} */ (parent)).open &&
            element.tagName !== "SUMMARY") hidden = true;
@@ -157,6 +160,18 @@ const a11yHidden = perElement((element) => {
 });
 
 /**
+ * Inside an `aria-hidden` subtree: seen, but not for assistive technology,
+ * so its text is neither read as the page's nor used as a name (icons'
+ * glyphs, decorative copies); its controls are still numbered.
+ * @type {ElementTest}
+ */
+const ariaHidden = perElement((element) => {
+  if (element.getAttribute("aria-hidden") === "true") return true;
+  const parent = parentOf(element);
+  return parent ? ariaHidden(parent) : false;
+});
+
+/**
  * Text the colour of what it sits on.
  * @param {Element} element
  */
@@ -169,7 +184,7 @@ const sameColourText = (element) => styleOf(element).color === backgroundOf(elem
  */
 const textSeen = (node) => {
   const parent = node.parentElement;
-  return Boolean(parent) && !isHidden(/** @type {Element} */ (parent)) &&
+  return Boolean(parent) && !isHidden(/** @type {Element} */ (parent)) && !ariaHidden(/** @type {Element} */ (parent)) &&
     !textHidden(/** @type {Element} */ (parent)) && !sameColourText(/** @type {Element} */ (parent));
 };
 
@@ -236,7 +251,7 @@ const shownRect = perElement((element) => {
  * (a wait looks again), and what was read is stale.
  */
 const forgetLayout = () => {
-  for (const cache of [styleOf, layoutOf, rectOf, opaqueBehind, isHidden, textHidden, a11yHidden, shownRect]) {
+  for (const cache of [styleOf, layoutOf, rectOf, opaqueBehind, isHidden, textHidden, a11yHidden, ariaHidden, shownRect]) {
     cache.answers.clear();
   }
 };

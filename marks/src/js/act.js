@@ -22,6 +22,7 @@
  * @property {boolean | null} checked
  * @property {string | null} value   a field's value (a password's as ••••)
  * @property {boolean} [focused]     (focus) whether it took the focus
+ * @property {boolean} [selected_all] (focus, clear) what it held is selected, to be typed over
  * @property {{multiple: boolean}} [file]  (file) the file field it stands for
  * @property {string[]} [selected]   (select) the labels now selected
  */
@@ -49,6 +50,25 @@ const valueOf = (element) => {
   }
   const html = /** @type {HTMLElement} */ (element);
   return html.isContentEditable ? clean(html.innerText) : null;
+};
+
+/**
+ * Where a person presses an element: on it, or, where it holds a target of
+ * its own that is the same control (a tree item's title, which a script
+ * listens to, in a row as wide as the tree), on that target, so the click
+ * lands on what the page listens to and not on the empty end of a row.
+ * @param {Element} element
+ * @returns {Element}
+ */
+const pressTarget = (element) => {
+  const name = nameOf(element, options.role || interactive(element) || "generic");
+  if (!name || !element.firstElementChild) return element;
+  for (const inner of innerControls(element)) {
+    const role = interactive(inner);
+    if (role && WEAK_ROLES.has(role) && within(inner, element) && shownRect(inner) &&
+        nameOf(inner, role) === name) return inner;
+  }
+  return element;
 };
 
 /**
@@ -82,7 +102,7 @@ const act = () => {
   for (const frame of chain) {
     if (frame) frameOffset = contentOffset(frame, frameOffset);
   }
-  const shown = shownRect(element);
+  const shown = shownRect(pressTarget(element));
   if (!shown) return { error: "hidden" };
   const box = toBox(shown.rect, frameOffset);
   const cx = shown.rect.left + shown.rect.width / 2;
@@ -111,12 +131,19 @@ const act = () => {
         try { const end = field.value.length; field.setSelectionRange(end, end); } catch (ignored) { /* no caret */ }
       }
       if (options.clear === true) {
-        if ("value" in element && element.tagName !== "SELECT") {
-          field.value = "";
-          element.dispatchEvent(new Event("input", { bubbles: true }));
+        // What it holds is selected, for the typing to replace as a
+        // person's does (a page that checks its input sees real key events,
+        // not a value set behind its back).
+        if ("value" in element && element.tagName !== "SELECT" && typeof field.select === "function") {
+          field.select();
         } else if (html.isContentEditable) {
-          html.textContent = "";
+          const range = document.createRange();
+          range.selectNodeContents(html);
+          const selection = /** @type {Selection} */ (window.getSelection());
+          selection.removeAllRanges();
+          selection.addRange(range);
         }
+        result.selected_all = true;
       }
       const root = /** @type {Document | ShadowRoot} */ (element.getRootNode());
       result.focused = root.activeElement === element || element.contains(root.activeElement);

@@ -22,8 +22,9 @@
  * @property {boolean} [full]   (snapshot) the whole page
  * @property {number | null} [scope]  (snapshot) only inside this local id
  * @property {{text?: string, role?: string} | null} [find]  (snapshot) a search
- * @property {number[] | null} [handlers]  elements with an onclick property,
- *   by place in document order, as the page's own world sees them
+ * @property {{onclick: number[], listened: number[]} | null} [handlers]  elements
+ *   with an onclick property, and with click listeners, by place in document
+ *   order, as the page's own world sees them
  * @property {number} [id]      (act) the local id
  * @property {string} [doc]     (act) the document it was given in
  * @property {string} [action]  (act) none, focus, file or select

@@ -17,6 +17,12 @@ const HIDDEN_NAME_LIMIT = 40;
 /** Elements whose content is never page text. */
 const SKIP_TAGS = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "HEAD", "META", "LINK", "TITLE"]);
 
+/** Roles whose elements inside a control are not part of its name. */
+const NOT_OF_THE_NAME = new Set([
+  "menu", "menubar", "listbox", "tree", "treegrid", "grid", "tablist", "group", "treeitem",
+  "menuitem", "option",
+]);
+
 /** @param {string | null | undefined} text */
 const clean = (text) => (text || "").replace(/\s+/g, " ").trim();
 
@@ -82,6 +88,9 @@ const textOf = (root, hides) => {
     if (SKIP_TAGS.has(element.tagName)) return;
     if (element.tagName === "SELECT" || element.tagName === "TEXTAREA" || element.tagName === "INPUT") return;
     if (hides(element)) return;
+    // A submenu, a group of child items or an item inside an item is not
+    // part of its name.
+    if (element !== root && NOT_OF_THE_NAME.has(roleOf(element) || "")) return;
     if (element.tagName === "IMG") { text += " " + (element.getAttribute("alt") || "") + " "; return; }
     if (element.shadowRoot) eachChild(element.shadowRoot, walk);
     eachChild(element, walk);
@@ -90,8 +99,17 @@ const textOf = (root, hides) => {
   walk(root);
   return clean(text);
 };
-/** @param {Element} root */
-const visibleText = (root) => textOf(root, isHidden);
+/**
+ * What a person sees of a subtree's text, as a name: inside a control that
+ * assistive technology hears, its `aria-hidden` parts (icon glyphs) are
+ * left out; a control that is itself inside an `aria-hidden` subtree is
+ * named by what is seen of it.
+ * @param {Element} root
+ */
+const visibleText = (root) => {
+  if (ariaHidden(root)) return textOf(root, isHidden);
+  return textOf(root, (element) => isHidden(element) || ariaHidden(element));
+};
 /** @param {Element} root */
 const a11yText = (root) => textOf(root, a11yHidden);
 
@@ -152,22 +170,68 @@ const nameOf = (element, role) => {
 };
 
 /**
- * Elements whose onclick a page script set as a property: visible only in
- * the page's own world, so where this runs in a world of its own the caller
- * asks the page's world which they are (their places in document order) and
- * passes them in.
- * @type {Set<Element>}
+ * Elements a page script gave a click handler: an `onclick` property, or
+ * a click, mouse or pointer listener (recorded in the page's own world by
+ * driver-core's early hooks, which the backends install before the page's
+ * scripts run). Both are visible only in the page's world, so where this
+ * runs in a world of its own the caller asks the page's world which they
+ * are (their places in document order) and passes them in; where it runs
+ * in the page's world it reads the record itself. Only a hint: a page that
+ * forges them makes more things clickable, never fewer.
+ * @param {number[] | undefined} places
+ * @returns {Set<Element>}
  */
-const propertyHandlers = new Set();
-if (Array.isArray(options.handlers) && options.handlers.length) {
+const elementsAt = (places) => {
+  /** @type {Set<Element>} */
+  const found = new Set();
+  if (!Array.isArray(places) || !places.length) return found;
   const all = document.getElementsByTagName("*");
-  for (const index of options.handlers) if (all[index]) propertyHandlers.add(all[index]);
-}
+  for (const index of places) if (all[index]) found.add(all[index]);
+  return found;
+};
+const propertyHandlers = elementsAt(options.handlers ? options.handlers.onclick : undefined);
+const listenedElements = elementsAt(options.handlers ? options.handlers.listened : undefined);
+/** @type {WeakSet<Element> | null} The early hooks' record, in the page's world. */
+const pageListeners = (() => {
+  const kept = /** @type {any} */ (window)[Symbol.for("tabwright.listeners")];
+  return kept && typeof kept.has === "function" ? kept : null;
+})();
 /** @param {Element} element */
 const hasClickHandler = (element) =>
   typeof (/** @type {HTMLElement} */ (element)).onclick === "function" || propertyHandlers.has(element) ||
   element.hasAttribute("onclick") || element.hasAttribute("ng-click") || element.hasAttribute("@click") ||
   element.hasAttribute("v-on:click");
+/** @param {Element} element */
+const listenedTo = (element) =>
+  listenedElements.has(element) || Boolean(pageListeners && pageListeners.has(element));
+
+/** Roles of regions of a page, never of something to press. */
+const STRUCTURE_ROLES = new Set([
+  "tabpanel", "article", "feed", "log", "main", "navigation", "banner", "contentinfo",
+  "complementary", "presentation", "none", "list", "listitem", "table", "row", "rowgroup",
+]);
+/** What is interactive for a weak reason: a tabindex, a handler, a pointer. */
+const WEAK_ROLES = new Set(["generic", "clickable", "draggable"]);
+/** Elements that are controls a person acts on whatever holds them. */
+const CONTROLS = "a[href], button, input:not([type=hidden]), select, textarea, [contenteditable=''], [contenteditable=true], " +
+  "[role=button], [role=link], [role=menuitem], [role=menuitemcheckbox], [role=menuitemradio], [role=option], " +
+  "[role=tab], [role=treeitem], [role=checkbox], [role=radio], [role=switch], [role=gridcell], [role=combobox], " +
+  "[role=textbox], [role=searchbox], [role=slider], [role=spinbutton]";
+/** The most text an element that only has a listener (no pointer, no role) may hold and be a control. */
+const LISTENED_TEXT_LIMIT = 80;
+
+/**
+ * Whether a person would act on the whole of an element that a script
+ * listens to (and that has nothing else saying it is a control): a small
+ * thing with a few words, not a region of the page (a page's "click
+ * outside to close" listener is on a wrapper of everything).
+ * @param {Element} element
+ */
+const smallEnoughToPress = (element) => {
+  if (regionSized(element)) return false;
+  const text = element.textContent || "";
+  return text.trim().length <= LISTENED_TEXT_LIMIT && !element.querySelector("h1, h2, h3, h4, h5, h6, p, li, table");
+};
 
 /**
  * Why a person could act on this element (its role, or `clickable`,
@@ -180,8 +244,18 @@ const interactive = (element) => {
   if (role && role !== "heading" && role !== "img" && (INTERACTIVE_ROLES.has(role) || VALUE_TYPES.includes(role))) return role;
   if (element.tagName === "INPUT" && (/** @type {HTMLInputElement} */ (element)).type !== "hidden") return role || "textbox";
   const html = /** @type {HTMLElement} */ (element);
-  if (html.tabIndex >= 0 && element.hasAttribute("tabindex")) return role && role !== "heading" ? role : "generic";
-  if (hasClickHandler(element)) return role && role !== "heading" && role !== "img" ? role : "clickable";
+  if (html.tabIndex >= 0 && element.hasAttribute("tabindex")) {
+    // A focusable region (a tab's panel, a scrolling box) is read through,
+    // not pressed.
+    if (role && STRUCTURE_ROLES.has(role)) return null;
+    return role && role !== "heading" ? role : "generic";
+  }
+  // An anchor a script listens to is a link, as browsers expose it (a date
+  // picker's arrows, a carousel's dots), whatever its href.
+  if (element.tagName === "A" && !role && (hasClickHandler(element) || listenedTo(element))) return "link";
+  if (hasClickHandler(element) || (listenedTo(element) && smallEnoughToPress(element))) {
+    return role && role !== "heading" && role !== "img" ? role : "clickable";
+  }
   // Made to be dragged (a card, a list item to re-order): a person acts
   // on it with the mouse, so it gets a number to drag by.
   if (element.getAttribute("draggable") === "true") return role && role !== "heading" && role !== "img" ? role : "draggable";

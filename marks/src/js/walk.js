@@ -42,6 +42,10 @@
  * @property {string} [href]
  * @property {OptionRecord[]} [options]
  * @property {string} [type]
+ * @property {number} [level]   a tree item's depth
+ * @property {string} [shows]   what a person sees on it, where its name says something else
+ * @property {string} [title]   its tooltip, where its name is too short to say much
+ * @property {Clues} [clues]    what can be known of an element with no name
  * @typedef {[number, string, number, number, number, number]} Beyond
  * @typedef {object} SnapshotAnswer
  * @property {string} doc
@@ -118,7 +122,7 @@ const snapshot = () => {
         const parent = /** @type {Element} */ (part.parentElement);
         const label = labelOf(parent);
         if (label && label.control && shownRect(label.control)) continue;
-        if (isHidden(parent) || textHidden(parent) || sameColourText(parent)) continue;
+        if (!textSeen(part)) continue;
         seen += part.nodeValue;
       }
       const text = cut(clean(seen), LINE_LIMIT);
@@ -130,6 +134,9 @@ const snapshot = () => {
     line = "";
     lineY = null;
   };
+
+  /** @type {WeakSet<Element>} What is listed already, as part of something else. */
+  const listedAs = new WeakSet();
 
   // Elements whose centre may lie under something else, checked once the
   // walk has seen what is positioned.
@@ -150,10 +157,12 @@ const snapshot = () => {
 
   /**
    * Lists an element a person could act on, unless there is nothing of it
-   * to see.
+   * to see; named by its accessible name unless `name` is given.
    * @param {Element} element @param {string} role @param {Point} frameOffset
+   * @param {string} [name]
    */
-  const describe = (element, role, frameOffset) => {
+  const describe = (element, role, frameOffset, name) => {
+    if (listedAs.has(element)) return;
     if (find && !mightMatch(element, role)) return;
     const rough = boxOf(element, frameOffset);
     if (far(rough) && !options.full) return count(element, role, rough);
@@ -164,7 +173,7 @@ const snapshot = () => {
     if (offscreen && !options.full) return count(element, role, box);
     const id = idOf(element);
     /** @type {ElementRecord} */
-    const record = { id, role, name: nameOf(element, role), box, offscreen };
+    const record = { id, role, name: name === undefined ? nameOf(element, role) : name, box, offscreen };
     const tag = element.tagName;
     const field = /** @type {HTMLInputElement} */ (element);
     if (tag === "INPUT" || tag === "TEXTAREA") {
@@ -187,6 +196,9 @@ const snapshot = () => {
     if (aria("aria-checked")) record.checked = aria("aria-checked") === "true" ? true : aria("aria-checked") === "mixed" ? "mixed" : false;
     if (aria("aria-selected") === "true") record.selected = true;
     if (aria("aria-expanded")) record.expanded = aria("aria-expanded") === "true";
+    // Where a tree item sits: inside which folder, as a person sees by its
+    // indent.
+    if (role === "treeitem" && Number(aria("aria-level")) > 0) record.level = Number(aria("aria-level"));
     if (tag === "DETAILS" || (tag === "SUMMARY" && element.parentElement && element.parentElement.tagName === "DETAILS")) {
       record.expanded = (/** @type {HTMLDetailsElement} */ (tag === "DETAILS" ? element : element.parentElement)).open;
     }
@@ -195,6 +207,7 @@ const snapshot = () => {
     const root = /** @type {Document | ShadowRoot} */ (element.getRootNode());
     if (document.activeElement === element || root.activeElement === element) record.focused = true;
     if (tag === "A" && element.hasAttribute("href")) record.href = /** @type {string} */ (element.getAttribute("href"));
+    describeLooks(element, record);
     if (find && !holds(record.name) && !holds(record.value) && !holds(record.href)) return;
     const cx = box.x - frameOffset.x + box.w / 2, cy = box.y - frameOffset.y + box.h / 2;
     if (cx >= 0 && cy >= 0 && cx < innerWidth && cy < innerHeight) centres.push({ element, record, cx, cy });
@@ -203,13 +216,31 @@ const snapshot = () => {
   };
 
   /**
+   * Lists the items of a list a script made clickable as a whole (an
+   * autocomplete's suggestions, a menu of `li`s with one listener on the
+   * list): each item is what a person clicks, a number of its own, named by
+   * its text, with the role its container implies.
+   * @param {Element[]} list
+   * @param {string} role
+   * @param {Point} frameOffset
+   */
+  const describeItems = (list, role, frameOffset) => {
+    for (const item of list) describe(item, role, frameOffset);
+  };
+
+  /**
    * @param {Node} node
    * @param {Point} frameOffset
    * @param {Window} win
    * @param {number[]} path
+   * @param {boolean} quiet  inside an aria-hidden subtree: controls are
+   *   listed, text is not read
    */
-  const walk = (node, frameOffset, win, path) => {
+  const walk = (node, frameOffset, win, path, quiet = false) => {
+    /** @param {Node} child */
+    const into = (child) => walk(child, frameOffset, win, path, quiet);
     if (node.nodeType === 3) {
+      if (quiet) return;
       const text = /** @type {Text} */ (node);
       const parent = text.parentElement;
       if (!parent) return;
@@ -230,13 +261,13 @@ const snapshot = () => {
       // A label's words are its control's name, not text of their own.
       const label = labelOf(parent);
       if (label && label.control && shownRect(label.control)) return;
-      if (isHidden(parent) || textHidden(parent) || sameColourText(parent)) return;
+      if (!textSeen(text)) return;
       if (lineY === null) lineY = box.y;
       line += value;
       return;
     }
     if (node.nodeType === 11) {
-      eachChild(node, (child) => walk(child, frameOffset, win, path));
+      eachChild(node, into);
       return;
     }
     if (node.nodeType !== 1) return;
@@ -244,7 +275,14 @@ const snapshot = () => {
     if (SKIP_TAGS.has(element.tagName)) return;
     // Whatever is hidden by attribute is passed over unread; the other
     // ways to hide are looked for only where something would be read.
-    if (element.getAttribute("aria-hidden") === "true" || element.hasAttribute("hidden") || element.hasAttribute("inert")) return;
+    if (element.hasAttribute("hidden") || element.hasAttribute("inert")) return;
+    if (!quiet && element.getAttribute("aria-hidden") === "true") {
+      // Seen, but not for assistive technology: its controls (a spinner's
+      // arrows) are listed, its text (icon glyphs) is not read.
+      if (layoutOf(element).display === "none") return;
+      walk(element, frameOffset, win, path, true);
+      return;
+    }
     if (element.tagName === "IFRAME" || element.tagName === "FRAME") {
       const frame = /** @type {HTMLIFrameElement} */ (element);
       if (isHidden(frame)) return;
@@ -255,8 +293,8 @@ const snapshot = () => {
       try { doc = frame.contentDocument; } catch (error) { doc = null; }
       const index = frameIndex(frame, win);
       if (doc && doc.documentElement && frame.contentWindow) {
-        walk(doc.documentElement, inner, frame.contentWindow, path.concat([index]));
-      } else {
+        walk(doc.documentElement, inner, frame.contentWindow, path.concat([index]), quiet);
+      } else if (!quiet) {
         items.push({ k: "f", path: path.concat([index]), src: frame.getAttribute("src") || "",
                      box: boxOf(frame, frameOffset), offset: inner });
       }
@@ -270,15 +308,18 @@ const snapshot = () => {
     if (heading) {
       flush();
       const box = boxOf(element, frameOffset);
-      const outside = (!options.full && far(box)) || (find && (findRole || !holds(element.textContent)));
+      const outside = quiet || (!options.full && far(box)) || (find && (findRole || !holds(element.textContent)));
       if (!outside) {
         if (isHidden(element)) return;
         const text = visibleText(element);
         const level = /^H[1-6]$/.test(element.tagName) ? Number(element.tagName[1]) : Number(element.getAttribute("aria-level") || 2);
         if (text && (!find || holds(text))) items.push({ k: "h", level, text, y: box.y });
       }
-      // A link inside a heading is still an element.
-      element.querySelectorAll("a[href], button").forEach((inner) => describe(inner, roleOf(inner) || "link", frameOffset));
+      // A control inside a heading is still an element.
+      element.querySelectorAll(CONTROLS).forEach((inner) => {
+        const role = interactive(inner);
+        if (role) describe(inner, role, frameOffset);
+      });
       return;
     }
     // A dialog is numbered (to scope a snapshot to it) and read through.
@@ -287,23 +328,56 @@ const snapshot = () => {
       if (isHidden(element)) return;
       flush();
       describe(element, ownRole || "dialog", frameOffset);
-      if (element.shadowRoot) walk(element.shadowRoot, frameOffset, win, path);
-      eachChild(element, (child) => walk(child, frameOffset, win, path));
+      if (element.shadowRoot) walk(element.shadowRoot, frameOffset, win, path, quiet);
+      eachChild(element, into);
       flush();
       return;
     }
     const role = interactive(element);
-    if (role) {
+    if (role && !labelOfListed(element, role)) {
       flush();
+      const holding = parts(element, role);
+      if (holding) {
+        // A menu, a list of options, a tab list, a toolbar, or something a
+        // script made clickable around controls or items of its own: its
+        // parts are what a person acts on, each numbered, never one number
+        // that swallows them (their roles say what they are part of);
+        // something a script made clickable around controls keeps its
+        // number where it looks pressable as a whole (a card), named short
+        // (its label, its heading, its first words), its text read as the
+        // page's.
+        const name = holding.card ? containerName(element) : "";
+        if (name) {
+          describe(element, role, frameOffset, name);
+          // What inside it is the same control again (named the same, in
+          // its box) is not listed twice.
+          for (const inner of innerControls(element)) {
+            if (within(inner, element) && nameOf(inner, interactive(inner) || "generic") === name) listedAs.add(inner);
+          }
+        }
+        if (holding.items) describeItems(holding.items, holding.itemRole, frameOffset);
+        else {
+          if (element.shadowRoot) walk(element.shadowRoot, frameOffset, win, path, quiet);
+          eachChild(element, into);
+        }
+        flush();
+        return;
+      }
       describe(element, role, frameOffset);
       // Its own text is its name; but act-able things inside it (a
-      // link in a clickable card) are elements of their own.
-      const nested = element.firstElementChild
-        ? element.querySelectorAll("a[href], button, input, select, textarea, [role=button], [role=link]")
-        : [];
-      nested.forEach((inner) => {
-        if (inner !== element) describe(inner, interactive(inner) || roleOf(inner) || "generic", frameOffset);
-      });
+      // link in a clickable card) are elements of their own, unless one is
+      // the same control again (a tab's link, the button of a button).
+      const name = nameOf(element, role);
+      for (const inner of element.firstElementChild ? innerControls(element) : []) {
+        const innerRole = interactive(inner) || roleOf(inner) || "generic";
+        if (nameOf(inner, innerRole) === name && within(inner, element)) continue;
+        describe(inner, innerRole, frameOffset);
+      }
+      return;
+    }
+    if (quiet) {
+      if (element.shadowRoot) walk(element.shadowRoot, frameOffset, win, path, quiet);
+      eachChild(element, into);
       return;
     }
     const { display } = layoutOf(element);
@@ -330,8 +404,8 @@ const snapshot = () => {
       line += " | ";
       if (find) pending.push(" | ");
     }
-    if (element.shadowRoot) walk(element.shadowRoot, frameOffset, win, path);
-    eachChild(element, (child) => walk(child, frameOffset, win, path));
+    if (element.shadowRoot) walk(element.shadowRoot, frameOffset, win, path, quiet);
+    eachChild(element, into);
     if (block) flush();
   };
 

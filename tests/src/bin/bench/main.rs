@@ -19,6 +19,9 @@
 //!   answers with change lists against whole pages, each sequence's checks
 //!   made on what the answers said; `find` on the 5,000-link page; and a
 //!   small page's `snapshot` and `screenshot`;
+//! - tasks: the tasks on real UI kits (a date picker, menus, suggestions,
+//!   spinners, trees, tabs…), run by a scripted policy reading only the
+//!   tools' text: successes and tokens per task;
 //! - sessions: one idle browser's memory and what launch flags would cut
 //!   from it; the shared browser's memory with 1, 10 and 50 sessions (CDP),
 //!   and with a browser per session (WebDriver, to ten);
@@ -36,6 +39,7 @@ mod long;
 mod measure;
 mod sessions;
 mod snapshot;
+mod tasks;
 mod tokens;
 mod tools;
 
@@ -149,6 +153,13 @@ async fn main() -> Result<(), String> {
             tokens::token_costs(backend, runs).await?;
         }
     }
+    if wants("tasks") {
+        println!();
+        for &backend in &backends {
+            // A few episodes each: every one opens its page afresh.
+            tasks::task_costs(backend, runs.div_ceil(4)).await?;
+        }
+    }
     if wants("sessions") {
         println!();
         sessions::sessions(&site, &backends).await?;
@@ -167,8 +178,8 @@ async fn main() -> Result<(), String> {
 }
 
 /// What `--only` can pick.
-const PARTS: [&str; 8] = [
-    "drivers", "guard", "snapshot", "tools", "tokens", "sessions", "long", "soak",
+const PARTS: [&str; 9] = [
+    "drivers", "guard", "snapshot", "tools", "tokens", "tasks", "sessions", "long", "soak",
 ];
 
 /// Parts run only when asked for by name.

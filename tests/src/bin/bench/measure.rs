@@ -58,3 +58,12 @@ pub fn memory_of(pids: &[u32]) -> String {
     let (pss, rss) = pss_rss(pids);
     format!("{} / {} MiB ({} procs)", pss / 1024, rss / 1024, pids.len())
 }
+
+/// The median of some counts (the lower middle of an even number).
+pub fn median_of(samples: &mut [usize]) -> usize {
+    samples.sort_unstable();
+    samples
+        .get(samples.len().saturating_sub(1) / 2)
+        .copied()
+        .unwrap_or_default()
+}

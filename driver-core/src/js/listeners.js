@@ -1,0 +1,36 @@
+// @ts-check
+// listeners.js: the early hooks. Run in the page's own world at the start
+// of every document, before the page's scripts (CDP:
+// Page.addScriptToEvaluateOnNewDocument; WebDriver: the same through
+// chromedriver's CDP bridge), it records which elements a script gave a
+// click, mouse or pointer listener: an anchor without href that a date
+// picker listens to is still a control a person clicks, and nothing else
+// in the page says so. The snapshot reads the record (from tabwright's own
+// world, by asking the page's world which elements are in it).
+//
+// It only records: the wrapped addEventListener is a Proxy of the
+// original (it calls it, with the same arguments, and reads as native
+// code), the record a WeakSet on a non-enumerable symbol. A page that
+// forges the record makes more things clickable, never fewer.
+(() => {
+  const KEY = Symbol.for("tabwright.listeners");
+  const win = /** @type {any} */ (window);
+  if (win[KEY]) return;
+  /** @type {WeakSet<EventTarget>} */
+  const listened = new WeakSet();
+  const PRESSES = new Set(["click", "dblclick", "mousedown", "mouseup", "pointerdown", "pointerup", "touchstart", "touchend"]);
+  const prototype = EventTarget.prototype;
+  const original = prototype.addEventListener;
+  const wrapped = new Proxy(original, {
+    apply(target, self, args) {
+      try {
+        if (self && self.nodeType === 1 && PRESSES.has(String(args[0]))) listened.add(self);
+      } catch (ignored) {
+        // Whatever the page passed, its call goes through.
+      }
+      return Reflect.apply(target, self, args);
+    },
+  });
+  Object.defineProperty(prototype, "addEventListener", { value: wrapped, writable: true, configurable: true, enumerable: false });
+  Object.defineProperty(win, KEY, { value: listened, enumerable: false, configurable: false });
+})();

@@ -1,0 +1,42 @@
+//! Real UI kits from the npm registry (jQuery UI, Bootstrap, Ant Design on
+//! React, jsTree), served with their own scripts and styles on loopback,
+//! and every task of `tabwright_tests::tasks` on them: a date picker's
+//! arrows, menus and submenus, autocomplete suggestions, spinners, a
+//! listbox, trees, tabs, an accordion, a carousel, radios and a modal,
+//! driven through the pack on both backends by a policy that reads only
+//! the tools' text. Every task must succeed.
+
+use tabwright_tests::site::Site;
+use tabwright_tests::tasks::{self, Policy};
+use tabwright_tests::Backend;
+
+async fn kit(backend: Backend, page: &str) {
+    let site = Site::with_kits().await;
+    let mut policy = Policy::new(backend, &site);
+    let mut failed = Vec::new();
+    for task in tasks::on(page) {
+        if let Err(why) = policy.run(task).await {
+            failed.push(format!("{} ({page}): {why}", task.name));
+        }
+    }
+    policy.close().await;
+    assert!(failed.is_empty(), "{}", failed.join("\n\n"));
+}
+
+async fn jquery_ui(backend: Backend) {
+    kit(backend, "jquery-ui.html").await;
+}
+
+async fn antd(backend: Backend) {
+    kit(backend, "antd.html").await;
+}
+
+async fn bootstrap(backend: Backend) {
+    kit(backend, "bootstrap.html").await;
+}
+
+async fn jstree(backend: Backend) {
+    kit(backend, "jstree.html").await;
+}
+
+both_backends!(jquery_ui, antd, bootstrap, jstree);

@@ -1,0 +1,97 @@
+//! Widgets item by item, and actions that check what they did, through the
+//! pack on both backends, on the hand-made page of composite widgets
+//! (`fixtures/composite.html`): a focusable menu's items, suggestions that
+//! come a moment after typing, arrows that are anchors without href, grid
+//! cells and radios of divs, a stepper hidden from assistive technology, a
+//! field that refuses a minus sign, and a menu that follows the pointer.
+
+use serde_json::json;
+use tabwright_tests::Backend;
+
+use crate::tools::Session;
+
+async fn composite(backend: Backend) {
+    let mut s = Session::start(backend, false).await;
+    let page = s
+        .ok("open", json!({ "url": s.url("/fx/composite.html") }))
+        .await;
+    // Every item of every widget is a number of its own, named.
+    for item in [
+        "menuitem \"Profile\"",
+        "menuitem \"Sign out\"",
+        "link \"Prev\"",
+        "link \"Next\"",
+        "gridcell \"2\"",
+        "treeitem \"docs\" expanded level 1",
+        "treeitem \"guide.md\" level 2",
+        "treeitem \"src\" collapsed level 1",
+        "\"beach.jpg\"",
+        "radio \"Large\" unchecked",
+        "\"Delete\"",
+    ] {
+        assert!(page.text.contains(item), "no {item}:\n{}", page.text);
+    }
+    assert!(
+        !page.text.contains("menu \"Account\"") && !page.text.contains("\"Profile Billing"),
+        "the menu does not swallow its items:\n{}",
+        page.text
+    );
+
+    // The arrows move the month.
+    let next = Session::number(&page, "link \"Next\"");
+    let moved = s.ok("click", json!({ "element": next })).await;
+    assert!(moved.text.contains("April 2026"), "{}", moved.text);
+
+    // Suggestions 300 ms after typing are in the answer to the typing, each
+    // its own number; the fourth is picked.
+    let city = Session::number(&page, "textbox \"City\"");
+    let typed = s.ok("type", json!({ "element": city, "text": "p" })).await;
+    let perth = Session::number(&typed, "\"Perth\"");
+    let picked = s.ok("click", json!({ "element": perth })).await;
+    assert!(picked.text.contains("City Perth"), "{}", picked.text);
+
+    // A field that refuses a minus sign: the answer says what it holds.
+    let guests = Session::number(&page, "textbox \"Guests\"");
+    let refused = s
+        .ok("type", json!({ "element": guests, "text": "-7" }))
+        .await;
+    let first = refused.text.lines().next().unwrap_or_default();
+    assert!(
+        first.contains("But [") && first.contains("holds \"7\", not \"-7\""),
+        "{}",
+        refused.text
+    );
+    // Its stepper, hidden from assistive technology, is seen and clicked.
+    let after_guests = &page.text[page.text.find("textbox \"Guests\"").expect("the field")..];
+    let up = tools::element_number(after_guests, "\"+\"").expect("the stepper's +");
+    let stepped = s.ok("click", json!({ "element": up })).await;
+    assert!(stepped.text.contains("= \"8\""), "{}", stepped.text);
+    // What takes it as typed says nothing more.
+    let taken = s
+        .ok("type", json!({ "element": guests, "text": "12" }))
+        .await;
+    assert!(!taken.text.contains("But ["), "{}", taken.text);
+
+    // A menu that moves its focus to the item the pointer arrives on, a
+    // moment later: the pointer rests there before pressing, so the click
+    // picks that item, not the first.
+    let page = s.ok("snapshot", json!({})).await;
+    let delete = Session::number(&page, "\"Delete\"");
+    let chosen = s.ok("click", json!({ "element": delete })).await;
+    assert!(chosen.text.contains("Action Delete"), "{}", chosen.text);
+    // A click that changes nothing says so in its one line.
+    let page = s.ok("snapshot", json!({})).await;
+    let cell = Session::number(&page, "gridcell \"3\"");
+    let nothing = s.ok("click", json!({ "element": cell })).await;
+    assert!(
+        nothing
+            .text
+            .starts_with(&format!("Clicked [{cell}]: nothing on the page changed")),
+        "{}",
+        nothing.text
+    );
+    assert_eq!(nothing.text.lines().count(), 1, "{}", nothing.text);
+    s.ok("close", json!({})).await;
+}
+
+both_backends!(composite);
