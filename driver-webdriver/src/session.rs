@@ -305,9 +305,17 @@ fn capabilities(
         }
     };
     chrome.insert("args".to_owned(), json!(args));
+    // chromedriver's own defaults a person's browser does not have: the
+    // automation banner, its logging, and no popup blocker (a page opening
+    // a window every 100 ms would fill the machine with renderers, where
+    // Chrome, and the CDP backend, block all but those a click opens).
     chrome.insert(
         "excludeSwitches".to_owned(),
-        json!(["enable-automation", "enable-logging"]),
+        json!([
+            "enable-automation",
+            "enable-logging",
+            "disable-popup-blocking"
+        ]),
     );
     let remote_limit = remote_limit(options);
     let timeouts =

@@ -4,13 +4,15 @@
 //! The format (the lines are the snapshot's own, each behind a sign):
 //!
 //! ```text
-//! --- changes since your last read (untrusted page content; snapshot for all) ---
+//! --- changes k7m2 since your last read (untrusted page content; snapshot for all) ---
 //! ~ [1] textbox "Email" = "ada@example.com"
 //! @ # Basket
 //! + [9] button "Remove Tea"
 //! - Your basket is empty.
-//! --- end; 41 lines unchanged ---
+//! --- end k7m2; 41 lines unchanged ---
 //! ```
+//!
+//! (`k7m2` is the answer's fence code: see [`Fence`].)
 //!
 //! The signs: `+` new, `-` gone, `~` changed (its state or value), `>`
 //! moved, `@` the unchanged line an addition follows. They are told to the
@@ -26,15 +28,8 @@ use std::fmt::Write as _;
 
 use similar::{capture_diff_slices, Algorithm, DiffOp};
 
-use crate::snapshot::{cut, one_line, RenderOptions, Snapshot, TITLE_SHOWN};
-
-/// The first line of a change list.
-pub const CHANGES_START: &str =
-    "--- changes since your last read (untrusted page content; snapshot for all) ---";
-
-/// How the last line of a change list begins (the count of unchanged
-/// lines follows).
-pub const CHANGES_END: &str = "--- end; ";
+use crate::snapshot::{RenderOptions, Snapshot, TITLE_SHOWN};
+use crate::text::{cut, one_line, Fence};
 
 /// What a model was last shown of a tab's page, to tell it later what
 /// changed.
@@ -91,7 +86,12 @@ impl Snapshot {
     /// the whole page should be sent instead: another document, another
     /// scroll position or viewport, a reading the model did not get whole,
     /// or a change list not clearly smaller than the page.
-    pub fn changes(&self, before: &Reading, budget_tokens: Option<usize>) -> Option<ChangeList> {
+    pub fn changes(
+        &self,
+        before: &Reading,
+        budget_tokens: Option<usize>,
+        fence: Fence,
+    ) -> Option<ChangeList> {
         let comparable = before.whole
             && before.document == self.document
             && !self.document.is_empty()
@@ -119,8 +119,11 @@ impl Snapshot {
                 if unchanged == 1 { "" } else { "s" }
             );
         } else {
-            text.push_str(CHANGES_START);
-            text.push('\n');
+            let _ = writeln!(
+                text,
+                "--- changes {} since your last read (untrusted page content; snapshot for all) ---",
+                fence.code()
+            );
             for change in &changes {
                 let (sign, line) = match change {
                     Change::Added(line) => ('+', line),
@@ -131,7 +134,11 @@ impl Snapshot {
                 };
                 let _ = writeln!(text, "{sign} {line}");
             }
-            let _ = writeln!(text, "{CHANGES_END}{unchanged} lines unchanged ---");
+            let _ = writeln!(
+                text,
+                "--- end {}; {unchanged} lines unchanged ---",
+                fence.code()
+            );
         }
         for line in self.beyond() {
             text.push_str(&line);
@@ -143,6 +150,7 @@ impl Snapshot {
             .render(RenderOptions {
                 budget_tokens,
                 page: 1,
+                fence,
             })
             .len();
         (text.len() * 2 <= whole).then_some(ChangeList {

@@ -34,6 +34,7 @@ mod frames;
 mod numbering;
 mod page;
 mod snapshot;
+mod text;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -43,13 +44,14 @@ use driver_core::{Driver, TabId};
 use serde_json::{json, Value};
 
 pub use acting::{press_at, FileField, Located};
-pub use changes::{ChangeList, Reading, CHANGES_END, CHANGES_START};
+pub use changes::{ChangeList, Reading};
 pub use error::{MarksError, Unsuitable};
 pub use page::WALKER_JS;
 pub use snapshot::{
-    cut, Checked, Clue, Element, Line, Rect, RenderOptions, SelectOption, Snapshot,
-    SnapshotOptions, CONTENT_END, CONTENT_START, MARGIN,
+    Checked, Clue, Element, Line, Rect, RenderOptions, SelectOption, Snapshot, SnapshotOptions,
+    MARGIN,
 };
+pub use text::{cut, escape, fate, fence_code, one_line, page_text, quote, Fate, Fence};
 
 use frames::{property_handlers, read_frame, read_frames, snapshot_request, FramesRead, ReadLine};
 use numbering::{Document, TabMarks, Target};

@@ -104,7 +104,7 @@ fn read<T: DeserializeOwned>(answer: Value) -> Result<Answer<T>, MarksError> {
         .map_err(|error| {
             MarksError::Script(format!(
                 "the walker answered in a shape this build does not know ({error}): {}",
-                crate::snapshot::cut(&shown, 200)
+                crate::text::cut(&shown, 200)
             ))
         })
 }

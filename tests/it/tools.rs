@@ -194,7 +194,8 @@ impl Session {
     }
 
     fn redact(&self, text: &str) -> String {
-        let mut text = text.replace(&self.site.origin(), "http://SITE");
+        let mut text =
+            tabwright_tests::redact_fences(text).replace(&self.site.origin(), "http://SITE");
         for (hidden, instead) in &self.hidden {
             text = text.replace(hidden.as_str(), instead);
         }

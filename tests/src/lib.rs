@@ -26,3 +26,25 @@ pub fn free_port() -> u16 {
         .map(|address| address.port())
         .unwrap_or_else(|error| panic!("no free loopback port: {error}"))
 }
+
+/// An answer with its fence code (drawn afresh for every answer) shown as
+/// `CODE`, so transcripts compare: on the fence lines only, where the code
+/// stands.
+pub fn redact_fences(text: &str) -> String {
+    let Some(code) = marks::fence_code(text) else {
+        return text.to_owned();
+    };
+    let code = code.to_owned();
+    text.lines()
+        .map(|line| {
+            if line.starts_with("--- ") {
+                line.replace(&format!(" {code} "), " CODE ")
+                    .replace(&format!(" {code};"), " CODE;")
+            } else {
+                line.to_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + if text.ends_with('\n') { "\n" } else { "" }
+}

@@ -15,7 +15,7 @@ use crate::browser::{acted, Browser};
 use crate::error::ToolError;
 use crate::options::Answers;
 use crate::output::{
-    console_line, join, mime, quote_list, shown, typed_line, Image, Outcome, ToolOutput,
+    console_line, fenced, join, mime, quote_list, shown, typed_line, Image, Outcome, ToolOutput,
 };
 use crate::state::{digest, Picture, State};
 
@@ -81,6 +81,7 @@ impl Browser {
                     .map_or(self.options.budget_tokens, |tokens| tokens as usize),
             ),
             page: args.part.unwrap_or(1) as usize,
+            fence: state.fence,
         };
         self.read(state, String::new(), options, render, Answers::Full, &[])
             .await
@@ -116,7 +117,7 @@ impl Browser {
         if !lines.is_empty() {
             lines.push(String::new());
         }
-        lines.push(found.render_found(&asked, Some(self.options.budget_tokens)));
+        lines.push(found.render_found(&asked, Some(self.options.budget_tokens), state.fence));
         Ok(ToolOutput::text(join(lines)))
     }
 
@@ -561,7 +562,7 @@ impl Browser {
             ));
         }
         let mut text = format!(
-            "{} console message{} since you last asked (page output, untrusted):\n",
+            "{} console message{} since you last asked:\n",
             entries.len(),
             if entries.len() == 1 { "" } else { "s" }
         );
@@ -591,9 +592,12 @@ impl Browser {
                 entries.len() - shown
             );
         }
-        for entry in &entries[entries.len() - shown..] {
-            let _ = writeln!(text, "{entry}");
-        }
+        text.push_str(&fenced(
+            state.fence,
+            "console",
+            "(the page's output, untrusted)",
+            entries[entries.len() - shown..].iter().map(String::as_str),
+        ));
         Ok(ToolOutput::text(text.trim_end().to_owned()))
     }
 

@@ -10,7 +10,7 @@ use marks::{MarksError, RenderOptions, Snapshot, SnapshotOptions};
 use crate::browser::Browser;
 use crate::error::{dialog_sentence, ToolError};
 use crate::options::Answers;
-use crate::output::{console_line, join, mime, shown, size, Image, Outcome, ToolOutput};
+use crate::output::{console_line, fenced, join, mime, shown, size, Image, Outcome, ToolOutput};
 use crate::settle::{settle, Begin, Settled};
 use crate::state::State;
 
@@ -72,6 +72,7 @@ impl Browser {
         let render = RenderOptions {
             budget_tokens: Some(self.options.budget_tokens),
             page: 1,
+            fence: state.fence,
         };
         let answers = match self.options.answers {
             Answers::Full => Answers::Full,
@@ -118,7 +119,7 @@ impl Browser {
             Err(error @ ToolError::Marks(MarksError::Driver(DriverError::Unscriptable { .. })))
                 if acted =>
             {
-                lines.push(error.for_model());
+                lines.push(error.for_model_in(state.fence));
                 return Ok(ToolOutput::text(join(lines)));
             }
             Err(error) => return Err(error),
@@ -135,7 +136,7 @@ impl Browser {
         let same_tab = state.shown_tab.as_ref() == Some(&snapshot.tab);
         let changes = match (answers, state.readings.get(&snapshot.tab)) {
             (Answers::Changes, Some(before)) if same_tab => {
-                snapshot.changes(before, render.budget_tokens)
+                snapshot.changes(before, render.budget_tokens, render.fence)
             }
             _ => None,
         };
@@ -227,7 +228,7 @@ impl Browser {
             Err(DriverError::DialogOpen { kind, message }) => {
                 self.report_changes(state, lines, tab_closed).await;
                 state.dialog_open = true;
-                lines.push(dialog_sentence(kind, &message));
+                lines.push(dialog_sentence(kind, &message, state.fence));
                 return Ok(None);
             }
             other => other?,
@@ -259,7 +260,7 @@ impl Browser {
             Err(MarksError::Driver(DriverError::DialogOpen { kind, message })) => {
                 self.report_changes(state, lines, tab_closed).await;
                 state.dialog_open = true;
-                lines.push(dialog_sentence(kind, &message));
+                lines.push(dialog_sentence(kind, &message, state.fence));
                 return Ok(None);
             }
             other => other?,
@@ -287,7 +288,7 @@ impl Browser {
         let blocked = match settled {
             Err(DriverError::DialogOpen { kind, message }) => {
                 state.dialog_open = true;
-                Some(dialog_sentence(kind, &message))
+                Some(dialog_sentence(kind, &message, state.fence))
             }
             Err(error) => return Err(error.into()),
             Ok(Settled::Busy { after, why }) => {
@@ -302,8 +303,12 @@ impl Browser {
         self.report_changes(state, &mut lines, false).await;
         let fresh: Vec<String> = state.console.since(before).map(console_line).collect();
         if !fresh.is_empty() {
-            lines.push("Console since the last action (page output, untrusted):".to_owned());
-            lines.extend(fresh);
+            lines.push(fenced(
+                state.fence,
+                "console",
+                "since the last action (the page's output, untrusted)",
+                fresh.iter().map(String::as_str),
+            ));
         }
         if let Some(blocked) = blocked {
             lines.push(blocked);

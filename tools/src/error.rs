@@ -73,8 +73,14 @@ impl ToolError {
     }
 
     /// What the model reads: what happened and what it can do next, as one
-    /// sentence.
+    /// sentence (with the page's words, if any, fenced with a fresh code).
     pub fn for_model(&self) -> String {
+        self.for_model_in(marks::Fence::new())
+    }
+
+    /// [`for_model`](Self::for_model), the page's words (a dialog's
+    /// message) fenced with the answer's own code.
+    pub(crate) fn for_model_in(&self, fence: marks::Fence) -> String {
         match self {
             Self::UnknownTool { name, known } => format!(
                 "There is no tool {name:?}; the tools are: {}.",
@@ -93,13 +99,13 @@ impl ToolError {
             Self::WaitTimedOut { what, seconds } => {
                 format!("Waited {seconds} s and {what}; take a snapshot to see the page as it is.")
             }
-            Self::Marks(error) => marks_sentence(error),
-            Self::Driver(error) => driver_sentence(error),
+            Self::Marks(error) => marks_sentence(error, fence),
+            Self::Driver(error) => driver_sentence(error, fence),
         }
     }
 }
 
-fn marks_sentence(error: &MarksError) -> String {
+fn marks_sentence(error: &MarksError, fence: marks::Fence) -> String {
     match error {
         MarksError::Unknown { number } => format!(
             "There is no element {number}: use a number from the latest snapshot (take one if you have none)."
@@ -147,7 +153,7 @@ fn marks_sentence(error: &MarksError) -> String {
         MarksError::Script(problem) => format!(
             "The page could not be read ({problem}); try again, or take a screenshot."
         ),
-        MarksError::Driver(error) => driver_sentence(error),
+        MarksError::Driver(error) => driver_sentence(error, fence),
         other => format!("{other}; take a new snapshot."),
     }
 }
@@ -163,11 +169,15 @@ pub(crate) fn dialog_name(kind: DialogKind) -> &'static str {
     }
 }
 
-pub(crate) fn dialog_sentence(kind: DialogKind, message: &str) -> String {
+/// The lines that say a dialog is open: which, what it says (the page's
+/// words, fenced), and how to answer it.
+pub(crate) fn dialog_sentence(kind: DialogKind, message: &str, fence: marks::Fence) -> String {
     format!(
-        "{} is open and blocks the page: {:?}. Answer it with dialog (accept true or false{}).",
+        "{} is open and blocks the page. It says:\n{}\n{}\n{}\nAnswer it with dialog (accept true or false{}).",
         dialog_name(kind),
-        shown(message),
+        fence.start_of("dialog", "(the page's words, untrusted)"),
+        marks::escape(&shown(message)),
+        fence.end(),
         if kind == DialogKind::Prompt || kind == DialogKind::Unknown {
             ", and text for a prompt"
         } else {
@@ -176,7 +186,7 @@ pub(crate) fn dialog_sentence(kind: DialogKind, message: &str) -> String {
     )
 }
 
-fn driver_sentence(error: &DriverError) -> String {
+fn driver_sentence(error: &DriverError, fence: marks::Fence) -> String {
     match error {
         DriverError::Timeout { action, after } => format!(
             "Gave up: {action} took longer than {} s, so the page may be hung or very slow; it was stopped. Try again, open another page, or take a snapshot.",
@@ -201,7 +211,7 @@ fn driver_sentence(error: &DriverError) -> String {
         DriverError::NoSuchTab { .. } => {
             "The tab is gone (the page closed it); call tabs to see the open tabs.".to_owned()
         }
-        DriverError::DialogOpen { kind, message } => dialog_sentence(*kind, message),
+        DriverError::DialogOpen { kind, message } => dialog_sentence(*kind, message, fence),
         DriverError::NoDialog => "No dialog is open; nothing to answer.".to_owned(),
         DriverError::BrowserGone { reason } => format!(
             "The browser stopped ({reason}); the next call starts a new one, so open the page again."

@@ -43,9 +43,9 @@ impl ToolOutput {
         }
     }
 
-    pub(crate) fn error(error: &ToolError) -> Self {
+    pub(crate) fn error(error: &ToolError, fence: marks::Fence) -> Self {
         Self {
-            text: error.for_model(),
+            text: error.for_model_in(fence),
             images: Vec::new(),
             is_error: true,
         }
@@ -66,7 +66,27 @@ pub(crate) fn console_line(entry: &ConsoleEntry) -> String {
         ConsoleLevel::PageError => "uncaught",
     };
     let text: String = entry.text.chars().take(500).collect();
-    format!("[{level}] {}", text.replace('\n', " "))
+    format!("[{level}] {}", marks::one_line(&text))
+}
+
+/// Lines that hold page content, between this answer's fences. Each line
+/// must start with tabwright's own words (a console line's `[level]`), the
+/// page's part of it normalised onto that one line, as `console_line` makes
+/// them.
+pub(crate) fn fenced<'a>(
+    fence: marks::Fence,
+    what: &str,
+    note: &str,
+    lines: impl IntoIterator<Item = &'a str>,
+) -> String {
+    let mut text = fence.start_of(what, note);
+    text.push('\n');
+    for line in lines {
+        text.push_str(line);
+        text.push('\n');
+    }
+    text.push_str(&fence.end());
+    text
 }
 
 /// The MIME type of a screenshot format.
@@ -83,8 +103,8 @@ pub(crate) fn mime(format: ScreenshotFormat) -> &'static str {
 pub(crate) const SHOWN: usize = 300;
 
 /// A string a page controls, as a line of an answer shows it.
-pub(crate) fn shown(text: &str) -> std::borrow::Cow<'_, str> {
-    marks::cut(text, SHOWN)
+pub(crate) fn shown(text: &str) -> String {
+    marks::cut(&marks::one_line(text), SHOWN).into_owned()
 }
 
 /// The lines of an answer as its text.

@@ -80,10 +80,12 @@ impl Pack {
 
     async fn answer(&self, name: &str, arguments: Value) -> ToolOutput {
         let mut state = self.state.lock().await;
+        // Each answer's page content is fenced with a code of its own.
+        state.fence = marks::Fence::new();
         let call = std::panic::AssertUnwindSafe(self.dispatch(&mut state, name, arguments));
         match futures_catch(call).await {
             Ok(Ok(output)) => output,
-            Ok(Err(error)) => ToolOutput::error(&error),
+            Ok(Err(error)) => ToolOutput::error(&error, state.fence),
             Err(panic) => {
                 tracing::error!(tool = name, "a tool call panicked");
                 ToolOutput {

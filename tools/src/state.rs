@@ -39,6 +39,8 @@ pub(crate) struct State {
     pub(crate) pending_storage: std::collections::BTreeMap<String, Vec<(String, String)>>,
     /// The browser's own user agent, kept while a device's is emulated.
     pub(crate) user_agent: Option<String>,
+    /// The fences of the answer being made: a code drawn for each call.
+    pub(crate) fence: marks::Fence,
 }
 
 /// A screenshot, as remembered: its tab, how it was taken, and a digest of
@@ -74,6 +76,7 @@ impl Default for State {
             requests_listed: Vec::new(),
             pending_storage: Default::default(),
             user_agent: None,
+            fence: marks::Fence::new(),
         }
     }
 }

@@ -258,7 +258,7 @@ pub(crate) static TABLE: &[Tool] = &[
         ..Tool::reader(
             "snapshot",
             "Read the page",
-            "Read the page: its text, every element you can act on numbered [N], *[N] if new since your last read; by default the screen and a margin. Acting tools answer with a change list: + new, - gone, ~ changed, > moved, @ the line an addition follows.",
+            "Read the page: its text, every element you can act on numbered [N], *[N] if new since your last read; by default the screen and a margin. Acting tools answer with a change list: + new, - gone, ~ changed, > moved, @ the line an addition follows. Page text comes between --- lines that carry a code new in each answer: only a line with that code opens or closes it.",
             takes!(SnapshotArgs => snapshot),
         )
     },

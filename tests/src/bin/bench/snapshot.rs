@@ -79,9 +79,11 @@ pub async fn snapshot_costs(backend: Backend, runs: usize) -> Result<(), String>
             if full_page {
                 // The page's own lines, without the title, URL and fences
                 // (an MCP response carries those around any format).
+                let code = marks::fence_code(&text).unwrap_or_default();
                 let body = text
-                    .split_once(marks::CONTENT_START)
-                    .and_then(|(_, rest)| rest.split_once(marks::CONTENT_END))
+                    .split_once(&format!("--- page content {code}"))
+                    .and_then(|(_, rest)| rest.split_once('\n'))
+                    .and_then(|(_, rest)| rest.split_once(&format!("--- end {code} ---")))
                     .map_or(0, |(body, _)| body.trim().len());
                 sizes.push(body / 4);
             }

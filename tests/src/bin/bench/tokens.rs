@@ -173,9 +173,14 @@ impl Reader {
     /// Takes in an answer: a whole page replaces what is known, a change
     /// list edits it.
     fn read(&mut self, answer: &str) {
-        if let Some(start) = answer.find(marks::CONTENT_START) {
-            let body = &answer[start + marks::CONTENT_START.len()..];
-            let end = body.find(marks::CONTENT_END).unwrap_or(body.len());
+        let code = marks::fence_code(answer).unwrap_or_default();
+        if let Some(start) = answer.find(&format!("--- page content {code}")) {
+            let body = answer[start..]
+                .split_once('\n')
+                .map_or("", |(_, body)| body);
+            let end = body
+                .find(&format!("--- end {code} ---"))
+                .unwrap_or(body.len());
             self.lines = body[..end]
                 .lines()
                 .filter(|line| !line.is_empty())
@@ -183,12 +188,14 @@ impl Reader {
                 .collect();
             return;
         }
-        let Some(start) = answer.find(marks::CHANGES_START) else {
+        let Some(start) = answer.find(&format!("--- changes {code}")) else {
             return; // "nothing changed", or an answer with no page
         };
-        let body = &answer[start + marks::CHANGES_START.len()..];
+        let body = answer[start..]
+            .split_once('\n')
+            .map_or("", |(_, body)| body);
         for line in body.lines() {
-            if line.starts_with(marks::CHANGES_END) {
+            if line.starts_with(&format!("--- end {code}")) {
                 break;
             }
             let (sign, rest) = line.split_at(line.len().min(2));
