@@ -338,7 +338,7 @@ impl Marks {
 }
 
 /// Clicks at a point of the viewport as a person does: the pointer moves
-/// there and rests (see [`rest`]), then the button is pressed and released.
+/// there and rests for a frame and a moment, then the button is pressed and released.
 /// A menu that moves its focus to the item the pointer arrives on a moment
 /// later takes the click on that item, not on the one it had.
 pub async fn press_at(driver: &dyn Driver, x: f64, y: f64) -> Result<(), driver_core::DriverError> {
