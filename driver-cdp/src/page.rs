@@ -13,7 +13,8 @@ use serde_json::{json, Value};
 use tokio::sync::mpsc;
 
 use driver_core::{
-    DriverError, KeyPress, Navigation, Result, ScreenshotFormat, ScreenshotOptions, WaitFor,
+    DriverError, FullPage, KeyPress, Navigation, Result, ScreenshotFormat, ScreenshotOptions,
+    WaitFor,
 };
 
 use crate::browser::decode;
@@ -521,12 +522,17 @@ pub(crate) async fn screenshot(
                 .call_raw(Some(session), "Page.getLayoutMetrics", json!({}))
                 .await?,
         )?;
+        // Within the pixel budget (scaled, or cut), as the caption says.
+        let plan = FullPage::plan(
+            metrics.css_content_size.width,
+            metrics.css_content_size.height,
+        );
         params.clip = Some(ClipViewport {
             x: 0.0,
             y: 0.0,
-            width: metrics.css_content_size.width.ceil(),
-            height: metrics.css_content_size.height.ceil(),
-            scale: 1.0,
+            width: plan.width,
+            height: plan.height,
+            scale: plan.scale,
         });
         params.capture_beyond_viewport = Some(true);
     }

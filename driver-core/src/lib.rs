@@ -41,6 +41,7 @@ mod error;
 mod journal;
 mod keys;
 mod options;
+mod shots;
 
 pub use capabilities::{Capabilities, Capability};
 pub use driver::{
@@ -52,6 +53,7 @@ pub use error::{DriverError, Result, Unusable};
 pub use journal::Journal;
 pub use keys::{Key, KeyPress, Modifiers};
 pub use options::{FrameCallback, Options, ScreencastFrame};
+pub use shots::{FullPage, FULL_PAGE_PIXELS, LEAST_FULL_PAGE_SCALE, LONGEST_SIDE};
 
 /// The page script that judges what a person sees of an element (hidden,
 /// transparent, clipped, off the page…): one test, which the snapshot's

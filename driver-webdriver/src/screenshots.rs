@@ -4,7 +4,7 @@
 use base64::Engine;
 use serde_json::json;
 
-use driver_core::{Capability, DriverError, Result, ScreenshotFormat, ScreenshotOptions};
+use driver_core::{Capability, DriverError, FullPage, Result, ScreenshotFormat, ScreenshotOptions};
 
 use crate::errors::{bridge, sort};
 use crate::session::Session;
@@ -32,10 +32,14 @@ impl Session {
                 .await
                 .map_err(bridge(Capability::FullPageScreenshots))?;
             let size = &metrics["cssContentSize"];
+            // Within the pixel budget (scaled, or cut), as the caption says.
+            let plan = FullPage::plan(
+                size["width"].as_f64().unwrap_or(1.0),
+                size["height"].as_f64().unwrap_or(1.0),
+            );
             params["clip"] = json!({
-                "x": 0, "y": 0, "scale": 1,
-                "width": size["width"].as_f64().unwrap_or(1.0).ceil(),
-                "height": size["height"].as_f64().unwrap_or(1.0).ceil(),
+                "x": 0, "y": 0, "scale": plan.scale,
+                "width": plan.width, "height": plan.height,
             });
             params["captureBeyondViewport"] = json!(true);
         }

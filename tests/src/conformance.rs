@@ -13,7 +13,7 @@ use futures::future::BoxFuture;
 
 use driver_core::{
     Capability, ConsoleLevel, DialogKind, Driver, DriverError, Key, KeyPress, Options,
-    ScreenshotFormat, ScreenshotOptions, Unusable, Viewport, WaitFor,
+    ScreenshotFormat, ScreenshotOptions, Unusable, Viewport, WaitFor, FULL_PAGE_PIXELS,
 };
 
 use crate::backend::{kill, still_running, unreaped, Backend, Marker};
@@ -541,6 +541,26 @@ async fn screenshots(ctx: &Ctx) -> CheckResult {
     ensure!(
         size.is_some_and(|(_, height)| height >= 3000),
         "the full-page PNG is {size:?}, the page is 3000 px tall"
+    );
+    // A page far larger than a picture should hold: within the budget,
+    // as the shared plan says.
+    step("navigate", driver.navigate(&ctx.site.url("/tall")).await)?;
+    let tall = step(
+        "full-page PNG of a tall page",
+        driver
+            .screenshot(ScreenshotOptions {
+                full_page: true,
+                ..Default::default()
+            })
+            .await,
+    )?;
+    let size = png_size(&tall);
+    ensure!(
+        size.is_some_and(|(width, height)| {
+            f64::from(width) * f64::from(height) <= FULL_PAGE_PIXELS * 1.01
+                && (10_000..=16_384).contains(&height)
+        }),
+        "the full-page PNG of a 200,000 px page is {size:?}, not its top at half size"
     );
     let lossy = |format| {
         driver.screenshot(ScreenshotOptions {

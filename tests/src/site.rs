@@ -58,6 +58,13 @@ pub const FIXTURES: &[(&str, &str)] = &[
     ("boxes.html", include_str!("../fixtures/boxes.html")),
     ("app.html", include_str!("../fixtures/app.html")),
     ("composite.html", include_str!("../fixtures/composite.html")),
+    ("names.html", include_str!("../fixtures/names.html")),
+    ("unseen.html", include_str!("../fixtures/unseen.html")),
+    ("forged.html", include_str!("../fixtures/forged.html")),
+    (
+        "forged-frame.html",
+        include_str!("../fixtures/forged-frame.html"),
+    ),
 ];
 
 /// Pages written to break a browser tool (served at `/hostile/NAME`).
@@ -209,6 +216,9 @@ const CONSOLE: &str = r#"<!doctype html><html><head><title>Console</title></head
 </script>
 </body></html>"#;
 
+/// A page 200,000 px tall: more than any one picture should hold.
+const TALL: &str = r#"<!doctype html><html><head><title>Tall</title></head><body style="margin:0"><div style="height:200000px;background:linear-gradient(#fff,#036)">A tall page.</div></body></html>"#;
+
 const LONG: &str = r#"<!doctype html><html><head><title>Long</title></head><body style="margin:0">
 <div style="height:3000px; background:linear-gradient(#fff,#000)">tall</div></body></html>"#;
 
@@ -252,7 +262,7 @@ impl Site {
     /// Starts the site with every fixture page mounted.
     pub async fn start() -> Self {
         let server = MockServer::start().await;
-        let pages: [(&str, ResponseTemplate); 13] = [
+        let pages: [(&str, ResponseTemplate); 14] = [
             ("/", html(HOME)),
             ("/second", html(SECOND)),
             ("/third", html(THIRD)),
@@ -260,6 +270,7 @@ impl Site {
             ("/later", html(LATER)),
             ("/console", html(CONSOLE)),
             ("/long", html(LONG)),
+            ("/tall", html(TALL)),
             ("/never-loads", html(NEVER_LOADS)),
             ("/spins", html(SPINS)),
             ("/animated", html(ANIMATED)),

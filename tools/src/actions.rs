@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use driver_core::{Driver, DriverError, KeyPress, ScreenshotFormat, ScreenshotOptions};
+use driver_core::{Driver, DriverError, FullPage, KeyPress, ScreenshotFormat, ScreenshotOptions};
 use marks::{RenderOptions, SnapshotOptions};
 use serde_json::Value;
 
@@ -441,11 +441,22 @@ impl Browser {
             .driver
             .eval_isolated(
                 &[],
-                "({width: innerWidth, height: innerHeight, url: location.href})",
+                "({width: innerWidth, height: innerHeight, url: location.href, \
+                 page: document.documentElement && {width: document.documentElement.scrollWidth, \
+                 height: document.documentElement.scrollHeight}})",
             )
             .await
             .ok()
             .filter(|read| read["width"].is_number() && read["height"].is_number());
+        // What a full-page picture holds of the page: the plan the backend
+        // took it by (the page's size is the same content size it read).
+        let whole = read.as_ref().filter(|_| args.full_page).and_then(|read| {
+            let page = &read["page"];
+            Some(FullPage::plan(
+                page["width"].as_f64()?.max(read["width"].as_f64()?),
+                page["height"].as_f64()?,
+            ))
+        });
         let (width, height, url) = match read {
             Some(read) => (
                 read["width"].as_f64().unwrap_or_default(),
@@ -457,14 +468,17 @@ impl Browser {
                 (f64::from(viewport.width), f64::from(viewport.height), None)
             }
         };
-        let mut text = format!(
-            "Screenshot of the {} ({width}×{height} CSS pixels{what}).",
-            if args.full_page {
-                "full page"
-            } else {
-                "viewport"
-            },
-        );
+        let mut text = match whole {
+            Some(plan) => format!("Screenshot of the full page ({}).", plan.describe()),
+            None => format!(
+                "Screenshot of the {} ({width}×{height} CSS pixels{what}).",
+                if args.full_page {
+                    "full page"
+                } else {
+                    "viewport"
+                },
+            ),
+        };
         if let Some(url) = url {
             let _ = write!(text, " URL: {}", shown(&url));
         }
