@@ -79,16 +79,16 @@ fn console_text(raw: &str) -> String {
             position.contains(':').then_some(rest)
         })
         .unwrap_or(raw);
-    let values: Vec<Value> = serde_json::Deserializer::from_str(rest)
-        .into_iter::<Value>()
-        .map_while(std::result::Result::ok)
-        .collect();
-    let parsed: usize = values
-        .iter()
-        .map(|value| value.to_string().len())
-        .sum::<usize>()
-        + values.len().saturating_sub(1);
-    if values.is_empty() || parsed < rest.trim().len() {
+    // The values the page logged, if the rest is nothing but JSON values
+    // (what chromedriver writes for logged values; an uncaught error is
+    // plain text).
+    let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<Value>();
+    let values: Vec<Value> = stream.by_ref().map_while(std::result::Result::ok).collect();
+    if values.is_empty()
+        || !rest[stream.byte_offset().min(rest.len())..]
+            .trim()
+            .is_empty()
+    {
         return rest.to_owned();
     }
     values
@@ -118,6 +118,16 @@ mod tests {
         assert_eq!(
             console_text(r#"http://x/ 1:1 "a \"quoted\" word""#),
             r#"a "quoted" word"#
+        );
+        // Escapes for line separators are the page's characters again (the
+        // pack then makes them spaces).
+        assert_eq!(
+            console_text(r#"http://x/ 1:1 "a\u2028b" 7"#),
+            "a\u{2028}b 7"
+        );
+        assert_eq!(
+            console_text("http://x/ 1:1 42 is the answer"),
+            "42 is the answer"
         );
     }
 }
