@@ -152,19 +152,57 @@ impl GuardedDriver {
                     None => Ok(navigation),
                 }
             }
+            // A server's own error answer is not a refusal, and the
+            // browser's background requests (refused too) are not the
+            // page's: the refusal of this address or its host comes first,
+            // then any (a redirect's target is another address).
             Err(DriverError::NavigationFailed {
                 url: failed,
                 net_error,
-            }) => match refusals.first() {
-                Some(refusal) => Err(refused(refusal.target.clone(), &refusal.reason)),
-                None => Err(DriverError::NavigationFailed {
-                    url: failed,
-                    net_error,
-                }),
-            },
+            }) if !net_error.contains("ERR_HTTP_RESPONSE_CODE_FAILURE") => {
+                let host = url::Url::parse(&failed)
+                    .ok()
+                    .and_then(|url| url.host_str().map(str::to_owned));
+                let same_host = |target: &str| match (&host, target_host(target)) {
+                    (Some(host), Some(target)) => *host == target,
+                    _ => false,
+                };
+                let refusal = refusals
+                    .iter()
+                    .find(|refusal| refusal.target == failed)
+                    .or_else(|| refusals.iter().find(|refusal| same_host(&refusal.target)))
+                    .or_else(|| refusals.iter().find(|refusal| !background(&refusal.target)));
+                match refusal {
+                    Some(refusal) => Err(refused(refusal.target.clone(), &refusal.reason)),
+                    None => Err(DriverError::NavigationFailed {
+                        url: failed,
+                        net_error,
+                    }),
+                }
+            }
             other => other,
         }
     }
+}
+
+/// The host of a refused target: a URL, or the `host:port` of a tunnel.
+fn target_host(target: &str) -> Option<String> {
+    match url::Url::parse(target) {
+        Ok(url) if url.has_host() => url.host_str().map(str::to_owned),
+        _ => target
+            .rsplit_once(':')
+            .map(|(host, _)| host.trim_matches(['[', ']']).to_owned()),
+    }
+}
+
+/// Whether a refused target is one of the browser's own background
+/// services (sign-in, updates, safe browsing), which no page asked for.
+fn background(target: &str) -> bool {
+    target_host(target).is_some_and(|host| {
+        ["google.com", "googleapis.com", "gstatic.com", "gvt1.com"]
+            .iter()
+            .any(|suffix| host == *suffix || host.ends_with(&format!(".{suffix}")))
+    })
 }
 
 /// What a refusal is to the caller: a name that does not resolve is no site

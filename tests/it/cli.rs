@@ -39,7 +39,13 @@ fn backend_flag(backend: Backend) -> &'static str {
 }
 
 /// Runs the binary to the end and returns its stdout; it must succeed.
-pub(crate) async fn run(mut command: Command, input: Option<&str>) -> String {
+pub(crate) async fn run(command: Command, input: Option<&str>) -> String {
+    run_for_both(command, input).await.0
+}
+
+/// Runs the binary to the end and returns its stdout and stderr; it must
+/// succeed.
+async fn run_for_both(mut command: Command, input: Option<&str>) -> (String, String) {
     command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -56,13 +62,13 @@ pub(crate) async fn run(mut command: Command, input: Option<&str>) -> String {
         .expect("the command finishes in time")
         .expect("the command runs");
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     assert!(
         output.status.success(),
         "{command:?} failed ({}):\n{stdout}\n{stderr}",
         output.status
     );
-    stdout
+    (stdout, stderr)
 }
 
 async fn demo(backend: Backend) {
@@ -188,7 +194,44 @@ async fn mcp_python_client(backend: Backend) {
     assert!(out.trim_end().ends_with("ok"), "{out}");
 }
 
-both_backends!(demo, open, shell, mcp_python_client);
+/// At the most talkative log level (every protocol frame, which carries
+/// what the page shows and what was typed), neither the answers nor the
+/// logs hold a secret, nor six characters of it in a row.
+async fn no_log_level_prints_a_secret(backend: Backend) {
+    const SECRET: &str = "s3cr3t-Value-42";
+    let site = Site::with_fixtures().await;
+    let mut command = Command::new(binary());
+    command
+        .env("TABWRIGHT_LOG", "trace")
+        .env("TABWRIGHT_TEST_SECRET", SECRET)
+        .args(["--backend", backend_flag(backend), "--allow-origin"])
+        .arg(site.origin())
+        .args(["--secret", "PW=TABWRIGHT_TEST_SECRET", "shell"]);
+    let script = format!(
+        "open {}\ntype 1 {{{{secret:PW}}}}\nclick 2\nconsole\nquit\n",
+        site.url("/fx/echo.html")
+    );
+    let (stdout, stderr) = run_for_both(command, Some(&script)).await;
+    assert!(stdout.contains("You typed: ••••"), "{stdout}");
+    assert!(stderr.len() > 10_000, "trace logged little:\n{stderr}");
+    let lower = SECRET.to_lowercase();
+    let chars: Vec<char> = lower.chars().collect();
+    for (what, text) in [("stdout", &stdout), ("stderr", &stderr)] {
+        let text = text.to_lowercase();
+        for window in chars.windows(6) {
+            let window: String = window.iter().collect();
+            assert!(!text.contains(&window), "{window:?} is in {what}");
+        }
+    }
+}
+
+both_backends!(
+    demo,
+    open,
+    shell,
+    mcp_python_client,
+    no_log_level_prints_a_secret
+);
 
 /// Sets a cookie (`?set=NAME`) and shows the cookies the page has.
 const REMEMBER: &str = "<!doctype html><title>Remember</title><script>\

@@ -582,7 +582,32 @@ async fn secrets(backend: Backend) {
     let beginnings: Vec<String> = (4..chars.len())
         .map(|n| chars[..n].iter().collect())
         .collect();
+    // Nor any six characters of it in a row, whatever their case, spacing
+    // or the invisible characters between them (the page shows its
+    // middle, its capitals, spaced out, split by zero-width spaces).
+    let fold = |text: &str| -> String {
+        text.chars()
+            .filter(|c| {
+                !c.is_whitespace()
+                    && !matches!(
+                        c,
+                        '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}'
+                    )
+            })
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let folded: Vec<char> = fold(SECRET).chars().collect();
     for answer in &answers {
+        let text = fold(&answer.text);
+        for window in folded.windows(6) {
+            let window: String = window.iter().collect();
+            assert!(
+                !text.contains(&window),
+                "six characters of the secret ({window}) show in:\n{}",
+                answer.text
+            );
+        }
         for form in encoded.iter().chain(&beginnings) {
             assert!(
                 !answer.text.contains(form.as_str()),

@@ -84,6 +84,7 @@ pub use error::ToolError;
 pub use options::{Answers, Group, PackOptions, Secret};
 pub use output::{Image, ToolOutput};
 pub use pack::Pack;
+pub use secrets::Scrubber;
 pub use short::ShortCall;
 pub use table::{definitions, Export, Hints, ToolDef};
 

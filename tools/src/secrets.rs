@@ -1,7 +1,11 @@
 //! Secrets: values a model types by name (`{{secret:NAME}}`) and never
 //! reads back. What the pack types has the name replaced by the value;
-//! every answer has the value, however a page may have echoed it (as it
-//! is, percent-encoded, JSON- or HTML-escaped), replaced by `••••`.
+//! every answer has the value, however a page may have echoed it, replaced
+//! by `••••`: as it is, percent-encoded, JSON- or HTML-escaped; any part of
+//! it of six characters or more (all of it when shorter), whatever its
+//! case, spaced out or split by invisible characters; and every beginning
+//! and ending of four or more (a page echoing keystrokes shows each
+//! beginning on the way, one saying "ending in 1234" an ending).
 
 use crate::error::ToolError;
 use crate::options::Secret;
@@ -18,6 +22,11 @@ pub(crate) struct Secrets {
     /// Every form of every value, longest first (so a form that holds
     /// another is replaced whole).
     forms: Vec<String>,
+    /// Every run of `run` characters (folded: lower case, without what a
+    /// person cannot see) of every value, by the length of its secret's
+    /// run: text holding a chain of them holds a part of a secret long
+    /// enough to hide.
+    grams: Vec<(usize, std::collections::HashSet<Vec<char>>)>,
 }
 
 impl Secrets {
@@ -31,6 +40,19 @@ impl Secrets {
             .collect();
         forms.sort_by_key(|form| std::cmp::Reverse(form.len()));
         forms.dedup();
+        // Parts of the value itself; its encoded forms are hidden whole,
+        // with their beginnings and endings (a part of "&amp;" would hide
+        // ordinary words).
+        let mut grams: Vec<(usize, std::collections::HashSet<Vec<char>>)> = Vec::new();
+        for secret in secrets {
+            let folded = fold(&secret.value);
+            let run = SHORTEST_PART.min(folded.len()).max(1);
+            let parts = folded.windows(run).map(<[char]>::to_vec);
+            match grams.iter_mut().find(|(length, _)| *length == run) {
+                Some((_, set)) => set.extend(parts),
+                None => grams.push((run, parts.collect())),
+            }
+        }
         Self {
             names: secrets.iter().map(|secret| secret.name.clone()).collect(),
             values: secrets
@@ -38,6 +60,7 @@ impl Secrets {
                 .map(|secret| (secret.name.clone(), secret.value.clone()))
                 .collect(),
             forms,
+            grams,
         }
     }
 
@@ -79,18 +102,131 @@ impl Secrets {
         Ok(out)
     }
 
-    /// Replaces every form of every secret's value in `text` by `••••`.
+    /// Replaces every form of every secret's value in `text` by `••••`,
+    /// and then every part of one long enough to hide (see the module
+    /// docs).
     pub(crate) fn scrub(&self, text: &mut String) {
         for form in &self.forms {
             if text.contains(form.as_str()) {
                 *text = text.replace(form.as_str(), HIDDEN);
             }
         }
+        for (run, grams) in &self.grams {
+            if let Some(hidden) = hide_runs(text, *run, grams) {
+                *text = hidden;
+            }
+        }
+    }
+}
+
+/// Hides secrets in text the pack does not answer with (a program's own
+/// logs), in every form an answer hides them in.
+pub struct Scrubber(Secrets);
+
+impl Scrubber {
+    /// A scrubber of these secrets' values.
+    pub fn new(secrets: &[Secret]) -> Self {
+        Self(Secrets::new(secrets))
+    }
+
+    /// Whether there is nothing to hide.
+    pub fn is_empty(&self) -> bool {
+        self.0.values.is_empty()
+    }
+
+    /// Replaces every form of every secret in `text` by `••••`.
+    pub fn scrub(&self, text: &mut String) {
+        self.0.scrub(text);
     }
 }
 
 /// The shortest beginning of a secret that is hidden on its own.
 const SHORTEST_HIDDEN: usize = 4;
+
+/// The shortest part of a secret, anywhere in it, that is hidden.
+const SHORTEST_PART: usize = 6;
+
+/// Whether a person reads nothing of `c` between two letters: a space, or
+/// a character page text drops or blanks (zero-width, format, control).
+fn invisible(c: char) -> bool {
+    c.is_whitespace() || marks::fate(c) != marks::Fate::Kept
+}
+
+/// Text as it is matched against secrets: lower case, without what a
+/// person cannot see between its letters.
+fn fold(text: &str) -> Vec<char> {
+    text.chars()
+        .filter(|c| !invisible(*c))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// `text` with every stretch that is a chain of `grams` (runs of `run`
+/// folded characters, each the next's but one character along) replaced
+/// by `••••`, the invisible characters inside it too; `None` when it holds
+/// none.
+fn hide_runs(
+    text: &str,
+    run: usize,
+    grams: &std::collections::HashSet<Vec<char>>,
+) -> Option<String> {
+    // The folded characters with where each began in `text` (a character
+    // that folds to several keeps its place for each).
+    let mut folded: Vec<(char, usize)> = Vec::new();
+    for (at, c) in text.char_indices() {
+        if invisible(c) {
+            continue;
+        }
+        folded.extend(c.to_lowercase().map(|lower| (lower, at)));
+    }
+    if folded.len() < run {
+        return None;
+    }
+    let letters: Vec<char> = folded.iter().map(|(c, _)| *c).collect();
+    let mut covered = vec![false; folded.len()];
+    let mut any = false;
+    for start in 0..=folded.len() - run {
+        if grams.contains(&letters[start..start + run]) {
+            covered[start..start + run]
+                .iter_mut()
+                .for_each(|c| *c = true);
+            any = true;
+        }
+    }
+    if !any {
+        return None;
+    }
+    let mut hidden = String::with_capacity(text.len());
+    let mut copied = 0;
+    let mut index = 0;
+    while index < folded.len() {
+        if !covered[index] {
+            index += 1;
+            continue;
+        }
+        let start = folded[index].1;
+        while index < folded.len() && covered[index] {
+            index += 1;
+        }
+        // To the end of the last covered character.
+        let end = match folded.get(index) {
+            Some((_, next)) if *next > folded[index - 1].1 => {
+                let last = folded[index - 1].1;
+                last + text[last..].chars().next().map_or(0, char::len_utf8)
+            }
+            Some((_, next)) => *next,
+            None => {
+                let last = folded[index - 1].1;
+                last + text[last..].chars().next().map_or(0, char::len_utf8)
+            }
+        };
+        hidden.push_str(&text[copied..start]);
+        hidden.push_str(HIDDEN);
+        copied = end;
+    }
+    hidden.push_str(&text[copied..]);
+    Some(hidden)
+}
 
 /// The value and each of its beginnings and endings of at least
 /// [`SHORTEST_HIDDEN`] characters (all of it, if it is shorter): a page
@@ -187,6 +323,34 @@ mod tests {
         let mut ending = "the one ending in d&1 or rd&1".to_owned();
         secrets.scrub(&mut ending);
         assert_eq!(ending, "the one ending in d&1 or ••••");
+    }
+
+    #[test]
+    fn any_long_part_is_scrubbed_whatever_its_case_and_spacing() {
+        let secrets = Secrets::new(&[Secret {
+            name: "TOKEN".to_owned(),
+            value: "Tr0ub4dor&3xyz".to_owned(),
+        }]);
+        for shown in [
+            "r0ub4dor&3xy",   // without its first and last characters
+            "ub4dor&3",       // three off each end
+            "TR0UB4DOR&3XYZ", // upper-cased
+            "T r 0 u b 4 d o r & 3 x y z",
+            "Tr0\u{200B}ub4\u{2060}dor&3xyz",
+        ] {
+            let mut text = format!("it is {shown} now");
+            secrets.scrub(&mut text);
+            assert!(
+                text.starts_with("it is ") && text.ends_with(" now"),
+                "{shown}: {text}"
+            );
+            assert!(text.contains(HIDDEN), "{shown}: {text}");
+            assert!(!text.to_lowercase().contains("dor&"), "{shown}: {text}");
+        }
+        // Five characters of it are not enough to hide ordinary text.
+        let mut text = "the word 4dor& alone".to_owned();
+        secrets.scrub(&mut text);
+        assert_eq!(text, "the word 4dor& alone");
     }
 
     #[test]

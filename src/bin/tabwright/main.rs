@@ -3,6 +3,7 @@
 
 mod demo;
 mod http;
+mod logs;
 mod mcp;
 mod shell;
 
@@ -355,8 +356,20 @@ fn secret(spec: &str) -> Result<Secret, String> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // No log line holds a secret, whatever its level (the protocol's frames
+    // at trace carry what the page shows): each is scrubbed as an answer is.
+    // (A bad --secret is reported once the run starts.)
+    let secrets: Vec<Secret> = cli
+        .browser
+        .secret
+        .iter()
+        .filter_map(|spec| secret(spec).ok())
+        .collect();
+    let scrubber = Arc::new(tools::Scrubber::new(&secrets));
     tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
+        .with_writer(move || logs::ScrubbedStderr::new(Arc::clone(&scrubber)))
+        // Hosts save a server's stderr to files: colour only for a terminal.
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("TABWRIGHT_LOG")
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
