@@ -25,6 +25,9 @@ pub(crate) struct FrameRead {
 pub(crate) enum ReadLine {
     Item(WireItem),
     Unreachable(String, String),
+    /// A cross-origin frame's content begins (its origin) or ends.
+    FrameBegins(String),
+    FrameEnds(String),
 }
 
 /// The frames a snapshot read (the top one first) and their items in
@@ -58,6 +61,15 @@ fn elements_of(answer: &mut FrameAnswer) -> Vec<Element> {
     described.chain(counted).collect()
 }
 
+/// Whose words a cross-origin frame holds: its origin, or for an opaque
+/// one (a sandboxed frame, a `data:` document) the start of its address.
+fn frame_origin(frame: &FrameAnswer) -> String {
+    if frame.origin != "null" && !frame.origin.is_empty() {
+        return frame.origin.clone();
+    }
+    crate::text::cut(&frame.url, 60).into_owned()
+}
+
 /// Reads one frame's document (the top one for an empty path).
 pub(crate) async fn read_frame(
     driver: &dyn Driver,
@@ -84,9 +96,21 @@ pub(crate) async fn read_frames(
         elements: elements_of(top),
     }];
     let mut lines: Vec<(ReadLine, usize)> = Vec::new();
-    let mut stack = vec![(std::mem::take(&mut top.items).into_iter(), 0usize, 0usize)];
-    while let Some((mut items, index, depth)) = stack.pop() {
-        let Some(item) = items.next() else { continue };
+    // Each frame being read: its items, its index, its depth, and (for a
+    // cross-origin frame) the origin whose words they are.
+    let mut stack = vec![(
+        std::mem::take(&mut top.items).into_iter(),
+        0usize,
+        0usize,
+        None::<String>,
+    )];
+    while let Some((mut items, index, depth, origin)) = stack.pop() {
+        let Some(item) = items.next() else {
+            if let Some(origin) = origin {
+                lines.push((ReadLine::FrameEnds(origin), index));
+            }
+            continue;
+        };
         let WireItem::Frame {
             path: frame_path,
             src,
@@ -95,10 +119,10 @@ pub(crate) async fn read_frames(
         } = item
         else {
             lines.push((ReadLine::Item(item), index));
-            stack.push((items, index, depth));
+            stack.push((items, index, depth, origin));
             continue;
         };
-        stack.push((items, index, depth));
+        stack.push((items, index, depth, origin));
         if depth >= MAX_FRAME_DEPTH {
             let problem = "frames nested too deep".to_owned();
             lines.push((ReadLine::Unreachable(src, problem), index));
@@ -115,12 +139,19 @@ pub(crate) async fn read_frames(
         );
         match read_frame(driver, &frame_path, request).await {
             Ok(Answer::Done(mut frame)) => {
+                let from = frame_origin(&frame);
                 frames.push(FrameRead {
                     path: frame_path,
                     elements: elements_of(&mut frame),
                     doc: frame.doc,
                 });
-                stack.push((frame.items.into_iter(), frames.len() - 1, depth + 1));
+                lines.push((ReadLine::FrameBegins(from.clone()), frames.len() - 1));
+                stack.push((
+                    frame.items.into_iter(),
+                    frames.len() - 1,
+                    depth + 1,
+                    Some(from),
+                ));
             }
             Ok(Answer::Refused(refusal)) => {
                 let problem = match refusal.error {

@@ -225,6 +225,8 @@ impl Marks {
                     },
                     ReadLine::Item(WireItem::Frame { .. }) => continue,
                     ReadLine::Unreachable(src, problem) => Line::Unreachable { src, problem },
+                    ReadLine::FrameBegins(origin) => Line::FrameBegins { origin },
+                    ReadLine::FrameEnds(origin) => Line::FrameEnds { origin },
                 });
             }
             if !scoped {

@@ -190,6 +190,7 @@ pub(crate) struct FrameAnswer {
     pub(crate) doc: String,
     pub(crate) title: String,
     pub(crate) url: String,
+    pub(crate) origin: String,
     pub(crate) status: u16,
     pub(crate) viewport: WireSize,
     pub(crate) scroll: WirePoint,

@@ -150,6 +150,17 @@ pub enum Line {
     },
     /// A numbered element.
     Element(u32),
+    /// A frame of another origin begins here: what follows, to its end,
+    /// is another site's.
+    FrameBegins {
+        /// Its origin (`https://ads.example`).
+        origin: String,
+    },
+    /// That frame ends here.
+    FrameEnds {
+        /// Its origin.
+        origin: String,
+    },
     /// A frame that could not be read, and why.
     Unreachable {
         /// The frame's address.
@@ -216,7 +227,7 @@ impl Snapshot {
                 .elements
                 .get(number)
                 .is_some_and(|element| !element.offscreen),
-            Line::Unreachable { .. } => true,
+            Line::Unreachable { .. } | Line::FrameBegins { .. } | Line::FrameEnds { .. } => true,
         }
     }
 
@@ -309,16 +320,15 @@ impl Snapshot {
             return text;
         }
         let pages = paginate(&body, budget_tokens);
-        let shown = pages.first().map_or(0, Vec::len);
+        // A frame's lines around its matches are no matches of their own.
+        let matches = |lines: &[String]| lines.iter().filter(|line| !frame_line(line)).count();
+        let found = matches(&body);
+        let shown = pages.first().map_or(0, |page| matches(page));
         let _ = writeln!(
             text,
             "{}",
             fence.start_of(
-                &format!(
-                    "{} match{}",
-                    body.len(),
-                    if body.len() == 1 { "" } else { "es" }
-                ),
+                &format!("{found} match{}", if found == 1 { "" } else { "es" }),
                 &format!("for {asked} (untrusted page content)")
             )
         );
@@ -328,11 +338,11 @@ impl Snapshot {
         }
         text.push_str(&fence.end());
         text.push('\n');
-        if shown < body.len() {
+        if shown < found {
             let _ = writeln!(
                 text,
                 "{} more matches not shown: search for more exact words, or name a role.",
-                body.len() - shown
+                found - shown
             );
         }
         text
@@ -375,6 +385,16 @@ impl Snapshot {
                         if element.role == "dialog" {
                             dialog = Some(element.name.as_str());
                         }
+                    }
+                }
+                Line::FrameBegins { origin } => body.push(frame_begins(origin)),
+                Line::FrameEnds { origin } => {
+                    // A frame none of whose lines is in scope says nothing.
+                    let begins = frame_begins(origin);
+                    if body.last() == Some(&begins) {
+                        body.pop();
+                    } else {
+                        body.push(format!("[end of the frame from {}]", one_line(origin)));
                     }
                 }
                 Line::Unreachable { src, problem } => {
@@ -552,6 +572,17 @@ fn plural(count: usize) -> &'static str {
     } else {
         "s"
     }
+}
+
+/// The line before a cross-origin frame's lines.
+fn frame_begins(origin: &str) -> String {
+    format!("[frame from {}: another site's content]", one_line(origin))
+}
+
+/// Whether a rendered line is one around a cross-origin frame's lines (a
+/// page's own line never starts with `[`: see [`escape`]).
+fn frame_line(line: &str) -> bool {
+    line.starts_with("[frame from ") || line.starts_with("[end of the frame from ")
 }
 
 #[cfg(test)]

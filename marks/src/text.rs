@@ -217,10 +217,19 @@ impl fmt::Debug for Fence {
 }
 
 /// The code of the fences in a rendered answer, if it has any (for tests
-/// and tools that read answers back).
+/// and tools that read answers back): the first line that is a closing
+/// fence says it (a page's look-alike lines are escaped, so never start
+/// so).
 pub fn fence_code(answer: &str) -> Option<&str> {
-    let at = answer.find("--- end ")? + "--- end ".len();
-    answer.get(at..at + 4)
+    answer.lines().find_map(|line| {
+        let code = line.strip_prefix("--- end ")?.get(..4)?;
+        let after = line.get(8 + 4..)?;
+        (code
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+            && (after.starts_with(' ') || after.starts_with(';')))
+        .then_some(code)
+    })
 }
 
 #[cfg(test)]
