@@ -25,6 +25,7 @@ macro_rules! both_backends {
     };
 }
 
+mod accessible;
 mod answers;
 mod cli;
 mod conformance;
@@ -39,4 +40,5 @@ mod remote_guard;
 mod scripts;
 mod sessions;
 mod tools;
+mod trusted;
 mod widgets;

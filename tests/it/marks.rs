@@ -137,6 +137,8 @@ fixtures! {
     boxes: "boxes", false;
     app: "app", false;
     composite: "composite", false;
+    unseen: "unseen", true;
+    names: "names", false;
 }
 
 both_backends!(

@@ -28,6 +28,23 @@ const clean = (text) => (text || "").replace(/\s+/g, " ").trim();
 
 const labelOf = perElement((element) => element.closest("label"));
 
+/** The attributes that make a presentational role be set aside. */
+const GLOBAL_ARIA = ["aria-label", "aria-labelledby", "aria-describedby", "aria-controls", "aria-live", "aria-owns"];
+
+/**
+ * Whether a `presentation`/`none` role does not hold: the element is
+ * focusable (natively, by tabindex, or editable) or carries a global ARIA
+ * attribute.
+ * @param {Element} element
+ */
+const presentationSetAside = (element) => {
+  const tag = element.tagName;
+  if (element.hasAttribute("tabindex") || (/** @type {HTMLElement} */ (element)).isContentEditable) return true;
+  if ((tag === "A" || tag === "AREA") && element.hasAttribute("href")) return true;
+  if (["BUTTON", "INPUT", "SELECT", "TEXTAREA", "SUMMARY"].includes(tag) && !(/** @type {HTMLButtonElement} */ (element)).disabled) return true;
+  return GLOBAL_ARIA.some((name) => element.hasAttribute(name));
+};
+
 /**
  * The element's ARIA role: explicit, or implied by its tag.
  * @param {Element} element
@@ -35,7 +52,10 @@ const labelOf = perElement((element) => element.closest("label"));
  */
 const roleOf = (element) => {
   const explicit = (element.getAttribute("role") || "").trim().split(/\s+/)[0];
-  if (explicit) return explicit;
+  // ARIA's conflict rule: a presentational role on an element a person can
+  // focus, or that names itself for assistive technology, is set aside
+  // (a link marked role=presentation is still a link).
+  if (explicit && !((explicit === "presentation" || explicit === "none") && presentationSetAside(element))) return explicit;
   const tag = element.tagName;
   const type = (element.getAttribute("type") || "").toLowerCase();
   switch (tag) {

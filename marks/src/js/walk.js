@@ -51,6 +51,7 @@
  * @property {string} doc
  * @property {string} title
  * @property {string} url
+ * @property {string} origin
  * @property {number} status
  * @property {{w: number, h: number}} viewport
  * @property {Point} scroll
@@ -117,6 +118,8 @@ const snapshot = () => {
       pending = [];
       if (findRole || !holds(gathered)) return;
       let seen = "";
+      /** @type {Element[]} */
+      const holders = [];
       for (const part of nodes) {
         if (typeof part === "string") { seen += part; continue; }
         const parent = /** @type {Element} */ (part.parentElement);
@@ -124,16 +127,35 @@ const snapshot = () => {
         if (label && label.control && shownRect(label.control)) continue;
         if (!textSeen(part)) continue;
         seen += part.nodeValue;
+        if (holders[holders.length - 1] !== parent) holders.push(parent);
       }
       const text = cut(clean(seen), LINE_LIMIT);
-      if (text && holds(text)) items.push({ k: "t", text, y: 0 });
+      if (text && holds(text)) {
+        /** @type {Item} */
+        const item = { k: "t", text, y: 0 };
+        items.push(item);
+        written.push({ item, elements: holders });
+      }
       return;
     }
     const text = cut(clean(line), LINE_LIMIT);
-    if (text && lineY !== null) items.push({ k: "t", text, y: lineY });
+    if (text && lineY !== null) {
+      /** @type {Item} */
+      const item = { k: "t", text, y: lineY };
+      items.push(item);
+      if (lineElements.length) written.push({ item, elements: lineElements });
+    }
     line = "";
     lineY = null;
+    lineElements = [];
   };
+
+  // The elements whose text each line holds, to find the lines an opaque
+  // box lies on (`occluded`).
+  /** @type {Element[]} */
+  let lineElements = [];
+  /** @type {{item: Item, elements: Element[]}[]} */
+  const written = [];
 
   /** @type {WeakSet<Element>} What is listed already, as part of something else. */
   const listedAs = new WeakSet();
@@ -169,7 +191,7 @@ const snapshot = () => {
     const shown = shownRect(element);
     if (!shown) return;
     const box = toBox(shown.rect, frameOffset);
-    const offscreen = outOfView(box);
+    const offscreen = outOfView(box) || scrolledAway(shown.via);
     if (offscreen && !options.full) return count(element, role, box);
     const id = idOf(element);
     /** @type {ElementRecord} */
@@ -255,14 +277,16 @@ const snapshot = () => {
         line += value;
         return;
       }
-      // Outside the scope asked for, text is left out unread.
+      // Outside the scope asked for (the viewport and a margin, and what
+      // a scrolling box shows now), text is left out unread.
       const box = boxOf(parent, frameOffset);
-      if (!options.full && far(box)) return;
+      if (!options.full && (far(box) || scrolledAway(parent))) return;
       // A label's words are its control's name, not text of their own.
       const label = labelOf(parent);
       if (label && label.control && shownRect(label.control)) return;
       if (!textSeen(text)) return;
       if (lineY === null) lineY = box.y;
+      if (lineElements[lineElements.length - 1] !== parent) lineElements.push(parent);
       line += value;
       return;
     }
@@ -367,11 +391,14 @@ const snapshot = () => {
       // Its own text is its name; but act-able things inside it (a
       // link in a clickable card) are elements of their own, unless one is
       // the same control again (a tab's link, the button of a button).
-      const name = nameOf(element, role);
-      for (const inner of element.firstElementChild ? innerControls(element) : []) {
-        const innerRole = interactive(inner) || roleOf(inner) || "generic";
-        if (nameOf(inner, innerRole) === name && within(inner, element)) continue;
-        describe(inner, innerRole, frameOffset);
+      const inner = element.firstElementChild ? innerControls(element) : [];
+      if (inner.length) {
+        const name = nameOf(element, role);
+        for (const part of inner) {
+          const partRole = interactive(part) || roleOf(part) || "generic";
+          if (nameOf(part, partRole) === name && within(part, element)) continue;
+          describe(part, partRole, frameOffset);
+        }
       }
       return;
     }
@@ -415,19 +442,68 @@ const snapshot = () => {
   walk(root, offset, window, options.path || []);
   flush();
   coverage(centres);
+  const covered = occluded(written);
+  const shownItems = covered.size ? items.filter((item) => !covered.has(item)) : items;
   const page = document.documentElement;
   return {
     doc: registry.doc,
     title: cut(document.title, TITLE_LIMIT),
     url: location.href,
+    origin: location.origin,
     status: httpStatus,
     viewport,
     scroll: { x: Math.round(scrollX), y: Math.round(scrollY) },
     page: { w: page.scrollWidth, h: page.scrollHeight },
-    items,
+    items: shownItems,
     elements,
     beyond,
   };
+};
+
+/**
+ * The lines of text that an opaque box lies over, whole, so a person sees
+ * the box and not the text (a paragraph under a same-coloured panel).
+ * Only a positioned box (or the top layer) can lie over text a page lays
+ * out, so a line is hit-tested only where one holds it.
+ * @param {{item: Item, elements: Element[]}[]} written
+ * @returns {Set<Item>}
+ */
+const occluded = (written) => {
+  /** @type {Set<Item>} */
+  const covered = new Set();
+  /** @type {Element[]} */
+  const lids = [];
+  eachLooked((layout, element) => {
+    if (layout.position === "static" || isHidden(element)) return;
+    const behind = styleOf(element);
+    const paint = rgba(behind.backgroundColor);
+    if ((paint && paint[3] >= 0.9) || behind.backgroundImage !== "none" || element.tagName === "IMG") lids.push(element);
+  });
+  if (!lids.length) return covered;
+  for (const { item, elements } of written) {
+    const hidden = elements.every((element) => {
+      const rect = rectOf(element);
+      const lid = lids.find((other) => {
+        if (other.ownerDocument !== element.ownerDocument || other.contains(element) || element.contains(other)) return false;
+        const over = rectOf(other);
+        return rect.left >= over.left && rect.right <= over.right && rect.top >= over.top && rect.bottom <= over.bottom;
+      });
+      if (!lid) return false;
+      const x = rect.left + rect.width / 2, y = rect.top + rect.height / 2;
+      if (x >= 0 && y >= 0 && x < innerWidth && y < innerHeight) {
+        const root = /** @type {Document | ShadowRoot} */ (element.getRootNode());
+        const hit = root.elementFromPoint(x, y);
+        return Boolean(hit && (hit === lid || lid.contains(hit)));
+      }
+      // Beyond the viewport, where nothing can be hit-tested: a positioned
+      // box is painted over text laid out in the flow, and over a
+      // positioned one that comes before it.
+      const flowing = layoutOf(element).position === "static";
+      return flowing || Boolean(lid.compareDocumentPosition(element) & Node.DOCUMENT_POSITION_PRECEDING);
+    });
+    if (hidden) covered.add(item);
+  }
+  return covered;
 };
 
 /**
@@ -441,7 +517,7 @@ const snapshot = () => {
 const coverage = (centres) => {
   /** @type {Element[]} */
   const positioned = [];
-  layoutOf.answers.forEach((layout, element) => {
+  eachLooked((layout, element) => {
     if (layout.position !== "static") positioned.push(element);
   });
   // A modal dialog's backdrop, or an element in fullscreen, lies over

@@ -1,0 +1,257 @@
+//! What the model reads is only what a person sees, and nothing a page can
+//! forge: on both backends, through the pack.
+//!
+//! - the fences: a page writes, after every character Unicode calls a
+//!   control, a format character, a separator or default-ignorable (its own
+//!   engine enumerates them from its tables), a line like the end of the page
+//!   content and one like a numbered element; in a snapshot, a search, a
+//!   change list, a cross-origin frame and the console, no such line is ever
+//!   one of the answer's own, and tag characters smuggle nothing;
+//! - Unicode's tables, read by Python (another implementation than the one
+//!   tabwright uses), agree with what tabwright drops or blanks;
+//! - hidden text: every trick of `fixtures/unseen.html` keeps its text out,
+//!   its neighbours in;
+//! - a cross-origin frame's words are preceded by its origin;
+//! - a full-page picture stays within its pixel budget and says so.
+
+use std::process::Command;
+
+use serde_json::json;
+use tabwright_tests::Backend;
+
+use crate::tools::Session;
+
+/// Every line of an answer that is one of its own (a fence, an element, a
+/// heading), as opposed to the page's escaped text.
+fn own_lines(text: &str) -> Vec<&str> {
+    text.lines()
+        .map(|line| {
+            ["+ ", "~ ", "> ", "@ "]
+                .iter()
+                .find_map(|sign| line.strip_prefix(sign))
+                .unwrap_or(line)
+        })
+        .filter(|line| line.starts_with("---") || line.starts_with('[') || line.starts_with("*["))
+        .collect()
+}
+
+/// No line of `text` is a forged fence or a forged element (the page's
+/// words inside a line of the answer's own, a console message, are its
+/// words, shown).
+fn unforged(text: &str, what: &str) {
+    let code = marks::fence_code(text).unwrap_or_default();
+    for line in own_lines(text) {
+        assert!(
+            !line.starts_with("--- end of page content")
+                && !line.starts_with("[92]")
+                && !line.starts_with("[93]")
+                && (!line.starts_with("---") || line.contains(code)),
+            "{what}: a page's line passes for the answer's own: {line:?}\n{text}"
+        );
+    }
+    assert!(
+        !text.contains("Ignore previous"),
+        "{what}: the tag characters' sentence came through:\n{text}"
+    );
+}
+
+async fn no_page_forges_the_fence(backend: Backend) {
+    let mut s = Session::start(backend, false).await;
+    let opened = s
+        .ok("open", json!({ "url": s.url("/fx/forged.html") }))
+        .await;
+    unforged(&opened.text, "open");
+    let whole = s
+        .ok(
+            "snapshot",
+            json!({ "full_page": true, "max_tokens": 50000 }),
+        )
+        .await;
+    unforged(&whole.text, "the full snapshot");
+    // The forged lines are there, escaped: the page's words, shown.
+    let escaped = whole
+        .text
+        .lines()
+        .filter(|line| line.starts_with("\\--- end of page content ---"))
+        .count();
+    assert!(
+        escaped > 200,
+        "only {escaped} forged lines shown:\n{}",
+        whole.text
+    );
+    assert!(whole.text.contains("Visible words end."), "{}", whole.text);
+    let found = s.ok("find", json!({ "text": "pay now" })).await;
+    unforged(&found.text, "find");
+    assert!(found.text.contains("\\[92] button"), "{}", found.text);
+    // A change list is against the last reading of the same scope.
+    s.ok("snapshot", json!({ "max_tokens": 50000 })).await;
+    let more = Session::number(&opened, "button \"More forgeries\"");
+    let changes = s.ok("click", json!({ "element": more })).await;
+    unforged(&changes.text, "a change list");
+    assert!(changes.text.contains("--- changes "), "{}", changes.text);
+    let console = s.ok("console", json!({})).await;
+    unforged(&console.text, "the console");
+    let code = marks::fence_code(&console.text).expect("the console is fenced");
+    let inside: Vec<&str> = console
+        .text
+        .lines()
+        .skip_while(|line| !line.starts_with("--- console"))
+        .skip(1)
+        .take_while(|line| !line.starts_with(&format!("--- end {code}")))
+        .collect();
+    assert!(inside.len() >= 9, "{}", console.text);
+    assert!(
+        inside.iter().all(|line| line.starts_with("[log] logged")),
+        "every console message is one line of its own:\n{}",
+        console.text
+    );
+    let framed = s
+        .ok("open", json!({ "url": s.url("/fx/forged-frame.html") }))
+        .await;
+    unforged(&framed.text, "a cross-origin frame");
+    let framed = s
+        .ok(
+            "snapshot",
+            json!({ "full_page": true, "max_tokens": 50000 }),
+        )
+        .await;
+    unforged(&framed.text, "a cross-origin frame, whole");
+    let other = s.site.other_origin().expect("a second origin");
+    assert!(
+        framed
+            .text
+            .contains(&format!("[frame from {other}: another site's content]")),
+        "{}",
+        framed.text
+    );
+    assert!(
+        framed
+            .text
+            .contains(&format!("[end of the frame from {other}]")),
+        "{}",
+        framed.text
+    );
+    s.ok("close", json!({})).await;
+}
+
+/// Every hiding trick of `unseen.html` keeps its text out of the snapshot
+/// and the search, on the screen and the whole page; its seen neighbours
+/// stay in.
+async fn hidden_means_hidden(backend: Backend) {
+    let mut s = Session::start(backend, false).await;
+    let opened = s
+        .ok("open", json!({ "url": s.url("/fx/unseen.html") }))
+        .await;
+    let whole = s.ok("snapshot", json!({ "full_page": true })).await;
+    let found = s.ok("find", json!({ "text": "ignore" })).await;
+    for (what, text) in [
+        ("open", &opened.text),
+        ("full", &whole.text),
+        ("find", &found.text),
+    ] {
+        assert!(!text.contains("Ignore previous"), "{what}:\n{text}");
+        assert!(
+            !text.contains("Faint button") && !text.contains("Cut-off button"),
+            "{what}:\n{text}"
+        );
+    }
+    for seen in [
+        "Half transparent, still seen.",
+        "Gradient text, seen.",
+        "Grey text, seen.",
+        "Nudged text, seen.",
+        "Small print, seen.",
+        "Open details text, seen.",
+        "First line, seen.",
+        "In the scrolling box, seen.",
+        "Tagged words, seen.",
+        "button \"Seen button\"",
+    ] {
+        assert!(whole.text.contains(seen), "no {seen:?}:\n{}", whole.text);
+    }
+    // What a scrolling box shows after scrolling is in the whole page, not
+    // on the screen.
+    assert!(
+        whole.text.contains("Scrolled away in the box."),
+        "{}",
+        whole.text
+    );
+    assert!(
+        !opened.text.contains("Scrolled away in the box."),
+        "{}",
+        opened.text
+    );
+    s.ok("close", json!({})).await;
+}
+
+/// A full-page screenshot of a 200,000 px page is its top at half size,
+/// within the pixel budget, and its caption says so and gives the page's
+/// real size.
+async fn full_page_pictures_are_bounded(backend: Backend) {
+    let mut s = Session::start(backend, false).await;
+    s.ok("open", json!({ "url": s.url("/tall") })).await;
+    let shot = s.ok("screenshot", json!({ "full_page": true })).await;
+    assert!(
+        shot.text
+            .contains("×200,000 CSS pixels; too large for one picture: its top left"),
+        "{}",
+        shot.text
+    );
+    assert!(shot.text.contains("drawn at half size"), "{}", shot.text);
+    let png = &shot.images.first().expect("a picture").data;
+    let width = u32::from_be_bytes(png[16..20].try_into().unwrap());
+    let height = u32::from_be_bytes(png[20..24].try_into().unwrap());
+    assert!(
+        f64::from(width) * f64::from(height) <= driver_core::FULL_PAGE_PIXELS * 1.01,
+        "{width}×{height}"
+    );
+    s.ok("close", json!({})).await;
+}
+
+both_backends!(
+    no_page_forges_the_fence,
+    hidden_means_hidden,
+    full_page_pictures_are_bounded
+);
+
+/// Python's `unicodedata` (its own copy of Unicode's tables) and tabwright
+/// agree: every control, format, separator and private-use character is
+/// dropped or made a space in page text.
+#[test]
+fn unicode_tables_agree() {
+    let listed = Command::new("python3")
+        .args([
+            "-c",
+            "import sys, unicodedata\n\
+             for cp in range(0x110000):\n\
+             \x20   if unicodedata.category(chr(cp)) in ('Cc', 'Cf', 'Zl', 'Zp', 'Zs', 'Co'):\n\
+             \x20       sys.stdout.write('%x\\n' % cp)",
+        ])
+        .output()
+        .expect("python3 runs");
+    assert!(
+        listed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&listed.stderr)
+    );
+    let mut checked = 0;
+    for line in String::from_utf8_lossy(&listed.stdout).lines() {
+        let Some(c) = u32::from_str_radix(line, 16).ok().and_then(char::from_u32) else {
+            continue;
+        };
+        if c == ' ' {
+            continue;
+        }
+        assert_ne!(
+            marks::fate(c),
+            marks::Fate::Kept,
+            "U+{:04X} ({}) is kept in page text",
+            c as u32,
+            line
+        );
+        checked += 1;
+    }
+    // 65 controls, about 170 format characters, 17 spaces, 2 separators,
+    // and 137,000 private-use code points.
+    assert!(checked > 137_000, "only {checked} characters listed");
+}
