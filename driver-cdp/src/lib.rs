@@ -466,6 +466,10 @@ impl Driver for CdpDriver {
         .await
     }
 
+    async fn cancel(&self) {
+        self.calls.cancel().await;
+    }
+
     async fn close(&self) -> Result<()> {
         self.calls.close().await;
         Ok(())

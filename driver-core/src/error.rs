@@ -55,6 +55,14 @@ pub enum DriverError {
         after: Duration,
     },
 
+    /// The call was cancelled under way (its caller gave up on it); what it
+    /// was doing in the page was stopped.
+    #[error("{action} was cancelled")]
+    Cancelled {
+        /// What was being done.
+        action: String,
+    },
+
     /// No element matches the selector.
     #[error("no element matches {selector:?}")]
     NoSuchElement {

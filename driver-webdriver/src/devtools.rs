@@ -50,7 +50,12 @@ pub(crate) async fn stop(profile: &Path, target: &str, close: bool) -> Result<()
         let Some(session) = attached["result"]["sessionId"].as_str().map(str::to_owned) else {
             return Err(format!("cannot attach to {target}: {}", attached["error"]));
         };
-        call(
+        // The answers are not waited for on their own: a page whose script
+        // spins may answer late or never (the caller checks that the tab
+        // answers, and closes it if not). A load still under way may start
+        // a script that spins after the first stop (a call cancelled
+        // early), so the script is stopped again after the load.
+        send(
             &mut socket,
             2,
             Some(&session),
@@ -58,7 +63,7 @@ pub(crate) async fn stop(profile: &Path, target: &str, close: bool) -> Result<()
             json!({}),
         )
         .await?;
-        call(
+        send(
             &mut socket,
             3,
             Some(&session),
@@ -66,12 +71,39 @@ pub(crate) async fn stop(profile: &Path, target: &str, close: bool) -> Result<()
             json!({}),
         )
         .await?;
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        let last = call(
+            &mut socket,
+            4,
+            Some(&session),
+            "Runtime.terminateExecution",
+            json!({}),
+        );
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(1), last).await;
     }
     let _ = socket.close(None).await;
     Ok(())
 }
 
 type Socket = async_tungstenite::WebSocketStream<async_tungstenite::tokio::ConnectStream>;
+
+/// Sends one command without waiting for its answer.
+async fn send(
+    socket: &mut Socket,
+    id: u64,
+    session: Option<&str>,
+    method: &str,
+    params: Value,
+) -> Result<(), String> {
+    let mut message = json!({ "id": id, "method": method, "params": params });
+    if let Some(session) = session {
+        message["sessionId"] = json!(session);
+    }
+    socket
+        .send(Message::text(message.to_string()))
+        .await
+        .map_err(|error| error.to_string())
+}
 
 /// Sends one command and reads until its answer.
 async fn call(
@@ -81,14 +113,7 @@ async fn call(
     method: &str,
     params: Value,
 ) -> Result<Value, String> {
-    let mut message = json!({ "id": id, "method": method, "params": params });
-    if let Some(session) = session {
-        message["sessionId"] = json!(session);
-    }
-    socket
-        .send(Message::text(message.to_string()))
-        .await
-        .map_err(|error| error.to_string())?;
+    send(socket, id, session, method, params).await?;
     while let Some(Ok(message)) = socket.next().await {
         let Ok(text) = message.into_text() else {
             continue;

@@ -361,6 +361,10 @@ impl Driver for WebDriverDriver {
         })
     }
 
+    async fn cancel(&self) {
+        self.calls.cancel().await;
+    }
+
     async fn close(&self) -> Result<()> {
         self.calls.close().await;
         Ok(())

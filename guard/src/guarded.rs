@@ -403,6 +403,13 @@ impl Driver for GuardedDriver {
         self.inner().await?.driver.network_log().await
     }
 
+    async fn cancel(&self) {
+        let started = self.started.lock().clone();
+        if let Some(started) = started {
+            started.driver.cancel().await;
+        }
+    }
+
     /// Closes the browser, then the proxy: its port is closed once the
     /// calls still under way are done. The next call starts both again.
     async fn close(&self) -> Result<()> {

@@ -262,7 +262,15 @@ async fn started(mut command: Command, says: &str) -> tokio::process::Child {
     .await;
     assert_eq!(heard, Ok(true), "the server never said {says:?}");
     // Its later lines go nowhere, so it never blocks on a full pipe.
-    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    // (With TABWRIGHT_TEST_SERVER_LOG set they are printed, for debugging.)
+    let shown = std::env::var_os("TABWRIGHT_TEST_SERVER_LOG").is_some();
+    tokio::spawn(async move {
+        while let Ok(Some(line)) = lines.next_line().await {
+            if shown {
+                eprintln!("server: {line}");
+            }
+        }
+    });
     child
 }
 
@@ -340,6 +348,108 @@ async fn mcp_over_http_serves_many_clients() {
     assert!(matches!(ended, Ok(Ok(_))), "{ended:?}");
     let left = until_none(&marker).await;
     assert!(left.is_empty(), "browser processes left: {left:?}");
+}
+
+/// `tabwright mcp --http` driven by the MCP Python SDK 2.x's `Client` in its
+/// default mode, which speaks the stateless 2026-07-28 revision: three
+/// twenty-step tasks at once under session handles, handles bound to their
+/// token, a cancelled call that frees its session within a second,
+/// progress, bursts past the limit, a foreign origin and a slow client
+/// (`mcp/modern_client.py`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcp_stateless_clients_keep_their_browser() {
+    let site = Site::start().await;
+    site.page("/remember", REMEMBER).await;
+    let port = tabwright_tests::free_port();
+    let mut command = Command::new(binary());
+    command
+        .args([
+            "mcp",
+            "--http",
+            &format!("127.0.0.1:{port}"),
+            "--allow-origin",
+        ])
+        .arg(site.origin())
+        .args(["--max-sessions", "4", "--timeout", "20"])
+        .args(["--token", "open-sesame,other-key"]);
+    let mut server = started(command, "MCP over streamable HTTP").await;
+    let client = concat!(env!("CARGO_MANIFEST_DIR"), "/mcp/modern_client.py");
+    let mut python = Command::new("python3");
+    python
+        .env(
+            "PYTHONPATH",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/mcp/sdk2"),
+        )
+        .arg(client)
+        .arg(format!("http://127.0.0.1:{port}/mcp"))
+        .arg(site.origin())
+        .args(["4", "open-sesame", "other-key"]);
+    let out = run(python, None).await;
+    for expected in [
+        "ada: 2",
+        "grace: 2",
+        "edsger: 2",
+        "another token: refused",
+        "cancelled: the next call answered",
+        "progress: ",
+        "burst of 12 opens: 4 sessions",
+        "burst of 12 initializes",
+        "foreign origin: HTTP 403",
+        "slow client: let go",
+    ] {
+        assert!(out.contains(expected), "no {expected:?} in:\n{out}");
+    }
+    eprintln!("{out}");
+    assert!(out.trim_end().ends_with("ok"), "{out}");
+    server.kill().await.expect("the server stops");
+}
+
+/// The official MCP TypeScript SDK's client (from npm), over stdio and over
+/// streamable HTTP (where it keeps an MCP session): annotations on every
+/// tool, a page opened and clicked, an aborted call that frees the session
+/// within a second, progress (`npm/mcp-client.mjs`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcp_typescript_client() {
+    let site = Site::start().await;
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/npm/mcp-client.mjs");
+    let mut stdio = Command::new("node");
+    stdio
+        .arg(script)
+        .arg("stdio")
+        .arg(binary())
+        .arg(site.origin());
+    let port = tabwright_tests::free_port();
+    let mut command = Command::new(binary());
+    command
+        .args([
+            "mcp",
+            "--http",
+            &format!("127.0.0.1:{port}"),
+            "--allow-origin",
+        ])
+        .arg(site.origin())
+        .args(["--timeout", "20", "--token", "open-sesame"]);
+    let mut server = started(command, "MCP over streamable HTTP").await;
+    let mut http = Command::new("node");
+    http.arg(script)
+        .arg("http")
+        .arg(format!("http://127.0.0.1:{port}/mcp"))
+        .arg(site.origin())
+        .arg("open-sesame");
+    let (stdio, http) = tokio::join!(run(stdio, None), run(http, None));
+    server.kill().await.expect("the server stops");
+    for out in [&stdio, &http] {
+        for expected in [
+            "each with a title and four hints",
+            "opened and clicked",
+            "aborted: the next call answered",
+            "progress: ",
+        ] {
+            assert!(out.contains(expected), "no {expected:?} in:\n{out}");
+        }
+        assert!(out.trim_end().ends_with("ok"), "{out}");
+        eprintln!("{out}");
+    }
 }
 
 /// An MCP client (`mcp/hang_client.py`) running a server whose browser is

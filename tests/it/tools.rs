@@ -693,4 +693,45 @@ async fn long_logs(backend: Backend) {
     assert_eq!(again.text, "No console messages since you last asked.");
 }
 
-both_backends!(every_tool, dialogs, settling, vision, bad_input, trouble, long_logs);
+/// A call given up on (a wait for text that never comes, a page that never
+/// finishes loading, a script that spins) ends at once and leaves the pack
+/// free: the next call answers well before the cancelled one's timeout,
+/// with the page usable.
+async fn cancelled_calls(backend: Backend) {
+    let mut s = Session::start(backend, false).await;
+    s.ok("open", json!({ "url": s.url("/") })).await;
+    let give_up = || tokio::time::sleep(Duration::from_millis(700));
+    for (tool, arguments) in [
+        ("wait_for", json!({ "text": "never on the page" })),
+        ("open", json!({ "url": s.url("/never-loads") })),
+        ("open", json!({ "url": s.url("/spins") })),
+    ] {
+        let started = std::time::Instant::now();
+        let output = s.pack.call_until(tool, arguments.clone(), give_up()).await;
+        assert!(
+            output.is_error && output.text.starts_with("Stopped"),
+            "{tool}: {}",
+            output.text
+        );
+        let next = s.pack.call("snapshot", json!({})).await;
+        let took = started.elapsed();
+        assert!(!next.is_error, "after {tool} {arguments}: {}", next.text);
+        // Far below the 15 s the cancelled call could have taken.
+        assert!(
+            took < Duration::from_secs(6),
+            "{tool} {arguments}: {took:?}"
+        );
+    }
+    s.pack.close().await;
+}
+
+both_backends!(
+    every_tool,
+    dialogs,
+    settling,
+    vision,
+    bad_input,
+    trouble,
+    long_logs,
+    cancelled_calls
+);

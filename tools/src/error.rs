@@ -192,6 +192,9 @@ fn driver_sentence(error: &DriverError, fence: marks::Fence) -> String {
             "Gave up: {action} took longer than {} s, so the page may be hung or very slow; it was stopped. Try again, open another page, or take a snapshot.",
             after.as_secs()
         ),
+        DriverError::Cancelled { .. } => {
+            "Stopped: the call was cancelled before it finished, and what it was doing in the page was stopped. Take a snapshot to see where the page is.".to_owned()
+        }
         DriverError::Refused { url, reason } => format!(
             "Refused to open {}: {reason}. Pages on this machine and its private network are off limits; open a public address instead.",
             shown(url)

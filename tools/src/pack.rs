@@ -5,6 +5,9 @@
 use driver_core::{Driver, DriverError};
 use guard::GuardedDriver;
 use marks::Marks;
+use std::future::Future;
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use serde_json::Value;
 use tokio::sync::Mutex;
 
@@ -18,6 +21,22 @@ use crate::short::{self, ShortCall};
 use crate::state::State;
 use crate::table::{offered, Tool, ToolDef};
 
+/// Marks a call as the one holding the pack's state, until dropped.
+struct Serving<'a>(&'a AtomicU64);
+
+impl<'a> Serving<'a> {
+    fn start(serving: &'a AtomicU64, id: u64) -> Self {
+        serving.store(id, Ordering::Release);
+        Self(serving)
+    }
+}
+
+impl Drop for Serving<'_> {
+    fn drop(&mut self) {
+        self.0.store(0, Ordering::Release);
+    }
+}
+
 /// The tool pack: a model's browser. See the crate docs.
 pub struct Pack {
     browser: Browser,
@@ -26,6 +45,10 @@ pub struct Pack {
     tools: Vec<&'static Tool>,
     /// What a model is told of them.
     defs: Vec<ToolDef>,
+    /// Numbers the calls, so a cancellation reaches only its own call.
+    calls: AtomicU64,
+    /// The number of the call that holds the state (0: none).
+    serving: AtomicU64,
 }
 
 impl Pack {
@@ -44,6 +67,8 @@ impl Pack {
             state: Mutex::new(State::default()),
             tools,
             defs,
+            calls: AtomicU64::new(0),
+            serving: AtomicU64::new(0),
         }
     }
 
@@ -62,13 +87,59 @@ impl Pack {
     /// answer with `is_error` and a sentence saying what to do. Calls are
     /// served one at a time.
     pub async fn call(&self, name: &str, arguments: Value) -> ToolOutput {
+        self.call_until(name, arguments, std::future::pending())
+            .await
+    }
+
+    /// [`call`](Self::call), given up when `cancelled` resolves first: what
+    /// the call was doing in the page is stopped (as its timeout would) and
+    /// the pack is free for the next call at once, which finds the page
+    /// usable. The answer then says the call was cancelled.
+    pub async fn call_until(
+        &self,
+        name: &str,
+        arguments: Value,
+        cancelled: impl Future<Output = ()>,
+    ) -> ToolOutput {
+        let id = self.calls.fetch_add(1, Ordering::Relaxed) + 1;
+        let call = self.call_numbered(id, name, arguments);
+        tokio::pin!(call);
+        tokio::select! {
+            output = &mut call => return output,
+            () = cancelled => {}
+        }
+        tracing::info!(tool = name, "tool call cancelled");
+        // Only the call that holds the state is acting on the browser; one
+        // still waiting for its turn just goes.
+        if self.serving.load(Ordering::Acquire) == id {
+            // The call is polled on while its driver call ends and the
+            // page is stopped (the driver's recovery, never cut short);
+            // then it is dropped wherever it is.
+            let stopped = self.browser.driver.cancel();
+            tokio::pin!(stopped);
+            let finished = tokio::select! {
+                _ = &mut call => false,
+                () = &mut stopped => true,
+            };
+            if !finished {
+                stopped.await;
+            }
+        }
+        ToolOutput {
+            text: "Stopped: the call was cancelled before it finished. Take a snapshot to see where the page is.".to_owned(),
+            images: Vec::new(),
+            is_error: true,
+        }
+    }
+
+    async fn call_numbered(&self, id: u64, name: &str, arguments: Value) -> ToolOutput {
         // A snapshot may be asked for with a larger budget of its own.
         let budget = arguments
             .get("max_tokens")
             .and_then(Value::as_u64)
             .map_or(0, |tokens| usize::try_from(tokens).unwrap_or(usize::MAX))
             .clamp(self.browser.options.budget_tokens, MAX_TOKENS);
-        let mut output = self.answer(name, arguments).await;
+        let mut output = self.answer(id, name, arguments).await;
         // No secret leaves in an answer, whatever the page did with it.
         self.browser.secrets.scrub(&mut output.text);
         bound(&mut output.text, budget);
@@ -78,8 +149,9 @@ impl Pack {
         output
     }
 
-    async fn answer(&self, name: &str, arguments: Value) -> ToolOutput {
+    async fn answer(&self, id: u64, name: &str, arguments: Value) -> ToolOutput {
         let mut state = self.state.lock().await;
+        let _serving = Serving::start(&self.serving, id);
         // Each answer's page content is fenced with a code of its own.
         state.fence = marks::Fence::new();
         let call = std::panic::AssertUnwindSafe(self.dispatch(&mut state, name, arguments));

@@ -127,19 +127,32 @@ fn ensure_browser() -> Result<(), String> {
 }
 
 /// The MCP tests drive `tabwright mcp` with the official MCP Python SDK
-/// (PyPI's `mcp`): installed with pip if this machine lacks it.
+/// (PyPI's `mcp`), both its 1.x and 2.x lines: installed with pip if this
+/// machine lacks them.
 fn ensure_mcp_client() -> Result<(), String> {
     let present = Command::new("python3")
         .args(["-c", "import mcp"])
         .stderr(std::process::Stdio::null())
         .status()
         .is_ok_and(|status| status.success());
-    if present {
+    if !present {
+        eprintln!("xtask: installing the MCP Python SDK with pip (the MCP tests' client)");
+        let mut pip = Command::new("python3");
+        pip.args(["-m", "pip", "install", "--quiet", "mcp>=1.9,<2"]);
+        run(pip)?;
+    }
+    // The SDK's 2.x line (its `Client` speaks the stateless 2026-07-28
+    // revision), in a folder of its own beside the 1.x line hosts still
+    // pin; the tests put it first on PYTHONPATH.
+    let modern = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/mcp/sdk2");
+    if modern.join("mcp/client/client.py").exists() {
         return Ok(());
     }
-    eprintln!("xtask: installing the MCP Python SDK with pip (the MCP tests' client)");
+    eprintln!("xtask: installing the MCP Python SDK 2.x with pip into tests/mcp/sdk2");
     let mut pip = Command::new("python3");
-    pip.args(["-m", "pip", "install", "--quiet", "mcp>=1.9,<2"]);
+    pip.args(["-m", "pip", "install", "--quiet", "--target"])
+        .arg(&modern)
+        .arg("mcp>=2.3,<3");
     run(pip)
 }
 

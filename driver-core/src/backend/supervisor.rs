@@ -8,6 +8,9 @@
 //! is cleared away after its call reports it, so the next call starts a
 //! fresh one; a call that ran out of time has the session recover (stop the
 //! spinning script or the hanging load) or, if it cannot, be replaced.
+//! A call cancelled under way ([`Supervisor::cancel`]) ends at once and the
+//! session is recovered the same way, so the next call finds the page
+//! usable.
 //!
 //! A backend brings its [`Session`]: how to tell the browser is gone, what
 //! may end a call early (a dialog opening, the tab going away), how to
@@ -35,7 +38,7 @@
 use std::future::Future;
 use std::pin::Pin;
 
-use tokio::sync::Mutex;
+use tokio::sync::{watch, Mutex};
 use tokio::time::{timeout_at, Instant};
 
 use crate::{DriverError, Options, Result};
@@ -76,6 +79,8 @@ pub struct Supervisor<S> {
     options: Options,
     start: Start<S>,
     state: Mutex<Option<S>>,
+    /// Bumped by [`Supervisor::cancel`]; a call ends when it changes.
+    cancels: watch::Sender<u64>,
 }
 
 impl<S: Session> Supervisor<S> {
@@ -89,6 +94,34 @@ impl<S: Session> Supervisor<S> {
             options,
             start: Box::new(start),
             state: Mutex::new(None),
+            cancels: watch::Sender::new(0),
+        }
+    }
+
+    /// Ends the calls under way, waiting for the session or acting on it,
+    /// with [`DriverError::Cancelled`], and recovers the session as after a
+    /// timeout (its script or load stopped). Calls made after this is
+    /// called are not affected. Returns once the call under way has ended
+    /// and the page is stopped (within the call's own timeout).
+    pub async fn cancel(&self) {
+        self.cancels.send_modify(|generation| *generation += 1);
+        // The lock is fair: this gets it right after the cancelled call,
+        // before any call made after. Whether or not a call was acting when
+        // the cancel came (its caller may have been between two), the page
+        // may be busy with what it started: it is recovered as after a
+        // timeout (cheap when nothing runs).
+        let Ok(mut state) = tokio::time::timeout(self.options.timeout, self.state.lock()).await
+        else {
+            return;
+        };
+        let usable = match state.as_mut() {
+            Some(session) => session.recover().await,
+            None => true,
+        };
+        if !usable {
+            if let Some(stuck) = state.take() {
+                stuck.shutdown().await;
+            }
         }
     }
 
@@ -108,9 +141,15 @@ impl<S: Session> Supervisor<S> {
     ) -> Result<T> {
         let limit = self.options.timeout;
         let deadline = Instant::now() + limit;
-        let mut state = timeout_at(deadline, self.state.lock()).await.map_err(|_| {
-            DriverError::timeout(format!("{action} (waiting for the previous call)"), limit)
-        })?;
+        let mut cancels = self.cancels.subscribe();
+        cancels.mark_unchanged();
+        let mut state = tokio::select! {
+            biased;
+            _ = cancels.changed() => return Err(DriverError::Cancelled { action }),
+            locked = timeout_at(deadline, self.state.lock()) => locked.map_err(|_| {
+                DriverError::timeout(format!("{action} (waiting for the previous call)"), limit)
+            })?,
+        };
         if let Some(reason) = state.as_mut().and_then(S::gone) {
             if let Some(dead) = state.take() {
                 dead.shutdown().await;
@@ -130,6 +169,7 @@ impl<S: Session> Supervisor<S> {
         let result = tokio::select! {
             biased;
             error = interrupted => Err(error),
+            _ = cancels.changed() => Err(DriverError::Cancelled { action }),
             outcome = timeout_at(deadline, op(session)) => match outcome {
                 // A remote end's own timeout is this call's timeout.
                 Ok(Err(DriverError::Timeout { .. })) | Err(_) => {
@@ -144,6 +184,7 @@ impl<S: Session> Supervisor<S> {
                     dead.shutdown().await;
                 }
             }
+            // (A cancelled call is recovered from by `cancel`.)
             Err(DriverError::Timeout { .. }) => {
                 let usable = match state.as_mut() {
                     Some(session) => session.recover().await,

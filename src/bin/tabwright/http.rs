@@ -1,12 +1,16 @@
 //! `tabwright mcp --http ADDR`: MCP over streamable HTTP (rmcp's transport)
-//! for many clients at once. Every MCP session (its `Mcp-Session-Id`) gets
-//! a browser session of its own (on CDP a browser context in one shared
-//! Chrome, with its own guard), made on its first tool call and closed when
-//! the client ends the session or it sits idle for `--idle-timeout`.
+//! for many clients at once. Browser sessions come from a [`Hub`]: one per
+//! MCP session (its `Mcp-Session-Id`, for clients on revisions with
+//! transport sessions), or one per handle for stateless requests (the
+//! 2026-07-28 revision), each closed when its client ends it or it sits idle
+//! for `--idle-timeout`; both count against `--max-sessions` where they are
+//! made.
 //!
-//! In front of rmcp, each request passes a gate: a bearer token when one is
-//! set (required on any address but loopback), and `--max-sessions`, which
-//! answers one session too many with a clear error instead of a browser.
+//! In front of rmcp, each request passes a gate: a bearer token when any is
+//! set (required on any address but loopback; compared in constant time),
+//! an `Origin` that is the server's own or listed (DNS rebinding), a body
+//! read whole within a time limit, and a quick refusal of an `initialize`
+//! when every session is taken. rmcp checks the `Host`.
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -14,42 +18,56 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
-use http_body_util::{combinators::BoxBody, BodyExt, Full};
+use http_body_util::{combinators::BoxBody, BodyExt, Full, Limited};
 use hyper::body::Incoming;
 use hyper::{Request, Response, StatusCode};
-use hyper_util::rt::TokioIo;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use subtle::ConstantTimeEq;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tools::Pack;
 use tower_service::Service;
 
+use crate::hub::Hub;
 use crate::mcp::McpServer;
+
+/// How long a client may take to send a request's headers, or its body.
+const READ_LIMIT: Duration = Duration::from_secs(10);
+/// The largest request body read (a tool call's arguments are small).
+const BODY_LIMIT: usize = 4 * 1024 * 1024;
 
 /// How the HTTP server is run.
 pub struct HttpOptions {
     /// Where it listens.
     pub listen: SocketAddr,
-    /// How long an MCP session may sit idle before it (and its browser
+    /// How long a session may sit idle before it (and its browser
     /// session) is closed.
     pub idle: Duration,
-    /// How many MCP sessions may be open at once.
+    /// How many sessions may be open at once.
     pub max_sessions: usize,
-    /// The bearer token every request must carry, if any.
-    pub token: Option<String>,
+    /// The bearer tokens a request may carry (none: no token needed). Each
+    /// is a client of its own: a session handle works only with the token
+    /// that made it.
+    pub tokens: Vec<String>,
+    /// More `Host` values to accept (the names a reverse proxy forwards).
+    pub allowed_hosts: Vec<String>,
+    /// More `Origin` values to accept (`scheme://host[:port]`), besides the
+    /// server's own.
+    pub allowed_origins: Vec<String>,
 }
 
 type Body = BoxBody<Bytes, Infallible>;
 
 /// Serves MCP over HTTP until `stop` resolves; `make_pack` gives each new
-/// MCP session its pack (and so its browser session).
+/// session its pack (and so its browser session).
 pub async fn serve(
     options: HttpOptions,
     make_pack: impl Fn() -> Pack + Send + Sync + 'static,
     stop: impl std::future::Future<Output = ()>,
 ) -> Result<(), String> {
-    if !options.listen.ip().is_loopback() && options.token.is_none() {
+    if !options.listen.ip().is_loopback() && options.tokens.is_empty() {
         return Err(format!(
             "--http {}: a server on an address other than loopback needs a bearer token (--token or TABWRIGHT_TOKEN)",
             options.listen
@@ -61,33 +79,49 @@ pub async fn serve(
     let address = listener
         .local_addr()
         .map_err(|error| format!("the listener has no address: {error}"))?;
+    let hub = Hub::new(make_pack, options.max_sessions, options.idle);
     let mut sessions = LocalSessionManager::default();
     sessions.session_config.keep_alive = Some(options.idle);
-    let sessions = Arc::new(sessions);
     let cancel = CancellationToken::new();
+    let mut hosts = allowed_hosts(address);
+    if !hosts.is_empty() {
+        hosts.extend(options.allowed_hosts.iter().cloned());
+    }
     let config = StreamableHttpServerConfig::default()
-        .with_allowed_hosts(allowed_hosts(address))
+        .with_allowed_hosts(hosts)
         .with_cancellation_token(cancel.clone());
+    let made_for = Arc::clone(&hub);
     let service = StreamableHttpService::new(
-        move || Ok(McpServer::for_session(make_pack())),
-        Arc::clone(&sessions),
+        move || Ok(McpServer::over_http(Arc::clone(&made_for))),
+        Arc::new(sessions),
         config,
     );
     let gate = Arc::new(Gate {
-        token: options.token,
-        max_sessions: options.max_sessions,
-        sessions,
+        tokens: options.tokens,
+        origins: own_origins(address, &options.allowed_origins),
+        hub: Arc::clone(&hub),
     });
     eprintln!(
         "tabwright: MCP over streamable HTTP at http://{address}/mcp ({}; at most {} sessions, each closed after {} s idle)",
-        if gate.token.is_some() {
-            "every request needs the bearer token"
-        } else {
+        if gate.tokens.is_empty() {
             "loopback only, no token"
+        } else {
+            "every request needs a bearer token"
         },
-        gate.max_sessions,
+        hub.max(),
         options.idle.as_secs()
     );
+    let reaper = {
+        let hub = Arc::clone(&hub);
+        let every = (options.idle / 4).clamp(Duration::from_millis(250), Duration::from_secs(30));
+        tokio::spawn(async move {
+            let mut ticks = tokio::time::interval(every);
+            loop {
+                ticks.tick().await;
+                hub.reap();
+            }
+        })
+    };
     tokio::pin!(stop);
     loop {
         let (stream, _) = tokio::select! {
@@ -107,14 +141,15 @@ pub async fn serve(
                 let mut service = service.clone();
                 let gate = Arc::clone(&gate);
                 async move {
-                    if let Some(refusal) = gate.check(&request).await {
-                        return Ok::<_, Infallible>(refusal);
+                    match gate.admit(request).await {
+                        Ok(request) => service.call(request).await,
+                        Err(refusal) => Ok::<_, Infallible>(refusal),
                     }
-                    let request = request.map(|body: Incoming| body.boxed());
-                    service.call(request).await
                 }
             });
             let served = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(READ_LIMIT)
                 .serve_connection(TokioIo::new(stream), handler)
                 .await;
             if let Err(error) = served {
@@ -122,28 +157,38 @@ pub async fn serve(
             }
         });
     }
-    // Ends every session: each closes its browser session as it goes.
+    reaper.abort();
+    // Ends every MCP session (each closes its browser session as it goes)
+    // and every session under a handle.
     cancel.cancel();
+    hub.close_all().await;
     Ok(())
 }
 
 /// What each request must pass before rmcp sees it.
 struct Gate {
-    token: Option<String>,
-    max_sessions: usize,
-    sessions: Arc<LocalSessionManager>,
+    tokens: Vec<String>,
+    /// The `Origin` values accepted, lower case.
+    origins: Vec<String>,
+    hub: Arc<Hub>,
 }
 
 impl Gate {
-    /// The answer to a request that may not pass, or `None`.
-    async fn check(&self, request: &Request<Incoming>) -> Option<Response<Body>> {
-        if let Some(token) = &self.token {
+    /// The request as rmcp gets it (its body read whole), or the answer to
+    /// one that may not pass.
+    async fn admit(&self, request: Request<Incoming>) -> Result<Request<Body>, Response<Body>> {
+        if !self.tokens.is_empty() {
             let sent = request
                 .headers()
                 .get(hyper::header::AUTHORIZATION)
                 .and_then(|value| value.to_str().ok())
-                .and_then(|value| value.strip_prefix("Bearer "));
-            if sent != Some(token.as_str()) {
+                .and_then(|value| value.strip_prefix("Bearer "))
+                .unwrap_or("");
+            // Every token is compared, each in constant time.
+            let known = self.tokens.iter().fold(false, |known, token| {
+                known | bool::from(token.as_bytes().ct_eq(sent.as_bytes()))
+            });
+            if !known {
                 let mut refused = error_response(
                     StatusCode::UNAUTHORIZED,
                     "this tabwright server needs its bearer token (Authorization: Bearer …)",
@@ -152,22 +197,78 @@ impl Gate {
                     hyper::header::WWW_AUTHENTICATE,
                     hyper::header::HeaderValue::from_static("Bearer"),
                 );
-                return Some(refused);
+                return Err(refused);
             }
         }
-        let opens_a_session = request.method() == hyper::Method::POST
-            && !request.headers().contains_key("mcp-session-id");
-        if opens_a_session && self.sessions.sessions.read().await.len() >= self.max_sessions {
-            return Some(error_response(
+        if let Some(origin) = request.headers().get(hyper::header::ORIGIN) {
+            let origin = origin
+                .to_str()
+                .unwrap_or("")
+                .trim_end_matches('/')
+                .to_lowercase();
+            if !self.origins.contains(&origin) {
+                return Err(error_response(
+                    StatusCode::FORBIDDEN,
+                    &format!(
+                        "requests from the web origin {:?} are not served (start tabwright with --allowed-origins to allow one)",
+                        origin.chars().take(100).collect::<String>()
+                    ),
+                ));
+            }
+        }
+        let (parts, body) = request.into_parts();
+        let read = tokio::time::timeout(READ_LIMIT, Limited::new(body, BODY_LIMIT).collect()).await;
+        let body = match read {
+            Ok(Ok(collected)) => collected.to_bytes(),
+            Ok(Err(_)) => {
+                return Err(error_response(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    "the request body is too large or broke off",
+                ))
+            }
+            Err(_) => {
+                return Err(error_response(
+                    StatusCode::REQUEST_TIMEOUT,
+                    &format!(
+                        "the request body took longer than {} s to arrive",
+                        READ_LIMIT.as_secs()
+                    ),
+                ))
+            }
+        };
+        let opens_a_session = parts.method == hyper::Method::POST
+            && !parts.headers.contains_key("mcp-session-id")
+            && serde_json::from_slice::<serde_json::Value>(&body)
+                .is_ok_and(|message| message["method"] == "initialize");
+        if opens_a_session && self.hub.open() >= self.hub.max() {
+            return Err(error_response(
                 StatusCode::SERVICE_UNAVAILABLE,
                 &format!(
                     "tabwright serves at most {} sessions at once and all are open; end one (or wait for an idle one to close) and try again",
-                    self.max_sessions
+                    self.hub.max()
                 ),
             ));
         }
-        None
+        Ok(Request::from_parts(parts, Full::new(body).boxed()))
     }
+}
+
+/// The origins a request may come from: the server's own address under
+/// each loopback name, and those listed.
+fn own_origins(address: SocketAddr, listed: &[String]) -> Vec<String> {
+    let port = address.port();
+    let mut origins = vec![
+        format!("http://127.0.0.1:{port}"),
+        format!("http://localhost:{port}"),
+        format!("http://[::1]:{port}"),
+        format!("http://{address}"),
+    ];
+    origins.extend(
+        listed
+            .iter()
+            .map(|origin| origin.trim_end_matches('/').to_lowercase()),
+    );
+    origins
 }
 
 /// A JSON-RPC error answer, which MCP clients show as it is.

@@ -3,6 +3,7 @@
 
 mod demo;
 mod http;
+mod hub;
 mod logs;
 mod mcp;
 mod shell;
@@ -85,14 +86,25 @@ struct McpArgs {
     #[arg(long, value_name = "N", default_value_t = 16)]
     max_sessions: usize,
     /// The bearer token every HTTP request must carry (required to listen
-    /// on an address other than loopback).
+    /// on an address other than loopback). Repeat it (or separate with
+    /// commas) for several clients: a session handle works only with the
+    /// token that made it.
     #[arg(
-        long,
+        long = "token",
         value_name = "TOKEN",
         env = "TABWRIGHT_TOKEN",
+        value_delimiter = ',',
         hide_env_values = true
     )]
-    token: Option<String>,
+    tokens: Vec<String>,
+    /// Also accept this `Host` (a name a reverse proxy forwards, with or
+    /// without its port; repeatable).
+    #[arg(long = "allowed-hosts", value_name = "HOST", value_delimiter = ',')]
+    allowed_hosts: Vec<String>,
+    /// Also serve requests from this web origin (scheme://host[:port];
+    /// repeatable); any other `Origin` is refused.
+    #[arg(long = "allowed-origins", value_name = "ORIGIN", value_delimiter = ',')]
+    allowed_origins: Vec<String>,
 }
 
 /// What an action on the same page answers with.
@@ -443,7 +455,14 @@ async fn serve_http(
         listen,
         idle: Duration::from_secs(mcp.idle_timeout.max(1)),
         max_sessions: mcp.max_sessions.max(1),
-        token: mcp.token.clone().filter(|token| !token.is_empty()),
+        tokens: mcp
+            .tokens
+            .iter()
+            .filter(|token| !token.is_empty())
+            .cloned()
+            .collect(),
+        allowed_hosts: mcp.allowed_hosts.clone(),
+        allowed_origins: mcp.allowed_origins.clone(),
     };
     let (policy, pack) = (settings.policy, settings.pack);
     let sessions = browser.clone();

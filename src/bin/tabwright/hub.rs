@@ -1,0 +1,301 @@
+//! The browser sessions of `tabwright mcp --http`, and the one count they
+//! share against `--max-sessions`.
+//!
+//! A client on a revision with transport sessions (`Mcp-Session-Id`) gets
+//! one browser session for its MCP session ([`Hub::legacy`], at
+//! `initialize`). A request without one (the 2026-07-28 revision is
+//! stateless) names its browser session by a handle the server minted
+//! ([`Hub::mint`], on an `open` that named none) and passes back as the
+//! `session` argument: long and random, never reused, bound to the bearer
+//! token that made it, closed by `close` or after `--idle-timeout`.
+//!
+//! A slot is taken where a session is made, under one lock, so no burst of
+//! requests makes more sessions than the limit.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use rand::RngCore;
+use sha2::{Digest, Sha256};
+use subtle::ConstantTimeEq;
+use tools::Pack;
+
+/// Who made a handle: the digest of the bearer token it came with (all
+/// zeros on a server without tokens).
+#[derive(Clone, Copy)]
+pub struct Owner([u8; 32]);
+
+impl Owner {
+    /// The owner a request's token makes.
+    pub fn of(token: Option<&str>) -> Self {
+        match token {
+            Some(token) => Self(Sha256::digest(token.as_bytes()).into()),
+            None => Self([0; 32]),
+        }
+    }
+
+    fn is(&self, other: &Owner) -> bool {
+        self.0.ct_eq(&other.0).into()
+    }
+}
+
+/// The HTTP server's browser sessions. See the module docs.
+pub struct Hub {
+    make_pack: Box<dyn Fn() -> Pack + Send + Sync>,
+    slots: Arc<Slots>,
+    /// How long a handle's session may sit unused before it is closed.
+    pub idle: Duration,
+    /// The tools' MCP definitions (every session's pack offers the same).
+    pub definitions: Vec<serde_json::Value>,
+    handles: Mutex<HashMap<String, Held>>,
+}
+
+/// A session under a handle.
+struct Held {
+    pack: Arc<Pack>,
+    owner: Owner,
+    used: Instant,
+    _slot: Slot,
+}
+
+/// Why no session could be made.
+#[derive(Debug)]
+pub struct Full {
+    /// The limit that was reached.
+    pub max: usize,
+}
+
+impl std::fmt::Display for Full {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "tabwright serves at most {} sessions at once and all are open; end one (the close tool, or end the MCP session) or wait for an idle one to close, then try again",
+            self.max
+        )
+    }
+}
+
+/// The count of open sessions, legacy and handles alike.
+struct Slots {
+    max: usize,
+    open: Mutex<usize>,
+}
+
+/// One taken place among the sessions; given back when dropped.
+pub struct Slot(Arc<Slots>);
+
+impl Slots {
+    fn take(self: &Arc<Self>) -> Result<Slot, Full> {
+        let mut open = self
+            .open
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if *open >= self.max {
+            return Err(Full { max: self.max });
+        }
+        *open += 1;
+        Ok(Slot(Arc::clone(self)))
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        let mut open = self
+            .0
+            .open
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        *open = open.saturating_sub(1);
+    }
+}
+
+/// A legacy MCP session's browser session: closed, and its slot given
+/// back, when the MCP session's server goes.
+pub struct Legacy {
+    /// Its pack.
+    pub pack: Arc<Pack>,
+    _slot: Slot,
+}
+
+impl Drop for Legacy {
+    fn drop(&mut self) {
+        close_later(Arc::clone(&self.pack));
+    }
+}
+
+impl Hub {
+    /// A hub making each session's pack with `make_pack`.
+    pub fn new(
+        make_pack: impl Fn() -> Pack + Send + Sync + 'static,
+        max: usize,
+        idle: Duration,
+    ) -> Arc<Self> {
+        let definitions = make_pack()
+            .tools()
+            .iter()
+            .map(tools::ToolDef::to_mcp)
+            .collect();
+        Arc::new(Self {
+            definitions,
+            make_pack: Box::new(make_pack),
+            slots: Arc::new(Slots {
+                max,
+                open: Mutex::new(0),
+            }),
+            idle,
+            handles: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// How many sessions are open.
+    pub fn open(&self) -> usize {
+        *self
+            .slots
+            .open
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The most sessions served at once.
+    pub fn max(&self) -> usize {
+        self.slots.max
+    }
+
+    /// A browser session for a new MCP session, if there is room.
+    pub fn legacy(&self) -> Result<Legacy, Full> {
+        let slot = self.slots.take()?;
+        Ok(Legacy {
+            pack: Arc::new((self.make_pack)()),
+            _slot: slot,
+        })
+    }
+
+    /// A new browser session under a new handle, owned by `owner`.
+    pub fn mint(&self, owner: Owner) -> Result<(String, Arc<Pack>), Full> {
+        let slot = self.slots.take()?;
+        let pack = Arc::new((self.make_pack)());
+        let mut handles = self.lock();
+        let handle = loop {
+            let handle = new_handle();
+            if !handles.contains_key(&handle) {
+                break handle;
+            }
+        };
+        handles.insert(
+            handle.clone(),
+            Held {
+                pack: Arc::clone(&pack),
+                owner,
+                used: Instant::now(),
+                _slot: slot,
+            },
+        );
+        Ok((handle, pack))
+    }
+
+    /// The session under `handle`, if it is open and `owner` made it.
+    pub fn find(&self, handle: &str, owner: Owner) -> Option<Arc<Pack>> {
+        let mut handles = self.lock();
+        let held = handles.get_mut(handle)?;
+        if !held.owner.is(&owner) {
+            return None;
+        }
+        held.used = Instant::now();
+        Some(Arc::clone(&held.pack))
+    }
+
+    /// Notes that a call on `handle` just ended (its idle time starts now).
+    pub fn touch(&self, handle: &str) {
+        if let Some(held) = self.lock().get_mut(handle) {
+            held.used = Instant::now();
+        }
+    }
+
+    /// Ends the session under `handle`; its slot is free at once.
+    pub fn end(&self, handle: &str) {
+        let held = self.lock().remove(handle);
+        if let Some(held) = held {
+            close_later(held.pack);
+        }
+    }
+
+    /// Closes the sessions unused for longer than the idle time (never one
+    /// with a call under way).
+    pub fn reap(&self) {
+        let now = Instant::now();
+        let idle: Vec<Held> = {
+            let mut handles = self.lock();
+            let stale: Vec<String> = handles
+                .iter()
+                .filter(|(_, held)| {
+                    now.duration_since(held.used) > self.idle && Arc::strong_count(&held.pack) == 1
+                })
+                .map(|(handle, _)| handle.clone())
+                .collect();
+            stale
+                .iter()
+                .filter_map(|handle| handles.remove(handle))
+                .collect()
+        };
+        for held in idle {
+            tracing::info!("a session handle sat idle too long and was closed");
+            close_later(held.pack);
+        }
+    }
+
+    /// Ends every session under a handle (the server is stopping).
+    pub async fn close_all(&self) {
+        let all: Vec<Held> = self.lock().drain().map(|(_, held)| held).collect();
+        for held in all {
+            held.pack.close().await;
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Held>> {
+        self.handles
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// `tw_` and 128 random bits in lower-case base32 (26 characters).
+fn new_handle() -> String {
+    const ALPHABET: &[u8; 32] = b"abcdefghijklmnopqrstuvwxyz234567";
+    let mut bytes = [0u8; 16];
+    rand::rng().fill_bytes(&mut bytes);
+    let mut bits = u128::from_be_bytes(bytes);
+    let mut handle = String::from("tw_");
+    for _ in 0..26 {
+        handle.push(char::from(ALPHABET[(bits & 31) as usize]));
+        bits >>= 5;
+    }
+    handle
+}
+
+/// Closes a pack's browser session without making the caller wait.
+fn close_later(pack: Arc<Pack>) {
+    if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+        runtime.spawn(async move { pack.close().await });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn handles_are_long_random_and_distinct() {
+        let a = new_handle();
+        let b = new_handle();
+        assert_eq!(a.len(), 29);
+        assert!(a.starts_with("tw_") && a != b);
+    }
+
+    #[test]
+    fn an_owner_is_its_token() {
+        assert!(Owner::of(Some("a")).is(&Owner::of(Some("a"))));
+        assert!(!Owner::of(Some("a")).is(&Owner::of(Some("b"))));
+        assert!(!Owner::of(Some("a")).is(&Owner::of(None)));
+    }
+}

@@ -1,0 +1,240 @@
+"""Drives `tabwright mcp --http` with the official MCP Python SDK 2.x's
+`Client` in its default mode: it probes `server/discover` and speaks the
+stateless 2026-07-28 revision (no initialize, no Mcp-Session-Id), so the
+browser session lives under the handle `open` answers with.
+
+Checks, printing one line each: a twenty-step task in three sessions at
+once keeps cookies, tabs and numbers; a handle is refused with another
+token and after close; a call without a handle says what to send; a
+cancelled call frees its session within a second; a call that waits
+reports progress; a burst of opens and of legacy initializes makes no more
+sessions than --max-sessions; a foreign Origin and a slow client are
+turned away.
+
+usage: modern_client.py URL ORIGIN MAX_SESSIONS TOKEN OTHER_TOKEN
+Exits non-zero on the first thing that is wrong.
+"""
+
+import asyncio
+import re
+import socket
+import sys
+import time
+
+import httpx
+import httpx2
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+
+
+def text_of(result):
+    return "\n".join(block.text for block in result.content if block.type == "text")
+
+
+def client(url, token):
+    http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=60)
+    return Client(streamable_http_client(url, http_client=http))
+
+
+def number(text, pattern):
+    found = re.search(r"\[(\d+)\] " + pattern, text)
+    assert found, f"no {pattern!r} in:\n{text}"
+    return int(found.group(1))
+
+
+class Steps:
+    """One session's calls, each with the handle, each checked."""
+
+    def __init__(self, client, handle):
+        self.client, self.handle, self.count = client, handle, 1
+
+    async def ok(self, tool, arguments=None, expect=None):
+        result = await self.client.call_tool(tool, {**(arguments or {}), "session": self.handle})
+        text = text_of(result)
+        assert not result.is_error, f"{tool}: {text}"
+        if expect:
+            assert expect in text, f"{tool}: no {expect!r} in:\n{text}"
+        self.count += 1
+        return result, text
+
+
+async def opened(client, url):
+    """Opens `url` without a handle: a new session; returns its handle."""
+    result = await client.call_tool("open", {"url": url})
+    text = text_of(result)
+    assert not result.is_error, text
+    found = re.match(r"Session (tw_[a-z2-7]{26}): ", text)
+    assert found, text
+    return found.group(1), text
+
+
+async def task(url, origin, token, name):
+    """Twenty steps in one browser session over a stateless protocol."""
+    async with client(url, token) as session:
+        assert session.protocol_version == "2026-07-28", session.protocol_version
+        listed = await session.list_tools()
+        for tool in listed.tools:
+            assert "session" in tool.input_schema["properties"], tool.name
+        handle, _ = await opened(session, f"{origin}/remember?set={name}")
+        steps = Steps(session, handle)
+        _, home = await steps.ok("open", {"url": f"{origin}/"}, "Welcome home")
+        await steps.ok("snapshot", expect="Second page")
+        await steps.ok("click", {"element": number(home, 'link "Second page"')}, "The second page")
+        await steps.ok("back", expect="Welcome home")
+        await steps.ok("forward", expect="The second page")
+        await steps.ok("back", expect="Welcome home")
+        await steps.ok("tabs", {"action": "new", "url": f"{origin}/third"}, "The third page")
+        await steps.ok("tabs", expect="2 tabs open")
+        await steps.ok("tabs", {"action": "switch", "tab": 1}, "Welcome home")
+        _, form = await steps.ok("open", {"url": f"{origin}/form"})
+        field = number(form, "textbox")
+        await steps.ok("type", {"element": field, "text": name}, name)
+        await steps.ok("click", {"element": number(form, 'button "Go"')}, "clicked")
+        await steps.ok("find", {"text": "clicked"}, "clicked")
+        await steps.ok("press", {"keys": "Tab"})
+        await steps.ok("scroll", {"direction": "down"})
+        shot, _ = await steps.ok("screenshot")
+        assert any(block.type == "image" for block in shot.content), "no picture"
+        _, cookies = await steps.ok("open", {"url": f"{origin}/remember"}, f"cookie=who={name} ")
+        for other in ["ada", "grace", "edsger"]:
+            assert other == name or f"who={other}" not in cookies, cookies
+        await steps.ok("tabs", expect="2 tabs open")
+        await steps.ok("console")
+        assert steps.count >= 20, steps.count
+        await steps.ok("close", expect="is ended")
+        gone = await session.call_tool("snapshot", {"session": handle})
+        assert gone.is_error and "no browser session" in text_of(gone), text_of(gone)
+        print(f"{name}: {steps.count} steps in one session, cookies and tabs its own")
+
+
+async def handles(url, origin, token, other_token):
+    async with client(url, token) as mine:
+        handle, _ = await opened(mine, f"{origin}/")
+        bare = await mine.call_tool("click", {"element": 1})
+        assert bare.is_error and '"session"' in text_of(bare), text_of(bare)
+        print("no handle: told to send one")
+        async with client(url, other_token) as theirs:
+            stolen = await theirs.call_tool("snapshot", {"session": handle})
+            assert stolen.is_error and "no browser session" in text_of(stolen), text_of(stolen)
+        print("another token: refused")
+
+        # A cancelled call frees its session within a second.
+        started = time.monotonic()
+        try:
+            await asyncio.wait_for(
+                mine.call_tool("wait_for", {"text": "never on the page", "session": handle}), 1.0
+            )
+            raise AssertionError("the wait should not have ended")
+        except (asyncio.TimeoutError, TimeoutError):
+            pass
+        cancelled = time.monotonic()
+        after = await mine.call_tool("snapshot", {"session": handle})
+        freed = time.monotonic() - cancelled
+        assert not after.is_error and "Welcome home" in text_of(after), text_of(after)
+        assert freed < 1.0, f"the next call took {freed:.2f} s"
+        print(f"cancelled: the next call answered in {freed:.2f} s")
+
+        # A call that waits reports its progress; a quick one need not.
+        ticks = []
+
+        async def progress(value, total, message):
+            ticks.append(message)
+
+        waited = await mine.call_tool(
+            "wait_for", {"seconds": 2.5, "session": handle}, progress_callback=progress
+        )
+        assert not waited.is_error, text_of(waited)
+        assert len(ticks) >= 2 and "wait_for" in ticks[0], ticks
+        print(f"progress: {len(ticks)} notifications while it waited")
+        await mine.call_tool("close", {"session": handle})
+
+
+async def burst(url, origin, token, max_sessions):
+    """Three times the limit of opens at once: exactly the limit get one."""
+
+    async def one():
+        async with client(url, token) as session:
+            result = await session.call_tool("open", {"url": f"{origin}/"})
+            text = text_of(result)
+            found = re.match(r"Session (tw_\w+):", text)
+            if found:
+                return found.group(1)
+            assert result.is_error and f"at most {max_sessions} sessions" in text, text
+            return None
+
+    made = await asyncio.gather(*[one() for _ in range(3 * max_sessions)])
+    handles = [handle for handle in made if handle]
+    assert len(handles) == max_sessions, made
+    print(f"burst of {3 * max_sessions} opens: {len(handles)} sessions")
+    async with client(url, token) as session:
+        for handle in handles:
+            closed = await session.call_tool("close", {"session": handle})
+            assert not closed.is_error, text_of(closed)
+
+    # The same with the legacy handshake, sent by hand all at once.
+    headers = {"Authorization": f"Bearer {token}", "Accept": "application/json, text/event-stream"}
+    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "burst", "version": "1"}}}
+    async with httpx.AsyncClient(timeout=60) as http:
+        answers = await asyncio.gather(
+            *[http.post(url, headers=headers, json=init) for _ in range(3 * max_sessions)]
+        )
+        sessions = [
+            answer.headers["mcp-session-id"]
+            for answer in answers
+            if "mcp-session-id" in answer.headers and '"result"' in answer.text
+        ]
+        assert len(sessions) <= max_sessions, [(a.status_code, a.text[:200]) for a in answers]
+        refused = [a for a in answers if f"at most {max_sessions} sessions" in a.text]
+        assert len(sessions) + len(refused) == len(answers), [a.text[:200] for a in answers]
+        print(f"burst of {len(answers)} initializes: {len(sessions)} sessions")
+        for session_id in sessions:
+            await http.delete(url, headers={**headers, "Mcp-Session-Id": session_id})
+
+
+async def transport(url, token):
+    headers = {"Authorization": f"Bearer {token}", "Accept": "application/json, text/event-stream"}
+    probe = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "page", "version": "1"}}}
+    async with httpx.AsyncClient(timeout=30) as http:
+        foreign = await http.post(
+            url, headers={**headers, "Origin": "http://attacker.example"}, json=probe
+        )
+        assert foreign.status_code == 403, (foreign.status_code, foreign.text)
+        print("foreign origin: HTTP 403")
+        wrong = await http.post(url, headers={**headers, "Authorization": "Bearer nope"}, json=probe)
+        assert wrong.status_code == 401, (wrong.status_code, wrong.text)
+        print("wrong token: HTTP 401")
+
+    # A client that sends half its headers and then nothing is let go (in
+    # a thread: the socket blocks).
+    host, port = url.split("//")[1].split("/")[0].split(":")
+
+    def slow_client():
+        started = time.monotonic()
+        with socket.create_connection((host, int(port)), timeout=40) as slow:
+            slow.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            while slow.recv(4096):
+                pass
+        return time.monotonic() - started
+
+    held = await asyncio.to_thread(slow_client)
+    assert held < 30, held
+    print(f"slow client: let go after {held:.0f} s")
+
+
+async def main(url, origin, max_sessions, token, other_token):
+    await asyncio.gather(
+        *[task(url, origin, token, name) for name in ["ada", "grace", "edsger"]],
+        transport(url, token),
+    )
+    await handles(url, origin, token, other_token)
+    await burst(url, origin, token, max_sessions)
+
+
+if __name__ == "__main__":
+    url, origin, max_sessions, token, other_token = sys.argv[1:6]
+    asyncio.run(main(url, origin, int(max_sessions), token, other_token))
+    print("ok")
