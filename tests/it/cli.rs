@@ -452,6 +452,42 @@ async fn mcp_typescript_client() {
     }
 }
 
+/// SIGTERM ends a stdio server at once, its stdin still open (a thread
+/// blocked reading it must not keep the process alive), with its browser.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_ends_a_stdio_server() {
+    let site = Site::start().await;
+    let marker = tabwright_tests::backend::Marker::new();
+    let mut child = hung_client(&site, &marker).await;
+    let server = marker
+        .processes()
+        .into_iter()
+        .find(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .is_ok_and(|cmdline| cmdline.starts_with(binary().as_os_str().as_encoded_bytes()))
+        })
+        .expect("the server runs");
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(server as i32),
+        nix::sys::signal::Signal::SIGTERM,
+    )
+    .expect("SIGTERM");
+    // The client holds the server's stdin open all along.
+    let mut ended = false;
+    for _ in 0..100 {
+        let state = std::fs::read_to_string(format!("/proc/{server}/stat")).unwrap_or_default();
+        if state.is_empty() || state.split_whitespace().nth(2) == Some("Z") {
+            ended = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(ended, "the server still runs 5 s after SIGTERM");
+    child.kill().await.expect("the client is killed");
+    let left = until_none(&marker).await;
+    assert!(left.is_empty(), "browser processes left: {left:?}");
+}
+
 /// An MCP client (`mcp/hang_client.py`) running a server whose browser is
 /// marked, once it says the browser is up; it then waits for ever.
 async fn hung_client(

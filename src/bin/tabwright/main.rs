@@ -9,7 +9,6 @@ mod mcp;
 mod shell;
 
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -366,7 +365,7 @@ fn secret(spec: &str) -> Result<Secret, String> {
     })
 }
 
-fn main() -> ExitCode {
+fn main() {
     let cli = Cli::parse();
     // No log line holds a secret, whatever its level (the protocol's frames
     // at trace carry what the page shows): each is scrubbed as an answer is.
@@ -395,16 +394,22 @@ fn main() -> ExitCode {
         Ok(runtime) => runtime,
         Err(error) => {
             eprintln!("tabwright: cannot start the async runtime: {error}");
-            return ExitCode::FAILURE;
+            std::process::exit(1);
         }
     };
-    match runtime.block_on(run(cli)) {
-        Ok(()) => ExitCode::SUCCESS,
+    let code = match runtime.block_on(run(cli)) {
+        Ok(()) => 0,
         Err(problem) => {
             eprintln!("tabwright: {problem}");
-            ExitCode::FAILURE
+            1
         }
-    }
+    };
+    // A thread blocked reading stdin (the stdio server's) would keep the
+    // runtime, and the process, alive until stdin closes: what had to be
+    // closed (the browser, its profile) is closed, so nothing else is
+    // waited for.
+    runtime.shutdown_timeout(Duration::from_millis(100));
+    std::process::exit(code)
 }
 
 /// Resolves on SIGINT or SIGTERM, or when the process that started this
