@@ -14,10 +14,9 @@ use async_tungstenite::tungstenite::Message;
 use futures::StreamExt;
 use serde_json::{json, Value};
 
-/// Stops whatever script runs in the tab `target` (a window handle, which
-/// chromedriver makes the DevTools target id) and whatever it is loading;
-/// with `close`, closes the tab instead.
-pub(crate) async fn stop(profile: &Path, target: &str, close: bool) -> Result<(), String> {
+/// The browser-level DevTools socket of a browser on this machine, from its
+/// profile's `DevToolsActivePort`.
+pub(crate) async fn local_socket(profile: &Path) -> Result<String, String> {
     let announced = tokio::fs::read_to_string(profile.join("DevToolsActivePort"))
         .await
         .map_err(|error| format!("no DevToolsActivePort: {error}"))?;
@@ -25,11 +24,35 @@ pub(crate) async fn stop(profile: &Path, target: &str, close: bool) -> Result<()
     let (Some(port), Some(path)) = (lines.next(), lines.next()) else {
         return Err(format!("unexpected DevToolsActivePort: {announced:?}"));
     };
-    let url = format!("ws://127.0.0.1:{}{}", port.trim(), path.trim());
-    let (mut socket, _) = async_tungstenite::tokio::connect_async(url.as_str())
+    Ok(format!("ws://127.0.0.1:{}{}", port.trim(), path.trim()))
+}
+
+/// Stops whatever script runs in the tab `target` (a window handle, which
+/// chromedriver makes the DevTools target id) and whatever it is loading,
+/// over the browser-level DevTools socket at `socket_url`; with `close`,
+/// closes the tab instead (with `replace`, after opening a blank one).
+pub(crate) async fn stop(
+    socket_url: &str,
+    target: &str,
+    close: bool,
+    replace: bool,
+) -> Result<(), String> {
+    let (mut socket, _) = async_tungstenite::tokio::connect_async(socket_url)
         .await
-        .map_err(|error| format!("cannot reach {url}: {error}"))?;
+        .map_err(|error| format!("cannot reach {socket_url}: {error}"))?;
     if close {
+        // A browser left with no tab has no window WebDriver can switch
+        // to or open one from: a blank tab takes the stuck one's place.
+        if replace {
+            call(
+                &mut socket,
+                5,
+                None,
+                "Target.createTarget",
+                json!({ "url": "about:blank" }),
+            )
+            .await?;
+        }
         call(
             &mut socket,
             1,

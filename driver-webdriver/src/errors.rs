@@ -63,6 +63,22 @@ pub(crate) fn sort(error: CmdError) -> DriverError {
             if gone.iter().any(|sign| message.contains(sign)) {
                 return DriverError::BrowserGone { reason: message };
             }
+            // A Selenium Grid whose node died (or dropped the session)
+            // answers this for every later command, for minutes: the
+            // session is lost, and only a new one helps.
+            let lost = [
+                "Unable to execute request for an existing session",
+                "Unable to find session with ID",
+                "Session timed out",
+            ];
+            if lost.iter().any(|sign| message.contains(sign)) {
+                return DriverError::BrowserGone {
+                    reason: format!(
+                        "the remote end lost this session (its node stopped or it timed out): {}",
+                        message.chars().take(200).collect::<String>()
+                    ),
+                };
+            }
             // chromedriver wraps every script in its own, which serialises
             // the answer with the page's JSON: a page that replaced it
             // leaves chromedriver without an answer it can read.

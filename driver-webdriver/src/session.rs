@@ -17,7 +17,7 @@ use crate::chromedriver::Chromedriver;
 use crate::errors::sort;
 
 /// How long the clean-up after a timed-out call may take.
-const RECOVERY_LIMIT: Duration = Duration::from_secs(5);
+const RECOVERY_LIMIT: Duration = Duration::from_secs(8);
 
 /// How much earlier than our own deadline chromedriver's script and page-load
 /// timeouts fire, so that it answers "timeout" itself and stays usable.
@@ -61,6 +61,9 @@ pub(crate) struct Session {
     pub(crate) current: String,
     chromedriver: Option<Chromedriver>,
     profile: Option<Profile>,
+    /// A remote end's browser-level DevTools relay (Selenium Grid's
+    /// `se:cdp`), its host the one we reached the end at.
+    relay: Option<String>,
     /// The script timeout the remote end was given.
     pub(crate) script_limit: Duration,
     /// Each tab's network log, by window handle (chromedriver's handle is
@@ -82,6 +85,13 @@ impl Session {
                 backend: "webdriver",
                 feature: driver_core::Capability::DownloadReports,
                 reason: "WebDriver sees no download events, so it cannot cap or report downloads; use the cdp backend for --downloads",
+            });
+        }
+        if options.endpoint.is_some() && options.profile_dir.is_some() {
+            // The folder is on this machine; a remote end's browser runs on
+            // another and would silently start without it.
+            return Err(DriverError::Launch {
+                reason: "a profile folder (--profile-dir) is on this machine, and a remote WebDriver end's browser cannot use it; leave it out, or drive a local browser".to_owned(),
             });
         }
         let (url, chromedriver, profile, capabilities) = match &options.endpoint {
@@ -107,19 +117,44 @@ impl Session {
                 )
             }
         };
-        let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-            .capabilities(capabilities)
-            .connect(&url)
-            .await
-            .map_err(|error| DriverError::Launch {
-                reason: format!(
-                    "cannot open a WebDriver session at {url}: {error}{}",
-                    chromedriver
-                        .as_ref()
-                        .map(|driver| format!("; chromedriver's log: {}", driver.log_tail()))
-                        .unwrap_or_default()
-                ),
-            })?;
+        // A Selenium Grid queues a request it has no free slot for (for
+        // minutes): that is said as such, before the call's own deadline
+        // would call it a hung page.
+        let wait = options.timeout.saturating_sub(REMOTE_TIMEOUT_MARGIN);
+        let mut builder =
+            ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new());
+        builder.capabilities(capabilities);
+        let connecting = builder.connect(&url);
+        let client = match tokio::time::timeout(wait, connecting).await {
+            Ok(Ok(client)) => client,
+            Ok(Err(error)) => {
+                return Err(DriverError::Launch {
+                    reason: match grid_refusal(&error.to_string()) {
+                        Some(reason) => reason,
+                        None => format!(
+                            "cannot open a WebDriver session at {url}: {error}{}",
+                            chromedriver
+                                .as_ref()
+                                .map(|driver| format!("; chromedriver's log: {}", driver.log_tail()))
+                                .unwrap_or_default()
+                        ),
+                    },
+                })
+            }
+            Err(_) => {
+                return Err(DriverError::Launch {
+                    reason: format!(
+                        "the WebDriver end at {url} gave no browser session within {} s (a Selenium Grid whose slots are all busy queues the request): try again later, or give a longer --timeout",
+                        wait.as_secs()
+                    ),
+                })
+            }
+        };
+        let relay = client
+            .capabilities()
+            .and_then(|capabilities| capabilities.get("se:cdp"))
+            .and_then(Value::as_str)
+            .and_then(|relay| rewrite_relay(relay, &url));
         let current = client.window().await.map_err(sort)?;
         let mut session = Self {
             client,
@@ -127,6 +162,7 @@ impl Session {
             current: current.into(),
             chromedriver,
             profile,
+            relay,
             script_limit: remote_limit(options),
             network: options.network_log.then(Default::default),
             hooked: Default::default(),
@@ -212,21 +248,30 @@ impl Session {
     /// most recent other tab (or a new blank one) becomes current. Returns
     /// whether the session is usable.
     async fn recover_now(&mut self) -> bool {
-        let Some(profile) = self
-            .profile
-            .as_ref()
-            .map(|profile| profile.path().to_owned())
-        else {
-            return true;
+        // The browser's own DevTools socket: through the profile's
+        // DevToolsActivePort, or a Grid's relay.
+        let socket = match (&self.profile, &self.relay) {
+            (Some(profile), _) => match crate::devtools::local_socket(profile.path()).await {
+                Ok(socket) => socket,
+                Err(problem) => {
+                    tracing::debug!(%problem, "no DevTools socket to stop the tab with");
+                    return self.answers().await;
+                }
+            },
+            (None, Some(relay)) => relay.clone(),
+            // No way to reach the page past the remote end: usable only
+            // if the end answers (its own timeout stopped the call).
+            (None, None) => return self.answers().await,
         };
         let stuck = self.current.clone();
-        if let Err(problem) = crate::devtools::stop(&profile, &stuck, false).await {
+        if let Err(problem) = crate::devtools::stop(&socket, &stuck, false, false).await {
             tracing::debug!(%problem, "could not stop the tab after a timeout");
         }
         if self.answers().await {
             return true;
         }
-        if let Err(problem) = crate::devtools::stop(&profile, &stuck, true).await {
+        let alone = self.known.len() <= 1;
+        if let Err(problem) = crate::devtools::stop(&socket, &stuck, true, alone).await {
             tracing::debug!(%problem, "could not close the stuck tab");
             return false;
         }
@@ -271,6 +316,34 @@ impl Drop for Session {
     fn drop(&mut self) {
         self.kill();
     }
+}
+
+/// What a Selenium Grid says when it gives no session, as the reason to
+/// tell: a full Grid, or one with no node for the browser asked for.
+fn grid_refusal(error: &str) -> Option<String> {
+    if error.contains("New session request timed out") || error.contains("request timed out") {
+        return Some(format!(
+            "the Selenium Grid gave no browser: every slot stayed busy until its queue timed out (the Grid said: {})",
+            error.chars().take(300).collect::<String>()
+        ));
+    }
+    if error.contains("No nodes support the capabilities") || error.contains("no node") {
+        return Some(format!(
+            "the Selenium Grid has no node for a Chromium session (the Grid said: {})",
+            error.chars().take(300).collect::<String>()
+        ));
+    }
+    None
+}
+
+/// A Grid's `se:cdp` address with its host and port replaced by the ones
+/// the Grid was reached at (behind a router it names an internal node).
+fn rewrite_relay(relay: &str, reached: &str) -> Option<String> {
+    let mut relay = url::Url::parse(relay).ok()?;
+    let reached = url::Url::parse(reached).ok()?;
+    relay.set_host(reached.host_str()).ok()?;
+    relay.set_port(reached.port_or_known_default()).ok()?;
+    Some(relay.into())
 }
 
 /// The script and page-load timeouts the remote end is given.

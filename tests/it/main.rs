@@ -30,6 +30,7 @@ mod answers;
 mod cli;
 mod conformance;
 mod egress;
+mod grid;
 mod groups;
 mod hostile;
 mod kits;

@@ -11,6 +11,7 @@ pub mod backend;
 pub mod canary;
 pub mod conformance;
 pub mod devtools;
+pub mod grid;
 pub mod http;
 pub mod netns;
 pub mod site;

@@ -22,11 +22,16 @@
 use std::path::Path;
 use std::process::{Command, ExitCode};
 
-/// The binaries the tests need, and the Debian packages that bring them.
+/// The binaries the demo and the tests need, and the Debian packages that
+/// bring them.
 const BROWSER_PACKAGES: &[(&str, &str)] = &[
     ("/usr/lib/chromium/chromium", "chromium"),
     ("/usr/bin/chromedriver", "chromium-driver"),
 ];
+
+/// What the tests need besides: Java runs the Selenium Grid the Grid tests
+/// drive (its jar comes from npm, with the other test packages).
+const TEST_PACKAGES: &[(&str, &str)] = &[("/usr/bin/java", "openjdk-17-jre-headless")];
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -35,7 +40,7 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     };
     let result = match job.as_str() {
-        "test" => ensure_browser()
+        "test" => ensure_packages(&[BROWSER_PACKAGES, TEST_PACKAGES].concat())
             .and_then(|()| ensure_mcp_client())
             .and_then(|()| ensure_npm_packages())
             // The CLI tests run the binary itself.
@@ -107,7 +112,12 @@ const USAGE: &str = "usage: cargo xtask <demo | test | conformance [--backend cd
 
 /// Installs Debian's chromium and chromium-driver if either is missing.
 fn ensure_browser() -> Result<(), String> {
-    let missing: Vec<&str> = BROWSER_PACKAGES
+    ensure_packages(BROWSER_PACKAGES)
+}
+
+/// Installs with apt-get the packages whose binaries are missing.
+fn ensure_packages(packages: &[(&str, &str)]) -> Result<(), String> {
+    let missing: Vec<&str> = packages
         .iter()
         .filter(|(binary, _)| !Path::new(binary).exists())
         .map(|(_, package)| *package)
@@ -116,7 +126,7 @@ fn ensure_browser() -> Result<(), String> {
         return Ok(());
     }
     eprintln!(
-        "xtask: installing Debian's {} with apt-get (the tests drive a real browser)",
+        "xtask: installing Debian's {} with apt-get (the tests drive a real browser, and a Selenium Grid)",
         missing.join(" and ")
     );
     let sudo = !is_root();

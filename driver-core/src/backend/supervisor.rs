@@ -185,7 +185,7 @@ impl<S: Session> Supervisor<S> {
                 }
             }
             // (A cancelled call is recovered from by `cancel`.)
-            Err(DriverError::Timeout { .. }) => {
+            Err(DriverError::Timeout { action, .. }) => {
                 let usable = match state.as_mut() {
                     Some(session) => session.recover().await,
                     None => true,
@@ -194,6 +194,13 @@ impl<S: Session> Supervisor<S> {
                     if let Some(stuck) = state.take() {
                         stuck.shutdown().await;
                     }
+                    // Not "it was stopped": it could not be, and the
+                    // session it hung is gone.
+                    return Err(DriverError::BrowserGone {
+                        reason: format!(
+                            "{action} hung and could not be stopped, so that browser session was ended"
+                        ),
+                    });
                 }
             }
             _ => {}

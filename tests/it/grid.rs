@@ -1,0 +1,137 @@
+//! The WebDriver backend against a real Selenium Grid (a hub and two nodes
+//! on loopback, `tabwright_tests::grid`), through the tool pack as a model
+//! uses it: sessions on both nodes, a full Grid said as such, a spinning
+//! page stopped through the session's `se:cdp` relay, a dead node read as a
+//! lost session that the next call replaces, a flag that cannot apply
+//! remotely refused at start, and every slot free at the end.
+
+use std::time::Duration;
+
+use driver_core::Options;
+use guard::{AllowedOrigin, Guard, Policy};
+use serde_json::json;
+use tabwright_tests::grid::Grid;
+use tabwright_tests::site::Site;
+use tabwright_tests::Backend;
+use tools::{Pack, PackOptions};
+
+fn pack(grid: &Grid, site: &Site, timeout: Duration, profile: Option<std::path::PathBuf>) -> Pack {
+    let options = Options {
+        endpoint: Some(grid.url()),
+        timeout,
+        profile_dir: profile,
+        ..Options::default()
+    };
+    let policy = Policy {
+        allowed_origins: vec![AllowedOrigin::parse(&site.origin()).expect("origin")],
+        ..Policy::default()
+    };
+    Pack::new(
+        Backend::WebDriver.guarded(options, Guard::new(policy)),
+        PackOptions::default(),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_real_grid() {
+    let site = Site::start().await;
+    let mut grid = Grid::start(2, Duration::from_secs(4))
+        .await
+        .expect("a Grid");
+
+    // One session on each node.
+    let first = pack(&grid, &site, Duration::from_secs(8), None);
+    let second = pack(&grid, &site, Duration::from_secs(12), None);
+    for pack in [&first, &second] {
+        let opened = pack.call("open", json!({ "url": site.url("/") })).await;
+        assert!(
+            !opened.is_error && opened.text.contains("Welcome home"),
+            "{}",
+            opened.text
+        );
+    }
+    assert_eq!(grid.sessions().await, 2);
+
+    // A third finds the Grid full: said as such, not as a hung page.
+    let third = pack(&grid, &site, Duration::from_secs(12), None);
+    let refused = third.call("open", json!({ "url": site.url("/") })).await;
+    assert!(
+        refused.is_error && refused.text.contains("Grid gave no browser"),
+        "{}",
+        refused.text
+    );
+
+    // A spinning page: stopped through the relay, or the session replaced
+    // and said so; never claimed stopped when it was not. The next call
+    // works either way.
+    let spun = first
+        .call("open", json!({ "url": site.url("/spins") }))
+        .await;
+    eprintln!("spun: {}", spun.text);
+    assert!(spun.is_error, "{}", spun.text);
+    let after = first
+        .call("open", json!({ "url": site.url("/second") }))
+        .await;
+    assert!(
+        !after.is_error && after.text.contains("The second page"),
+        "after {}: {}",
+        spun.text,
+        after.text
+    );
+
+    // The first session's node dies: its next call reads as a lost
+    // session, and the call after that gets a new one (on the other node,
+    // once the first pack lets its slot go).
+    first.close().await;
+    eprintln!("after close: {} sessions", grid.sessions().await);
+    until(|| async { grid.sessions().await == 1 }).await;
+    assert!(grid.kill_a_busy_node().await, "no busy node to kill");
+    let lost = second.call("snapshot", json!({})).await;
+    assert!(
+        lost.is_error
+            && lost.text.contains("lost this session")
+            && lost.text.contains("next call starts a new one"),
+        "{}",
+        lost.text
+    );
+    let again = second
+        .call("open", json!({ "url": site.url("/third") }))
+        .await;
+    eprintln!("again: {} sessions", grid.sessions().await);
+    assert!(
+        !again.is_error && again.text.contains("The third page"),
+        "{}",
+        again.text
+    );
+    second.close().await;
+
+    // A profile folder cannot reach a remote browser: refused at start.
+    let folder = tempfile::tempdir().expect("a folder");
+    let local = pack(
+        &grid,
+        &site,
+        Duration::from_secs(8),
+        Some(folder.path().to_owned()),
+    );
+    let refused = local.call("open", json!({ "url": site.url("/") })).await;
+    assert!(
+        refused.is_error && refused.text.contains("--profile-dir"),
+        "{}",
+        refused.text
+    );
+    third.close().await;
+    eprintln!("at the end: {} sessions", grid.sessions().await);
+
+    until(|| async { grid.sessions().await == 0 }).await;
+}
+
+/// Waits (20 s at most) for `condition`.
+async fn until<F: std::future::Future<Output = bool>>(condition: impl Fn() -> F) {
+    for _ in 0..80 {
+        if condition().await {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    panic!("the Grid never got there");
+}
