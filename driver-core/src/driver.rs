@@ -238,7 +238,7 @@ pub trait Driver: Send + Sync {
     async fn answer_dialog(&self, accept: bool, prompt_text: Option<&str>) -> Result<()>;
 
     /// Ends the call under way, if any, at once with
-    /// [`DriverError::Cancelled`], stopping what it was doing in the page
+    /// [`DriverError::Cancelled`](crate::DriverError::Cancelled), stopping what it was doing in the page
     /// (a load, a wait, a script) as its timeout would; calls made after
     /// this is called are not affected; it returns once the call has ended.
     /// For a caller that gave up on a call. The default does nothing: the
