@@ -81,6 +81,12 @@ pub struct Options {
     /// disconnects. Default `None`: start our own.
     pub endpoint: Option<String>,
 
+    /// How often a session at a remote WebDriver end is kept alive while
+    /// it waits for calls: a Selenium Grid ends a session that sent no
+    /// WebDriver command for its session timeout (300 s by default), and
+    /// a model may think for longer. Default 60 s.
+    pub keep_alive: Duration,
+
     /// An HTTP proxy that every request of the browser must go through,
     /// loopback included: `http://127.0.0.1:PORT`. The driver also turns off
     /// Chrome's own DNS, so nothing bypasses it. This is how the guard's
@@ -119,6 +125,7 @@ impl Default for Options {
             timeout: DEFAULT_TIMEOUT,
             extra_args: Vec::new(),
             endpoint: None,
+            keep_alive: Duration::from_secs(60),
             proxy: None,
             on_frame: None,
             downloads: None,
@@ -138,6 +145,7 @@ impl fmt::Debug for Options {
             .field("timeout", &self.timeout)
             .field("extra_args", &self.extra_args)
             .field("endpoint", &self.endpoint)
+            .field("keep_alive", &self.keep_alive)
             .field("proxy", &self.proxy)
             .field("downloads", &self.downloads)
             .field("network_log", &self.network_log)

@@ -69,6 +69,7 @@ pub(crate) fn sort(error: CmdError) -> DriverError {
             let lost = [
                 "Unable to execute request for an existing session",
                 "Unable to find session with ID",
+                "Cannot find session with id",
                 "Session timed out",
             ];
             if lost.iter().any(|sign| message.contains(sign)) {

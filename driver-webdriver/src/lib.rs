@@ -322,6 +322,14 @@ impl Driver for WebDriverDriver {
 
     async fn devtools(&self, method: &str, params: serde_json::Value) -> Result<serde_json::Value> {
         self.run(format!("send {method}"), async |session| {
+            // Files named on this machine reach a remote end's browser
+            // only through its file endpoint, which answers their paths
+            // there.
+            let params = if method == "DOM.setFileInputFiles" && session.is_remote() {
+                session.files_to_remote(params).await?
+            } else {
+                params
+            };
             session
                 .cdp(method, params)
                 .await

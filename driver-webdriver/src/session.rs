@@ -64,6 +64,8 @@ pub(crate) struct Session {
     /// A remote end's browser-level DevTools relay (Selenium Grid's
     /// `se:cdp`), its host the one we reached the end at.
     relay: Option<String>,
+    /// How often a remote end hears from an idle session.
+    keep_alive: Duration,
     /// The script timeout the remote end was given.
     pub(crate) script_limit: Duration,
     /// Each tab's network log, by window handle (chromedriver's handle is
@@ -163,6 +165,7 @@ impl Session {
             chromedriver,
             profile,
             relay,
+            keep_alive: options.keep_alive,
             script_limit: remote_limit(options),
             network: options.network_log.then(Default::default),
             hooked: Default::default(),
@@ -216,6 +219,54 @@ impl Session {
         let _ = self
             .cdp("Runtime.evaluate", json!({ "expression": source }))
             .await;
+    }
+
+    /// Whether the browser runs at a remote end (not under a chromedriver
+    /// and profile of ours), so files here are not there.
+    pub(crate) fn is_remote(&self) -> bool {
+        self.chromedriver.is_none() && self.profile.is_none()
+    }
+
+    /// `DOM.setFileInputFiles` parameters with each file sent to the remote
+    /// end first (Selenium's `se/file`: the file zipped, base64) and named
+    /// by the path the end answers; an end without the endpoint is
+    /// refused, rather than the page getting an empty file.
+    pub(crate) async fn files_to_remote(&self, mut params: Value) -> Result<Value> {
+        let Some(files) = params["files"].as_array().cloned() else {
+            return Ok(params);
+        };
+        let mut remote = Vec::new();
+        for file in files {
+            let Some(path) = file.as_str() else {
+                continue;
+            };
+            let zipped = zip_one(std::path::Path::new(path))?;
+            let body = json!({ "file": base64::Engine::encode(&base64::engine::general_purpose::STANDARD, zipped) });
+            let answer = self
+                .raw(http::Method::POST, "se/file", Some(body))
+                .await
+                .map_err(|error| match error {
+                    DriverError::Protocol(message)
+                        if message.contains("unknown command")
+                            || message.contains("Unable to find handler") =>
+                    {
+                        DriverError::Unsupported {
+                            backend: "webdriver",
+                            feature: driver_core::Capability::DevTools,
+                            reason: "this remote WebDriver end has no file endpoint (se/file), so a file on this machine cannot reach its browser",
+                        }
+                    }
+                    other => other,
+                })?;
+            let Some(there) = answer.as_str() else {
+                return Err(DriverError::Protocol(format!(
+                    "the remote end's file endpoint answered {answer}"
+                )));
+            };
+            remote.push(Value::String(there.to_owned()));
+        }
+        params["files"] = Value::Array(remote);
+        Ok(params)
     }
 
     /// Sends a CDP command through chromedriver's bridge
@@ -310,12 +361,51 @@ impl supervisor::Session for Session {
     fn shutdown(self) -> BoxFuture<'static, ()> {
         Box::pin(self.end())
     }
+
+    fn keep_alive_every(&self) -> Option<Duration> {
+        self.is_remote().then_some(self.keep_alive)
+    }
+
+    fn keep_alive(&mut self) -> BoxFuture<'_, ()> {
+        Box::pin(async move {
+            // A classic command: a Grid counts only those as activity.
+            let _ = tokio::time::timeout(Duration::from_secs(5), self.client.windows()).await;
+        })
+    }
 }
 
 impl Drop for Session {
     fn drop(&mut self) {
         self.kill();
     }
+}
+
+/// A zip archive holding one file (stored), as Selenium's file endpoint
+/// takes it.
+fn zip_one(path: &std::path::Path) -> Result<Vec<u8>> {
+    use std::io::Write;
+    let unreadable = |error: &dyn std::fmt::Display| {
+        DriverError::InvalidArgument(format!(
+            "the file {} cannot be read: {error}",
+            path.display()
+        ))
+    };
+    let data = std::fs::read(path).map_err(|error| unreadable(&error))?;
+    let name = path
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "upload".to_owned());
+    let mut archive = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options =
+        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    archive
+        .start_file(name, options)
+        .map_err(|error| unreadable(&error))?;
+    archive
+        .write_all(&data)
+        .map_err(|error| unreadable(&error))?;
+    let written = archive.finish().map_err(|error| unreadable(&error))?;
+    Ok(written.into_inner())
 }
 
 /// What a Selenium Grid says when it gives no session, as the reason to

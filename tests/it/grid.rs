@@ -3,7 +3,9 @@
 //! uses it: sessions on both nodes, a full Grid said as such, a spinning
 //! page stopped through the session's `se:cdp` relay, a dead node read as a
 //! lost session that the next call replaces, a flag that cannot apply
-//! remotely refused at start, and every slot free at the end.
+//! remotely refused at start, a file uploaded through the Grid's file
+//! endpoint, an idle session kept alive past the Grid's session timeout,
+//! and every slot free at the end.
 
 use std::time::Duration;
 
@@ -15,10 +17,26 @@ use tabwright_tests::site::Site;
 use tabwright_tests::Backend;
 use tools::{Pack, PackOptions};
 
+/// A file field that shows what the file it was given holds.
+const UPLOAD: &str = r#"<!doctype html><title>Upload</title>
+<label>CV <input type="file" id="cv" onchange="this.files[0].text().then(t => document.getElementById('read').textContent = 'read: ' + t)"></label>
+<p id="read">nothing yet</p>"#;
+
 fn pack(grid: &Grid, site: &Site, timeout: Duration, profile: Option<std::path::PathBuf>) -> Pack {
+    packed(grid, site, timeout, profile, PackOptions::default())
+}
+
+fn packed(
+    grid: &Grid,
+    site: &Site,
+    timeout: Duration,
+    profile: Option<std::path::PathBuf>,
+    pack_options: PackOptions,
+) -> Pack {
     let options = Options {
         endpoint: Some(grid.url()),
         timeout,
+        keep_alive: Duration::from_secs(2),
         profile_dir: profile,
         ..Options::default()
     };
@@ -28,14 +46,15 @@ fn pack(grid: &Grid, site: &Site, timeout: Duration, profile: Option<std::path::
     };
     Pack::new(
         Backend::WebDriver.guarded(options, Guard::new(policy)),
-        PackOptions::default(),
+        pack_options,
     )
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_real_grid() {
     let site = Site::start().await;
-    let mut grid = Grid::start(2, Duration::from_secs(4))
+    site.page("/upload", UPLOAD).await;
+    let mut grid = Grid::start(2, Duration::from_secs(4), Duration::from_secs(8))
         .await
         .expect("a Grid");
 
@@ -52,6 +71,16 @@ async fn a_real_grid() {
     }
     assert_eq!(grid.sessions().await, 2);
 
+    // A client thinking for longer than the Grid's session timeout keeps
+    // its session: it is kept alive while idle.
+    tokio::time::sleep(Duration::from_secs(12)).await;
+    let kept = second.call("snapshot", json!({})).await;
+    assert!(
+        !kept.is_error && kept.text.contains("Welcome home"),
+        "{}",
+        kept.text
+    );
+
     // A third finds the Grid full: said as such, not as a hung page.
     let third = pack(&grid, &site, Duration::from_secs(12), None);
     let refused = third.call("open", json!({ "url": site.url("/") })).await;
@@ -67,7 +96,6 @@ async fn a_real_grid() {
     let spun = first
         .call("open", json!({ "url": site.url("/spins") }))
         .await;
-    eprintln!("spun: {}", spun.text);
     assert!(spun.is_error, "{}", spun.text);
     let after = first
         .call("open", json!({ "url": site.url("/second") }))
@@ -83,7 +111,6 @@ async fn a_real_grid() {
     // session, and the call after that gets a new one (on the other node,
     // once the first pack lets its slot go).
     first.close().await;
-    eprintln!("after close: {} sessions", grid.sessions().await);
     until(|| async { grid.sessions().await == 1 }).await;
     assert!(grid.kill_a_busy_node().await, "no busy node to kill");
     let lost = second.call("snapshot", json!({})).await;
@@ -97,13 +124,45 @@ async fn a_real_grid() {
     let again = second
         .call("open", json!({ "url": site.url("/third") }))
         .await;
-    eprintln!("again: {} sessions", grid.sessions().await);
     assert!(
         !again.is_error && again.text.contains("The third page"),
         "{}",
         again.text
     );
     second.close().await;
+
+    // A file on this machine reaches the node's browser through the Grid's
+    // file endpoint: the page reads what it holds.
+    let files = tempfile::tempdir().expect("a folder");
+    std::fs::write(files.path().join("up.txt"), "a letter from far away").expect("a file");
+    let uploader = packed(
+        &grid,
+        &site,
+        Duration::from_secs(12),
+        None,
+        PackOptions {
+            groups: vec![tools::Group::Files],
+            files_dir: Some(files.path().to_owned()),
+            ..PackOptions::default()
+        },
+    );
+    let form = uploader
+        .call("open", json!({ "url": site.url("/upload") }))
+        .await;
+    assert!(!form.is_error, "{}", form.text);
+    let field = tools::element_number(&form.text, "CV").expect("the file field");
+    let put = uploader
+        .call("upload", json!({ "element": field, "paths": ["up.txt"] }))
+        .await;
+    assert!(!put.is_error, "{}", put.text);
+    let read = uploader
+        .call(
+            "wait_for",
+            json!({ "text": "read: a letter from far away" }),
+        )
+        .await;
+    assert!(!read.is_error, "{}", read.text);
+    uploader.close().await;
 
     // A profile folder cannot reach a remote browser: refused at start.
     let folder = tempfile::tempdir().expect("a folder");
@@ -120,7 +179,6 @@ async fn a_real_grid() {
         refused.text
     );
     third.close().await;
-    eprintln!("at the end: {} sessions", grid.sessions().await);
 
     until(|| async { grid.sessions().await == 0 }).await;
 }

@@ -63,8 +63,9 @@ fn kill_group(child: &mut Child) {
 
 impl Grid {
     /// A hub with `nodes` nodes of one browser slot each; a session request
-    /// waits at most `queue` for a slot.
-    pub async fn start(nodes: usize, queue: Duration) -> Result<Self, String> {
+    /// waits at most `queue` for a slot, and a session that hears no
+    /// command for `idle` is ended by its node.
+    pub async fn start(nodes: usize, queue: Duration, idle: Duration) -> Result<Self, String> {
         let dir = tempfile::tempdir().map_err(|error| format!("a folder: {error}"))?;
         std::fs::write(
             dir.path().join("node.toml"),
@@ -114,6 +115,8 @@ stereotype = '{"browserName": "chrome", "platformName": "linux", "goog:chromeOpt
             args.push("--hub".to_owned());
             args.push(format!("http://127.0.0.1:{port}"));
             args.extend(bus("127.0.0.1"));
+            args.push("--session-timeout".to_owned());
+            args.push(idle.as_secs().max(1).to_string());
             args.push("--config".to_owned());
             args.push(dir.path().join("node.toml").display().to_string());
             children.push(Some(java(

@@ -37,6 +37,8 @@
 
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::{Arc, Weak};
+use std::time::Duration;
 
 use tokio::sync::{watch, Mutex};
 use tokio::time::{timeout_at, Instant};
@@ -72,13 +74,27 @@ pub trait Session: Send + 'static {
     /// Ends the session: every process it started ends and its temporary
     /// profile is deleted (a remote browser is only disconnected from).
     fn shutdown(self) -> BoxFuture<'static, ()>;
+
+    /// How often the session must hear from us to stay alive while no
+    /// call comes (a remote end that ends idle sessions), if at all.
+    fn keep_alive_every(&self) -> Option<Duration> {
+        None
+    }
+
+    /// Tells the session we are still here (a cheap command). Only made
+    /// while no call runs.
+    fn keep_alive(&mut self) -> BoxFuture<'_, ()> {
+        Box::pin(async {})
+    }
 }
 
 /// Runs a backend's calls by the contract's rules. See the module docs.
 pub struct Supervisor<S> {
     options: Options,
     start: Start<S>,
-    state: Mutex<Option<S>>,
+    state: Arc<Mutex<Option<S>>>,
+    /// How many sessions were started: a keeper serves only its own.
+    started: Arc<std::sync::atomic::AtomicU64>,
     /// Bumped by [`Supervisor::cancel`]; a call ends when it changes.
     cancels: watch::Sender<u64>,
 }
@@ -93,7 +109,8 @@ impl<S: Session> Supervisor<S> {
         Self {
             options,
             start: Box::new(start),
-            state: Mutex::new(None),
+            state: Arc::new(Mutex::new(None)),
+            started: Arc::default(),
             cancels: watch::Sender::new(0),
         }
     }
@@ -160,6 +177,18 @@ impl<S: Session> Supervisor<S> {
             let started = timeout_at(deadline, (self.start)(self.options.clone()))
                 .await
                 .map_err(|_| DriverError::timeout("starting the browser", limit))??;
+            let number = self
+                .started
+                .fetch_add(1, std::sync::atomic::Ordering::AcqRel)
+                + 1;
+            if let Some(every) = started.keep_alive_every() {
+                keep_alive(
+                    Arc::downgrade(&self.state),
+                    Arc::clone(&self.started),
+                    number,
+                    every,
+                );
+            }
             *state = Some(started);
         }
         let Some(session) = state.as_mut() else {
@@ -215,4 +244,36 @@ impl<S: Session> Supervisor<S> {
             session.shutdown().await;
         }
     }
+}
+
+/// Keeps session number `number` in `state` alive every `every` while it
+/// idles, until another session replaces it or the supervisor is dropped.
+fn keep_alive<S: Session>(
+    state: Weak<Mutex<Option<S>>>,
+    started: Arc<std::sync::atomic::AtomicU64>,
+    number: u64,
+    every: Duration,
+) {
+    let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+        return;
+    };
+    runtime.spawn(async move {
+        loop {
+            tokio::time::sleep(every).await;
+            let Some(state) = state.upgrade() else {
+                return;
+            };
+            if started.load(std::sync::atomic::Ordering::Acquire) != number {
+                return;
+            }
+            // A call under way is activity enough.
+            let Ok(mut guard) = state.try_lock() else {
+                continue;
+            };
+            match guard.as_mut() {
+                Some(session) => session.keep_alive().await,
+                None => return,
+            }
+        }
+    });
 }
