@@ -180,6 +180,69 @@ async fn shell(backend: Backend) {
     }
 }
 
+/// `--trace DIR`: each session's calls, the answers as the model read
+/// them (no secret), a picture after each action, files for the owner
+/// only; `tabwright trace DIR` makes the page.
+async fn traces(backend: Backend) {
+    use std::os::unix::fs::PermissionsExt;
+    const SECRET: &str = "Tr4ced-Value-77";
+    let site = Site::with_fixtures().await;
+    let folder = tempfile::tempdir().expect("a folder");
+    let mut command = Command::new(binary());
+    command
+        .env("TABWRIGHT_TEST_SECRET", SECRET)
+        .args(["--backend", backend_flag(backend), "--allow-origin"])
+        .arg(site.origin())
+        .args(["--secret", "PW=TABWRIGHT_TEST_SECRET", "--trace"])
+        .arg(folder.path())
+        .arg("shell");
+    let script = format!(
+        "open {}\ntype 1 {{{{secret:PW}}}}\nclick 2\nsnapshot\nquit\n",
+        site.url("/fx/echo.html")
+    );
+    run(command, Some(&script)).await;
+    let sessions: Vec<_> = std::fs::read_dir(folder.path())
+        .expect("the trace folder")
+        .map(|entry| entry.expect("an entry").path())
+        .collect();
+    assert_eq!(sessions.len(), 1, "{sessions:?}");
+    let session = &sessions[0];
+    let steps = tools::trace::read_steps(session).expect("the steps");
+    let tools_called: Vec<&str> = steps.iter().map(|step| step.tool.as_str()).collect();
+    assert_eq!(tools_called, ["open", "type", "click", "snapshot"]);
+    assert!(steps[0].answer.contains("# Echo"), "{}", steps[0].answer);
+    assert!(steps[1].picture.is_some() && steps[3].picture.is_none());
+    let mut pages = Command::new(binary());
+    pages.arg("trace").arg(folder.path());
+    let printed = run(pages, None).await;
+    assert!(printed.trim().ends_with("index.html"), "{printed}");
+    let page = std::fs::read_to_string(session.join("index.html")).expect("the page");
+    assert!(
+        page.contains("What the model read") && page.contains("4. snapshot"),
+        "{page}"
+    );
+    for entry in std::fs::read_dir(session).expect("the session folder") {
+        let path = entry.expect("an entry").path();
+        let mode = std::fs::metadata(&path)
+            .expect("metadata")
+            .permissions()
+            .mode()
+            & 0o777;
+        assert_eq!(mode, 0o600, "{path:?}");
+        let bytes = std::fs::read(&path).expect("a file");
+        assert!(
+            !String::from_utf8_lossy(&bytes).contains(SECRET),
+            "{path:?} holds the secret"
+        );
+    }
+    let mode = std::fs::metadata(session)
+        .expect("metadata")
+        .permissions()
+        .mode()
+        & 0o777;
+    assert_eq!(mode, 0o700);
+}
+
 async fn mcp_python_client(backend: Backend) {
     let site = Site::start().await;
     let client = concat!(env!("CARGO_MANIFEST_DIR"), "/mcp/client.py");
@@ -230,6 +293,7 @@ both_backends!(
     open,
     shell,
     mcp_python_client,
+    traces,
     no_log_level_prints_a_secret
 );
 

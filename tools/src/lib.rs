@@ -78,6 +78,7 @@ mod short;
 mod state;
 mod storage;
 mod table;
+pub mod trace;
 mod vision;
 
 pub use error::ToolError;
@@ -87,6 +88,7 @@ pub use pack::Pack;
 pub use secrets::Scrubber;
 pub use short::ShortCall;
 pub use table::{definitions, Export, Hints, ToolDef};
+pub use trace::{Step, Trace};
 
 /// The number of the first element whose snapshot line holds `needle`,
 /// read off the text the way a model reads it (`[N] role "name" …`, or

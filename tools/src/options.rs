@@ -46,6 +46,10 @@ pub struct PackOptions {
     /// Values the model types by name (`{{secret:NAME}}`) and never reads
     /// back: every answer has them replaced by `••••`.
     pub secrets: Vec<Secret>,
+    /// Where each session writes its trace (every call, the answer the
+    /// model read, a picture after each action; see [`crate::Trace`]).
+    /// Default: none.
+    pub trace_dir: Option<PathBuf>,
 }
 
 /// A value the model may type but never read: see [`PackOptions::secrets`].
@@ -158,6 +162,7 @@ impl Default for PackOptions {
             output_dir: None,
             state_dir: None,
             secrets: Vec::new(),
+            trace_dir: None,
         }
     }
 }

@@ -21,6 +21,16 @@ use crate::short::{self, ShortCall};
 use crate::state::State;
 use crate::table::{offered, Tool, ToolDef};
 
+/// What a traced call notes before it runs.
+struct Traced<'a> {
+    trace: &'a crate::trace::Trace,
+    arguments: Value,
+    started: std::time::Instant,
+    at: std::time::SystemTime,
+    refusals: u64,
+    console: u64,
+}
+
 /// Marks a call as the one holding the pack's state, until dropped.
 struct Serving<'a>(&'a AtomicU64);
 
@@ -49,6 +59,8 @@ pub struct Pack {
     calls: AtomicU64,
     /// The number of the call that holds the state (0: none).
     serving: AtomicU64,
+    /// The session's trace, when one is kept.
+    trace: Option<crate::trace::Trace>,
 }
 
 impl Pack {
@@ -57,6 +69,13 @@ impl Pack {
     pub fn new(driver: GuardedDriver, options: PackOptions) -> Self {
         let tools = offered(&options);
         let defs = tools.iter().map(|tool| tool.def(options.vision)).collect();
+        let trace = options.trace_dir.as_deref().and_then(|root| {
+            crate::trace::Trace::create(root)
+                .inspect_err(|error| {
+                    tracing::warn!(%error, root = %root.display(), "no trace can be written");
+                })
+                .ok()
+        });
         Self {
             browser: Browser {
                 driver,
@@ -69,6 +88,7 @@ impl Pack {
             defs,
             calls: AtomicU64::new(0),
             serving: AtomicU64::new(0),
+            trace,
         }
     }
 
@@ -154,7 +174,92 @@ impl Pack {
         let _serving = Serving::start(&self.serving, id);
         // Each answer's page content is fenced with a code of its own.
         state.fence = marks::Fence::new();
-        let call = std::panic::AssertUnwindSafe(self.dispatch(&mut state, name, arguments));
+        let traced = self.trace.as_ref().map(|trace| Traced {
+            trace,
+            arguments: arguments.clone(),
+            started: std::time::Instant::now(),
+            at: std::time::SystemTime::now(),
+            refusals: self.browser.driver.guard().refusals().next_seq(),
+            console: state.console.next_seq(),
+        });
+        let output = self.answered(&mut state, name, arguments).await;
+        if let Some(traced) = traced {
+            self.record(&mut state, traced, name, &output).await;
+        }
+        output
+    }
+
+    /// Writes a call into the session's trace: the answer as the model
+    /// reads it (scrubbed), a picture after an action, and what the guard
+    /// refused and the page logged meanwhile.
+    async fn record(&self, state: &mut State, traced: Traced<'_>, name: &str, output: &ToolOutput) {
+        let ms = u64::try_from(traced.started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        let step = traced.trace.next();
+        let mut answer = output.text.clone();
+        self.browser.secrets.scrub(&mut answer);
+        let mut arguments = traced.arguments.to_string();
+        self.browser.secrets.scrub(&mut arguments);
+        let acted = self
+            .find(name)
+            .is_ok_and(|tool| !tool.hints.read_only && tool.name != "close");
+        let picture = if acted {
+            let shot = self
+                .browser
+                .driver
+                .screenshot(driver_core::ScreenshotOptions {
+                    format: driver_core::ScreenshotFormat::Jpeg(40),
+                    full_page: false,
+                })
+                .await;
+            shot.ok().and_then(|jpeg| traced.trace.picture(step, &jpeg))
+        } else {
+            None
+        };
+        self.browser.gather_console(state).await;
+        let console = state
+            .console
+            .since(traced.console)
+            .map(|entry| {
+                let mut line = crate::output::console_line(entry);
+                self.browser.secrets.scrub(&mut line);
+                line
+            })
+            .collect();
+        let refused = self
+            .browser
+            .driver
+            .guard()
+            .refusals()
+            .since(traced.refusals)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        traced.trace.write(&crate::trace::Step {
+            step,
+            at_ms: traced
+                .at
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |since| {
+                    u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
+                }),
+            tool: name.chars().take(100).collect(),
+            arguments: serde_json::from_str(&arguments).unwrap_or(Value::String(arguments)),
+            answer,
+            is_error: output.is_error,
+            ms,
+            picture,
+            refused,
+            console,
+        });
+    }
+
+    /// The trace folder of this session, when one is kept.
+    pub fn trace_folder(&self) -> Option<&std::path::Path> {
+        self.trace.as_ref().map(crate::trace::Trace::folder)
+    }
+
+    async fn answered(&self, state: &mut State, name: &str, arguments: Value) -> ToolOutput {
+        let call = std::panic::AssertUnwindSafe(self.dispatch(state, name, arguments));
         match futures_catch(call).await {
             Ok(Ok(output)) => output,
             Ok(Err(error)) => ToolOutput::error(&error, state.fence),

@@ -56,6 +56,8 @@ pub struct HttpOptions {
     /// More `Origin` values to accept (`scheme://host[:port]`), besides the
     /// server's own.
     pub allowed_origins: Vec<String>,
+    /// The tools' MCP definitions (every session's pack offers the same).
+    pub definitions: Vec<serde_json::Value>,
 }
 
 type Body = BoxBody<Bytes, Infallible>;
@@ -79,7 +81,12 @@ pub async fn serve(
     let address = listener
         .local_addr()
         .map_err(|error| format!("the listener has no address: {error}"))?;
-    let hub = Hub::new(make_pack, options.max_sessions, options.idle);
+    let hub = Hub::new(
+        make_pack,
+        options.definitions,
+        options.max_sessions,
+        options.idle,
+    );
     let mut sessions = LocalSessionManager::default();
     sessions.session_config.keep_alive = Some(options.idle);
     let cancel = CancellationToken::new();

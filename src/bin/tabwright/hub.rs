@@ -125,17 +125,14 @@ impl Drop for Legacy {
 }
 
 impl Hub {
-    /// A hub making each session's pack with `make_pack`.
+    /// A hub making each session's pack with `make_pack`, whose tools'
+    /// MCP definitions are `definitions`.
     pub fn new(
         make_pack: impl Fn() -> Pack + Send + Sync + 'static,
+        definitions: Vec<serde_json::Value>,
         max: usize,
         idle: Duration,
     ) -> Arc<Self> {
-        let definitions = make_pack()
-            .tools()
-            .iter()
-            .map(tools::ToolDef::to_mcp)
-            .collect();
         Arc::new(Self {
             definitions,
             make_pack: Box::new(make_pack),

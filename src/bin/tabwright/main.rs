@@ -46,6 +46,13 @@ enum Command {
         #[arg(long)]
         screenshot: Option<PathBuf>,
     },
+    /// Make a page of the traces under a folder (--trace): for each
+    /// session, index.html beside its trace, a filmstrip of its steps with
+    /// what the model read at each. Prints the pages' paths.
+    Trace {
+        /// A folder given to --trace, or one session's folder in it.
+        folder: PathBuf,
+    },
     /// Print the tool definitions a model is shown (with --caps and
     /// --vision as given), as JSON for an MCP client or a model API.
     Tools {
@@ -185,6 +192,11 @@ struct BrowserArgs {
     /// created readable by its owner only.
     #[arg(long, value_name = "DIR", global = true)]
     state_dir: Option<PathBuf>,
+    /// Write each session's trace under this folder: every call, the
+    /// answer the model read, a small picture after each action (files
+    /// readable by their owner only). `tabwright trace DIR` shows one.
+    #[arg(long, value_name = "DIR", global = true)]
+    trace: Option<PathBuf>,
     /// Let downloads land in this folder (off by default: every download
     /// is refused). The cdp backend only.
     #[arg(long, value_name = "DIR", global = true)]
@@ -306,6 +318,7 @@ impl BrowserArgs {
                 files_dir: self.files_dir.clone(),
                 output_dir: self.output_dir.clone(),
                 state_dir: self.state_dir.clone(),
+                trace_dir: self.trace.clone(),
                 secrets: self
                     .secret
                     .iter()
@@ -412,6 +425,44 @@ fn main() {
     std::process::exit(code)
 }
 
+/// `tabwright trace FOLDER`: a page for each session's trace in it.
+fn trace_pages(folder: &std::path::Path) -> Result<(), String> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let sessions: Vec<PathBuf> = if folder.join(tools::trace::TRACE_FILE).exists() {
+        vec![folder.to_owned()]
+    } else {
+        let mut found: Vec<PathBuf> = std::fs::read_dir(folder)
+            .map_err(|error| format!("cannot read {}: {error}", folder.display()))?
+            .filter_map(Result::ok)
+            .map(|entry| entry.path())
+            .filter(|path| path.join(tools::trace::TRACE_FILE).exists())
+            .collect();
+        found.sort();
+        found
+    };
+    if sessions.is_empty() {
+        return Err(format!(
+            "{} holds no trace (give the folder passed to --trace, or one session's folder in it)",
+            folder.display()
+        ));
+    }
+    for session in sessions {
+        let page = tools::trace::page(&session)
+            .map_err(|error| format!("cannot read the trace in {}: {error}", session.display()))?;
+        let path = session.join("index.html");
+        let written = std::fs::OpenOptions::new()
+            .create(true)
+            .write(true)
+            .truncate(true)
+            .mode(0o600)
+            .open(&path)
+            .and_then(|mut file| std::io::Write::write_all(&mut file, page.as_bytes()));
+        written.map_err(|error| format!("cannot write {}: {error}", path.display()))?;
+        println!("{}", path.display());
+    }
+    Ok(())
+}
+
 /// Resolves on SIGINT or SIGTERM, or when the process that started this
 /// one is gone, so the browser is closed (and its temporary profile
 /// removed) rather than orphaned.
@@ -468,6 +519,10 @@ async fn serve_http(
             .collect(),
         allowed_hosts: mcp.allowed_hosts.clone(),
         allowed_origins: mcp.allowed_origins.clone(),
+        definitions: match tools::definitions(&settings.pack, tools::Export::Mcp) {
+            serde_json::Value::Array(definitions) => definitions,
+            _ => Vec::new(),
+        },
     };
     let (policy, pack) = (settings.policy, settings.pack);
     let sessions = browser.clone();
@@ -519,6 +574,7 @@ async fn run(cli: Cli) -> Result<(), String> {
             result
         }
         Command::Demo { screenshot } => demo::run(&cli.browser, screenshot).await,
+        Command::Trace { folder } => trace_pages(&folder),
         Command::Tools { format } => {
             let settings = cli.browser.settings(&[])?;
             let export = match format {

@@ -1,0 +1,209 @@
+//! [`Trace`]: what a session did, written as it happens, for a person to
+//! read afterwards (`tabwright trace DIR` makes it a page).
+//!
+//! One folder per pack under the trace folder (`0700`): `trace.jsonl`, one
+//! JSON object per call, appended and flushed as each call ends, so a crash
+//! loses at most the call under way; and `NNNN.jpg`, a small picture of the
+//! viewport after each action. Every file is `0600`. A step holds the call
+//! (its arguments with secrets scrubbed), the exact answer the model read,
+//! how long it took, what the guard refused and what the page logged
+//! meanwhile.
+
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The name of a session's trace file in its folder.
+pub const TRACE_FILE: &str = "trace.jsonl";
+
+/// One call, as the trace keeps it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Step {
+    /// Its number in the session, from 1.
+    pub step: u64,
+    /// When it began, in milliseconds since the Unix epoch.
+    pub at_ms: u64,
+    /// The tool.
+    pub tool: String,
+    /// Its arguments, secrets scrubbed.
+    pub arguments: Value,
+    /// What the model read.
+    pub answer: String,
+    /// Whether the call failed.
+    pub is_error: bool,
+    /// How long it took, in milliseconds.
+    pub ms: u64,
+    /// The picture after it (a file in the folder), for an action.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub picture: Option<String>,
+    /// What the guard refused during it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub refused: Vec<String>,
+    /// What the page logged during it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub console: Vec<String>,
+}
+
+/// A session's trace being written. See the module docs.
+pub struct Trace {
+    folder: PathBuf,
+    file: Mutex<File>,
+    steps: AtomicU64,
+}
+
+impl Trace {
+    /// Starts a session's trace in a new folder under `root` (made if
+    /// missing).
+    pub fn create(root: &Path) -> std::io::Result<Self> {
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(root)?;
+        static MADE: AtomicU64 = AtomicU64::new(0);
+        let seconds = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |since| since.as_secs());
+        let folder = root.join(format!(
+            "session-{seconds}-{}-{}",
+            std::process::id(),
+            MADE.fetch_add(1, Ordering::Relaxed) + 1
+        ));
+        std::fs::DirBuilder::new().mode(0o700).create(&folder)?;
+        let file = owner_only(&folder.join(TRACE_FILE))?;
+        Ok(Self {
+            folder,
+            file: Mutex::new(file),
+            steps: AtomicU64::new(0),
+        })
+    }
+
+    /// The session's folder.
+    pub fn folder(&self) -> &Path {
+        &self.folder
+    }
+
+    /// The next step's number.
+    pub(crate) fn next(&self) -> u64 {
+        self.steps.fetch_add(1, Ordering::Relaxed) + 1
+    }
+
+    /// Keeps a picture of step `step`; answers its file name.
+    pub(crate) fn picture(&self, step: u64, jpeg: &[u8]) -> Option<String> {
+        let name = format!("{step:04}.jpg");
+        let mut file = owner_only(&self.folder.join(&name)).ok()?;
+        file.write_all(jpeg).ok()?;
+        Some(name)
+    }
+
+    /// Appends a step, flushed at once.
+    pub(crate) fn write(&self, step: &Step) {
+        let Ok(mut line) = serde_json::to_string(step) else {
+            return;
+        };
+        line.push('\n');
+        let mut file = self
+            .file
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Err(error) = file.write_all(line.as_bytes()).and_then(|()| file.flush()) {
+            tracing::warn!(%error, "a trace step could not be written");
+        }
+    }
+}
+
+/// A new file only its owner may read or write, appended to.
+fn owner_only(path: &Path) -> std::io::Result<File> {
+    OpenOptions::new()
+        .create(true)
+        .append(true)
+        .mode(0o600)
+        .open(path)
+}
+
+/// The steps of a session's trace folder, as written (a line cut short by
+/// a crash is left out).
+pub fn read_steps(folder: &Path) -> std::io::Result<Vec<Step>> {
+    let text = std::fs::read_to_string(folder.join(TRACE_FILE))?;
+    Ok(text
+        .lines()
+        .filter_map(|line| serde_json::from_str(line).ok())
+        .collect())
+}
+
+/// A session's trace as one HTML page: a filmstrip of the steps, each with
+/// its call, what the model read, its timing, refusals and console lines,
+/// and the picture after it. Everything from the page is escaped.
+pub fn page(folder: &Path) -> std::io::Result<String> {
+    let steps = read_steps(folder)?;
+    let mut html = String::from(
+        "<!doctype html><meta charset=utf-8><title>tabwright trace</title>\
+         <style>body{font:14px system-ui;margin:1em}\
+         .strip{display:flex;gap:6px;overflow-x:auto;padding-bottom:8px}\
+         .strip a{flex:none;text-align:center;font-size:12px;color:#333;text-decoration:none}\
+         .strip img{display:block;height:70px;border:1px solid #ccc}\
+         .step{border-top:1px solid #ddd;padding:8px 0}.error{color:#a00}\
+         pre{white-space:pre-wrap;background:#f6f6f6;padding:6px;max-height:24em;overflow:auto}\
+         img.after{max-width:640px;border:1px solid #ccc}</style>",
+    );
+    html.push_str(&format!(
+        "<h1>Trace of {}</h1><p>{} steps</p><div class=strip>",
+        escape(&folder.display().to_string()),
+        steps.len()
+    ));
+    for step in &steps {
+        html.push_str(&format!("<a href=\"#s{0}\">", step.step));
+        if let Some(picture) = &step.picture {
+            html.push_str(&format!("<img src=\"{}\" alt=\"\">", escape(picture)));
+        }
+        html.push_str(&format!("{} {}</a>", step.step, escape(&step.tool)));
+    }
+    html.push_str("</div>");
+    for step in &steps {
+        html.push_str(&format!(
+            "<div class=step id=s{}><h3{}>{}. {} <small>{} ms</small></h3><pre>{}</pre>",
+            step.step,
+            if step.is_error { " class=error" } else { "" },
+            step.step,
+            escape(&step.tool),
+            step.ms,
+            escape(&step.arguments.to_string())
+        ));
+        html.push_str(&format!(
+            "<p>What the model read:</p><pre>{}</pre>",
+            escape(&step.answer)
+        ));
+        for (what, lines) in [
+            ("Refused by the guard", &step.refused),
+            ("Console", &step.console),
+        ] {
+            if !lines.is_empty() {
+                html.push_str(&format!(
+                    "<p>{what}:</p><pre>{}</pre>",
+                    escape(&lines.join("\n"))
+                ));
+            }
+        }
+        if let Some(picture) = &step.picture {
+            html.push_str(&format!(
+                "<img class=after src=\"{}\" alt=\"the page after it\">",
+                escape(picture)
+            ));
+        }
+        html.push_str("</div>");
+    }
+    Ok(html)
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
