@@ -109,6 +109,22 @@ impl Browser {
     /// its alone). Calls of one session are serialised; sessions run at
     /// once. Closing it ends its tabs, not the browser.
     pub fn session(&self, policy: Policy) -> GuardedDriver {
+        self.session_with(policy, self.options.clone())
+    }
+
+    /// [`session`](Self::session), its screencast frames (CDP) given to
+    /// `on_frame`: what a live view shows.
+    pub fn watched_session(
+        &self,
+        policy: Policy,
+        on_frame: driver_core::FrameCallback,
+    ) -> GuardedDriver {
+        let mut options = self.options.clone();
+        options.on_frame = Some(on_frame);
+        self.session_with(policy, options)
+    }
+
+    fn session_with(&self, policy: Policy, options: Options) -> GuardedDriver {
         let make: guard::MakeDriver = match self.backend {
             #[cfg(feature = "cdp")]
             Backend::Cdp => {
@@ -120,7 +136,7 @@ impl Browser {
                 Box::new(|options| Box::new(driver_webdriver::WebDriverDriver::new(options)))
             }
         };
-        GuardedDriver::new(Guard::new(policy), self.options.clone(), make)
+        GuardedDriver::new(Guard::new(policy), options, make)
     }
 
     /// Ends the shared browser (on WebDriver there is none: each session

@@ -454,6 +454,7 @@ async fn mcp_stateless_clients_keep_their_browser() {
         "grace: 2",
         "edsger: 2",
         "another token: refused",
+        "live view: ",
         "cancelled: the next call answered",
         "progress: ",
         "burst of 12 opens: 4 sessions",
@@ -481,7 +482,8 @@ async fn mcp_typescript_client() {
         .arg(script)
         .arg("stdio")
         .arg(binary())
-        .arg(site.origin());
+        .arg(site.origin())
+        .arg(tabwright_tests::free_port().to_string());
     let port = tabwright_tests::free_port();
     let mut command = Command::new(binary());
     command
@@ -502,6 +504,7 @@ async fn mcp_typescript_client() {
         .arg("open-sesame");
     let (stdio, http) = tokio::join!(run(stdio, None), run(http, None));
     server.kill().await.expect("the server stops");
+    assert!(stdio.contains("live view: Second"), "{stdio}");
     for out in [&stdio, &http] {
         for expected in [
             "each with a title and four hints",

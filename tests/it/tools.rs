@@ -725,6 +725,49 @@ async fn cancelled_calls(backend: Backend) {
     s.pack.close().await;
 }
 
+/// A watched pack (what the live view shows): its last calls with the
+/// answers as read, and a picture of the tab, from the screencast on CDP
+/// and from a screenshot after each action on WebDriver.
+async fn watched(backend: Backend) {
+    let watch = tools::Watch::new();
+    let options = Options {
+        timeout: Duration::from_secs(15),
+        on_frame: Some(watch.frame_callback()),
+        ..Options::default()
+    };
+    let pack_options = PackOptions {
+        watch: Some(std::sync::Arc::clone(&watch)),
+        ..PackOptions::default()
+    };
+    let mut s = Session::start_packed(backend, pack_options, options).await;
+    let page = s.ok("open", json!({ "url": s.url("/") })).await;
+    s.ok(
+        "click",
+        json!({ "element": Session::number(&page, "Second page") }),
+    )
+    .await;
+    let recent = watch.recent();
+    let tools_called: Vec<&str> = recent.iter().map(|step| step.tool.as_str()).collect();
+    assert_eq!(tools_called, ["open", "click"]);
+    assert!(
+        recent[1].answer.contains("The second page"),
+        "{}",
+        recent[1].answer
+    );
+    let mut picture = None;
+    for _ in 0..40 {
+        picture = watch.latest();
+        if picture.is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let (_, jpeg) = picture.expect("a picture of the tab");
+    assert_eq!(&jpeg[..2], b"\xff\xd8");
+    assert_eq!(watch.is_screencast(), backend == Backend::Cdp);
+    s.pack.close().await;
+}
+
 both_backends!(
     every_tool,
     dialogs,
@@ -733,5 +776,6 @@ both_backends!(
     bad_input,
     trouble,
     long_logs,
-    cancelled_calls
+    cancelled_calls,
+    watched
 );

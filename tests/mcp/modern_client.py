@@ -118,6 +118,21 @@ async def handles(url, origin, token, other_token):
             assert stolen.is_error and "no browser session" in text_of(stolen), text_of(stolen)
         print("another token: refused")
 
+        # The live view lists the session (by a number, never its handle)
+        # with its page and a picture, to a holder of a token only.
+        base = url.rsplit("/mcp", 1)[0]
+        async with httpx.AsyncClient(timeout=30) as http:
+            listed = (await http.get(f"{base}/live/sessions?token={token}")).json()["sessions"]
+            mine_listed = [s for s in listed if (s["url"] or "").startswith(origin)]
+            assert mine_listed and handle not in str(listed), listed
+            picture = await http.get(f"{base}/live/frame/{mine_listed[0]['id']}?token={token}")
+            assert picture.status_code == 200 and picture.content[:2] == b"\xff\xd8", picture.status_code
+            page = await http.get(f"{base}/live", headers={"Authorization": f"Bearer {token}"})
+            assert page.status_code == 200 and "tabwright: live" in page.text, page.status_code
+            bare = await http.get(f"{base}/live/sessions")
+            assert bare.status_code == 401, bare.status_code
+        print(f"live view: {len(listed)} session(s) listed, a picture of each")
+
         # A cancelled call frees its session within a second.
         started = time.monotonic()
         try:

@@ -5,7 +5,10 @@
 // notifications/cancelled) frees the session within a second; a call that
 // waits reports progress.
 //
-// usage: node mcp-client.mjs stdio TABWRIGHT_BINARY ORIGIN
+// Over stdio the server also serves its live view (--live), which must show
+// the session's page and a picture of it.
+//
+// usage: node mcp-client.mjs stdio TABWRIGHT_BINARY ORIGIN LIVE_PORT
 //        node mcp-client.mjs http URL ORIGIN TOKEN
 // Prints one line per check and "ok"; exits non-zero on the first failure.
 
@@ -13,7 +16,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
-const [mode, target, origin, token] = process.argv.slice(2);
+const [mode, target, origin, extra] = process.argv.slice(2);
+const token = mode === "http" ? extra : undefined;
+const livePort = mode === "stdio" ? extra : undefined;
 
 function fail(message) {
   console.error(message);
@@ -27,7 +32,7 @@ const transport =
   mode === "stdio"
     ? new StdioClientTransport({
         command: target,
-        args: ["mcp", "--allow-origin", origin, "--timeout", "20"],
+        args: ["mcp", "--allow-origin", origin, "--timeout", "20", "--live", `127.0.0.1:${livePort}`],
         stderr: "ignore",
       })
     : new StreamableHTTPClientTransport(new URL(target), {
@@ -54,6 +59,23 @@ if (!link) fail(textOf(opened));
 const clicked = await client.callTool({ name: "click", arguments: { element: Number(link[1]) } });
 if (!textOf(clicked).includes("The second page")) fail(textOf(clicked));
 console.log("opened and clicked");
+
+if (livePort) {
+  const live = `http://127.0.0.1:${livePort}/live`;
+  const { sessions } = await (await fetch(`${live}/sessions`)).json();
+  if (sessions.length !== 1 || !String(sessions[0].url).startsWith(origin)) fail(JSON.stringify(sessions));
+  let picture;
+  for (let i = 0; i < 40; i++) {
+    picture = await fetch(`${live}/frame/${sessions[0].id}`);
+    if (picture.status === 200) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const bytes = new Uint8Array(await picture.arrayBuffer());
+  if (bytes[0] !== 0xff || bytes[1] !== 0xd8) fail(`no picture: ${picture.status}`);
+  const foreign = await fetch(`${live}/sessions`, { headers: { Origin: "http://attacker.example" } });
+  if (foreign.status !== 403) fail(`a foreign origin got ${foreign.status}`);
+  console.log(`live view: ${sessions[0].title}, a picture, ${sessions[0].calls.length} calls`);
+}
 
 // Abort a wait that would last the whole timeout.
 const abort = new AbortController();

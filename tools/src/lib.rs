@@ -80,6 +80,7 @@ mod storage;
 mod table;
 pub mod trace;
 mod vision;
+mod watch;
 
 pub use error::ToolError;
 pub use options::{Answers, Group, PackOptions, Secret};
@@ -89,6 +90,7 @@ pub use secrets::Scrubber;
 pub use short::ShortCall;
 pub use table::{definitions, Export, Hints, ToolDef};
 pub use trace::{Step, Trace};
+pub use watch::Watch;
 
 /// The number of the first element whose snapshot line holds `needle`,
 /// read off the text the way a model reads it (`[N] role "name" …`, or

@@ -50,6 +50,9 @@ pub struct PackOptions {
     /// model read, a picture after each action; see [`crate::Trace`]).
     /// Default: none.
     pub trace_dir: Option<PathBuf>,
+    /// What a person watching the session sees (a live view): filled
+    /// after each call. Default: none.
+    pub watch: Option<std::sync::Arc<crate::Watch>>,
 }
 
 /// A value the model may type but never read: see [`PackOptions::secrets`].
@@ -163,6 +166,7 @@ impl Default for PackOptions {
             state_dir: None,
             secrets: Vec::new(),
             trace_dir: None,
+            watch: None,
         }
     }
 }

@@ -22,8 +22,7 @@ use crate::state::State;
 use crate::table::{offered, Tool, ToolDef};
 
 /// What a traced call notes before it runs.
-struct Traced<'a> {
-    trace: &'a crate::trace::Trace,
+struct Traced {
     arguments: Value,
     started: std::time::Instant,
     at: std::time::SystemTime,
@@ -61,6 +60,8 @@ pub struct Pack {
     serving: AtomicU64,
     /// The session's trace, when one is kept.
     trace: Option<crate::trace::Trace>,
+    /// How many calls were traced or watched.
+    steps: AtomicU64,
 }
 
 impl Pack {
@@ -89,6 +90,7 @@ impl Pack {
             calls: AtomicU64::new(0),
             serving: AtomicU64::new(0),
             trace,
+            steps: AtomicU64::new(0),
         }
     }
 
@@ -174,8 +176,8 @@ impl Pack {
         let _serving = Serving::start(&self.serving, id);
         // Each answer's page content is fenced with a code of its own.
         state.fence = marks::Fence::new();
-        let traced = self.trace.as_ref().map(|trace| Traced {
-            trace,
+        let watched = self.trace.is_some() || self.browser.options.watch.is_some();
+        let traced = watched.then(|| Traced {
             arguments: arguments.clone(),
             started: std::time::Instant::now(),
             at: std::time::SystemTime::now(),
@@ -189,12 +191,13 @@ impl Pack {
         output
     }
 
-    /// Writes a call into the session's trace: the answer as the model
-    /// reads it (scrubbed), a picture after an action, and what the guard
-    /// refused and the page logged meanwhile.
-    async fn record(&self, state: &mut State, traced: Traced<'_>, name: &str, output: &ToolOutput) {
+    /// Writes a call into the session's trace and its watch: the answer
+    /// as the model reads it (scrubbed), a picture after an action, and
+    /// what the guard refused and the page logged meanwhile.
+    async fn record(&self, state: &mut State, traced: Traced, name: &str, output: &ToolOutput) {
         let ms = u64::try_from(traced.started.elapsed().as_millis()).unwrap_or(u64::MAX);
-        let step = traced.trace.next();
+        let step = self.steps.fetch_add(1, Ordering::Relaxed) + 1;
+        let watch = self.browser.options.watch.as_ref();
         let mut answer = output.text.clone();
         self.browser.secrets.scrub(&mut answer);
         let mut arguments = traced.arguments.to_string();
@@ -202,19 +205,30 @@ impl Pack {
         let acted = self
             .find(name)
             .is_ok_and(|tool| !tool.hints.read_only && tool.name != "close");
-        let picture = if acted {
-            let shot = self
-                .browser
+        // A picture after an action: for the trace, and for a watch whose
+        // pictures do not come from a screencast.
+        let wanted = self.trace.is_some() || watch.is_some_and(|watch| !watch.is_screencast());
+        let jpeg = if acted && wanted {
+            self.browser
                 .driver
                 .screenshot(driver_core::ScreenshotOptions {
                     format: driver_core::ScreenshotFormat::Jpeg(40),
                     full_page: false,
                 })
-                .await;
-            shot.ok().and_then(|jpeg| traced.trace.picture(step, &jpeg))
+                .await
+                .ok()
         } else {
             None
         };
+        let picture = match (&self.trace, &jpeg) {
+            (Some(trace), Some(jpeg)) => trace.picture(step, jpeg),
+            _ => None,
+        };
+        if let (Some(watch), Some(jpeg)) = (watch, jpeg) {
+            if !watch.is_screencast() {
+                watch.set_frame(jpeg);
+            }
+        }
         self.browser.gather_console(state).await;
         let console = state
             .console
@@ -234,7 +248,7 @@ impl Pack {
             .iter()
             .map(ToString::to_string)
             .collect();
-        traced.trace.write(&crate::trace::Step {
+        let step = crate::trace::Step {
             step,
             at_ms: traced
                 .at
@@ -250,7 +264,13 @@ impl Pack {
             picture,
             refused,
             console,
-        });
+        };
+        if let Some(trace) = &self.trace {
+            trace.write(&step);
+        }
+        if let Some(watch) = watch {
+            watch.push(step);
+        }
     }
 
     /// The trace folder of this session, when one is kept.

@@ -55,7 +55,6 @@ pub struct Step {
 pub struct Trace {
     folder: PathBuf,
     file: Mutex<File>,
-    steps: AtomicU64,
 }
 
 impl Trace {
@@ -80,18 +79,12 @@ impl Trace {
         Ok(Self {
             folder,
             file: Mutex::new(file),
-            steps: AtomicU64::new(0),
         })
     }
 
     /// The session's folder.
     pub fn folder(&self) -> &Path {
         &self.folder
-    }
-
-    /// The next step's number.
-    pub(crate) fn next(&self) -> u64 {
-        self.steps.fetch_add(1, Ordering::Relaxed) + 1
     }
 
     /// Keeps a picture of step `step`; answers its file name.

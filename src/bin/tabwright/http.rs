@@ -66,7 +66,7 @@ type Body = BoxBody<Bytes, Infallible>;
 /// session its pack (and so its browser session).
 pub async fn serve(
     options: HttpOptions,
-    make_pack: impl Fn() -> Pack + Send + Sync + 'static,
+    make_pack: impl Fn(Arc<tools::Watch>) -> Pack + Send + Sync + 'static,
     stop: impl std::future::Future<Output = ()>,
 ) -> Result<(), String> {
     if !options.listen.ip().is_loopback() && options.tokens.is_empty() {
@@ -109,7 +109,7 @@ pub async fn serve(
         hub: Arc::clone(&hub),
     });
     eprintln!(
-        "tabwright: MCP over streamable HTTP at http://{address}/mcp ({}; at most {} sessions, each closed after {} s idle)",
+        "tabwright: MCP over streamable HTTP at http://{address}/mcp, a live view of its sessions at http://{address}/live ({}; at most {} sessions, each closed after {} s idle)",
         if gate.tokens.is_empty() {
             "loopback only, no token"
         } else {
@@ -149,6 +149,9 @@ pub async fn serve(
                 let gate = Arc::clone(&gate);
                 async move {
                     match gate.admit(request).await {
+                        Ok(request) if is_live(&request) => {
+                            Ok(crate::live::answer(gate.hub.as_ref(), request.uri().path()))
+                        }
                         Ok(request) => service.call(request).await,
                         Err(refusal) => Ok::<_, Infallible>(refusal),
                     }
@@ -185,12 +188,21 @@ impl Gate {
     /// one that may not pass.
     async fn admit(&self, request: Request<Incoming>) -> Result<Request<Body>, Response<Body>> {
         if !self.tokens.is_empty() {
-            let sent = request
+            let header = request
                 .headers()
                 .get(hyper::header::AUTHORIZATION)
                 .and_then(|value| value.to_str().ok())
-                .and_then(|value| value.strip_prefix("Bearer "))
-                .unwrap_or("");
+                .and_then(|value| value.strip_prefix("Bearer "));
+            // A browser opening the live view sends no header: its token
+            // comes in the address.
+            let query = is_live(&request)
+                .then(|| {
+                    url::form_urlencoded::parse(request.uri().query().unwrap_or("").as_bytes())
+                        .find(|(name, _)| name == "token")
+                        .map(|(_, value)| value.into_owned())
+                })
+                .flatten();
+            let sent = header.map(str::to_owned).or(query).unwrap_or_default();
             // Every token is compared, each in constant time.
             let known = self.tokens.iter().fold(false, |known, token| {
                 known | bool::from(token.as_bytes().ct_eq(sent.as_bytes()))
@@ -258,6 +270,12 @@ impl Gate {
         }
         Ok(Request::from_parts(parts, Full::new(body).boxed()))
     }
+}
+
+/// Whether a request is for the live view (`/live…`, a GET).
+fn is_live<B>(request: &Request<B>) -> bool {
+    request.method() == hyper::Method::GET
+        && (request.uri().path() == "/live" || request.uri().path().starts_with("/live/"))
 }
 
 /// The origins a request may come from: the server's own address under

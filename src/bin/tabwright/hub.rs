@@ -18,8 +18,10 @@ use std::time::{Duration, Instant};
 
 use rand::RngCore;
 use sha2::{Digest, Sha256};
+use std::sync::Weak;
 use subtle::ConstantTimeEq;
 use tools::Pack;
+use tools::Watch;
 
 /// Who made a handle: the digest of the bearer token it came with (all
 /// zeros on a server without tokens).
@@ -42,13 +44,29 @@ impl Owner {
 
 /// The HTTP server's browser sessions. See the module docs.
 pub struct Hub {
-    make_pack: Box<dyn Fn() -> Pack + Send + Sync>,
+    make_pack: Box<dyn Fn(Arc<Watch>) -> Pack + Send + Sync>,
+    /// Every session made, for the live view (gone ones pruned).
+    watched: Mutex<Vec<Watched>>,
+    made: std::sync::atomic::AtomicU64,
     slots: Arc<Slots>,
     /// How long a handle's session may sit unused before it is closed.
     pub idle: Duration,
     /// The tools' MCP definitions (every session's pack offers the same).
     pub definitions: Vec<serde_json::Value>,
     handles: Mutex<HashMap<String, Held>>,
+}
+
+/// A session as the live view lists it.
+pub struct Watched {
+    /// A number for the live view (never the handle: that is a credential).
+    pub id: u64,
+    /// `MCP session` or `handle`.
+    pub kind: &'static str,
+    /// When it was made.
+    pub made: Instant,
+    /// What it shows.
+    pub watch: Arc<Watch>,
+    alive: Weak<Pack>,
 }
 
 /// A session under a handle.
@@ -128,7 +146,7 @@ impl Hub {
     /// A hub making each session's pack with `make_pack`, whose tools'
     /// MCP definitions are `definitions`.
     pub fn new(
-        make_pack: impl Fn() -> Pack + Send + Sync + 'static,
+        make_pack: impl Fn(Arc<Watch>) -> Pack + Send + Sync + 'static,
         definitions: Vec<serde_json::Value>,
         max: usize,
         idle: Duration,
@@ -136,6 +154,8 @@ impl Hub {
         Arc::new(Self {
             definitions,
             make_pack: Box::new(make_pack),
+            watched: Mutex::new(Vec::new()),
+            made: std::sync::atomic::AtomicU64::new(0),
             slots: Arc::new(Slots {
                 max,
                 open: Mutex::new(0),
@@ -163,15 +183,55 @@ impl Hub {
     pub fn legacy(&self) -> Result<Legacy, Full> {
         let slot = self.slots.take()?;
         Ok(Legacy {
-            pack: Arc::new((self.make_pack)()),
+            pack: self.make("MCP session"),
             _slot: slot,
         })
+    }
+
+    /// A new session's pack, listed for the live view.
+    fn make(&self, kind: &'static str) -> Arc<Pack> {
+        let watch = Watch::new();
+        let pack = Arc::new((self.make_pack)(Arc::clone(&watch)));
+        let id = self.made.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        let mut watched = self
+            .watched
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        watched.retain(|entry| entry.alive.strong_count() > 0);
+        watched.push(Watched {
+            id,
+            kind,
+            made: Instant::now(),
+            watch,
+            alive: Arc::downgrade(&pack),
+        });
+        pack
+    }
+
+    /// The sessions open now, for the live view: (id, kind, age, watch).
+    pub fn watched(&self) -> Vec<(u64, &'static str, Duration, Arc<Watch>)> {
+        let mut watched = self
+            .watched
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        watched.retain(|entry| entry.alive.strong_count() > 0);
+        watched
+            .iter()
+            .map(|entry| {
+                (
+                    entry.id,
+                    entry.kind,
+                    entry.made.elapsed(),
+                    Arc::clone(&entry.watch),
+                )
+            })
+            .collect()
     }
 
     /// A new browser session under a new handle, owned by `owner`.
     pub fn mint(&self, owner: Owner) -> Result<(String, Arc<Pack>), Full> {
         let slot = self.slots.take()?;
-        let pack = Arc::new((self.make_pack)());
+        let pack = self.make("handle");
         let mut handles = self.lock();
         let handle = loop {
             let handle = new_handle();

@@ -4,6 +4,7 @@
 mod demo;
 mod http;
 mod hub;
+mod live;
 mod logs;
 mod mcp;
 mod shell;
@@ -83,6 +84,11 @@ struct McpArgs {
     /// own (on CDP a browser context in one shared browser).
     #[arg(long, value_name = "ADDR")]
     http: Option<std::net::SocketAddr>,
+    /// Over stdio: serve a live view of the session at this loopback
+    /// address (e.g. 127.0.0.1:8932): its picture and calls, read-only.
+    /// (`--http` serves one at /live on its own address.)
+    #[arg(long, value_name = "ADDR")]
+    live: Option<std::net::SocketAddr>,
     /// Close an MCP session (and its browser session) after this many
     /// seconds without a request.
     #[arg(long, value_name = "SECONDS", default_value_t = 600)]
@@ -528,7 +534,14 @@ async fn serve_http(
     let sessions = browser.clone();
     let served = http::serve(
         options,
-        move || Pack::new(sessions.session(policy.clone()), pack.clone()),
+        move |watch: Arc<tools::Watch>| {
+            let driver = sessions.watched_session(policy.clone(), watch.frame_callback());
+            let options = PackOptions {
+                watch: Some(watch),
+                ..pack.clone()
+            };
+            Pack::new(driver, options)
+        },
         stop_signal(),
     )
     .await;
@@ -542,7 +555,29 @@ async fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
         Command::Mcp(mcp) => match mcp.http {
             None => {
-                let pack = Arc::new(cli.browser.pack(&[])?);
+                let pack = Arc::new(match mcp.live {
+                    None => cli.browser.pack(&[])?,
+                    Some(listen) => {
+                        let settings = cli.browser.settings(&[])?;
+                        let watch = tools::Watch::new();
+                        let mut options = settings.options;
+                        options.on_frame = Some(watch.frame_callback());
+                        let browser =
+                            tabwright::browser(settings.backend, options, settings.policy);
+                        let one = live::One {
+                            watch: Arc::clone(&watch),
+                            made: std::time::Instant::now(),
+                        };
+                        live::serve_alone(listen, Arc::new(one)).await?;
+                        Pack::new(
+                            browser,
+                            PackOptions {
+                                watch: Some(watch),
+                                ..settings.pack
+                            },
+                        )
+                    }
+                });
                 let served = mcp::McpServer::new(pack.clone()).serve_stdio();
                 tokio::select! {
                     result = served => result,

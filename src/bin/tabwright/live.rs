@@ -1,0 +1,270 @@
+//! The live view of `tabwright mcp --http`: on the same listener as `/mcp`,
+//! behind the same gate (the bearer token, here also as `?token=`, since a
+//! browser opening the page sends no header; the `Origin` rule). Read-only:
+//!
+//! - `GET /live`: the page, which polls the two below;
+//! - `GET /live/sessions`: the open sessions as JSON (a number each, never
+//!   the handle; its kind, age, current URL and title, its last calls with
+//!   the answers the model read);
+//! - `GET /live/frame/N`: session N's latest picture (JPEG), from the CDP
+//!   screencast, or on WebDriver the screenshot after its last action. Only
+//!   the newest is kept, so a slow viewer skips frames and nothing queues.
+
+use std::convert::Infallible;
+
+use bytes::Bytes;
+use http_body_util::{combinators::BoxBody, BodyExt, Full};
+use hyper::{Response, StatusCode};
+use serde_json::{json, Value};
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::net::TcpListener;
+use tools::Watch;
+
+use crate::hub::Hub;
+
+type Body = BoxBody<Bytes, Infallible>;
+
+/// The sessions a live view lists: (number, kind, age, what it shows).
+pub trait Listing: Send + Sync {
+    /// The sessions open now.
+    fn watched(&self) -> Vec<(u64, &'static str, Duration, Arc<Watch>)>;
+}
+
+impl Listing for Hub {
+    fn watched(&self) -> Vec<(u64, &'static str, Duration, Arc<Watch>)> {
+        Hub::watched(self)
+    }
+}
+
+/// The one session of a stdio server.
+pub struct One {
+    /// What it shows.
+    pub watch: Arc<Watch>,
+    /// When it began.
+    pub made: Instant,
+}
+
+impl Listing for One {
+    fn watched(&self) -> Vec<(u64, &'static str, Duration, Arc<Watch>)> {
+        vec![(1, "stdio", self.made.elapsed(), Arc::clone(&self.watch))]
+    }
+}
+
+/// Serves the live view of `listing` on `listen` (loopback only: there is
+/// no token to ask for) until the process ends; refuses any other
+/// `Origin`.
+pub async fn serve_alone(listen: SocketAddr, listing: Arc<dyn Listing>) -> Result<(), String> {
+    if !listen.ip().is_loopback() {
+        return Err(format!(
+            "--live {listen}: the live view of a stdio server listens on loopback only (it has no token); use mcp --http for one behind a token"
+        ));
+    }
+    let listener = TcpListener::bind(listen)
+        .await
+        .map_err(|error| format!("cannot listen on {listen}: {error}"))?;
+    let address = listener
+        .local_addr()
+        .map_err(|error| format!("the listener has no address: {error}"))?;
+    eprintln!("tabwright: a live view of this session at http://{address}/live");
+    let own = [
+        format!("http://127.0.0.1:{}", address.port()),
+        format!("http://localhost:{}", address.port()),
+        format!("http://{address}"),
+    ];
+    tokio::spawn(async move {
+        loop {
+            let Ok((stream, _)) = listener.accept().await else {
+                continue;
+            };
+            let listing = Arc::clone(&listing);
+            let own = own.clone();
+            tokio::spawn(async move {
+                let handler = hyper::service::service_fn(
+                    move |request: hyper::Request<hyper::body::Incoming>| {
+                        let listing = Arc::clone(&listing);
+                        let foreign = request
+                            .headers()
+                            .get(hyper::header::ORIGIN)
+                            .and_then(|origin| origin.to_str().ok())
+                            .is_some_and(|origin| !own.iter().any(|own| own == origin));
+                        async move {
+                            if foreign || request.method() != hyper::Method::GET {
+                                return Ok::<_, Infallible>(reply(
+                                    StatusCode::FORBIDDEN,
+                                    "text/plain",
+                                    b"not served".to_vec(),
+                                ));
+                            }
+                            Ok(answer(listing.as_ref(), request.uri().path()))
+                        }
+                    },
+                );
+                let _ = hyper::server::conn::http1::Builder::new()
+                    .timer(TokioTimer::new())
+                    .header_read_timeout(Duration::from_secs(10))
+                    .serve_connection(TokioIo::new(stream), handler)
+                    .await;
+            });
+        }
+    });
+    Ok(())
+}
+
+/// The answer to a `/live…` request.
+pub fn answer(hub: &(impl Listing + ?Sized), path: &str) -> Response<Body> {
+    let path = path.trim_end_matches('/');
+    if path == "/live" {
+        return reply(
+            StatusCode::OK,
+            "text/html; charset=utf-8",
+            PAGE.as_bytes().to_vec(),
+        );
+    }
+    if path == "/live/sessions" {
+        return reply(
+            StatusCode::OK,
+            "application/json",
+            sessions(hub).to_string().into_bytes(),
+        );
+    }
+    if let Some(number) = path.strip_prefix("/live/frame/") {
+        let picture = number.parse::<u64>().ok().and_then(|number| {
+            hub.watched()
+                .into_iter()
+                .find(|(id, ..)| *id == number)
+                .and_then(|(_, _, _, watch)| watch.latest())
+        });
+        return match picture {
+            Some((frame, jpeg)) => {
+                let mut response = reply(StatusCode::OK, "image/jpeg", jpeg.as_ref().clone());
+                if let Ok(value) = hyper::header::HeaderValue::from_str(&frame.to_string()) {
+                    response.headers_mut().insert("x-frame", value);
+                }
+                response
+            }
+            None => reply(
+                StatusCode::NOT_FOUND,
+                "text/plain",
+                b"no picture yet".to_vec(),
+            ),
+        };
+    }
+    reply(StatusCode::NOT_FOUND, "text/plain", b"not here".to_vec())
+}
+
+/// The open sessions, as the page shows them.
+fn sessions(hub: &(impl Listing + ?Sized)) -> Value {
+    let list: Vec<Value> = hub
+        .watched()
+        .into_iter()
+        .map(|(id, kind, age, watch)| {
+            let recent = watch.recent();
+            let last = recent
+                .iter()
+                .rev()
+                .find(|step| step.answer.contains("\nURL: "));
+            let line = |prefix: &str| {
+                last.and_then(|step| {
+                    step.answer
+                        .lines()
+                        .find_map(|line| line.strip_prefix(prefix))
+                        .map(str::to_owned)
+                })
+            };
+            json!({
+                "id": id,
+                "kind": kind,
+                "age_s": age.as_secs(),
+                "url": line("URL: "),
+                "title": line("Page: "),
+                "frame": watch.latest().map(|(frame, _)| frame),
+                "screencast": watch.is_screencast(),
+                "calls": recent.iter().map(|step| json!({
+                    "step": step.step,
+                    "tool": step.tool,
+                    "arguments": step.arguments,
+                    "ms": step.ms,
+                    "is_error": step.is_error,
+                    "answer": step.answer.chars().take(4000).collect::<String>(),
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    json!({ "sessions": list })
+}
+
+fn reply(status: StatusCode, kind: &'static str, body: Vec<u8>) -> Response<Body> {
+    let mut response = Response::new(Full::new(Bytes::from(body)).boxed());
+    *response.status_mut() = status;
+    let headers = response.headers_mut();
+    headers.insert(
+        hyper::header::CONTENT_TYPE,
+        hyper::header::HeaderValue::from_static(kind),
+    );
+    headers.insert(
+        hyper::header::CACHE_CONTROL,
+        hyper::header::HeaderValue::from_static("no-store"),
+    );
+    // The page only ever talks to its own origin.
+    headers.insert(
+        "content-security-policy",
+        hyper::header::HeaderValue::from_static(
+            "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src 'self'; connect-src 'self'",
+        ),
+    );
+    response
+}
+
+/// The live view's page: the session list, the chosen session's picture
+/// and its calls. Everything a page or a model wrote is set as text, never
+/// as markup.
+const PAGE: &str = r#"<!doctype html><meta charset=utf-8><title>tabwright: live</title>
+<style>
+body{font:14px system-ui;margin:0;display:flex;height:100vh}
+#list{width:260px;border-right:1px solid #ddd;overflow:auto}
+#list div{padding:8px;border-bottom:1px solid #eee;cursor:pointer}
+#list div.on{background:#eef4ff}
+#main{flex:1;display:flex;overflow:hidden}
+#picture{flex:1;padding:8px;overflow:auto}#picture img{max-width:100%;border:1px solid #ccc}
+#calls{width:420px;border-left:1px solid #ddd;overflow:auto;padding:8px}
+pre{white-space:pre-wrap;background:#f6f6f6;padding:6px;font-size:12px;max-height:18em;overflow:auto}
+.error{color:#a00}small{color:#666}
+</style>
+<div id=list></div><div id=main><div id=picture><p id=note>No session chosen.</p><img id=frame alt=""></div><div id=calls></div></div>
+<script>
+const token = new URLSearchParams(location.search).get("token");
+const q = token ? "?token=" + encodeURIComponent(token) : "";
+let chosen = null, shown = null;
+function text(tag, content, cls) { const e = document.createElement(tag); e.textContent = content; if (cls) e.className = cls; return e; }
+async function tick() {
+  let data;
+  try { data = await (await fetch("/live/sessions" + q)).json(); } catch (e) { return; }
+  const list = document.getElementById("list"); list.replaceChildren();
+  if (!data.sessions.length) list.append(text("p", "No session is open."));
+  if (chosen === null && data.sessions.length) chosen = data.sessions[0].id;
+  for (const s of data.sessions) {
+    const row = text("div", ""); if (s.id === chosen) row.className = "on";
+    row.append(text("b", "Session " + s.id), text("small", " " + s.kind + ", " + s.age_s + " s"), document.createElement("br"),
+      text("span", (s.title || "") + " "), text("small", s.url || ""));
+    row.onclick = () => { chosen = s.id; shown = null; tick(); };
+    list.append(row);
+  }
+  const s = data.sessions.find(x => x.id === chosen);
+  const note = document.getElementById("note"), img = document.getElementById("frame");
+  if (!s) { note.textContent = "No session chosen."; img.removeAttribute("src"); return; }
+  note.textContent = s.screencast ? "Live picture of the current tab (screencast; read-only)."
+    : "WebDriver has no screencast: the picture is the screenshot after the last action (read-only).";
+  if (s.frame !== null && s.frame !== shown) { shown = s.frame; img.src = "/live/frame/" + s.id + q + (q ? "&" : "?") + "n=" + s.frame; }
+  const calls = document.getElementById("calls"); calls.replaceChildren();
+  for (const c of s.calls.slice().reverse()) {
+    calls.append(text("div", c.step + ". " + c.tool + " " + JSON.stringify(c.arguments) + " (" + c.ms + " ms)", c.is_error ? "error" : ""),
+      text("pre", c.answer));
+  }
+}
+tick(); setInterval(tick, 700);
+</script>"#;
