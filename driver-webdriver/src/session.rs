@@ -130,8 +130,12 @@ impl Session {
         let client = match tokio::time::timeout(wait, connecting).await {
             Ok(Ok(client)) => client,
             Ok(Err(error)) => {
+                let refusal = options
+                    .endpoint
+                    .as_ref()
+                    .and_then(|_| grid_refusal(&error.to_string()));
                 return Err(DriverError::Launch {
-                    reason: match grid_refusal(&error.to_string()) {
+                    reason: match refusal {
                         Some(reason) => reason,
                         None => format!(
                             "cannot open a WebDriver session at {url}: {error}{}",

@@ -229,7 +229,8 @@ impl Pack {
                 watch.set_frame(jpeg);
             }
         }
-        self.browser.gather_console(state).await;
+        // What the call itself took from the console (gathering here would
+        // take from the next action the errors it must announce).
         let console = state
             .console
             .since(traced.console)
