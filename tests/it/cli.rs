@@ -139,7 +139,7 @@ async fn open(backend: Backend) {
 #[tokio::test]
 async fn bad_groups_and_secrets_stop_the_start() {
     for (args, says) in [
-        (vec!["--caps", "core,bogus", "mcp"], "\"bogus\" is not a tool group (the groups: core, files, network, state, forms, emulation, script)"),
+        (vec!["--caps", "core,bogus", "mcp"], "\"bogus\" is not a tool group (the groups: core, files, network, state, forms, emulation, script, person)"),
         (vec!["--secret", "PASSWORD", "mcp"], "expected NAME=ENV_VAR"),
         (vec!["--secret", "PASSWORD=TABWRIGHT_TEST_UNSET", "mcp"], "the environment variable \"TABWRIGHT_TEST_UNSET\" is not set"),
     ] {
@@ -455,6 +455,7 @@ async fn mcp_stateless_clients_keep_their_browser() {
         "edsger: 2",
         "another token: refused",
         "live view: ",
+        "handoff: done through the live view",
         "cancelled: the next call answered",
         "progress: ",
         "burst of 12 opens: 4 sessions",

@@ -68,7 +68,7 @@ fn every_schema_compiles_in_strict_mode() {
             "--format",
             format,
             "--caps",
-            "core,files,network,state,forms,emulation,script",
+            "core,files,network,state,forms,emulation,script,person",
         ]);
         if vision {
             command.arg("--vision");

@@ -766,6 +766,21 @@ async fn watched(backend: Backend) {
     assert_eq!(&jpeg[..2], b"\xff\xd8");
     assert_eq!(watch.is_screencast(), backend == Backend::Cdp);
     s.pack.close().await;
+
+    // Without a watch no person can see the tab: a handoff says so at once.
+    let unwatched = PackOptions {
+        groups: vec![tools::Group::Core, tools::Group::Person],
+        ..PackOptions::default()
+    };
+    let mut s = Session::start_packed(backend, unwatched, Options::default()).await;
+    s.ok("open", json!({ "url": s.url("/") })).await;
+    let refused = s.call("handoff", json!({ "reason": "Log in" })).await;
+    assert!(
+        refused.is_error && refused.text.contains("no live view"),
+        "{}",
+        refused.text
+    );
+    s.pack.close().await;
 }
 
 both_backends!(

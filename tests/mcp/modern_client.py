@@ -164,6 +164,58 @@ async def handles(url, origin, token, other_token):
         await mine.call_tool("close", {"session": handle})
 
 
+async def handoff(url, origin, token):
+    """A person takes over through the live view: the model's handoff call
+    waits (with progress), other calls are told a person has the session,
+    the person's click and text reach the page, what they typed never
+    reaches the model, Done ends it; a handoff nobody answers times out."""
+    base = url.rsplit("/mcp", 1)[0]
+    async with client(url, token) as session, httpx.AsyncClient(timeout=30) as http:
+        handle, _ = await opened(session, f"{origin}/form")
+        ticks = []
+
+        async def progress(value, total, message):
+            ticks.append(message)
+
+        waiting = asyncio.create_task(session.call_tool(
+            "handoff", {"reason": "Type your name", "seconds": 30, "session": handle},
+            progress_callback=progress))
+        mine = []
+        for _ in range(100):
+            listed = (await http.get(f"{base}/live/sessions?token={token}")).json()["sessions"]
+            mine = [s for s in listed if s.get("handoff")]
+            if mine:
+                break
+            await asyncio.sleep(0.1)
+        assert mine and mine[0]["handoff"]["reason"] == "Type your name", listed
+        busy = await session.call_tool("snapshot", {"session": handle})
+        assert busy.is_error and "A person has this session" in text_of(busy), text_of(busy)
+        number = mine[0]["id"]
+
+        async def person(body):
+            answer = await http.post(f"{base}/live/input/{number}?token={token}", json=body)
+            assert answer.status_code == 204, (answer.status_code, answer.text)
+
+        await person({"type": "click", "fx": 0.05, "fy": 0.02})
+        await person({"type": "text", "text": "Ada-Lovelace-42"})
+        await asyncio.sleep(1.2)
+        await person({"type": "done"})
+        done = text_of(await waiting)
+        assert done.startswith("Handoff done") and "Ada-Lovelace-42" not in done, done
+        assert "••••" in done, done
+        assert ticks and "waiting for the person" in ticks[0], ticks
+        after = text_of(await session.call_tool("snapshot", {"session": handle}))
+        assert "Ada-Lovelace-42" not in after and "••••" in after, after
+        late = text_of(await session.call_tool(
+            "handoff", {"reason": "Nobody comes", "seconds": 1, "session": handle}))
+        assert late.startswith("Handoff timed out"), late
+        refused = await http.post(f"{base}/live/input/{number}?token={token}", json={"type": "done"})
+        assert refused.status_code == 409, refused.status_code
+        await session.call_tool("close", {"session": handle})
+    print(f"handoff: done through the live view ({len(ticks)} progress notes), the typed text hidden; one timed out")
+    print("  it answered: " + " / ".join(done.splitlines()[:12]))
+
+
 async def burst(url, origin, token, max_sessions):
     """Three times the limit of opens at once: exactly the limit get one."""
 
@@ -246,6 +298,7 @@ async def main(url, origin, max_sessions, token, other_token):
         transport(url, token),
     )
     await handles(url, origin, token, other_token)
+    await handoff(url, origin, token)
     await burst(url, origin, token, max_sessions)
 
 

@@ -45,7 +45,7 @@ pub(crate) struct SnapshotArgs {
 pub(crate) struct FindArgs {
     /// Words to look for, ignoring case.
     pub(crate) text: Option<String>,
-    /// Only elements of this role: button, link, textbox, checkbox, menuitem, option, …
+    /// Only elements of this role: button, link, textbox, menuitem, …
     pub(crate) role: Option<String>,
 }
 
@@ -80,7 +80,7 @@ pub(crate) struct TypeArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct PressArgs {
-    /// Keys in order, separated by spaces: "Enter", "Tab Tab Enter", "Control+a", "Shift+ArrowDown".
+    /// Keys in order, separated by spaces: "Tab Tab Enter", "Control+a".
     pub(crate) keys: String,
 }
 
@@ -126,9 +126,9 @@ pub(crate) struct ScrollArgs {
     pub(crate) element: Option<u32>,
     /// How far, in CSS pixels.
     pub(crate) pixels: Option<f64>,
-    /// Scroll the box under this point instead of the page: x from the viewport's left.
+    /// Or scroll the box under this point: x.
     pub(crate) x: Option<f64>,
-    /// And y from its top.
+    /// And y.
     pub(crate) y: Option<f64>,
 }
 
@@ -150,7 +150,7 @@ pub(crate) struct TabsArgs {
     /// Default list.
     #[serde(default)]
     pub(crate) action: TabAction,
-    /// The tab's number in the list (switch, close; close without it closes the current one).
+    /// The tab's number (close without it: the current one).
     pub(crate) tab: Option<u32>,
     /// For new: the URL to open in it.
     pub(crate) url: Option<String>,
@@ -176,7 +176,7 @@ pub(crate) struct ScreenshotArgs {
     /// The whole page, not just the viewport.
     #[serde(default)]
     pub(crate) full_page: bool,
-    /// No picture if the page looks exactly as in your last screenshot of this tab.
+    /// No picture if it looks as in your last screenshot of this tab.
     #[serde(default)]
     pub(crate) if_changed: bool,
     /// Only this element (the forms group's; the core schema leaves it out).
@@ -203,6 +203,16 @@ pub(crate) struct DialogArgs {
     pub(crate) accept: bool,
     /// A prompt's answer.
     pub(crate) text: Option<String>,
+}
+
+/// `handoff`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct HandoffArgs {
+    /// What the person should do.
+    pub(crate) reason: String,
+    /// Default 300, at most 1800.
+    pub(crate) seconds: Option<f64>,
 }
 
 /// Tools without arguments.

@@ -18,9 +18,50 @@ pub(crate) struct Browser {
     pub(crate) marks: Marks,
     pub(crate) options: PackOptions,
     pub(crate) secrets: Secrets,
+    /// What a person typed during handoffs, hidden as secrets are.
+    pub(crate) typed_by_person: std::sync::RwLock<Vec<crate::options::Secret>>,
+    pub(crate) person_scrubber: std::sync::RwLock<Option<Secrets>>,
 }
 
 impl Browser {
+    /// Hides from every answer from now on what a person typed (texts of
+    /// four characters or more; shorter ones would hide ordinary words).
+    pub(crate) fn hide_typed(&self, typed: &[String]) {
+        let fresh: Vec<crate::options::Secret> = typed
+            .iter()
+            .filter(|text| text.chars().count() >= 4)
+            .map(|text| crate::options::Secret {
+                name: "typed by a person".to_owned(),
+                value: text.clone(),
+            })
+            .collect();
+        if fresh.is_empty() {
+            return;
+        }
+        let mut all = self
+            .typed_by_person
+            .write()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        all.extend(fresh);
+        *self
+            .person_scrubber
+            .write()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(Secrets::new(&all));
+    }
+
+    /// Scrubs `text` of every secret and of what a person typed.
+    pub(crate) fn scrub(&self, text: &mut String) {
+        self.secrets.scrub(text);
+        if let Some(person) = self
+            .person_scrubber
+            .read()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .as_ref()
+        {
+            person.scrub(text);
+        }
+    }
+
     /// A point a model gives must be on screen: a click off it would land on
     /// nothing, or fail deep in the backend with a message about the protocol.
     pub(crate) async fn on_screen(

@@ -70,6 +70,7 @@ mod network;
 mod options;
 mod output;
 mod pack;
+mod person;
 mod schema;
 mod script;
 mod secrets;
@@ -90,7 +91,7 @@ pub use secrets::Scrubber;
 pub use short::ShortCall;
 pub use table::{definitions, Export, Hints, ToolDef};
 pub use trace::{Step, Trace};
-pub use watch::Watch;
+pub use watch::{PersonInput, Watch};
 
 /// The number of the first element whose snapshot line holds `needle`,
 /// read off the text the way a model reads it (`[N] role "name" …`, or

@@ -88,11 +88,14 @@ pub enum Group {
     Emulation,
     /// `evaluate`: the page's own JavaScript.
     Script,
+    /// `handoff`: a person takes over the tab in the live view (offered
+    /// where one is served).
+    Person,
 }
 
 impl Group {
     /// Every group, in the order the README lists them.
-    pub const ALL: [Group; 7] = [
+    pub const ALL: [Group; 8] = [
         Group::Core,
         Group::Files,
         Group::Network,
@@ -100,6 +103,7 @@ impl Group {
         Group::Forms,
         Group::Emulation,
         Group::Script,
+        Group::Person,
     ];
 
     /// Its name on the command line.
@@ -112,6 +116,7 @@ impl Group {
             Group::Forms => "forms",
             Group::Emulation => "emulation",
             Group::Script => "script",
+            Group::Person => "person",
         }
     }
 }

@@ -82,6 +82,8 @@ impl Pack {
                 driver,
                 marks: Marks::new(),
                 secrets: Secrets::new(&options.secrets),
+                typed_by_person: Default::default(),
+                person_scrubber: Default::default(),
                 options,
             },
             state: Mutex::new(State::default()),
@@ -155,6 +157,27 @@ impl Pack {
     }
 
     async fn call_numbered(&self, id: u64, name: &str, arguments: Value) -> ToolOutput {
+        // A person has the session: the model waits for the handoff's
+        // answer, and is told so at once rather than queued behind it.
+        if let Some((reason, left)) = self
+            .browser
+            .options
+            .watch
+            .as_ref()
+            .and_then(|watch| watch.handoff())
+        {
+            if name != "handoff" {
+                return ToolOutput {
+                    text: format!(
+                        "A person has this session now (the handoff: {:?}, {} s left at most): wait for the handoff call's answer, then go on.",
+                        reason.chars().take(200).collect::<String>(),
+                        left.as_secs()
+                    ),
+                    images: Vec::new(),
+                    is_error: true,
+                };
+            }
+        }
         // A snapshot may be asked for with a larger budget of its own.
         let budget = arguments
             .get("max_tokens")
@@ -162,8 +185,9 @@ impl Pack {
             .map_or(0, |tokens| usize::try_from(tokens).unwrap_or(usize::MAX))
             .clamp(self.browser.options.budget_tokens, MAX_TOKENS);
         let mut output = self.answer(id, name, arguments).await;
-        // No secret leaves in an answer, whatever the page did with it.
-        self.browser.secrets.scrub(&mut output.text);
+        // No secret leaves in an answer, whatever the page did with it,
+        // nor what a person typed during a handoff.
+        self.browser.scrub(&mut output.text);
         bound(&mut output.text, budget);
         if output.is_error {
             tracing::info!(tool = name, error = %output.text, "tool call failed");
@@ -199,9 +223,9 @@ impl Pack {
         let step = self.steps.fetch_add(1, Ordering::Relaxed) + 1;
         let watch = self.browser.options.watch.as_ref();
         let mut answer = output.text.clone();
-        self.browser.secrets.scrub(&mut answer);
+        self.browser.scrub(&mut answer);
         let mut arguments = traced.arguments.to_string();
-        self.browser.secrets.scrub(&mut arguments);
+        self.browser.scrub(&mut arguments);
         let acted = self
             .find(name)
             .is_ok_and(|tool| !tool.hints.read_only && tool.name != "close");
@@ -236,7 +260,7 @@ impl Pack {
             .since(traced.console)
             .map(|entry| {
                 let mut line = crate::output::console_line(entry);
-                self.browser.secrets.scrub(&mut line);
+                self.browser.scrub(&mut line);
                 line
             })
             .collect();

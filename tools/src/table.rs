@@ -269,7 +269,7 @@ pub(crate) static TABLE: &[Tool] = &[
         ..Tool::reader(
             "find",
             "Find on the page",
-            "Search the whole page (frames too) for elements and text by words and/or role; answers only the matches, numbered as in a snapshot.",
+            "Search the whole page (frames too) by words and/or role; answers only the matches, numbered as in a snapshot.",
             takes!(FindArgs => find_on_page),
         )
     },
@@ -414,7 +414,7 @@ pub(crate) static TABLE: &[Tool] = &[
         ..Tool::action(
             "tabs",
             "Tabs",
-            "List the tabs (numbered 1, 2, … in the order they opened), or switch to, close or open one.",
+            "List the tabs (1, 2, … as they opened), or switch to, close or open one.",
             takes!(TabsArgs => tabs),
         )
     },
@@ -498,6 +498,23 @@ pub(crate) static TABLE: &[Tool] = &[
             "Save as PDF",
             "Save the page as a PDF file in the output folder; answers where and how large.",
             takes!(PdfArgs => pdf),
+        )
+    },
+    // The person group.
+    Tool {
+        group: Group::Person,
+        hints: Hints {
+            read_only: false,
+            destructive: false,
+            idempotent: false,
+            open_world: true,
+        },
+        example: r#"`{"reason": "Log in with your second factor", "seconds": 300}`"#,
+        ..Tool::action(
+            "handoff",
+            "Hand over to a person",
+            "A person takes over the tab (a login, a CAPTCHA) while you wait; answers done, given up or timed out.",
+            takes!(HandoffArgs => handoff),
         )
     },
     // The network group.

@@ -9,7 +9,10 @@ use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
+use std::time::{Duration, Instant};
+
 use driver_core::{FrameCallback, ScreencastFrame};
+use tokio::sync::mpsc;
 
 use crate::trace::Step;
 
@@ -26,6 +29,54 @@ pub struct Watch {
     recent: Mutex<VecDeque<Step>>,
     /// Whether the pictures come from a screencast (else from screenshots).
     pub(crate) screencast: std::sync::atomic::AtomicBool,
+    /// A handoff under way: why, until when, and where a person's input
+    /// goes.
+    handoff: Mutex<Option<Handoff>>,
+}
+
+/// A handoff under way, as a watch holds it.
+struct Handoff {
+    reason: String,
+    until: Instant,
+    inputs: mpsc::UnboundedSender<PersonInput>,
+}
+
+/// What a person does in the live view during a handoff. Points are
+/// fractions of the picture's width and height (0 to 1), whatever size
+/// the page shows it at.
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum PersonInput {
+    /// A click at a point.
+    Click {
+        /// Across, 0 to 1.
+        fx: f64,
+        /// Down, 0 to 1.
+        fy: f64,
+    },
+    /// Text typed into what has focus.
+    Text {
+        /// The text.
+        text: String,
+    },
+    /// A key (`Enter`, `Tab`, `Control+a`…).
+    Key {
+        /// The key, as `press` takes it.
+        key: String,
+    },
+    /// The wheel over a point.
+    Scroll {
+        /// Across, 0 to 1.
+        fx: f64,
+        /// Down, 0 to 1.
+        fy: f64,
+        /// How far down (negative: up), in CSS pixels.
+        dy: f64,
+    },
+    /// The person is done: the model may go on.
+    Done,
+    /// The person gives up.
+    GiveUp,
 }
 
 impl std::fmt::Debug for Watch {
@@ -75,6 +126,49 @@ impl Watch {
     /// screenshot after each call.
     pub fn is_screencast(&self) -> bool {
         self.screencast.load(Ordering::Relaxed)
+    }
+
+    /// The handoff under way, if any: the reason and the time left.
+    pub fn handoff(&self) -> Option<(String, Duration)> {
+        self.lock_handoff().as_ref().map(|handoff| {
+            (
+                handoff.reason.clone(),
+                handoff.until.saturating_duration_since(Instant::now()),
+            )
+        })
+    }
+
+    /// Passes a person's input to the handoff under way; `false` if there
+    /// is none.
+    pub fn person(&self, input: PersonInput) -> bool {
+        self.lock_handoff()
+            .as_ref()
+            .is_some_and(|handoff| handoff.inputs.send(input).is_ok())
+    }
+
+    /// Starts a handoff: the person's inputs come out of the receiver.
+    pub(crate) fn begin(
+        &self,
+        reason: String,
+        until: Instant,
+    ) -> mpsc::UnboundedReceiver<PersonInput> {
+        let (inputs, received) = mpsc::unbounded_channel();
+        *self.lock_handoff() = Some(Handoff {
+            reason,
+            until,
+            inputs,
+        });
+        received
+    }
+
+    pub(crate) fn end(&self) {
+        *self.lock_handoff() = None;
+    }
+
+    fn lock_handoff(&self) -> std::sync::MutexGuard<'_, Option<Handoff>> {
+        self.handoff
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     pub(crate) fn push(&self, step: Step) {

@@ -150,7 +150,18 @@ pub async fn serve(
                 async move {
                     match gate.admit(request).await {
                         Ok(request) if is_live(&request) => {
-                            Ok(crate::live::answer(gate.hub.as_ref(), request.uri().path()))
+                            let (parts, body) = request.into_parts();
+                            let body = body
+                                .collect()
+                                .await
+                                .map(|body| body.to_bytes())
+                                .unwrap_or_default();
+                            Ok(crate::live::answer(
+                                gate.hub.as_ref(),
+                                &parts.method,
+                                parts.uri.path(),
+                                &body,
+                            ))
                         }
                         Ok(request) => service.call(request).await,
                         Err(refusal) => Ok::<_, Infallible>(refusal),
@@ -272,10 +283,15 @@ impl Gate {
     }
 }
 
-/// Whether a request is for the live view (`/live…`, a GET).
+/// Whether a request is for the live view (`/live…`).
 fn is_live<B>(request: &Request<B>) -> bool {
-    request.method() == hyper::Method::GET
-        && (request.uri().path() == "/live" || request.uri().path().starts_with("/live/"))
+    let path = request.uri().path();
+    match *request.method() {
+        hyper::Method::GET => path == "/live" || path.starts_with("/live/"),
+        // A person's input during a handoff.
+        hyper::Method::POST => path.starts_with("/live/input/"),
+        _ => false,
+    }
 }
 
 /// The origins a request may come from: the server's own address under

@@ -1,6 +1,7 @@
 //! The live view of `tabwright mcp --http`: on the same listener as `/mcp`,
 //! behind the same gate (the bearer token, here also as `?token=`, since a
-//! browser opening the page sends no header; the `Origin` rule). Read-only:
+//! browser opening the page sends no header; the `Origin` rule). It only
+//! shows, except during a handoff:
 //!
 //! - `GET /live`: the page, which polls the two below;
 //! - `GET /live/sessions`: the open sessions as JSON (a number each, never
@@ -8,7 +9,10 @@
 //!   the answers the model read);
 //! - `GET /live/frame/N`: session N's latest picture (JPEG), from the CDP
 //!   screencast, or on WebDriver the screenshot after its last action. Only
-//!   the newest is kept, so a slow viewer skips frames and nothing queues.
+//!   the newest is kept, so a slow viewer skips frames and nothing queues;
+//! - `POST /live/input/N`: during a handoff, a person's click, text, key,
+//!   scroll, Done or Give up (a [`tools::PersonInput`]); the only thing the
+//!   page can do, and only while the agent has handed the tab over.
 
 use std::convert::Infallible;
 
@@ -93,14 +97,32 @@ pub async fn serve_alone(listen: SocketAddr, listing: Arc<dyn Listing>) -> Resul
                             .and_then(|origin| origin.to_str().ok())
                             .is_some_and(|origin| !own.iter().any(|own| own == origin));
                         async move {
-                            if foreign || request.method() != hyper::Method::GET {
+                            if foreign {
                                 return Ok::<_, Infallible>(reply(
                                     StatusCode::FORBIDDEN,
                                     "text/plain",
                                     b"not served".to_vec(),
                                 ));
                             }
-                            Ok(answer(listing.as_ref(), request.uri().path()))
+                            let (parts, body) = request.into_parts();
+                            let read = tokio::time::timeout(
+                                Duration::from_secs(10),
+                                http_body_util::Limited::new(body, 64 * 1024).collect(),
+                            )
+                            .await;
+                            let Ok(Ok(body)) = read else {
+                                return Ok(reply(
+                                    StatusCode::BAD_REQUEST,
+                                    "text/plain",
+                                    b"no body".to_vec(),
+                                ));
+                            };
+                            Ok(answer(
+                                listing.as_ref(),
+                                &parts.method,
+                                parts.uri.path(),
+                                &body.to_bytes(),
+                            ))
                         }
                     },
                 );
@@ -115,9 +137,17 @@ pub async fn serve_alone(listen: SocketAddr, listing: Arc<dyn Listing>) -> Resul
     Ok(())
 }
 
-/// The answer to a `/live…` request.
-pub fn answer(hub: &(impl Listing + ?Sized), path: &str) -> Response<Body> {
+/// The answer to a `/live…` request (`body`: a POST's).
+pub fn answer(
+    hub: &(impl Listing + ?Sized),
+    method: &hyper::Method,
+    path: &str,
+    body: &[u8],
+) -> Response<Body> {
     let path = path.trim_end_matches('/');
+    if method == hyper::Method::POST {
+        return input(hub, path, body);
+    }
     if path == "/live" {
         return reply(
             StatusCode::OK,
@@ -157,6 +187,40 @@ pub fn answer(hub: &(impl Listing + ?Sized), path: &str) -> Response<Body> {
     reply(StatusCode::NOT_FOUND, "text/plain", b"not here".to_vec())
 }
 
+/// A person's input during a handoff: `POST /live/input/N` with a
+/// [`tools::PersonInput`] as JSON.
+fn input(hub: &(impl Listing + ?Sized), path: &str, body: &[u8]) -> Response<Body> {
+    let Some(number) = path
+        .strip_prefix("/live/input/")
+        .and_then(|number| number.parse::<u64>().ok())
+    else {
+        return reply(StatusCode::NOT_FOUND, "text/plain", b"not here".to_vec());
+    };
+    let Ok(person) = serde_json::from_slice::<tools::PersonInput>(body) else {
+        return reply(
+            StatusCode::BAD_REQUEST,
+            "text/plain",
+            b"not an input".to_vec(),
+        );
+    };
+    let Some((_, _, _, watch)) = hub.watched().into_iter().find(|(id, ..)| *id == number) else {
+        return reply(
+            StatusCode::NOT_FOUND,
+            "text/plain",
+            b"no such session".to_vec(),
+        );
+    };
+    if watch.person(person) {
+        reply(StatusCode::NO_CONTENT, "text/plain", Vec::new())
+    } else {
+        reply(
+            StatusCode::CONFLICT,
+            "text/plain",
+            b"no handoff is under way in this session".to_vec(),
+        )
+    }
+}
+
 /// The open sessions, as the page shows them.
 fn sessions(hub: &(impl Listing + ?Sized)) -> Value {
     let list: Vec<Value> = hub
@@ -184,6 +248,10 @@ fn sessions(hub: &(impl Listing + ?Sized)) -> Value {
                 "title": line("Page: "),
                 "frame": watch.latest().map(|(frame, _)| frame),
                 "screencast": watch.is_screencast(),
+                "handoff": watch.handoff().map(|(reason, left)| json!({
+                    "reason": reason,
+                    "left_s": left.as_secs(),
+                })),
                 "calls": recent.iter().map(|step| json!({
                     "step": step.step,
                     "tool": step.tool,
@@ -235,11 +303,16 @@ body{font:14px system-ui;margin:0;display:flex;height:100vh}
 pre{white-space:pre-wrap;background:#f6f6f6;padding:6px;font-size:12px;max-height:18em;overflow:auto}
 .error{color:#a00}small{color:#666}
 </style>
-<div id=list></div><div id=main><div id=picture><p id=note>No session chosen.</p><img id=frame alt=""></div><div id=calls></div></div>
+<div id=list></div><div id=main><div id=picture><p id=note>No session chosen.</p>
+<div id=handoff hidden><p><b>The agent hands this tab to you:</b> <span id=reason></span> <small id=left></small></p>
+<p>Click and scroll on the picture; type here: <input id=typed size=30> <button id=send>Type</button>
+<button data-key=Enter>Enter</button> <button data-key=Tab>Tab</button> <button data-key=Backspace>Backspace</button> <button data-key=Escape>Escape</button>
+&nbsp; <button id=done><b>Done</b></button> <button id=giveup>Give up</button></p></div>
+<img id=frame alt=""></div><div id=calls></div></div>
 <script>
 const token = new URLSearchParams(location.search).get("token");
 const q = token ? "?token=" + encodeURIComponent(token) : "";
-let chosen = null, shown = null;
+let chosen = null, shown = null, handing = false;
 function text(tag, content, cls) { const e = document.createElement(tag); e.textContent = content; if (cls) e.className = cls; return e; }
 async function tick() {
   let data;
@@ -255,6 +328,9 @@ async function tick() {
     list.append(row);
   }
   const s = data.sessions.find(x => x.id === chosen);
+  handing = !!(s && s.handoff);
+  document.getElementById("handoff").hidden = !handing;
+  if (handing) { document.getElementById("reason").textContent = s.handoff.reason; document.getElementById("left").textContent = "(" + s.handoff.left_s + " s left)"; }
   const note = document.getElementById("note"), img = document.getElementById("frame");
   if (!s) { note.textContent = "No session chosen."; img.removeAttribute("src"); return; }
   note.textContent = s.screencast ? "Live picture of the current tab (screencast; read-only)."
@@ -266,5 +342,16 @@ async function tick() {
       text("pre", c.answer));
   }
 }
+async function person(input) {
+  if (chosen === null) return;
+  await fetch("/live/input/" + chosen + q, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(input) });
+}
+const img = document.getElementById("frame");
+img.onclick = (e) => { if (!handing) return; const r = img.getBoundingClientRect(); person({ type: "click", fx: (e.clientX - r.left) / r.width, fy: (e.clientY - r.top) / r.height }); };
+img.onwheel = (e) => { if (!handing) return; e.preventDefault(); const r = img.getBoundingClientRect(); person({ type: "scroll", fx: (e.clientX - r.left) / r.width, fy: (e.clientY - r.top) / r.height, dy: e.deltaY }); };
+document.getElementById("send").onclick = () => { const t = document.getElementById("typed"); if (t.value) person({ type: "text", text: t.value }); t.value = ""; };
+for (const b of document.querySelectorAll("[data-key]")) b.onclick = () => person({ type: "key", key: b.dataset.key });
+document.getElementById("done").onclick = () => person({ type: "done" });
+document.getElementById("giveup").onclick = () => person({ type: "give_up" });
 tick(); setInterval(tick, 700);
 </script>"#;

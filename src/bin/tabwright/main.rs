@@ -185,7 +185,8 @@ struct BrowserArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 30.0, global = true)]
     timeout: f64,
     /// The tool groups offered, comma-separated: core (always), files,
-    /// network, state, forms, emulation, script.
+    /// network, state, forms, emulation, script, person (handoff: added
+    /// wherever a live view is served).
     #[arg(long, value_name = "GROUPS", default_value = "core", global = true)]
     caps: String,
     /// The folder `upload` takes files from (files under it only).
@@ -513,6 +514,12 @@ async fn serve_http(
 ) -> Result<(), String> {
     let settings = args.settings(&[])?;
     let browser = tabwright::Browser::new(settings.backend, settings.options);
+    // A live view is served: a person can take over (the handoff tool).
+    let mut pack = settings.pack;
+    if !pack.groups.contains(&tools::Group::Person) {
+        pack.groups.push(tools::Group::Person);
+    }
+    let policy = settings.policy;
     let options = http::HttpOptions {
         listen,
         idle: Duration::from_secs(mcp.idle_timeout.max(1)),
@@ -525,12 +532,11 @@ async fn serve_http(
             .collect(),
         allowed_hosts: mcp.allowed_hosts.clone(),
         allowed_origins: mcp.allowed_origins.clone(),
-        definitions: match tools::definitions(&settings.pack, tools::Export::Mcp) {
+        definitions: match tools::definitions(&pack, tools::Export::Mcp) {
             serde_json::Value::Array(definitions) => definitions,
             _ => Vec::new(),
         },
     };
-    let (policy, pack) = (settings.policy, settings.pack);
     let sessions = browser.clone();
     let served = http::serve(
         options,
@@ -569,10 +575,15 @@ async fn run(cli: Cli) -> Result<(), String> {
                             made: std::time::Instant::now(),
                         };
                         live::serve_alone(listen, Arc::new(one)).await?;
+                        let mut groups = settings.pack.groups.clone();
+                        if !groups.contains(&tools::Group::Person) {
+                            groups.push(tools::Group::Person);
+                        }
                         Pack::new(
                             browser,
                             PackOptions {
                                 watch: Some(watch),
+                                groups,
                                 ..settings.pack
                             },
                         )

@@ -188,8 +188,9 @@ async fn with_progress(
             output = &mut call => return output,
             _ = ticks.tick() => {
                 let seconds = started.elapsed().as_secs_f64().floor();
+                let waiting_for = if tool == "handoff" { "the person" } else { "the page" };
                 let note = ProgressNotificationParam::new(token.clone(), seconds)
-                    .with_message(format!("{tool}: waiting for the page ({seconds:.0} s)"));
+                    .with_message(format!("{tool}: waiting for {waiting_for} ({seconds:.0} s)"));
                 if let Err(error) = peer.notify_progress(note).await {
                     tracing::debug!(%error, "a progress notification could not be sent");
                 }

@@ -1,0 +1,153 @@
+//! The person group: `handoff`, a person taking over the session's tab in
+//! the live view (a login with a second factor, a CAPTCHA, a consent only
+//! they may give) while the model waits.
+//!
+//! The call holds the session: other calls of it answer at once that a
+//! person has it. The person's clicks, typing, keys and scrolling come
+//! through the live view into the same guarded driver the model's calls
+//! use. What the person types is never shown to the model: every text of
+//! four characters or more they typed is scrubbed from this answer and
+//! every later one, as a secret is. The answer is typed (`done`, `given
+//! up`, `timed out`), says what the person did by kind and count only, and
+//! carries what changed on the page.
+
+use std::time::{Duration, Instant};
+
+use driver_core::{Driver, KeyPress};
+
+use crate::arguments::HandoffArgs;
+use crate::browser::Browser;
+use crate::error::ToolError;
+use crate::output::Outcome;
+use crate::state::State;
+use crate::watch::PersonInput;
+
+/// The longest a handoff may wait for its person.
+pub(crate) const HANDOFF_LIMIT: Duration = Duration::from_secs(1800);
+
+/// How a handoff ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ending {
+    Done,
+    GivenUp,
+    TimedOut,
+}
+
+impl Browser {
+    pub(crate) async fn handoff(&self, state: &mut State, args: HandoffArgs) -> Outcome {
+        let Some(watch) = self.options.watch.clone() else {
+            return Err(ToolError::bad(
+                "handoff",
+                "no person can take over here: this server has no live view (tabwright mcp --http, or mcp --live ADDR); do it another way or tell the user",
+            ));
+        };
+        let reason = args.reason.trim();
+        if reason.is_empty() {
+            return Err(ToolError::bad(
+                "handoff",
+                "say in reason what the person should do",
+            ));
+        }
+        let seconds = args.seconds.unwrap_or(300.0);
+        if !(seconds.is_finite() && seconds > 0.0) {
+            return Err(ToolError::bad(
+                "handoff",
+                "seconds must be a positive number (at most 1800)",
+            ));
+        }
+        let wait = Duration::from_secs_f64(seconds).min(HANDOFF_LIMIT);
+        let until = Instant::now() + wait;
+        let started = Instant::now();
+        let mut inputs = watch.begin(reason.chars().take(500).collect(), until);
+        let (mut clicks, mut texts, mut keys, mut scrolls) = (0, 0, 0, 0);
+        let mut typed = Vec::new();
+        let ending = loop {
+            let input = tokio::select! {
+                input = inputs.recv() => input,
+                () = tokio::time::sleep_until(until.into()) => break Ending::TimedOut,
+            };
+            let Some(input) = input else {
+                break Ending::GivenUp;
+            };
+            // A person's input that fails (a click off the page) is
+            // theirs to see in the picture; the handoff goes on.
+            let done = match input {
+                PersonInput::Done => break Ending::Done,
+                PersonInput::GiveUp => break Ending::GivenUp,
+                PersonInput::Click { fx, fy } => {
+                    clicks += 1;
+                    match self.point(fx, fy).await {
+                        Some((x, y)) => marks::press_at(&self.driver, x, y).await,
+                        None => Ok(()),
+                    }
+                }
+                PersonInput::Text { text } => {
+                    texts += 1;
+                    let result = self.driver.type_text(&text).await;
+                    typed.push(text);
+                    result
+                }
+                PersonInput::Key { key } => {
+                    keys += 1;
+                    match key.parse::<KeyPress>() {
+                        Ok(press) => self.driver.press(press).await,
+                        Err(error) => Err(error),
+                    }
+                }
+                PersonInput::Scroll { fx, fy, dy } => {
+                    scrolls += 1;
+                    match self.point(fx, fy).await {
+                        Some((x, y)) => {
+                            self.driver
+                                .wheel(x, y, 0.0, dy.clamp(-5000.0, 5000.0))
+                                .await
+                        }
+                        None => Ok(()),
+                    }
+                }
+            };
+            if let Err(error) = done {
+                tracing::debug!(%error, "a person's input failed");
+            }
+        };
+        watch.end();
+        // Never shown to the model: what the person typed.
+        self.hide_typed(&typed);
+        let acted = [
+            (clicks, "click"),
+            (texts, "typed text"),
+            (keys, "key"),
+            (scrolls, "scroll"),
+        ]
+        .into_iter()
+        .filter(|(count, _)| *count > 0)
+        .map(|(count, what)| format!("{count} {what}{}", if count == 1 { "" } else { "s" }))
+        .collect::<Vec<_>>();
+        let acted = if acted.is_empty() {
+            "did nothing on the page".to_owned()
+        } else {
+            format!("acted ({}; what they typed is hidden)", acted.join(", "))
+        };
+        let took = started.elapsed().as_secs();
+        let line = match ending {
+            Ending::Done => format!("Handoff done: the person pressed Done after {took} s and {acted}."),
+            Ending::GivenUp => format!("Handoff given up: the person gave up after {took} s and {acted}; do it another way or tell the user."),
+            Ending::TimedOut => format!(
+                "Handoff timed out: no one pressed Done within {} s; the person {acted}.",
+                wait.as_secs()
+            ),
+        };
+        self.after(state, line).await
+    }
+
+    /// A point of the picture (fractions) in the viewport's CSS pixels.
+    async fn point(&self, fx: f64, fy: f64) -> Option<(f64, f64)> {
+        if !(fx.is_finite() && fy.is_finite()) {
+            return None;
+        }
+        let viewport = self.driver.viewport().await.ok()?;
+        let x = fx.clamp(0.0, 1.0) * f64::from(viewport.width.saturating_sub(1));
+        let y = fy.clamp(0.0, 1.0) * f64::from(viewport.height.saturating_sub(1));
+        Some((x, y))
+    }
+}
