@@ -211,8 +211,18 @@ async def handoff(url, origin, token):
         assert late.startswith("Handoff timed out"), late
         refused = await http.post(f"{base}/live/input/{number}?token={token}", json={"type": "done"})
         assert refused.status_code == 409, refused.status_code
+        quitting = asyncio.create_task(session.call_tool(
+            "handoff", {"reason": "Solve the check", "seconds": 30, "session": handle}))
+        for _ in range(100):
+            listed = (await http.get(f"{base}/live/sessions?token={token}")).json()["sessions"]
+            if any(s.get("handoff") for s in listed):
+                break
+            await asyncio.sleep(0.1)
+        await person({"type": "give_up"})
+        given_up = text_of(await quitting)
+        assert given_up.startswith("Handoff given up"), given_up
         await session.call_tool("close", {"session": handle})
-    print(f"handoff: done through the live view ({len(ticks)} progress notes), the typed text hidden; one timed out")
+    print(f"handoff: done through the live view ({len(ticks)} progress notes), the typed text hidden; one timed out, one given up")
     print("  it answered: " + " / ".join(done.splitlines()[:12]))
 
 

@@ -23,6 +23,10 @@ use serde_json::Value;
 /// The name of a session's trace file in its folder.
 pub const TRACE_FILE: &str = "trace.jsonl";
 
+/// The version of the trace format this build writes and reads; the first
+/// line of every trace says which it was written in.
+pub const TRACE_VERSION: u64 = 1;
+
 /// One call, as the trace keeps it.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Step {
@@ -75,7 +79,12 @@ impl Trace {
             MADE.fetch_add(1, Ordering::Relaxed) + 1
         ));
         std::fs::DirBuilder::new().mode(0o700).create(&folder)?;
-        let file = owner_only(&folder.join(TRACE_FILE))?;
+        let mut file = owner_only(&folder.join(TRACE_FILE))?;
+        let header = serde_json::json!({
+            "trace": TRACE_VERSION,
+            "tabwright": env!("CARGO_PKG_VERSION"),
+        });
+        writeln!(file, "{header}")?;
         Ok(Self {
             folder,
             file: Mutex::new(file),
@@ -121,11 +130,31 @@ fn owner_only(path: &Path) -> std::io::Result<File> {
 }
 
 /// The steps of a session's trace folder, as written (a line cut short by
-/// a crash is left out).
+/// a crash is left out). A trace of a later format than this build reads
+/// is refused, saying which it needs.
 pub fn read_steps(folder: &Path) -> std::io::Result<Vec<Step>> {
     let text = std::fs::read_to_string(folder.join(TRACE_FILE))?;
-    Ok(text
-        .lines()
+    let mut lines = text.lines();
+    let header: Value = lines
+        .next()
+        .and_then(|line| serde_json::from_str(line).ok())
+        .unwrap_or(Value::Null);
+    match header["trace"].as_u64() {
+        Some(version) if version <= TRACE_VERSION => {}
+        Some(version) => {
+            return Err(std::io::Error::other(format!(
+                "this trace is in format {version}, written by tabwright {}; this tabwright reads format {TRACE_VERSION} and older: use tabwright {} or later",
+                header["tabwright"].as_str().unwrap_or("?"),
+                header["tabwright"].as_str().unwrap_or("?")
+            )))
+        }
+        None => {
+            return Err(std::io::Error::other(
+                "this is not a tabwright trace (its first line names no trace format)",
+            ))
+        }
+    }
+    Ok(lines
         .filter_map(|line| serde_json::from_str(line).ok())
         .collect())
 }
@@ -199,4 +228,38 @@ fn escape(text: &str) -> String {
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_trace_says_its_format_and_a_later_one_is_refused() {
+        let root = tempfile::tempdir().expect("a folder");
+        let trace = Trace::create(root.path()).expect("a trace");
+        trace.write(&Step {
+            step: 1,
+            at_ms: 0,
+            tool: "open".to_owned(),
+            arguments: serde_json::json!({ "url": "https://example.com/" }),
+            answer: "Opened".to_owned(),
+            is_error: false,
+            ms: 5,
+            picture: None,
+            refused: Vec::new(),
+            console: Vec::new(),
+        });
+        let steps = read_steps(trace.folder()).expect("the steps");
+        assert_eq!(steps.len(), 1);
+        let later = root.path().join("later");
+        std::fs::create_dir(&later).expect("a folder");
+        std::fs::write(
+            later.join(TRACE_FILE),
+            "{\"trace\": 99, \"tabwright\": \"9.0.0\"}\n",
+        )
+        .expect("a file");
+        let refused = read_steps(&later).expect_err("a later format");
+        assert!(refused.to_string().contains("format 99"), "{refused}");
+    }
 }
