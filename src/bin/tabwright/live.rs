@@ -333,7 +333,8 @@ async function tick() {
   if (handing) { document.getElementById("reason").textContent = s.handoff.reason; document.getElementById("left").textContent = "(" + s.handoff.left_s + " s left)"; }
   const note = document.getElementById("note"), img = document.getElementById("frame");
   if (!s) { note.textContent = "No session chosen."; img.removeAttribute("src"); return; }
-  note.textContent = s.screencast ? "Live picture of the current tab (screencast; read-only)."
+  note.textContent = handing ? "Live picture of the current tab: click and scroll on it."
+    : s.screencast ? "Live picture of the current tab (screencast; read-only)."
     : "WebDriver has no screencast: the picture is the screenshot after the last action (read-only).";
   if (s.frame !== null && s.frame !== shown) { shown = s.frame; img.src = "/live/frame/" + s.id + q + (q ? "&" : "?") + "n=" + s.frame; }
   const calls = document.getElementById("calls"); calls.replaceChildren();
