@@ -556,6 +556,157 @@ async fn sigterm_ends_a_stdio_server() {
     assert!(left.is_empty(), "browser processes left: {left:?}");
 }
 
+/// A password field that fills the whole window, and says what it holds.
+const BIG_FIELD: &str = r#"<!doctype html><title>Sign in</title>
+<style>body{margin:0} input{position:fixed;inset:0;width:100vw;height:100vh;font-size:40px}</style>
+<input type="password" id="pw" aria-label="Password" oninput="document.title = 'Sign in: ' + this.value.length + ' characters'">"#;
+
+/// A person takes over through the live view itself, in Chromium, driven
+/// by the project's own pack: the page shows the handoff's reason, a click
+/// on its picture lands on the page, what is typed into its box reaches a
+/// password field, Done resumes the model's call with `done`; what the
+/// person typed is in no answer and no trace.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_takes_over_in_the_live_view() {
+    use tokio::io::AsyncBufReadExt;
+    const TYPED: &str = "Hunter2-Blue-Sky";
+    let site = Site::start().await;
+    site.page("/sign-in", BIG_FIELD).await;
+    let traces = tempfile::tempdir().expect("a folder");
+    let port = tabwright_tests::free_port();
+    let mut command = Command::new(binary());
+    command
+        .args([
+            "mcp",
+            "--http",
+            &format!("127.0.0.1:{port}"),
+            "--allow-origin",
+        ])
+        .arg(site.origin())
+        .args(["--token", "open-sesame", "--trace"])
+        .arg(traces.path());
+    let mut server = started(command, "MCP over streamable HTTP").await;
+    let mut python = Command::new("python3");
+    python
+        .env(
+            "PYTHONPATH",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/mcp/sdk2"),
+        )
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/mcp/handoff_client.py"
+        ))
+        .arg(format!("http://127.0.0.1:{port}/mcp"))
+        .arg(site.url("/sign-in"))
+        .arg("open-sesame")
+        .stdout(Stdio::piped())
+        .kill_on_drop(true);
+    let mut model = python.spawn().expect("the client starts");
+    let mut lines = tokio::io::BufReader::new(model.stdout.take().expect("stdout")).lines();
+    let waiting = tokio::time::timeout(LIMIT, lines.next_line())
+        .await
+        .expect("the client says it waits")
+        .expect("a line")
+        .expect("a line");
+    assert!(waiting.starts_with("waiting "), "{waiting}");
+
+    // The person: a browser of the project's own, on the live view.
+    let live = format!("http://127.0.0.1:{port}");
+    let policy = guard::Policy {
+        allowed_origins: vec![guard::AllowedOrigin::parse(&live).expect("origin")],
+        ..guard::Policy::default()
+    };
+    let person = tools::Pack::new(
+        Backend::Cdp.guarded(driver_core::Options::default(), guard::Guard::new(policy)),
+        tools::PackOptions::default(),
+    );
+    let page = person
+        .call(
+            "open",
+            serde_json::json!({ "url": format!("{live}/live?token=open-sesame") }),
+        )
+        .await;
+    assert!(!page.is_error, "{}", page.text);
+    let shown = person
+        .call(
+            "wait_for",
+            serde_json::json!({ "text": "Type the password" }),
+        )
+        .await;
+    assert!(!shown.is_error, "{}", shown.text);
+    let page = person.call("snapshot", serde_json::json!({})).await;
+    let number = |needle: &str| {
+        tools::element_number(&page.text, needle)
+            .unwrap_or_else(|| panic!("no {needle} in:\n{}", page.text))
+    };
+    let (picture, field, send, done) = (
+        number("id \"frame\""),
+        number("id \"typed\""),
+        number("button \"Type\""),
+        number("button \"Done\""),
+    );
+    for (tool, arguments) in [
+        ("click", serde_json::json!({ "element": picture })),
+        (
+            "type",
+            serde_json::json!({ "element": field, "text": TYPED }),
+        ),
+        ("click", serde_json::json!({ "element": send })),
+    ] {
+        let output = person.call(tool, arguments.clone()).await;
+        assert!(!output.is_error, "{tool} {arguments}: {}", output.text);
+    }
+    // (The inputs are carried out in order: Done comes after the text.)
+    let pressed = person
+        .call("click", serde_json::json!({ "element": done }))
+        .await;
+    assert!(!pressed.is_error, "{}", pressed.text);
+    person.close().await;
+
+    let mut rest = String::new();
+    while let Ok(Some(line)) = tokio::time::timeout(LIMIT, lines.next_line())
+        .await
+        .expect("the client goes on")
+    {
+        rest.push_str(&line);
+        rest.push('\n');
+    }
+    let _ = model.wait().await;
+    server.kill().await.expect("the server stops");
+    assert!(rest.contains("ANSWER Handoff done"), "{rest}");
+    assert!(
+        rest.contains("1 typed text") && rest.contains("1 click"),
+        "{rest}"
+    );
+    // The page got what was typed: its title counts the characters.
+    assert!(rest.contains("Sign in: 16 characters"), "{rest}");
+    assert!(
+        !rest.contains(TYPED),
+        "the model read what the person typed:\n{rest}"
+    );
+    for entry in walk(traces.path()) {
+        let bytes = std::fs::read(&entry).expect("a file");
+        assert!(
+            !String::from_utf8_lossy(&bytes).contains(TYPED),
+            "{entry:?} holds what the person typed"
+        );
+    }
+}
+
+/// Every file under `folder`.
+fn walk(folder: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(folder).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
+}
+
 /// An MCP client (`mcp/hang_client.py`) running a server whose browser is
 /// marked, once it says the browser is up; it then waits for ever.
 async fn hung_client(
