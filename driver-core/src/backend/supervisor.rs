@@ -131,15 +131,7 @@ impl<S: Session> Supervisor<S> {
         else {
             return;
         };
-        let usable = match state.as_mut() {
-            Some(session) => session.recover().await,
-            None => true,
-        };
-        if !usable {
-            if let Some(stuck) = state.take() {
-                stuck.shutdown().await;
-            }
-        }
+        recover_or_end(&mut state).await;
     }
 
     /// The options the session is started with.
@@ -215,14 +207,8 @@ impl<S: Session> Supervisor<S> {
             }
             // (A cancelled call is recovered from by `cancel`.)
             Err(DriverError::Timeout { action, .. }) => {
-                let usable = match state.as_mut() {
-                    Some(session) => session.recover().await,
-                    None => true,
-                };
+                let usable = recover_or_end(&mut state).await;
                 if !usable {
-                    if let Some(stuck) = state.take() {
-                        stuck.shutdown().await;
-                    }
                     // Not "it was stopped": it could not be, and the
                     // session it hung is gone.
                     return Err(DriverError::BrowserGone {
@@ -244,6 +230,22 @@ impl<S: Session> Supervisor<S> {
             session.shutdown().await;
         }
     }
+}
+
+/// Recovers the session (stops what keeps its page busy); one that stays
+/// unusable is shut down, so the next call starts a fresh one. Returns
+/// whether it was usable.
+async fn recover_or_end<S: Session>(state: &mut Option<S>) -> bool {
+    let usable = match state.as_mut() {
+        Some(session) => session.recover().await,
+        None => true,
+    };
+    if !usable {
+        if let Some(stuck) = state.take() {
+            stuck.shutdown().await;
+        }
+    }
+    usable
 }
 
 /// Keeps session number `number` in `state` alive every `every` while it
