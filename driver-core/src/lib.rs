@@ -55,6 +55,20 @@ pub use keys::{Key, KeyPress, Modifiers};
 pub use options::{FrameCallback, Options, ScreencastFrame};
 pub use shots::{FullPage, FULL_PAGE_PIXELS, LEAST_FULL_PAGE_SCALE, LONGEST_SIDE};
 
+/// A number no page can guess (the process's random hash keys, mixed with
+/// the time): for marks, fence codes and probe paths. Not for credentials.
+pub fn random_u64() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|since| since.as_nanos())
+            .unwrap_or_default(),
+    );
+    hasher.finish()
+}
+
 /// The page script that judges what a person sees of an element (hidden,
 /// transparent, clipped, off the page…): one test, which the snapshot's
 /// numbering (`marks`) and the selector calls share, joined before the

@@ -74,7 +74,11 @@ impl EgressProxy {
         let address = listener.local_addr()?;
         let upstreams = Upstreams::default();
         let probe = Arc::new(Probe {
-            path: format!("/{:016x}{:016x}", rand_u64(), rand_u64()),
+            path: format!(
+                "/{:016x}{:016x}",
+                driver_core::random_u64(),
+                driver_core::random_u64()
+            ),
             arrived: AtomicBool::new(false),
         });
         let probed = Arc::clone(&probe);
@@ -146,20 +150,6 @@ impl EgressProxy {
     pub fn probed(&self) -> bool {
         self.probe.arrived.load(Ordering::SeqCst)
     }
-}
-
-/// A random number for the probe's path (not a secret: it tells one
-/// proxy's probe from another's).
-fn rand_u64() -> u64 {
-    use std::hash::{BuildHasher, Hasher};
-    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-    hasher.write_u128(
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|since| since.as_nanos())
-            .unwrap_or_default(),
-    );
-    hasher.finish()
 }
 
 impl Drop for EgressProxy {

@@ -160,16 +160,8 @@ pub struct Fence([u8; 4]);
 impl Fence {
     /// A fence with a fresh code.
     pub fn new() -> Self {
-        use std::hash::{BuildHasher, Hasher};
         const LETTERS: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
-        let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-        hasher.write_u128(
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|elapsed| elapsed.as_nanos())
-                .unwrap_or_default(),
-        );
-        let mut bits = hasher.finish();
+        let mut bits = driver_core::random_u64();
         let mut code = [0u8; 4];
         for letter in &mut code {
             *letter = LETTERS[(bits % LETTERS.len() as u64) as usize];

@@ -100,7 +100,7 @@ impl Browser {
             .iter()
             .map(|path| inside(folder, path))
             .collect::<Result<Vec<_>, _>>()?;
-        let token = format!("{:x}", rand_token());
+        let token = format!("{:x}", driver_core::random_u64());
         let selector = format!("[data-tabwright-upload=\"{token}\"]");
         let answer = self
             .marks
@@ -275,17 +275,4 @@ pub(crate) fn plain_name<'a>(tool: &'static str, name: &'a str) -> Result<&'a st
             format!("{name:?} must be a plain file name (no folders, not starting with a dot)"),
         )),
     }
-}
-
-/// A token no page can guess, to mark an element with.
-fn rand_token() -> u64 {
-    use std::hash::{BuildHasher, Hasher};
-    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-    hasher.write_u128(
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|elapsed| elapsed.as_nanos())
-            .unwrap_or_default(),
-    );
-    hasher.finish()
 }
