@@ -304,6 +304,23 @@ const REMEMBER: &str = "<!doctype html><title>Remember</title><script>\
     </script><p id=seen></p><script>document.getElementById('seen').textContent = \
     'cookie=' + document.cookie + ' .';</script>";
 
+/// `tabwright mcp --http` on a free loopback port, the site allowed, with
+/// the flags `more` adds; returns it once it listens, and its port.
+async fn http_server(site: &Site, more: impl FnOnce(&mut Command)) -> (tokio::process::Child, u16) {
+    let port = tabwright_tests::free_port();
+    let mut command = Command::new(binary());
+    command
+        .args([
+            "mcp",
+            "--http",
+            &format!("127.0.0.1:{port}"),
+            "--allow-origin",
+        ])
+        .arg(site.origin());
+    more(&mut command);
+    (started(command, "MCP over streamable HTTP").await, port)
+}
+
 /// Starts a binary that says on stderr when it listens, and waits for it.
 async fn started(mut command: Command, says: &str) -> tokio::process::Child {
     use tokio::io::AsyncBufReadExt;
@@ -358,26 +375,19 @@ async fn mcp_over_http_serves_many_clients() {
     let site = Site::start().await;
     site.page("/remember", REMEMBER).await;
     let marker = tabwright_tests::backend::Marker::new();
-    let port = tabwright_tests::free_port();
-    let mut command = Command::new(binary());
-    command
-        .args([
-            "mcp",
-            "--http",
-            &format!("127.0.0.1:{port}"),
-            "--allow-origin",
-        ])
-        .arg(site.origin())
-        .args([
-            "--max-sessions",
-            "3",
-            "--idle-timeout",
-            "3",
-            "--timeout",
-            "20",
-        ])
-        .args(["--token", "open-sesame", "--chrome-arg", &marker.flag()]);
-    let mut server = started(command, "MCP over streamable HTTP").await;
+    let (mut server, port) = http_server(&site, |command| {
+        command
+            .args([
+                "--max-sessions",
+                "3",
+                "--idle-timeout",
+                "3",
+                "--timeout",
+                "20",
+            ])
+            .args(["--token", "open-sesame", "--chrome-arg", &marker.flag()]);
+    })
+    .await;
 
     let client = concat!(env!("CARGO_MANIFEST_DIR"), "/mcp/http_client.py");
     let mut python = Command::new("python3");
@@ -424,19 +434,12 @@ async fn mcp_over_http_serves_many_clients() {
 async fn mcp_stateless_clients_keep_their_browser() {
     let site = Site::start().await;
     site.page("/remember", REMEMBER).await;
-    let port = tabwright_tests::free_port();
-    let mut command = Command::new(binary());
-    command
-        .args([
-            "mcp",
-            "--http",
-            &format!("127.0.0.1:{port}"),
-            "--allow-origin",
-        ])
-        .arg(site.origin())
-        .args(["--max-sessions", "4", "--timeout", "20"])
-        .args(["--token", "open-sesame,other-key"]);
-    let mut server = started(command, "MCP over streamable HTTP").await;
+    let (mut server, port) = http_server(&site, |command| {
+        command
+            .args(["--max-sessions", "4", "--timeout", "20"])
+            .args(["--token", "open-sesame,other-key"]);
+    })
+    .await;
     let client = concat!(env!("CARGO_MANIFEST_DIR"), "/mcp/modern_client.py");
     let mut python = Command::new("python3");
     python
@@ -485,18 +488,10 @@ async fn mcp_typescript_client() {
         .arg(binary())
         .arg(site.origin())
         .arg(tabwright_tests::free_port().to_string());
-    let port = tabwright_tests::free_port();
-    let mut command = Command::new(binary());
-    command
-        .args([
-            "mcp",
-            "--http",
-            &format!("127.0.0.1:{port}"),
-            "--allow-origin",
-        ])
-        .arg(site.origin())
-        .args(["--timeout", "20", "--token", "open-sesame"]);
-    let mut server = started(command, "MCP over streamable HTTP").await;
+    let (mut server, port) = http_server(&site, |command| {
+        command.args(["--timeout", "20", "--token", "open-sesame"]);
+    })
+    .await;
     let mut http = Command::new("node");
     http.arg(script)
         .arg("http")
@@ -573,19 +568,12 @@ async fn a_person_takes_over_in_the_live_view() {
     let site = Site::start().await;
     site.page("/sign-in", BIG_FIELD).await;
     let traces = tempfile::tempdir().expect("a folder");
-    let port = tabwright_tests::free_port();
-    let mut command = Command::new(binary());
-    command
-        .args([
-            "mcp",
-            "--http",
-            &format!("127.0.0.1:{port}"),
-            "--allow-origin",
-        ])
-        .arg(site.origin())
-        .args(["--token", "open-sesame", "--trace"])
-        .arg(traces.path());
-    let mut server = started(command, "MCP over streamable HTTP").await;
+    let (mut server, port) = http_server(&site, |command| {
+        command
+            .args(["--token", "open-sesame", "--trace"])
+            .arg(traces.path());
+    })
+    .await;
     let mut python = Command::new("python3");
     python
         .env(
