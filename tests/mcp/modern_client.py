@@ -36,6 +36,28 @@ def client(url, token):
     return Client(streamable_http_client(url, http_client=http))
 
 
+def legacy_initialize(token, name):
+    """The headers and body of an initialize sent by hand (the revisions
+    with transport sessions)."""
+    headers = {"Authorization": f"Bearer {token}", "Accept": "application/json, text/event-stream"}
+    body = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": name, "version": "1"}}}
+    return headers, body
+
+
+async def handed_over(http, base, token):
+    """The sessions the live view lists as handed to a person, once there
+    are any (10 s at most)."""
+    for _ in range(100):
+        listed = (await http.get(f"{base}/live/sessions?token={token}")).json()["sessions"]
+        handed = [s for s in listed if s.get("handoff")]
+        if handed:
+            return handed
+        await asyncio.sleep(0.1)
+    return []
+
+
 def number(text, pattern):
     found = re.search(r"\[(\d+)\] " + pattern, text)
     assert found, f"no {pattern!r} in:\n{text}"
@@ -180,14 +202,8 @@ async def handoff(url, origin, token):
         waiting = asyncio.create_task(session.call_tool(
             "handoff", {"reason": "Type your name", "seconds": 30, "session": handle},
             progress_callback=progress))
-        mine = []
-        for _ in range(100):
-            listed = (await http.get(f"{base}/live/sessions?token={token}")).json()["sessions"]
-            mine = [s for s in listed if s.get("handoff")]
-            if mine:
-                break
-            await asyncio.sleep(0.1)
-        assert mine and mine[0]["handoff"]["reason"] == "Type your name", listed
+        mine = await handed_over(http, base, token)
+        assert mine and mine[0]["handoff"]["reason"] == "Type your name", mine
         busy = await session.call_tool("snapshot", {"session": handle})
         assert busy.is_error and "A person has this session" in text_of(busy), text_of(busy)
         number = mine[0]["id"]
@@ -213,11 +229,7 @@ async def handoff(url, origin, token):
         assert refused.status_code == 409, refused.status_code
         quitting = asyncio.create_task(session.call_tool(
             "handoff", {"reason": "Solve the check", "seconds": 30, "session": handle}))
-        for _ in range(100):
-            listed = (await http.get(f"{base}/live/sessions?token={token}")).json()["sessions"]
-            if any(s.get("handoff") for s in listed):
-                break
-            await asyncio.sleep(0.1)
+        assert await handed_over(http, base, token), "the second handoff never showed"
         await person({"type": "give_up"})
         given_up = text_of(await quitting)
         assert given_up.startswith("Handoff given up"), given_up
@@ -249,10 +261,7 @@ async def burst(url, origin, token, max_sessions):
             assert not closed.is_error, text_of(closed)
 
     # The same with the legacy handshake, sent by hand all at once.
-    headers = {"Authorization": f"Bearer {token}", "Accept": "application/json, text/event-stream"}
-    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {},
-        "clientInfo": {"name": "burst", "version": "1"}}}
+    headers, init = legacy_initialize(token, "burst")
     async with httpx.AsyncClient(timeout=60) as http:
         answers = await asyncio.gather(
             *[http.post(url, headers=headers, json=init) for _ in range(3 * max_sessions)]
@@ -271,10 +280,7 @@ async def burst(url, origin, token, max_sessions):
 
 
 async def transport(url, token):
-    headers = {"Authorization": f"Bearer {token}", "Accept": "application/json, text/event-stream"}
-    probe = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {},
-        "clientInfo": {"name": "page", "version": "1"}}}
+    headers, probe = legacy_initialize(token, "page")
     async with httpx.AsyncClient(timeout=30) as http:
         foreign = await http.post(
             url, headers={**headers, "Origin": "http://attacker.example"}, json=probe
