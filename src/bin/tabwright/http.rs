@@ -199,11 +199,7 @@ impl Gate {
     /// one that may not pass.
     async fn admit(&self, request: Request<Incoming>) -> Result<Request<Body>, Response<Body>> {
         if !self.tokens.is_empty() {
-            let header = request
-                .headers()
-                .get(hyper::header::AUTHORIZATION)
-                .and_then(|value| value.to_str().ok())
-                .and_then(|value| value.strip_prefix("Bearer "));
+            let header = bearer(request.headers());
             // A browser opening the live view sends no header: its token
             // comes in the address.
             let query = is_live(&request)
@@ -230,21 +226,14 @@ impl Gate {
                 return Err(refused);
             }
         }
-        if let Some(origin) = request.headers().get(hyper::header::ORIGIN) {
-            let origin = origin
-                .to_str()
-                .unwrap_or("")
-                .trim_end_matches('/')
-                .to_lowercase();
-            if !self.origins.contains(&origin) {
-                return Err(error_response(
-                    StatusCode::FORBIDDEN,
-                    &format!(
-                        "requests from the web origin {:?} are not served (start tabwright with --allowed-origins to allow one)",
-                        origin.chars().take(100).collect::<String>()
-                    ),
-                ));
-            }
+        if let Some(origin) = foreign_origin(&self.origins, request.headers()) {
+            return Err(error_response(
+                StatusCode::FORBIDDEN,
+                &format!(
+                    "requests from the web origin {:?} are not served (start tabwright with --allowed-origins to allow one)",
+                    origin.chars().take(100).collect::<String>()
+                ),
+            ));
         }
         let (parts, body) = request.into_parts();
         let read = tokio::time::timeout(READ_LIMIT, Limited::new(body, BODY_LIMIT).collect()).await;
@@ -294,9 +283,30 @@ fn is_live<B>(request: &Request<B>) -> bool {
     }
 }
 
+/// The bearer token in a request's headers, if any.
+pub fn bearer(headers: &hyper::HeaderMap) -> Option<&str> {
+    headers
+        .get(hyper::header::AUTHORIZATION)?
+        .to_str()
+        .ok()?
+        .strip_prefix("Bearer ")
+}
+
+/// The request's `Origin`, normalised, when it is not one of `origins`
+/// (a request without one is not from a web page).
+pub fn foreign_origin(origins: &[String], headers: &hyper::HeaderMap) -> Option<String> {
+    let origin = headers
+        .get(hyper::header::ORIGIN)?
+        .to_str()
+        .unwrap_or("")
+        .trim_end_matches('/')
+        .to_lowercase();
+    (!origins.contains(&origin)).then_some(origin)
+}
+
 /// The origins a request may come from: the server's own address under
 /// each loopback name, and those listed.
-fn own_origins(address: SocketAddr, listed: &[String]) -> Vec<String> {
+pub fn own_origins(address: SocketAddr, listed: &[String]) -> Vec<String> {
     let port = address.port();
     let mut origins = vec![
         format!("http://127.0.0.1:{port}"),

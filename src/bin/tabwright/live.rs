@@ -75,11 +75,7 @@ pub async fn serve_alone(listen: SocketAddr, listing: Arc<dyn Listing>) -> Resul
         .local_addr()
         .map_err(|error| format!("the listener has no address: {error}"))?;
     eprintln!("tabwright: a live view of this session at http://{address}/live");
-    let own = [
-        format!("http://127.0.0.1:{}", address.port()),
-        format!("http://localhost:{}", address.port()),
-        format!("http://{address}"),
-    ];
+    let own = crate::http::own_origins(address, &[]);
     tokio::spawn(async move {
         loop {
             let Ok((stream, _)) = listener.accept().await else {
@@ -91,11 +87,8 @@ pub async fn serve_alone(listen: SocketAddr, listing: Arc<dyn Listing>) -> Resul
                 let handler = hyper::service::service_fn(
                     move |request: hyper::Request<hyper::body::Incoming>| {
                         let listing = Arc::clone(&listing);
-                        let foreign = request
-                            .headers()
-                            .get(hyper::header::ORIGIN)
-                            .and_then(|origin| origin.to_str().ok())
-                            .is_some_and(|origin| !own.iter().any(|own| own == origin));
+                        let foreign =
+                            crate::http::foreign_origin(&own, request.headers()).is_some();
                         async move {
                             if foreign {
                                 return Ok::<_, Infallible>(reply(

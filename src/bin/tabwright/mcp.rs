@@ -163,13 +163,7 @@ impl McpServer {
 /// The bearer token the request came with, if it came over HTTP.
 fn bearer(context: &RequestContext<RoleServer>) -> Option<String> {
     let parts = context.extensions.get::<hyper::http::request::Parts>()?;
-    parts
-        .headers
-        .get(hyper::header::AUTHORIZATION)?
-        .to_str()
-        .ok()?
-        .strip_prefix("Bearer ")
-        .map(str::to_owned)
+    crate::http::bearer(&parts.headers).map(str::to_owned)
 }
 
 /// Runs `call`, telling `peer` each second that it still runs.
