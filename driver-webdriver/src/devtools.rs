@@ -77,7 +77,8 @@ pub(crate) async fn stop(
         // spins may answer late or never (the caller checks that the tab
         // answers, and closes it if not). A load still under way may start
         // a script that spins after the first stop (a call cancelled
-        // early), so the script is stopped again after the load.
+        // early), so the script is stopped again once the load is (or
+        // after 200 ms, if the page is too busy to say).
         send(
             &mut socket,
             2,
@@ -86,15 +87,14 @@ pub(crate) async fn stop(
             json!({}),
         )
         .await?;
-        send(
+        let stopped = call(
             &mut socket,
             3,
             Some(&session),
             "Page.stopLoading",
             json!({}),
-        )
-        .await?;
-        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        );
+        let _ = tokio::time::timeout(std::time::Duration::from_millis(200), stopped).await;
         let last = call(
             &mut socket,
             4,
