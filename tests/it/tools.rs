@@ -740,6 +740,8 @@ async fn watched(backend: Backend) {
         ..PackOptions::default()
     };
     let mut s = Session::start_packed(backend, pack_options, options).await;
+    // A person looks (as the live view does when it lists the sessions).
+    watch.looked_at();
     let page = s.ok("open", json!({ "url": s.url("/") })).await;
     s.ok(
         "click",

@@ -230,8 +230,9 @@ impl Pack {
             .find(name)
             .is_ok_and(|tool| !tool.hints.read_only && tool.name != "close");
         // A picture after an action: for the trace, and for a watch whose
-        // pictures do not come from a screencast.
-        let wanted = self.trace.is_some() || watch.is_some_and(|watch| !watch.is_screencast());
+        // pictures do not come from a screencast while a person looks.
+        let wanted = self.trace.is_some()
+            || watch.is_some_and(|watch| !watch.is_screencast() && watch.is_looked_at());
         let jpeg = if acted && wanted {
             self.browser
                 .driver

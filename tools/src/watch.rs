@@ -3,7 +3,7 @@
 //! model read. A pack given one (`PackOptions::watch`) fills it after each
 //! call; on CDP the pictures come from the screencast (pass
 //! [`Watch::frame_callback`] as `Options::on_frame`), elsewhere from a
-//! small screenshot after each call.
+//! small screenshot after each action, taken only while a person looks.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -32,7 +32,13 @@ pub struct Watch {
     /// A handoff under way: why, until when, and where a person's input
     /// goes.
     handoff: Mutex<Option<Handoff>>,
+    /// When a person last looked (the live view read it).
+    looked: Mutex<Option<Instant>>,
 }
+
+/// How long after a person last looked a watch still takes pictures
+/// where they cost a screenshot (the live page asks every 0.7 s).
+const LOOKING: Duration = Duration::from_secs(10);
 
 /// A handoff under way, as a watch holds it.
 struct Handoff {
@@ -112,6 +118,24 @@ impl Watch {
             .frame
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner()) = Some((number, Arc::new(jpeg)));
+    }
+
+    /// Notes that a person is looking (the live view read this watch).
+    pub fn looked_at(&self) {
+        *self
+            .looked
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(Instant::now());
+    }
+
+    /// Whether a person looked lately: only then is a screenshot after an
+    /// action worth its cost (a screencast costs nothing while the page
+    /// stands still).
+    pub(crate) fn is_looked_at(&self) -> bool {
+        self.looked
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .is_some_and(|looked| looked.elapsed() < LOOKING)
     }
 
     /// The latest picture and its number, if there is one.

@@ -220,6 +220,7 @@ fn sessions(hub: &(impl Listing + ?Sized)) -> Value {
         .watched()
         .into_iter()
         .map(|(id, kind, age, watch)| {
+            watch.looked_at();
             let recent = watch.recent();
             let last = recent
                 .iter()
