@@ -48,9 +48,9 @@
 // scripts, the supervisor), which stays in `driver_core::backend`.
 pub use driver_core::{
     Capabilities, Capability, ConsoleEntry, ConsoleLevel, Dialog, DialogKind, Download,
-    DownloadOutcome, Downloads, Driver, DriverError, FrameCallback, Key, KeyPress, Modifiers,
-    Navigation, Options, Request, Result, ScreencastFrame, ScreenshotFormat, ScreenshotOptions,
-    Tab, TabId, Viewport, WaitFor,
+    DownloadOutcome, Downloads, Driver, DriverError, FrameCallback, Key, KeyPress, Memory,
+    Modifiers, Navigation, Options, Request, Result, ScreencastFrame, ScreenshotFormat,
+    ScreenshotOptions, Tab, TabId, Viewport, WaitFor, DEFAULT_BUDGET_MB,
 };
 pub use guard::{AllowedOrigin, Guard, GuardedDriver, IpNet, Policy, Reason, Refusal, Stranger};
 

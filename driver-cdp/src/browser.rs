@@ -29,6 +29,10 @@ pub(crate) struct Browser {
     pub registry: SharedRegistry,
     events: JoinHandle<()>,
     process: Mutex<Option<ChromeProcess>>,
+    /// How many sessions live in it (a share of its memory is each's).
+    sessions: std::sync::atomic::AtomicUsize,
+    /// Tracing is the whole browser's: one trace at a time.
+    tracing: tokio::sync::Mutex<()>,
     _profile: Option<Profile>,
 }
 
@@ -59,6 +63,8 @@ impl Browser {
             registry,
             events,
             process: Mutex::new(process),
+            sessions: std::sync::atomic::AtomicUsize::new(0),
+            tracing: tokio::sync::Mutex::new(()),
             _profile: profile,
         };
         let client = &browser.client;
@@ -187,6 +193,33 @@ impl Browser {
             .await;
             let _ = tokio::task::spawn_blocking(move || process.shutdown(CLOSE_GRACE)).await;
         }
+    }
+
+    /// A session began in this browser.
+    pub fn joined(&self) {
+        self.sessions
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// A session in this browser ended.
+    pub fn left(&self) {
+        let _ = self.sessions.fetch_update(
+            std::sync::atomic::Ordering::Relaxed,
+            std::sync::atomic::Ordering::Relaxed,
+            |count| count.checked_sub(1),
+        );
+    }
+
+    /// How many sessions live in this browser.
+    pub fn sessions(&self) -> usize {
+        self.sessions.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// A tab's frames and the processes rendering them, from a trace
+    /// started from its DevTools session `flat` (one at a time).
+    pub async fn trace_frames(&self, flat: &str) -> Result<Vec<crate::memory::TracedFrame>> {
+        let _one = self.tracing.lock().await;
+        crate::memory::trace_frames(&self.client, flat).await
     }
 
     /// The process ids of the browser we started (its process group), for

@@ -46,6 +46,7 @@ mod browser;
 mod client;
 mod downloads;
 mod events;
+mod memory;
 mod network;
 mod page;
 mod registry;
@@ -132,7 +133,9 @@ impl Driver for CdpDriver {
     async fn navigate(&self, url: &str) -> Result<Navigation> {
         self.run(format!("navigate to {url}"), async |session| {
             let id = session.current_session().await?;
-            page::navigate(&session.client, &id, url).await
+            session
+                .renewed_around(&id, async |client| page::navigate(client, &id, url).await)
+                .await
         })
         .await
     }
@@ -313,7 +316,9 @@ impl Driver for CdpDriver {
     async fn back(&self) -> Result<Navigation> {
         self.run("go back".to_owned(), async |session| {
             let id = session.current_session().await?;
-            page::history(&session.client, &id, -1).await
+            session
+                .renewed_around(&id, async |client| page::history(client, &id, -1).await)
+                .await
         })
         .await
     }
@@ -321,7 +326,9 @@ impl Driver for CdpDriver {
     async fn forward(&self) -> Result<Navigation> {
         self.run("go forward".to_owned(), async |session| {
             let id = session.current_session().await?;
-            page::history(&session.client, &id, 1).await
+            session
+                .renewed_around(&id, async |client| page::history(client, &id, 1).await)
+                .await
         })
         .await
     }
@@ -462,6 +469,13 @@ impl Driver for CdpDriver {
                 .dialog_closed(&tab, answered, DIALOG_CLOSE_LIMIT)
                 .await;
             Ok(())
+        })
+        .await
+    }
+
+    async fn memory(&self) -> Result<Option<driver_core::Memory>> {
+        self.run_free("read the memory".to_owned(), async |session| {
+            session.memory().await
         })
         .await
     }

@@ -92,6 +92,9 @@ pub(crate) struct Registry {
     pub frame_sessions: HashMap<String, String>,
     /// Tabs that crashed, most recent last.
     pub crashed: VecDeque<TabId>,
+    /// Tabs whose renderer is being ended on purpose, to load their next
+    /// page in a fresh one: their crash is not one.
+    pub renewing: std::collections::HashSet<TabId>,
     /// Cross-site frames attached as targets of their own: frame id -> session.
     pub frames: HashMap<String, String>,
     /// The session each cross-site frame's session was attached from.
@@ -171,6 +174,9 @@ impl Registry {
 
     /// Records that a tab crashed (and is gone).
     pub fn crash(&mut self, id: &str) {
+        if self.renewing.contains(&TabId(id.to_owned())) {
+            return;
+        }
         if self.crashed.len() == CRASHES_KEPT {
             self.crashed.pop_front();
         }

@@ -24,7 +24,7 @@ const RECOVERY_LIMIT: Duration = Duration::from_secs(2);
 
 /// A live session.
 pub(crate) struct Session {
-    browser: Arc<Browser>,
+    pub(crate) browser: Arc<Browser>,
     pub client: Client,
     pub registry: SharedRegistry,
     pub current: Option<TabId>,
@@ -34,7 +34,7 @@ pub(crate) struct Session {
     /// `None`: the browser's default context.
     pub(crate) context: Option<String>,
     /// Whether ending the session ends the browser (one started for it).
-    owns_browser: bool,
+    pub(crate) owns_browser: bool,
     /// Tabs this session opened in a browser it neither started nor has a
     /// context of its own in: closed when it ends.
     opened: Vec<TabId>,
@@ -42,6 +42,10 @@ pub(crate) struct Session {
     /// The registry's count of opened tabs when the current one was last
     /// brought to the front.
     fronted: u64,
+    /// The session's memory budget (`Options::memory_budget_mb`), in KiB.
+    pub(crate) budget_kib: Option<u64>,
+    /// What it knows of its tabs' renderers.
+    pub(crate) renderers: crate::memory::Renderers,
 }
 
 impl Session {
@@ -105,7 +109,10 @@ impl Session {
             opened: Vec::new(),
             screencast: options.on_frame.is_some(),
             fronted: 0,
+            budget_kib: options.memory_budget_mb.map(|mb| mb.saturating_mul(1024)),
+            renderers: crate::memory::Renderers::default(),
         };
+        session.browser.joined();
         let first = if owns_browser {
             session.attach_existing_page().await?
         } else {
@@ -220,6 +227,18 @@ impl Session {
                 .rev()
                 .find(|tab| self.is_ours(tab))
                 .map(|tab| tab.id.clone())
+        })
+    }
+
+    /// The session's tabs.
+    pub(crate) fn our_tabs(&self) -> Vec<TabId> {
+        self.registry.read(|registry| {
+            registry
+                .tabs
+                .iter()
+                .filter(|tab| self.is_ours(tab))
+                .map(|tab| tab.id.clone())
+                .collect()
         })
     }
 
@@ -375,6 +394,7 @@ impl Session {
     /// (its process group killed, its temporary profile deleted); else the
     /// session's context with its tabs, or the tabs it opened.
     async fn end(mut self) {
+        self.browser.left();
         if self.owns_browser {
             self.browser.close().await;
         } else if let Some(context) = self.context.take() {

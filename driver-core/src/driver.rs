@@ -245,6 +245,14 @@ pub trait Driver: Send + Sync {
     /// call runs to its end or its deadline.
     async fn cancel(&self) {}
 
+    /// The session's share of its browser's memory, with its budget, read
+    /// now (a few milliseconds; it waits for the call under way, if any).
+    /// `None` where it cannot be measured: a browser on another machine,
+    /// or no `/proc` to read. The default: `None`.
+    async fn memory(&self) -> Result<Option<crate::Memory>> {
+        Ok(None)
+    }
+
     /// Ends the session. See the contract above.
     async fn close(&self) -> Result<()>;
 }

@@ -112,6 +112,14 @@ pub struct Options {
     /// performance log). It costs on every request, so it is off unless
     /// asked for; the tools' `--caps network` asks. Default `false`.
     pub network_log: bool,
+
+    /// The session's memory budget in MiB: its renderers and its share of
+    /// the browser (see [`Memory`](crate::Memory)). A tab whose renderer
+    /// holds a quarter of it moves to a fresh renderer at its next
+    /// navigation (the CDP backend, on a browser it started), and a
+    /// session still over it after that is told so in the answer. `None`
+    /// keeps no budget. Default 2,048 MiB.
+    pub memory_budget_mb: Option<u64>,
 }
 
 impl Default for Options {
@@ -130,6 +138,7 @@ impl Default for Options {
             on_frame: None,
             downloads: None,
             network_log: false,
+            memory_budget_mb: Some(crate::DEFAULT_BUDGET_MB),
         }
     }
 }
@@ -149,6 +158,7 @@ impl fmt::Debug for Options {
             .field("proxy", &self.proxy)
             .field("downloads", &self.downloads)
             .field("network_log", &self.network_log)
+            .field("memory_budget_mb", &self.memory_budget_mb)
             .field(
                 "on_frame",
                 &self.on_frame.as_ref().map(|_| "Fn(ScreencastFrame)"),

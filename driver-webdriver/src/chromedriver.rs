@@ -71,6 +71,11 @@ impl Chromedriver {
         format!("http://127.0.0.1:{}", self.port)
     }
 
+    /// Its process id: the root of its browser's process tree.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Whether chromedriver has exited.
     pub fn has_exited(&mut self) -> bool {
         !matches!(self.child.try_wait(), Ok(None))

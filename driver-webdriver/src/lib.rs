@@ -369,6 +369,14 @@ impl Driver for WebDriverDriver {
         })
     }
 
+    async fn memory(&self) -> Result<Option<driver_core::Memory>> {
+        self.calls
+            .run("read the memory".to_owned(), false, async |session| {
+                Ok(session.memory())
+            })
+            .await
+    }
+
     async fn cancel(&self) {
         self.calls.cancel().await;
     }

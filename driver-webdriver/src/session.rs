@@ -74,9 +74,31 @@ pub(crate) struct Session {
         Option<std::collections::HashMap<String, driver_core::backend::network::NetworkLog>>,
     /// The windows given the early hooks (driver-core's `LISTENERS_JS`).
     pub(crate) hooked: std::collections::HashSet<String>,
+    /// The session's memory budget (`Options::memory_budget_mb`), in KiB.
+    budget_kib: Option<u64>,
 }
 
 impl Session {
+    /// The memory of the session's browser (all of it is the session's:
+    /// chromedriver starts one per session), if it runs on this machine.
+    pub(crate) fn memory(&self) -> Option<driver_core::Memory> {
+        use driver_core::backend::procfs;
+        let root = self.chromedriver.as_ref()?.pid();
+        let mut memory = driver_core::Memory {
+            budget_kib: self.budget_kib,
+            ..driver_core::Memory::default()
+        };
+        for pid in procfs::tree(root) {
+            let pss = procfs::pss_kib(pid).unwrap_or(0);
+            if procfs::kind(pid).as_deref() == Some("renderer") {
+                memory.renderers_kib += pss;
+            } else {
+                memory.browser_share_kib += pss;
+            }
+        }
+        Some(memory)
+    }
+
     /// Starts chromedriver (or uses `options.endpoint`) and opens a session
     /// whose Chrome has our flags.
     pub(crate) async fn start(options: &Options) -> Result<Self> {
@@ -173,6 +195,7 @@ impl Session {
             script_limit: remote_limit(options),
             network: options.network_log.then(Default::default),
             hooked: Default::default(),
+            budget_kib: options.memory_budget_mb.map(|mb| mb.saturating_mul(1024)),
         };
         session.hook_current().await;
         // Belt and braces with the profile preference: deny downloads

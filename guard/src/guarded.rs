@@ -403,6 +403,16 @@ impl Driver for GuardedDriver {
         self.inner().await?.driver.network_log().await
     }
 
+    /// The session's memory; `None` before its first call (asking starts
+    /// nothing).
+    async fn memory(&self) -> Result<Option<driver_core::Memory>> {
+        let started = self.started.lock().clone();
+        match started {
+            Some(started) => started.driver.memory().await,
+            None => Ok(None),
+        }
+    }
+
     async fn cancel(&self) {
         let started = self.started.lock().clone();
         if let Some(started) = started {

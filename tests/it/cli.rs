@@ -681,6 +681,149 @@ async fn a_person_takes_over_in_the_live_view() {
     }
 }
 
+/// The live view, read in Chromium by the project's own pack, as a person
+/// reads it: it lists two sessions of two MCP clients at once, each with
+/// its page and its memory; the picture of one changes after that
+/// session's `open`, and the other's does not.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_live_view_lists_sessions_and_follows_them() {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+    let site = Site::start().await;
+    for (path, title) in [
+        ("/one", "First page"),
+        ("/two", "Second page"),
+        ("/three", "Third page"),
+    ] {
+        site.page(
+            path,
+            &format!("<!doctype html><title>{title}</title><h1>{title}</h1>"),
+        )
+        .await;
+    }
+    let (mut server, port) = http_server(&site, |command| {
+        command.args(["--token", "open-sesame"]);
+    })
+    .await;
+    let mut python = Command::new("python3");
+    python
+        .env(
+            "PYTHONPATH",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/mcp/sdk2"),
+        )
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/mcp/two_sessions.py"))
+        .arg(format!("http://127.0.0.1:{port}/mcp"))
+        .arg(site.origin())
+        .arg("open-sesame")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .kill_on_drop(true);
+    let mut models = python.spawn().expect("the clients start");
+    let mut said = tokio::io::BufReader::new(models.stdout.take().expect("stdout")).lines();
+    let mut told = models.stdin.take().expect("stdin");
+    let mut next = async || {
+        tokio::time::timeout(LIMIT, said.next_line())
+            .await
+            .expect("the clients go on")
+            .expect("a line")
+            .unwrap_or_default()
+    };
+    assert_eq!(next().await, "ready");
+
+    let live = format!("http://127.0.0.1:{port}");
+    let policy = guard::Policy {
+        allowed_origins: vec![guard::AllowedOrigin::parse(&live).expect("origin")],
+        ..guard::Policy::default()
+    };
+    let person = tools::Pack::new(
+        Backend::Cdp.guarded(driver_core::Options::default(), guard::Guard::new(policy)),
+        tools::PackOptions::default(),
+    );
+    let page = person
+        .call(
+            "open",
+            serde_json::json!({ "url": format!("{live}/live?token=open-sesame") }),
+        )
+        .await;
+    assert!(!page.is_error, "{}", page.text);
+    let listed = person
+        .call("wait_for", serde_json::json!({ "text": "Second page" }))
+        .await;
+    assert!(
+        !listed.is_error,
+        "{}\n{}",
+        listed.text,
+        person.call("snapshot", serde_json::json!({})).await.text
+    );
+    let page = person.call("snapshot", serde_json::json!({})).await;
+    for expected in [
+        "Session 1",
+        "Session 2",
+        "First page",
+        "Second page",
+        "MiB of 2048",
+    ] {
+        assert!(
+            page.text.contains(expected),
+            "no {expected:?} in:\n{}",
+            page.text
+        );
+    }
+    // What the page shows its picture from: each session's latest frame,
+    // by number, with the title it shows.
+    let listed = async || {
+        let (status, body) =
+            tabwright_tests::http::fetch(&format!("{live}/live/sessions?token=open-sesame"))
+                .await
+                .expect("the list");
+        assert_eq!(status, 200, "{body}");
+        let listed: serde_json::Value = serde_json::from_str(&body).expect("JSON");
+        listed["sessions"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|session| {
+                (
+                    session["title"].as_str().unwrap_or_default().to_owned(),
+                    session["frame"].as_u64().unwrap_or_default(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let before = listed().await;
+    let first = before
+        .iter()
+        .position(|(title, _)| title == "First page")
+        .unwrap_or_else(|| panic!("{before:?}"));
+    told.write_all(b"/three\n").await.expect("told");
+    assert_eq!(next().await, "opened");
+    let shown = person
+        .call("wait_for", serde_json::json!({ "text": "Third page" }))
+        .await;
+    assert!(!shown.is_error, "{}", shown.text);
+    let mut after = listed().await;
+    for _ in 0..50 {
+        if after[first].1 != before[first].1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        after = listed().await;
+    }
+    assert_eq!(after[first].0, "Third page", "{after:?}");
+    assert_ne!(
+        after[first].1, before[first].1,
+        "the picture changed: {before:?} {after:?}"
+    );
+    assert_eq!(
+        after[1 - first],
+        before[1 - first],
+        "the other session's page and picture stay"
+    );
+    person.close().await;
+    drop(told);
+    let _ = tokio::time::timeout(LIMIT, models.wait()).await;
+    server.kill().await.expect("the server stops");
+}
+
 /// Every file under `folder`.
 fn walk(folder: &std::path::Path) -> Vec<std::path::PathBuf> {
     let mut files = Vec::new();

@@ -35,6 +35,7 @@ mod groups;
 mod hostile;
 mod kits;
 mod marks;
+mod memory;
 mod proxy;
 mod remote;
 mod remote_guard;

@@ -62,7 +62,13 @@ pub struct Pack {
     trace: Option<crate::trace::Trace>,
     /// How many calls were traced or watched.
     steps: AtomicU64,
+    /// The session's memory as last read.
+    memory: std::sync::Mutex<Option<driver_core::Memory>>,
 }
+
+/// The tools after which the session's memory is read: those that load
+/// pages (where a grown renderer is renewed).
+const LOADS_PAGES: [&str; 4] = ["open", "back", "forward", "tabs"];
 
 impl Pack {
     /// A pack over a guarded browser (see `tabwright::browser`). The browser
@@ -93,6 +99,7 @@ impl Pack {
             serving: AtomicU64::new(0),
             trace,
             steps: AtomicU64::new(0),
+            memory: std::sync::Mutex::new(None),
         }
     }
 
@@ -208,11 +215,48 @@ impl Pack {
             refusals: self.browser.driver.guard().refusals().next_seq(),
             console: state.console.next_seq(),
         });
-        let output = self.answered(&mut state, name, arguments).await;
+        let mut output = self.answered(&mut state, name, arguments).await;
+        if LOADS_PAGES.contains(&name) {
+            self.weigh(&mut output).await;
+        }
         if let Some(traced) = traced {
             self.record(&mut state, traced, name, &output).await;
         }
         output
+    }
+
+    /// Reads the session's memory after a page loaded, for the live view
+    /// and library users; a session over its budget (with its grown
+    /// renderers already renewed) is told so.
+    async fn weigh(&self, output: &mut ToolOutput) {
+        let Ok(Some(memory)) = self.browser.driver.memory().await else {
+            return;
+        };
+        *self
+            .memory
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(memory);
+        if let Some(watch) = &self.browser.options.watch {
+            watch.set_memory(memory);
+        }
+        if let (true, Some(budget)) = (memory.over_budget(), memory.budget_kib) {
+            output.text.push_str(&format!(
+                "\nMemory: this session holds {} MiB, over its budget of {} MiB: close the tabs it no longer needs (tabs {{\"action\": \"close\", \"tab\": N}}), or open lighter pages.",
+                memory.total_kib() / 1024,
+                budget / 1024
+            ));
+        }
+    }
+
+    /// The session's memory (its renderers and its share of the browser)
+    /// as last read, after the last call that loaded a page; `None` before
+    /// that, or where it cannot be measured (a remote browser). For a
+    /// reading now, `driver().memory()`.
+    pub fn memory(&self) -> Option<driver_core::Memory> {
+        *self
+            .memory
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Writes a call into the session's trace and its watch: the answer

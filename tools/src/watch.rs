@@ -34,6 +34,8 @@ pub struct Watch {
     handoff: Mutex<Option<Handoff>>,
     /// When a person last looked (the live view read it).
     looked: Mutex<Option<Instant>>,
+    /// The session's memory, as last read (after a page loaded).
+    memory: Mutex<Option<driver_core::Memory>>,
 }
 
 /// How long after a person last looked a watch still takes pictures
@@ -191,6 +193,22 @@ impl Watch {
 
     fn lock_handoff(&self) -> std::sync::MutexGuard<'_, Option<Handoff>> {
         self.handoff
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    pub(crate) fn set_memory(&self, memory: driver_core::Memory) {
+        *self
+            .memory
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(memory);
+    }
+
+    /// The session's memory as last read (after a page loaded), if it
+    /// can be measured.
+    pub fn memory(&self) -> Option<driver_core::Memory> {
+        *self
+            .memory
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }

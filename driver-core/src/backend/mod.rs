@@ -11,4 +11,5 @@ pub mod input;
 pub mod launch;
 pub mod locate;
 pub mod network;
+pub mod procfs;
 pub mod supervisor;

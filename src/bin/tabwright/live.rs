@@ -242,6 +242,13 @@ fn sessions(hub: &(impl Listing + ?Sized)) -> Value {
                 "title": line("Page: "),
                 "frame": watch.latest().map(|(frame, _)| frame),
                 "screencast": watch.is_screencast(),
+                "memory_mib": watch.memory().map(|memory| json!({
+                    "total": memory.total_kib() / 1024,
+                    "renderers": memory.renderers_kib / 1024,
+                    "browser_share": memory.browser_share_kib / 1024,
+                    "budget": memory.budget_kib.map(|kib| kib / 1024),
+                    "renewed": memory.renewed,
+                })),
                 "handoff": watch.handoff().map(|(reason, left)| json!({
                     "reason": reason,
                     "left_s": left.as_secs(),
@@ -316,7 +323,8 @@ async function tick() {
   if (chosen === null && data.sessions.length) chosen = data.sessions[0].id;
   for (const s of data.sessions) {
     const row = text("div", ""); if (s.id === chosen) row.className = "on";
-    row.append(text("b", "Session " + s.id), text("small", " " + s.kind + ", " + s.age_s + " s"), document.createElement("br"),
+    const mem = s.memory_mib ? ", " + s.memory_mib.total + " MiB" + (s.memory_mib.budget ? " of " + s.memory_mib.budget : "") : "";
+    row.append(text("b", "Session " + s.id), text("small", " " + s.kind + ", " + s.age_s + " s" + mem), document.createElement("br"),
       text("span", (s.title || "") + " "), text("small", s.url || ""));
     row.onclick = () => { chosen = s.id; shown = null; tick(); };
     list.append(row);

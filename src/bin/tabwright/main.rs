@@ -211,6 +211,12 @@ struct BrowserArgs {
     /// The largest a download may be, in MB; a larger one is cancelled.
     #[arg(long, value_name = "MB", default_value_t = 50, global = true)]
     max_download_mb: u64,
+    /// Each session's memory budget in MiB (its renderers and its share of
+    /// the browser): a tab whose renderer holds a quarter of it moves to a
+    /// fresh renderer at its next navigation, and a session still over it
+    /// is told so; 0 keeps no budget.
+    #[arg(long, value_name = "MB", default_value_t = tabwright::DEFAULT_BUDGET_MB, global = true)]
+    session_memory_mb: u64,
     /// A secret the model types as {{secret:NAME}} and never reads back,
     /// its value read from the environment variable ENV_VAR (repeatable).
     #[arg(long, value_name = "NAME=ENV_VAR", global = true)]
@@ -294,6 +300,7 @@ impl BrowserArgs {
             timeout: Duration::from_secs_f64(self.timeout),
             endpoint: self.cdp_endpoint.clone().or(self.webdriver_url.clone()),
             extra_args: self.chrome_arg.clone(),
+            memory_budget_mb: (self.session_memory_mb > 0).then_some(self.session_memory_mb),
             ..Options::default()
         };
         if self.guard_listen.is_some() && self.guard_clients.is_empty() {

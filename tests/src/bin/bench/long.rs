@@ -8,7 +8,7 @@
 
 use std::time::{Duration, Instant};
 
-use driver_core::Options;
+use driver_core::{Driver, Options};
 use guard::{AllowedOrigin, Guard, Policy};
 use serde_json::{json, Value};
 use tabwright_tests::backend::Marker;
@@ -104,10 +104,11 @@ pub async fn long_session(
             }
         }
         if calls >= WARM && warm.is_none() {
-            warm = Some((calls as u64, readings(&marker, me)));
+            warm = Some((calls as u64, readings(&marker, me).await));
         }
     }
-    let end = readings(&marker, me);
+    let end = readings(&marker, me).await;
+    let session = pack.driver().memory().await.ok().flatten();
     println!("  by process at the end: {}", by_process(&marker));
     // What of the growth the browser gives back when told memory is short
     // (as the system would tell it): what it held because it could, not
@@ -127,7 +128,7 @@ pub async fn long_session(
         None => Err("no profile".to_owned()),
     };
     tokio::time::sleep(Duration::from_secs(3)).await;
-    let relieved = readings(&marker, me);
+    let relieved = readings(&marker, me).await;
     let (warm_at, (warm_tree, warm_own)) = warm.unwrap_or((calls as u64, end));
     pack.close().await;
     let growth = |at: u64, now: u64| (now as f64 / at.max(1) as f64 - 1.0) * 100.0;
@@ -156,6 +157,12 @@ pub async fn long_session(
         ),
         Err(error) => println!("  (no memory-pressure signal: {error})"),
     }
+    if let Some(session) = session {
+        println!(
+            "  the session's own reading at the end: {session}, {} tabs moved to a fresh renderer",
+            session.renewed
+        );
+    }
     println!("  slowest call: {} ({})", millis(slowest.0), slowest.1);
     Ok(())
 }
@@ -177,9 +184,20 @@ async fn timed(
     output
 }
 
-/// PSS of the browser's tree (with chromedriver) and of this process, in KiB.
-fn readings(marker: &Marker, me: u32) -> (u64, u64) {
-    (pss_rss(&marker.tree_and_driver()).0, pss_rss(&[me]).0)
+/// PSS of the browser's tree (with chromedriver) and of this process, in
+/// KiB: the median of five readings a second apart (one reading moves by
+/// a third with garbage collection).
+async fn readings(marker: &Marker, me: u32) -> (u64, u64) {
+    let mut tree = Vec::new();
+    let mut own = Vec::new();
+    for _ in 0..5 {
+        tree.push(pss_rss(&marker.tree_and_driver()).0);
+        own.push(pss_rss(&[me]).0);
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+    tree.sort_unstable();
+    own.sort_unstable();
+    (tree[2], own[2])
 }
 
 /// The browser's processes at the end, each with its kind and PSS.
