@@ -29,6 +29,7 @@ mod accessible;
 mod answers;
 mod cli;
 mod conformance;
+mod crates;
 mod egress;
 mod grid;
 mod groups;

@@ -17,9 +17,13 @@ use clap::{Parser, Subcommand, ValueEnum};
 use tabwright::{AllowedOrigin, Backend, Downloads, Options, Policy};
 use tools::{Answers, Group, Pack, PackOptions, Secret};
 
-/// A fast, guarded web browser for AI agents.
+/// A fast, guarded web browser for AI agents, served over MCP (or at a
+/// prompt).
+///
+/// Pages reach the public web only: nothing a page does reaches this
+/// machine or its local network unless --allow-origin names the origin.
 #[derive(Debug, Parser)]
-#[command(name = "tabwright", version, about)]
+#[command(name = "tabwright", version)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -60,6 +64,13 @@ enum Command {
         /// Which API's form.
         #[arg(long, value_enum, default_value = "mcp")]
         format: ExportArg,
+    },
+    /// Print a completion script for a shell: `tabwright completions bash
+    /// > /etc/bash_completion.d/tabwright`, or `source <(tabwright
+    /// completions zsh)`.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
     },
 }
 
@@ -628,6 +639,16 @@ async fn run(cli: Cli) -> Result<(), String> {
         }
         Command::Demo { screenshot } => demo::run(&cli.browser, screenshot).await,
         Command::Trace { folder } => trace_pages(&folder),
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            clap_complete::generate(
+                shell,
+                &mut Cli::command(),
+                "tabwright",
+                &mut std::io::stdout(),
+            );
+            Ok(())
+        }
         Command::Tools { format } => {
             let settings = cli.browser.settings(&[])?;
             let export = match format {

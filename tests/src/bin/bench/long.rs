@@ -75,6 +75,7 @@ pub async fn long_session(
     );
     let me = std::process::id();
     let mut calls = 0usize;
+    let mut shown_at = 250;
     let mut slowest = (Duration::ZERO, String::new());
     let mut errors = 0usize;
     let mut warm: Option<(u64, (u64, u64))> = None;
@@ -102,6 +103,11 @@ pub async fn long_session(
                     calls += 1;
                 }
             }
+        }
+        // This process's memory along the way (one reading each time).
+        if calls >= shown_at {
+            println!("  at call {calls}: this process {} MiB", pss_rss(&[me]).0 / 1024);
+            shown_at += 250;
         }
         if calls >= WARM && warm.is_none() {
             warm = Some((calls as u64, readings(&marker, me).await));

@@ -25,10 +25,13 @@
 //! - sessions: one idle browser's memory and what launch flags would cut
 //!   from it; the shared browser's memory with 1, 10 and 50 sessions (CDP),
 //!   and with a browser per session (WebDriver, to ten);
+//! - watching: an action with a trace against one without (and what the
+//!   trace writes), and the CPU of an animated page with a live view
+//!   against the same page unwatched;
 //! - a long session (`--only long`, not part of the default run): one pack,
 //!   2,000 calls over the fixture site and the hostile pages in a loop, its
-//!   memory after the first round past call 100 and at the end, and its
-//!   slowest call;
+//!   memory after the first round past call 100 and at the end (medians of
+//!   five readings), the session's own reading, and its slowest call;
 //! - a soak (`--only soak`, not part of the default run): 20 sessions of one
 //!   browser, 200 calls each at once (`--sessions N`, `--calls N`):
 //!   calls per second, latency, memory, and what is left afterwards.
@@ -42,6 +45,7 @@ mod snapshot;
 mod tasks;
 mod tokens;
 mod tools;
+mod watching;
 
 use tabwright_tests::site::Site;
 use tabwright_tests::Backend;
@@ -164,6 +168,12 @@ async fn main() -> Result<(), String> {
         println!();
         sessions::sessions(&site, &backends).await?;
     }
+    if wants("watching") {
+        println!();
+        for &backend in &backends {
+            watching::watching(backend, runs).await?;
+        }
+    }
     if wants("long") {
         let calls = calls.unwrap_or(long::CALLS).max(long::WARM + 1);
         for &backend in &backends {
@@ -178,8 +188,9 @@ async fn main() -> Result<(), String> {
 }
 
 /// What `--only` can pick.
-const PARTS: [&str; 9] = [
-    "drivers", "guard", "snapshot", "tools", "tokens", "tasks", "sessions", "long", "soak",
+const PARTS: [&str; 10] = [
+    "drivers", "guard", "snapshot", "tools", "tokens", "tasks", "sessions", "watching", "long",
+    "soak",
 ];
 
 /// Parts run only when asked for by name.
