@@ -265,6 +265,15 @@ impl Driver for CdpDriver {
         .await
     }
 
+    async fn click_with(&self, x: f64, y: f64, click: driver_core::Click) -> Result<()> {
+        driver_core::check_point(x, y)?;
+        self.run(format!("click at ({x}, {y})"), async |session| {
+            let id = session.current_session().await?;
+            page::click_with(&session.client, &id, x, y, click).await
+        })
+        .await
+    }
+
     async fn send_keys(&self, selector: &str, text: &str) -> Result<()> {
         self.run(format!("type into {selector:?}"), async |session| {
             let id = session.current_session().await?;

@@ -403,7 +403,18 @@ pub(crate) async fn click(
 
 /// Presses and releases the left mouse button at a viewport point.
 pub(crate) async fn click_at(client: &Client, session: &str, x: f64, y: f64) -> Result<()> {
-    for event in input::click_events(x, y) {
+    click_with(client, session, x, y, driver_core::Click::default()).await
+}
+
+/// Clicks at a viewport point as `click` says.
+pub(crate) async fn click_with(
+    client: &Client,
+    session: &str,
+    x: f64,
+    y: f64,
+    click: driver_core::Click,
+) -> Result<()> {
+    for event in input::click_events_with(x, y, click) {
         mouse_event(client, session, event).await?;
     }
     Ok(())

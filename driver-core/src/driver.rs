@@ -100,6 +100,19 @@ pub trait Driver: Send + Sync {
     /// Clicks at a point of the viewport, in CSS pixels from its top left.
     async fn click_at(&self, x: f64, y: f64) -> Result<()>;
 
+    /// Clicks at a viewport point as `click` says: another button, a
+    /// double or triple click, keys held. The default takes a plain click
+    /// only.
+    async fn click_with(&self, x: f64, y: f64, click: crate::Click) -> Result<()> {
+        if click == crate::Click::default() {
+            return self.click_at(x, y).await;
+        }
+        Err(crate::DriverError::InvalidArgument(
+            "this backend makes plain clicks only: one press of the left button, nothing held"
+                .to_owned(),
+        ))
+    }
+
     /// Moves the mouse to a point of the viewport without pressing a button,
     /// so hover menus open and tooltips show.
     async fn move_mouse(&self, x: f64, y: f64) -> Result<()>;

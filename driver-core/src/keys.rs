@@ -142,6 +142,71 @@ impl Modifiers {
     }
 }
 
+/// A mouse button.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MouseButton {
+    /// The main button.
+    #[default]
+    Left,
+    /// The wheel, pressed (opens a link in a new tab).
+    Middle,
+    /// The context-menu button.
+    Right,
+}
+
+impl MouseButton {
+    /// Its name in `Input.dispatchMouseEvent`.
+    pub fn cdp_name(self) -> &'static str {
+        match self {
+            Self::Left => "left",
+            Self::Middle => "middle",
+            Self::Right => "right",
+        }
+    }
+
+    /// Its bit in `MouseEvent.buttons` (and CDP's `buttons`).
+    pub fn buttons_bit(self) -> u8 {
+        match self {
+            Self::Left => 1,
+            Self::Right => 2,
+            Self::Middle => 4,
+        }
+    }
+
+    /// Its number in W3C pointer actions (and `MouseEvent.button`).
+    pub fn webdriver_number(self) -> u8 {
+        match self {
+            Self::Left => 0,
+            Self::Middle => 1,
+            Self::Right => 2,
+        }
+    }
+}
+
+/// How a click is made: the button, how many presses in a row (2 is a
+/// double click, 3 a triple), and the keys held meanwhile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Click {
+    /// Which button.
+    pub button: MouseButton,
+    /// Presses in a row, 1 to 3.
+    pub count: u8,
+    /// Held while it clicks.
+    pub modifiers: Modifiers,
+}
+
+impl Default for Click {
+    /// One press of the left button, nothing held.
+    fn default() -> Self {
+        Self {
+            button: MouseButton::Left,
+            count: 1,
+            modifiers: Modifiers::default(),
+        }
+    }
+}
+
 /// A key with the modifiers held while it is pressed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KeyPress {

@@ -20,14 +20,60 @@ impl Session {
     }
 
     pub(crate) async fn click_at(&mut self, x: f64, y: f64) -> Result<()> {
+        self.click_with(x, y, driver_core::Click::default()).await
+    }
+
+    /// A click as `click` says, as W3C actions: the modifiers go down on a
+    /// keyboard source while the pointer waits, then the pointer presses
+    /// (each press of a double click within the double-click time), then
+    /// the modifiers come up.
+    pub(crate) async fn click_with(
+        &mut self,
+        x: f64,
+        y: f64,
+        click: driver_core::Click,
+    ) -> Result<()> {
         self.focus_current().await?;
-        let press = [
-            json!({ "type": "pointerDown", "button": 0 }),
-            json!({ "type": "pointerUp", "button": 0 }),
-        ];
-        let acted = self.actions(mouse(x, y, &press)).await;
-        self.or_by_bridge(acted, "Input.dispatchMouseEvent", input::click_events(x, y))
-            .await
+        let button = click.button.webdriver_number();
+        let held = held_keys(click.modifiers);
+        let pause = json!({ "type": "pause", "duration": 0 });
+        let mut pointer: Vec<Value> = held.iter().map(|_| pause.clone()).collect();
+        pointer.push(json!({
+            "type": "pointerMove", "duration": 0, "origin": "viewport",
+            "x": x.floor() as i64, "y": y.floor() as i64,
+        }));
+        for _ in 0..click.count.max(1) {
+            pointer.push(json!({ "type": "pointerDown", "button": button }));
+            pointer.push(json!({ "type": "pointerUp", "button": button }));
+        }
+        let pressing = pointer.len() - held.len();
+        let mut keys: Vec<Value> = held
+            .iter()
+            .map(|key| json!({ "type": "keyDown", "value": key.to_string() }))
+            .collect();
+        keys.extend((0..pressing).map(|_| pause.clone()));
+        keys.extend(
+            held.iter()
+                .rev()
+                .map(|key| json!({ "type": "keyUp", "value": key.to_string() })),
+        );
+        pointer.extend(held.iter().map(|_| pause.clone()));
+        let mut sources = vec![json!({
+            "type": "pointer",
+            "id": "mouse",
+            "parameters": { "pointerType": "mouse" },
+            "actions": pointer,
+        })];
+        if !held.is_empty() {
+            sources.push(json!({ "type": "key", "id": "keyboard", "actions": keys }));
+        }
+        let acted = self.all_actions(sources).await;
+        self.or_by_bridge(
+            acted,
+            "Input.dispatchMouseEvent",
+            input::click_events_with(x, y, click),
+        )
+        .await
     }
 
     pub(crate) async fn move_mouse(&mut self, x: f64, y: f64) -> Result<()> {
@@ -88,17 +134,7 @@ impl Session {
 
     pub(crate) async fn press(&mut self, press: KeyPress) -> Result<()> {
         self.focus_current().await?;
-        let modifiers = press.modifiers;
-        let held: Vec<char> = [
-            (modifiers.ctrl, '\u{E009}'),
-            (modifiers.shift, '\u{E008}'),
-            (modifiers.alt, '\u{E00A}'),
-            (modifiers.meta, '\u{E03D}'),
-        ]
-        .into_iter()
-        .filter(|(on, _)| *on)
-        .map(|(_, key)| key)
-        .collect();
+        let held = held_keys(press.modifiers);
         let key = press.key.webdriver_char().to_string();
         let mut actions: Vec<Value> = held
             .iter()
@@ -139,15 +175,34 @@ impl Session {
     }
 
     pub(crate) async fn actions(&self, sequence: Value) -> Result<()> {
+        self.all_actions(vec![sequence]).await
+    }
+
+    /// Several input sources' actions, tick by tick together.
+    async fn all_actions(&self, sources: Vec<Value>) -> Result<()> {
         self.raw(
             http::Method::POST,
             "actions",
-            Some(json!({ "actions": [sequence] })),
+            Some(json!({ "actions": sources })),
         )
         .await?;
         self.raw(http::Method::DELETE, "actions", None).await?;
         Ok(())
     }
+}
+
+/// The WebDriver key values of the modifiers held.
+fn held_keys(modifiers: driver_core::Modifiers) -> Vec<char> {
+    [
+        (modifiers.ctrl, '\u{E009}'),
+        (modifiers.shift, '\u{E008}'),
+        (modifiers.alt, '\u{E00A}'),
+        (modifiers.meta, '\u{E03D}'),
+    ]
+    .into_iter()
+    .filter(|(on, _)| *on)
+    .map(|(_, key)| key)
+    .collect()
 }
 
 /// A mouse action sequence: move to (x, y) of the viewport, then `then`.

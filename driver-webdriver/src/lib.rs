@@ -170,6 +170,14 @@ impl Driver for WebDriverDriver {
         .await
     }
 
+    async fn click_with(&self, x: f64, y: f64, click: driver_core::Click) -> Result<()> {
+        driver_core::check_point(x, y)?;
+        self.run(format!("click at ({x}, {y})"), async |session| {
+            session.click_with(x, y, click).await
+        })
+        .await
+    }
+
     async fn tab_ids(&self) -> Result<Vec<TabId>> {
         self.run("list tabs".to_owned(), async |session| {
             session.tab_ids().await

@@ -282,6 +282,10 @@ impl Driver for GuardedDriver {
         self.inner().await?.driver.click_at(x, y).await
     }
 
+    async fn click_with(&self, x: f64, y: f64, click: driver_core::Click) -> Result<()> {
+        self.inner().await?.driver.click_with(x, y, click).await
+    }
+
     async fn move_mouse(&self, x: f64, y: f64) -> Result<()> {
         self.inner().await?.driver.move_mouse(x, y).await
     }

@@ -128,11 +128,23 @@ impl Marks {
     /// arriving, a menu moving its focus, a hover state, has happened),
     /// then the button is pressed and released there.
     pub async fn click(&self, driver: &dyn Driver, number: u32) -> Result<(), MarksError> {
+        self.click_with(driver, number, driver_core::Click::default())
+            .await
+    }
+
+    /// [`click`](Self::click) as `click` says: another button, a double
+    /// or triple click, keys held.
+    pub async fn click_with(
+        &self,
+        driver: &dyn Driver,
+        number: u32,
+        click: driver_core::Click,
+    ) -> Result<(), MarksError> {
         let (x, y, answer) = self.ready(driver, number, Action::None, json!({})).await?;
         if let Some(by) = answer.covered {
             return Err(MarksError::Covered { number, by });
         }
-        press_at(driver, x, y).await?;
+        press_at_with(driver, x, y, click).await?;
         Ok(())
     }
 
@@ -342,9 +354,19 @@ impl Marks {
 /// A menu that moves its focus to the item the pointer arrives on a moment
 /// later takes the click on that item, not on the one it had.
 pub async fn press_at(driver: &dyn Driver, x: f64, y: f64) -> Result<(), driver_core::DriverError> {
+    press_at_with(driver, x, y, driver_core::Click::default()).await
+}
+
+/// [`press_at`] as `click` says.
+pub async fn press_at_with(
+    driver: &dyn Driver,
+    x: f64,
+    y: f64,
+    click: driver_core::Click,
+) -> Result<(), driver_core::DriverError> {
     driver.move_mouse(x, y).await?;
     rest(driver).await;
-    driver.click_at(x, y).await
+    driver.click_with(x, y, click).await
 }
 
 /// Waits for the page to react to the pointer arriving: a frame, and the

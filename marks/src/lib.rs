@@ -43,7 +43,7 @@ use parking_lot::Mutex;
 use driver_core::{Driver, TabId};
 use serde_json::{json, Value};
 
-pub use acting::{press_at, FileField, Located};
+pub use acting::{press_at, press_at_with, FileField, Located};
 pub use changes::{ChangeList, Reading};
 pub use error::{MarksError, Unsuitable};
 pub use page::WALKER_JS;

@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use driver_core::Options;
+use driver_core::{Driver, Options};
 use guard::{AllowedOrigin, Guard, Policy};
 use serde_json::{json, Value};
 use tabwright_tests::site::Site;
@@ -93,6 +93,23 @@ const FILES: &str = r#"<!doctype html><html><head><title>Files</title></head><bo
 <p id="out"></p>
 </body></html>"#;
 
+/// A button that logs each mouse event it gets: its type, button, click
+/// count and the keys held.
+const CLICKS: &str = r#"<!doctype html><html><head><title>Clicks</title></head><body>
+<button id="target" style="width:240px;height:90px">Target</button>
+<p id="log"></p>
+<script>
+const target = document.getElementById('target');
+const log = (e) => {
+  const held = ['ctrl', 'shift', 'alt', 'meta'].filter((key) => e[key + 'Key']);
+  document.getElementById('log').textContent += ' ' + e.type + ':' + e.button + '#' + e.detail + held.map((key) => '+' + key).join('');
+};
+for (const type of ['click', 'dblclick', 'contextmenu', 'auxclick']) target.addEventListener(type, log);
+target.addEventListener('contextmenu', (e) => e.preventDefault());
+target.addEventListener('auxclick', (e) => e.preventDefault());
+</script>
+</body></html>"#;
+
 const TRACKER: &str = r#"<!doctype html><html><head><title>Tracker</title></head><body>
 <p>Reaching elsewhere.</p><img src="http://127.0.0.1:59999/pixel.gif" alt="">
 </body></html>"#;
@@ -164,6 +181,7 @@ impl Session {
         )
         .await;
         site.page("/tracker", TRACKER).await;
+        site.page("/clicks", CLICKS).await;
         site.serve(
             "/slow-data",
             wiremock::ResponseTemplate::new(200)
@@ -456,6 +474,70 @@ async fn vision(backend: Backend) {
     let rejected = s.call("click", json!({ "element": 1 })).await;
     assert!(rejected.is_error);
     s.finish("vision", backend).await;
+}
+
+/// Clicks as people make them: double and triple, right and middle, with
+/// keys held; by number and at a point; each one what the page saw.
+async fn clicks(backend: Backend) {
+    let mut s = Session::start(backend, false).await;
+    let page = s.ok("open", json!({ "url": s.url("/clicks") })).await;
+    let target = Session::number(&page, "\"Target\"");
+    let log = async |s: &mut Session| -> String {
+        let logged = s
+            .pack
+            .driver()
+            .eval("(() => { const log = document.getElementById('log'); const seen = log.textContent.trim(); log.textContent = ''; return seen; })()")
+            .await
+            .expect("the log");
+        logged.as_str().unwrap_or_default().to_owned()
+    };
+    for (arguments, said, seen) in [
+        (json!({ "element": target }), "Clicked [", "click:0#1"),
+        (
+            json!({ "element": target, "count": 2 }),
+            "Double-clicked [",
+            "click:0#1 click:0#2 dblclick:0#2",
+        ),
+        (
+            json!({ "element": target, "count": 3 }),
+            "Triple-clicked [",
+            "click:0#1 click:0#2 dblclick:0#2 click:0#3",
+        ),
+        (
+            json!({ "element": target, "button": "right" }),
+            "Right-clicked [",
+            "contextmenu:2#0 auxclick:2#1",
+        ),
+        (
+            json!({ "element": target, "button": "middle" }),
+            "Middle-clicked [",
+            "auxclick:1#1",
+        ),
+        (
+            json!({ "element": target, "modifiers": ["Control", "Shift"] }),
+            "with Control+Shift held",
+            "click:0#1+ctrl+shift",
+        ),
+        (
+            json!({ "x": 60, "y": 40, "count": 2, "modifiers": ["Alt"] }),
+            "Double-clicked at (60, 40) with Alt held",
+            "click:0#1+alt click:0#2+alt dblclick:0#2+alt",
+        ),
+    ] {
+        let answer = s.ok("click", arguments.clone()).await;
+        assert!(answer.text.contains(said), "{arguments}: {}", answer.text);
+        assert_eq!(log(&mut s).await, seen, "{arguments}");
+    }
+    let refused = s
+        .pack
+        .call("click", json!({ "element": target, "count": 4 }))
+        .await;
+    assert!(
+        refused.is_error && refused.text.contains("count 4"),
+        "{}",
+        refused.text
+    );
+    s.pack.close().await;
 }
 
 /// Malformed and hostile calls: each gets one clear sentence, none panics or
@@ -787,6 +869,7 @@ async fn watched(backend: Backend) {
 
 both_backends!(
     every_tool,
+    clicks,
     dialogs,
     settling,
     vision,

@@ -122,15 +122,18 @@ impl Browser {
     }
 
     pub(crate) async fn click(&self, state: &mut State, args: arguments::ClickArgs) -> Outcome {
+        let click = arguments::click_kind(args.button, args.count, &args.modifiers)?;
         match target("click", args.element, args.x, args.y)? {
             Target::Element(number) => {
-                acted(self.marks.click(&self.driver, number).await)?;
-                self.after(state, format!("Clicked [{number}].")).await
+                acted(self.marks.click_with(&self.driver, number, click).await)?;
+                self.after(state, arguments::clicked(click, &format!("[{number}]")))
+                    .await
             }
             Target::Point(x, y) => {
                 self.on_screen("click", x, y).await?;
-                acted(marks::press_at(&self.driver, x, y).await)?;
-                self.after(state, format!("Clicked at ({x}, {y}).")).await
+                acted(marks::press_at_with(&self.driver, x, y, click).await)?;
+                self.after(state, arguments::clicked(click, &format!("at ({x}, {y})")))
+                    .await
             }
         }
     }

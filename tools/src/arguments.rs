@@ -59,6 +59,107 @@ pub(crate) struct ClickArgs {
     pub(crate) x: Option<f64>,
     /// And from its top.
     pub(crate) y: Option<f64>,
+    /// Default left.
+    pub(crate) button: Option<ButtonArg>,
+    /// 2: a double click, 3: a triple. Default 1.
+    #[schemars(range(min = 1, max = 3))]
+    pub(crate) count: Option<u8>,
+    /// Keys held while clicking.
+    pub(crate) modifiers: Option<Vec<ModifierArg>>,
+}
+
+/// A mouse button.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum ButtonArg {
+    Left,
+    Right,
+    Middle,
+}
+
+/// A key held while clicking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+pub(crate) enum ModifierArg {
+    Alt,
+    Control,
+    Meta,
+    Shift,
+}
+
+/// How `click` clicks, from its arguments: a count out of range is the
+/// model's to fix.
+pub(crate) fn click_kind(
+    button: Option<ButtonArg>,
+    count: Option<u8>,
+    modifiers: &Option<Vec<ModifierArg>>,
+) -> Result<driver_core::Click, crate::error::ToolError> {
+    let count = count.unwrap_or(1);
+    if !(1..=3).contains(&count) {
+        return Err(crate::error::ToolError::bad(
+            "click",
+            format!("count {count} is not 1, 2 (a double click) or 3 (a triple click)"),
+        ));
+    }
+    let mut held = driver_core::Modifiers::default();
+    for modifier in modifiers.iter().flatten() {
+        match modifier {
+            ModifierArg::Alt => held.alt = true,
+            ModifierArg::Control => held.ctrl = true,
+            ModifierArg::Meta => held.meta = true,
+            ModifierArg::Shift => held.shift = true,
+        }
+    }
+    Ok(driver_core::Click {
+        button: match button.unwrap_or(ButtonArg::Left) {
+            ButtonArg::Left => driver_core::MouseButton::Left,
+            ButtonArg::Right => driver_core::MouseButton::Right,
+            ButtonArg::Middle => driver_core::MouseButton::Middle,
+        },
+        count,
+        modifiers: held,
+    })
+}
+
+/// What was done, as the answer opens: `Double-clicked [3] with Control held.`
+pub(crate) fn clicked(click: driver_core::Click, what: &str) -> String {
+    let verb = match (click.count, click.button) {
+        (2, driver_core::MouseButton::Left) => "Double-clicked".to_owned(),
+        (3, driver_core::MouseButton::Left) => "Triple-clicked".to_owned(),
+        (1, driver_core::MouseButton::Left) => "Clicked".to_owned(),
+        (count, button) => {
+            let button = match button {
+                driver_core::MouseButton::Left => "",
+                driver_core::MouseButton::Right => "Right-",
+                driver_core::MouseButton::Middle => "Middle-",
+            };
+            let times = match count {
+                2 => "double-",
+                3 => "triple-",
+                _ => "",
+            };
+            let verb = format!("{button}{times}clicked");
+            let mut chars = verb.chars();
+            chars
+                .next()
+                .map(|first| first.to_uppercase().chain(chars).collect())
+                .unwrap_or(verb)
+        }
+    };
+    let modifiers = click.modifiers;
+    let held: Vec<&str> = [
+        (modifiers.ctrl, "Control"),
+        (modifiers.shift, "Shift"),
+        (modifiers.alt, "Alt"),
+        (modifiers.meta, "Meta"),
+    ]
+    .into_iter()
+    .filter_map(|(on, name)| on.then_some(name))
+    .collect();
+    if held.is_empty() {
+        format!("{verb} {what}.")
+    } else {
+        format!("{verb} {what} with {} held.", held.join("+"))
+    }
 }
 
 /// `type` in text mode.
@@ -228,6 +329,23 @@ pub(crate) struct PointArgs {
     pub(crate) x: f64,
     /// From its top.
     pub(crate) y: f64,
+}
+
+/// `click` in vision mode: a point, and how to click it.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ClickPointArgs {
+    /// CSS pixels from the viewport's left (the screenshot's pixels).
+    pub(crate) x: f64,
+    /// From its top.
+    pub(crate) y: f64,
+    /// Default left.
+    pub(crate) button: Option<ButtonArg>,
+    /// 2: a double click, 3: a triple. Default 1.
+    #[schemars(range(min = 1, max = 3))]
+    pub(crate) count: Option<u8>,
+    /// Keys held while clicking.
+    pub(crate) modifiers: Option<Vec<ModifierArg>>,
 }
 
 /// `type` in vision mode: into whatever has focus.

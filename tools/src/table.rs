@@ -276,11 +276,11 @@ pub(crate) static TABLE: &[Tool] = &[
     Tool {
         mode: Mode::Text,
         short: Some(short::CLICK),
-        example: r#"`{"element": 3}` or `{"x": 640, "y": 200}`"#,
+        example: r#"`{"element": 3}`, `{"element": 3, "count": 2}`, `{"x": 640, "y": 200, "button": "right", "modifiers": ["Control"]}`"#,
         ..Tool::action(
             "click",
             "Click",
-            "Click an element by number, or a point x,y.",
+            "Click an element by number, or a point x,y; another button, a double click, keys held if asked.",
             takes!(ClickArgs => click),
         )
     },
@@ -292,7 +292,7 @@ pub(crate) static TABLE: &[Tool] = &[
             "click",
             "Click",
             "Click a point of the viewport (the screenshot's pixels).",
-            takes!(PointArgs => click_point),
+            takes!(ClickPointArgs => click_point),
         )
     },
     Tool {

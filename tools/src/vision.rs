@@ -14,12 +14,16 @@ impl Browser {
     pub(crate) async fn click_point(
         &self,
         state: &mut State,
-        point: arguments::PointArgs,
+        point: arguments::ClickPointArgs,
     ) -> Outcome {
+        let click = arguments::click_kind(point.button, point.count, &point.modifiers)?;
         self.on_screen("click", point.x, point.y).await?;
-        acted(marks::press_at(&self.driver, point.x, point.y).await)?;
-        self.after(state, format!("Clicked at ({}, {}).", point.x, point.y))
-            .await
+        acted(marks::press_at_with(&self.driver, point.x, point.y, click).await)?;
+        self.after(
+            state,
+            arguments::clicked(click, &format!("at ({}, {})", point.x, point.y)),
+        )
+        .await
     }
 
     pub(crate) async fn hover_point(

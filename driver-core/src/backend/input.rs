@@ -6,16 +6,31 @@
 
 use serde_json::{json, Value};
 
-use crate::{Key, KeyPress};
+use crate::{Click, Key, KeyPress};
 
 /// A move, a press and a release of the left button at a viewport point.
-pub fn click_events(x: f64, y: f64) -> [Value; 3] {
-    let button = |kind: &str, buttons: u8| json!({ "type": kind, "x": x, "y": y, "button": "left", "buttons": buttons, "clickCount": 1 });
-    [
-        move_event(x, y),
-        button("mousePressed", 1),
-        button("mouseReleased", 0),
-    ]
+pub fn click_events(x: f64, y: f64) -> Vec<Value> {
+    click_events_with(x, y, Click::default())
+}
+
+/// A move, then each press and release of `click` (the second pair of a
+/// double click counts 2, which is what makes it one), the modifiers held
+/// on each.
+pub fn click_events_with(x: f64, y: f64, click: Click) -> Vec<Value> {
+    let modifiers = click.modifiers.cdp_mask();
+    let button = |kind: &str, buttons: u8, count: u8| {
+        json!({
+            "type": kind, "x": x, "y": y,
+            "button": click.button.cdp_name(), "buttons": buttons,
+            "clickCount": count, "modifiers": modifiers,
+        })
+    };
+    let mut events = vec![move_event(x, y)];
+    for count in 1..=click.count.max(1) {
+        events.push(button("mousePressed", click.button.buttons_bit(), count));
+        events.push(button("mouseReleased", 0, count));
+    }
+    events
 }
 
 /// The mouse moved to a viewport point, no button held.

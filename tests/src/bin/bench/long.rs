@@ -106,7 +106,10 @@ pub async fn long_session(
         }
         // This process's memory along the way (one reading each time).
         if calls >= shown_at {
-            println!("  at call {calls}: this process {} MiB", pss_rss(&[me]).0 / 1024);
+            println!(
+                "  at call {calls}: this process {} MiB",
+                pss_rss(&[me]).0 / 1024
+            );
             shown_at += 250;
         }
         if calls >= WARM && warm.is_none() {
