@@ -65,9 +65,8 @@ enum Command {
         #[arg(long, value_enum, default_value = "mcp")]
         format: ExportArg,
     },
-    /// Print a completion script for a shell: `tabwright completions bash
-    /// > /etc/bash_completion.d/tabwright`, or `source <(tabwright
-    /// completions zsh)`.
+    /// Print a completion script for a shell (bash, zsh, fish, elvish,
+    /// powershell): e.g. `source <(tabwright completions bash)`.
     Completions {
         /// The shell.
         shell: clap_complete::Shell,
