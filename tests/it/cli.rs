@@ -180,6 +180,95 @@ async fn shell(backend: Backend) {
     }
 }
 
+/// Ctrl-C in `tabwright shell`: once stops the call under way (the shell
+/// says it is still waiting first, and goes on answering after), twice
+/// quits, leaving no browser.
+async fn shell_ctrl_c(backend: Backend) {
+    use tokio::io::AsyncBufReadExt;
+    let site = Site::start().await;
+    site.serve(
+        "/never",
+        wiremock::ResponseTemplate::new(200)
+            .set_body_raw("<!doctype html><title>Late</title>", "text/html")
+            .set_delay(Duration::from_secs(60)),
+    )
+    .await;
+    let marker = tabwright_tests::backend::Marker::new();
+    let mut command = Command::new(binary());
+    command
+        .args(["--backend", backend_flag(backend), "--allow-origin"])
+        .arg(site.origin())
+        .args(["--chrome-arg", &marker.flag(), "shell"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    let mut child = command.spawn().expect("the shell starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let (heard, mut lines) = tokio::sync::mpsc::unbounded_channel::<String>();
+    let out = tokio::io::BufReader::new(child.stdout.take().expect("stdout"));
+    let err = tokio::io::BufReader::new(child.stderr.take().expect("stderr"));
+    tokio::spawn(forward(out.lines(), heard.clone()));
+    tokio::spawn(forward(err.lines(), heard));
+    let mut until = async |says: &str| {
+        let mut seen = String::new();
+        let found = tokio::time::timeout(LIMIT, async {
+            while let Some(line) = lines.recv().await {
+                seen.push_str(&line);
+                seen.push('\n');
+                if line.contains(says) {
+                    return true;
+                }
+            }
+            false
+        })
+        .await;
+        assert_eq!(found, Ok(true), "never {says:?} in:\n{seen}");
+    };
+    let interrupt = |child: &tokio::process::Child| {
+        let pid = nix::unistd::Pid::from_raw(child.id().expect("a pid") as i32);
+        nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT).expect("SIGINT");
+    };
+    let never = site.url("/never");
+    stdin
+        .write_all(format!("open {never}\n").as_bytes())
+        .await
+        .expect("a line");
+    until("still under way").await;
+    interrupt(&child);
+    until("Stopped: the call was cancelled").await;
+    stdin
+        .write_all(format!("open {}\n", site.url("/")).as_bytes())
+        .await
+        .expect("a line");
+    until("# Welcome home").await;
+    stdin
+        .write_all(format!("open {never}\n").as_bytes())
+        .await
+        .expect("a line");
+    until("still under way").await;
+    interrupt(&child);
+    until("Ctrl-C again to quit").await;
+    interrupt(&child);
+    let ended = tokio::time::timeout(LIMIT, child.wait()).await;
+    assert!(
+        matches!(&ended, Ok(Ok(status)) if status.success()),
+        "{ended:?}"
+    );
+    let left = until_none(&marker).await;
+    assert!(left.is_empty(), "browser processes left: {left:?}");
+}
+
+/// Sends each line of a child's output on.
+async fn forward<R: tokio::io::AsyncBufRead + Unpin>(
+    mut lines: tokio::io::Lines<R>,
+    heard: tokio::sync::mpsc::UnboundedSender<String>,
+) {
+    while let Ok(Some(line)) = lines.next_line().await {
+        let _ = heard.send(line);
+    }
+}
+
 /// `--trace DIR`: each session's calls, the answers as the model read
 /// them (no secret), a picture after each action, files for the owner
 /// only; `tabwright trace DIR` makes the page.
@@ -292,6 +381,7 @@ both_backends!(
     demo,
     open,
     shell,
+    shell_ctrl_c,
     mcp_python_client,
     traces,
     no_log_level_prints_a_secret

@@ -491,7 +491,25 @@ fn trace_pages(folder: &std::path::Path) -> Result<(), String> {
 /// one is gone, so the browser is closed (and its temporary profile
 /// removed) rather than orphaned.
 async fn stop_signal() {
+    stop_signal_but(false).await
+}
+
+/// [`stop_signal`], leaving Ctrl-C (SIGINT) alone if `keep_interrupt`:
+/// the shell uses it to cancel the call in progress.
+async fn stop_signal_but(keep_interrupt: bool) {
     use tokio::signal::unix::{signal, SignalKind};
+    if keep_interrupt {
+        match signal(SignalKind::terminate()) {
+            Ok(mut terminate) => {
+                tokio::select! {
+                    _ = terminate.recv() => {}
+                    () = parent_gone() => tracing::info!("the parent process is gone"),
+                }
+            }
+            Err(_) => parent_gone().await,
+        }
+        return;
+    }
     match (
         signal(SignalKind::interrupt()),
         signal(SignalKind::terminate()),
@@ -619,9 +637,13 @@ async fn run(cli: Cli) -> Result<(), String> {
         },
         Command::Open { url } => {
             let pack = cli.browser.pack(&[])?;
-            let output = pack.call("open", serde_json::json!({ "url": url })).await;
+            eprintln!("tabwright: starting the browser…");
+            let output =
+                shell::with_progress("open", pack.call("open", serde_json::json!({ "url": url })))
+                    .await;
             pack.close().await;
             println!("{}", output.text);
+            shell::hint_for_person("open", &serde_json::json!({ "url": url }), &output);
             if output.is_error {
                 return Err("the page could not be opened".to_owned());
             }
@@ -631,7 +653,7 @@ async fn run(cli: Cli) -> Result<(), String> {
             let pack = cli.browser.pack(&[])?;
             let result = tokio::select! {
                 result = shell::run(&pack) => result,
-                () = stop_signal() => Ok(()),
+                () = stop_signal_but(true) => Ok(()),
             };
             pack.close().await;
             result

@@ -2,7 +2,9 @@
 //! and history (rustyline). Each line is one tool call, written the short
 //! way (`click 3`, `type 7 hello`) or as JSON (`click {"x": 10, "y": 20}`).
 
+use std::future::Future;
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use rustyline::error::ReadlineError;
 #[cfg(test)]
@@ -57,20 +59,89 @@ fn help(pack: &Pack) -> String {
     )
 }
 
-/// Runs the prompt until `quit` or end of input.
+/// How long a call runs before the shell says it is still waiting, and
+/// how often it says so again.
+const FIRST_WORD: Duration = Duration::from_secs(1);
+const NEXT_WORD: Duration = Duration::from_secs(5);
+
+/// Runs `call`, saying on stderr after a second (and every few seconds
+/// after) that `tool` is still under way, so a person at a terminal does
+/// not take a slow page for a hung one.
+pub async fn with_progress<T>(tool: &str, call: impl Future<Output = T>) -> T {
+    let started = Instant::now();
+    tokio::pin!(call);
+    let mut wait = FIRST_WORD;
+    loop {
+        tokio::select! {
+            done = &mut call => return done,
+            () = tokio::time::sleep(wait) => {
+                eprintln!(
+                    "tabwright: {tool} still under way ({} s; Ctrl-C stops it)",
+                    started.elapsed().as_secs()
+                );
+                wait = NEXT_WORD;
+            }
+        }
+    }
+}
+
+/// For the person at the terminal (not the model): a refused local page
+/// can be allowed with `--allow-origin`.
+pub fn hint_for_person(tool: &str, arguments: &Value, output: &tools::ToolOutput) {
+    if tool != "open" || !output.is_error || !output.text.starts_with("Refused to open") {
+        return;
+    }
+    let origin = arguments["url"]
+        .as_str()
+        .and_then(|url| url::Url::parse(url).ok())
+        .map(|url| url.origin().ascii_serialization())
+        .filter(|origin| origin != "null");
+    if let Some(origin) = origin {
+        eprintln!(
+            "tabwright: to let the browser open pages of {origin} (a local or private address), start it with --allow-origin {origin}"
+        );
+    }
+}
+
+/// Ctrl-C presses during calls, counted (at the prompt the line editor
+/// reads them as keys).
+fn interrupts() -> tokio::sync::watch::Receiver<u64> {
+    let (count, presses) = tokio::sync::watch::channel(0u64);
+    tokio::spawn(async move {
+        use tokio::signal::unix::{signal, SignalKind};
+        let Ok(mut interrupt) = signal(SignalKind::interrupt()) else {
+            return;
+        };
+        while interrupt.recv().await.is_some() {
+            count.send_modify(|count| *count += 1);
+        }
+    });
+    presses
+}
+
+/// Runs the prompt until `quit`, end of input, or Ctrl-C twice: once
+/// stops the call under way (or clears the line), twice quits.
 pub async fn run(pack: &Pack) -> Result<(), String> {
+    let presses = interrupts();
     let (lines_tx, mut lines) = tokio::sync::mpsc::channel::<String>(1);
     let (ready_tx, ready) = std::sync::mpsc::channel::<()>();
     // rustyline blocks; it reads on its own thread, one line per answer.
     let reader = std::thread::spawn(move || -> Result<(), String> {
         let mut editor = rustyline::DefaultEditor::new().map_err(|error| error.to_string())?;
+        let mut interrupted = false;
         loop {
             match editor.readline("tabwright> ") {
                 Ok(line) => {
+                    interrupted = false;
                     let _ = editor.add_history_entry(line.as_str());
                     if lines_tx.blocking_send(line).is_err() || ready.recv().is_err() {
                         return Ok(());
                     }
+                }
+                Err(ReadlineError::Interrupted) if !interrupted => {
+                    interrupted = true;
+                    println!("(Ctrl-C again, or quit, to leave)");
+                    continue;
                 }
                 Err(ReadlineError::Interrupted | ReadlineError::Eof) => return Ok(()),
                 Err(error) => return Err(error.to_string()),
@@ -79,6 +150,7 @@ pub async fn run(pack: &Pack) -> Result<(), String> {
     });
     println!("tabwright shell: type help for the commands, quit to leave.");
     let mut shots = 0;
+    let mut first = true;
     while let Some(line) = lines.recv().await {
         match parse(pack, &line) {
             Ok(Line::Quit) => break,
@@ -89,8 +161,22 @@ pub async fn run(pack: &Pack) -> Result<(), String> {
                 arguments,
                 save_to,
             }) => {
-                let output = pack.call(&tool, arguments).await;
+                if std::mem::take(&mut first) {
+                    eprintln!("tabwright: starting the browser…");
+                }
+                let before = *presses.borrow();
+                let mut once = presses.clone();
+                let mut twice = presses.clone();
+                let call = pack.call_until(&tool, arguments.clone(), async move {
+                    let _ = once.wait_for(|count| *count > before).await;
+                    eprintln!("tabwright: stopping the call (Ctrl-C again to quit)");
+                });
+                let output = tokio::select! {
+                    output = with_progress(&tool, call) => output,
+                    _ = twice.wait_for(|count| *count > before + 1) => break,
+                };
                 println!("{}", output.text);
+                hint_for_person(&tool, &arguments, &output);
                 for image in &output.images {
                     shots += 1;
                     let extension = image.mime_type.trim_start_matches("image/");
