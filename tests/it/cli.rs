@@ -134,6 +134,84 @@ async fn open(backend: Backend) {
     assert!(String::from_utf8_lossy(&refused.stdout).contains("Refused to open"));
 }
 
+/// Settings from a config file and the environment, each as its flag:
+/// the allowed origin and the user agent from the file, the viewport from
+/// `TABWRIGHT_VIEWPORT`, a blocked site refused, the browser's path; a
+/// flag on the command line wins.
+async fn settings(backend: Backend) {
+    let site = Site::start().await;
+    site.page(
+        "/agent",
+        "<!doctype html><title>Agent</title><p id=ua></p><script>document.getElementById('ua').textContent = navigator.userAgent + ' ' + innerWidth + 'px';</script>",
+    )
+    .await;
+    let folder = tempfile::tempdir().expect("a folder");
+    let config = folder.path().join("tabwright.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "allow-origin = [\"{}\"]\nuser-agent = \"TestAgent/1.0\"\ntimeout = 20\nbrowser-path = \"/usr/lib/chromium/chromium\"\nblock-site = [\"blocked.example\"]\nviewport = \"900x700\"\n",
+            site.origin()
+        ),
+    )
+    .expect("written");
+    let mut command = Command::new(binary());
+    command
+        .env("TABWRIGHT_VIEWPORT", "1000x700")
+        .args(["--backend", backend_flag(backend), "--config"])
+        .arg(&config)
+        .arg("open")
+        .arg(site.url("/agent"));
+    let out = run(command, None).await;
+    assert!(out.contains("TestAgent/1.0 1000px"), "{out}");
+    let mut command = Command::new(binary());
+    command
+        .env("TABWRIGHT_VIEWPORT", "1000x700")
+        .args([
+            "--backend",
+            backend_flag(backend),
+            "--viewport",
+            "640x480",
+            "--config",
+        ])
+        .arg(&config)
+        .arg("open")
+        .arg(site.url("/agent"));
+    let out = run(command, None).await;
+    assert!(out.contains("TestAgent/1.0 640px"), "{out}");
+    let blocked = Command::new(binary())
+        .args(["--backend", backend_flag(backend), "--config"])
+        .arg(&config)
+        .args(["open", "http://www.blocked.example/"])
+        .output()
+        .await
+        .expect("runs");
+    let said = String::from_utf8_lossy(&blocked.stdout);
+    assert!(
+        !blocked.status.success() && said.contains("blocked.example"),
+        "{said}"
+    );
+    let wrong = Command::new(binary())
+        .args([
+            "--backend",
+            backend_flag(backend),
+            "--browser-path",
+            "/nowhere/chrome",
+            "--allow-origin",
+        ])
+        .arg(site.origin())
+        .arg("open")
+        .arg(site.url("/agent"))
+        .output()
+        .await
+        .expect("runs");
+    let said = String::from_utf8_lossy(&wrong.stdout);
+    assert!(
+        !wrong.status.success() && said.contains("/nowhere/chrome"),
+        "{said}"
+    );
+}
+
 /// A tool group or a secret that cannot be had stops the start with a
 /// sentence saying why, before any browser starts.
 #[tokio::test]
@@ -382,6 +460,7 @@ both_backends!(
     open,
     shell,
     shell_ctrl_c,
+    settings,
     mcp_python_client,
     traces,
     no_log_level_prints_a_secret

@@ -773,6 +773,22 @@ async fn long_logs(backend: Backend) {
     );
     let again = s.ok("console", json!({})).await;
     assert_eq!(again.text, "No console messages since you last asked.");
+    // By level: the error alone, and what was left out said.
+    let page = s.ok("open", json!({ "url": s.url("/logs") })).await;
+    let log = Session::number(&page, "\"Log\"");
+    s.ok("click", json!({ "element": log })).await;
+    let errors = s.ok("console", json!({ "level": "error" })).await;
+    assert!(
+        errors
+            .text
+            .starts_with("1 console message since you last asked (1 of a lower level left out)")
+            && errors.text.contains("[error] button broke")
+            && !errors.text.contains("clicked"),
+        "{}",
+        errors.text
+    );
+    let bad = s.call("console", json!({ "level": "loud" })).await;
+    assert!(bad.is_error, "{}", bad.text);
 }
 
 /// A call given up on (a wait for text that never comes, a page that never

@@ -567,19 +567,32 @@ impl Browser {
         }
     }
 
-    pub(crate) async fn console(&self, state: &mut State, _: arguments::NoArgs) -> Outcome {
+    pub(crate) async fn console(&self, state: &mut State, args: arguments::ConsoleArgs) -> Outcome {
         self.gather_console(state).await;
         let from = state.console_read;
         state.console_read = state.console.next_seq();
-        let entries: Vec<String> = state.console.since(from).map(console_line).collect();
+        let level = args.level.unwrap_or(arguments::LevelArg::Debug);
+        let all = state.console.since(from).count();
+        let entries: Vec<String> = state
+            .console
+            .since(from)
+            .filter(|entry| level.admits(entry.level))
+            .map(console_line)
+            .collect();
         let dropped = state.console.dropped_since(from);
+        let left_out = all - entries.len();
+        let below = match level {
+            arguments::LevelArg::Debug => String::new(),
+            _ if left_out == 0 => String::new(),
+            _ => format!(" ({left_out} of a lower level left out)"),
+        };
         if entries.is_empty() {
-            return Ok(ToolOutput::text(
-                "No console messages since you last asked.".to_owned(),
-            ));
+            return Ok(ToolOutput::text(format!(
+                "No console messages since you last asked{below}."
+            )));
         }
         let mut text = format!(
-            "{} console message{} since you last asked:\n",
+            "{} console message{} since you last asked{below}:\n",
             entries.len(),
             if entries.len() == 1 { "" } else { "s" }
         );

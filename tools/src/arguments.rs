@@ -68,6 +68,39 @@ pub(crate) struct ClickArgs {
     pub(crate) modifiers: Option<Vec<ModifierArg>>,
 }
 
+/// `console`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ConsoleArgs {
+    /// The least a message must be to be listed (errors include uncaught
+    /// page errors). Default debug: all.
+    pub(crate) level: Option<LevelArg>,
+}
+
+/// A console level, least first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum LevelArg {
+    Debug,
+    Info,
+    Warning,
+    Error,
+}
+
+impl LevelArg {
+    /// Whether a message of `level` is at least this.
+    pub(crate) fn admits(self, level: driver_core::ConsoleLevel) -> bool {
+        use driver_core::ConsoleLevel;
+        let of = match level {
+            ConsoleLevel::Debug => LevelArg::Debug,
+            ConsoleLevel::Info => LevelArg::Info,
+            ConsoleLevel::Warning => LevelArg::Warning,
+            ConsoleLevel::Error | ConsoleLevel::PageError => LevelArg::Error,
+        };
+        of >= self
+    }
+}
+
 /// A mouse button.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]

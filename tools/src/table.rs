@@ -447,11 +447,12 @@ pub(crate) static TABLE: &[Tool] = &[
         // differently.
         hints: Hints { idempotent: false, ..Hints::READ },
         under_dialog: true,
+        example: r#"`{}` or `{"level": "warning"}`"#,
         ..Tool::reader(
             "console",
             "Console",
-            "The console messages and uncaught page errors since you last asked.",
-            takes!(NoArgs => console),
+            "The console messages and uncaught page errors since you last asked (at least level, if given).",
+            takes!(ConsoleArgs => console),
         )
     },
     Tool {

@@ -1,6 +1,7 @@
 //! The `tabwright` binary: the tool pack as an MCP server (`mcp`), for a
 //! person at a prompt (`shell`), once (`open URL`), and a demo (`demo`).
 
+mod config;
 mod demo;
 mod http;
 mod hub;
@@ -149,6 +150,24 @@ enum BackendArg {
 /// What every subcommand's browser is started with.
 #[derive(Debug, Clone, clap::Args)]
 struct BrowserArgs {
+    /// Read settings from this file (TOML, or JSON if it ends in .json):
+    /// each key a flag's long name (`timeout = 20`, `allow-origin =
+    /// ["http://127.0.0.1:8080"]`). Flags given here win over
+    /// TABWRIGHT_<FLAG> variables, which win over the file.
+    #[arg(long, value_name = "FILE", global = true)]
+    config: Option<PathBuf>,
+    /// The Chrome or Chromium to run (default: Debian's Chromium, then
+    /// google-chrome and chromium on PATH; also TABWRIGHT_CHROME).
+    #[arg(long, value_name = "PATH", global = true)]
+    browser_path: Option<PathBuf>,
+    /// The user agent the browser sends (default: an ordinary Chrome's,
+    /// without "Headless").
+    #[arg(long, value_name = "TEXT", global = true)]
+    user_agent: Option<String>,
+    /// Refuse this site and its subdomains (repeatable: --block-site
+    /// ads.example --block-site tracker.example).
+    #[arg(long, value_name = "DOMAIN", global = true)]
+    block_site: Vec<String>,
     /// Which protocol drives the browser.
     #[arg(long, value_enum, default_value = "cdp", global = true)]
     backend: BackendArg,
@@ -309,7 +328,14 @@ impl BrowserArgs {
             profile_dir: self.profile_dir.clone(),
             timeout: Duration::from_secs_f64(self.timeout),
             endpoint: self.cdp_endpoint.clone().or(self.webdriver_url.clone()),
-            extra_args: self.chrome_arg.clone(),
+            executable: self.browser_path.clone(),
+            // Before the user's own flags, which come last and so win.
+            extra_args: self
+                .user_agent
+                .iter()
+                .map(|agent| format!("--user-agent={agent}"))
+                .chain(self.chrome_arg.iter().cloned())
+                .collect(),
             memory_budget_mb: (self.session_memory_mb > 0).then_some(self.session_memory_mb),
             ..Options::default()
         };
@@ -322,8 +348,23 @@ impl BrowserArgs {
         if self.guard_listen.is_none() && !self.guard_clients.is_empty() {
             return Err("--guard-clients is for a proxy on --guard-listen".to_owned());
         }
+        for site in &self.block_site {
+            if site.is_empty() || site.contains(['/', ':', ' ']) {
+                return Err(format!(
+                    "--block-site {site:?}: expected a domain such as ads.example"
+                ));
+            }
+        }
+        let remote = self.cdp_endpoint.is_some() || self.webdriver_url.is_some();
+        if remote && (self.user_agent.is_some() || self.browser_path.is_some()) {
+            return Err(
+                "--user-agent and --browser-path apply to a browser tabwright starts, not to one at --cdp-endpoint or --webdriver-url"
+                    .to_owned(),
+            );
+        }
         let policy = Policy {
             allowed_origins,
+            blocked_domains: self.block_site.clone(),
             listen: self.guard_listen,
             clients: self.guard_clients.clone(),
             ..Policy::default()
@@ -403,7 +444,17 @@ fn secret(spec: &str) -> Result<Secret, String> {
 }
 
 fn main() {
-    let cli = Cli::parse();
+    let argv = {
+        use clap::CommandFactory;
+        match config::with_settings(&Cli::command(), std::env::args_os().collect()) {
+            Ok(argv) => argv,
+            Err(problem) => {
+                eprintln!("tabwright: {problem}");
+                std::process::exit(2);
+            }
+        }
+    };
+    let cli = Cli::parse_from(argv);
     // No log line holds a secret, whatever its level (the protocol's frames
     // at trace carry what the page shows): each is scrubbed as an answer is.
     // (A bad --secret is reported once the run starts.)
