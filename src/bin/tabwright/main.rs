@@ -367,7 +367,6 @@ impl BrowserArgs {
             blocked_domains: self.block_site.clone(),
             listen: self.guard_listen,
             clients: self.guard_clients.clone(),
-            ..Policy::default()
         };
         Ok(Settings {
             backend,
