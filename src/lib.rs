@@ -113,14 +113,16 @@ impl Browser {
     }
 
     /// [`session`](Self::session), its screencast frames (CDP) given to
-    /// `on_frame`: what a live view shows.
+    /// `on_frame` while `wanted` says so: what a live view shows.
     pub fn watched_session(
         &self,
         policy: Policy,
         on_frame: driver_core::FrameCallback,
+        wanted: driver_core::FramesWanted,
     ) -> GuardedDriver {
         let mut options = self.options.clone();
         options.on_frame = Some(on_frame);
+        options.frames_wanted = Some(wanted);
         self.session_with(policy, options)
     }
 

@@ -6,6 +6,7 @@
 //! then resumed, so not a single request of theirs runs before the viewport,
 //! console and lifecycle events are in place.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -474,11 +475,38 @@ fn on_screencast_frame(client: &Client, callback: &FrameCallback, event: &RawEve
             height: metadata["deviceHeight"].as_f64().unwrap_or_default() as u32,
         });
     }
-    // Acknowledge after the callback returns: Chrome sends the next frame
-    // only then, so a slow consumer drops frames instead of queueing them.
-    client.send(
-        Some(&session),
-        "Page.screencastFrameAck",
-        json!({ "sessionId": frame_number }),
-    );
+    // Acknowledge after the callback returns, and a little later: Chrome
+    // sends the next frame only then, so a slow consumer drops frames
+    // instead of queueing them, and an animated page is pictured a few
+    // times a second rather than at the screen's rate (which cost more
+    // than a core: `cargo xtask bench --only watching`).
+    // Chrome keeps a few frames in flight, so it is the acknowledgements
+    // that are paced: one per tab per gap.
+    let at = {
+        let now = std::time::Instant::now();
+        let mut next = NEXT_ACK.lock();
+        next.retain(|_, at| {
+            now.saturating_duration_since(*at) < std::time::Duration::from_secs(10)
+        });
+        let at = next.get(&session).map_or(now, |at| (*at).max(now)) + SCREENCAST_GAP;
+        next.insert(session.clone(), at);
+        at
+    };
+    let client = client.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep_until(at.into()).await;
+        client.send(
+            Some(&session),
+            "Page.screencastFrameAck",
+            json!({ "sessionId": frame_number }),
+        );
+    });
 }
+
+/// When each tab's next screencast frame may be acknowledged.
+static NEXT_ACK: std::sync::LazyLock<parking_lot::Mutex<HashMap<String, std::time::Instant>>> =
+    std::sync::LazyLock::new(Default::default);
+
+/// The least time between two screencast frames of a tab: a live view
+/// polls about once a second, so five frames a second is plenty.
+const SCREENCAST_GAP: std::time::Duration = std::time::Duration::from_millis(200);

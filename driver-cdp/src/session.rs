@@ -38,7 +38,9 @@ pub(crate) struct Session {
     /// Tabs this session opened in a browser it neither started nor has a
     /// context of its own in: closed when it ends.
     opened: Vec<TabId>,
-    screencast: bool,
+    /// The screencast, when the session has a live view: which tab it
+    /// pictures, and whether it runs (only while someone looks).
+    cast: Option<Arc<parking_lot::Mutex<Cast>>>,
     /// The registry's count of opened tabs when the current one was last
     /// brought to the front.
     fronted: u64,
@@ -107,12 +109,22 @@ impl Session {
             context,
             owns_browser,
             opened: Vec::new(),
-            screencast: options.on_frame.is_some(),
+            cast: options
+                .on_frame
+                .is_some()
+                .then(|| Arc::new(parking_lot::Mutex::new(Cast::default()))),
             fronted: 0,
             budget_kib: options.memory_budget_mb.map(|mb| mb.saturating_mul(1024)),
             renderers: crate::memory::Renderers::default(),
         };
         session.browser.joined();
+        if let Some(cast) = &session.cast {
+            tokio::spawn(follow_looks(
+                session.client.clone(),
+                Arc::downgrade(cast),
+                options.frames_wanted.clone(),
+            ));
+        }
         let first = if owns_browser {
             session.attach_existing_page().await?
         } else {
@@ -177,32 +189,26 @@ impl Session {
             .await;
     }
 
-    /// Makes `id` current, moving the screencast along with it.
+    /// Makes `id` current, moving the screencast (if one runs) along with
+    /// it.
     pub async fn make_current(&mut self, id: &TabId) {
-        if self.screencast {
-            if let Some(old) = self.current.as_ref().and_then(|old| self.session_of(old)) {
-                let _ = self
-                    .client
-                    .call_raw(Some(&old), "Page.stopScreencast", json!({}))
-                    .await;
-            }
-        }
         self.current = Some(id.clone());
         self.fronted = self.registry.read(|registry| registry.tabs_opened);
-        if let Some(session) = self.session_of(id) {
+        let flat = self.session_of(id);
+        if let Some(session) = &flat {
             let _ = self
                 .client
-                .call_raw(Some(&session), "Page.bringToFront", json!({}))
+                .call_raw(Some(session), "Page.bringToFront", json!({}))
                 .await;
-            if self.screencast {
-                let _ = self
-                    .client
-                    .call_raw(
-                        Some(&session),
-                        "Page.startScreencast",
-                        json!({ "format": "jpeg", "quality": 70, "everyNthFrame": 1 }),
-                    )
-                    .await;
+        }
+        if let Some(cast) = &self.cast {
+            let (old, on) = {
+                let mut cast = cast.lock();
+                (std::mem::replace(&mut cast.tab, flat.clone()), cast.on)
+            };
+            if on && old != flat {
+                screencast(&self.client, old.as_deref(), false).await;
+                screencast(&self.client, flat.as_deref(), true).await;
             }
         }
     }
@@ -408,6 +414,67 @@ impl Session {
             }
         }
     }
+}
+
+/// Where a session's screencast stands.
+#[derive(Default)]
+pub(crate) struct Cast {
+    /// The current tab's DevTools session.
+    tab: Option<String>,
+    /// Whether the screencast runs.
+    on: bool,
+}
+
+/// How often a screencast asks whether anyone looks.
+const LOOK_CHECK: Duration = Duration::from_millis(500);
+
+/// Runs the screencast while `wanted` says someone looks (always, without
+/// it) and stops it otherwise: a screencast makes Chrome draw every frame
+/// of an animated page, about 40 % of a core, looked at or not. Ends with
+/// the session.
+async fn follow_looks(
+    client: Client,
+    cast: std::sync::Weak<parking_lot::Mutex<Cast>>,
+    wanted: Option<driver_core::FramesWanted>,
+) {
+    loop {
+        let Some(cast) = cast.upgrade() else {
+            return;
+        };
+        let want = wanted.as_ref().is_none_or(|wanted| wanted());
+        let change = {
+            let mut cast = cast.lock();
+            (cast.on != want).then(|| {
+                cast.on = want;
+                cast.tab.clone()
+            })
+        };
+        drop(cast);
+        if let Some(tab) = change {
+            screencast(&client, tab.as_deref(), want).await;
+        }
+        tokio::time::sleep(LOOK_CHECK).await;
+    }
+}
+
+/// Starts or stops the screencast of a tab's DevTools session.
+async fn screencast(client: &Client, tab: Option<&str>, on: bool) {
+    let Some(tab) = tab else { return };
+    let _ = if on {
+        // Every frame that changed, paced by the acknowledgements
+        // (`events`): a live view wants a few a second.
+        client
+            .call_raw(
+                Some(tab),
+                "Page.startScreencast",
+                json!({ "format": "jpeg", "quality": 70, "everyNthFrame": 1 }),
+            )
+            .await
+    } else {
+        client
+            .call_raw(Some(tab), "Page.stopScreencast", json!({}))
+            .await
+    };
 }
 
 impl supervisor::Session for Session {

@@ -28,6 +28,11 @@ pub struct ScreencastFrame {
 /// return quickly and never call back into the driver from it.
 pub type FrameCallback = Arc<dyn Fn(ScreencastFrame) + Send + Sync>;
 
+/// Asked twice a second while there is a screencast: whether anyone wants
+/// its frames now. While not, the screencast is stopped, and Chrome draws
+/// nothing for it.
+pub type FramesWanted = Arc<dyn Fn() -> bool + Send + Sync>;
+
 /// How a driver starts (or finds) its browser.
 ///
 /// `Options::default()` is a headless 1280x800 Chromium found on this machine,
@@ -100,6 +105,10 @@ pub struct Options {
     /// slow consumer drops frames instead of queueing them. Default `None`.
     pub on_frame: Option<FrameCallback>,
 
+    /// Whether [`on_frame`](Self::on_frame)'s frames are wanted now (a
+    /// person has the live view open). `None`, the default: always.
+    pub frames_wanted: Option<FramesWanted>,
+
     /// Where downloads land, and how large each may be. `None`, the
     /// default, refuses every download: nothing a page sends lands on
     /// disk. A backend that cannot cap them (WebDriver) refuses to start
@@ -136,6 +145,7 @@ impl Default for Options {
             keep_alive: Duration::from_secs(60),
             proxy: None,
             on_frame: None,
+            frames_wanted: None,
             downloads: None,
             network_log: false,
             memory_budget_mb: Some(crate::DEFAULT_BUDGET_MB),
@@ -162,6 +172,10 @@ impl fmt::Debug for Options {
             .field(
                 "on_frame",
                 &self.on_frame.as_ref().map(|_| "Fn(ScreencastFrame)"),
+            )
+            .field(
+                "frames_wanted",
+                &self.frames_wanted.as_ref().map(|_| "Fn() -> bool"),
             )
             .finish()
     }

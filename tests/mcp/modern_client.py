@@ -147,7 +147,13 @@ async def handles(url, origin, token, other_token):
             listed = (await http.get(f"{base}/live/sessions?token={token}")).json()["sessions"]
             mine_listed = [s for s in listed if (s["url"] or "").startswith(origin)]
             assert mine_listed and handle not in str(listed), listed
-            picture = await http.get(f"{base}/live/frame/{mine_listed[0]['id']}?token={token}")
+            # The screencast runs only while someone looks: the list just
+            # read starts it, and its first picture comes within a second.
+            for _ in range(50):
+                picture = await http.get(f"{base}/live/frame/{mine_listed[0]['id']}?token={token}")
+                if picture.status_code == 200:
+                    break
+                await asyncio.sleep(0.1)
             assert picture.status_code == 200 and picture.content[:2] == b"\xff\xd8", picture.status_code
             page = await http.get(f"{base}/live", headers={"Authorization": f"Bearer {token}"})
             assert page.status_code == 200 and "tabwright: live" in page.text, page.status_code

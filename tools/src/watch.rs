@@ -114,6 +114,18 @@ impl Watch {
         })
     }
 
+    /// The question the driver asks before it keeps a screencast running
+    /// (`Options::frames_wanted`): whether a person looked lately, or has
+    /// the session in a handoff.
+    pub fn frames_wanted(self: &Arc<Self>) -> driver_core::FramesWanted {
+        let watch = Arc::downgrade(self);
+        Arc::new(move || {
+            watch
+                .upgrade()
+                .is_some_and(|watch| watch.is_looked_at() || watch.handoff().is_some())
+        })
+    }
+
     pub(crate) fn set_frame(&self, jpeg: Vec<u8>) {
         let number = self.frames.fetch_add(1, Ordering::Relaxed) + 1;
         *self

@@ -626,7 +626,11 @@ async fn serve_http(
     let served = http::serve(
         options,
         move |watch: Arc<tools::Watch>| {
-            let driver = sessions.watched_session(policy.clone(), watch.frame_callback());
+            let driver = sessions.watched_session(
+                policy.clone(),
+                watch.frame_callback(),
+                watch.frames_wanted(),
+            );
             let options = PackOptions {
                 watch: Some(watch),
                 ..pack.clone()
@@ -653,6 +657,7 @@ async fn run(cli: Cli) -> Result<(), String> {
                         let watch = tools::Watch::new();
                         let mut options = settings.options;
                         options.on_frame = Some(watch.frame_callback());
+                        options.frames_wanted = Some(watch.frames_wanted());
                         let browser =
                             tabwright::browser(settings.backend, options, settings.policy);
                         let one = live::One {
