@@ -52,7 +52,9 @@ pub use driver_core::{
     Modifiers, Navigation, Options, Request, Result, ScreencastFrame, ScreenshotFormat,
     ScreenshotOptions, Tab, TabId, Viewport, WaitFor, DEFAULT_BUDGET_MB,
 };
-pub use guard::{AllowedOrigin, Guard, GuardedDriver, IpNet, Policy, Reason, Refusal, Stranger};
+pub use guard::{
+    AllowedOrigin, Guard, GuardedDriver, IpNet, Policy, Reason, Refusal, Stranger, UpstreamProxy,
+};
 
 /// A browser backend this build has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -44,7 +44,7 @@ pub use ipnet::IpNet;
 pub use policy::AddressRefusal;
 pub use proxy::{EgressProxy, PROBE_HOST};
 pub use resolve::{HickoryResolver, Resolve, StaticResolver};
-pub use rules::{parse_openable, AllowedOrigin, Openable, Policy};
+pub use rules::{parse_openable, AllowedOrigin, Openable, Policy, UpstreamProxy};
 
 /// Why the guard refused something.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -206,7 +206,7 @@ async fn tunnel(
         )
     })?;
     let addresses = vet(&guard, None, &host, port, &target).await?;
-    let (upstream, _) = dial(&addresses, &target).await?;
+    let (upstream, _) = dial(&guard, &addresses, &target).await?;
     tokio::spawn(async move {
         match hyper::upgrade::on(request).await {
             Ok(upgraded) => {
@@ -270,7 +270,7 @@ async fn forward(
     let (mut sender, address) = match upstreams.take(&addresses) {
         Some(idle) => idle,
         None => {
-            let (stream, address) = dial(&addresses, &target).await?;
+            let (stream, address) = dial(&guard, &addresses, &target).await?;
             let (sender, connection) = hyper::client::conn::http1::Builder::new()
                 .preserve_header_case(true)
                 .title_case_headers(true)
@@ -368,16 +368,27 @@ async fn vet(
     verdict.map_err(|reason| refuse(guard, target, reason))
 }
 
-/// Connects to the first of the judged addresses that answers.
+/// Connects to the first of the judged addresses that answers: directly,
+/// or through the upstream proxy, asked for that address itself.
 async fn dial(
+    guard: &Guard,
     addresses: &[SocketAddr],
     target: &str,
 ) -> Result<(TcpStream, SocketAddr), Response<Body>> {
     let mut last_error = String::from("no address");
     for address in addresses {
-        match tokio::time::timeout(CONNECT_TIMEOUT, TcpStream::connect(address)).await {
+        let connected = tokio::time::timeout(CONNECT_TIMEOUT, async {
+            match &guard.policy().upstream {
+                None => TcpStream::connect(address)
+                    .await
+                    .map_err(|error| error.to_string()),
+                Some(upstream) => through(upstream, *address).await,
+            }
+        })
+        .await;
+        match connected {
             Ok(Ok(stream)) => return Ok((stream, *address)),
-            Ok(Err(error)) => last_error = error.to_string(),
+            Ok(Err(error)) => last_error = error,
             Err(_) => last_error = "timed out".to_owned(),
         }
     }
@@ -385,6 +396,67 @@ async fn dial(
         StatusCode::BAD_GATEWAY,
         &format!("cannot connect to {target}: {last_error}"),
     ))
+}
+
+/// A tunnel to `address` through the upstream proxy: `CONNECT ip:port`,
+/// answered 200, and the connection is then the address's.
+async fn through(
+    upstream: &crate::UpstreamProxy,
+    address: SocketAddr,
+) -> Result<TcpStream, String> {
+    use base64::Engine;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let exchange = async {
+        let mut stream = TcpStream::connect(upstream.address.as_str())
+            .await
+            .map_err(|error| format!("the upstream proxy {}: {error}", upstream.address))?;
+        let mut request = format!("CONNECT {address} HTTP/1.1\r\nHost: {address}\r\n");
+        if let Some(credentials) = &upstream.credentials {
+            let encoded = base64::engine::general_purpose::STANDARD.encode(credentials);
+            request.push_str(&format!("Proxy-Authorization: Basic {encoded}\r\n"));
+        }
+        request.push_str("\r\n");
+        stream
+            .write_all(request.as_bytes())
+            .await
+            .map_err(|error| format!("the upstream proxy {}: {error}", upstream.address))?;
+        // The answer's head, byte by byte: what follows it is the tunnel's.
+        let mut head = Vec::new();
+        while !head.ends_with(b"\r\n\r\n") {
+            if head.len() > 16 * 1024 {
+                return Err(format!(
+                    "the upstream proxy {} sent too long an answer",
+                    upstream.address
+                ));
+            }
+            let byte = stream.read_u8().await.map_err(|error| {
+                format!("the upstream proxy {} closed: {error}", upstream.address)
+            })?;
+            head.push(byte);
+        }
+        let head = String::from_utf8_lossy(&head);
+        let status = head
+            .split_whitespace()
+            .nth(1)
+            .unwrap_or_default()
+            .to_owned();
+        if status != "200" {
+            let line = head.lines().next().unwrap_or_default().to_owned();
+            return Err(format!(
+                "the upstream proxy {} refused the tunnel to {address}: {line}",
+                upstream.address
+            ));
+        }
+        Ok(stream)
+    };
+    tokio::time::timeout(CONNECT_TIMEOUT, exchange)
+        .await
+        .unwrap_or_else(|_| {
+            Err(format!(
+                "the upstream proxy {} did not answer",
+                upstream.address
+            ))
+        })
 }
 
 /// The host (parsed as a browser parses one, `[v6]` brackets and all) and

@@ -105,6 +105,56 @@ pub struct Policy {
     /// (`--guard-clients`): a connection from any other address is closed
     /// before a byte is read, and recorded ([`Guard::strangers`](crate::Guard::strangers)).
     pub clients: Vec<ipnet::IpNet>,
+    /// An HTTP proxy every request leaves through (`--upstream-proxy`), for
+    /// a machine that reaches the web only that way. The guard still
+    /// resolves and judges every address itself, and asks the upstream
+    /// proxy (with `CONNECT`) for exactly the address it judged, never for
+    /// a name the proxy could resolve elsewhere. `None`: dial directly.
+    pub upstream: Option<UpstreamProxy>,
+}
+
+/// An upstream HTTP proxy: where it listens, and the credentials it asks
+/// for, if any.
+#[derive(Clone, PartialEq, Eq)]
+pub struct UpstreamProxy {
+    /// `host:port`.
+    pub address: String,
+    /// `user:password`, sent as `Proxy-Authorization: Basic`.
+    pub credentials: Option<String>,
+}
+
+impl UpstreamProxy {
+    /// From `http://host:port` (credentials are not taken from the URL,
+    /// which command lines and logs show: give them apart).
+    pub fn parse(url: &str, credentials: Option<String>) -> Result<Self, String> {
+        let parsed =
+            url::Url::parse(url).map_err(|error| format!("{url:?} is not a URL: {error}"))?;
+        if parsed.scheme() != "http" {
+            return Err(format!(
+                "{url:?}: an upstream proxy is spoken to over http://"
+            ));
+        }
+        if !parsed.username().is_empty() || parsed.password().is_some() {
+            return Err("credentials in the proxy's URL would show in process lists and logs: give them in TABWRIGHT_UPSTREAM_PROXY_CREDENTIALS (user:password)".to_owned());
+        }
+        let host = parsed
+            .host_str()
+            .ok_or_else(|| format!("{url:?} names no host"))?;
+        let port = parsed.port_or_known_default().unwrap_or(80);
+        Ok(Self {
+            address: format!("{host}:{port}"),
+            credentials: credentials.filter(|credentials| !credentials.is_empty()),
+        })
+    }
+}
+
+impl std::fmt::Debug for UpstreamProxy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("UpstreamProxy")
+            .field("address", &self.address)
+            .field("credentials", &self.credentials.as_ref().map(|_| "…"))
+            .finish()
+    }
 }
 
 impl Policy {

@@ -164,6 +164,13 @@ struct BrowserArgs {
     /// without "Headless").
     #[arg(long, value_name = "TEXT", global = true)]
     user_agent: Option<String>,
+    /// Send every request of the browser through this HTTP proxy
+    /// (http://host:port), for a machine that reaches the web only so: the
+    /// guard still judges every address and asks the proxy for that
+    /// address itself. Credentials, if it wants them, in
+    /// TABWRIGHT_UPSTREAM_PROXY_CREDENTIALS (user:password).
+    #[arg(long, value_name = "URL", global = true)]
+    upstream_proxy: Option<String>,
     /// Refuse this site and its subdomains (repeatable: --block-site
     /// ads.example --block-site tracker.example).
     #[arg(long, value_name = "DOMAIN", global = true)]
@@ -367,6 +374,17 @@ impl BrowserArgs {
             blocked_domains: self.block_site.clone(),
             listen: self.guard_listen,
             clients: self.guard_clients.clone(),
+            upstream: self
+                .upstream_proxy
+                .as_deref()
+                .map(|url| {
+                    tabwright::UpstreamProxy::parse(
+                        url,
+                        std::env::var("TABWRIGHT_UPSTREAM_PROXY_CREDENTIALS").ok(),
+                    )
+                })
+                .transpose()
+                .map_err(|problem| format!("--upstream-proxy: {problem}"))?,
         };
         Ok(Settings {
             backend,
