@@ -88,12 +88,12 @@ impl Session {
             ..Memory::default()
         };
         let mut shared = 0;
+        // Other sessions' renderers are not read at all.
         for process in &processes {
-            let pss = procfs::pss_kib(process.pid).unwrap_or(0);
             if !process.renderer {
-                shared += pss;
+                shared += procfs::pss_kib(process.pid).unwrap_or(0);
             } else if ours.contains(&process.pid) {
-                memory.renderers_kib += pss;
+                memory.renderers_kib += procfs::pss_kib(process.pid).unwrap_or(0);
             }
         }
         memory.browser_share_kib = shared / self.browser.sessions().max(1) as u64;
@@ -122,8 +122,19 @@ impl Session {
         if large.is_empty() {
             return;
         }
-        let Ok(mine) = self.renderers_of(tab).await else {
-            return;
+        // In a browser many sessions share, large renderers are common and
+        // a trace costs every session: only what is already known of this
+        // tab is used (the session's memory readings learn it).
+        let mine = if self.owns_browser {
+            match self.renderers_of(tab).await {
+                Ok(mine) => mine,
+                Err(_) => return,
+            }
+        } else {
+            match self.known_renderers(tab) {
+                Some(mine) => mine,
+                None => return,
+            }
         };
         // Crashing the page ends the renderer of its main frame.
         let Some(&grown) = mine.main.iter().find(|pid| {
@@ -132,12 +143,15 @@ impl Session {
             return;
         };
         for other in self.our_tabs() {
-            if &other != tab
-                && self
-                    .renderers_of(&other)
-                    .await
-                    .map_or(true, |theirs| theirs.all.contains(&grown))
-            {
+            if &other == tab {
+                continue;
+            }
+            let theirs = if self.owns_browser {
+                self.renderers_of(&other).await.ok()
+            } else {
+                self.known_renderers(&other)
+            };
+            if theirs.is_none_or(|theirs| theirs.all.contains(&grown)) {
                 return;
             }
         }
@@ -208,19 +222,10 @@ impl Session {
     /// The renderers of a tab's frames: known while the tab stays on one
     /// site and they live, traced otherwise.
     async fn renderers_of(&mut self, tab: &TabId) -> Result<Mapped> {
-        let site = self
-            .registry
-            .read(|registry| registry.tab(tab).map(|record| site_of(&record.url)))
-            .unwrap_or_default();
-        if let Some(known) = self.renderers.mapped.get(tab) {
-            let alive = known
-                .all
-                .iter()
-                .all(|pid| std::path::Path::new(&format!("/proc/{pid}")).exists());
-            if known.site == site && alive {
-                return Ok(known.clone());
-            }
+        if let Some(known) = self.known_renderers(tab) {
+            return Ok(known);
         }
+        let site = self.site_of_tab(tab);
         let Some(flat) = self.session_of(tab) else {
             return Ok(Mapped::default());
         };
@@ -242,6 +247,25 @@ impl Session {
         };
         self.renderers.mapped.insert(tab.clone(), mapped.clone());
         Ok(mapped)
+    }
+}
+
+impl Session {
+    /// What is known of a tab's renderers, if it still holds: the tab is on
+    /// the site it was traced on, and they all live.
+    fn known_renderers(&self, tab: &TabId) -> Option<Mapped> {
+        let known = self.renderers.mapped.get(tab)?;
+        let alive = known
+            .all
+            .iter()
+            .all(|pid| std::path::Path::new(&format!("/proc/{pid}")).exists());
+        (known.site == self.site_of_tab(tab) && alive).then(|| known.clone())
+    }
+
+    fn site_of_tab(&self, tab: &TabId) -> String {
+        self.registry
+            .read(|registry| registry.tab(tab).map(|record| site_of(&record.url)))
+            .unwrap_or_default()
     }
 }
 

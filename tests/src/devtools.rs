@@ -4,16 +4,12 @@
 
 use std::path::Path;
 
-use async_tungstenite::tungstenite::Message;
-use futures::StreamExt;
+use driver_core::backend::devtools::DevToolsSocket;
 use serde_json::{json, Value};
-
-type Socket = async_tungstenite::WebSocketStream<async_tungstenite::tokio::ConnectStream>;
 
 /// A connection to a browser's DevTools.
 pub struct DevTools {
-    socket: Socket,
-    next: u64,
+    socket: DevToolsSocket,
 }
 
 impl DevTools {
@@ -32,17 +28,9 @@ impl DevTools {
 
     /// Connects to the browser running on `profile`.
     pub async fn of_profile(profile: &Path) -> Result<Self, String> {
-        let announced = std::fs::read_to_string(profile.join("DevToolsActivePort"))
-            .map_err(|error| format!("no DevToolsActivePort: {error}"))?;
-        let mut lines = announced.lines();
-        let (Some(port), Some(path)) = (lines.next(), lines.next()) else {
-            return Err(format!("unexpected DevToolsActivePort: {announced:?}"));
-        };
-        let url = format!("ws://127.0.0.1:{}{}", port.trim(), path.trim());
-        let (socket, _) = async_tungstenite::tokio::connect_async(url.as_str())
-            .await
-            .map_err(|error| format!("cannot reach {url}: {error}"))?;
-        Ok(Self { socket, next: 1 })
+        Ok(Self {
+            socket: DevToolsSocket::of_profile(profile).await?,
+        })
     }
 
     /// Sends a command (to a flat session, or the browser) and returns its
@@ -53,29 +41,7 @@ impl DevTools {
         method: &str,
         params: Value,
     ) -> Result<Value, String> {
-        let id = self.next;
-        self.next += 1;
-        let mut message = json!({ "id": id, "method": method, "params": params });
-        if let Some(session) = session {
-            message["sessionId"] = json!(session);
-        }
-        self.socket
-            .send(Message::text(message.to_string()))
-            .await
-            .map_err(|error| error.to_string())?;
-        while let Some(Ok(message)) = self.socket.next().await {
-            let Ok(text) = message.into_text() else {
-                continue;
-            };
-            let answer: Value = serde_json::from_str(text.as_str()).unwrap_or_default();
-            if answer["id"] == id {
-                return match answer.get("error") {
-                    Some(error) => Err(error.to_string()),
-                    None => Ok(answer["result"].clone()),
-                };
-            }
-        }
-        Err("the DevTools socket closed".to_owned())
+        self.socket.call(session, method, params).await
     }
 
     /// Every page target, with its URL and browser context.

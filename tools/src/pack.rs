@@ -62,9 +62,15 @@ pub struct Pack {
     trace: Option<crate::trace::Trace>,
     /// How many calls were traced or watched.
     steps: AtomicU64,
-    /// The session's memory as last read.
-    memory: std::sync::Mutex<Option<driver_core::Memory>>,
+    /// The session's memory as last read, and when.
+    memory: std::sync::Mutex<Option<(std::time::Instant, driver_core::Memory)>>,
 }
+
+/// How often at most the session's memory is read after a page loads:
+/// reading it costs a few milliseconds of `/proc` (and, in a browser many
+/// sessions share, a trace when a tab moved to another site), which busy
+/// sessions felt when every page paid it.
+const WEIGH_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// The tools after which the session's memory is read: those that load
 /// pages (where a grown renderer is renewed).
@@ -229,13 +235,28 @@ impl Pack {
     /// and library users; a session over its budget (with its grown
     /// renderers already renewed) is told so.
     async fn weigh(&self, output: &mut ToolOutput) {
+        // Read again at once when the last reading came near the budget.
+        let recent = self
+            .memory
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .is_some_and(|(at, memory)| {
+                let far = memory
+                    .budget_kib
+                    .is_none_or(|budget| memory.total_kib() < budget / 2);
+                far && at.elapsed() < WEIGH_EVERY
+            });
+        if recent {
+            return;
+        }
         let Ok(Some(memory)) = self.browser.driver.memory().await else {
             return;
         };
         *self
             .memory
             .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(memory);
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) =
+            Some((std::time::Instant::now(), memory));
         if let Some(watch) = &self.browser.options.watch {
             watch.set_memory(memory);
         }
@@ -249,14 +270,14 @@ impl Pack {
     }
 
     /// The session's memory (its renderers and its share of the browser)
-    /// as last read, after the last call that loaded a page; `None` before
-    /// that, or where it cannot be measured (a remote browser). For a
-    /// reading now, `driver().memory()`.
+    /// as last read, after a call that loaded a page (at most every 10 s);
+    /// `None` before that, or where it cannot be measured (a remote
+    /// browser). For a reading now, `driver().memory()`.
     pub fn memory(&self) -> Option<driver_core::Memory> {
-        *self
-            .memory
+        self.memory
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .map(|(_, memory)| memory)
     }
 
     /// Writes a call into the session's trace and its watch: the answer

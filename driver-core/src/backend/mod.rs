@@ -7,6 +7,7 @@
 //! Behind the `backend` feature: a program that uses a driver never needs
 //! these, and the facade does not re-export them.
 
+pub mod devtools;
 pub mod input;
 pub mod launch;
 pub mod locate;
