@@ -28,8 +28,9 @@ const WATCHED_FOR: Duration = Duration::from_secs(10);
 pub async fn watching(backend: Backend, runs: usize) -> Result<(), String> {
     let site = Site::start().await;
     site.page("/ticking", ANIMATED).await;
+    let allowed = AllowedOrigin::parse(&site.origin()).map_err(|e| e.to_string())?;
     let policy = || Policy {
-        allowed_origins: vec![AllowedOrigin::parse(&site.origin()).expect("the site")],
+        allowed_origins: vec![allowed.clone()],
         ..Policy::default()
     };
     // Per call with and without a trace: a click and a scroll, alternated.
