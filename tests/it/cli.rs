@@ -43,16 +43,36 @@ pub(crate) async fn run(command: Command, input: Option<&str>) -> String {
     run_for_both(command, input).await.0
 }
 
-/// Runs the binary to the end and returns its stdout and stderr; it must
-/// succeed.
-async fn run_for_both(mut command: Command, input: Option<&str>) -> (String, String) {
+/// A client script of `mcp/` run with the MCP Python SDK 2.x (installed
+/// under `mcp/sdk2` by `cargo xtask test`).
+fn sdk2_client(script: &str) -> Command {
+    let mut python = Command::new("python3");
+    python
+        .env(
+            "PYTHONPATH",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/mcp/sdk2"),
+        )
+        .arg(format!("{}/mcp/{script}", env!("CARGO_MANIFEST_DIR")));
+    python
+}
+
+/// Starts the binary with its stdin, stdout and stderr piped (killed if
+/// the test drops it); returns it and its stdin.
+fn spawn_piped(command: &mut Command) -> (tokio::process::Child, tokio::process::ChildStdin) {
     command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true);
     let mut child = command.spawn().expect("the command starts");
-    let mut stdin = child.stdin.take().expect("stdin");
+    let stdin = child.stdin.take().expect("stdin");
+    (child, stdin)
+}
+
+/// Runs the binary to the end and returns its stdout and stderr; it must
+/// succeed.
+async fn run_for_both(mut command: Command, input: Option<&str>) -> (String, String) {
+    let (child, mut stdin) = spawn_piped(&mut command);
     if let Some(input) = input {
         stdin.write_all(input.as_bytes()).await.expect("input");
     }
@@ -155,60 +175,51 @@ async fn settings(backend: Backend) {
         ),
     )
     .expect("written");
-    let mut command = Command::new(binary());
-    command
-        .env("TABWRIGHT_VIEWPORT", "1000x700")
-        .args(["--backend", backend_flag(backend), "--config"])
-        .arg(&config)
-        .arg("open")
-        .arg(site.url("/agent"));
-    let out = run(command, None).await;
+    // The agent and the width the page sees, with `flags` added.
+    let agent = async |flags: &[&str]| {
+        let mut command = Command::new(binary());
+        command
+            .env("TABWRIGHT_VIEWPORT", "1000x700")
+            .args(["--backend", backend_flag(backend)])
+            .args(flags)
+            .arg("--config")
+            .arg(&config)
+            .arg("open")
+            .arg(site.url("/agent"));
+        run(command, None).await
+    };
+    let out = agent(&[]).await;
     assert!(out.contains("TestAgent/1.0 1000px"), "{out}");
-    let mut command = Command::new(binary());
-    command
-        .env("TABWRIGHT_VIEWPORT", "1000x700")
-        .args([
-            "--backend",
-            backend_flag(backend),
-            "--viewport",
-            "640x480",
-            "--config",
-        ])
-        .arg(&config)
-        .arg("open")
-        .arg(site.url("/agent"));
-    let out = run(command, None).await;
+    let out = agent(&["--viewport", "640x480"]).await;
     assert!(out.contains("TestAgent/1.0 640px"), "{out}");
-    let blocked = Command::new(binary())
+    let mut blocked = Command::new(binary());
+    blocked
         .args(["--backend", backend_flag(backend), "--config"])
         .arg(&config)
-        .args(["open", "http://www.blocked.example/"])
-        .output()
-        .await
-        .expect("runs");
-    let said = String::from_utf8_lossy(&blocked.stdout);
-    assert!(
-        !blocked.status.success() && said.contains("blocked.example"),
-        "{said}"
-    );
-    let wrong = Command::new(binary())
+        .args(["open", "http://www.blocked.example/"]);
+    fails_saying(blocked, "blocked.example").await;
+    let mut wrong = Command::new(binary());
+    wrong
         .args([
             "--backend",
             backend_flag(backend),
             "--browser-path",
             "/nowhere/chrome",
-            "--allow-origin",
         ])
+        .arg("--allow-origin")
         .arg(site.origin())
         .arg("open")
-        .arg(site.url("/agent"))
-        .output()
-        .await
-        .expect("runs");
-    let said = String::from_utf8_lossy(&wrong.stdout);
+        .arg(site.url("/agent"));
+    fails_saying(wrong, "/nowhere/chrome").await;
+}
+
+/// Runs the binary to the end: it must fail, saying `says` on stdout.
+async fn fails_saying(mut command: Command, says: &str) {
+    let output = command.output().await.expect("runs");
+    let said = String::from_utf8_lossy(&output.stdout);
     assert!(
-        !wrong.status.success() && said.contains("/nowhere/chrome"),
-        "{said}"
+        !output.status.success() && said.contains(says),
+        "{command:?}: {said}"
     );
 }
 
@@ -276,13 +287,8 @@ async fn shell_ctrl_c(backend: Backend) {
     command
         .args(["--backend", backend_flag(backend), "--allow-origin"])
         .arg(site.origin())
-        .args(["--chrome-arg", &marker.flag(), "shell"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true);
-    let mut child = command.spawn().expect("the shell starts");
-    let mut stdin = child.stdin.take().expect("stdin");
+        .args(["--chrome-arg", &marker.flag(), "shell"]);
+    let (mut child, mut stdin) = spawn_piped(&mut command);
     let (heard, mut lines) = tokio::sync::mpsc::unbounded_channel::<String>();
     let out = tokio::io::BufReader::new(child.stdout.take().expect("stdout"));
     let err = tokio::io::BufReader::new(child.stderr.take().expect("stderr"));
@@ -308,23 +314,22 @@ async fn shell_ctrl_c(backend: Backend) {
         nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT).expect("SIGINT");
     };
     let never = site.url("/never");
-    stdin
-        .write_all(format!("open {never}\n").as_bytes())
-        .await
-        .expect("a line");
-    until("still under way").await;
-    interrupt(&child);
-    until("Stopped: the call was cancelled").await;
-    stdin
-        .write_all(format!("open {}\n", site.url("/")).as_bytes())
-        .await
-        .expect("a line");
-    until("# Welcome home").await;
-    stdin
-        .write_all(format!("open {never}\n").as_bytes())
-        .await
-        .expect("a line");
-    until("still under way").await;
+    for (url, says) in [
+        (never.as_str(), "still under way"),
+        ("", "Stopped: the call was cancelled"),
+        (&site.url("/"), "# Welcome home"),
+        (&never, "still under way"),
+    ] {
+        if url.is_empty() {
+            interrupt(&child);
+        } else {
+            stdin
+                .write_all(format!("open {url}\n").as_bytes())
+                .await
+                .expect("a line");
+        }
+        until(says).await;
+    }
     interrupt(&child);
     until("Ctrl-C again to quit").await;
     interrupt(&child);
@@ -335,6 +340,29 @@ async fn shell_ctrl_c(backend: Backend) {
     );
     let left = until_none(&marker).await;
     assert!(left.is_empty(), "browser processes left: {left:?}");
+}
+
+/// A person's browser (the project's own pack, on CDP) with the live view
+/// of the server on `port` open (token `open-sesame`), and the view's
+/// origin.
+async fn live_viewer(port: u16) -> (tools::Pack, String) {
+    let live = format!("http://127.0.0.1:{port}");
+    let policy = guard::Policy {
+        allowed_origins: vec![guard::AllowedOrigin::parse(&live).expect("origin")],
+        ..guard::Policy::default()
+    };
+    let person = tools::Pack::new(
+        Backend::Cdp.guarded(driver_core::Options::default(), guard::Guard::new(policy)),
+        tools::PackOptions::default(),
+    );
+    let page = person
+        .call(
+            "open",
+            serde_json::json!({ "url": format!("{live}/live?token=open-sesame") }),
+        )
+        .await;
+    assert!(!page.is_error, "{}", page.text);
+    (person, live)
 }
 
 /// Sends each line of a child's output on.
@@ -609,14 +637,8 @@ async fn mcp_stateless_clients_keep_their_browser() {
             .args(["--token", "open-sesame,other-key"]);
     })
     .await;
-    let client = concat!(env!("CARGO_MANIFEST_DIR"), "/mcp/modern_client.py");
-    let mut python = Command::new("python3");
+    let mut python = sdk2_client("modern_client.py");
     python
-        .env(
-            "PYTHONPATH",
-            concat!(env!("CARGO_MANIFEST_DIR"), "/mcp/sdk2"),
-        )
-        .arg(client)
         .arg(format!("http://127.0.0.1:{port}/mcp"))
         .arg(site.origin())
         .args(["4", "open-sesame", "other-key"]);
@@ -743,16 +765,8 @@ async fn a_person_takes_over_in_the_live_view() {
             .arg(traces.path());
     })
     .await;
-    let mut python = Command::new("python3");
+    let mut python = sdk2_client("handoff_client.py");
     python
-        .env(
-            "PYTHONPATH",
-            concat!(env!("CARGO_MANIFEST_DIR"), "/mcp/sdk2"),
-        )
-        .arg(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/mcp/handoff_client.py"
-        ))
         .arg(format!("http://127.0.0.1:{port}/mcp"))
         .arg(site.url("/sign-in"))
         .arg("open-sesame")
@@ -768,22 +782,7 @@ async fn a_person_takes_over_in_the_live_view() {
     assert!(waiting.starts_with("waiting "), "{waiting}");
 
     // The person: a browser of the project's own, on the live view.
-    let live = format!("http://127.0.0.1:{port}");
-    let policy = guard::Policy {
-        allowed_origins: vec![guard::AllowedOrigin::parse(&live).expect("origin")],
-        ..guard::Policy::default()
-    };
-    let person = tools::Pack::new(
-        Backend::Cdp.guarded(driver_core::Options::default(), guard::Guard::new(policy)),
-        tools::PackOptions::default(),
-    );
-    let page = person
-        .call(
-            "open",
-            serde_json::json!({ "url": format!("{live}/live?token=open-sesame") }),
-        )
-        .await;
-    assert!(!page.is_error, "{}", page.text);
+    let (person, _) = live_viewer(port).await;
     let shown = person
         .call(
             "wait_for",
@@ -841,7 +840,7 @@ async fn a_person_takes_over_in_the_live_view() {
         !rest.contains(TYPED),
         "the model read what the person typed:\n{rest}"
     );
-    for entry in walk(traces.path()) {
+    for entry in tabwright_tests::files_under(traces.path()) {
         let bytes = std::fs::read(&entry).expect("a file");
         assert!(
             !String::from_utf8_lossy(&bytes).contains(TYPED),
@@ -873,13 +872,8 @@ async fn the_live_view_lists_sessions_and_follows_them() {
         command.args(["--token", "open-sesame"]);
     })
     .await;
-    let mut python = Command::new("python3");
+    let mut python = sdk2_client("two_sessions.py");
     python
-        .env(
-            "PYTHONPATH",
-            concat!(env!("CARGO_MANIFEST_DIR"), "/mcp/sdk2"),
-        )
-        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/mcp/two_sessions.py"))
         .arg(format!("http://127.0.0.1:{port}/mcp"))
         .arg(site.origin())
         .arg("open-sesame")
@@ -898,22 +892,7 @@ async fn the_live_view_lists_sessions_and_follows_them() {
     };
     assert_eq!(next().await, "ready");
 
-    let live = format!("http://127.0.0.1:{port}");
-    let policy = guard::Policy {
-        allowed_origins: vec![guard::AllowedOrigin::parse(&live).expect("origin")],
-        ..guard::Policy::default()
-    };
-    let person = tools::Pack::new(
-        Backend::Cdp.guarded(driver_core::Options::default(), guard::Guard::new(policy)),
-        tools::PackOptions::default(),
-    );
-    let page = person
-        .call(
-            "open",
-            serde_json::json!({ "url": format!("{live}/live?token=open-sesame") }),
-        )
-        .await;
-    assert!(!page.is_error, "{}", page.text);
+    let (person, live) = live_viewer(port).await;
     let listed = person
         .call("wait_for", serde_json::json!({ "text": "Second page" }))
         .await;
@@ -958,7 +937,18 @@ async fn the_live_view_lists_sessions_and_follows_them() {
             })
             .collect::<Vec<_>>()
     };
-    let before = listed().await;
+    // The screencasts start once the view is looked at: their first
+    // frames come, then none while the pages stand still.
+    let mut before = listed().await;
+    for _ in 0..50 {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let now = listed().await;
+        let settled = now == before && now.iter().all(|(_, frame)| *frame > 0);
+        before = now;
+        if settled {
+            break;
+        }
+    }
     let first = before
         .iter()
         .position(|(title, _)| title == "First page")
@@ -991,20 +981,6 @@ async fn the_live_view_lists_sessions_and_follows_them() {
     drop(told);
     let _ = tokio::time::timeout(LIMIT, models.wait()).await;
     server.kill().await.expect("the server stops");
-}
-
-/// Every file under `folder`.
-fn walk(folder: &std::path::Path) -> Vec<std::path::PathBuf> {
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(folder).into_iter().flatten().flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            files.extend(walk(&path));
-        } else {
-            files.push(path);
-        }
-    }
-    files
 }
 
 /// An MCP client (`mcp/hang_client.py`) running a server whose browser is

@@ -41,16 +41,6 @@ async fn site() -> Site {
     site
 }
 
-async fn seen(driver: &dyn Driver) -> String {
-    driver
-        .eval("document.getElementById('seen').textContent")
-        .await
-        .expect("the page reads")
-        .as_str()
-        .unwrap_or_default()
-        .to_owned()
-}
-
 /// Both backends measure a session: its renderers and its share of the
 /// browser, with the budget it was given.
 async fn memory_is_measured(backend: Backend) {
@@ -95,7 +85,7 @@ async fn a_grown_renderer_is_renewed_at_the_next_navigation() {
         .navigate(&site.url("/light"))
         .await
         .expect("light again");
-    assert_eq!(seen(&driver).await, "light");
+    assert_eq!(tabwright_tests::seen_text(&driver).await, "light");
     let renewed = driver.memory().await.expect("memory").expect("measured");
     assert_eq!(renewed.renewed, 1, "{renewed:?}");
     assert!(
@@ -110,7 +100,7 @@ async fn a_grown_renderer_is_renewed_at_the_next_navigation() {
     assert_eq!(driver.tabs().await.expect("tabs").len(), 1);
     let back = driver.back().await.expect("back");
     assert!(back.url.ends_with("/heavy"), "{back:?}");
-    assert_eq!(seen(&driver).await, "heavy");
+    assert_eq!(tabwright_tests::seen_text(&driver).await, "heavy");
     let back = driver.back().await.expect("back again");
     assert!(back.url.ends_with("/light"), "{back:?}");
     driver.close().await.expect("close");

@@ -55,16 +55,6 @@ fn session(shared: &SharedBrowser, policy: Policy) -> GuardedDriver {
     )
 }
 
-async fn text_of(driver: &dyn Driver) -> String {
-    driver
-        .eval("document.getElementById('seen').textContent")
-        .await
-        .expect("the page reads")
-        .as_str()
-        .unwrap_or_default()
-        .to_owned()
-}
-
 /// Cookies and storage are a session's own; each session has its own
 /// guard (one allows the site, the other does not), and the per-context
 /// proxy keeps every request of a session's pages behind its guard.
@@ -87,12 +77,15 @@ async fn sessions_are_isolated_and_guarded_each_on_its_own() {
         .navigate(&site.url("/remember?set"))
         .await
         .expect("Alice's page");
-    assert_eq!(text_of(&alice).await, "cookie=who=alice storage=alice");
+    assert_eq!(
+        tabwright_tests::seen_text(&alice).await,
+        "cookie=who=alice storage=alice"
+    );
     bob.navigate(&site.url("/remember"))
         .await
         .expect("Bob's page");
     assert_eq!(
-        text_of(&bob).await,
+        tabwright_tests::seen_text(&bob).await,
         "cookie= storage=",
         "Bob sees none of Alice's"
     );
@@ -155,7 +148,11 @@ async fn sessions_are_isolated_and_guarded_each_on_its_own() {
         .navigate(&site.url("/remember"))
         .await
         .expect("Alice starts afresh");
-    assert_eq!(text_of(&alice).await, "cookie= storage=", "a fresh context");
+    assert_eq!(
+        tabwright_tests::seen_text(&alice).await,
+        "cookie= storage=",
+        "a fresh context"
+    );
     shared.close().await;
     let left = marker.processes();
     assert!(left.is_empty(), "processes left: {left:?}");
@@ -286,7 +283,7 @@ async fn webdriver_sessions_are_browsers_of_their_own() {
     bob.navigate(&site.url("/remember"))
         .await
         .expect("Bob's page");
-    assert_eq!(text_of(&bob).await, "cookie= storage=");
+    assert_eq!(tabwright_tests::seen_text(&bob).await, "cookie= storage=");
     assert_eq!(marker.processes().len(), 2, "a browser each");
     alice.close().await.expect("close");
     bob.close().await.expect("close");

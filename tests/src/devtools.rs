@@ -12,6 +12,21 @@ pub struct DevTools {
     socket: DevToolsSocket,
 }
 
+/// Its commands are the socket's (`call`, `send`).
+impl std::ops::Deref for DevTools {
+    type Target = DevToolsSocket;
+
+    fn deref(&self) -> &DevToolsSocket {
+        &self.socket
+    }
+}
+
+impl std::ops::DerefMut for DevTools {
+    fn deref_mut(&mut self) -> &mut DevToolsSocket {
+        &mut self.socket
+    }
+}
+
 impl DevTools {
     /// Connects to the browser whose process is `pid` (its profile is in
     /// its command line).
@@ -31,17 +46,6 @@ impl DevTools {
         Ok(Self {
             socket: DevToolsSocket::of_profile(profile).await?,
         })
-    }
-
-    /// Sends a command (to a flat session, or the browser) and returns its
-    /// answer's `result`.
-    pub async fn call(
-        &mut self,
-        session: Option<&str>,
-        method: &str,
-        params: Value,
-    ) -> Result<Value, String> {
-        self.socket.call(session, method, params).await
     }
 
     /// Every page target, with its URL and browser context.

@@ -49,3 +49,29 @@ pub fn redact_fences(text: &str) -> String {
         .join("\n")
         + if text.ends_with('\n') { "\n" } else { "" }
 }
+
+/// Every file under `folder`, however deep.
+pub fn files_under(folder: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(folder).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files.extend(files_under(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
+}
+
+/// The text of the page's `#seen` element: what a test page shows of
+/// itself (its cookie, its storage, which page it is).
+pub async fn seen_text(driver: &dyn driver_core::Driver) -> String {
+    match driver
+        .eval("document.getElementById('seen').textContent")
+        .await
+    {
+        Ok(text) => text.as_str().unwrap_or_default().to_owned(),
+        Err(error) => panic!("the page does not read: {error}"),
+    }
+}

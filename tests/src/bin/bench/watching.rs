@@ -66,7 +66,7 @@ pub async fn watching(backend: Backend, runs: usize) -> Result<(), String> {
         pack.close().await;
         costs.push(summary(&mut samples));
     }
-    let written: u64 = walk(traces.path())
+    let written: u64 = tabwright_tests::files_under(traces.path())
         .iter()
         .filter_map(|path| std::fs::metadata(path).ok())
         .map(|metadata| metadata.len())
@@ -162,18 +162,4 @@ fn cpu_ticks(pids: &[u32]) -> u64 {
             Some(fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?)
         })
         .sum()
-}
-
-/// Every file under `folder`.
-fn walk(folder: &std::path::Path) -> Vec<std::path::PathBuf> {
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(folder).into_iter().flatten().flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            files.extend(walk(&path));
-        } else {
-            files.push(path);
-        }
-    }
-    files
 }
