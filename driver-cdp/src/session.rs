@@ -117,7 +117,6 @@ impl Session {
             budget_kib: options.memory_budget_mb.map(|mb| mb.saturating_mul(1024)),
             renderers: crate::memory::Renderers::default(),
         };
-        session.browser.joined();
         if let Some(cast) = &session.cast {
             tokio::spawn(follow_looks(
                 session.client.clone(),
@@ -132,6 +131,8 @@ impl Session {
         };
         session.wait_ready(&first).await;
         session.make_current(&first).await;
+        // Counted from here: a session that failed to open never ends.
+        session.browser.joined();
         Ok(session)
     }
 

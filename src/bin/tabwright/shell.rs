@@ -88,7 +88,12 @@ pub async fn with_progress<T>(tool: &str, call: impl Future<Output = T>) -> T {
 /// For the person at the terminal (not the model): a refused local page
 /// can be allowed with `--allow-origin`.
 pub fn hint_for_person(tool: &str, arguments: &Value, output: &tools::ToolOutput) {
-    if tool != "open" || !output.is_error || !output.text.starts_with("Refused to open") {
+    // A site on the block-list is refused on purpose: no hint.
+    if tool != "open"
+        || !output.is_error
+        || !output.text.starts_with("Refused to open")
+        || output.text.contains("(block-list entry")
+    {
         return;
     }
     let origin = arguments["url"]
