@@ -155,29 +155,22 @@ pub(crate) fn click_kind(
 
 /// What was done, as the answer opens: `Double-clicked [3] with Control held.`
 pub(crate) fn clicked(click: driver_core::Click, what: &str) -> String {
-    let verb = match (click.count, click.button) {
-        (2, driver_core::MouseButton::Left) => "Double-clicked".to_owned(),
-        (3, driver_core::MouseButton::Left) => "Triple-clicked".to_owned(),
-        (1, driver_core::MouseButton::Left) => "Clicked".to_owned(),
-        (count, button) => {
-            let button = match button {
-                driver_core::MouseButton::Left => "",
-                driver_core::MouseButton::Right => "Right-",
-                driver_core::MouseButton::Middle => "Middle-",
-            };
-            let times = match count {
-                2 => "double-",
-                3 => "triple-",
-                _ => "",
-            };
-            let verb = format!("{button}{times}clicked");
-            let mut chars = verb.chars();
-            chars
-                .next()
-                .map(|first| first.to_uppercase().chain(chars).collect())
-                .unwrap_or(verb)
-        }
+    let button = match click.button {
+        driver_core::MouseButton::Left => "",
+        driver_core::MouseButton::Right => "Right-",
+        driver_core::MouseButton::Middle => "Middle-",
     };
+    let times = match click.count {
+        2 => "double-",
+        3 => "triple-",
+        _ => "",
+    };
+    let verb = format!("{button}{times}clicked");
+    let mut letters = verb.chars();
+    let verb: String = letters
+        .next()
+        .map(|first| first.to_uppercase().chain(letters).collect())
+        .unwrap_or_default();
     let modifiers = click.modifiers;
     let held: Vec<&str> = [
         (modifiers.ctrl, "Control"),

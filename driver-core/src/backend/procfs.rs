@@ -59,22 +59,20 @@ fn parent_of(pid: u32) -> Option<u32> {
 /// A process's proportional set size in KiB (shared pages divided among
 /// the processes sharing them), from `/proc/PID/smaps_rollup`.
 pub fn pss_kib(pid: u32) -> Option<u64> {
-    let rollup = std::fs::read_to_string(format!("/proc/{pid}/smaps_rollup")).ok()?;
-    rollup.lines().find_map(|line| {
-        line.strip_prefix("Pss:")?
-            .split_whitespace()
-            .next()?
-            .parse()
-            .ok()
-    })
+    kib_field(&format!("/proc/{pid}/smaps_rollup"), "Pss:")
 }
 
 /// A process's resident set in KiB, from `/proc/PID/status`: cheaper than
 /// [`pss_kib`] and larger (it counts shared pages whole).
 pub fn rss_kib(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    status.lines().find_map(|line| {
-        line.strip_prefix("VmRSS:")?
+    kib_field(&format!("/proc/{pid}/status"), "VmRSS:")
+}
+
+/// The number on the line of `file` that starts with `prefix` (`Pss:   123 kB`).
+fn kib_field(file: &str, prefix: &str) -> Option<u64> {
+    let text = std::fs::read_to_string(file).ok()?;
+    text.lines().find_map(|line| {
+        line.strip_prefix(prefix)?
             .split_whitespace()
             .next()?
             .parse()
