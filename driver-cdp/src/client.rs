@@ -134,6 +134,17 @@ impl Client {
         })
     }
 
+    /// Sends a typed command whose answer is nothing to read (a setting, an
+    /// acknowledgement): its name and params from the generated type, its
+    /// answer decoded as the type says.
+    pub async fn order<C: Command>(
+        &self,
+        session: Option<&str>,
+        command: C,
+    ) -> Result<(), CallError> {
+        self.call(session, command).await.map(|_| ())
+    }
+
     /// Sends a command whose answer nobody waits for (an acknowledgement,
     /// a nudge), from a task of its own: an event handler must not wait.
     pub fn send(&self, session: Option<&str>, method: &'static str, params: serde_json::Value) {

@@ -5,6 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
+use chromiumoxide::cdp::browser_protocol::browser::{BrowserContextId, CancelDownloadParams};
 use serde_json::json;
 
 use driver_core::{Download, DownloadOutcome};
@@ -56,7 +57,7 @@ fn tell_settling(client: &Client, registry: &SharedRegistry, frame: &str) {
         let session = tab.session.clone()?;
         let context = registry
             .contexts
-            .get(&(session.clone(), tab.id.0.clone(), World::Tools))
+            .get(&(session.clone(), tab.id.0.clone(), World::Isolated))
             .copied()?;
         Some((session, context))
     });
@@ -125,13 +126,9 @@ pub(crate) fn progressed(client: &Client, registry: &SharedRegistry, event: &Raw
         let client = client.clone();
         let guid = guid.clone();
         tokio::spawn(async move {
-            let mut params = json!({ "guid": guid });
-            if let Some(context) = context {
-                params["browserContextId"] = json!(context);
-            }
-            let _ = client
-                .call_raw(None, "Browser.cancelDownload", params)
-                .await;
+            let mut params = CancelDownloadParams::new(guid.clone());
+            params.browser_context_id = context.map(BrowserContextId::new);
+            let _ = client.order(None, params).await;
             // What had arrived, under either name Chrome gives it.
             let _ = std::fs::remove_file(dir.join(&guid));
             let _ = std::fs::remove_file(dir.join(format!("{guid}.crdownload")));

@@ -10,6 +10,16 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 
+use chromiumoxide::cdp::browser_protocol::emulation::SetDeviceMetricsOverrideParams;
+use chromiumoxide::cdp::browser_protocol::network::EnableParams as NetworkEnable;
+use chromiumoxide::cdp::browser_protocol::page::{
+    AddScriptToEvaluateOnNewDocumentParams, EnableParams as PageEnable,
+};
+use chromiumoxide::cdp::browser_protocol::target::SetAutoAttachParams;
+use chromiumoxide::cdp::js_protocol::runtime::{
+    EnableParams as RuntimeEnable, RunIfWaitingForDebuggerParams,
+};
+use futures::future::BoxFuture;
 use serde_json::json;
 use tokio::sync::mpsc;
 
@@ -68,12 +78,12 @@ fn handle(client: &Client, registry: &SharedRegistry, event: &RawEvent) {
             }
         }
         "Network.requestWillBeSent" => {
-            crate::network::follow(registry, event);
+            registry.follow_network(event);
             on_request(registry, event);
         }
-        "Network.responseReceived" => crate::network::follow(registry, event),
+        "Network.responseReceived" => registry.follow_network(event),
         "Network.loadingFinished" | "Network.loadingFailed" => {
-            crate::network::follow(registry, event);
+            registry.follow_network(event);
             if let (Some(session), Some(id)) = (session, params["requestId"].as_str()) {
                 registry.update(|registry| {
                     registry
@@ -262,22 +272,29 @@ fn on_attached(client: &Client, registry: &SharedRegistry, event: &RawEvent) {
 
 /// Makes Chrome give every new document of a target tabwright's own world
 /// (the script itself is empty: the world is what is wanted).
-fn world_script() -> serde_json::Value {
-    json!({ "source": "", "worldName": WORLD_NAME })
+fn world_script() -> AddScriptToEvaluateOnNewDocumentParams {
+    let mut script = AddScriptToEvaluateOnNewDocumentParams::new("");
+    script.world_name = Some(WORLD_NAME.to_owned());
+    script
 }
 
 /// Runs driver-core's early hooks in the page's own world of every new
 /// document of a target, before its scripts.
-fn early_hooks() -> serde_json::Value {
-    json!({ "source": driver_core::LISTENERS_JS })
+fn early_hooks() -> AddScriptToEvaluateOnNewDocumentParams {
+    AddScriptToEvaluateOnNewDocumentParams::new(driver_core::LISTENERS_JS)
 }
 
 /// The settings every attached target gets before it runs: cross-site
 /// frames inside it attach as sessions of their own (flat), paused, so a
 /// snapshot can read them too.
-pub(crate) fn auto_attach() -> serde_json::Value {
-    json!({ "autoAttach": true, "waitForDebuggerOnStart": true, "flatten": true })
+pub(crate) fn auto_attach() -> SetAutoAttachParams {
+    let mut settings = SetAutoAttachParams::new(true, true);
+    settings.flatten = Some(true);
+    settings
 }
+
+/// The settings a target gets, one future each, to be sent together.
+type Settings<'a> = Vec<BoxFuture<'a, Result<(), crate::client::CallError>>>;
 
 /// A cross-site frame runs in a process of its own: its session is how its
 /// document is read. Its target id is its frame id.
@@ -299,14 +316,14 @@ fn attach_frame(
     let client = client.clone();
     tokio::spawn(async move {
         let s = Some(session.as_str());
-        let setup = vec![
-            client.call_raw(s, "Page.enable", json!({})),
-            client.call_raw(s, "Runtime.enable", json!({})),
-            client.call_raw(s, "Network.enable", json!({})),
-            client.call_raw(s, "Page.addScriptToEvaluateOnNewDocument", world_script()),
-            client.call_raw(s, "Page.addScriptToEvaluateOnNewDocument", early_hooks()),
-            client.call_raw(s, "Target.setAutoAttach", auto_attach()),
-            client.call_raw(s, "Runtime.runIfWaitingForDebugger", json!({})),
+        let setup: Settings<'_> = vec![
+            Box::pin(client.order(s, PageEnable::default())),
+            Box::pin(client.order(s, RuntimeEnable::default())),
+            Box::pin(client.order(s, NetworkEnable::default())),
+            Box::pin(client.order(s, world_script())),
+            Box::pin(client.order(s, early_hooks())),
+            Box::pin(client.order(s, auto_attach())),
+            Box::pin(client.order(s, RunIfWaitingForDebuggerParams::default())),
         ];
         for result in futures::future::join_all(setup).await {
             if let Err(error) = result {
@@ -357,18 +374,20 @@ fn attach_tab(client: &Client, registry: &SharedRegistry, info: TargetInfo, sess
         // session's commands in order, so the settings are in place before
         // the target runs, and a command that only answers once the target
         // runs (some do) cannot hold the others up.
-        let mut setup = vec![
-            client.call_raw(s, "Page.enable", json!({})),
-            client.call_raw(s, "Runtime.enable", json!({})),
-            client.call_raw(s, "Network.enable", json!({})),
-            client.call_raw(s, "Page.addScriptToEvaluateOnNewDocument", world_script()),
-            client.call_raw(s, "Page.addScriptToEvaluateOnNewDocument", early_hooks()),
+        let mut setup: Settings<'_> = vec![
+            Box::pin(client.order(s, PageEnable::default())),
+            Box::pin(client.order(s, RuntimeEnable::default())),
+            Box::pin(client.order(s, NetworkEnable::default())),
+            Box::pin(client.order(s, world_script())),
+            Box::pin(client.order(s, early_hooks())),
         ];
         if let Some(viewport) = viewport {
-            setup.push(client.call_raw(s, "Emulation.setDeviceMetricsOverride", metrics(viewport)));
+            setup.push(Box::pin(client.order(s, metrics(viewport))));
         }
-        setup.push(client.call_raw(s, "Target.setAutoAttach", auto_attach()));
-        setup.push(client.call_raw(s, "Runtime.runIfWaitingForDebugger", json!({})));
+        setup.push(Box::pin(client.order(s, auto_attach())));
+        setup.push(Box::pin(
+            client.order(s, RunIfWaitingForDebuggerParams::default()),
+        ));
         for result in futures::future::join_all(setup).await {
             if let Err(error) = result {
                 tracing::debug!(?error, "a per-tab setting failed");
@@ -387,13 +406,8 @@ fn attach_tab(client: &Client, registry: &SharedRegistry, info: TargetInfo, sess
 }
 
 /// The `Emulation.setDeviceMetricsOverride` params for a viewport.
-pub(crate) fn metrics(viewport: Viewport) -> serde_json::Value {
-    json!({
-        "width": viewport.width,
-        "height": viewport.height,
-        "deviceScaleFactor": 1,
-        "mobile": false,
-    })
+pub(crate) fn metrics(viewport: Viewport) -> SetDeviceMetricsOverrideParams {
+    SetDeviceMetricsOverrideParams::new(viewport.width, viewport.height, 1.0, false)
 }
 
 fn on_console(registry: &SharedRegistry, event: &RawEvent) {

@@ -42,7 +42,7 @@
 //! 2-core machine (`cargo xtask bench --only drivers`); plan concurrency
 //! against that.
 
-mod browser;
+mod chrome;
 mod client;
 mod downloads;
 mod events;
@@ -54,7 +54,7 @@ mod session;
 mod shared;
 
 use async_trait::async_trait;
-use serde_json::json;
+use chromiumoxide::cdp::browser_protocol::page::HandleJavaScriptDialogParams;
 
 use driver_core::backend::input;
 use driver_core::backend::supervisor::Supervisor;
@@ -65,7 +65,7 @@ pub use driver_core::{
 };
 
 use registry::World;
-use session::Session;
+use session::CdpSession;
 pub use shared::SharedBrowser;
 
 /// How long an answered dialog may take to report itself closed.
@@ -73,7 +73,7 @@ const DIALOG_CLOSE_LIMIT: std::time::Duration = std::time::Duration::from_millis
 
 /// A [`Driver`] over the Chrome DevTools Protocol. See the crate docs.
 pub struct CdpDriver {
-    calls: Supervisor<Session>,
+    calls: Supervisor<CdpSession>,
 }
 
 impl CdpDriver {
@@ -81,7 +81,7 @@ impl CdpDriver {
     pub fn new(options: Options) -> Self {
         Self {
             calls: Supervisor::new(options, |options| {
-                Box::pin(async move { Session::start(&options).await })
+                Box::pin(async move { CdpSession::start(&options).await })
             }),
         }
     }
@@ -100,7 +100,7 @@ impl CdpDriver {
     async fn run<T>(
         &self,
         action: String,
-        op: impl AsyncFnOnce(&mut Session) -> Result<T>,
+        op: impl AsyncFnOnce(&mut CdpSession) -> Result<T>,
     ) -> Result<T> {
         self.calls.run(action, true, op).await
     }
@@ -110,7 +110,7 @@ impl CdpDriver {
     async fn run_free<T>(
         &self,
         action: String,
-        op: impl AsyncFnOnce(&mut Session) -> Result<T>,
+        op: impl AsyncFnOnce(&mut CdpSession) -> Result<T>,
     ) -> Result<T> {
         self.calls.run(action, false, op).await
     }
@@ -134,7 +134,7 @@ impl Driver for CdpDriver {
         self.run(format!("navigate to {url}"), async |session| {
             let id = session.current_session().await?;
             session
-                .renewed_around(&id, async |client| page::navigate(client, &id, url).await)
+                .renewed_around(&id, async |page| page.navigate(url).await)
                 .await
         })
         .await
@@ -143,7 +143,7 @@ impl Driver for CdpDriver {
     async fn eval(&self, expression: &str) -> Result<serde_json::Value> {
         self.run("evaluate a script".to_owned(), async |session| {
             let id = session.current_session().await?;
-            page::evaluate(&session.client, &id, expression).await
+            session.page(&id).evaluate(expression).await
         })
         .await
     }
@@ -151,16 +151,10 @@ impl Driver for CdpDriver {
     async fn eval_in_frame(&self, frame: &[u32], expression: &str) -> Result<serde_json::Value> {
         self.run("evaluate a script in a frame".to_owned(), async |session| {
             let id = session.current_session().await?;
-            let registry = &session.registry;
-            page::evaluate_in_frame(
-                &session.client,
-                registry,
-                &id,
-                frame,
-                World::Page,
-                expression,
-            )
-            .await
+            session
+                .page(&id)
+                .evaluate_in_frame(frame, World::Page, expression)
+                .await
         })
         .await
     }
@@ -168,16 +162,10 @@ impl Driver for CdpDriver {
     async fn eval_isolated(&self, frame: &[u32], expression: &str) -> Result<serde_json::Value> {
         self.run("evaluate a script".to_owned(), async |session| {
             let id = session.current_session().await?;
-            let registry = &session.registry;
-            page::evaluate_in_frame(
-                &session.client,
-                registry,
-                &id,
-                frame,
-                World::Tools,
-                expression,
-            )
-            .await
+            session
+                .page(&id)
+                .evaluate_in_frame(frame, World::Isolated, expression)
+                .await
         })
         .await
     }
@@ -216,7 +204,7 @@ impl Driver for CdpDriver {
         self.run_free("read the network log".to_owned(), async |session| {
             let id = session.current_session().await?;
             session.catch_up().await;
-            Ok(network::of_tab(&session.registry, &id))
+            Ok(session.registry.requests_of_tab(&id))
         })
         .await
     }
@@ -232,7 +220,7 @@ impl Driver for CdpDriver {
     async fn type_text(&self, text: &str) -> Result<()> {
         self.run("type".to_owned(), async |session| {
             let id = session.current_session().await?;
-            page::type_text(&session.client, &id, text).await
+            session.page(&id).type_text(text).await
         })
         .await
     }
@@ -251,7 +239,7 @@ impl Driver for CdpDriver {
     async fn click(&self, selector: &str) -> Result<()> {
         self.run(format!("click {selector:?}"), async |session| {
             let id = session.current_session().await?;
-            page::click(&session.client, &session.registry, &id, selector).await
+            session.page(&id).click(selector).await
         })
         .await
     }
@@ -260,7 +248,7 @@ impl Driver for CdpDriver {
         driver_core::check_point(x, y)?;
         self.run(format!("click at ({x}, {y})"), async |session| {
             let id = session.current_session().await?;
-            page::click_at(&session.client, &id, x, y).await
+            session.page(&id).click_at(x, y).await
         })
         .await
     }
@@ -269,7 +257,7 @@ impl Driver for CdpDriver {
         driver_core::check_point(x, y)?;
         self.run(format!("click at ({x}, {y})"), async |session| {
             let id = session.current_session().await?;
-            page::click_with(&session.client, &id, x, y, click).await
+            session.page(&id).click_with(x, y, click).await
         })
         .await
     }
@@ -277,7 +265,7 @@ impl Driver for CdpDriver {
     async fn send_keys(&self, selector: &str, text: &str) -> Result<()> {
         self.run(format!("type into {selector:?}"), async |session| {
             let id = session.current_session().await?;
-            page::send_keys(&session.client, &session.registry, &id, selector, text).await
+            session.page(&id).send_keys(selector, text).await
         })
         .await
     }
@@ -285,7 +273,7 @@ impl Driver for CdpDriver {
     async fn press(&self, key: KeyPress) -> Result<()> {
         self.run(format!("press {key}"), async |session| {
             let id = session.current_session().await?;
-            page::press_key(&session.client, &id, key).await
+            session.page(&id).press_key(key).await
         })
         .await
     }
@@ -293,7 +281,7 @@ impl Driver for CdpDriver {
     async fn screenshot(&self, options: ScreenshotOptions) -> Result<Vec<u8>> {
         self.run("take a screenshot".to_owned(), async |session| {
             let id = session.current_session().await?;
-            page::screenshot(&session.client, &id, options).await
+            session.page(&id).screenshot(options).await
         })
         .await
     }
@@ -301,7 +289,7 @@ impl Driver for CdpDriver {
     async fn text(&self, selector: &str) -> Result<String> {
         self.run(format!("read the text of {selector:?}"), async |session| {
             let id = session.current_session().await?;
-            page::read(&session.client, &session.registry, &id, selector, "text").await
+            session.page(&id).read(selector, "text").await
         })
         .await
     }
@@ -309,7 +297,7 @@ impl Driver for CdpDriver {
     async fn value(&self, selector: &str) -> Result<String> {
         self.run(format!("read the value of {selector:?}"), async |session| {
             let id = session.current_session().await?;
-            page::read(&session.client, &session.registry, &id, selector, "value").await
+            session.page(&id).read(selector, "value").await
         })
         .await
     }
@@ -317,7 +305,7 @@ impl Driver for CdpDriver {
     async fn wait_for(&self, selector: &str, condition: WaitFor) -> Result<()> {
         self.run(format!("wait for {selector:?}"), async |session| {
             let id = session.current_session().await?;
-            page::wait_for(&session.client, &session.registry, &id, selector, condition).await
+            session.page(&id).wait_for(selector, condition).await
         })
         .await
     }
@@ -326,7 +314,7 @@ impl Driver for CdpDriver {
         self.run("go back".to_owned(), async |session| {
             let id = session.current_session().await?;
             session
-                .renewed_around(&id, async |client| page::history(client, &id, -1).await)
+                .renewed_around(&id, async |page| page.history(-1).await)
                 .await
         })
         .await
@@ -336,7 +324,7 @@ impl Driver for CdpDriver {
         self.run("go forward".to_owned(), async |session| {
             let id = session.current_session().await?;
             session
-                .renewed_around(&id, async |client| page::history(client, &id, 1).await)
+                .renewed_around(&id, async |page| page.history(1).await)
                 .await
         })
         .await
@@ -345,7 +333,7 @@ impl Driver for CdpDriver {
     async fn reload(&self) -> Result<Navigation> {
         self.run("reload".to_owned(), async |session| {
             let id = session.current_session().await?;
-            page::reload(&session.client, &id).await
+            session.page(&id).reload().await
         })
         .await
     }
@@ -360,7 +348,7 @@ impl Driver for CdpDriver {
             let id = session.open_tab().await?;
             if let Some(url) = url {
                 let session_id = session.current_session().await?;
-                page::navigate(&session.client, &session_id, url).await?;
+                session.page(&session_id).navigate(url).await?;
             }
             session.tab(&id).await
         })
@@ -388,12 +376,10 @@ impl Driver for CdpDriver {
     async fn viewport(&self) -> Result<Viewport> {
         self.run("read the viewport".to_owned(), async |session| {
             let id = session.current_session().await?;
-            let size = page::evaluate(
-                &session.client,
-                &id,
-                "({width: innerWidth, height: innerHeight})",
-            )
-            .await?;
+            let size = session
+                .page(&id)
+                .evaluate("({width: innerWidth, height: innerHeight})")
+                .await?;
             driver_core::backend::locate::viewport_of(&size["width"], &size["height"])
         })
         .await
@@ -427,7 +413,7 @@ impl Driver for CdpDriver {
         driver_core::check_point(x, y)?;
         self.run(format!("move the mouse to ({x}, {y})"), async |session| {
             let id = session.current_session().await?;
-            page::mouse_event(&session.client, &id, input::move_event(x, y)).await
+            session.page(&id).mouse_event(input::move_event(x, y)).await
         })
         .await
     }
@@ -437,7 +423,7 @@ impl Driver for CdpDriver {
         self.run(format!("scroll at ({x}, {y})"), async |session| {
             let id = session.current_session().await?;
             let event = input::wheel_event(x, y, dx, dy);
-            page::mouse_event(&session.client, &id, event).await
+            session.page(&id).mouse_event(event).await
         })
         .await
     }
@@ -463,14 +449,9 @@ impl Driver for CdpDriver {
                 return Err(DriverError::NoDialog);
             }
             let answered = session.registry.dialogs_opened(&tab);
-            let mut params = json!({ "accept": accept });
-            if let Some(text) = prompt_text {
-                params["promptText"] = json!(text);
-            }
-            session
-                .client
-                .call_raw(Some(&id), "Page.handleJavaScriptDialog", params)
-                .await?;
+            let mut params = HandleJavaScriptDialogParams::new(accept);
+            params.prompt_text = prompt_text.map(str::to_owned);
+            session.client.order(Some(&id), params).await?;
             // Chrome says when it is closed; the page may open the next at
             // once, which must not be taken for closed.
             session

@@ -20,6 +20,7 @@
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
+use chromiumoxide::cdp::browser_protocol::page::CrashParams;
 use serde::Deserialize;
 use serde_json::json;
 
@@ -27,7 +28,8 @@ use driver_core::backend::procfs;
 use driver_core::{renew_threshold_kib, Memory, Result, TabId};
 
 use crate::client::Client;
-use crate::session::Session;
+use crate::page::Page;
+use crate::session::CdpSession;
 
 /// How long a trace that tells a tab's renderers may take.
 const TRACE_LIMIT: Duration = Duration::from_secs(3);
@@ -62,7 +64,7 @@ struct Process {
     renderer: bool,
 }
 
-impl Session {
+impl CdpSession {
     /// The session's memory now, if the browser is one this process
     /// started (its processes can be read).
     pub(crate) async fn memory(&mut self) -> Result<Option<Memory>> {
@@ -166,7 +168,7 @@ impl Session {
         tokio::spawn(async move {
             let _ = tokio::time::timeout(
                 CRASH_LIMIT,
-                client.call_raw(Some(&crash_in), "Page.crash", json!({})),
+                client.order(Some(&crash_in), CrashParams::default()),
             )
             .await;
         });
@@ -190,13 +192,13 @@ impl Session {
     pub(crate) async fn renewed_around<T>(
         &mut self,
         flat: &str,
-        navigation: impl AsyncFnOnce(&Client) -> Result<T>,
+        navigation: impl AsyncFnOnce(Page<'_>) -> Result<T>,
     ) -> Result<T> {
         let Some(tab) = self.current.clone() else {
-            return navigation(&self.client).await;
+            return navigation(self.page(flat)).await;
         };
         self.renew_if_grown(&tab, flat).await;
-        let navigated = navigation(&self.client).await;
+        let navigated = navigation(self.page(flat)).await;
         // From here a crash of the tab counts as one again.
         self.registry.update(|registry| {
             registry.renewing.remove(&tab);
@@ -250,7 +252,7 @@ impl Session {
     }
 }
 
-impl Session {
+impl CdpSession {
     /// What is known of a tab's renderers, if it still holds: the tab is on
     /// the site it was traced on, and they all live.
     fn known_renderers(&self, tab: &TabId) -> Option<Mapped> {

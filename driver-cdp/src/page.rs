@@ -1,12 +1,13 @@
-//! What a driver call does to one tab, over its flat CDP session: navigate
-//! and wait for the load, evaluate, click and type with real input events,
-//! take screenshots.
+//! What a driver call does to one tab ([`Page`]: the connection, the
+//! registry and the tab's flat CDP session): navigate and wait for the load,
+//! evaluate, click and type with real input events, take screenshots.
 
 use std::sync::Arc;
 
 use base64::Engine;
 use chromiumoxide::cdp::browser_protocol::page::{
-    CaptureScreenshotFormat, CaptureScreenshotParams, NavigateParams, Viewport as ClipViewport,
+    CaptureScreenshotFormat, CaptureScreenshotParams, NavigateParams, NavigateToHistoryEntryParams,
+    ReloadParams, Viewport as ClipViewport,
 };
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -17,89 +18,300 @@ use driver_core::{
     WaitFor,
 };
 
-use crate::browser::decode;
+use crate::chrome::decode;
 use crate::client::{CallError, Client, RawEvent};
 use crate::registry::{SharedRegistry, World, WORLD_NAME};
 
 use driver_core::backend::input;
 use driver_core::backend::locate::{locate_error, locate_point, LOCATE};
 
-/// Navigates the tab and waits for the new document's `load`.
-pub(crate) async fn navigate(client: &Client, session: &str, url: &str) -> Result<Navigation> {
-    let mut events = client.events();
-    let navigated = client
-        .call(Some(session), NavigateParams::new(url))
-        .await
-        .map_err(|error| match DriverError::from(error) {
-            DriverError::Protocol(message) => DriverError::NavigationFailed {
+/// One tab as a driver call acts on it: the connection, the registry, and
+/// the tab's flat DevTools session.
+#[derive(Clone, Copy)]
+pub(crate) struct Page<'a> {
+    client: &'a Client,
+    registry: &'a SharedRegistry,
+    session: &'a str,
+}
+
+impl<'a> Page<'a> {
+    /// The tab on the flat DevTools `session`.
+    pub(crate) fn new(client: &'a Client, registry: &'a SharedRegistry, session: &'a str) -> Self {
+        Self {
+            client,
+            registry,
+            session,
+        }
+    }
+
+    /// Navigates the tab and waits for the new document's `load`.
+    pub(crate) async fn navigate(&self, url: &str) -> Result<Navigation> {
+        let (client, session) = (self.client, self.session);
+        let mut events = client.events();
+        let navigated = client
+            .call(Some(session), NavigateParams::new(url))
+            .await
+            .map_err(|error| match DriverError::from(error) {
+                DriverError::Protocol(message) => DriverError::NavigationFailed {
+                    url: url.to_owned(),
+                    net_error: message,
+                },
+                other => other,
+            })?;
+        if let Some(net_error) = navigated.error_text {
+            return Err(DriverError::NavigationFailed {
                 url: url.to_owned(),
-                net_error: message,
-            },
-            other => other,
-        })?;
-    if let Some(net_error) = navigated.error_text {
-        return Err(DriverError::NavigationFailed {
-            url: url.to_owned(),
-            net_error,
-        });
+                net_error,
+            });
+        }
+        match navigated.loader_id {
+            Some(loader) => wait_for_load(&mut events, session, Some(loader.as_ref())).await,
+            // No new document: a same-document (fragment) navigation.
+            None => Ok(Navigation {
+                status: None,
+                url: self.current_url().await?,
+            }),
+        }
     }
-    match navigated.loader_id {
-        Some(loader) => wait_for_load(&mut events, session, Some(loader.as_ref())).await,
-        // No new document: a same-document (fragment) navigation.
-        None => Ok(Navigation {
-            status: None,
-            url: current_url(client, session).await?,
-        }),
-    }
-}
 
-/// Goes `delta` entries through the tab's history (-1 back, +1 forward).
-pub(crate) async fn history(client: &Client, session: &str, delta: i64) -> Result<Navigation> {
-    #[derive(Deserialize)]
-    #[serde(rename_all = "camelCase")]
-    struct Entry {
-        id: i64,
-        url: String,
-    }
-    #[derive(Deserialize)]
-    #[serde(rename_all = "camelCase")]
-    struct History {
-        current_index: i64,
-        entries: Vec<Entry>,
-    }
-    let history: History = decode(
+    /// Goes `delta` entries through the tab's history (-1 back, +1 forward).
+    pub(crate) async fn history(&self, delta: i64) -> Result<Navigation> {
+        let (client, session) = (self.client, self.session);
+        #[derive(Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Entry {
+            id: i64,
+            url: String,
+        }
+        #[derive(Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct History {
+            current_index: i64,
+            entries: Vec<Entry>,
+        }
+        let history: History = decode(
+            client
+                .call_raw(Some(session), "Page.getNavigationHistory", json!({}))
+                .await?,
+        )?;
+        let target = history.current_index + delta;
+        let Some(entry) = usize::try_from(target)
+            .ok()
+            .and_then(|index| history.entries.get(index))
+            .filter(|entry| delta > 0 || !driver_core::is_start_page(&entry.url))
+        else {
+            return Err(DriverError::NoHistory {
+                direction: if delta < 0 { "earlier" } else { "later" },
+            });
+        };
+        let mut events = client.events();
         client
-            .call_raw(Some(session), "Page.getNavigationHistory", json!({}))
-            .await?,
-    )?;
-    let target = history.current_index + delta;
-    let Some(entry) = usize::try_from(target)
-        .ok()
-        .and_then(|index| history.entries.get(index))
-        .filter(|entry| delta > 0 || !driver_core::is_start_page(&entry.url))
-    else {
-        return Err(DriverError::NoHistory {
-            direction: if delta < 0 { "earlier" } else { "later" },
-        });
-    };
-    let mut events = client.events();
-    client
-        .call_raw(
-            Some(session),
-            "Page.navigateToHistoryEntry",
-            json!({ "entryId": entry.id }),
-        )
-        .await?;
-    wait_for_load(&mut events, session, None).await
-}
+            .order(Some(session), NavigateToHistoryEntryParams::new(entry.id))
+            .await?;
+        wait_for_load(&mut events, session, None).await
+    }
 
-/// Reloads the tab and waits for the load.
-pub(crate) async fn reload(client: &Client, session: &str) -> Result<Navigation> {
-    let mut events = client.events();
-    client
-        .call_raw(Some(session), "Page.reload", json!({}))
-        .await?;
-    wait_for_load(&mut events, session, None).await
+    /// Reloads the tab and waits for the load.
+    pub(crate) async fn reload(&self) -> Result<Navigation> {
+        let (client, session) = (self.client, self.session);
+        let mut events = client.events();
+        client.order(Some(session), ReloadParams::default()).await?;
+        wait_for_load(&mut events, session, None).await
+    }
+
+    async fn current_url(&self) -> Result<String> {
+        let value = self.evaluate("location.href").await?;
+        Ok(value.as_str().unwrap_or_default().to_owned())
+    }
+
+    /// Evaluates an expression in the main frame and returns its JSON value.
+    pub(crate) async fn evaluate(&self, expression: &str) -> Result<serde_json::Value> {
+        evaluate_in_context(self.client, self.session, None, expression).await
+    }
+
+    /// Evaluates in a world of the frame at `path` (`window.frames` indices
+    /// from the top).
+    pub(crate) async fn evaluate_in_frame(
+        &self,
+        path: &[u32],
+        world: World,
+        expression: &str,
+    ) -> Result<serde_json::Value> {
+        let (client, registry, session) = (self.client, self.registry, self.session);
+        if path.is_empty() && world == World::Page {
+            return self.evaluate(expression).await;
+        }
+        let (session, frame) = frame_at(client, registry, session, path).await?;
+        let context = match world {
+            World::Isolated => isolated_context(client, registry, &session, &frame).await?,
+            World::Page => registry
+                .context_of(&session, &frame, World::Page)
+                .ok_or_else(|| unreachable(path, "its document has no script context yet"))?,
+        };
+        evaluate_in_context(client, &session, Some(context), expression).await
+    }
+
+    /// Runs one of the helpers in `locate.js` on a selector.
+    async fn locate(
+        &self,
+        operation: &str,
+        selector: &str,
+        extra: serde_json::Value,
+    ) -> Result<serde_json::Value> {
+        if selector.trim().is_empty() {
+            return Err(DriverError::InvalidArgument(
+                "the selector is empty".to_owned(),
+            ));
+        }
+        let expression = format!(
+            "({LOCATE})({}, {}, {})",
+            json!(operation),
+            json!(selector),
+            extra
+        );
+        // In tabwright's world: a page that replaced its own DOM methods cannot
+        // change what the helper finds.
+        let found = self
+            .evaluate_in_frame(&[], World::Isolated, &expression)
+            .await?;
+        match locate_error(&found, operation, selector) {
+            Some(error) => Err(error),
+            None => Ok(found),
+        }
+    }
+
+    /// Clicks the centre of the first element matching `selector`.
+    pub(crate) async fn click(&self, selector: &str) -> Result<()> {
+        let point = self.locate("click", selector, json!(null)).await?;
+        let (x, y) = locate_point(&point, selector)?;
+        self.click_at(x, y).await
+    }
+
+    /// Presses and releases the left mouse button at a viewport point.
+    pub(crate) async fn click_at(&self, x: f64, y: f64) -> Result<()> {
+        self.click_with(x, y, driver_core::Click::default()).await
+    }
+
+    /// Clicks at a viewport point as `click` says.
+    pub(crate) async fn click_with(&self, x: f64, y: f64, click: driver_core::Click) -> Result<()> {
+        for event in input::click_events_with(x, y, click) {
+            self.mouse_event(event).await?;
+        }
+        Ok(())
+    }
+
+    /// Sends one `Input.dispatchMouseEvent` (a move or a wheel turn).
+    pub(crate) async fn mouse_event(&self, event: Value) -> Result<()> {
+        self.client
+            .call_raw(Some(self.session), "Input.dispatchMouseEvent", event)
+            .await?;
+        Ok(())
+    }
+
+    /// Focuses the element and types `text` as key events.
+    pub(crate) async fn send_keys(&self, selector: &str, text: &str) -> Result<()> {
+        self.locate("focus", selector, json!(null)).await?;
+        self.type_text(text).await
+    }
+
+    /// Types `text` as key events into whatever has focus.
+    pub(crate) async fn type_text(&self, text: &str) -> Result<()> {
+        for press in input::typed(text) {
+            self.press_key(press).await?;
+        }
+        Ok(())
+    }
+
+    /// Presses one key with modifiers.
+    pub(crate) async fn press_key(&self, press: KeyPress) -> Result<()> {
+        for event in input::key_events(press) {
+            self.client
+                .call_raw(Some(self.session), "Input.dispatchKeyEvent", event)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// The `innerText` or `value` of the first match.
+    pub(crate) async fn read(&self, selector: &str, what: &str) -> Result<String> {
+        let found = self.locate(what, selector, json!(null)).await?;
+        Ok(found["value"].as_str().unwrap_or_default().to_owned())
+    }
+
+    /// Waits in the page until the selector matches (and is visible), checking
+    /// every 50 ms; the driver's timeout bounds it. A navigation destroys the
+    /// page's context mid-wait: then the wait starts again in the new document.
+    pub(crate) async fn wait_for(&self, selector: &str, condition: WaitFor) -> Result<()> {
+        let visible = condition == WaitFor::Visible;
+        loop {
+            match self
+                .locate("wait", selector, json!({ "visible": visible }))
+                .await
+            {
+                Err(DriverError::DocumentReplaced) => continue,
+                Err(DriverError::Script { message }) if message.contains("context") => continue,
+                Err(DriverError::Protocol(message)) if message.contains("context") => continue,
+                other => return other.map(|_| ()),
+            }
+        }
+    }
+
+    /// A screenshot of the viewport or the whole page.
+    pub(crate) async fn screenshot(&self, options: ScreenshotOptions) -> Result<Vec<u8>> {
+        let (client, session) = (self.client, self.session);
+        let (format, quality) = match options.format {
+            ScreenshotFormat::Png => (CaptureScreenshotFormat::Png, None),
+            ScreenshotFormat::Jpeg(quality) => {
+                (CaptureScreenshotFormat::Jpeg, Some(quality.min(100)))
+            }
+            ScreenshotFormat::Webp(quality) => {
+                (CaptureScreenshotFormat::Webp, Some(quality.min(100)))
+            }
+        };
+        let mut params = CaptureScreenshotParams {
+            format: Some(format),
+            quality: quality.map(i64::from),
+            ..Default::default()
+        };
+        if options.full_page {
+            #[derive(Deserialize)]
+            #[serde(rename_all = "camelCase")]
+            struct Size {
+                width: f64,
+                height: f64,
+            }
+            #[derive(Deserialize)]
+            #[serde(rename_all = "camelCase")]
+            struct Metrics {
+                css_content_size: Size,
+            }
+            let metrics: Metrics = decode(
+                client
+                    .call_raw(Some(session), "Page.getLayoutMetrics", json!({}))
+                    .await?,
+            )?;
+            // Within the pixel budget (scaled, or cut), as the caption says.
+            let plan = FullPage::plan(
+                metrics.css_content_size.width,
+                metrics.css_content_size.height,
+            );
+            params.clip = Some(ClipViewport {
+                x: 0.0,
+                y: 0.0,
+                width: plan.width,
+                height: plan.height,
+                scale: plan.scale,
+            });
+            params.capture_beyond_viewport = Some(true);
+        }
+        let shot = client.call(Some(session), params).await?;
+        let data: &str = shot.data.as_ref();
+        base64::engine::general_purpose::STANDARD
+            .decode(data)
+            .map_err(|error| {
+                DriverError::Protocol(format!("the screenshot is not base64: {error}"))
+            })
+    }
 }
 
 /// Follows a tab's events until the main frame has committed a new document
@@ -176,43 +388,6 @@ async fn wait_for_load(
     })
 }
 
-async fn current_url(client: &Client, session: &str) -> Result<String> {
-    let value = evaluate(client, session, "location.href").await?;
-    Ok(value.as_str().unwrap_or_default().to_owned())
-}
-
-/// Evaluates an expression in the main frame and returns its JSON value.
-pub(crate) async fn evaluate(
-    client: &Client,
-    session: &str,
-    expression: &str,
-) -> Result<serde_json::Value> {
-    evaluate_in_context(client, session, None, expression).await
-}
-
-/// Evaluates in a world of the frame at `path` (`window.frames` indices
-/// from the top).
-pub(crate) async fn evaluate_in_frame(
-    client: &Client,
-    registry: &SharedRegistry,
-    session: &str,
-    path: &[u32],
-    world: World,
-    expression: &str,
-) -> Result<serde_json::Value> {
-    if path.is_empty() && world == World::Page {
-        return evaluate(client, session, expression).await;
-    }
-    let (session, frame) = frame_at(client, registry, session, path).await?;
-    let context = match world {
-        World::Tools => tools_context(client, registry, &session, &frame).await?,
-        World::Page => registry
-            .context_of(&session, &frame, World::Page)
-            .ok_or_else(|| unreachable(path, "its document has no script context yet"))?,
-    };
-    evaluate_in_context(client, &session, Some(context), expression).await
-}
-
 /// The session a frame's document lives in, and the frame's id: each step
 /// of the path finds the iframe element in the current frame (asked in
 /// tabwright's world, which the page cannot fool), asks which frame it
@@ -228,7 +403,7 @@ async fn frame_at(
         .root_frame(tab)
         .ok_or_else(|| unreachable(path, "its tab is gone"))?;
     for index in path {
-        let context = tools_context(client, registry, &session, &frame).await?;
+        let context = isolated_context(client, registry, &session, &frame).await?;
         let params = json!({
             "expression": format!(
                 "Array.from(document.querySelectorAll('iframe, frame')).find((f) => f.contentWindow === window[{index}]) || null"
@@ -272,13 +447,13 @@ async fn frame_at(
 /// tabwright's world in a frame: the one Chrome made for the document
 /// (every document gets one, `registry::WORLD_NAME`), or one made now for
 /// a document that was there before.
-async fn tools_context(
+async fn isolated_context(
     client: &Client,
     registry: &SharedRegistry,
     session: &str,
     frame: &str,
 ) -> Result<i64> {
-    if let Some(id) = registry.context_of(session, frame, World::Tools) {
+    if let Some(id) = registry.context_of(session, frame, World::Isolated) {
         return Ok(id);
     }
     let created = client
@@ -357,199 +532,4 @@ async fn evaluate_in_context(
             None => serde_json::Value::Null,
         },
     })
-}
-
-/// Runs one of the helpers in `locate.js` on a selector.
-async fn locate(
-    client: &Client,
-    registry: &SharedRegistry,
-    session: &str,
-    operation: &str,
-    selector: &str,
-    extra: serde_json::Value,
-) -> Result<serde_json::Value> {
-    if selector.trim().is_empty() {
-        return Err(DriverError::InvalidArgument(
-            "the selector is empty".to_owned(),
-        ));
-    }
-    let expression = format!(
-        "({LOCATE})({}, {}, {})",
-        json!(operation),
-        json!(selector),
-        extra
-    );
-    // In tabwright's world: a page that replaced its own DOM methods cannot
-    // change what the helper finds.
-    let found =
-        evaluate_in_frame(client, registry, session, &[], World::Tools, &expression).await?;
-    match locate_error(&found, operation, selector) {
-        Some(error) => Err(error),
-        None => Ok(found),
-    }
-}
-
-/// Clicks the centre of the first element matching `selector`.
-pub(crate) async fn click(
-    client: &Client,
-    registry: &SharedRegistry,
-    session: &str,
-    selector: &str,
-) -> Result<()> {
-    let point = locate(client, registry, session, "click", selector, json!(null)).await?;
-    let (x, y) = locate_point(&point, selector)?;
-    click_at(client, session, x, y).await
-}
-
-/// Presses and releases the left mouse button at a viewport point.
-pub(crate) async fn click_at(client: &Client, session: &str, x: f64, y: f64) -> Result<()> {
-    click_with(client, session, x, y, driver_core::Click::default()).await
-}
-
-/// Clicks at a viewport point as `click` says.
-pub(crate) async fn click_with(
-    client: &Client,
-    session: &str,
-    x: f64,
-    y: f64,
-    click: driver_core::Click,
-) -> Result<()> {
-    for event in input::click_events_with(x, y, click) {
-        mouse_event(client, session, event).await?;
-    }
-    Ok(())
-}
-
-/// Sends one `Input.dispatchMouseEvent` (a move or a wheel turn).
-pub(crate) async fn mouse_event(client: &Client, session: &str, event: Value) -> Result<()> {
-    client
-        .call_raw(Some(session), "Input.dispatchMouseEvent", event)
-        .await?;
-    Ok(())
-}
-
-/// Focuses the element and types `text` as key events.
-pub(crate) async fn send_keys(
-    client: &Client,
-    registry: &SharedRegistry,
-    session: &str,
-    selector: &str,
-    text: &str,
-) -> Result<()> {
-    locate(client, registry, session, "focus", selector, json!(null)).await?;
-    type_text(client, session, text).await
-}
-
-/// Types `text` as key events into whatever has focus.
-pub(crate) async fn type_text(client: &Client, session: &str, text: &str) -> Result<()> {
-    for press in input::typed(text) {
-        press_key(client, session, press).await?;
-    }
-    Ok(())
-}
-
-/// Presses one key with modifiers.
-pub(crate) async fn press_key(client: &Client, session: &str, press: KeyPress) -> Result<()> {
-    for event in input::key_events(press) {
-        client
-            .call_raw(Some(session), "Input.dispatchKeyEvent", event)
-            .await?;
-    }
-    Ok(())
-}
-
-/// The `innerText` or `value` of the first match.
-pub(crate) async fn read(
-    client: &Client,
-    registry: &SharedRegistry,
-    session: &str,
-    selector: &str,
-    what: &str,
-) -> Result<String> {
-    let found = locate(client, registry, session, what, selector, json!(null)).await?;
-    Ok(found["value"].as_str().unwrap_or_default().to_owned())
-}
-
-/// Waits in the page until the selector matches (and is visible), checking
-/// every 50 ms; the driver's timeout bounds it. A navigation destroys the
-/// page's context mid-wait: then the wait starts again in the new document.
-pub(crate) async fn wait_for(
-    client: &Client,
-    registry: &SharedRegistry,
-    session: &str,
-    selector: &str,
-    condition: WaitFor,
-) -> Result<()> {
-    let visible = condition == WaitFor::Visible;
-    loop {
-        match locate(
-            client,
-            registry,
-            session,
-            "wait",
-            selector,
-            json!({ "visible": visible }),
-        )
-        .await
-        {
-            Err(DriverError::DocumentReplaced) => continue,
-            Err(DriverError::Script { message }) if message.contains("context") => continue,
-            Err(DriverError::Protocol(message)) if message.contains("context") => continue,
-            other => return other.map(|_| ()),
-        }
-    }
-}
-
-/// A screenshot of the viewport or the whole page.
-pub(crate) async fn screenshot(
-    client: &Client,
-    session: &str,
-    options: ScreenshotOptions,
-) -> Result<Vec<u8>> {
-    let (format, quality) = match options.format {
-        ScreenshotFormat::Png => (CaptureScreenshotFormat::Png, None),
-        ScreenshotFormat::Jpeg(quality) => (CaptureScreenshotFormat::Jpeg, Some(quality.min(100))),
-        ScreenshotFormat::Webp(quality) => (CaptureScreenshotFormat::Webp, Some(quality.min(100))),
-    };
-    let mut params = CaptureScreenshotParams {
-        format: Some(format),
-        quality: quality.map(i64::from),
-        ..Default::default()
-    };
-    if options.full_page {
-        #[derive(Deserialize)]
-        #[serde(rename_all = "camelCase")]
-        struct Size {
-            width: f64,
-            height: f64,
-        }
-        #[derive(Deserialize)]
-        #[serde(rename_all = "camelCase")]
-        struct Metrics {
-            css_content_size: Size,
-        }
-        let metrics: Metrics = decode(
-            client
-                .call_raw(Some(session), "Page.getLayoutMetrics", json!({}))
-                .await?,
-        )?;
-        // Within the pixel budget (scaled, or cut), as the caption says.
-        let plan = FullPage::plan(
-            metrics.css_content_size.width,
-            metrics.css_content_size.height,
-        );
-        params.clip = Some(ClipViewport {
-            x: 0.0,
-            y: 0.0,
-            width: plan.width,
-            height: plan.height,
-            scale: plan.scale,
-        });
-        params.capture_beyond_viewport = Some(true);
-    }
-    let shot = client.call(Some(session), params).await?;
-    let data: &str = shot.data.as_ref();
-    base64::engine::general_purpose::STANDARD
-        .decode(data)
-        .map_err(|error| DriverError::Protocol(format!("the screenshot is not base64: {error}")))
 }

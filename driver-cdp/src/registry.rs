@@ -13,7 +13,10 @@ use parking_lot::Mutex;
 use serde::Deserialize;
 use tokio::sync::watch;
 
-use driver_core::{ConsoleEntry, Dialog, Download, FrameCallback, TabId, Viewport};
+use driver_core::backend::network::merged;
+use driver_core::{ConsoleEntry, Dialog, Download, FrameCallback, Request, TabId, Viewport};
+
+use crate::client::RawEvent;
 
 /// Most console entries kept between two `console()` calls, per browser
 /// context; older ones are dropped so a page logging in a loop cannot grow
@@ -74,7 +77,7 @@ pub(crate) enum World {
     /// The page's own.
     Page,
     /// tabwright's isolated world ([`WORLD_NAME`]).
-    Tools,
+    Isolated,
 }
 
 /// Requests older than this are not waited for: a long poll or a stream
@@ -196,6 +199,44 @@ pub(crate) struct SharedRegistry {
 }
 
 impl SharedRegistry {
+    /// Follows one `Network.*` event into the log of its session, if its
+    /// tab's context keeps one (nothing is copied for a session that does
+    /// not: this runs for every request the browser makes).
+    pub(crate) fn follow_network(&self, event: &RawEvent) {
+        let Some(session) = event.session_id.as_deref() else {
+            return;
+        };
+        self.update(|registry| {
+            let Some(tab) = registry.tab_of_session(session) else {
+                return;
+            };
+            let context = tab.context.clone();
+            if !registry.context(&context).network_log {
+                return;
+            }
+            let main_frame = registry.by_session(session).map(|tab| tab.id.0.clone());
+            registry
+                .network
+                .entry(session.to_owned())
+                .or_default()
+                .follow(event.method.as_ref(), &event.params, main_frame.as_deref());
+        });
+    }
+
+    /// The requests of the tab on `session` and of the cross-site frames
+    /// in it, in the order they began.
+    pub(crate) fn requests_of_tab(&self, session: &str) -> Vec<Request> {
+        self.read(|registry| {
+            merged(
+                registry
+                    .network
+                    .iter()
+                    .filter(|(owner, _)| registry.serves(owner, session))
+                    .map(|(_, log)| log),
+            )
+        })
+    }
+
     pub fn new() -> Self {
         Self {
             state: Arc::new(Mutex::new(Registry::default())),
@@ -333,7 +374,7 @@ impl SharedRegistry {
         self.update(|registry| {
             adopted = *registry
                 .contexts
-                .entry((session.to_owned(), frame.to_owned(), World::Tools))
+                .entry((session.to_owned(), frame.to_owned(), World::Isolated))
                 .or_insert(id);
         });
         adopted

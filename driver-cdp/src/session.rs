@@ -5,13 +5,20 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde::Deserialize;
-use serde_json::json;
+use chromiumoxide::cdp::browser_protocol::browser::BrowserContextId;
+use chromiumoxide::cdp::browser_protocol::page::{
+    BringToFrontParams, StartScreencastFormat, StartScreencastParams, StopLoadingParams,
+    StopScreencastParams,
+};
+use chromiumoxide::cdp::browser_protocol::target::{
+    AttachToTargetParams, CloseTargetParams, CreateTargetParams,
+};
+use chromiumoxide::cdp::js_protocol::runtime::TerminateExecutionParams;
 
 use driver_core::backend::supervisor::{self, BoxFuture};
 use driver_core::{DriverError, Options, Result, Tab, TabId, Viewport};
 
-use crate::browser::{decode, Browser};
+use crate::chrome::Chrome;
 use crate::client::Client;
 use crate::events;
 use crate::registry::{SharedRegistry, TabRecord};
@@ -23,8 +30,8 @@ const CATCH_UP_LIMIT: Duration = Duration::from_millis(500);
 const RECOVERY_LIMIT: Duration = Duration::from_secs(2);
 
 /// A live session.
-pub(crate) struct Session {
-    pub(crate) browser: Arc<Browser>,
+pub(crate) struct CdpSession {
+    pub(crate) browser: Arc<Chrome>,
     pub client: Client,
     pub registry: SharedRegistry,
     pub current: Option<TabId>,
@@ -50,11 +57,16 @@ pub(crate) struct Session {
     pub(crate) renderers: crate::memory::Renderers,
 }
 
-impl Session {
+impl CdpSession {
+    /// The tab on the flat DevTools session `flat`, to act on.
+    pub(crate) fn page<'a>(&'a self, flat: &'a str) -> crate::page::Page<'a> {
+        crate::page::Page::new(&self.client, &self.registry, flat)
+    }
+
     /// Starts Chrome (or connects to `options.endpoint`) for this session
     /// alone, and attaches to its first tab.
     pub async fn start(options: &Options) -> Result<Self> {
-        let browser = Arc::new(Browser::start(options).await?);
+        let browser = Arc::new(Chrome::start(options).await?);
         let owns_browser = browser.is_ours();
         // A browser we did not start has its own flags: a context of our own
         // is the one place its proxy can still be set.
@@ -67,7 +79,7 @@ impl Session {
 
     /// A session in a browser others share: a browser context of its own,
     /// its requests through `options.proxy` (this session's guard).
-    pub async fn start_in(browser: Arc<Browser>, options: &Options) -> Result<Self> {
+    pub async fn start_in(browser: Arc<Chrome>, options: &Options) -> Result<Self> {
         let context = browser.create_context(options.proxy.as_deref()).await?;
         Self::open(browser, Some(context), false, options).await
     }
@@ -76,7 +88,7 @@ impl Session {
     /// tab Chrome opened at start in a browser of the session's own, a new
     /// one otherwise.
     async fn open(
-        browser: Arc<Browser>,
+        browser: Arc<Chrome>,
         context: Option<String>,
         owns_browser: bool,
         options: &Options,
@@ -148,13 +160,9 @@ impl Session {
         match page {
             Some(page) => {
                 if !page.attached {
-                    self.client
-                        .call_raw(
-                            None,
-                            "Target.attachToTarget",
-                            json!({ "targetId": page.target_id, "flatten": true }),
-                        )
-                        .await?;
+                    let mut attach = AttachToTargetParams::new(page.target_id.clone());
+                    attach.flatten = Some(true);
+                    self.client.order(None, attach).await?;
                 }
                 Ok(TabId(page.target_id))
             }
@@ -164,21 +172,10 @@ impl Session {
 
     /// Creates a blank tab and returns its id once it is attached and ready.
     pub async fn create_tab(&self) -> Result<TabId> {
-        #[derive(Deserialize)]
-        #[serde(rename_all = "camelCase")]
-        struct Created {
-            target_id: String,
-        }
-        let mut params = json!({ "url": "about:blank" });
-        if let Some(context) = &self.context {
-            params["browserContextId"] = json!(context);
-        }
-        let created: Created = decode(
-            self.client
-                .call_raw(None, "Target.createTarget", params)
-                .await?,
-        )?;
-        let id = TabId(created.target_id);
+        let mut params = CreateTargetParams::new("about:blank");
+        params.browser_context_id = self.context.clone().map(BrowserContextId::new);
+        let created = self.client.call(None, params).await?;
+        let id = TabId(created.target_id.into());
         self.wait_ready(&id).await;
         Ok(id)
     }
@@ -199,7 +196,7 @@ impl Session {
         if let Some(session) = &flat {
             let _ = self
                 .client
-                .call_raw(Some(session), "Page.bringToFront", json!({}))
+                .order(Some(session), BringToFrontParams::default())
                 .await;
         }
         if let Some(cast) = &self.cast {
@@ -265,7 +262,7 @@ impl Session {
                 self.fronted = opened;
                 let _ = self
                     .client
-                    .call_raw(Some(&session), "Page.bringToFront", json!({}))
+                    .order(Some(&session), BringToFrontParams::default())
                     .await;
             }
             return Ok(session);
@@ -319,7 +316,7 @@ impl Session {
             return Err(DriverError::NoSuchTab { id: id.0.clone() });
         }
         self.client
-            .call_raw(None, "Target.closeTarget", json!({ "targetId": id.0 }))
+            .order(None, CloseTargetParams::new(id.0.clone()))
             .await?;
         self.registry
             .wait_until(|registry| registry.tab(id).is_none().then_some(()))
@@ -369,11 +366,7 @@ impl Session {
         let sessions = self.registry.set_viewport(&self.context, viewport);
         for session in sessions {
             self.client
-                .call_raw(
-                    Some(&session),
-                    "Emulation.setDeviceMetricsOverride",
-                    events::metrics(viewport),
-                )
+                .order(Some(&session), events::metrics(viewport))
                 .await?;
         }
         Ok(())
@@ -410,7 +403,7 @@ impl Session {
             for id in std::mem::take(&mut self.opened) {
                 let _ = self
                     .client
-                    .call_raw(None, "Target.closeTarget", json!({ "targetId": id.0 }))
+                    .order(None, CloseTargetParams::new(id.0.clone()))
                     .await;
             }
         }
@@ -464,21 +457,21 @@ async fn screencast(client: &Client, tab: Option<&str>, on: bool) {
     let _ = if on {
         // Every frame that changed, paced by the acknowledgements
         // (`events`): a live view wants a few a second.
-        client
-            .call_raw(
-                Some(tab),
-                "Page.startScreencast",
-                json!({ "format": "jpeg", "quality": 70, "everyNthFrame": 1 }),
-            )
-            .await
+        let cast = StartScreencastParams {
+            format: Some(StartScreencastFormat::Jpeg),
+            quality: Some(70),
+            every_nth_frame: Some(1),
+            ..StartScreencastParams::default()
+        };
+        client.order(Some(tab), cast).await
     } else {
         client
-            .call_raw(Some(tab), "Page.stopScreencast", json!({}))
+            .order(Some(tab), StopScreencastParams::default())
             .await
     };
 }
 
-impl supervisor::Session for Session {
+impl supervisor::Session for CdpSession {
     fn gone(&mut self) -> Option<String> {
         self.browser.gone()
     }
@@ -531,11 +524,9 @@ impl supervisor::Session for Session {
                 let id = self.current.as_ref().and_then(|tab| self.session_of(tab))?;
                 let client = &self.client;
                 let _ = client
-                    .call_raw(Some(&id), "Runtime.terminateExecution", json!({}))
+                    .order(Some(&id), TerminateExecutionParams::default())
                     .await;
-                let _ = client
-                    .call_raw(Some(&id), "Page.stopLoading", json!({}))
-                    .await;
+                let _ = client.order(Some(&id), StopLoadingParams::default()).await;
                 Some(())
             };
             let _ = tokio::time::timeout(RECOVERY_LIMIT, stop).await;

@@ -21,8 +21,8 @@ use tokio::task::JoinHandle;
 use driver_core::backend::supervisor::Supervisor;
 use driver_core::{DriverError, Options, Result};
 
-use crate::browser::Browser;
-use crate::session::Session;
+use crate::chrome::Chrome;
+use crate::session::CdpSession;
 use crate::CdpDriver;
 
 /// A browser for many sessions. Cheap to clone (an `Arc` inside); it starts
@@ -39,7 +39,7 @@ struct Inner {
 
 #[derive(Default)]
 struct State {
-    browser: Option<Arc<Browser>>,
+    browser: Option<Arc<Chrome>>,
     dead_end: Option<DeadEnd>,
 }
 
@@ -68,14 +68,14 @@ impl SharedBrowser {
                 let shared = shared.clone();
                 Box::pin(async move {
                     let browser = shared.browser().await?;
-                    Session::start_in(browser, &options).await
+                    CdpSession::start_in(browser, &options).await
                 })
             }),
         }
     }
 
     /// The running browser, started (again) if there is none or it died.
-    async fn browser(&self) -> Result<Arc<Browser>> {
+    async fn browser(&self) -> Result<Arc<Chrome>> {
         let mut state = self.inner.state.lock().await;
         if let Some(browser) = state
             .browser
@@ -97,7 +97,7 @@ impl SharedBrowser {
         } else {
             options.proxy = None;
         }
-        let browser = Arc::new(Browser::start(&options).await?);
+        let browser = Arc::new(Chrome::start(&options).await?);
         state.browser = Some(Arc::clone(&browser));
         Ok(browser)
     }

@@ -38,6 +38,8 @@ pub mod backend;
 mod capabilities;
 mod driver;
 mod error;
+#[cfg(feature = "fake")]
+pub mod fake;
 mod journal;
 mod keys;
 mod memory;

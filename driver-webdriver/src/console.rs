@@ -4,9 +4,9 @@ use serde_json::{json, Value};
 
 use driver_core::{Capability, ConsoleEntry, ConsoleLevel, DriverError, Result, TabId};
 
-use crate::session::Session;
+use crate::session::WdSession;
 
-impl Session {
+impl WdSession {
     /// The browser log since the last call (chromedriver's `goog:loggingPrefs`).
     pub(crate) async fn console(&mut self) -> Result<Vec<ConsoleEntry>> {
         let entries = self
@@ -46,7 +46,7 @@ impl Session {
     }
 }
 
-impl Session {
+impl WdSession {
     /// What chromedriver recorded in one of its logs (`kind`: browser,
     /// performance) since the last read; an end without logs answers
     /// `Unsupported` for `feature`, with `reason`.

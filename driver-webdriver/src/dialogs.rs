@@ -5,9 +5,9 @@ use fantoccini::error::{CmdError, ErrorStatus};
 use driver_core::{Dialog, DialogKind, DriverError, Result};
 
 use crate::errors::sort;
-use crate::session::Session;
+use crate::session::WdSession;
 
-impl Session {
+impl WdSession {
     /// W3C WebDriver tells a dialog's text but not which function opened it.
     pub(crate) async fn dialog(&mut self) -> Result<Option<Dialog>> {
         // Under a dialog chromedriver may refuse even to list the windows;

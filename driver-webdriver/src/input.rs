@@ -10,9 +10,9 @@ use driver_core::backend::input;
 use driver_core::backend::locate::locate_point;
 use driver_core::{DriverError, KeyPress, Result};
 
-use crate::session::Session;
+use crate::session::WdSession;
 
-impl Session {
+impl WdSession {
     pub(crate) async fn click(&mut self, selector: &str) -> Result<()> {
         let point = self.locate("click", selector, Value::Null).await?;
         let (x, y) = locate_point(&point, selector)?;

@@ -58,7 +58,7 @@ pub use driver_core::{
     Navigation, Options, Result, ScreenshotOptions, Tab, TabId, Viewport, WaitFor,
 };
 
-use session::Session;
+use session::WdSession;
 
 /// Why this backend reports no downloads.
 const NO_DOWNLOAD_REPORTS: &str =
@@ -66,7 +66,7 @@ const NO_DOWNLOAD_REPORTS: &str =
 
 /// A [`Driver`] over W3C WebDriver. See the crate docs.
 pub struct WebDriverDriver {
-    calls: Supervisor<Session>,
+    calls: Supervisor<WdSession>,
 }
 
 impl WebDriverDriver {
@@ -75,7 +75,7 @@ impl WebDriverDriver {
     pub fn new(options: Options) -> Self {
         Self {
             calls: Supervisor::new(options, |options| {
-                Box::pin(async move { Session::start(&options).await })
+                Box::pin(async move { WdSession::start(&options).await })
             }),
         }
     }
@@ -85,7 +85,7 @@ impl WebDriverDriver {
     async fn run<T>(
         &self,
         action: String,
-        op: impl AsyncFnOnce(&mut Session) -> Result<T>,
+        op: impl AsyncFnOnce(&mut WdSession) -> Result<T>,
     ) -> Result<T> {
         self.calls.run(action, true, op).await
     }

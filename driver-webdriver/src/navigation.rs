@@ -6,9 +6,9 @@ use serde_json::json;
 use driver_core::{is_start_page, DriverError, Navigation, Result, DOCUMENT_STATUS};
 
 use crate::errors::{net_error, sort};
-use crate::session::Session;
+use crate::session::WdSession;
 
-impl Session {
+impl WdSession {
     pub(crate) async fn navigate(&mut self, url: &str) -> Result<Navigation> {
         // The page being left is done with: what chromedriver recorded of
         // it is read now, so its buffer never grows long.

@@ -7,11 +7,11 @@ use serde_json::Value;
 use driver_core::backend::network::merged;
 use driver_core::{Capability, DriverError, Request, Result};
 
-use crate::session::Session;
+use crate::session::WdSession;
 
 pub(crate) use driver_core::backend::network::NOT_KEPT;
 
-impl Session {
+impl WdSession {
     /// Reads what chromedriver recorded since the last read into the tabs'
     /// logs (which also keeps its buffer short).
     pub(crate) async fn drain_network(&mut self) -> Result<()> {

@@ -7,9 +7,9 @@ use serde_json::json;
 use driver_core::{Capability, DriverError, FullPage, Result, ScreenshotFormat, ScreenshotOptions};
 
 use crate::errors::{bridge, sort};
-use crate::session::Session;
+use crate::session::WdSession;
 
-impl Session {
+impl WdSession {
     pub(crate) async fn screenshot(&mut self, options: ScreenshotOptions) -> Result<Vec<u8>> {
         self.focus_current().await?;
         if options == ScreenshotOptions::default() {

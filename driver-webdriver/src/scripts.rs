@@ -8,9 +8,9 @@ use driver_core::backend::locate::{locate_error, LOCATE};
 use driver_core::{DriverError, Result, TabId, WaitFor};
 
 use crate::errors::sort;
-use crate::session::Session;
+use crate::session::WdSession;
 
-impl Session {
+impl WdSession {
     /// Evaluates an expression (or, if it is not one, statements) with
     /// promises awaited, as the CDP backend's `Runtime.evaluate` does.
     pub(crate) async fn eval(&mut self, expression: &str) -> Result<Value> {

@@ -54,7 +54,7 @@ impl WebDriverCompatibleCommand for Raw {
 }
 
 /// A live session.
-pub(crate) struct Session {
+pub(crate) struct WdSession {
     pub(crate) client: Client,
     /// Window handles in the order they were first seen (oldest first).
     pub(crate) known: Vec<String>,
@@ -78,7 +78,7 @@ pub(crate) struct Session {
     budget_kib: Option<u64>,
 }
 
-impl Session {
+impl WdSession {
     /// The memory of the session's browser (all of it is the session's:
     /// chromedriver starts one per session), if it runs on this machine.
     pub(crate) fn memory(&self) -> Option<driver_core::Memory> {
@@ -369,7 +369,7 @@ impl Session {
 /// How long chromedriver may take to answer `return 1` after a recovery.
 const PROBE_LIMIT: Duration = Duration::from_millis(1500);
 
-impl supervisor::Session for Session {
+impl supervisor::Session for WdSession {
     fn gone(&mut self) -> Option<String> {
         self.chromedriver
             .as_mut()
@@ -401,7 +401,7 @@ impl supervisor::Session for Session {
     }
 }
 
-impl Drop for Session {
+impl Drop for WdSession {
     fn drop(&mut self) {
         self.kill();
     }

@@ -6,9 +6,9 @@ use fantoccini::wd::WindowHandle;
 use driver_core::{DriverError, Result, Tab, TabId, Viewport};
 
 use crate::errors::sort;
-use crate::session::Session;
+use crate::session::WdSession;
 
-impl Session {
+impl WdSession {
     /// The current tab; if the page closed it, the most recent tab becomes
     /// current and the error names the one that is gone.
     pub(crate) async fn focus_current(&mut self) -> Result<()> {

@@ -21,7 +21,10 @@
 //! action.
 //!
 //! A number keeps meaning one element: an element that a re-render replaced
-//! with a look-alike is a `-` of its old number and a `+` of a new one.
+//! with a look-alike in the same place keeps the number (the numbering
+//! decides: see `Marks`), and the change list has nothing to say of it;
+//! any other replaced element is a `-` of its old number and a `+` of a
+//! new one.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;

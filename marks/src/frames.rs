@@ -12,6 +12,18 @@ use crate::MarksError;
 /// How deep cross-origin frames are followed inside each other.
 pub(crate) const MAX_FRAME_DEPTH: usize = 5;
 
+/// What a walk of the page is for.
+#[derive(Debug, Clone)]
+pub(crate) enum Asked {
+    /// A snapshot.
+    Page,
+    /// A search (`{text, role}`).
+    Find(Value),
+    /// A reading of the text: the main content, or with `whole` all of the
+    /// page (or the scope).
+    Read { whole: bool },
+}
+
 /// One frame's document as a snapshot read it: where it is, and its
 /// elements.
 pub(crate) struct FrameRead {
@@ -87,7 +99,7 @@ pub(crate) async fn read_frames(
     top: &mut FrameAnswer,
     path: Vec<u32>,
     options: SnapshotOptions,
-    find: Option<&Value>,
+    asked: &Asked,
 ) -> FramesRead {
     let viewport = top.viewport;
     let mut frames = vec![FrameRead {
@@ -135,7 +147,7 @@ pub(crate) async fn read_frames(
             offset,
             Some((viewport.w, viewport.h)),
             property_handlers(driver, &frame_path).await,
-            find,
+            asked,
         );
         match read_frame(driver, &frame_path, request).await {
             Ok(Answer::Done(mut frame)) => {
@@ -174,8 +186,14 @@ pub(crate) fn snapshot_request(
     offset: WirePoint,
     viewport: Option<(i64, i64)>,
     handlers: Value,
-    find: Option<&Value>,
+    asked: &Asked,
 ) -> Value {
+    let (find, read) = match asked {
+        Asked::Page => (None, None),
+        Asked::Find(query) => (Some(query), None),
+        Asked::Read { whole: false } => (None, Some("main")),
+        Asked::Read { whole: true } => (None, Some("all")),
+    };
     let mut request = json!({
         "op": "snapshot",
         "margin": MARGIN,
@@ -185,6 +203,7 @@ pub(crate) fn snapshot_request(
         "offset": offset,
         "handlers": handlers,
         "find": find,
+        "read": read,
     });
     if let Some((w, h)) = viewport {
         request["viewport"] = json!({ "w": w, "h": h });

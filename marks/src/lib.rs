@@ -15,7 +15,10 @@
 //! # Numbers that cannot mis-target
 //!
 //! An element keeps its number for as long as it is in the page; a new
-//! element gets a new number; no number is ever reused in a tab. Acting on a
+//! element gets a new number, unless it replaced a look-alike a person
+//! could not tell from it, in the same place (a list rendered again: see
+//! `numbering`), whose number it takes; no number is ever given to a second
+//! element while its first is in the page. Acting on a
 //! number checks that it is still the same element in the same document:
 //! gone, hidden or left behind by a navigation, it fails with
 //! [`MarksError`], never clicks something else.
@@ -33,6 +36,7 @@ mod error;
 mod frames;
 mod numbering;
 mod page;
+mod reading;
 mod snapshot;
 mod text;
 
@@ -41,20 +45,22 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use parking_lot::Mutex;
 
 use driver_core::{Driver, TabId};
-use serde_json::{json, Value};
+use serde_json::json;
 
 pub use acting::{press_at, press_at_with, FileField, Located};
 pub use changes::{ChangeList, Reading};
 pub use error::{MarksError, Unsuitable};
 pub use page::WALKER_JS;
 pub use snapshot::{
-    Checked, Clue, Element, Line, Rect, RenderOptions, SelectOption, Snapshot, SnapshotOptions,
-    MARGIN,
+    Block, BlockKind, Checked, Clue, ContentRoot, Element, Line, MainContent, Part, Rect,
+    RenderOptions, SelectOption, Snapshot, SnapshotOptions, MARGIN,
 };
 pub use text::{cut, escape, fate, fence_code, one_line, page_text, quote, Fate, Fence};
 
-use frames::{property_handlers, read_frame, read_frames, snapshot_request, FramesRead, ReadLine};
-use numbering::{Document, TabMarks, Target};
+use frames::{
+    property_handlers, read_frame, read_frames, snapshot_request, Asked, FramesRead, ReadLine,
+};
+use numbering::{look_alikes, Document, Pointee, Seen, TabMarks};
 use page::{Answer, Code, WireItem, WirePoint};
 
 /// Numbers, snapshots and actions on numbered elements, per tab.
@@ -81,7 +87,7 @@ impl Marks {
         driver: &dyn Driver,
         options: SnapshotOptions,
     ) -> Result<Snapshot, MarksError> {
-        self.read(driver, options, None).await
+        self.read(driver, options, Asked::Page).await
     }
 
     /// Searches the whole page (frames included): the elements whose role
@@ -102,15 +108,38 @@ impl Marks {
             full_page: true,
             scope: None,
         };
-        self.read(driver, options, Some(query)).await
+        self.read(driver, options, Asked::Find(query)).await
     }
 
-    /// A snapshot, or with `find` a search (see [`find`](Self::find)).
+    /// Reads the text of the page (frames included), for
+    /// [`Snapshot::render_reading`]: its main content (its `main`
+    /// landmark, else its only article, else the body less the
+    /// navigation, banner, footer, asides and search around it), or the
+    /// element `scope`, or with `whole` all of the page, as blocks of text
+    /// (paragraphs, headings, list items, quotes, preformatted text, table
+    /// cells) whose links stand where they are in the text, numbered as a
+    /// snapshot numbers them. A form's controls are left out. The text is
+    /// judged as a snapshot judges it: what a person cannot see is not read.
+    pub async fn read_text(
+        &self,
+        driver: &dyn Driver,
+        scope: Option<u32>,
+        whole: bool,
+    ) -> Result<Snapshot, MarksError> {
+        let options = SnapshotOptions {
+            full_page: true,
+            scope,
+        };
+        self.read(driver, options, Asked::Read { whole }).await
+    }
+
+    /// A snapshot, a search (see [`find`](Self::find)) or a reading (see
+    /// [`read_text`](Self::read_text)).
     async fn read(
         &self,
         driver: &dyn Driver,
         options: SnapshotOptions,
-        find: Option<Value>,
+        asked: Asked,
     ) -> Result<Snapshot, MarksError> {
         let tab = driver.current_tab().await?;
         let scope = match options.scope {
@@ -128,7 +157,7 @@ impl Marks {
             WirePoint::default(),
             None,
             property_handlers(driver, &path).await,
-            find.as_ref(),
+            &asked,
         );
         let mut top = match read_frame(driver, &path, request).await? {
             Answer::Done(top) => top,
@@ -147,11 +176,15 @@ impl Marks {
                 return Err(MarksError::Navigated { number: *number });
             }
         }
-        let searched = find.is_some();
-        let read = read_frames(driver, &mut top, path, options, find.as_ref()).await;
-        // A search, like a scope, reads part of the page: it numbers what
-        // it found without taking the page for read.
-        let (lines, elements) = self.number(&tab, &top.doc, scope.is_some() || searched, read);
+        let partial = scope.is_some() || !matches!(asked, Asked::Page);
+        let content = top.read.take().map(|read| MainContent {
+            root: read.root,
+            left_out: read.left,
+        });
+        let read = read_frames(driver, &mut top, path, options, &asked).await;
+        // A search or a reading, like a scope, reads part of the page: it
+        // numbers what it found without taking the page for read.
+        let (lines, elements) = self.number(&tab, &top.doc, partial, read);
         Ok(Snapshot {
             title: top.title,
             url: top.url,
@@ -164,6 +197,7 @@ impl Marks {
             full_page: options.full_page,
             document: top.doc,
             tab,
+            content,
         })
     }
 
@@ -186,6 +220,7 @@ impl Marks {
             if !same_page && !scoped {
                 marks.doc = Some(top_doc.to_owned());
                 marks.shown.clear();
+                marks.last.clear();
                 let documents: HashSet<Document> = read
                     .frames
                     .iter()
@@ -193,6 +228,7 @@ impl Marks {
                     .collect();
                 marks.retire_all_but(&documents);
             }
+            let first_fresh = marks.next_number();
             // (frame index, local id) → number.
             let mut by_local: HashMap<(usize, u32), u32> = HashMap::new();
             for (index, frame) in read.frames.into_iter().enumerate() {
@@ -224,24 +260,69 @@ impl Marks {
                         None => continue,
                     },
                     ReadLine::Item(WireItem::Frame { .. }) => continue,
+                    ReadLine::Item(WireItem::Block(block)) => Line::Block(
+                        block.into_block(|local| by_local.get(&(index, local)).copied()),
+                    ),
                     ReadLine::Unreachable(src, problem) => Line::Unreachable { src, problem },
                     ReadLine::FrameBegins(origin) => Line::FrameBegins { origin },
                     ReadLine::FrameEnds(origin) => Line::FrameEnds { origin },
                 });
             }
+            let mut seen = HashSet::new();
+            lines.retain(|line| match line {
+                Line::Element(number) => seen.insert(*number),
+                _ => true,
+            });
             if !scoped {
+                // A page too long to remember is renumbered as before.
+                let mut now = if lines.len() <= REMEMBERED_LINES {
+                    remembered(&lines, &numbered)
+                } else {
+                    Vec::new()
+                };
+                let pairs = look_alikes(
+                    &marks.last,
+                    &now,
+                    |was| !numbered.contains_key(&was),
+                    |number| number >= first_fresh,
+                );
+                let mut kept = HashMap::new();
+                for (fresh, old) in pairs {
+                    if marks.inherit(fresh, old) {
+                        kept.insert(fresh, old);
+                    }
+                }
+                if !kept.is_empty() {
+                    let renumber = |number: &mut u32| {
+                        *number = kept.get(number).copied().unwrap_or(*number);
+                    };
+                    for line in &mut lines {
+                        if let Line::Element(number) = line {
+                            renumber(number);
+                        }
+                    }
+                    for seen in &mut now {
+                        if let Seen::Element(number, ..) = seen {
+                            renumber(number);
+                        }
+                    }
+                    for (fresh, old) in &kept {
+                        if let Some(mut element) = numbered.remove(fresh) {
+                            // The number was shown before: not new.
+                            element.number = *old;
+                            element.new = false;
+                            numbered.insert(*old, element);
+                        }
+                    }
+                }
+                marks.last = now;
                 marks.shown.extend(numbered.keys().copied());
             }
-        });
-        let mut seen = HashSet::new();
-        lines.retain(|line| match line {
-            Line::Element(number) => seen.insert(*number),
-            _ => true,
         });
         (lines, numbered)
     }
 
-    fn target(&self, tab: &TabId, number: u32) -> Result<Target, MarksError> {
+    fn target(&self, tab: &TabId, number: u32) -> Result<Pointee, MarksError> {
         self.with_tab(tab, |marks| match marks.targets.get(&number) {
             Some(target) => Ok(target.clone()),
             None if number > 0 && number <= marks.retired => Err(MarksError::Navigated { number }),
@@ -252,5 +333,107 @@ impl Marks {
     /// Forgets the numbering of tabs that are gone (all but `open`).
     pub fn retain_tabs(&self, open: &[TabId]) {
         self.tabs.lock().retain(|tab, _| open.contains(tab));
+    }
+}
+
+/// The most lines of a snapshot remembered to know look-alikes by: a
+/// longer page (a list of thousands) keeps no memory of its lines, and its
+/// re-rendered elements get new numbers.
+const REMEMBERED_LINES: usize = 5_000;
+
+/// A snapshot's lines as the numbering remembers them, to know look-alikes
+/// by at the next (see `numbering`).
+fn remembered(lines: &[Line], elements: &BTreeMap<u32, Element>) -> Vec<Seen> {
+    lines
+        .iter()
+        .filter_map(|line| match line {
+            Line::Element(number) => {
+                let element = elements.get(number)?;
+                let shown = snapshot::element_line(element);
+                let look = shown.split_once(']').map_or("", |(_, look)| look);
+                Some(Seen::Element(*number, look.to_owned(), element.row.clone()))
+            }
+            Line::Heading { level, text, .. } => Some(Seen::Text(format!("h{level} {text}"))),
+            Line::Text { text, .. } => Some(Seen::Text(text.clone())),
+            Line::FrameBegins { origin } => Some(Seen::Text(format!("frame {origin}"))),
+            Line::FrameEnds { origin } => Some(Seen::Text(format!("end {origin}"))),
+            Line::Unreachable { src, .. } => Some(Seen::Text(format!("unreachable {src}"))),
+            Line::Block(_) => None,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use driver_core::fake::{FakeDriver, FakeLine, FakePage};
+
+    use super::*;
+
+    /// A to-do list at one address: per item a checkbox (unnamed, told by
+    /// its row) and the item's label.
+    fn list(document: &str, items: &[(u32, &str)]) -> FakePage {
+        let mut lines = vec![FakeLine::Heading("todos".into())];
+        for (id, label) in items {
+            lines.push(FakeLine::Element {
+                id: *id,
+                role: "checkbox".into(),
+                name: String::new(),
+                row: (*label).into(),
+            });
+            lines.push(FakeLine::Text((*label).into()));
+        }
+        FakePage {
+            url: "http://app.test/".into(),
+            title: "Todos".into(),
+            document: document.into(),
+            lines,
+        }
+    }
+
+    async fn numbers(marks: &Marks, driver: &FakeDriver) -> Vec<u32> {
+        let snapshot = marks
+            .snapshot(driver, SnapshotOptions::default())
+            .await
+            .expect("a snapshot");
+        snapshot
+            .lines
+            .iter()
+            .filter_map(|line| match line {
+                Line::Element(number) => Some(*number),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn look_alikes_keep_numbers_and_a_new_document_retires_them() {
+        let driver = FakeDriver::new();
+        let marks = Marks::new();
+        driver.page(list("one", &[(1, "A"), (2, "B")]));
+        driver.navigate("http://app.test/").await.expect("served");
+        let first = numbers(&marks, &driver).await;
+        assert_eq!(first.len(), 2);
+        // Rendered again: new elements where the old stood.
+        driver.page(list("one", &[(3, "A"), (4, "B")]));
+        assert_eq!(numbers(&marks, &driver).await, first);
+        // Reordered: no number follows an item to another place.
+        driver.page(list("one", &[(5, "B"), (6, "A")]));
+        let reordered = numbers(&marks, &driver).await;
+        assert!(
+            reordered.iter().all(|number| !first.contains(number)),
+            "{reordered:?}"
+        );
+        // Another document: the old numbers are retired, and say so.
+        driver.page(list("two", &[(1, "A")]));
+        let fresh = numbers(&marks, &driver).await;
+        assert!(fresh.iter().all(|number| !reordered.contains(number)));
+        match marks.click(&driver, reordered[0]).await {
+            Err(MarksError::Navigated { number }) => assert_eq!(number, reordered[0]),
+            other => panic!("a retired number acted: {other:?}"),
+        }
+        match marks.click(&driver, 999).await {
+            Err(MarksError::Unknown { number: 999 }) => {}
+            other => panic!("an unknown number acted: {other:?}"),
+        }
     }
 }

@@ -199,6 +199,64 @@ pub(crate) struct FrameAnswer {
     pub(crate) elements: Vec<WireElement>,
     /// Elements outside the scope asked for: id, role, x, y, width, height.
     pub(crate) beyond: Vec<(u32, String, i64, i64, i64, i64)>,
+    /// A reading's: what it read and what it left out (none otherwise).
+    pub(crate) read: Option<WireReading>,
+}
+
+/// What a reading read (`walk.js`'s ReadingAnswer).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct WireReading {
+    pub(crate) root: crate::ContentRoot,
+    pub(crate) left: Vec<String>,
+}
+
+/// A reading's block of text (`walk.js`'s Block, with its parts).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct WireBlock {
+    kind: crate::BlockKind,
+    level: u8,
+    depth: u32,
+    n: u32,
+    table: u32,
+    row: u32,
+    col: u32,
+    parts: Vec<WirePart>,
+    more: bool,
+}
+
+impl WireBlock {
+    /// The block, its links numbered by `number` (a link not numbered is
+    /// left out).
+    pub(crate) fn into_block(self, number: impl Fn(u32) -> Option<u32>) -> crate::Block {
+        crate::Block {
+            kind: self.kind,
+            level: self.level,
+            depth: self.depth,
+            n: self.n,
+            table: self.table,
+            row: self.row,
+            col: self.col,
+            more: self.more,
+            parts: self
+                .parts
+                .into_iter()
+                .filter_map(|part| match part {
+                    WirePart::Text(text) => Some(crate::Part::Text(text)),
+                    WirePart::Link(local) => number(local).map(crate::Part::Link),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// One part of a reading's block: text, or a link by local id.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub(crate) enum WirePart {
+    Text(String),
+    Link(u32),
 }
 
 /// One item of the page in reading order (`walk.js`'s Item).
@@ -211,6 +269,8 @@ pub(crate) enum WireItem {
     Text { text: String, y: i64 },
     #[serde(rename = "e")]
     Element { id: u32 },
+    #[serde(rename = "b")]
+    Block(WireBlock),
     #[serde(rename = "f")]
     Frame {
         path: Vec<u32>,
@@ -263,6 +323,7 @@ pub(crate) struct WireElement {
     pub(crate) shows: Option<String>,
     pub(crate) title: Option<String>,
     pub(crate) clues: Option<WireClues>,
+    pub(crate) row: Option<String>,
 }
 
 /// What can be known of an element with no name (`widgets.js`'s Clues).
@@ -310,6 +371,7 @@ impl WireElement {
             level: self.level,
             shows: self.shows,
             title: self.title,
+            row: self.row.unwrap_or_default(),
             clue: self.clues.and_then(|clues| {
                 // The one that says most: a test id, an id, a tooltip, classes.
                 clues

@@ -120,6 +120,11 @@ pub struct Element {
     pub title: Option<String>,
     /// What can be known of it when it has no name at all.
     pub clue: Option<Clue>,
+    /// The text of the box around it that holds text besides its own (its
+    /// list item's, its table row's), seen or not: what a look-alike that a
+    /// re-render put in its place is known by. Never shown.
+    #[serde(skip)]
+    pub row: String,
     /// Where it is, in the top viewport.
     #[serde(rename = "box")]
     pub rect: Rect,
@@ -168,6 +173,88 @@ pub enum Line {
         /// Why it could not be read.
         problem: String,
     },
+    /// A block of a reading ([`Marks::read_text`](crate::Marks::read_text)):
+    /// a paragraph, heading, list item, quote, preformatted text or table
+    /// cell, its links where they stand.
+    Block(Block),
+}
+
+/// Where a reading began.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ContentRoot {
+    /// The page's main landmark (`<main>`, `role=main`).
+    Main,
+    /// The page's only article.
+    Article,
+    /// The body, less the landmarks around the content (navigation,
+    /// banner, footer, asides, search).
+    Body,
+    /// The element asked for.
+    Scope,
+    /// A frame's document.
+    Frame,
+}
+
+/// What a reading read of the page, besides its text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MainContent {
+    /// Where it began.
+    pub root: ContentRoot,
+    /// The landmarks it passed over, in the order they stand
+    /// (`navigation`, `banner`, `footer`, `aside`, `search`).
+    pub left_out: Vec<String>,
+}
+
+/// What a block of a reading is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BlockKind {
+    /// A paragraph (any other block of text).
+    P,
+    /// A heading.
+    H,
+    /// A list item.
+    Li,
+    /// A quotation.
+    Quote,
+    /// Preformatted text (code), its spaces and line breaks kept.
+    Pre,
+    /// A table cell.
+    Cell,
+}
+
+/// A block of a reading.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Block {
+    /// What it is.
+    pub kind: BlockKind,
+    /// A heading's level, 1 to 6.
+    pub level: u8,
+    /// A list item's depth (1 for a list at the top).
+    pub depth: u32,
+    /// An ordered list item's number (0 for a bullet).
+    pub n: u32,
+    /// A cell's table, row (ids in the page, not counts) and column.
+    pub table: u32,
+    /// See `table`.
+    pub row: u32,
+    /// See `table`.
+    pub col: u32,
+    /// It goes on the block before (a list item's second paragraph).
+    pub more: bool,
+    /// Its text and links in order.
+    pub parts: Vec<Part>,
+}
+
+/// Part of a block of a reading.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub enum Part {
+    /// Text, its spaces as the page has them (runs of them one space,
+    /// except in preformatted text).
+    Text(String),
+    /// A link, by number.
+    Link(u32),
 }
 
 /// What a model reads of a page.
@@ -199,6 +286,8 @@ pub struct Snapshot {
     pub document: String,
     /// The tab it was taken in.
     pub tab: driver_core::TabId,
+    /// For a reading of the text, what it read (none for a snapshot).
+    pub content: Option<MainContent>,
 }
 
 /// How to render a snapshot.
@@ -227,7 +316,10 @@ impl Snapshot {
                 .elements
                 .get(number)
                 .is_some_and(|element| !element.offscreen),
-            Line::Unreachable { .. } | Line::FrameBegins { .. } | Line::FrameEnds { .. } => true,
+            Line::Unreachable { .. }
+            | Line::FrameBegins { .. }
+            | Line::FrameEnds { .. }
+            | Line::Block(_) => true,
         }
     }
 
@@ -260,36 +352,8 @@ impl Snapshot {
     /// own content.
     pub fn render(&self, options: RenderOptions) -> String {
         let pages = paginate(&self.body(), options.budget_tokens);
-        let count = pages.len().max(1);
-        let index = options.page.max(1).min(count) - 1;
         let mut text = self.head();
-        text.push_str(&options.fence.start());
-        text.push('\n');
-        for line in pages.get(index).into_iter().flatten() {
-            text.push_str(line);
-            text.push('\n');
-        }
-        text.push_str(&options.fence.end());
-        text.push('\n');
-        if options.page > count {
-            let _ = writeln!(
-                text,
-                "There is no part {}: the snapshot has {count} part{}, and this is the last.",
-                options.page,
-                plural(count)
-            );
-        } else if count > 1 {
-            let more = if index + 1 < count {
-                format!("; ask for part {} for more.", index + 2)
-            } else {
-                ".".to_owned()
-            };
-            let _ = writeln!(
-                text,
-                "This is part {} of {count} of the snapshot{more}",
-                index + 1
-            );
-        }
+        write_part(&mut text, &pages, options, "snapshot");
         for line in self.beyond() {
             text.push_str(&line);
             text.push('\n');
@@ -354,7 +418,7 @@ impl Snapshot {
     }
 
     /// The title, URL and status lines.
-    fn head(&self) -> String {
+    pub(crate) fn head(&self) -> String {
         let mut head = String::new();
         let _ = writeln!(head, "Page: {}", cut(&one_line(&self.title), TITLE_SHOWN));
         let _ = writeln!(head, "URL: {}", cut(&one_line(&self.url), URL_SHOWN));
@@ -403,6 +467,8 @@ impl Snapshot {
                         quote(src)
                     ));
                 }
+                // A snapshot has none; a reading renders its own.
+                Line::Block(block) => body.push(escape(&block.plain(&self.elements))),
             }
         }
         body
@@ -439,7 +505,47 @@ impl Snapshot {
 
 /// Splits lines into pages of at most `budget` tokens (characters / 4),
 /// never splitting a line.
-fn paginate(lines: &[String], budget: Option<usize>) -> Vec<Vec<String>> {
+/// Writes the part `options.page` asks for (1-based; 0 counts as 1) of
+/// `pages` between the answer's fences, and then, for a text in parts,
+/// which part it is and how to ask for the next (`what`: "snapshot", "text").
+pub(crate) fn write_part(
+    text: &mut String,
+    pages: &[Vec<String>],
+    options: RenderOptions,
+    what: &str,
+) {
+    let count = pages.len().max(1);
+    let index = options.page.max(1).min(count) - 1;
+    text.push_str(&options.fence.start());
+    text.push('\n');
+    for line in pages.get(index).into_iter().flatten() {
+        text.push_str(line);
+        text.push('\n');
+    }
+    text.push_str(&options.fence.end());
+    text.push('\n');
+    if options.page > count {
+        let _ = writeln!(
+            text,
+            "There is no part {}: the {what} has {count} part{}, and this is the last.",
+            options.page,
+            plural(count)
+        );
+    } else if count > 1 {
+        let more = if index + 1 < count {
+            format!("; ask for part {} for more", index + 2)
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            text,
+            "This is part {} of {count} of the {what}{more}.",
+            index + 1
+        );
+    }
+}
+
+pub(crate) fn paginate(lines: &[String], budget: Option<usize>) -> Vec<Vec<String>> {
     let Some(budget) = budget else {
         return vec![lines.to_vec()];
     };
@@ -468,7 +574,7 @@ fn paginate(lines: &[String], budget: Option<usize>) -> Vec<Vec<String>> {
     pages
 }
 
-fn element_line(element: &Element) -> String {
+pub(crate) fn element_line(element: &Element) -> String {
     let mut line = String::new();
     if element.new {
         line.push('*');
@@ -566,7 +672,7 @@ pub(crate) const TITLE_SHOWN: usize = 200;
 /// The most of a URL the head shows, in characters.
 const URL_SHOWN: usize = 2_000;
 
-fn plural(count: usize) -> &'static str {
+pub(crate) fn plural(count: usize) -> &'static str {
     if count == 1 {
         ""
     } else {
@@ -575,7 +681,7 @@ fn plural(count: usize) -> &'static str {
 }
 
 /// The line before a cross-origin frame's lines.
-fn frame_begins(origin: &str) -> String {
+pub(crate) fn frame_begins(origin: &str) -> String {
     format!("[frame from {}: another site's content]", one_line(origin))
 }
 
@@ -610,6 +716,7 @@ mod tests {
             shows: None,
             title: None,
             clue: None,
+            row: String::new(),
             rect: Rect {
                 x: 0,
                 y: 10,
@@ -637,6 +744,7 @@ mod tests {
             full_page: false,
             document: "doc".into(),
             tab: driver_core::TabId("tab".into()),
+            content: None,
         }
     }
 

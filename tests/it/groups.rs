@@ -745,11 +745,22 @@ async fn downloads(backend: Backend) {
         said.contains("larger than the 1.0 MB a download may be"),
         "{said}"
     );
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    let left: Vec<_> = std::fs::read_dir(folder.path())
-        .expect("the folder")
-        .map(|entry| entry.expect("an entry").file_name())
-        .collect();
+    // The cancelled download's partial file is deleted as Chrome lets go
+    // of it: wait for that (or give up after five seconds).
+    let listed = || -> Vec<std::ffi::OsString> {
+        std::fs::read_dir(folder.path())
+            .expect("the folder")
+            .map(|entry| entry.expect("an entry").file_name())
+            .collect()
+    };
+    let mut left = listed();
+    for _ in 0..50 {
+        if left.len() <= 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        left = listed();
+    }
     assert_eq!(
         left,
         vec![std::ffi::OsString::from("report.csv")],

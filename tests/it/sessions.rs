@@ -169,12 +169,23 @@ async fn one_session_never_waits_for_another() {
     stuck.navigate(&site.url("/")).await.expect("a page");
     free.navigate(&site.url("/")).await.expect("a page");
 
+    // The script tells the site as it begins to spin (a beacon goes out
+    // though the page then never yields); the free session starts after.
     let spinning = tokio::spawn({
         let stuck = Arc::clone(&stuck);
-        async move { stuck.eval("while (true) {}").await }
+        async move {
+            stuck
+                .eval("navigator.sendBeacon('/spin-begins'); while (true) {}")
+                .await
+        }
     });
-    // The spin has begun when the free session starts.
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    for _ in 0..100 {
+        if site.hits("/spin-begins").await > 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(site.hits("/spin-begins").await > 0, "the spin never began");
     for path in ["/second", "/third", "/dialogs"] {
         free.navigate(&site.url(path))
             .await

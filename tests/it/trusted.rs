@@ -82,6 +82,11 @@ async fn no_page_forges_the_fence(backend: Backend) {
     assert!(whole.text.contains("Visible words end."), "{}", whole.text);
     let found = s.ok("find", json!({ "text": "pay now" })).await;
     unforged(&found.text, "find");
+    let read = s
+        .ok("read", json!({ "whole_page": true, "max_tokens": 50000 }))
+        .await;
+    unforged(&read.text, "read");
+    assert!(read.text.contains("Visible words end."), "{}", read.text);
     assert!(found.text.contains("\\[92] button"), "{}", found.text);
     // A change list is against the last reading of the same scope.
     s.ok("snapshot", json!({ "max_tokens": 50000 })).await;
@@ -144,10 +149,12 @@ async fn hidden_means_hidden(backend: Backend) {
         .await;
     let whole = s.ok("snapshot", json!({ "full_page": true })).await;
     let found = s.ok("find", json!({ "text": "ignore" })).await;
+    let read = s.ok("read", json!({ "whole_page": true })).await;
     for (what, text) in [
         ("open", &opened.text),
         ("full", &whole.text),
         ("find", &found.text),
+        ("read", &read.text),
     ] {
         assert!(!text.contains("Ignore previous"), "{what}:\n{text}");
         assert!(
@@ -168,6 +175,20 @@ async fn hidden_means_hidden(backend: Backend) {
         "button \"Seen button\"",
     ] {
         assert!(whole.text.contains(seen), "no {seen:?}:\n{}", whole.text);
+        // What a snapshot reads as text, a reading and a search read too.
+        if let Some(words) = seen.strip_suffix(", seen.") {
+            assert!(
+                read.text.contains(seen),
+                "read: no {seen:?}:\n{}",
+                read.text
+            );
+            let searched = s.ok("find", json!({ "text": words })).await;
+            assert!(
+                searched.text.contains(seen),
+                "find: no {seen:?}:\n{}",
+                searched.text
+            );
+        }
     }
     // What a scrolling box shows after scrolling is in the whole page, not
     // on the screen.

@@ -21,7 +21,7 @@ use crate::site::Site;
 
 /// How a check ended, when it did not fail.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outcome {
+pub enum Verdict {
     /// The backend behaved.
     Pass,
     /// The backend cannot do what the check needs: its call answered
@@ -36,7 +36,7 @@ pub enum Outcome {
 }
 
 /// A check's result: an outcome, or what went wrong.
-pub type CheckResult = Result<Outcome, String>;
+pub type CheckResult = Result<Verdict, String>;
 
 /// One named check.
 pub struct Check {
@@ -151,7 +151,7 @@ pub fn by_name(name: &str) -> Option<Check> {
 pub async fn run(backend: Backend, check: &Check) -> CheckResult {
     let ctx = Ctx::new(backend).await;
     let outcome = (check.run)(&ctx).await?;
-    if let Outcome::Unsupported { capability, reason } = &outcome {
+    if let Verdict::Unsupported { capability, reason } = &outcome {
         let listed = backend.driver(Options::default()).capabilities();
         if listed.supports(*capability) {
             return Err(format!(
@@ -168,7 +168,7 @@ enum Needed<T> {
     /// Its value: the backend supports the capability.
     Value(T),
     /// The backend lists the capability as unsupported and the call said so.
-    Unsupported(Outcome),
+    Unsupported(Verdict),
 }
 
 /// Where the backend supports `capability`, the call's value; where it lists
@@ -186,7 +186,7 @@ fn needs<T>(
     match result {
         Err(DriverError::Unsupported {
             feature, reason, ..
-        }) if feature == capability => Ok(Needed::Unsupported(Outcome::Unsupported {
+        }) if feature == capability => Ok(Needed::Unsupported(Verdict::Unsupported {
             capability,
             reason: reason.to_owned(),
         })),
@@ -221,7 +221,7 @@ async fn lazy_start(ctx: &Ctx) -> CheckResult {
         "no browser process after the first call"
     );
     step("close", driver.close().await)?;
-    Ok(Outcome::Pass)
+    Ok(Verdict::Pass)
 }
 
 async fn navigate_reports_status_and_final_url(ctx: &Ctx) -> CheckResult {
@@ -270,7 +270,7 @@ async fn navigate_reports_status_and_final_url(ctx: &Ctx) -> CheckResult {
         fragment.url
     );
     step("close", driver.close().await)?;
-    Ok(Outcome::Pass)
+    Ok(Verdict::Pass)
 }
 
 async fn navigate_failure_names_the_net_error(ctx: &Ctx) -> CheckResult {
@@ -292,7 +292,7 @@ async fn navigate_failure_names_the_net_error(ctx: &Ctx) -> CheckResult {
         driver.navigate(&ctx.site.url("/")).await,
     )?;
     step("close", driver.close().await)?;
-    Ok(Outcome::Pass)
+    Ok(Verdict::Pass)
 }
 
 async fn eval_returns_json(ctx: &Ctx) -> CheckResult {
@@ -319,7 +319,7 @@ async fn eval_returns_json(ctx: &Ctx) -> CheckResult {
         );
     }
     step("close", driver.close().await)?;
-    Ok(Outcome::Pass)
+    Ok(Verdict::Pass)
 }
 
 async fn eval_exception_carries_its_message(ctx: &Ctx) -> CheckResult {
@@ -341,7 +341,7 @@ async fn eval_exception_carries_its_message(ctx: &Ctx) -> CheckResult {
         }
     }
     step("close", driver.close().await)?;
-    Ok(Outcome::Pass)
+    Ok(Verdict::Pass)
 }
 
 /// A navigation under a running script ends the script with its own error
@@ -374,7 +374,7 @@ async fn eval_across_a_navigation(ctx: &Ctx) -> CheckResult {
         driver.wait_for("#home", WaitFor::Present).await,
     )?;
     step("close", driver.close().await)?;
-    Ok(Outcome::Pass)
+    Ok(Verdict::Pass)
 }
 
 async fn click_and_type(ctx: &Ctx) -> CheckResult {
@@ -413,7 +413,7 @@ async fn click_and_type(ctx: &Ctx) -> CheckResult {
         "after clicking a link the title is {title}"
     );
     step("close", driver.close().await)?;
-    Ok(Outcome::Pass)
+    Ok(Verdict::Pass)
 }
 
 async fn missing_and_hidden_elements(ctx: &Ctx) -> CheckResult {
@@ -452,7 +452,7 @@ async fn missing_and_hidden_elements(ctx: &Ctx) -> CheckResult {
         other => return Err(format!("typing into a missing element gave {other:?}")),
     }
     step("close", driver.close().await)?;
-    Ok(Outcome::Pass)
+    Ok(Verdict::Pass)
 }
 
 async fn key_presses(ctx: &Ctx) -> CheckResult {
@@ -501,7 +501,7 @@ async fn key_presses(ctx: &Ctx) -> CheckResult {
         );
     }
     step("close", driver.close().await)?;
-    Ok(Outcome::Pass)
+    Ok(Verdict::Pass)
 }
 
 fn png_size(png: &[u8]) -> Option<(u32, u32)> {
@@ -589,7 +589,7 @@ async fn screenshots(ctx: &Ctx) -> CheckResult {
         "the WebP does not start like one"
     );
     step("close", driver.close().await)?;
-    Ok(Outcome::Pass)
+    Ok(Verdict::Pass)
 }
 
 async fn text_and_value(ctx: &Ctx) -> CheckResult {
@@ -605,7 +605,7 @@ async fn text_and_value(ctx: &Ctx) -> CheckResult {
     let value = step("value", driver.value("#name").await)?;
     ensure!(value.is_empty(), "an empty input has value {value:?}");
     step("close", driver.close().await)?;
-    Ok(Outcome::Pass)
+    Ok(Verdict::Pass)
 }
 
 async fn wait_for_present_and_visible(ctx: &Ctx) -> CheckResult {
@@ -638,7 +638,7 @@ async fn wait_for_present_and_visible(ctx: &Ctx) -> CheckResult {
     }
     step("eval after a timed-out wait", driver.eval("1").await)?;
     step("close", driver.close().await)?;
-    Ok(Outcome::Pass)
+    Ok(Verdict::Pass)
 }
 
 async fn history(ctx: &Ctx) -> CheckResult {
@@ -686,7 +686,7 @@ async fn history(ctx: &Ctx) -> CheckResult {
     let marker = step("marker", driver.eval("window.marker === undefined").await)?;
     ensure!(marker == true, "the page was not reloaded");
     step("close", driver.close().await)?;
-    Ok(Outcome::Pass)
+    Ok(Verdict::Pass)
 }
 
 async fn tabs(ctx: &Ctx) -> CheckResult {
@@ -740,7 +740,7 @@ async fn tabs(ctx: &Ctx) -> CheckResult {
         driver.navigate(&ctx.site.url("/third")).await,
     )?;
     step("close", driver.close().await)?;
-    Ok(Outcome::Pass)
+    Ok(Verdict::Pass)
 }
 
 /// Waits (up to 5 s) until `count` tabs are listed.
@@ -789,7 +789,7 @@ async fn popups_become_tabs(ctx: &Ctx) -> CheckResult {
     let title = step("title", driver.eval("document.title").await)?;
     ensure!(title == "Third", "the popup's title is {title}");
     step("close", driver.close().await)?;
-    Ok(Outcome::Pass)
+    Ok(Verdict::Pass)
 }
 
 async fn viewport(ctx: &Ctx) -> CheckResult {
@@ -828,7 +828,7 @@ async fn viewport(ctx: &Ctx) -> CheckResult {
         other => return Err(format!("a zero-width viewport gave {other:?}")),
     }
     step("close", driver.close().await)?;
-    Ok(Outcome::Pass)
+    Ok(Verdict::Pass)
 }
 
 async fn console_and_page_errors(ctx: &Ctx) -> CheckResult {
@@ -878,7 +878,7 @@ async fn console_and_page_errors(ctx: &Ctx) -> CheckResult {
     let again = step("console again", driver.console().await)?;
     ensure!(again.is_empty(), "the buffer was not drained: {again:?}");
     step("close", driver.close().await)?;
-    Ok(Outcome::Pass)
+    Ok(Verdict::Pass)
 }
 
 async fn ordinary_chrome(ctx: &Ctx) -> CheckResult {
@@ -899,7 +899,7 @@ async fn ordinary_chrome(ctx: &Ctx) -> CheckResult {
         "the site saw {sent:?}"
     );
     step("close", driver.close().await)?;
-    Ok(Outcome::Pass)
+    Ok(Verdict::Pass)
 }
 
 async fn calls_are_serialised(ctx: &Ctx) -> CheckResult {
@@ -923,7 +923,7 @@ async fn calls_are_serialised(ctx: &Ctx) -> CheckResult {
         "overlapping calls saw counters {seen:?}"
     );
     step("close", driver.close().await)?;
-    Ok(Outcome::Pass)
+    Ok(Verdict::Pass)
 }
 
 async fn never_loading_page_times_out(ctx: &Ctx) -> CheckResult {
@@ -950,7 +950,7 @@ async fn never_loading_page_times_out(ctx: &Ctx) -> CheckResult {
         "the next navigation gave {next:?}"
     );
     step("close", driver.close().await)?;
-    Ok(Outcome::Pass)
+    Ok(Verdict::Pass)
 }
 
 async fn spinning_script_times_out(ctx: &Ctx) -> CheckResult {
@@ -974,7 +974,7 @@ async fn spinning_script_times_out(ctx: &Ctx) -> CheckResult {
     )?;
     ensure!(next.url == ctx.site.url("/second"), "ended on {}", next.url);
     step("close", driver.close().await)?;
-    Ok(Outcome::Pass)
+    Ok(Verdict::Pass)
 }
 
 async fn browser_gone_then_fresh(ctx: &Ctx) -> CheckResult {
@@ -1013,7 +1013,7 @@ async fn browser_gone_then_fresh(ctx: &Ctx) -> CheckResult {
         "processes left: {:?}",
         marker.processes()
     );
-    Ok(Outcome::Pass)
+    Ok(Verdict::Pass)
 }
 
 async fn close_ends_everything(ctx: &Ctx) -> CheckResult {
@@ -1052,7 +1052,7 @@ async fn close_ends_everything(ctx: &Ctx) -> CheckResult {
     );
     let zombies = unreaped(&tree);
     ensure!(zombies.is_empty(), "unreaped: {zombies:?}");
-    Ok(Outcome::Pass)
+    Ok(Verdict::Pass)
 }
 
 async fn drop_ends_everything(ctx: &Ctx) -> CheckResult {
@@ -1080,7 +1080,7 @@ async fn drop_ends_everything(ctx: &Ctx) -> CheckResult {
         "the temporary profile {} is still there",
         profile.display()
     );
-    Ok(Outcome::Pass)
+    Ok(Verdict::Pass)
 }
 
 /// Waits (up to 3 s: a killed process takes the kernel a moment to tear
@@ -1102,7 +1102,7 @@ async fn close_is_idempotent(ctx: &Ctx) -> CheckResult {
     step("navigate", driver.navigate(&ctx.site.url("/")).await)?;
     step("close", driver.close().await)?;
     step("close again", driver.close().await)?;
-    Ok(Outcome::Pass)
+    Ok(Verdict::Pass)
 }
 
 async fn screencast(ctx: &Ctx) -> CheckResult {
@@ -1117,7 +1117,7 @@ async fn screencast(ctx: &Ctx) -> CheckResult {
     let driver = ctx.backend.driver(options);
     if let Some(reason) = driver.capabilities().reason(Capability::Screencast) {
         // Nothing to call: frames simply never come.
-        return Ok(Outcome::Unsupported {
+        return Ok(Verdict::Unsupported {
             capability: Capability::Screencast,
             reason: reason.to_owned(),
         });
@@ -1136,7 +1136,7 @@ async fn screencast(ctx: &Ctx) -> CheckResult {
         "only {seen} JPEG frames of an animated page in 5 s"
     );
     step("close", driver.close().await)?;
-    Ok(Outcome::Pass)
+    Ok(Verdict::Pass)
 }
 
 /// Every file under `dir` called `name`.
@@ -1211,7 +1211,7 @@ async fn downloads_are_refused(ctx: &Ctx) -> CheckResult {
     landed.extend(files_named(&std::env::temp_dir(), "report.pdf"));
     ensure!(landed.is_empty(), "the download landed: {landed:?}");
     step("close", driver.close().await)?;
-    Ok(unsupported.unwrap_or(Outcome::Pass))
+    Ok(unsupported.unwrap_or(Verdict::Pass))
 }
 
 async fn dialogs_never_block(ctx: &Ctx) -> CheckResult {
@@ -1266,7 +1266,7 @@ async fn dialogs_never_block(ctx: &Ctx) -> CheckResult {
         );
     }
     step("close", driver.close().await)?;
-    Ok(Outcome::Pass)
+    Ok(Verdict::Pass)
 }
 
 async fn hover_and_wheel(ctx: &Ctx) -> CheckResult {
@@ -1322,7 +1322,7 @@ async fn hover_and_wheel(ctx: &Ctx) -> CheckResult {
         other => return Err(format!("a NaN scroll gave {other:?}")),
     }
     step("close", driver.close().await)?;
-    Ok(Outcome::Pass)
+    Ok(Verdict::Pass)
 }
 
 /// Polls a page expression for up to two seconds: a wheel scroll lands a
@@ -1381,5 +1381,5 @@ async fn devtools_and_network_log(ctx: &Ctx) -> CheckResult {
         "the page's own request is not in the log: {log:?}"
     );
     step("close", driver.close().await)?;
-    Ok(Outcome::Pass)
+    Ok(Verdict::Pass)
 }

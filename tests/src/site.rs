@@ -21,6 +21,8 @@ pub struct Site {
 /// site, for cross-origin and cross-site frames).
 pub const FIXTURES: &[(&str, &str)] = &[
     ("forms.html", include_str!("../fixtures/forms.html")),
+    ("docs.html", include_str!("../fixtures/docs.html")),
+    ("todo.html", include_str!("../fixtures/todo.html")),
     ("kit.html", include_str!("../fixtures/kit.html")),
     ("echo.html", include_str!("../fixtures/echo.html")),
     ("table.html", include_str!("../fixtures/table.html")),
@@ -413,6 +415,17 @@ impl Site {
     /// The origin (`http://127.0.0.1:PORT`).
     pub fn origin(&self) -> String {
         self.server.uri()
+    }
+
+    /// How many requests for `path` the site has seen.
+    pub async fn hits(&self, path: &str) -> usize {
+        self.server
+            .received_requests()
+            .await
+            .unwrap_or_default()
+            .iter()
+            .filter(|request| request.url.path() == path)
+            .count()
     }
 
     /// The `User-Agent` headers of every request the site has seen.

@@ -9,20 +9,21 @@ use marks::{RenderOptions, SnapshotOptions};
 use serde_json::Value;
 
 use crate::after::Expected;
-use crate::args::{check_address, check_text_length, delta, direction_word, target, Target};
+use crate::args::{check_address, check_text_length, delta, direction_word, target, Aim};
 use crate::arguments::{self, ImageFormat, TabAction};
-use crate::browser::{acted, Browser};
 use crate::error::ToolError;
+use crate::operator::{acted, Operator};
 use crate::options::Answers;
 use crate::output::{
-    console_line, fenced, join, mime, quote_list, shown, typed_line, Image, Outcome, ToolOutput,
+    console_line, fenced, join, mime, quote_list, typed_line, Image, Outcome, ToolOutput,
 };
+use crate::shown::shown;
 use crate::state::{digest, Picture, State};
 
 /// The longest `wait_for` waits.
 const WAIT_LIMIT: Duration = Duration::from_secs(30);
 
-impl Browser {
+impl Operator {
     pub(crate) async fn open(&self, state: &mut State, args: arguments::OpenArgs) -> Outcome {
         let url = args.url.trim();
         if url.is_empty() {
@@ -66,25 +67,49 @@ impl Browser {
             full_page: args.full_page,
             scope: args.scope,
         };
-        if args
-            .max_tokens
-            .is_some_and(|tokens| tokens as usize > arguments::MAX_TOKENS)
-        {
+        let render = self.render_options("snapshot", state, args.max_tokens, args.part)?;
+        self.read(state, String::new(), options, render, Answers::Full, &[])
+            .await
+    }
+
+    pub(crate) async fn read_text(&self, state: &mut State, args: arguments::ReadArgs) -> Outcome {
+        let render = self.render_options("read", state, args.max_tokens, args.part)?;
+        let mut lines = Vec::new();
+        let Some(text) = self
+            .settled_text(state, &mut lines, args.element, args.whole_page)
+            .await?
+        else {
+            return Ok(ToolOutput::text(join(lines)));
+        };
+        if !lines.is_empty() {
+            lines.push(String::new());
+        }
+        lines.push(text.render_reading(render));
+        Ok(ToolOutput::text(join(lines)))
+    }
+
+    /// How a text in parts is rendered: at most `max_tokens` (within the
+    /// bound; the pack's budget if not given), part `part`.
+    fn render_options(
+        &self,
+        tool: &'static str,
+        state: &State,
+        max_tokens: Option<u32>,
+        part: Option<u32>,
+    ) -> Result<RenderOptions, ToolError> {
+        if max_tokens.is_some_and(|tokens| tokens as usize > arguments::MAX_TOKENS) {
             return Err(ToolError::bad(
-                "snapshot",
+                tool,
                 format!("max_tokens may be at most {}", arguments::MAX_TOKENS),
             ));
         }
-        let render = RenderOptions {
+        Ok(RenderOptions {
             budget_tokens: Some(
-                args.max_tokens
-                    .map_or(self.options.budget_tokens, |tokens| tokens as usize),
+                max_tokens.map_or(self.options.budget_tokens, |tokens| tokens as usize),
             ),
-            page: args.part.unwrap_or(1) as usize,
+            page: part.unwrap_or(1) as usize,
             fence: state.fence,
-        };
-        self.read(state, String::new(), options, render, Answers::Full, &[])
-            .await
+        })
     }
 
     pub(crate) async fn find_on_page(
@@ -124,12 +149,12 @@ impl Browser {
     pub(crate) async fn click(&self, state: &mut State, args: arguments::ClickArgs) -> Outcome {
         let click = arguments::click_kind(args.button, args.count, &args.modifiers)?;
         match target("click", args.element, args.x, args.y)? {
-            Target::Element(number) => {
+            Aim::Element(number) => {
                 acted(self.marks.click_with(&self.driver, number, click).await)?;
                 self.after(state, arguments::clicked(click, &format!("[{number}]")))
                     .await
             }
-            Target::Point(x, y) => {
+            Aim::Point(x, y) => {
                 self.on_screen("click", x, y).await?;
                 acted(marks::press_at_with(&self.driver, x, y, click).await)?;
                 self.after(state, arguments::clicked(click, &format!("at ({x}, {y})")))
@@ -231,12 +256,12 @@ impl Browser {
 
     pub(crate) async fn hover(&self, state: &mut State, args: arguments::HoverArgs) -> Outcome {
         match target("hover", args.element, args.x, args.y)? {
-            Target::Element(number) => {
+            Aim::Element(number) => {
                 acted(self.marks.hover(&self.driver, number).await)?;
                 self.after(state, format!("The mouse is over [{number}]."))
                     .await
             }
-            Target::Point(x, y) => {
+            Aim::Point(x, y) => {
                 self.on_screen("hover", x, y).await?;
                 acted(self.driver.move_mouse(x, y).await)?;
                 self.after(state, format!("The mouse is at ({x}, {y})."))

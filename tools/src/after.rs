@@ -7,11 +7,12 @@ use std::time::Duration;
 use driver_core::{ConsoleLevel, DownloadOutcome, Driver, DriverError, ScreenshotOptions, TabId};
 use marks::{MarksError, RenderOptions, Snapshot, SnapshotOptions};
 
-use crate::browser::Browser;
 use crate::error::{dialog_sentence, ToolError};
+use crate::operator::Operator;
 use crate::options::Answers;
-use crate::output::{console_line, fenced, join, mime, shown, size, Image, Outcome, ToolOutput};
+use crate::output::{console_line, fenced, join, mime, size, Image, Outcome, ToolOutput};
 use crate::settle::{settle, Begin, Settled};
+use crate::shown::shown;
 use crate::state::State;
 
 /// What a read of the page looks for.
@@ -24,12 +25,14 @@ enum Look<'a> {
         text: &'a str,
         role: Option<&'a str>,
     },
+    /// The text, to read.
+    Text { scope: Option<u32>, whole: bool },
 }
 
 /// How long a tab that just opened may take to report its URL.
 const NEW_TAB_WAIT: Duration = Duration::from_secs(1);
 
-impl Browser {
+impl Operator {
     /// Settles, then answers with what the model needs: the page (or, in
     /// vision mode, a picture of it) and a line for each thing that changed.
     /// On the page the model last read, the page is what changed on it
@@ -186,6 +189,18 @@ impl Browser {
 
     /// Settles and searches the page (`marks::Marks::find`), as
     /// [`settled_snapshot`](Self::settled_snapshot) reads it.
+    /// Settles and reads the page's text (`marks::Marks::read_text`).
+    pub(crate) async fn settled_text(
+        &self,
+        state: &mut State,
+        lines: &mut Vec<String>,
+        scope: Option<u32>,
+        whole: bool,
+    ) -> Result<Option<Snapshot>, ToolError> {
+        self.settled_look(state, lines, Look::Text { scope, whole }, Begin::Now)
+            .await
+    }
+
     pub(crate) async fn settled_find(
         &self,
         state: &mut State,
@@ -202,6 +217,7 @@ impl Browser {
         match look {
             Look::Page(options) => self.marks.snapshot(&self.driver, options).await,
             Look::Find { text, role } => self.marks.find(&self.driver, text, role).await,
+            Look::Text { scope, whole } => self.marks.read_text(&self.driver, scope, whole).await,
         }
     }
 

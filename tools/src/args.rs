@@ -29,7 +29,18 @@ pub(crate) fn parse<T: DeserializeOwned + JsonSchema>(
         ));
     }
     numbers_from_strings(&mut arguments, &crate::schema::schema_of::<T>());
-    serde_json::from_value(arguments).map_err(|error| ToolError::bad(tool, error.to_string()))
+    // Which argument is wrong, not only how: `element: invalid type: …`.
+    serde_path_to_error::deserialize(arguments).map_err(|error| {
+        let path = error.path().to_string();
+        let problem = error.into_inner();
+        // An unknown field names itself.
+        let named = problem.to_string().starts_with("unknown field");
+        if path.is_empty() || path == "." || named {
+            ToolError::bad(tool, problem.to_string())
+        } else {
+            ToolError::bad(tool, format!("{path}: {problem}"))
+        }
+    })
 }
 
 /// Turns strings that hold a number into numbers wherever `schema` asks
@@ -122,7 +133,7 @@ pub(crate) fn check_address(url: &str) -> Result<(), ToolError> {
 }
 
 /// What a pointing tool points at.
-pub(crate) enum Target {
+pub(crate) enum Aim {
     /// A numbered element.
     Element(u32),
     /// A point of the viewport.
@@ -135,10 +146,10 @@ pub(crate) fn target(
     element: Option<u32>,
     x: Option<f64>,
     y: Option<f64>,
-) -> Result<Target, ToolError> {
+) -> Result<Aim, ToolError> {
     match (element, x, y) {
-        (Some(number), None, None) => Ok(Target::Element(number)),
-        (None, Some(x), Some(y)) => Ok(Target::Point(x, y)),
+        (Some(number), None, None) => Ok(Aim::Element(number)),
+        (None, Some(x), Some(y)) => Ok(Aim::Point(x, y)),
         (Some(_), _, _) => Err(ToolError::bad(
             tool,
             "give an element number or x and y, not both",

@@ -39,6 +39,21 @@ pub(crate) struct SnapshotArgs {
     pub(crate) part: Option<u32>,
 }
 
+/// `read`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ReadArgs {
+    /// Only the text inside this element.
+    pub(crate) element: Option<u32>,
+    /// All of the page, not only its main content (navigation, header, footer and sidebars too).
+    #[serde(default)]
+    pub(crate) whole_page: bool,
+    /// At most this many tokens (up to 50000); the rest comes in parts.
+    pub(crate) max_tokens: Option<u32>,
+    /// Which part of a cut text (1 is the first).
+    pub(crate) part: Option<u32>,
+}
+
 /// `find`.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

@@ -6,8 +6,8 @@ use driver_core::{Driver, DriverError, Viewport};
 use serde_json::json;
 
 use crate::arguments;
-use crate::browser::Browser;
 use crate::error::ToolError;
+use crate::operator::Operator;
 use crate::output::{Outcome, ToolOutput};
 use crate::state::State;
 
@@ -50,7 +50,7 @@ const DEVICES: &[Device] = &[
     },
 ];
 
-impl Browser {
+impl Operator {
     pub(crate) async fn emulate(&self, state: &mut State, args: arguments::EmulateArgs) -> Outcome {
         let mut said = Vec::new();
         let device = match args.device.as_deref().map(str::trim) {

@@ -4,7 +4,7 @@
 use driver_core::{DialogKind, DriverError};
 use marks::{MarksError, Unsuitable};
 
-use crate::output::shown;
+use crate::shown::shown;
 
 /// Why a tool call failed.
 #[derive(Debug, thiserror::Error)]

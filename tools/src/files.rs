@@ -8,8 +8,8 @@ use driver_core::Driver;
 use serde_json::json;
 
 use crate::arguments;
-use crate::browser::{acted, Browser};
 use crate::error::ToolError;
+use crate::operator::{acted, Operator};
 use crate::output::{quote_list, size, Outcome, ToolOutput};
 use crate::state::State;
 
@@ -46,7 +46,7 @@ const UNCATCH: &str = r#"(() => {
   return true;
 })()"#;
 
-impl Browser {
+impl Operator {
     /// An element with no file field of its own may open a chooser by
     /// script when clicked: the chooser is caught (for this one click) and
     /// its field marked with `token`; an error if none opened.

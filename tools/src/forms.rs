@@ -9,8 +9,8 @@ use serde_json::json;
 
 use crate::after::Expected;
 use crate::arguments;
-use crate::browser::{acted, Browser};
 use crate::error::ToolError;
+use crate::operator::{acted, Operator};
 use crate::output::{Image, Outcome, ToolOutput};
 use crate::state::State;
 
@@ -21,7 +21,7 @@ const MAX_FIELDS: usize = 50;
 /// follow the pointer (and for the browser to start a drag and drop).
 const DRAG_STEPS: u32 = 10;
 
-impl Browser {
+impl Operator {
     pub(crate) async fn fill(&self, state: &mut State, args: arguments::FillArgs) -> Outcome {
         if args.fields.is_empty() {
             return Err(ToolError::bad(
@@ -108,7 +108,7 @@ impl Browser {
             ));
         }
         let target = crate::args::target("drag", args.to, args.x, args.y)?;
-        if let crate::args::Target::Element(to) = target {
+        if let crate::args::Aim::Element(to) = target {
             if to == args.from {
                 return Err(ToolError::bad("drag", "from and to are the same element"));
             }
@@ -116,13 +116,13 @@ impl Browser {
         let from = self.marks.locate(&self.driver, args.from, true).await?;
         let start = (from.x, from.y);
         let (end, onto) = match target {
-            crate::args::Target::Element(to) => {
+            crate::args::Aim::Element(to) => {
                 // The target is read with the source in view: scrolling it
                 // into the middle could move the source off screen.
                 let answer = self.marks.locate(&self.driver, to, false).await?;
                 ((answer.x, answer.y), format!("onto [{to}]"))
             }
-            crate::args::Target::Point(x, y) => {
+            crate::args::Aim::Point(x, y) => {
                 self.on_screen("drag", x, y).await?;
                 ((x, y), format!("to ({x}, {y})"))
             }

@@ -61,12 +61,12 @@ mod actions;
 mod after;
 mod args;
 mod arguments;
-mod browser;
 mod emulation;
 mod error;
 mod files;
 mod forms;
 mod network;
+mod operator;
 mod options;
 mod output;
 mod pack;
@@ -76,6 +76,7 @@ mod script;
 mod secrets;
 mod settle;
 mod short;
+mod shown;
 mod state;
 mod storage;
 mod table;
@@ -112,6 +113,9 @@ pub fn element_number(snapshot: &str, needle: &str) -> Option<u32> {
             rest.split_once(']')?.0.parse().ok()
         })
 }
+
+#[cfg(test)]
+mod fake_tests;
 
 #[cfg(test)]
 mod tests {

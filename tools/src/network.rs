@@ -9,9 +9,10 @@ use driver_core::{Driver, Request};
 use serde_json::json;
 
 use crate::arguments;
-use crate::browser::Browser;
 use crate::error::ToolError;
-use crate::output::{shown, size, Outcome, ToolOutput};
+use crate::operator::Operator;
+use crate::output::{size, Outcome, ToolOutput};
+use crate::shown::shown;
 use crate::state::State;
 
 /// The most requests one `requests` answer lists (the latest).
@@ -32,7 +33,7 @@ const CREDENTIALS: &[&str] = &[
     "x-xsrf-token",
 ];
 
-impl Browser {
+impl Operator {
     pub(crate) async fn requests(
         &self,
         state: &mut State,

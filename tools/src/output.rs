@@ -98,15 +98,6 @@ pub(crate) fn mime(format: ScreenshotFormat) -> &'static str {
     }
 }
 
-/// The most characters of a URL, a title or a message a page controls that
-/// a line of an answer shows (the page content has its own budget).
-pub(crate) const SHOWN: usize = 300;
-
-/// A string a page controls, as a line of an answer shows it.
-pub(crate) fn shown(text: &str) -> String {
-    marks::cut(&marks::one_line(text), SHOWN).into_owned()
-}
-
 /// The lines of an answer as its text.
 pub(crate) fn join(lines: Vec<String>) -> String {
     lines.join("\n").trim().to_owned()

@@ -12,8 +12,8 @@ use serde_json::Value;
 use tokio::sync::Mutex;
 
 use crate::arguments::MAX_TOKENS;
-use crate::browser::Browser;
 use crate::error::ToolError;
+use crate::operator::Operator;
 use crate::options::PackOptions;
 use crate::output::{Outcome, ToolOutput};
 use crate::secrets::Secrets;
@@ -48,7 +48,7 @@ impl Drop for Serving<'_> {
 
 /// The tool pack: a model's browser. See the crate docs.
 pub struct Pack {
-    browser: Browser,
+    operator: Operator,
     state: Mutex<State>,
     /// The tools it offers, from the tool table.
     tools: Vec<&'static Tool>,
@@ -90,7 +90,7 @@ impl Pack {
                 .ok()
         });
         Self {
-            browser: Browser {
+            operator: Operator {
                 driver,
                 marks: Marks::new(),
                 secrets: Secrets::new(&options.secrets),
@@ -111,7 +111,7 @@ impl Pack {
 
     /// The browser under the pack.
     pub fn driver(&self) -> &GuardedDriver {
-        &self.browser.driver
+        &self.operator.driver
     }
 
     /// The tools this pack answers, in the order a model is shown them:
@@ -152,7 +152,7 @@ impl Pack {
             // The call is polled on while its driver call ends and the
             // page is stopped (the driver's recovery, never cut short);
             // then it is dropped wherever it is.
-            let stopped = self.browser.driver.cancel();
+            let stopped = self.operator.driver.cancel();
             tokio::pin!(stopped);
             let finished = tokio::select! {
                 _ = &mut call => false,
@@ -173,7 +173,7 @@ impl Pack {
         // A person has the session: the model waits for the handoff's
         // answer, and is told so at once rather than queued behind it.
         if let Some((reason, left)) = self
-            .browser
+            .operator
             .options
             .watch
             .as_ref()
@@ -196,11 +196,11 @@ impl Pack {
             .get("max_tokens")
             .and_then(Value::as_u64)
             .map_or(0, |tokens| usize::try_from(tokens).unwrap_or(usize::MAX))
-            .clamp(self.browser.options.budget_tokens, MAX_TOKENS);
+            .clamp(self.operator.options.budget_tokens, MAX_TOKENS);
         let mut output = self.answer(id, name, arguments).await;
         // No secret leaves in an answer, whatever the page did with it,
         // nor what a person typed during a handoff.
-        self.browser.scrub(&mut output.text);
+        self.operator.scrub(&mut output.text);
         bound(&mut output.text, budget);
         if output.is_error {
             tracing::info!(tool = name, error = %output.text, "tool call failed");
@@ -213,12 +213,12 @@ impl Pack {
         let _serving = Serving::start(&self.serving, id);
         // Each answer's page content is fenced with a code of its own.
         state.fence = marks::Fence::new();
-        let watched = self.trace.is_some() || self.browser.options.watch.is_some();
+        let watched = self.trace.is_some() || self.operator.options.watch.is_some();
         let traced = watched.then(|| Traced {
             arguments: arguments.clone(),
             started: std::time::Instant::now(),
             at: std::time::SystemTime::now(),
-            refusals: self.browser.driver.guard().refusals().next_seq(),
+            refusals: self.operator.driver.guard().refusals().next_seq(),
             console: state.console.next_seq(),
         });
         let mut output = self.answered(&mut state, name, arguments).await;
@@ -249,7 +249,7 @@ impl Pack {
         if recent {
             return;
         }
-        let Ok(Some(memory)) = self.browser.driver.memory().await else {
+        let Ok(Some(memory)) = self.operator.driver.memory().await else {
             return;
         };
         *self
@@ -257,7 +257,7 @@ impl Pack {
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner()) =
             Some((std::time::Instant::now(), memory));
-        if let Some(watch) = &self.browser.options.watch {
+        if let Some(watch) = &self.operator.options.watch {
             watch.set_memory(memory);
         }
         if let (true, Some(budget)) = (memory.over_budget(), memory.budget_kib) {
@@ -286,11 +286,11 @@ impl Pack {
     async fn record(&self, state: &mut State, traced: Traced, name: &str, output: &ToolOutput) {
         let ms = u64::try_from(traced.started.elapsed().as_millis()).unwrap_or(u64::MAX);
         let step = self.steps.fetch_add(1, Ordering::Relaxed) + 1;
-        let watch = self.browser.options.watch.as_ref();
+        let watch = self.operator.options.watch.as_ref();
         let mut answer = output.text.clone();
-        self.browser.scrub(&mut answer);
+        self.operator.scrub(&mut answer);
         let mut arguments = traced.arguments.to_string();
-        self.browser.scrub(&mut arguments);
+        self.operator.scrub(&mut arguments);
         let acted = self
             .find(name)
             .is_ok_and(|tool| !tool.hints.read_only && tool.name != "close");
@@ -299,7 +299,7 @@ impl Pack {
         let wanted = self.trace.is_some()
             || watch.is_some_and(|watch| !watch.is_screencast() && watch.is_looked_at());
         let jpeg = if acted && wanted {
-            self.browser
+            self.operator
                 .driver
                 .screenshot(driver_core::ScreenshotOptions {
                     format: driver_core::ScreenshotFormat::Jpeg(40),
@@ -326,12 +326,12 @@ impl Pack {
             .since(traced.console)
             .map(|entry| {
                 let mut line = crate::output::console_line(entry);
-                self.browser.scrub(&mut line);
+                self.operator.scrub(&mut line);
                 line
             })
             .collect();
         let refused = self
-            .browser
+            .operator
             .driver
             .guard()
             .refusals()
@@ -387,7 +387,7 @@ impl Pack {
 
     /// Closes the browser.
     pub async fn close(&self) {
-        let _ = self.browser.driver.close().await;
+        let _ = self.operator.driver.close().await;
     }
 
     async fn dispatch(&self, state: &mut State, name: &str, arguments: Value) -> Outcome {
@@ -397,7 +397,7 @@ impl Pack {
             Value::Null => Value::Object(Default::default()),
             other => other,
         };
-        (tool.takes.handler)(&self.browser, state, tool.name, arguments).await
+        (tool.takes.handler)(&self.operator, state, tool.name, arguments).await
     }
 
     /// The tool called `name` among those this pack offers.
@@ -426,7 +426,7 @@ impl Pack {
         if !state.dialog_open || tool.under_dialog {
             return Ok(());
         }
-        match self.browser.driver.dialog().await? {
+        match self.operator.driver.dialog().await? {
             Some(open) => Err(DriverError::DialogOpen {
                 kind: open.kind,
                 message: open.message,

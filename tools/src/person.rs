@@ -16,8 +16,8 @@ use std::time::{Duration, Instant};
 use driver_core::{Driver, KeyPress};
 
 use crate::arguments::HandoffArgs;
-use crate::browser::Browser;
 use crate::error::ToolError;
+use crate::operator::Operator;
 use crate::output::Outcome;
 use crate::state::State;
 use crate::watch::PersonInput;
@@ -33,7 +33,7 @@ enum Ending {
     TimedOut,
 }
 
-impl Browser {
+impl Operator {
     pub(crate) async fn handoff(&self, state: &mut State, args: HandoffArgs) -> Outcome {
         let Some(watch) = self.options.watch.clone() else {
             return Err(ToolError::bad(

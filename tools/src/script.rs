@@ -4,15 +4,15 @@
 use driver_core::Driver;
 
 use crate::arguments;
-use crate::browser::Browser;
 use crate::error::ToolError;
+use crate::operator::Operator;
 use crate::output::{Outcome, ToolOutput};
 use crate::state::State;
 
 /// The most characters of a value `evaluate` shows.
 const SHOWN: usize = 8_000;
 
-impl Browser {
+impl Operator {
     pub(crate) async fn evaluate(
         &self,
         state: &mut State,

@@ -128,6 +128,29 @@ pub(crate) const SNAPSHOT: Form = Form {
     },
 };
 
+pub(crate) const READ: Form = Form {
+    word: "read",
+    usage: "[all] [element N] [part N]",
+    read: |words, _| {
+        let mut arguments = json!({});
+        let mut rest = words;
+        while let Some((first, after)) = rest.split_first() {
+            match (*first, after) {
+                ("all", _) => {
+                    arguments["whole_page"] = json!(true);
+                    rest = after;
+                }
+                ("element" | "part", [n, more @ ..]) => {
+                    arguments[*first] = json!(number(n)?);
+                    rest = more;
+                }
+                _ => return None,
+            }
+        }
+        plain(arguments)
+    },
+};
+
 pub(crate) const FIND: Form = Form {
     word: "find",
     usage: "WORDS [role ROLE] | role ROLE",

@@ -12,8 +12,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::arguments;
-use crate::browser::Browser;
 use crate::error::ToolError;
+use crate::operator::Operator;
 use crate::output::{Outcome, ToolOutput};
 use crate::state::State;
 
@@ -46,7 +46,7 @@ const COOKIE_FIELDS: &[&str] = &[
 const READ_LOCAL: &str = "(() => { try { return { origin: location.origin, \
     items: Object.entries(localStorage) }; } catch { return { origin: location.origin, items: [] }; } })()";
 
-impl Browser {
+impl Operator {
     pub(crate) async fn state_save(
         &self,
         _state: &mut State,

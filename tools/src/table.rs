@@ -6,7 +6,7 @@
 //! Anthropic exports), dispatch (`Pack::call`), the dialog rule, the
 //! shell's short forms and its help.
 //!
-//! Adding a tool is one entry here and one `Browser` method taking
+//! Adding a tool is one entry here and one `Operator` method taking
 //! `(&mut State, ItsArgs)`:
 //!
 //! ```text
@@ -27,16 +27,16 @@ use std::pin::Pin;
 use serde_json::{json, Value};
 
 use crate::arguments::*;
-use crate::browser::Browser;
+use crate::operator::Operator;
 use crate::options::{Group, PackOptions};
 use crate::output::Outcome;
 use crate::schema::{schema_of, strict_for_openai};
 use crate::short;
 use crate::state::State;
 
-/// A tool's handler: reads its arguments and runs its `Browser` method.
+/// A tool's handler: reads its arguments and runs its `Operator` method.
 pub(crate) type Handler = for<'a> fn(
-    &'a Browser,
+    &'a Operator,
     &'a mut State,
     &'static str,
     Value,
@@ -51,15 +51,15 @@ pub(crate) struct Takes {
 }
 
 /// `takes!(ClickArgs => click)`: the schema of `ClickArgs`, and a handler
-/// that reads a call's arguments into one and runs `Browser::click`.
+/// that reads a call's arguments into one and runs `Operator::click`.
 macro_rules! takes {
     ($args:ty => $method:ident) => {
         Takes {
             schema: schema_of::<$args>,
-            handler: |browser, state, tool, arguments| {
+            handler: |operator, state, tool, arguments| {
                 Box::pin(async move {
                     let args: $args = crate::args::parse(tool, arguments)?;
-                    browser.$method(state, args).await
+                    operator.$method(state, args).await
                 })
             },
         }
@@ -271,6 +271,17 @@ pub(crate) static TABLE: &[Tool] = &[
             "Find on the page",
             "Search the whole page (frames too) by words and/or role; answers only the matches, numbered as in a snapshot.",
             takes!(FindArgs => find_on_page),
+        )
+    },
+    Tool {
+        mode: Mode::Text,
+        short: Some(short::READ),
+        example: r#"`{}`, `{"element": 12}`, `{"whole_page": true, "part": 2}`"#,
+        ..Tool::reader(
+            "read",
+            "Read the text",
+            "Read the page's main content (or an element's) as markdown: headings, lists, tables, code, links as [text][N] with N the number to click; long texts come in parts with an outline. For reading articles and docs; snapshot shows the controls.",
+            takes!(ReadArgs => read_text),
         )
     },
     Tool {

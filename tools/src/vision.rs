@@ -6,11 +6,11 @@ use driver_core::Driver;
 
 use crate::args::{check_text_length, delta, direction_word};
 use crate::arguments;
-use crate::browser::{acted, Browser};
+use crate::operator::{acted, Operator};
 use crate::output::{typed_line, Outcome};
 use crate::state::State;
 
-impl Browser {
+impl Operator {
     pub(crate) async fn click_point(
         &self,
         state: &mut State,

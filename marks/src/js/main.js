@@ -22,6 +22,8 @@
  * @property {boolean} [full]   (snapshot) the whole page
  * @property {number | null} [scope]  (snapshot) only inside this local id
  * @property {{text?: string, role?: string} | null} [find]  (snapshot) a search
+ * @property {"main" | "all" | null} [read]  (snapshot) a reading of the text:
+ *   the main content, or all of the page (or the scope)
  * @property {{onclick: number[], listened: number[]} | null} [handlers]  elements
  *   with an onclick property, and with click listeners, by place in document
  *   order, as the page's own world sees them

@@ -18,12 +18,31 @@
 // holds `find.text` (lower case; if given), and the lines of text that hold
 // it; nothing else is looked at closely, which keeps a search of a long page
 // fast.
+//
+// With `options.read` it is a reading of the text (the `read` tool): the
+// page's main content (or the scope, or with "all" the whole page) as
+// blocks of text (paragraphs, headings, list items, quotes, preformatted
+// text, table cells) whose links stand inline, by local id, where they
+// are in the text; the controls of a form are left out. The text is judged
+// exactly as a snapshot judges it, so a reading and a search agree on what
+// text there is.
 
 /**
  * @typedef {{k: "h", level: number, text: string, y: number}
  *   | {k: "t", text: string, y: number}
  *   | {k: "e", id: number}
- *   | {k: "f", path: number[], src: string, box: Box, offset: Point}} Item
+ *   | {k: "f", path: number[], src: string, box: Box, offset: Point}
+ *   | ({k: "b", parts: (string | number)[], more: boolean} & Block)} Item
+ * @typedef {object} Block  what a reading's block of text is
+ * @property {"p" | "h" | "li" | "quote" | "pre" | "cell"} kind
+ * @property {number} level  a heading's level
+ * @property {number} depth  a list item's depth (1 for a top-level list)
+ * @property {number} n      an ordered list item's number (0: a bullet)
+ * @property {number} table  a cell's table, row and column, to lay rows out
+ * @property {number} row
+ * @property {number} col
+ * @typedef {{root: string, left: string[]}} ReadingAnswer  what a reading
+ *   read (main, article, body, scope or frame) and the landmarks it left out
  * @typedef {{label: string, value: string, selected: boolean}} OptionRecord
  * @typedef {object} ElementRecord
  * @property {number} id
@@ -46,6 +65,8 @@
  * @property {string} [shows]   what a person sees on it, where its name says something else
  * @property {string} [title]   its tooltip, where its name is too short to say much
  * @property {Clues} [clues]    what can be known of an element with no name
+ * @property {string} [row]     the text around it in the page, to know a
+ *   look-alike a re-render put in its place by (see `rowOf`)
  * @typedef {[number, string, number, number, number, number]} Beyond
  * @typedef {object} SnapshotAnswer
  * @property {string} doc
@@ -59,6 +80,7 @@
  * @property {Item[]} items
  * @property {ElementRecord[]} elements
  * @property {Beyond[]} beyond
+ * @property {ReadingAnswer | null} read
  */
 
 /** What a page could make endless is cut before it travels. */
@@ -67,12 +89,73 @@ const TITLE_LIMIT = 1000;
 /** @param {string} text @param {number} limit */
 const cut = (text, limit) => (text.length > limit ? text.slice(0, limit - 1) + "…" : text);
 
-// A search (options.find): what it asks for, in lower case.
+// Text as a model reads it, in lower case, for a search to match: what
+// the answer blanks or drops of page text (marks' `page_text`: controls and
+// separators become spaces, as does a default-ignorable letter; format,
+// private-use, unassigned and other default-ignorable characters go), and
+// each run of spaces one space, as a person sees it.
+const BLANKS = /[\p{Cc}\p{Zl}\p{Zp}\p{Zs}\u2800]|(?=\p{Lo})\p{Default_Ignorable_Code_Point}/gu;
+const UNSEEN = /[\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{Default_Ignorable_Code_Point}]/gu;
+/** @param {string} text */
+const asRead = (text) => text.replace(BLANKS, " ").replace(UNSEEN, "").replace(/\s+/g, " ").toLowerCase();
+/** Plain printable ASCII: nothing for `asRead` to change but the case. */
+const PLAIN = /^[\x20-\x7e]*$/;
+
+// A search (options.find): what it asks for, as a model reads it.
 const find = options.find || null;
-const findText = find && find.text ? String(find.text).toLowerCase() : "";
+const findText = find && find.text ? asRead(String(find.text)).trim() : "";
 const findRole = find && find.role ? String(find.role) : "";
 /** @param {string | null | undefined} text */
-const holds = (text) => !findText || (text || "").toLowerCase().includes(findText);
+const holds = (text) => {
+  if (!findText || !text) return !findText;
+  if (text.toLowerCase().includes(findText)) return true;
+  return !PLAIN.test(text) && asRead(text).includes(findText);
+};
+// A reading (options.read): "main" (the main content) or "all".
+const reading = options.read === "main" || options.read === "all";
+/** @type {Block} */
+const PARAGRAPH = { kind: "p", level: 0, depth: 0, n: 0, table: 0, row: 0, col: 0 };
+/** What makes a reading's list, and its inline code. */
+const LIST_TAGS = new Set(["UL", "OL", "MENU"]);
+const CODE_TAGS = new Set(["CODE", "KBD", "SAMP"]);
+/** What a reading leaves out: the controls of a form, which are not text. */
+const FORM_TAGS = new Set(["INPUT", "SELECT", "TEXTAREA", "BUTTON", "OPTION"]);
+const FORM_ROLES = new Set(["button", "textbox", "searchbox", "checkbox", "radio", "switch", "combobox",
+  "listbox", "option", "slider", "spinbutton", "menuitem", "menuitemcheckbox", "menuitemradio", "tab"]);
+/**
+ * The landmark an element is, of those a reading of the main content
+ * leaves out (the site's navigation, banner, footer, asides, search), or
+ * null. A header or footer is the page's only outside an article or a
+ * section, as for assistive technology.
+ * @param {Element} element
+ * @returns {string | null}
+ */
+const aroundContent = (element) => {
+  const role = element.getAttribute("role");
+  if (role === "navigation" || element.tagName === "NAV") return "navigation";
+  if (role === "complementary" || element.tagName === "ASIDE") return "aside";
+  if (role === "search" || element.tagName === "SEARCH") return "search";
+  const inside = () => Boolean(element.parentElement && element.parentElement.closest("article, aside, main, nav, section, [role=main], [role=article]"));
+  if (role === "banner" || (element.tagName === "HEADER" && !role && !inside())) return "banner";
+  if (role === "contentinfo" || (element.tagName === "FOOTER" && !role && !inside())) return "footer";
+  return null;
+};
+/**
+ * Where a reading of the main content starts: the page's main landmark,
+ * else its only article, else the body.
+ * @returns {{root: Element | null, what: string}}
+ */
+const mainContent = () => {
+  const body = document.body || document.documentElement;
+  const shown = (/** @type {Element} */ element) => !isHidden(element);
+  const main = Array.from(document.querySelectorAll("main, [role=main]")).filter(shown);
+  if (main.length === 1) return { root: main[0], what: "main" };
+  const articles = Array.from(document.querySelectorAll("article, [role=article]"))
+    .filter((article) => shown(article) && !(article.parentElement && article.parentElement.closest("article, [role=article]")));
+  if (articles.length === 1) return { root: articles[0], what: "article" };
+  return { root: body, what: "body" };
+};
+
 /**
  * Whether an element could match before its name is worked out: the words
  * it could be named by are all in these (a cheap, loose test).
@@ -92,6 +175,46 @@ const mightMatch = (element, role) => {
   return Boolean(element.querySelector && element.querySelector("img[alt], svg title"));
 };
 
+/** How much of the text around an element identifies its row. */
+const ROW_LIMIT = 300;
+/** The most children, and a fourth of the text nodes, a row may have. */
+const ROW_PARTS = 24;
+/** For how many elements of a snapshot the rows are read. */
+const ROWS_KEPT = 5000;
+/**
+ * The text of the nearest box around an element that holds text besides
+ * its own (a list item's label, a table row's cells): what a person tells
+ * the element's row by. Every character counts, seen or not: it is an
+ * identity, never shown. Empty where the box is too far up or too big to
+ * say (more than ROW_LIMIT characters, more than ROW_PARTS children, or
+ * many nodes to read).
+ * @param {Element} element
+ * @returns {string}
+ */
+const rowOf = (element) => {
+  /** @param {Node} root */
+  const textIn = (root) => {
+    let text = "";
+    let nodes = 0;
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      text += node.nodeValue;
+      if (text.length > ROW_LIMIT * 2 || ++nodes > ROW_PARTS * 4) return null;
+    }
+    return clean(text);
+  };
+  const own = textIn(element);
+  let box = element.parentElement;
+  for (let depth = 0; box && depth < 4; depth++, box = box.parentElement) {
+    // A box of many parts (a list, the page) is no one element's row.
+    if (box === document.body || box === document.documentElement || box.childElementCount > ROW_PARTS) return "";
+    const text = textIn(box);
+    if (text === null || text.length > ROW_LIMIT) return "";
+    if (text !== own) return text;
+  }
+  return "";
+};
+
 /** @returns {SnapshotAnswer | {error: "loading" | "gone"}} */
 const snapshot = () => {
   /** @type {Item[]} */
@@ -109,7 +232,93 @@ const snapshot = () => {
   // (hidden or not) only if the line holds what is searched for.
   /** @type {(Text | string)[]} */
   let pending = [];
+  // A reading's block: what it is, the parts gathered so far (text, and
+  // links by local id), and the blocks that have been written once already
+  // (what follows in one is more of it: a list item's second paragraph).
+  /** @type {Block} */
+  let current = PARAGRAPH;
+  /** @type {(string | number)[]} */
+  let pieces = [];
+  /** @type {WeakSet<Block>} */
+  const flushed = new WeakSet();
+  const flushBlock = () => {
+    if (line) pieces.push(line);
+    const pre = current.kind === "pre";
+    /** @type {(string | number)[]} */
+    const kept = [];
+    for (const part of pieces) {
+      if (typeof part === "number") kept.push(part);
+      else if (part) kept.push(cut(pre ? part : part.replace(/\s+/g, " "), LINE_LIMIT));
+    }
+    if (lineY !== null && kept.some((part) => typeof part === "number" || part.trim())) {
+      /** @type {Item} */
+      const item = { k: "b", ...current, parts: kept, more: current !== PARAGRAPH && flushed.has(current) };
+      items.push(item);
+      if (lineElements.length) written.push({ item, elements: lineElements });
+      flushed.add(current);
+    }
+    line = "";
+    lineY = null;
+    lineElements = [];
+    pieces = [];
+  };
+  /**
+   * Reads `body` as the inside of a block of the kind given.
+   * @param {Block} kind @param {() => void} body
+   */
+  const inBlock = (kind, body) => {
+    flush();
+    const outer = current;
+    current = kind;
+    body();
+    flush();
+    current = outer;
+  };
+  // How deep in lists the walk is, and the tables and rows met so far.
+  let lists = 0;
+  /** @type {WeakMap<Element, number>} */
+  const serials = new WeakMap();
+  let serial = 0;
+  /** @param {Element | null} element */
+  const serialOf = (element) => {
+    if (!element) return 0;
+    if (!serials.has(element)) serials.set(element, ++serial);
+    return /** @type {number} */ (serials.get(element));
+  };
+  /**
+   * The block an element begins in a reading, if it begins one.
+   * @param {Element} element
+   * @returns {Block | null}
+   */
+  const blockOf = (element) => {
+    switch (element.tagName) {
+      case "LI": {
+        const list = element.parentElement;
+        let n = 0;
+        if (list && list.tagName === "OL") {
+          n = (/** @type {HTMLOListElement} */ (list)).start;
+          for (let before = element.previousElementSibling; before; before = before.previousElementSibling) {
+            if (before.tagName === "LI") n++;
+          }
+        }
+        return { ...PARAGRAPH, kind: "li", depth: Math.max(1, lists), n };
+      }
+      case "PRE": return { ...PARAGRAPH, kind: "pre" };
+      case "BLOCKQUOTE": return { ...PARAGRAPH, kind: "quote" };
+      case "TD": case "TH": {
+        const cell = /** @type {HTMLTableCellElement} */ (element);
+        return { ...PARAGRAPH, kind: "cell", table: serialOf(cell.closest("table")), row: serialOf(cell.parentElement), col: cell.cellIndex };
+      }
+      default: return null;
+    }
+  };
+  // What a reading of the main content passed over, and whether it looks
+  // for what to pass over (it reads the body, for want of a main landmark).
+  /** @type {string[]} */
+  const left = [];
+  let skipping = false;
   const flush = () => {
+    if (reading) return flushBlock();
     if (find) {
       const gathered = line;
       const nodes = pending;
@@ -231,10 +440,18 @@ const snapshot = () => {
     if (tag === "A" && element.hasAttribute("href")) record.href = /** @type {string} */ (element.getAttribute("href"));
     describeLooks(element, record);
     if (find && !holds(record.name) && !holds(record.value) && !holds(record.href)) return;
+    // An element with no name is told from its look-alikes by its row (a
+    // named one by its name and the text either side: reading rows costs
+    // the walk a third more on a page of thousands of links).
+    if (!find && !reading && !record.name && elements.length < ROWS_KEPT) {
+      const row = rowOf(element);
+      if (row) record.row = row;
+    }
     const cx = box.x - frameOffset.x + box.w / 2, cy = box.y - frameOffset.y + box.h / 2;
-    if (cx >= 0 && cy >= 0 && cx < innerWidth && cy < innerHeight) centres.push({ element, record, cx, cy });
+    // (A reading says nothing of what covers a link: no hit test for it.)
+    if (!reading && cx >= 0 && cy >= 0 && cx < innerWidth && cy < innerHeight) centres.push({ element, record, cx, cy });
     elements.push(record);
-    items.push({ k: "e", id });
+    if (!reading) items.push({ k: "e", id });
   };
 
   /**
@@ -268,7 +485,8 @@ const snapshot = () => {
       if (!parent) return;
       const value = text.nodeValue || "";
       if (!value.trim()) {
-        if (value) line += " ";
+        if (reading && current.kind === "pre") line += value;
+        else if (value) line += " ";
         if (find && value) pending.push(" ");
         return;
       }
@@ -303,9 +521,16 @@ const snapshot = () => {
     if (!quiet && element.getAttribute("aria-hidden") === "true") {
       // Seen, but not for assistive technology: its controls (a spinner's
       // arrows) are listed, its text (icon glyphs) is not read.
-      if (layoutOf(element).display === "none") return;
+      if (reading || layoutOf(element).display === "none") return;
       walk(element, frameOffset, win, path, true);
       return;
+    }
+    if (skipping && !quiet) {
+      const landmark = aroundContent(element);
+      if (landmark) {
+        if (!isHidden(element)) left.push(landmark);
+        return;
+      }
     }
     if (element.tagName === "IFRAME" || element.tagName === "FRAME") {
       const frame = /** @type {HTMLIFrameElement} */ (element);
@@ -329,6 +554,16 @@ const snapshot = () => {
     // a pointer of its own (not one that is merely focusable). Then it is
     // numbered, and named by its own text.
     const heading = roleOf(element) === "heading" && interactive(element) !== "clickable";
+    if (heading && reading) {
+      // A reading's heading holds its links where they stand.
+      if (quiet || isHidden(element)) return;
+      const level = /^H[1-6]$/.test(element.tagName) ? Number(element.tagName[1]) : Number(element.getAttribute("aria-level") || 2);
+      inBlock({ ...PARAGRAPH, kind: "h", level }, () => {
+        if (element.shadowRoot) walk(element.shadowRoot, frameOffset, win, path, quiet);
+        eachChild(element, into);
+      });
+      return;
+    }
     if (heading) {
       flush();
       const box = boxOf(element, frameOffset);
@@ -348,7 +583,7 @@ const snapshot = () => {
     }
     // A dialog is numbered (to scope a snapshot to it) and read through.
     const ownRole = element.getAttribute("role");
-    if (ownRole === "dialog" || ownRole === "alertdialog" || (element.tagName === "DIALOG" && (/** @type {HTMLDialogElement} */ (element)).open)) {
+    if (!reading && (ownRole === "dialog" || ownRole === "alertdialog" || (element.tagName === "DIALOG" && (/** @type {HTMLDialogElement} */ (element)).open))) {
       if (isHidden(element)) return;
       flush();
       describe(element, ownRole || "dialog", frameOffset);
@@ -358,7 +593,23 @@ const snapshot = () => {
       return;
     }
     const role = interactive(element);
-    if (role && !labelOfListed(element, role)) {
+    if (reading && role) {
+      // A reading writes a link where it stands in the text, by its name,
+      // and leaves out a form's controls; what else a script made
+      // clickable is read as text.
+      if (role === "link") {
+        const before = elements.length;
+        describe(element, role, frameOffset);
+        if (elements.length > before) {
+          const record = elements[elements.length - 1];
+          if (lineY === null) lineY = record.box.y;
+          pieces.push(line, record.id);
+          line = "";
+        }
+        return;
+      }
+      if ((FORM_TAGS.has(element.tagName) || FORM_ROLES.has(role)) && element.tagName !== "SUMMARY") return;
+    } else if (role && !labelOfListed(element, role)) {
       flush();
       const holding = parts(element, role);
       if (holding) {
@@ -427,17 +678,41 @@ const snapshot = () => {
         }
       }
     }
-    if ((element.tagName === "TD" || element.tagName === "TH") && (/** @type {HTMLTableCellElement} */ (element)).cellIndex > 0) {
+    if (!reading && (element.tagName === "TD" || element.tagName === "TH") && (/** @type {HTMLTableCellElement} */ (element)).cellIndex > 0) {
       line += " | ";
       if (find) pending.push(" | ");
     }
-    if (element.shadowRoot) walk(element.shadowRoot, frameOffset, win, path, quiet);
-    eachChild(element, into);
+    const inside = () => {
+      if (element.shadowRoot) walk(element.shadowRoot, frameOffset, win, path, quiet);
+      eachChild(element, into);
+    };
+    const kind = reading ? blockOf(element) : null;
+    if (kind) return inBlock(kind, inside);
+    // Code in a line of text, between backticks as markdown writes it.
+    if (reading && CODE_TAGS.has(element.tagName) && current.kind !== "pre" && !block) {
+      line += "`";
+      inside();
+      line += "`";
+      return;
+    }
+    const list = reading && LIST_TAGS.has(element.tagName);
+    if (list) lists++;
+    inside();
+    if (list) lists--;
     if (block) flush();
   };
 
   if (!document.documentElement) return { error: "loading" };
-  const root = options.scope ? elementOf(options.scope) : document.body || document.documentElement;
+  /** @type {Element | null} */
+  let root = document.body || document.documentElement;
+  let what = options.path && options.path.length ? "frame" : "body";
+  if (options.scope) {
+    root = elementOf(options.scope);
+    what = "scope";
+  } else if (options.read === "main" && what === "body") {
+    ({ root, what } = mainContent());
+    skipping = what === "body";
+  }
   if (!root || !root.isConnected) return { error: "gone" };
   walk(root, offset, window, options.path || []);
   flush();
@@ -457,6 +732,7 @@ const snapshot = () => {
     items: shownItems,
     elements,
     beyond,
+    read: reading ? { root: what, left } : null,
   };
 };
 

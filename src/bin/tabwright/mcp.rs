@@ -50,7 +50,7 @@ enum Serves {
 }
 
 /// Which pack a call goes to, and what its answer says first.
-struct Target {
+struct Route {
     pack: Arc<Pack>,
     /// The handle the call used, for its idle clock and `close`.
     handle: Option<String>,
@@ -100,11 +100,11 @@ impl McpServer {
         tool: &str,
         arguments: &mut Map<String, Value>,
         context: &RequestContext<RoleServer>,
-    ) -> Result<Target, String> {
+    ) -> Result<Route, String> {
         let named = arguments.remove(SESSION);
         let (hub, own) = match &self.serves {
             Serves::One(pack) => {
-                return Ok(Target {
+                return Ok(Route {
                     pack: Arc::clone(pack),
                     handle: None,
                     preface: None,
@@ -115,7 +115,7 @@ impl McpServer {
         let owner = Owner::of(bearer(context).as_deref());
         match named {
             Some(Value::String(handle)) if !handle.is_empty() => match hub.find(&handle, owner) {
-                Some(pack) => Ok(Target {
+                Some(pack) => Ok(Route {
                     pack,
                     handle: Some(handle),
                     preface: None,
@@ -129,7 +129,7 @@ impl McpServer {
             Some(Value::Null) | None => {
                 let own = own.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
                 if let Some(legacy) = own.as_ref() {
-                    return Ok(Target {
+                    return Ok(Route {
                         pack: Arc::clone(&legacy.pack),
                         handle: None,
                         preface: None,
@@ -144,7 +144,7 @@ impl McpServer {
                 }
                 let (handle, pack) = hub.mint(owner).map_err(|full| format!("{full}."))?;
                 tracing::info!(open = hub.open(), "a session handle was made");
-                Ok(Target {
+                Ok(Route {
                     pack,
                     preface: Some(format!(
                         "Session {handle}: pass \"session\": \"{handle}\" in every later call to keep this browser (its tabs, cookies and numbers)."

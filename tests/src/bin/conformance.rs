@@ -5,7 +5,7 @@
 
 use std::process::ExitCode;
 
-use tabwright_tests::conformance::{self, Outcome};
+use tabwright_tests::conformance::{self, Verdict};
 use tabwright_tests::Backend;
 
 #[tokio::main]
@@ -52,11 +52,11 @@ async fn main() -> ExitCode {
         print!("{:width$}", check.name);
         for &backend in &backends {
             let cell = match conformance::run(backend, check).await {
-                Ok(Outcome::Pass) => {
+                Ok(Verdict::Pass) => {
                     passed += 1;
                     "pass".to_owned()
                 }
-                Ok(Outcome::Unsupported { capability, reason }) => {
+                Ok(Verdict::Unsupported { capability, reason }) => {
                     unsupported += 1;
                     failures.push(format!(
                         "{} on {}: unsupported ({capability}): {reason}",

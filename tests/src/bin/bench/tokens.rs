@@ -6,6 +6,8 @@
 //! The sequences' checks read only the answers, as a model would: a
 //! [`Reader`] keeps the page as the answers describe it (a whole page
 //! replaces it, a change list edits it), and each check asks that page.
+//! With `BENCH_SHOW` set, every answer of the sequences is printed to
+//! stderr, to see where the tokens go.
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -160,7 +162,50 @@ fn sequences() -> Vec<(&'static str, &'static str, Vec<Step>)> {
                 ),
             ],
         ),
+        ("a TodoMVC-like app", "/fx/todo.html", todo_steps()),
     ]
+}
+
+/// The TodoMVC sequence: add six items, tick four. The app renders its
+/// whole list again on every change, and its checkboxes have no names: a
+/// checkbox is named by the line after it (`before:Buy milk`).
+fn todo_steps() -> Vec<Step> {
+    const ITEMS: [&str; 6] = [
+        "Buy milk",
+        "Walk the dog",
+        "Read a book",
+        "Call mum",
+        "Pay the rent",
+        "Water the plants",
+    ];
+    const LEFT: [&str; 6] = [
+        "+1 item left",
+        "+2 items left",
+        "+3 items left",
+        "+4 items left",
+        "+5 items left",
+        "+6 items left",
+    ];
+    const TICKED: [(&str, &str); 4] = [
+        ("before:Buy milk", "+5 items left"),
+        ("before:Read a book", "+4 items left"),
+        ("before:Pay the rent", "+3 items left"),
+        ("before:Water the plants", "+2 items left"),
+    ];
+    let mut steps: Vec<Step> = ITEMS
+        .iter()
+        .zip(LEFT)
+        .map(|(item, left)| Step {
+            tool: "type",
+            element: Some("\"What needs to be done?\""),
+            arguments: json!({ "text": item, "submit": true }),
+            check: Box::leak(Box::new([left])),
+        })
+        .collect();
+    for (checkbox, left) in TICKED {
+        steps.push(step("click", Some(checkbox), Box::leak(Box::new([left]))));
+    }
+    steps
 }
 
 /// The page as the answers describe it.
@@ -264,13 +309,79 @@ pub async fn token_costs(backend: Backend, runs: usize) -> Result<(), String> {
     }
     println!(
         "  {:<28} {:>6} → {:>5} tokens ({:.2}×)",
-        "all four",
+        "all",
         totals.0,
         totals.1,
         totals.1 as f64 / totals.0.max(1) as f64
     );
     find_cost(backend, &site, runs).await?;
+    read_costs(backend, &site).await?;
     small_page_costs(backend, &site, runs).await
+}
+
+/// A long documentation page: a site's navigation, banner and footer
+/// around an article of `sections` sections, each a heading, paragraphs
+/// with links, a list, a table and some code.
+pub fn long_article(sections: usize) -> String {
+    let mut page = String::from(
+        "<!doctype html><html><head><meta charset=\"utf-8\"><title>The manual</title></head><body>\n<header><a href=\"/\">Widgets</a> <input placeholder=\"Search the docs\"> <button>Search</button></header>\n<nav><ul>",
+    );
+    for n in 1..=sections {
+        page.push_str(&format!("<li><a href=\"#s{n}\">Section {n}</a></li>"));
+    }
+    page.push_str("</ul></nav>\n<main><h1>The manual</h1>\n");
+    for n in 1..=sections {
+        page.push_str(&format!(
+            "<section id=\"s{n}\"><h2>Section {n}: configuring part {n}</h2>\n\
+             <p>Part {n} reads its settings from <code>widgets-{n}.toml</code> when it starts; see \
+             <a href=\"/ref/{n}\">the reference for part {n}</a> for every key, and \
+             <a href=\"/faq/{n}\">the questions people ask</a> before you change one.</p>\n\
+             <p>A value set on the command line wins over the file, and the file over the defaults, \
+             which suit a small machine; a larger one may want more workers.</p>\n\
+             <ul><li>workers: how many threads part {n} runs</li><li>queue: how long its queue may grow</li>\
+             <li>log: where it writes, <a href=\"/log/{n}\">its format</a></li></ul>\n\
+             <table><tr><th>Key</th><th>Default</th><th>Range</th></tr>\
+             <tr><td>workers</td><td>4</td><td>1–64</td></tr><tr><td>queue</td><td>1000</td><td>10–100000</td></tr></table>\n\
+             <pre>[part{n}]\nworkers = 8\nqueue = 5000</pre></section>\n"
+        ));
+    }
+    page.push_str("</main>\n<aside><h2>Related</h2><a href=\"/a\">Plugins</a> <a href=\"/b\">Recipes</a></aside>\n<footer><a href=\"/legal\">Legal</a> <a href=\"/privacy\">Privacy</a> © 2026</footer></body></html>");
+    page
+}
+
+/// `read` against `snapshot {"full_page": true}` on long fixture articles:
+/// the tokens of each (characters / 4), all of the text in one part.
+async fn read_costs(backend: Backend, site: &Site) -> Result<(), String> {
+    site.page("/manual", &long_article(40)).await;
+    let pack = pack(backend, site, Answers::Changes)?;
+    for page in ["/fx/article.html", "/fx/docs.html", "/manual"] {
+        pack.call("open", json!({ "url": site.url(page) })).await;
+        let whole = pack
+            .call(
+                "snapshot",
+                json!({ "full_page": true, "max_tokens": 50000 }),
+            )
+            .await;
+        let read = pack.call("read", json!({ "max_tokens": 50000 })).await;
+        let all = pack
+            .call("read", json!({ "whole_page": true, "max_tokens": 50000 }))
+            .await;
+        if whole.is_error || read.is_error || all.is_error {
+            return Err(format!("{}\n{}\n{}", whole.text, read.text, all.text));
+        }
+        let (whole, read, all) = (
+            whole.text.len() / 4,
+            read.text.len() / 4,
+            all.text.len() / 4,
+        );
+        println!(
+            "  read {page:<18} {read:>6} tokens; the whole page {all:>6}; snapshot full_page {whole:>6} ({:.2}× and {:.2}×)",
+            read as f64 / whole.max(1) as f64,
+            all as f64 / whole.max(1) as f64
+        );
+    }
+    pack.close().await;
+    Ok(())
 }
 
 fn pack(backend: Backend, site: &Site, answers: Answers) -> Result<Pack, String> {
@@ -304,7 +415,18 @@ async fn run_sequence(
             other => other.clone(),
         };
         if let Some(needle) = step.element {
-            let known = reader.lines.join("\n");
+            let known = match needle.strip_prefix("before:") {
+                // The element on the line before this text.
+                Some(text) => reader
+                    .lines
+                    .iter()
+                    .position(|line| line == text)
+                    .and_then(|at| at.checked_sub(1))
+                    .map(|at| reader.lines[at].clone())
+                    .unwrap_or_default(),
+                None => reader.lines.join("\n"),
+            };
+            let needle = needle.strip_prefix("before:").map_or(needle, |_| "[");
             let number = tools::element_number(&known, needle)
                 .ok_or(format!("no {needle} on the page as the answers tell it"))?;
             arguments["element"] = json!(number);
@@ -314,6 +436,9 @@ async fn run_sequence(
             return Err(format!("{} {arguments}: {}", step.tool, answer.text));
         }
         spent += answer.text.len() / 4;
+        if std::env::var_os("BENCH_SHOW").is_some() {
+            eprintln!("=== {} {arguments}\n{}", step.tool, answer.text);
+        }
         reader.read(&answer.text);
         for check in step.check {
             let (wanted, piece) = check.split_at(1);

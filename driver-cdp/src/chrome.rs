@@ -3,8 +3,12 @@
 //! browser of one session's own, or one that several sessions share, each
 //! in a browser context of its own.
 
-use std::time::Duration;
-
+use chromiumoxide::cdp::browser_protocol::browser::{
+    BrowserContextId, CloseParams, SetDownloadBehaviorBehavior, SetDownloadBehaviorParams,
+};
+use chromiumoxide::cdp::browser_protocol::target::{
+    CreateBrowserContextParams, DisposeBrowserContextParams, SetDiscoverTargetsParams,
+};
 use parking_lot::Mutex;
 use serde::Deserialize;
 use serde_json::json;
@@ -17,14 +21,11 @@ use crate::client::Client;
 use crate::events;
 use crate::registry::{SharedRegistry, TargetInfo};
 
-/// How long `Browser.close` may take before the process group is killed.
-const CLOSE_GRACE: Duration = Duration::from_millis(1500);
-
 /// A running (or connected) browser.
 ///
 /// Field order matters for `Drop`: the process is killed before the
 /// temporary profile is deleted, since Chrome writes into it until it dies.
-pub(crate) struct Browser {
+pub(crate) struct Chrome {
     pub client: Client,
     pub registry: SharedRegistry,
     events: JoinHandle<()>,
@@ -36,7 +37,7 @@ pub(crate) struct Browser {
     _profile: Option<Profile>,
 }
 
-impl Browser {
+impl Chrome {
     /// Starts Chrome with `options` (or connects to `options.endpoint`) and
     /// follows its events: every target is discovered and attached, and
     /// downloads in its default context are refused.
@@ -69,15 +70,9 @@ impl Browser {
         };
         let client = &browser.client;
         client
-            .call_raw(
-                None,
-                "Target.setDiscoverTargets",
-                json!({ "discover": true }),
-            )
+            .order(None, SetDiscoverTargetsParams::new(true))
             .await?;
-        client
-            .call_raw(None, "Target.setAutoAttach", events::auto_attach())
-            .await?;
+        client.order(None, events::auto_attach()).await?;
         browser.set_downloads(None, None).await?;
         Ok(browser)
     }
@@ -108,7 +103,8 @@ impl Browser {
         context: Option<&str>,
         dir: Option<&std::path::Path>,
     ) -> Result<()> {
-        let mut params = json!({ "behavior": "deny", "eventsEnabled": true });
+        let mut params = SetDownloadBehaviorParams::new(SetDownloadBehaviorBehavior::Deny);
+        params.events_enabled = Some(true);
         if let Some(dir) = dir {
             std::fs::create_dir_all(dir).map_err(|error| DriverError::Launch {
                 reason: format!(
@@ -116,15 +112,11 @@ impl Browser {
                     dir.display()
                 ),
             })?;
-            params["behavior"] = json!("allowAndName");
-            params["downloadPath"] = json!(dir.to_string_lossy());
+            params.behavior = SetDownloadBehaviorBehavior::AllowAndName;
+            params.download_path = Some(dir.to_string_lossy().into_owned());
         }
-        if let Some(context) = context {
-            params["browserContextId"] = json!(context);
-        }
-        self.client
-            .call_raw(None, "Browser.setDownloadBehavior", params)
-            .await?;
+        params.browser_context_id = context.map(BrowserContextId::new);
+        self.client.order(None, params).await?;
         Ok(())
     }
 
@@ -132,22 +124,14 @@ impl Browser {
     /// requests through `proxy` (loopback included), downloads refused; it
     /// goes when our connection does.
     pub async fn create_context(&self, proxy: Option<&str>) -> Result<String> {
-        #[derive(Deserialize)]
-        #[serde(rename_all = "camelCase")]
-        struct Created {
-            browser_context_id: String,
-        }
-        let mut params = json!({ "disposeOnDetach": true });
-        if let Some(proxy) = proxy {
-            params["proxyServer"] = json!(proxy);
-            params["proxyBypassList"] = json!("<-loopback>");
-        }
-        let created: Created = decode(
-            self.client
-                .call_raw(None, "Target.createBrowserContext", params)
-                .await?,
-        )?;
-        let context = created.browser_context_id;
+        let params = CreateBrowserContextParams {
+            dispose_on_detach: Some(true),
+            proxy_server: proxy.map(str::to_owned),
+            proxy_bypass_list: proxy.map(|_| "<-loopback>".to_owned()),
+            ..CreateBrowserContextParams::default()
+        };
+        let created = self.client.call(None, params).await?;
+        let context: String = created.browser_context_id.into();
         self.set_downloads(Some(&context), None).await?;
         Ok(context)
     }
@@ -156,11 +140,7 @@ impl Browser {
     pub async fn dispose_context(&self, context: &str) {
         let _ = self
             .client
-            .call_raw(
-                None,
-                "Target.disposeBrowserContext",
-                json!({ "browserContextId": context }),
-            )
+            .order(None, DisposeBrowserContextParams::new(context.to_owned()))
             .await;
         self.registry.forget(&Some(context.to_owned()));
     }
@@ -187,11 +167,12 @@ impl Browser {
         let process = self.process.lock().take();
         if let Some(mut process) = process {
             let _ = tokio::time::timeout(
-                CLOSE_GRACE,
-                self.client.call_raw(None, "Browser.close", json!({})),
+                launch::SHUTDOWN_GRACE,
+                self.client.order(None, CloseParams::default()),
             )
             .await;
-            let _ = tokio::task::spawn_blocking(move || process.shutdown(CLOSE_GRACE)).await;
+            let _ =
+                tokio::task::spawn_blocking(move || process.shutdown(launch::SHUTDOWN_GRACE)).await;
         }
     }
 
@@ -229,7 +210,7 @@ impl Browser {
     }
 }
 
-impl Drop for Browser {
+impl Drop for Chrome {
     fn drop(&mut self) {
         self.events.abort();
     }

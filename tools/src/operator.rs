@@ -1,4 +1,4 @@
-//! [`Browser`]: what every tool acts through (the guarded driver, the
+//! [`Operator`]: what every tool acts through (the guarded driver, the
 //! numbering of its tabs and the pack's options), and the checks they share.
 
 use std::time::Duration;
@@ -13,7 +13,7 @@ use crate::secrets::Secrets;
 
 /// The browser as the tools see it. The tools are its methods, in
 /// `actions` and `vision`; reading the page back after them is in `after`.
-pub(crate) struct Browser {
+pub(crate) struct Operator {
     pub(crate) driver: GuardedDriver,
     pub(crate) marks: Marks,
     pub(crate) options: PackOptions,
@@ -23,7 +23,7 @@ pub(crate) struct Browser {
     pub(crate) person_scrubber: std::sync::RwLock<Option<Secrets>>,
 }
 
-impl Browser {
+impl Operator {
     /// Hides from every answer from now on what a person typed (texts of
     /// four characters or more; shorter ones would hide ordinary words).
     pub(crate) fn hide_typed(&self, typed: &[String]) {
