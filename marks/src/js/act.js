@@ -117,7 +117,9 @@ const act = () => {
   }
   /** @type {ActAnswer} */
   const result = {
-    box, x: box.x + box.w / 2, y: box.y + box.h / 2, covered, tag: element.tagName,
+    // The centre itself, to the nearest pixel: a box rounded first moves it
+    // by up to a pixel and can leave it on a half.
+    box, x: Math.round(frameOffset.x + cx), y: Math.round(frameOffset.y + cy), covered, tag: element.tagName,
     type: typeof field.type === "string" ? field.type : null,
     checked: typeof field.checked === "boolean" ? field.checked : null,
     value: valueOf(element),
