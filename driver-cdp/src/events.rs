@@ -6,7 +6,6 @@
 //! then resumed, so not a single request of theirs runs before the viewport,
 //! console and lifecycle events are in place.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -23,9 +22,7 @@ use futures::future::BoxFuture;
 use serde_json::json;
 use tokio::sync::mpsc;
 
-use driver_core::{
-    ConsoleEntry, ConsoleLevel, Dialog, DialogKind, FrameCallback, ScreencastFrame, TabId, Viewport,
-};
+use driver_core::{ConsoleEntry, ConsoleLevel, FrameCallback, TabId, Viewport};
 
 use crate::client::{Client, RawEvent};
 use crate::registry::{
@@ -119,7 +116,7 @@ fn handle(client: &Client, registry: &SharedRegistry, event: &RawEvent) {
         "Browser.downloadProgress" => crate::downloads::progressed(client, registry, event),
         "Page.javascriptDialogOpening" => {
             if let Some(session) = session {
-                let dialog = dialog_of(params);
+                let dialog = driver_core::backend::devtools::dialog_of(params);
                 tracing::info!(kind = %dialog.kind, message = %dialog.message, "a dialog opened");
                 registry.set_dialog(session, Some(dialog));
             }
@@ -229,23 +226,6 @@ fn on_request(registry: &SharedRegistry, event: &RawEvent) {
                 .entry((session, id.to_owned()))
                 .or_insert_with(Instant::now);
         });
-    }
-}
-
-/// Reads `Page.javascriptDialogOpening`.
-fn dialog_of(params: &serde_json::Value) -> Dialog {
-    let kind = match params["type"].as_str() {
-        Some("alert") => DialogKind::Alert,
-        Some("confirm") => DialogKind::Confirm,
-        Some("prompt") => DialogKind::Prompt,
-        Some("beforeunload") => DialogKind::BeforeUnload,
-        _ => DialogKind::Unknown,
-    };
-    let text = |key: &str| params[key].as_str().unwrap_or_default().to_owned();
-    Dialog {
-        kind,
-        message: text("message"),
-        default_prompt: text("defaultPrompt"),
     }
 }
 
@@ -473,54 +453,20 @@ fn remote_object_text(object: &serde_json::Value) -> String {
 }
 
 fn on_screencast_frame(client: &Client, callback: &FrameCallback, event: &RawEvent) {
-    use base64::Engine;
+    use driver_core::backend::screencast;
     let Some(session) = event.session_id.clone() else {
         return;
     };
-    let frame_number = event.params["sessionId"].clone();
-    if let Some(jpeg) = event.params["data"]
-        .as_str()
-        .and_then(|data| base64::engine::general_purpose::STANDARD.decode(data).ok())
-    {
-        let metadata = &event.params["metadata"];
-        callback(ScreencastFrame {
-            jpeg,
-            width: metadata["deviceWidth"].as_f64().unwrap_or_default() as u32,
-            height: metadata["deviceHeight"].as_f64().unwrap_or_default() as u32,
-        });
+    if let Some(frame) = screencast::frame(&event.params) {
+        callback(frame);
     }
-    // Acknowledge after the callback returns, and a little later: Chrome
-    // sends the next frame only then, so a slow consumer drops frames
-    // instead of queueing them, and an animated page is pictured a few
-    // times a second rather than at the screen's rate (which cost more
-    // than a core: `cargo xtask bench --only watching`).
-    // Chrome keeps a few frames in flight, so it is the acknowledgements
-    // that are paced: one per tab per gap.
-    let at = {
-        let now = std::time::Instant::now();
-        let mut next = NEXT_ACK.lock();
-        next.retain(|_, at| {
-            now.saturating_duration_since(*at) < std::time::Duration::from_secs(10)
-        });
-        let at = next.get(&session).map_or(now, |at| (*at).max(now)) + SCREENCAST_GAP;
-        next.insert(session.clone(), at);
-        at
-    };
+    // Acknowledged after the callback returns, and paced (see
+    // `screencast`).
+    let at = screencast::ack_at(&session);
+    let ack = screencast::ack_params(&event.params);
     let client = client.clone();
     tokio::spawn(async move {
         tokio::time::sleep_until(at.into()).await;
-        client.send(
-            Some(&session),
-            "Page.screencastFrameAck",
-            json!({ "sessionId": frame_number }),
-        );
+        client.send(Some(&session), "Page.screencastFrameAck", ack);
     });
 }
-
-/// When each tab's next screencast frame may be acknowledged.
-static NEXT_ACK: std::sync::LazyLock<parking_lot::Mutex<HashMap<String, std::time::Instant>>> =
-    std::sync::LazyLock::new(Default::default);
-
-/// The least time between two screencast frames of a tab: a live view
-/// polls about once a second, so five frames a second is plenty.
-const SCREENCAST_GAP: std::time::Duration = std::time::Duration::from_millis(200);

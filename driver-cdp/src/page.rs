@@ -22,8 +22,8 @@ use crate::chrome::decode;
 use crate::client::{CallError, Client, RawEvent};
 use crate::registry::{SharedRegistry, World, WORLD_NAME};
 
-use driver_core::backend::input;
 use driver_core::backend::locate::{locate_error, locate_point, LOCATE};
+use driver_core::backend::{devtools, input};
 
 /// One tab as a driver call acts on it: the connection, the registry, and
 /// the tab's flat DevTools session.
@@ -482,12 +482,6 @@ async fn evaluate_in_context(
     context: Option<i64>,
     expression: &str,
 ) -> Result<serde_json::Value> {
-    #[derive(Deserialize)]
-    #[serde(rename_all = "camelCase")]
-    struct Evaluated {
-        result: serde_json::Value,
-        exception_details: Option<serde_json::Value>,
-    }
     let mut params = json!({
         "expression": expression,
         "returnByValue": true,
@@ -503,33 +497,10 @@ async fn evaluate_in_context(
         .map_err(|error| match error {
             // The document (and its script context) went away under an
             // awaited promise: a navigation.
-            CallError::Protocol { message }
-                if message.contains("Execution context was destroyed")
-                    || message.contains("Cannot find context with specified id")
-                    || message.contains("Inspected target navigated or closed") =>
-            {
+            CallError::Protocol { message } if devtools::document_gone(&message) => {
                 DriverError::DocumentReplaced
             }
             other => other.into(),
         })?;
-    let evaluated: Evaluated = decode(answer)?;
-    if let Some(details) = evaluated.exception_details {
-        let message = details["exception"]["description"]
-            .as_str()
-            .or_else(|| details["exception"]["value"].as_str())
-            .or_else(|| details["text"].as_str())
-            .unwrap_or("unknown exception");
-        // Chrome's description is the message plus a stack; the first line
-        // is what a reader needs.
-        let message = message.lines().next().unwrap_or(message).to_owned();
-        return Err(DriverError::Script { message });
-    }
-    let result = evaluated.result;
-    Ok(match result.get("value") {
-        Some(value) => value.clone(),
-        None => match result["unserializableValue"].as_str() {
-            Some(special) => serde_json::Value::String(special.to_owned()),
-            None => serde_json::Value::Null,
-        },
-    })
+    devtools::evaluated(&answer)
 }

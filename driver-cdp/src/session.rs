@@ -15,6 +15,7 @@ use chromiumoxide::cdp::browser_protocol::target::{
 };
 use chromiumoxide::cdp::js_protocol::runtime::TerminateExecutionParams;
 
+use driver_core::backend::screencast;
 use driver_core::backend::supervisor::{self, BoxFuture};
 use driver_core::{DriverError, Options, Result, Tab, TabId, Viewport};
 
@@ -47,7 +48,7 @@ pub(crate) struct CdpSession {
     opened: Vec<TabId>,
     /// The screencast, when the session has a live view: which tab it
     /// pictures, and whether it runs (only while someone looks).
-    cast: Option<Arc<parking_lot::Mutex<Cast>>>,
+    cast: Option<screencast::SharedCast>,
     /// The registry's count of opened tabs when the current one was last
     /// brought to the front.
     fronted: u64,
@@ -124,16 +125,16 @@ impl CdpSession {
             cast: options
                 .on_frame
                 .is_some()
-                .then(|| Arc::new(parking_lot::Mutex::new(Cast::default()))),
+                .then(screencast::SharedCast::default),
             fronted: 0,
             budget_kib: options.memory_budget_mb.map(|mb| mb.saturating_mul(1024)),
             renderers: crate::memory::Renderers::default(),
         };
         if let Some(cast) = &session.cast {
-            tokio::spawn(follow_looks(
-                session.client.clone(),
+            tokio::spawn(screencast::follow_looks(
                 Arc::downgrade(cast),
                 options.frames_wanted.clone(),
+                toggle(session.client.clone()),
             ));
         }
         let first = if owns_browser {
@@ -200,14 +201,7 @@ impl CdpSession {
                 .await;
         }
         if let Some(cast) = &self.cast {
-            let (old, on) = {
-                let mut cast = cast.lock();
-                (std::mem::replace(&mut cast.tab, flat.clone()), cast.on)
-            };
-            if on && old != flat {
-                screencast(&self.client, old.as_deref(), false).await;
-                screencast(&self.client, flat.as_deref(), true).await;
-            }
+            screencast::move_to(cast, flat, &toggle(self.client.clone())).await;
         }
     }
 
@@ -410,65 +404,28 @@ impl CdpSession {
     }
 }
 
-/// Where a session's screencast stands.
-#[derive(Default)]
-pub(crate) struct Cast {
-    /// The current tab's DevTools session.
-    tab: Option<String>,
-    /// Whether the screencast runs.
-    on: bool,
-}
-
-/// How often a screencast asks whether anyone looks.
-const LOOK_CHECK: Duration = Duration::from_millis(500);
-
-/// Runs the screencast while `wanted` says someone looks (always, without
-/// it) and stops it otherwise: a screencast makes Chrome draw every frame
-/// of an animated page, about 40 % of a core, looked at or not. Ends with
-/// the session.
-async fn follow_looks(
-    client: Client,
-    cast: std::sync::Weak<parking_lot::Mutex<Cast>>,
-    wanted: Option<driver_core::FramesWanted>,
-) {
-    loop {
-        let Some(cast) = cast.upgrade() else {
-            return;
-        };
-        let want = wanted.as_ref().is_none_or(|wanted| wanted());
-        let change = {
-            let mut cast = cast.lock();
-            (cast.on != want).then(|| {
-                cast.on = want;
-                cast.tab.clone()
-            })
-        };
-        drop(cast);
-        if let Some(tab) = change {
-            screencast(&client, tab.as_deref(), want).await;
-        }
-        tokio::time::sleep(LOOK_CHECK).await;
-    }
-}
-
-/// Starts or stops the screencast of a tab's DevTools session.
-async fn screencast(client: &Client, tab: Option<&str>, on: bool) {
-    let Some(tab) = tab else { return };
-    let _ = if on {
-        // Every frame that changed, paced by the acknowledgements
-        // (`events`): a live view wants a few a second.
-        let cast = StartScreencastParams {
-            format: Some(StartScreencastFormat::Jpeg),
-            quality: Some(70),
-            every_nth_frame: Some(1),
-            ..StartScreencastParams::default()
-        };
-        client.order(Some(tab), cast).await
-    } else {
-        client
-            .order(Some(tab), StopScreencastParams::default())
-            .await
-    };
+/// The screencast's switch for a CDP session: starts or stops it on a
+/// tab's DevTools session.
+fn toggle(client: Client) -> screencast::Toggle {
+    Arc::new(move |tab: Option<String>, on: bool| {
+        let client = client.clone();
+        Box::pin(async move {
+            let Some(tab) = tab else { return };
+            let _ = if on {
+                let cast = StartScreencastParams {
+                    format: Some(StartScreencastFormat::Jpeg),
+                    quality: Some(screencast::QUALITY),
+                    every_nth_frame: Some(1),
+                    ..StartScreencastParams::default()
+                };
+                client.order(Some(&tab), cast).await
+            } else {
+                client
+                    .order(Some(&tab), StopScreencastParams::default())
+                    .await
+            };
+        })
+    })
 }
 
 impl supervisor::Session for CdpSession {

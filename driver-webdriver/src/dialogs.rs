@@ -8,6 +8,26 @@ use crate::errors::sort;
 use crate::session::WdSession;
 
 impl WdSession {
+    /// A call's result with the kind of the dialog that stopped it, where
+    /// the DevTools socket heard it open (chromedriver says only its text).
+    pub(crate) fn dialog_kind<T>(&self, result: Result<T>) -> Result<T> {
+        match result {
+            Err(DriverError::DialogOpen {
+                kind: DialogKind::Unknown,
+                message,
+            }) => {
+                let kind = self
+                    .relay
+                    .as_ref()
+                    .and_then(|relay| relay.dialog(&self.current))
+                    .filter(|seen| seen.message == message)
+                    .map_or(DialogKind::Unknown, |seen| seen.kind);
+                Err(DriverError::DialogOpen { kind, message })
+            }
+            other => other,
+        }
+    }
+
     /// W3C WebDriver tells a dialog's text but not which function opened it.
     pub(crate) async fn dialog(&mut self) -> Result<Option<Dialog>> {
         // Under a dialog chromedriver may refuse even to list the windows;
@@ -17,11 +37,18 @@ impl WdSession {
             Err(other) => return Err(other),
         }
         match self.client.get_alert_text().await {
-            Ok(message) => Ok(Some(Dialog {
-                kind: DialogKind::Unknown,
-                message,
-                default_prompt: String::new(),
-            })),
+            // Which kind it is, the DevTools socket heard as it opened.
+            Ok(message) => Ok(Some(
+                self.relay
+                    .as_ref()
+                    .and_then(|relay| relay.dialog(&self.current))
+                    .filter(|seen| seen.message == message)
+                    .unwrap_or(Dialog {
+                        kind: DialogKind::Unknown,
+                        message,
+                        default_prompt: String::new(),
+                    }),
+            )),
             Err(CmdError::Standard(error)) if error.error == ErrorStatus::NoSuchAlert => Ok(None),
             Err(error) => Err(sort(error)),
         }

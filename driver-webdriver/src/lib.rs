@@ -22,33 +22,42 @@
 //! # What it does differently from CDP
 //!
 //! The behaviour is the CDP backend's, held to the same conformance suite.
-//! Where WebDriver has no word for something, this backend says so instead
-//! of faking it:
+//! What WebDriver has no word for it reaches over the browser's own
+//! DevTools socket beside it (`relay`): the profile's `DevToolsActivePort`
+//! for a chromedriver of its own, or a Selenium Grid's `se:cdp` relay
+//! (its host rewritten to the address the Grid was reached at). Over it:
+//! tabwright's own script world, the screencast for a live view, reports
+//! of refused downloads, a dialog's kind, and stopping a page that spins.
+//! Besides:
 //!
 //! - the HTTP status comes from the page's own Navigation Timing entry
 //!   (`responseStatus`), which Chromium fills in;
-//! - JPEG, WebP and full-page screenshots, download denial and stopping a
-//!   spinning script go through chromedriver's CDP bridge
-//!   (`goog/cdp/execute`); an end without it answers `Unsupported`;
+//! - JPEG, WebP and full-page screenshots go through chromedriver's CDP
+//!   bridge (`goog/cdp/execute`); an end without it answers `Unsupported`;
 //! - console messages come from chromedriver's browser log;
-//! - there is no screencast and no report of refused downloads (downloads are
-//!   still refused, by profile preference): [`Driver::capabilities`] says so.
+//! - each session is a browser of its own (WebDriver has no browser
+//!   contexts), requests in flight are watched from the page, and a
+//!   remote end with no DevTools relay has no isolated world, screencast
+//!   or download reports: [`Driver::capabilities`] says so.
 //!
 //! It is slower than CDP: every call is an HTTP request to chromedriver,
 //! which then speaks CDP itself.
 
 mod chromedriver;
 mod console;
-mod devtools;
 mod dialogs;
 mod errors;
 mod input;
 mod navigation;
 mod network;
+mod relay;
 mod screenshots;
 mod scripts;
 mod session;
 mod tabs;
+
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::Arc;
 
 use async_trait::async_trait;
 
@@ -60,23 +69,54 @@ pub use driver_core::{
 
 use session::WdSession;
 
-/// Why this backend reports no downloads.
-const NO_DOWNLOAD_REPORTS: &str =
-    "WebDriver reports no download events; downloads are still refused, by profile preference";
+/// Why this backend reports no downloads where it has no DevTools socket.
+const NO_DOWNLOAD_REPORTS: &str = "WebDriver reports no download events, and this session has no DevTools socket beside it (a remote end without Selenium Grid's se:cdp); downloads are still refused, by profile preference";
+
+/// Whether the session has the browser's DevTools socket beside WebDriver
+/// (`relay`): not known before it starts.
+const RELAY_UNKNOWN: u8 = 0;
+const RELAY_UP: u8 = 1;
+const RELAY_NONE: u8 = 2;
 
 /// A [`Driver`] over W3C WebDriver. See the crate docs.
 pub struct WebDriverDriver {
     calls: Supervisor<WdSession>,
+    /// Whether the latest session has the DevTools relay.
+    relay: Arc<AtomicU8>,
 }
 
 impl WebDriverDriver {
     /// A driver that starts chromedriver and Chrome (or connects to
     /// `options.endpoint`) on its first call.
     pub fn new(options: Options) -> Self {
+        let relay = Arc::new(AtomicU8::new(RELAY_UNKNOWN));
+        let told = Arc::clone(&relay);
         Self {
-            calls: Supervisor::new(options, |options| {
-                Box::pin(async move { WdSession::start(&options).await })
+            calls: Supervisor::new(options, move |options| {
+                let told = Arc::clone(&told);
+                Box::pin(async move {
+                    let session = WdSession::start(&options).await?;
+                    let has = if session.relay.is_some() {
+                        RELAY_UP
+                    } else {
+                        RELAY_NONE
+                    };
+                    told.store(has, Ordering::Release);
+                    Ok(session)
+                })
             }),
+            relay,
+        }
+    }
+
+    /// Whether the session has (or, not started yet, will have) the
+    /// browser's DevTools socket: a chromedriver of ours always does; a
+    /// remote end only if it offers a relay, known once its session starts.
+    fn relayed(&self) -> bool {
+        match self.relay.load(Ordering::Acquire) {
+            RELAY_UP => true,
+            RELAY_NONE => false,
+            _ => self.calls.options().endpoint.is_none(),
         }
     }
 
@@ -87,7 +127,12 @@ impl WebDriverDriver {
         action: String,
         op: impl AsyncFnOnce(&mut WdSession) -> Result<T>,
     ) -> Result<T> {
-        self.calls.run(action, true, op).await
+        self.calls
+            .run(action, true, async |session| {
+                let result = op(session).await;
+                session.dialog_kind(result)
+            })
+            .await
     }
 }
 
@@ -100,16 +145,21 @@ impl Driver for WebDriverDriver {
         } else {
             capabilities.without(Capability::NetworkLog, network::NOT_KEPT)
         };
+        let capabilities = if self.relayed() {
+            capabilities
+        } else {
+            capabilities
+                .without(
+                    Capability::Screencast,
+                    "WebDriver has no screencast, and this session has no DevTools socket beside it (a remote end without Selenium Grid's se:cdp)",
+                )
+                .without(Capability::DownloadReports, NO_DOWNLOAD_REPORTS)
+                .without(
+                    Capability::IsolatedWorld,
+                    "WebDriver runs scripts in the page's own world, where the page can see and change them, and this session has no DevTools socket beside it (a remote end without Selenium Grid's se:cdp)",
+                )
+        };
         capabilities
-            .without(
-                Capability::Screencast,
-                "WebDriver has no screencast, and chromedriver's CDP bridge carries commands, not events",
-            )
-            .without(Capability::DownloadReports, NO_DOWNLOAD_REPORTS)
-            .without(
-                Capability::IsolatedWorld,
-                "WebDriver runs scripts in the page's own world, where the page can see and change them",
-            )
             .without(
                 Capability::RequestTracking,
                 "WebDriver has no network events; the page's own fetch and XHR are watched instead",
@@ -138,6 +188,14 @@ impl Driver for WebDriverDriver {
         self.run("evaluate a script in a frame".to_owned(), async |session| {
             session.eval_in_frame(frame, expression).await
         })
+        .await
+    }
+
+    async fn eval_isolated(&self, frame: &[u32], expression: &str) -> Result<serde_json::Value> {
+        self.run(
+            "evaluate a script in tabwright's world".to_owned(),
+            async |session| session.eval_isolated(frame, expression).await,
+        )
         .await
     }
 
@@ -370,11 +428,20 @@ impl Driver for WebDriverDriver {
     }
 
     async fn downloads(&self) -> Result<Vec<Download>> {
-        Err(DriverError::Unsupported {
-            backend: "webdriver",
-            feature: Capability::DownloadReports,
-            reason: NO_DOWNLOAD_REPORTS,
-        })
+        self.calls
+            .run(
+                "read the downloads".to_owned(),
+                false,
+                async |session| match &session.relay {
+                    Some(relay) => Ok(relay.downloads()),
+                    None => Err(DriverError::Unsupported {
+                        backend: "webdriver",
+                        feature: Capability::DownloadReports,
+                        reason: NO_DOWNLOAD_REPORTS,
+                    }),
+                },
+            )
+            .await
     }
 
     async fn memory(&self) -> Result<Option<driver_core::Memory>> {

@@ -56,6 +56,20 @@ impl WdSession {
         result
     }
 
+    /// Evaluates in tabwright's own world of the frame at `path`, over the
+    /// browser's DevTools socket; where the session has none, in the
+    /// page's world (the capability says so).
+    pub(crate) async fn eval_isolated(&mut self, path: &[u32], expression: &str) -> Result<Value> {
+        if self.relay.is_none() {
+            return self.eval_in_frame(path, expression).await;
+        }
+        self.focus_current().await?;
+        match &self.relay {
+            Some(relay) => relay.eval_isolated(&self.current, path, expression).await,
+            None => self.eval_in_frame(path, expression).await,
+        }
+    }
+
     pub(crate) async fn current_tab(&mut self) -> Result<TabId> {
         self.focus_current().await?;
         Ok(TabId(self.current.clone()))

@@ -19,6 +19,9 @@ use crate::errors::sort;
 /// How long the clean-up after a timed-out call may take.
 const RECOVERY_LIMIT: Duration = Duration::from_secs(8);
 
+/// How long connecting to the browser's DevTools socket may take at start.
+const RELAY_LIMIT: Duration = Duration::from_secs(5);
+
 /// How much earlier than our own deadline chromedriver's script and page-load
 /// timeouts fire, so that it answers "timeout" itself and stays usable.
 const REMOTE_TIMEOUT_MARGIN: Duration = Duration::from_millis(500);
@@ -61,9 +64,12 @@ pub(crate) struct WdSession {
     pub(crate) current: String,
     chromedriver: Option<Chromedriver>,
     profile: Option<Profile>,
-    /// A remote end's browser-level DevTools relay (Selenium Grid's
-    /// `se:cdp`), its host the one we reached the end at.
-    relay: Option<String>,
+    /// The browser-level DevTools socket: the profile's (a chromedriver of
+    /// ours) or a remote end's relay (Selenium Grid's `se:cdp`, its host
+    /// the one we reached the end at); `None` where there is neither.
+    socket_url: Option<String>,
+    /// The connection to it, where it could be made (see `relay`).
+    pub(crate) relay: Option<crate::relay::Relay>,
     /// How often a remote end hears from an idle session.
     keep_alive: Duration,
     /// The script timeout the remote end was given.
@@ -108,7 +114,7 @@ impl WdSession {
             return Err(DriverError::Unsupported {
                 backend: "webdriver",
                 feature: driver_core::Capability::DownloadReports,
-                reason: "WebDriver sees no download events, so it cannot cap or report downloads; use the cdp backend for --downloads",
+                reason: "the WebDriver backend refuses every download (reporting each where it has the browser's DevTools socket) and cannot save them to a folder under a cap; use the cdp backend for --downloads",
             });
         }
         if options.endpoint.is_some() && options.profile_dir.is_some() {
@@ -178,11 +184,32 @@ impl WdSession {
                 })
             }
         };
-        let relay = client
-            .capabilities()
-            .and_then(|capabilities| capabilities.get("se:cdp"))
-            .and_then(Value::as_str)
-            .and_then(|relay| rewrite_relay(relay, &url));
+        let socket_url = match &profile {
+            Some(profile) => driver_core::backend::devtools::local_socket(profile.path())
+                .await
+                .map_err(|problem| tracing::debug!(%problem, "no DevTools socket in the profile"))
+                .ok(),
+            None => client
+                .capabilities()
+                .and_then(|capabilities| capabilities.get("se:cdp"))
+                .and_then(Value::as_str)
+                .and_then(|relay| rewrite_relay(relay, &url)),
+        };
+        let relay = match &socket_url {
+            Some(socket) => {
+                match tokio::time::timeout(RELAY_LIMIT, crate::relay::Relay::serve(socket, options))
+                    .await
+                {
+                    Ok(Ok(relay)) => Some(relay),
+                    Ok(Err(problem)) => {
+                        tracing::info!(%problem, "no DevTools relay: the pack's scripts run in the page's world");
+                        None
+                    }
+                    Err(_) => None,
+                }
+            }
+            None => None,
+        };
         let current = client.window().await.map_err(sort)?;
         let mut session = Self {
             client,
@@ -190,6 +217,7 @@ impl WdSession {
             current: current.into(),
             chromedriver,
             profile,
+            socket_url,
             relay,
             keep_alive: options.keep_alive,
             script_limit: remote_limit(options),
@@ -198,11 +226,15 @@ impl WdSession {
             budget_kib: options.memory_budget_mb.map(|mb| mb.saturating_mul(1024)),
         };
         session.hook_current().await;
-        // Belt and braces with the profile preference: deny downloads
-        // through chromedriver's CDP bridge where the remote end has one.
-        let _ = session
-            .cdp("Browser.setDownloadBehavior", json!({ "behavior": "deny" }))
-            .await;
+        if let Some(relay) = &session.relay {
+            relay.current(&session.current).await;
+        } else {
+            // Belt and braces with the profile preference: deny downloads
+            // through chromedriver's CDP bridge where the remote end has one.
+            let _ = session
+                .cdp("Browser.setDownloadBehavior", json!({ "behavior": "deny" }))
+                .await;
+        }
         session
             .set_viewport_size(Viewport {
                 width: options.width,
@@ -215,6 +247,9 @@ impl WdSession {
     /// Ends the session: chromedriver quits Chrome; then chromedriver and any
     /// Chrome still using our profile are killed, and the profile deleted.
     async fn end(mut self) {
+        if let Some(relay) = self.relay.take() {
+            relay.close().await;
+        }
         let _ = tokio::time::timeout(Duration::from_secs(3), self.client.clone().close()).await;
         self.kill();
     }
@@ -321,35 +356,37 @@ impl WdSession {
 
     /// After a timeout: stop a spinning script and a hanging load through
     /// the browser's own DevTools socket (chromedriver itself is stuck behind
-    /// the page), where the profile is ours to read. If chromedriver still
-    /// does not answer, the stuck tab is closed, which releases it, and the
-    /// most recent other tab (or a new blank one) becomes current. Returns
-    /// whether the session is usable.
+    /// the page): the session's relay, or a connection made now. If
+    /// chromedriver still does not answer, the stuck tab is closed, which
+    /// releases it, and the most recent other tab (or a new blank one)
+    /// becomes current. Returns whether the session is usable.
     async fn recover_now(&mut self) -> bool {
-        // The browser's own DevTools socket: through the profile's
-        // DevToolsActivePort, or a Grid's relay.
-        let socket = match (&self.profile, &self.relay) {
-            (Some(profile), _) => match crate::devtools::local_socket(profile.path()).await {
-                Ok(socket) => socket,
+        let fresh;
+        let relay = match (&self.relay, &self.socket_url) {
+            (Some(relay), _) if relay.is_open() => relay,
+            (_, Some(url)) => match crate::relay::Relay::connect(url, None).await {
+                Ok(connected) => {
+                    fresh = connected;
+                    &fresh
+                }
                 Err(problem) => {
                     tracing::debug!(%problem, "no DevTools socket to stop the tab with");
                     return self.answers().await;
                 }
             },
-            (None, Some(relay)) => relay.clone(),
             // No way to reach the page past the remote end: usable only
             // if the end answers (its own timeout stopped the call).
-            (None, None) => return self.answers().await,
+            (_, None) => return self.answers().await,
         };
         let stuck = self.current.clone();
-        if let Err(problem) = crate::devtools::stop(&socket, &stuck, false, false).await {
+        if let Err(problem) = relay.stop(&stuck, false, false).await {
             tracing::debug!(%problem, "could not stop the tab after a timeout");
         }
         if self.answers().await {
             return true;
         }
         let alone = self.known.len() <= 1;
-        if let Err(problem) = crate::devtools::stop(&socket, &stuck, true, alone).await {
+        if let Err(problem) = relay.stop(&stuck, true, alone).await {
             tracing::debug!(%problem, "could not close the stuck tab");
             return false;
         }

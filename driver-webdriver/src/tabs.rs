@@ -60,6 +60,9 @@ impl WdSession {
             .map_err(sort)?;
         self.current = handle.to_owned();
         self.hook_current().await;
+        if let Some(relay) = &self.relay {
+            relay.current(handle).await;
+        }
         Ok(())
     }
 

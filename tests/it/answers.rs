@@ -132,7 +132,7 @@ async fn change_lists(backend: Backend) {
     let whole = s.ok("snapshot", json!({})).await;
     assert!(whole.text.contains("Page: Greengrocer"), "{}", whole.text);
     assert!(!whole.text.contains("--- changes "), "{}", whole.text);
-    s.finish("change_lists", backend).await;
+    s.finish("change_lists").await;
 }
 
 /// `--answers full`: every action answers with the whole page.
@@ -242,7 +242,7 @@ async fn find(backend: Backend) {
 
     let refused = s.call("find", json!({})).await;
     assert!(refused.is_error, "{}", refused.text);
-    s.finish("find", backend).await;
+    s.finish("find").await;
 }
 
 /// `screenshot {"if_changed": true}`: no picture while the page looks the

@@ -4,12 +4,14 @@
 //! page stopped through the session's `se:cdp` relay, a dead node read as a
 //! lost session that the next call replaces, a flag that cannot apply
 //! remotely refused at start, a file uploaded through the Grid's file
-//! endpoint, an idle session kept alive past the Grid's session timeout,
-//! and every slot free at the end.
+//! endpoint, what only DevTools gives (tabwright's own script world, a
+//! live view's screencast, download reports) over the session's `se:cdp`
+//! relay, an idle session kept alive past the Grid's session timeout, and
+//! every slot free at the end.
 
 use std::time::Duration;
 
-use driver_core::Options;
+use driver_core::{Capability, Driver as _, Options};
 use guard::{AllowedOrigin, Guard, Policy};
 use serde_json::json;
 use tabwright_tests::grid::Grid;
@@ -50,10 +52,38 @@ fn packed(
     )
 }
 
+/// A pack whose session has a live view watching it.
+fn watched(grid: &Grid, site: &Site, watch: &std::sync::Arc<tools::Watch>) -> Pack {
+    let options = Options {
+        endpoint: Some(grid.url()),
+        timeout: Duration::from_secs(12),
+        on_frame: Some(watch.frame_callback()),
+        frames_wanted: Some(watch.frames_wanted()),
+        ..Options::default()
+    };
+    let policy = Policy {
+        allowed_origins: vec![AllowedOrigin::parse(&site.origin()).expect("origin")],
+        ..Policy::default()
+    };
+    let pack_options = PackOptions {
+        watch: Some(std::sync::Arc::clone(watch)),
+        ..PackOptions::default()
+    };
+    Pack::new(
+        Backend::WebDriver.guarded(options, Guard::new(policy)),
+        pack_options,
+    )
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_real_grid() {
     let site = Site::start().await;
     site.page("/upload", UPLOAD).await;
+    let (_, overrides) = tabwright_tests::site::HOSTILE
+        .iter()
+        .find(|(name, _)| *name == "overrides.html")
+        .expect("the page that replaces the built-ins");
+    site.page("/overrides", overrides).await;
     let mut grid = Grid::start(2, Duration::from_secs(4), Duration::from_secs(8))
         .await
         .expect("a Grid");
@@ -90,13 +120,16 @@ async fn a_real_grid() {
         refused.text
     );
 
-    // A spinning page: stopped through the relay, or the session replaced
-    // and said so; never claimed stopped when it was not. The next call
-    // works either way.
+    // A spinning page: stopped through the session's relay, in the same
+    // session, and said so.
     let spun = first
         .call("open", json!({ "url": site.url("/spins") }))
         .await;
-    assert!(spun.is_error, "{}", spun.text);
+    assert!(
+        spun.is_error && spun.text.contains("it was stopped"),
+        "{}",
+        spun.text
+    );
     let after = first
         .call("open", json!({ "url": site.url("/second") }))
         .await;
@@ -164,6 +197,47 @@ async fn a_real_grid() {
     assert!(!read.is_error, "{}", read.text);
     uploader.close().await;
 
+    // What only DevTools gives, over the session's se:cdp relay:
+    // tabwright's own script world (a page that replaces the built-ins is
+    // read and acted on all the same), a live view's screencast, and
+    // download reports.
+    let watch = tools::Watch::new();
+    let relayed = watched(&grid, &site, &watch);
+    watch.looked_at();
+    let page = relayed
+        .call("open", json!({ "url": site.url("/overrides") }))
+        .await;
+    let target = tools::element_number(&page.text, "Press me")
+        .unwrap_or_else(|| panic!("not read past the overrides: {}", page.text));
+    let pressed = relayed.call("click", json!({ "element": target })).await;
+    assert!(pressed.text.contains("Target pressed"), "{}", pressed.text);
+    let capabilities = relayed.driver().capabilities();
+    for capability in [
+        Capability::IsolatedWorld,
+        Capability::Screencast,
+        Capability::DownloadReports,
+    ] {
+        assert!(capabilities.supports(capability), "{capabilities:?}");
+    }
+    until(|| async {
+        watch.looked_at();
+        watch.is_screencast()
+    })
+    .await;
+    let page = relayed
+        .call("open", json!({ "url": site.url("/download") }))
+        .await;
+    let link = tools::element_number(&page.text, "the report").expect("the link");
+    let clicked = relayed.call("click", json!({ "element": link })).await;
+    assert!(
+        clicked
+            .text
+            .contains("A download was refused: \"report.pdf\""),
+        "{}",
+        clicked.text
+    );
+    relayed.close().await;
+
     // A profile folder cannot reach a remote browser: refused at start.
     let folder = tempfile::tempdir().expect("a folder");
     let local = pack(
@@ -192,4 +266,104 @@ async fn until<F: std::future::Future<Output = bool>>(condition: impl Fn() -> F)
         tokio::time::sleep(Duration::from_millis(250)).await;
     }
     panic!("the Grid never got there");
+}
+
+/// A bare chromedriver, started here as a remote end: it offers no
+/// DevTools relay, and tabwright cannot see its browser's profile.
+struct BareChromedriver {
+    child: std::process::Child,
+    port: u16,
+}
+
+impl BareChromedriver {
+    async fn start() -> Self {
+        use std::os::unix::process::CommandExt;
+        let port = tabwright_tests::free_port();
+        let child = std::process::Command::new("/usr/bin/chromedriver")
+            .arg(format!("--port={port}"))
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .process_group(0)
+            .spawn()
+            .expect("chromedriver starts");
+        let bare = Self { child, port };
+        until(|| async {
+            tokio::net::TcpStream::connect(("127.0.0.1", port))
+                .await
+                .is_ok()
+        })
+        .await;
+        bare
+    }
+}
+
+impl Drop for BareChromedriver {
+    /// Ends chromedriver and every browser it started (its process group).
+    fn drop(&mut self) {
+        if let Ok(pid) = i32::try_from(self.child.id()) {
+            let _ = nix::sys::signal::killpg(
+                nix::unistd::Pid::from_raw(pid),
+                nix::sys::signal::Signal::SIGKILL,
+            );
+        }
+        let _ = self.child.wait();
+    }
+}
+
+/// A remote end with no DevTools relay: the capabilities say what is
+/// missing and why, and a page that spins, which nothing can stop there,
+/// is never said to be stopped: the answer says the session was ended,
+/// and the next call works in a new one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_remote_end_without_a_relay() {
+    let site = Site::start().await;
+    let end = BareChromedriver::start().await;
+    let options = Options {
+        endpoint: Some(format!("http://127.0.0.1:{}", end.port)),
+        timeout: Duration::from_secs(6),
+        ..Options::default()
+    };
+    let policy = Policy {
+        allowed_origins: vec![AllowedOrigin::parse(&site.origin()).expect("origin")],
+        ..Policy::default()
+    };
+    let pack = Pack::new(
+        Backend::WebDriver.guarded(options, Guard::new(policy)),
+        PackOptions::default(),
+    );
+    let opened = pack.call("open", json!({ "url": site.url("/") })).await;
+    assert!(
+        !opened.is_error && opened.text.contains("Welcome home"),
+        "{}",
+        opened.text
+    );
+    let capabilities = pack.driver().capabilities();
+    for capability in [
+        Capability::IsolatedWorld,
+        Capability::Screencast,
+        Capability::DownloadReports,
+    ] {
+        let reason = capabilities.reason(capability).unwrap_or_default();
+        assert!(reason.contains("se:cdp"), "{capability}: {reason:?}");
+    }
+    let spun = pack
+        .call("open", json!({ "url": site.url("/spins") }))
+        .await;
+    assert!(
+        spun.is_error
+            && !spun.text.contains("it was stopped")
+            && spun.text.contains("could not be stopped"),
+        "{}",
+        spun.text
+    );
+    let after = pack
+        .call("open", json!({ "url": site.url("/second") }))
+        .await;
+    assert!(
+        !after.is_error && after.text.contains("The second page"),
+        "after {}: {}",
+        spun.text,
+        after.text
+    );
+    pack.close().await;
 }

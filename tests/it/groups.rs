@@ -258,7 +258,7 @@ async fn forms(backend: Backend) {
         "the picture is the swatch's box"
     );
     refused(&mut s, "screenshot", json!({ "element": 999 }), "999").await;
-    s.finish("groups_forms", backend).await;
+    s.finish("groups_forms").await;
 }
 
 /// `upload` into a file field, and through the chooser a button opens;
@@ -345,7 +345,7 @@ async fn files(backend: Backend) {
         "plain file name",
     )
     .await;
-    s.finish("groups_files", backend).await;
+    s.finish("groups_files").await;
 
     // Without folders, each tool says how to give one.
     let mut bare = Session::start_packed(
@@ -440,7 +440,7 @@ async fn state(backend: Backend) {
         "not a state name",
     )
     .await;
-    s.finish("groups_state", backend).await;
+    s.finish("groups_state").await;
 }
 
 /// A device, a time zone and a language, and back to the desktop.
@@ -505,7 +505,7 @@ async fn emulation(backend: Backend) {
     .await;
     let compact: String = width.split_whitespace().collect();
     assert!(compact.contains("[1280,false]"), "{width}");
-    s.finish("groups_emulation", backend).await;
+    s.finish("groups_emulation").await;
 }
 
 /// A page that echoes every keystroke into its text, its title and its
@@ -629,7 +629,7 @@ async fn secrets(backend: Backend) {
         answers[0].text
     );
     assert!(answers[1].text.contains("••••"), "{}", answers[1].text);
-    s.finish("groups_secrets", backend).await;
+    s.finish("groups_secrets").await;
 }
 
 /// `evaluate`'s value is fenced as page content; a thrown error is said.
@@ -673,7 +673,7 @@ async fn script(backend: Backend) {
             .contains("not one a guarded browser sends"),
         "{around}"
     );
-    s.finish("groups_script", backend).await;
+    s.finish("groups_script").await;
 }
 
 /// With a downloads folder, a download lands there under the name the
@@ -712,7 +712,7 @@ async fn downloads(backend: Backend) {
     if backend == Backend::WebDriver {
         let answer = s.call("open", json!({ "url": s.url("/downloads") })).await;
         assert!(
-            answer.is_error && answer.text.contains("cannot cap or report downloads"),
+            answer.is_error && answer.text.contains("cannot save them to a folder"),
             "{}",
             answer.text
         );

@@ -66,7 +66,12 @@ async fn hostile_pages(backend: Backend) {
         ..driver_core::Options::default()
     };
     let mut s = Session::start_with(backend, false, options).await;
-    let isolated = backend == Backend::Cdp;
+    use driver_core::Driver as _;
+    let isolated = s
+        .pack
+        .driver()
+        .capabilities()
+        .supports(driver_core::Capability::IsolatedWorld);
 
     // 2,000 errors on load, 2,000 more a click: all counted.
     let page = open(&mut s, "errors.html").await;
@@ -86,7 +91,8 @@ async fn hostile_pages(backend: Backend) {
 
     // Built-ins replaced (map, JSON.stringify, getBoundingClientRect,
     // querySelectorAll, MutationObserver): in tabwright's own world they are
-    // not; in the page's (WebDriver) the page cannot be read, and says so.
+    // not; in the page's (a remote WebDriver end with no DevTools socket)
+    // the page cannot be read, and says so.
     let page = open(&mut s, "overrides.html").await;
     if isolated {
         let target = Session::number(&page, "Press me");
@@ -104,10 +110,11 @@ async fn hostile_pages(backend: Backend) {
     }
     then_a_page_opens(&mut s).await;
 
-    // The numbering's globals deleted and forged in the page every 5 ms: on
-    // CDP they are not there to touch; on WebDriver a forged entry is caught
-    // (it is not the element the model read) or the target is pressed, and
-    // the corner button, where every forged number points, never is.
+    // The numbering's globals deleted and forged in the page every 5 ms: in
+    // tabwright's own world they are not there to touch; in the page's a
+    // forged entry is caught (it is not the element the model read) or the
+    // target is pressed, and the corner button, where every forged number
+    // points, never is.
     let page = open(&mut s, "forged.html").await;
     let target = Session::number(&page, "Press me");
     let pressed = call(&mut s, "click", json!({ "element": target })).await;

@@ -259,17 +259,10 @@ impl Session {
     }
 
     /// Closes the session and checks its transcript: one transcript for
-    /// both backends, which answer alike, but for the tools whose answers
-    /// say what a backend can tell (`dialogs`: WebDriver does not say which
-    /// kind of dialog is open), kept per backend.
-    pub async fn finish(mut self, name: &str, backend: Backend) {
-        const PER_BACKEND: &[&str] = &["dialogs"];
+    /// both backends, which answer alike.
+    pub async fn finish(mut self, name: &str) {
         self.ok("close", json!({})).await;
-        if PER_BACKEND.contains(&name) {
-            insta::assert_snapshot!(format!("{name}_{}", backend.name()), self.transcript);
-        } else {
-            insta::assert_snapshot!(name.to_owned(), self.transcript);
-        }
+        insta::assert_snapshot!(name.to_owned(), self.transcript);
     }
 }
 
@@ -359,7 +352,7 @@ async fn every_tool(backend: Backend) {
     s.ok("console", json!({})).await;
 
     s.ok("open", json!({ "url": s.url("/tracker") })).await;
-    s.finish("every_tool", backend).await;
+    s.finish("every_tool").await;
 }
 
 /// Dialogs never block: the action says a dialog is open, other calls say
@@ -395,7 +388,7 @@ async fn dialogs(backend: Backend) {
         .ok("dialog", json!({ "accept": true, "text": "Ada" }))
         .await;
     assert!(answered.text.contains("Ada"), "{}", answered.text);
-    s.finish("dialogs", backend).await;
+    s.finish("dialogs").await;
 }
 
 /// Settling: a click whose page re-renders a moment later, one whose page
@@ -457,7 +450,7 @@ async fn settling(backend: Backend) {
         "{}",
         mailed.text
     );
-    s.finish("settling", backend).await;
+    s.finish("settling").await;
 }
 
 /// Vision mode: pointing tools answered with a small picture and the
@@ -482,7 +475,7 @@ async fn vision(backend: Backend) {
     s.ok("type", json!({ "text": "Ada", "submit": true })).await;
     let rejected = s.call("click", json!({ "element": 1 })).await;
     assert!(rejected.is_error);
-    s.finish("vision", backend).await;
+    s.finish("vision").await;
 }
 
 /// Clicks as people make them: double and triple, right and middle, with
@@ -685,7 +678,7 @@ async fn bad_input(backend: Backend) {
     s.ok("open", json!({ "url": s.url("/second") })).await;
     let stale = s.call("click", json!({ "element": covered })).await;
     assert!(stale.is_error && stale.text.contains("take a new snapshot"));
-    s.finish("bad_input", backend).await;
+    s.finish("bad_input").await;
 }
 
 /// A page that spins, one that never finishes loading, a tab the page
@@ -734,7 +727,7 @@ async fn trouble(backend: Backend) {
     let closed = s.ok("click", json!({ "element": close })).await;
     assert!(closed.text.contains("Popups"), "{}", closed.text);
     s.ok("tabs", json!({})).await;
-    insta::assert_snapshot!(format!("trouble_{}", backend.name()), s.transcript.clone());
+    insta::assert_snapshot!("trouble", s.transcript.clone());
 
     // The browser dies under the session. How that surfaces (which call
     // notices) depends on timing, so it is asserted, not snapshotted.
@@ -833,8 +826,7 @@ async fn cancelled_calls(backend: Backend) {
 }
 
 /// A watched pack (what the live view shows): its last calls with the
-/// answers as read, and a picture of the tab, from the screencast on CDP
-/// and from a screenshot after each action on WebDriver.
+/// answers as read, and a picture of the tab, from the screencast.
 async fn watched(backend: Backend) {
     let watch = tools::Watch::new();
     let options = Options {
@@ -873,7 +865,16 @@ async fn watched(backend: Backend) {
     }
     let (_, jpeg) = picture.expect("a picture of the tab");
     assert_eq!(&jpeg[..2], b"\xff\xd8");
-    assert_eq!(watch.is_screencast(), backend == Backend::Cdp);
+    // Both backends have the screencast here (WebDriver over the browser's
+    // DevTools socket); a screenshot after each action stands in for it
+    // only on a remote end without one.
+    assert_eq!(
+        watch.is_screencast(),
+        s.pack
+            .driver()
+            .capabilities()
+            .supports(driver_core::Capability::Screencast)
+    );
     s.pack.close().await;
 
     // Without a watch no person can see the tab: a handoff says so at once.

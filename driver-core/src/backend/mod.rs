@@ -1,8 +1,9 @@
 //! What the backends share besides the contract: how Chrome is started
 //! ([`launch`]), the page script behind the selector calls ([`locate`]), and
 //! the [`supervisor`] every call runs through (lock, lazy start, deadline,
-//! clearing a dead browser, recovery after a timeout), and the [`network`]
-//! log kept from Chrome's events.
+//! clearing a dead browser, recovery after a timeout), the [`network`]
+//! log kept from Chrome's events, the [`screencast`] behind a live view,
+//! and a browser's own [`devtools`] socket.
 //!
 //! Behind the `backend` feature: a program that uses a driver never needs
 //! these, and the facade does not re-export them.
@@ -13,4 +14,5 @@ pub mod launch;
 pub mod locate;
 pub mod network;
 pub mod procfs;
+pub mod screencast;
 pub mod supervisor;

@@ -124,7 +124,7 @@ pub async fn long_session(
     // what it cannot let go of.
     let pressed = match marker.profile_dir() {
         Some(profile) => match tabwright_tests::devtools::DevTools::of_profile(&profile).await {
-            Ok(mut devtools) => devtools
+            Ok(devtools) => devtools
                 .call(
                     None,
                     "Memory.simulatePressureNotification",

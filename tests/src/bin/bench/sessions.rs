@@ -312,7 +312,7 @@ pub async fn soak(sessions: usize, calls: usize, chrome_args: &[String]) -> Resu
     // contexts it still holds.
     let contexts = match shared.pid().await {
         Some(pid) => {
-            let mut devtools = DevTools::of_process(pid).await?;
+            let devtools = DevTools::of_process(pid).await?;
             let listed = devtools
                 .call(None, "Target.getBrowserContexts", json!({}))
                 .await?;

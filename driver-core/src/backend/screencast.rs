@@ -1,0 +1,124 @@
+//! The screencast behind a live view, as both backends run it over
+//! DevTools (the CDP backend on its own connection, the WebDriver backend
+//! on the browser's DevTools socket): on the current tab only, only while
+//! someone looks, its frames paced.
+//!
+//! A screencast makes Chrome draw every frame of an animated page, about
+//! 40 % of a core looked at or not, so it runs only while
+//! [`Options::frames_wanted`](crate::Options::frames_wanted) says someone
+//! looks ([`follow_looks`]). Chrome sends the next frame only once the last
+//! is acknowledged and keeps a few in flight, so it is the
+//! acknowledgements that are paced ([`ack_at`]): five frames a second per
+//! tab, plenty for a view that polls about once a second (faster cost more
+//! than a core: `cargo xtask bench --only watching`).
+
+use std::collections::HashMap;
+use std::sync::{Arc, LazyLock, Weak};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::backend::supervisor::BoxFuture;
+use crate::{FramesWanted, ScreencastFrame};
+
+/// How often a screencast asks whether anyone looks.
+pub const LOOK_CHECK: Duration = Duration::from_millis(500);
+
+/// The least time between two frames of a tab.
+pub const GAP: Duration = Duration::from_millis(200);
+
+/// The JPEG quality of a frame: good enough to read a page by.
+pub const QUALITY: i64 = 70;
+
+/// `Page.startScreencast`'s parameters: every frame that changed (the
+/// acknowledgements pace them), as a JPEG of [`QUALITY`].
+pub fn start_params() -> Value {
+    json!({ "format": "jpeg", "quality": QUALITY, "everyNthFrame": 1 })
+}
+
+/// Where a session's screencast stands.
+#[derive(Debug, Default)]
+pub struct Cast {
+    /// The current tab's DevTools session.
+    pub tab: Option<String>,
+    /// Whether the screencast runs.
+    pub on: bool,
+}
+
+/// A session's screencast, shared with the task that follows the looks.
+pub type SharedCast = Arc<parking_lot::Mutex<Cast>>;
+
+/// Starts or stops the screencast of a tab's DevTools session (`None`:
+/// no tab yet, nothing to do).
+pub type Toggle = Arc<dyn Fn(Option<String>, bool) -> BoxFuture<'static, ()> + Send + Sync>;
+
+/// Runs the screencast while `wanted` says someone looks (always, without
+/// it) and stops it otherwise, until the session's `cast` is dropped.
+pub async fn follow_looks(
+    cast: Weak<parking_lot::Mutex<Cast>>,
+    wanted: Option<FramesWanted>,
+    toggle: Toggle,
+) {
+    loop {
+        let Some(cast) = cast.upgrade() else {
+            return;
+        };
+        let want = wanted.as_ref().is_none_or(|wanted| wanted());
+        let change = {
+            let mut cast = cast.lock();
+            (cast.on != want).then(|| {
+                cast.on = want;
+                cast.tab.clone()
+            })
+        };
+        drop(cast);
+        if let Some(tab) = change {
+            toggle(tab, want).await;
+        }
+        tokio::time::sleep(LOOK_CHECK).await;
+    }
+}
+
+/// Makes `tab` the one the screencast shows, moving it there if it runs.
+pub async fn move_to(cast: &SharedCast, tab: Option<String>, toggle: &Toggle) {
+    let (old, on) = {
+        let mut cast = cast.lock();
+        (std::mem::replace(&mut cast.tab, tab.clone()), cast.on)
+    };
+    if on && old != tab {
+        toggle(old, false).await;
+        toggle(tab, true).await;
+    }
+}
+
+/// The frame a `Page.screencastFrame` event carries, if it is whole.
+pub fn frame(params: &Value) -> Option<ScreencastFrame> {
+    use base64::Engine;
+    let jpeg = base64::engine::general_purpose::STANDARD
+        .decode(params["data"].as_str()?)
+        .ok()?;
+    let metadata = &params["metadata"];
+    Some(ScreencastFrame {
+        jpeg,
+        width: metadata["deviceWidth"].as_f64().unwrap_or_default() as u32,
+        height: metadata["deviceHeight"].as_f64().unwrap_or_default() as u32,
+    })
+}
+
+/// When the frame a tab's DevTools `session` just sent may be acknowledged:
+/// [`GAP`] after the last acknowledgement planned for it.
+pub fn ack_at(session: &str) -> Instant {
+    static NEXT: LazyLock<parking_lot::Mutex<HashMap<String, Instant>>> =
+        LazyLock::new(Default::default);
+    let now = Instant::now();
+    let mut next = NEXT.lock();
+    next.retain(|_, at| now.saturating_duration_since(*at) < Duration::from_secs(10));
+    let at = next.get(session).map_or(now, |at| (*at).max(now)) + GAP;
+    next.insert(session.to_owned(), at);
+    at
+}
+
+/// `Page.screencastFrameAck`'s parameters for a frame event.
+pub fn ack_params(params: &Value) -> Value {
+    json!({ "sessionId": params["sessionId"].clone() })
+}
