@@ -1,6 +1,9 @@
 //! What the project checks with tools from the npm registry (installed by
-//! `cargo xtask test` into `tests/npm`): the page scripts type-check
-//! (`// @ts-check` with JSDoc types, `tsc`), and every tool schema, in every
+//! `cargo xtask test` into `tests/npm`): every page script (the selector
+//! helper's, the walker's, settling's) type-checks and passes the lint
+//! checks of `tsc` (`// @ts-check` with JSDoc types; strict, no unused
+//! names or parameters, no fall-through, no unreachable code, every path
+//! returning), and every tool schema, in every
 //! export, compiles in a strict JSON Schema validator (ajv, draft 2020-12).
 
 use std::path::{Path, PathBuf};
@@ -40,7 +43,7 @@ fn succeeds(command: &mut Command) -> String {
 #[test]
 fn the_page_scripts_type_check() {
     let tsc = npm().join("node_modules/typescript/bin/tsc");
-    for project in ["driver-core/src/js", "marks/src/js"] {
+    for project in ["driver-core/src/js", "marks/src/js", "tools/src/js"] {
         succeeds(
             Command::new("node")
                 .arg(&tsc)

@@ -14,8 +14,16 @@ use std::time::{Duration, Instant};
 
 use driver_core::{Capability, Driver, DriverError};
 
-const HOOKS_JS: &str = include_str!("hooks.js");
-const SETTLE_JS: &str = include_str!("settle.js");
+const HOOKS_JS: &str = include_str!("js/hooks.js");
+const SETTLE_JS: &str = include_str!("js/settle.js");
+
+/// The names the hooks leave in a page (their record's key, settle.js's,
+/// the event they tell on), as the scripts' `names` argument: drawn once
+/// per process, so nothing a page can read of them says tabwright.
+static NAMES: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    let draw = || format!("{:016x}", driver_core::random_u64());
+    serde_json::json!({ "key": draw(), "settle": draw(), "channel": draw() }).to_string()
+});
 
 /// Between two tries while a new document replaces the old one, and
 /// between two looks at the requests in flight.
@@ -58,9 +66,10 @@ pub(crate) async fn settle(
     };
     loop {
         let left = cap.saturating_sub(start.elapsed());
-        let hooks = format!("({HOOKS_JS})({})", !watched);
+        let names = NAMES.as_str();
+        let hooks = format!("({HOOKS_JS})({}, {names})", !watched);
         let settle = format!(
-            "({SETTLE_JS})({}, {}, {})",
+            "({SETTLE_JS})({}, {}, {}, {names})",
             quiet.as_millis(),
             left.as_millis(),
             begin == Begin::AfterAction

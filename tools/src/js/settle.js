@@ -1,6 +1,8 @@
+// @ts-check
 // settle.js: waits until the page has finished reacting to an action.
 //
-// Evaluated as `(SOURCE)(quietMs, capMs, afterAction)`, after hooks.js, in tabwright's
+// Evaluated as `(SOURCE)(quietMs, capMs, afterAction, names)`, after hooks.js
+// (`names` as it was given), in tabwright's
 // own script world where the backend has one (the page can neither see nor
 // break it there: a page that replaces MutationObserver changes nothing),
 // else in the page's. Resolves to
@@ -39,31 +41,46 @@
 // actions. A document watched for the first time must be still for
 // `quietMs` (what it did before is not known); after that, static pages
 // answer at once: nothing is pending and the DOM has been still for long.
-(function (quietMs, capMs, afterAction) {
-  const KEY = Symbol.for('tabwright.settle');
-  const HOOKS = Symbol.for('tabwright.hooks');
-  const CHANNEL = 'tabwright-settle';
+(
+  /**
+   * @param {number} quietMs
+   * @param {number} capMs
+   * @param {boolean} afterAction
+   * @param {HookNames} names
+   * @returns {Promise<SettleAnswer>}
+   */
+  function (quietMs, capMs, afterAction, names) {
+  const KEY = Symbol.for(names.settle);
+  const HOOKS = Symbol.for(names.key);
+  const CHANNEL = names.channel;
   // When the browser last saw a download begin in this tab: set in this
   // world by a backend that sees download events (CDP), as the time on
   // this document's clock.
-  const DOWNLOAD = Symbol.for('tabwright.download');
+  const DOWNLOAD = Symbol.for("tabwright.download");
   const SUBMIT_GRACE_MS = 1000;
   const ANIMATION_GRACE_MS = 1000;
   // Schemes whose navigations bring a document; mailto: and the like go to
   // another program.
-  const DOCUMENTS = ['http:', 'https:', 'about:', 'data:', 'blob:', 'file:'];
+  const DOCUMENTS = ["http:", "https:", "about:", "data:", "blob:", "file:"];
 
   // The watchers of one window's current document, installed the first
   // time it is seen. (A frame's first about:blank document hands its window
   // on to the page that replaces it, hence the check of the document.)
+  /**
+   * @param {Window & typeof globalThis} win
+   * @returns {SettleState}
+   */
   const watch = (win) => {
     const doc = win.document;
-    let state = win[KEY];
-    if (state && state.doc === doc) return state;
-    state = {
+    const own = /** @type {any} */ (win);
+    /** @type {SettleState | undefined} */
+    const known = own[KEY];
+    if (known && known.doc === doc) return known;
+    /** @type {SettleState} */
+    const state = {
       // Nothing is known of what the document did before it was watched:
       // it must be seen still for a while, as after a change.
-      doc, lastChange: performance.now(), navigating: false,
+      doc, lastChange: performance.now(), navigating: false, navigatingSince: 0,
       // When an inline style last changed (a script's animation).
       lastStyle: 0,
       // What hooks.js last said of the page's world.
@@ -79,20 +96,20 @@
     Object.defineProperty(win, KEY, { value: state, configurable: true });
 
     win.addEventListener(CHANNEL, (event) => {
-      try { state.hooks = JSON.parse(event.detail); } catch { /* not the hooks' */ }
+      try { state.hooks = JSON.parse(/** @type {CustomEvent} */ (event).detail); } catch { /* not the hooks' */ }
     });
-    win.dispatchEvent(new win.CustomEvent(CHANNEL + '?'));
+    win.dispatchEvent(new win.CustomEvent(CHANNEL + "?"));
 
     new win.MutationObserver(() => { state.lastChange = performance.now(); })
       .observe(doc, { subtree: true, childList: true, characterData: true });
     new win.MutationObserver(() => { state.lastStyle = performance.now(); })
-      .observe(doc, { subtree: true, attributes: true, attributeFilter: ['style'] });
+      .observe(doc, { subtree: true, attributes: true, attributeFilter: ["style"] });
 
     // Before a navigation starts, the page is asked whether to leave (also
     // for one the Navigation API below does not tell this page of, such as
     // one a cross-origin frame starts) -- and Chrome asks for a mailto: link
     // too, which leaves the page where it is: the API says where that goes.
-    win.addEventListener('beforeunload', () => {
+    win.addEventListener("beforeunload", () => {
       state.submitted = null;
       if (state.external) {
         state.external = false;
@@ -101,8 +118,9 @@
       state.navigating = true;
       state.navigatingSince = performance.now();
     });
-    if (win.navigation) {
-      win.navigation.addEventListener('navigate', (event) => {
+    const navigation = /** @type {any} */ (win).navigation;
+    if (navigation) {
+      navigation.addEventListener("navigate", (/** @type {any} */ event) => {
         state.submitted = null; // the submission's navigation (or another) began
         state.hooks.submitted = null;
         if (event.destination.sameDocument || event.downloadRequest) return;
@@ -117,17 +135,23 @@
     // A submission navigates this document unless it targets another
     // window or frame, or is a dialog's; whether the page cancels it is
     // read later, from the event, after the page's own handlers ran.
+    /**
+     * @param {HTMLFormElement} form
+     * @param {HTMLElement | null} submitter
+     */
     const submits = (form, submitter) => {
+      /** @param {string} name */
       const attribute = (name) =>
-        (submitter && submitter.hasAttribute('form' + name) ? submitter.getAttribute('form' + name) : null) ??
+        (submitter && submitter.hasAttribute("form" + name) ? submitter.getAttribute("form" + name) : null) ??
         form.getAttribute(name);
-      const target = (attribute('target') ?? doc.querySelector('base[target]')?.getAttribute('target') ?? '')
+      const target = (attribute("target") ?? doc.querySelector("base[target]")?.getAttribute("target") ?? "")
         .trim().toLowerCase();
-      const method = (attribute('method') ?? '').trim().toLowerCase();
-      return method !== 'dialog' && (target === '' || target === '_self');
+      const method = (attribute("method") ?? "").trim().toLowerCase();
+      return method !== "dialog" && (target === "" || target === "_self");
     };
-    win.addEventListener('submit', (event) => {
-      if (event.target instanceof win.HTMLFormElement && submits(event.target, event.submitter)) {
+    win.addEventListener("submit", (event) => {
+      const submit = /** @type {SubmitEvent} */ (event);
+      if (submit.target instanceof win.HTMLFormElement && submits(submit.target, submit.submitter)) {
         state.submitted = { at: performance.now(), event };
       }
     }, true);
@@ -136,12 +160,18 @@
 
   // This window and the same-origin frames in it, at any depth, each with
   // its watchers. A cross-origin frame refuses to be read and is passed over.
+  /**
+   * @param {Window & typeof globalThis} win
+   * @param {SettleState[]} into
+   * @returns {SettleState[]}
+   */
   const watched = (win, into = []) => {
     into.push(watch(win));
     for (let i = 0; i < win.frames.length; i++) {
+      /** @type {Window & typeof globalThis} */
       let frame;
       try {
-        frame = win.frames[i];
+        frame = /** @type {Window & typeof globalThis} */ (win.frames[i]);
         if (!frame.document) continue;
       } catch {
         continue;
@@ -159,10 +189,11 @@
   }
   // Whether a CSS transition or animation of finite length is running in
   // a document (an endless one, such as a spinner, is no action's doing).
+  /** @param {Document} doc */
   const animating = (doc) => {
     try {
       return doc.getAnimations().some((animation) => {
-        if (animation.playState !== 'running' || !animation.effect) return false;
+        if (animation.playState !== "running" || !animation.effect) return false;
         return Number.isFinite(animation.effect.getComputedTiming().endTime);
       });
     } catch {
@@ -173,8 +204,11 @@
   // Where this runs in the page's world, the page's own timer function
   // (hooks.js wraps the one the page sees, and this script's polling is not
   // the page's doing); in a world of its own, its own.
-  const hooked = window[HOOKS];
+  /** @type {HookState | undefined} */
+  const hooked = /** @type {any} */ (window)[HOOKS];
+  /** @param {() => void} callback @param {number} delay */
   const later = (callback, delay) => ((hooked && hooked.setTimer) || setTimeout).call(window, callback, delay);
+  /** @param {() => void} callback */
   const nextFrame = (callback) => ((hooked && hooked.frame) || requestAnimationFrame).call(window, callback);
 
   return new Promise((resolve) => {
@@ -182,34 +216,35 @@
     const check = () => {
       const now = performance.now();
       const states = watched(window);
+      /** @type {Set<string>} */
       const pending = new Set();
       const requests = states.reduce((sum, state) => sum + state.hooks.requests + state.hooks.reads, 0);
-      if (requests > 0) pending.add(requests + ' requests are in flight');
+      if (requests > 0) pending.add(requests + " requests are in flight");
       for (const state of states) {
-        if (state.doc.readyState !== 'complete') pending.add('the page is still loading');
+        if (state.doc.readyState !== "complete") pending.add("the page is still loading");
         // A navigation that became a download ends there: the page stays.
-        const download = window[DOWNLOAD];
-        if (state.navigating && typeof download === 'number' && download >= state.navigatingSince) {
+        const download = /** @type {any} */ (window)[DOWNLOAD];
+        if (state.navigating && typeof download === "number" && download >= state.navigatingSince) {
           state.navigating = false;
         }
-        if (state.navigating) pending.add('a navigation is under way');
+        if (state.navigating) pending.add("a navigation is under way");
         const submitted = state.submitted;
         if ((submitted && !(submitted.event && submitted.event.defaultPrevented) &&
              now - submitted.at < SUBMIT_GRACE_MS) ||
-            (typeof state.hooks.submitted === 'number' && now - state.hooks.submitted < SUBMIT_GRACE_MS)) {
-          pending.add('a submitted form has not navigated yet');
+            (typeof state.hooks.submitted === "number" && now - state.hooks.submitted < SUBMIT_GRACE_MS)) {
+          pending.add("a submitted form has not navigated yet");
         }
-        if (state.hooks.timers > 0) pending.add('timers are pending');
-        if (now - state.lastChange < quietMs) pending.add('the page is still changing');
+        if (state.hooks.timers > 0) pending.add("timers are pending");
+        if (now - state.lastChange < quietMs) pending.add("the page is still changing");
         if (afterAction !== false && now - start < ANIMATION_GRACE_MS &&
             (now - state.lastStyle < quietMs || animating(state.doc))) {
-          pending.add('an animation is running');
+          pending.add("an animation is running");
         }
       }
       if (pending.size === 0) return resolve({ settled: true, waited: Math.round(now - start) });
       if (now - start >= capMs) {
         for (const state of states) state.navigationReported = state.navigating;
-        return resolve({ settled: false, waited: Math.round(now - start), why: [...pending].join(', ') });
+        return resolve({ settled: false, waited: Math.round(now - start), why: [...pending].join(", ") });
       }
       later(check, 10);
     };
@@ -225,4 +260,5 @@
       later(begin, 20);
     }
   });
-})
+}
+)

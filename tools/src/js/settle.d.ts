@@ -1,0 +1,56 @@
+// The shapes hooks.js and settle.js share, and what settle.js answers
+// (`settle.rs` reads it). Checked with `tsc -p tools/src/js`.
+
+/** The names the hooks leave in a page, drawn at random for each process. */
+interface HookNames {
+  /** `Symbol.for(key)`: the hooks' record on each window they hooked. */
+  key: string;
+  /** `Symbol.for(settle)`: settle.js's watchers on each window it watches. */
+  settle: string;
+  /** The event the hooks tell on (and, with "?" after it, are asked on). */
+  channel: string;
+}
+
+/** What the hooks keep for one document of a window. */
+interface HookState {
+  doc: Document;
+  requests: number;
+  reads: number;
+  /** Short timers and animation frames pending (frames by a key of their own). */
+  timers: Set<unknown>;
+  /** An animation frame's id → its key in `timers`. */
+  frames: Map<number, object>;
+  /** How many generations deep the callback running now is. */
+  depth: number;
+  /** When `form.submit()` was last called. */
+  submitted: number | null;
+  /** The page's own timer and frame functions, before the hooks. */
+  setTimer: typeof setTimeout;
+  frame: typeof requestAnimationFrame;
+}
+
+/** What the hooks tell (the event's JSON detail). */
+interface HookReport {
+  requests: number;
+  reads: number;
+  timers: number;
+  submitted: number | null;
+}
+
+/** What settle.js keeps for one document of a window. */
+interface SettleState {
+  doc: Document;
+  lastChange: number;
+  navigating: boolean;
+  navigatingSince: number;
+  lastStyle: number;
+  hooks: HookReport;
+  navigationReported: boolean;
+  external: boolean;
+  submitted: { at: number; event: SubmitEvent } | null;
+}
+
+/** settle.js's answer. */
+type SettleAnswer =
+  | { settled: true; waited: number }
+  | { settled: false; waited: number; why: string };
