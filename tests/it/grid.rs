@@ -42,14 +42,7 @@ fn packed(
         profile_dir: profile,
         ..Options::default()
     };
-    let policy = Policy {
-        allowed_origins: vec![AllowedOrigin::parse(&site.origin()).expect("origin")],
-        ..Policy::default()
-    };
-    Pack::new(
-        Backend::WebDriver.guarded(options, Guard::new(policy)),
-        pack_options,
-    )
+    at_end(options, site, pack_options)
 }
 
 /// A pack whose session has a live view watching it.
@@ -61,18 +54,37 @@ fn watched(grid: &Grid, site: &Site, watch: &std::sync::Arc<tools::Watch>) -> Pa
         frames_wanted: Some(watch.frames_wanted()),
         ..Options::default()
     };
-    let policy = Policy {
-        allowed_origins: vec![AllowedOrigin::parse(&site.origin()).expect("origin")],
-        ..Policy::default()
-    };
     let pack_options = PackOptions {
         watch: Some(std::sync::Arc::clone(watch)),
         ..PackOptions::default()
+    };
+    at_end(options, site, pack_options)
+}
+
+/// A pack on the remote end `options` name, allowed to reach `site` alone.
+fn at_end(options: Options, site: &Site, pack_options: PackOptions) -> Pack {
+    let policy = Policy {
+        allowed_origins: vec![AllowedOrigin::parse(&site.origin()).expect("origin")],
+        ..Policy::default()
     };
     Pack::new(
         Backend::WebDriver.guarded(options, Guard::new(policy)),
         pack_options,
     )
+}
+
+/// After `failed`, the next call opens a page in the pack's session (or a
+/// new one).
+async fn next_call_works(pack: &Pack, site: &Site, failed: &tools::ToolOutput) {
+    let after = pack
+        .call("open", json!({ "url": site.url("/second") }))
+        .await;
+    assert!(
+        !after.is_error && after.text.contains("The second page"),
+        "after {}: {}",
+        failed.text,
+        after.text
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -130,15 +142,7 @@ async fn a_real_grid() {
         "{}",
         spun.text
     );
-    let after = first
-        .call("open", json!({ "url": site.url("/second") }))
-        .await;
-    assert!(
-        !after.is_error && after.text.contains("The second page"),
-        "after {}: {}",
-        spun.text,
-        after.text
-    );
+    next_call_works(&first, &site, &spun).await;
 
     // The first session's node dies: its next call reads as a lost
     // session, and the call after that gets a new one (on the other node,
@@ -323,14 +327,7 @@ async fn a_remote_end_without_a_relay() {
         timeout: Duration::from_secs(6),
         ..Options::default()
     };
-    let policy = Policy {
-        allowed_origins: vec![AllowedOrigin::parse(&site.origin()).expect("origin")],
-        ..Policy::default()
-    };
-    let pack = Pack::new(
-        Backend::WebDriver.guarded(options, Guard::new(policy)),
-        PackOptions::default(),
-    );
+    let pack = at_end(options, &site, PackOptions::default());
     let opened = pack.call("open", json!({ "url": site.url("/") })).await;
     assert!(
         !opened.is_error && opened.text.contains("Welcome home"),
@@ -356,14 +353,6 @@ async fn a_remote_end_without_a_relay() {
         "{}",
         spun.text
     );
-    let after = pack
-        .call("open", json!({ "url": site.url("/second") }))
-        .await;
-    assert!(
-        !after.is_error && after.text.contains("The second page"),
-        "after {}: {}",
-        spun.text,
-        after.text
-    );
+    next_call_works(&pack, &site, &spun).await;
     pack.close().await;
 }
