@@ -261,7 +261,7 @@ fn world_script() -> AddScriptToEvaluateOnNewDocumentParams {
 /// Runs driver-core's early hooks in the page's own world of every new
 /// document of a target, before its scripts.
 fn early_hooks() -> AddScriptToEvaluateOnNewDocumentParams {
-    AddScriptToEvaluateOnNewDocumentParams::new(driver_core::LISTENERS_JS)
+    AddScriptToEvaluateOnNewDocumentParams::new(driver_core::listeners_js())
 }
 
 /// The settings every attached target gets before it runs: cross-site

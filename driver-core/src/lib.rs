@@ -82,7 +82,24 @@ pub const VISIBILITY_JS: &str = include_str!("js/visibility.js");
 /// The early hooks every backend runs in the page's own world at the start
 /// of every document, before the page's scripts: they record which elements
 /// a script gave a click, mouse or pointer listener (under
-/// `Symbol.for("tabwright.listeners")`, a `WeakSet`), so the snapshot can
-/// number an anchor without `href` that a date picker listens to. They only
+/// `Symbol.for(listeners_key())`, a `WeakSet`), so the snapshot can number
+/// an anchor without `href` that a date picker listens to. They only
 /// record. See the file.
-pub const LISTENERS_JS: &str = include_str!("js/listeners.js");
+pub fn listeners_js() -> &'static str {
+    static SOURCE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+        include_str!("js/listeners.js").replace(LISTENERS_KEY_SLOT, listeners_key())
+    });
+    &SOURCE
+}
+
+/// Where the key goes in `js/listeners.js`.
+const LISTENERS_KEY_SLOT: &str = "__LISTENERS_KEY__";
+
+/// The key of the early hooks' record ([`listeners_js`]): drawn at random
+/// once per process, so that what a page can read of the hooks does not
+/// say tabwright.
+pub fn listeners_key() -> &'static str {
+    static KEY: std::sync::LazyLock<String> =
+        std::sync::LazyLock::new(|| format!("{:016x}", random_u64()));
+    &KEY
+}

@@ -78,7 +78,7 @@ pub(crate) struct WdSession {
     /// the tab's target id), when the session keeps one.
     pub(crate) network:
         Option<std::collections::HashMap<String, driver_core::backend::network::NetworkLog>>,
-    /// The windows given the early hooks (driver-core's `LISTENERS_JS`).
+    /// The windows given the early hooks (driver-core's `listeners_js`).
     pub(crate) hooked: std::collections::HashSet<String>,
     /// The session's memory budget (`Options::memory_budget_mb`), in KiB.
     budget_kib: Option<u64>,
@@ -271,7 +271,7 @@ impl WdSession {
         if !self.hooked.insert(self.current.clone()) {
             return;
         }
-        let source = driver_core::LISTENERS_JS;
+        let source = driver_core::listeners_js();
         let _ = self
             .cdp(
                 "Page.addScriptToEvaluateOnNewDocument",

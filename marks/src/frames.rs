@@ -202,6 +202,7 @@ pub(crate) fn snapshot_request(
         "path": path,
         "offset": offset,
         "handlers": handlers,
+        "listeners": driver_core::listeners_key(),
         "find": find,
         "read": read,
     });
@@ -213,25 +214,30 @@ pub(crate) fn snapshot_request(
 
 /// Where the walker runs in a world of its own it cannot see a click
 /// handler a page script set as a property (`button.onclick = …`) or a
-/// listener it added (recorded by the early hooks, `driver_core::LISTENERS_JS`):
+/// listener it added (recorded by the early hooks, `driver_core::listeners_js`):
 /// the page's world is asked which elements have one, by their places in
 /// document order. Only a hint; if the page breaks the question, none.
 pub(crate) async fn property_handlers(driver: &dyn Driver, path: &[u32]) -> Value {
-    const FIND: &str = "(() => { const onclick = [], listened = []; \
-        const all = document.getElementsByTagName('*'); \
-        const kept = window[Symbol.for('tabwright.listeners')]; \
-        const record = kept && typeof kept.has === 'function' ? kept : null; \
-        for (let i = 0; i < all.length; i++) { \
-          if (typeof all[i].onclick === 'function') onclick.push(i); \
-          if (record && record.has(all[i])) listened.push(i); } \
-        return { onclick, listened }; })()";
+    static FIND: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+        format!(
+            "(() => {{ const onclick = [], listened = []; \
+            const all = document.getElementsByTagName('*'); \
+            const kept = window[Symbol.for({key:?})]; \
+            const record = kept && typeof kept.has === 'function' ? kept : null; \
+            for (let i = 0; i < all.length; i++) {{ \
+              if (typeof all[i].onclick === 'function') onclick.push(i); \
+              if (record && record.has(all[i])) listened.push(i); }} \
+            return {{ onclick, listened }}; }})()",
+            key = driver_core::listeners_key()
+        )
+    });
     if !driver.capabilities().supports(Capability::IsolatedWorld) {
         return Value::Null;
     }
     let found = if path.is_empty() {
-        driver.eval(FIND).await
+        driver.eval(&FIND).await
     } else {
-        driver.eval_in_frame(path, FIND).await
+        driver.eval_in_frame(path, &FIND).await
     };
     found
         .ok()

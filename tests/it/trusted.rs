@@ -12,7 +12,8 @@
 //! - hidden text: every trick of `fixtures/unseen.html` keeps its text out,
 //!   its neighbours in;
 //! - a cross-origin frame's words are preceded by its origin;
-//! - a full-page picture stays within its pixel budget and says so.
+//! - a full-page picture stays within its pixel budget and says so;
+//! - nothing a page can read in its own world says tabwright.
 
 use std::process::Command;
 
@@ -229,10 +230,49 @@ async fn full_page_pictures_are_bounded(backend: Backend) {
     s.ok("close", json!({})).await;
 }
 
+/// What a page can read of tabwright in its own world, after tabwright
+/// read it, acted on it and settled it: no name on the window, no symbol,
+/// no wrapped function says tabwright; every function the hooks wrap
+/// keeps its name and length and reads as native code.
+async fn the_page_reads_no_fingerprint(backend: Backend) {
+    let packed = tools::PackOptions {
+        groups: vec![tools::Group::Core, tools::Group::Script],
+        ..tools::PackOptions::default()
+    };
+    let mut s = Session::start_packed(backend, packed, driver_core::Options::default()).await;
+    let page = s.ok("open", json!({ "url": s.url("/") })).await;
+    let link = Session::number(&page, "Second page\"");
+    s.ok("click", json!({ "element": link })).await;
+    s.ok("snapshot", json!({})).await;
+    const LOOK: &str = "(() => {
+        const names = [...Object.getOwnPropertyNames(window),
+          ...Object.getOwnPropertySymbols(window).map((symbol) => String(symbol.description))];
+        const wrapped = [[window, 'setTimeout'], [window, 'clearTimeout'], [window, 'requestAnimationFrame'],
+          [window, 'cancelAnimationFrame'], [window, 'fetch'], [XMLHttpRequest.prototype, 'send'],
+          [Response.prototype, 'text'], [HTMLFormElement.prototype, 'submit'],
+          [EventTarget.prototype, 'addEventListener']];
+        const unlike = wrapped.filter(([object, name]) => {
+          const f = object[name];
+          return f.name !== name || !Function.prototype.toString.call(f).includes('[native code]')
+            || Object.prototype.hasOwnProperty.call(f, 'prototype');
+        }).map(([, name]) => name);
+        return JSON.stringify({ told: names.filter((name) => /tabwright/i.test(name)), unlike,
+          lengths: [setTimeout.length, fetch.length, requestAnimationFrame.length] });
+      })()";
+    let seen = s.ok("evaluate", json!({ "expression": LOOK })).await.text;
+    assert!(
+        seen.contains(r#"\"told\":[]"#) && seen.contains(r#"\"unlike\":[]"#),
+        "{seen}"
+    );
+    assert!(seen.contains(r#"\"lengths\":[1,1,1]"#), "{seen}");
+    s.ok("close", json!({})).await;
+}
+
 both_backends!(
     no_page_forges_the_fence,
     hidden_means_hidden,
-    full_page_pictures_are_bounded
+    full_page_pictures_are_bounded,
+    the_page_reads_no_fingerprint
 );
 
 /// Python's `unicodedata` (its own copy of Unicode's tables) and tabwright

@@ -10,10 +10,12 @@
 //
 // It only records: the wrapped addEventListener is a Proxy of the
 // original (it calls it, with the same arguments, and reads as native
-// code), the record a WeakSet on a non-enumerable symbol. A page that
-// forges the record makes more things clickable, never fewer.
+// code), the record a WeakSet on a non-enumerable symbol whose key
+// (`__LISTENERS_KEY__`, filled in by driver-core) is drawn at random for
+// each process. A page that forges the record makes more things
+// clickable, never fewer.
 (() => {
-  const KEY = Symbol.for("tabwright.listeners");
+  const KEY = Symbol.for("__LISTENERS_KEY__");
   const win = /** @type {any} */ (window);
   if (win[KEY]) return;
   /** @type {WeakSet<EventTarget>} */

@@ -27,6 +27,9 @@
  * @property {{onclick: number[], listened: number[]} | null} [handlers]  elements
  *   with an onclick property, and with click listeners, by place in document
  *   order, as the page's own world sees them
+ * @property {string} [listeners]  (snapshot) the key of the early hooks'
+ *   record (listeners.js), read directly where the walker runs in the
+ *   page's own world
  * @property {number} [id]      (act) the local id
  * @property {string} [doc]     (act) the document it was given in
  * @property {string} [action]  (act) none, focus, file or select

@@ -213,7 +213,8 @@ const propertyHandlers = elementsAt(options.handlers ? options.handlers.onclick 
 const listenedElements = elementsAt(options.handlers ? options.handlers.listened : undefined);
 /** @type {WeakSet<Element> | null} The early hooks' record, in the page's world. */
 const pageListeners = (() => {
-  const kept = /** @type {any} */ (window)[Symbol.for("tabwright.listeners")];
+  if (typeof options.listeners !== "string") return null;
+  const kept = /** @type {any} */ (window)[Symbol.for(options.listeners)];
   return kept && typeof kept.has === "function" ? kept : null;
 })();
 /** @param {Element} element */
