@@ -1,9 +1,10 @@
 //! [`Watch`]: what a person watching a session sees of it live: the latest
 //! picture of its current tab, and its last calls with the answers the
 //! model read. A pack given one (`PackOptions::watch`) fills it after each
-//! call; on CDP the pictures come from the screencast (pass
-//! [`Watch::frame_callback`] as `Options::on_frame`), elsewhere from a
-//! small screenshot after each action, taken only while a person looks.
+//! call; the pictures come from Chrome's screencast (pass
+//! [`Watch::frame_callback`] as `Options::on_frame`), or where the backend
+//! has none (a remote WebDriver end without DevTools) from a small
+//! screenshot after each action, taken only while a person looks.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -160,7 +161,7 @@ impl Watch {
             .clone()
     }
 
-    /// Whether its pictures come from a screencast (CDP) rather than a
+    /// Whether its pictures come from a screencast rather than a
     /// screenshot after each call.
     pub fn is_screencast(&self) -> bool {
         self.screencast.load(Ordering::Relaxed)

@@ -7,8 +7,9 @@
 //! - `GET /live/sessions`: the open sessions as JSON (a number each, never
 //!   the handle; its kind, age, current URL and title, its last calls with
 //!   the answers the model read);
-//! - `GET /live/frame/N`: session N's latest picture (JPEG), from the CDP
-//!   screencast, or on WebDriver the screenshot after its last action. Only
+//! - `GET /live/frame/N`: session N's latest picture (JPEG), from Chrome's
+//!   screencast, or where there is none (a remote WebDriver end without a
+//!   DevTools socket) the screenshot after its last action. Only
 //!   the newest is kept, so a slow viewer skips frames and nothing queues;
 //! - `POST /live/input/N`: during a handoff, a person's click, text, key,
 //!   scroll, Done or Give up (a [`tools::PersonInput`]); the only thing the
@@ -337,7 +338,7 @@ async function tick() {
   if (!s) { note.textContent = "No session chosen."; img.removeAttribute("src"); return; }
   note.textContent = handing ? "Live picture of the current tab: click and scroll on it."
     : s.screencast ? "Live picture of the current tab (screencast; read-only)."
-    : "WebDriver has no screencast: the picture is the screenshot after the last action (read-only).";
+    : "This session has no screencast (a remote WebDriver end without DevTools): the picture is the screenshot after the last action (read-only).";
   if (s.frame !== null && s.frame !== shown) { shown = s.frame; img.src = "/live/frame/" + s.id + q + (q ? "&" : "?") + "n=" + s.frame; }
   const calls = document.getElementById("calls"); calls.replaceChildren();
   for (const c of s.calls.slice().reverse()) {

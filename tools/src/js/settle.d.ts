@@ -50,7 +50,17 @@ interface SettleState {
   submitted: { at: number; event: SubmitEvent } | null;
 }
 
-/** settle.js's answer. */
+/** What kept a page from being quiet, as settle.js tells it. */
+type BusyCode =
+  | "requests"
+  | "loading"
+  | "navigating"
+  | "submitted"
+  | "timers"
+  | "changing"
+  | "animating";
+
+/** settle.js's answer: codes only (settle.rs words them for the model). */
 type SettleAnswer =
   | { settled: true; waited: number }
-  | { settled: false; waited: number; why: string };
+  | { settled: false; waited: number; busy: BusyCode[]; requests: number };

@@ -7,7 +7,9 @@
 // break it there: a page that replaces MutationObserver changes nothing),
 // else in the page's. Resolves to
 //   { settled: true,  waited }                    the page is quiet, or
-//   { settled: false, waited, why }               the cap came first.
+//   { settled: false, waited, busy, requests }    the cap came first: what
+//                                                 was still going on, as
+//                                                 codes (settle.rs words them)
 //
 // "Quiet" means all of:
 //   - the document has loaded (readyState "complete");
@@ -216,35 +218,35 @@
     const check = () => {
       const now = performance.now();
       const states = watched(window);
-      /** @type {Set<string>} */
+      /** @type {Set<BusyCode>} */
       const pending = new Set();
       const requests = states.reduce((sum, state) => sum + state.hooks.requests + state.hooks.reads, 0);
-      if (requests > 0) pending.add(requests + " requests are in flight");
+      if (requests > 0) pending.add("requests");
       for (const state of states) {
-        if (state.doc.readyState !== "complete") pending.add("the page is still loading");
+        if (state.doc.readyState !== "complete") pending.add("loading");
         // A navigation that became a download ends there: the page stays.
         const download = /** @type {any} */ (window)[DOWNLOAD];
         if (state.navigating && typeof download === "number" && download >= state.navigatingSince) {
           state.navigating = false;
         }
-        if (state.navigating) pending.add("a navigation is under way");
+        if (state.navigating) pending.add("navigating");
         const submitted = state.submitted;
         if ((submitted && !(submitted.event && submitted.event.defaultPrevented) &&
              now - submitted.at < SUBMIT_GRACE_MS) ||
             (typeof state.hooks.submitted === "number" && now - state.hooks.submitted < SUBMIT_GRACE_MS)) {
-          pending.add("a submitted form has not navigated yet");
+          pending.add("submitted");
         }
-        if (state.hooks.timers > 0) pending.add("timers are pending");
-        if (now - state.lastChange < quietMs) pending.add("the page is still changing");
+        if (state.hooks.timers > 0) pending.add("timers");
+        if (now - state.lastChange < quietMs) pending.add("changing");
         if (afterAction !== false && now - start < ANIMATION_GRACE_MS &&
             (now - state.lastStyle < quietMs || animating(state.doc))) {
-          pending.add("an animation is running");
+          pending.add("animating");
         }
       }
       if (pending.size === 0) return resolve({ settled: true, waited: Math.round(now - start) });
       if (now - start >= capMs) {
         for (const state of states) state.navigationReported = state.navigating;
-        return resolve({ settled: false, waited: Math.round(now - start), why: [...pending].join(", ") });
+        return resolve({ settled: false, waited: Math.round(now - start), busy: [...pending], requests });
       }
       later(check, 10);
     };

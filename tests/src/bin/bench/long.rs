@@ -197,16 +197,10 @@ async fn timed(
 /// KiB: the median of five readings a second apart (one reading moves by
 /// a third with garbage collection).
 async fn readings(marker: &Marker, me: u32) -> (u64, u64) {
-    let mut tree = Vec::new();
-    let mut own = Vec::new();
-    for _ in 0..5 {
-        tree.push(pss_rss(&marker.tree_and_driver()).0);
-        own.push(pss_rss(&[me]).0);
-        tokio::time::sleep(Duration::from_secs(1)).await;
-    }
-    tree.sort_unstable();
-    own.sort_unstable();
-    (tree[2], own[2])
+    let [tree, own] =
+        crate::measure::median_of_five(|| [pss_rss(&marker.tree_and_driver()).0, pss_rss(&[me]).0])
+            .await;
+    (tree, own)
 }
 
 /// The browser's processes at the end, each with its kind and PSS.

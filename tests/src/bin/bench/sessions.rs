@@ -15,7 +15,7 @@ use tabwright_tests::site::Site;
 use tabwright_tests::Backend;
 use tools::{Pack, PackOptions};
 
-use crate::measure::{millis, pss_rss};
+use crate::measure::{median_of_five, millis, pss_rss};
 
 /// Flags that might cut an idle browser's memory, each measured alone
 /// against the default launch. None of them weakens the guard (the proxy
@@ -231,6 +231,8 @@ pub async fn soak(sessions: usize, calls: usize, chrome_args: &[String]) -> Resu
     let sockets_before = open_sockets();
     let started = Instant::now();
     let warmed = Arc::new(tokio::sync::Barrier::new(sessions + 1));
+    // The warm reading taken, while every session waited: go on.
+    let warm_read = Arc::new(tokio::sync::Barrier::new(sessions + 1));
     // Every session done with its calls, still open: the end reading.
     let done = Arc::new(tokio::sync::Barrier::new(sessions + 1));
     let read = Arc::new(tokio::sync::Barrier::new(sessions + 1));
@@ -248,7 +250,7 @@ pub async fn soak(sessions: usize, calls: usize, chrome_args: &[String]) -> Resu
             PackOptions::default(),
         );
         let site = Arc::clone(&site);
-        let warmed = Arc::clone(&warmed);
+        let (warmed, warm_read) = (Arc::clone(&warmed), Arc::clone(&warm_read));
         let (done, read) = (Arc::clone(&done), Arc::clone(&read));
         workers.push(tokio::spawn(async move {
             let mut latencies = Vec::with_capacity(calls);
@@ -280,11 +282,13 @@ pub async fn soak(sessions: usize, calls: usize, chrome_args: &[String]) -> Resu
                 }
                 if !waited && latencies.len() >= SOAK_WARM {
                     warmed.wait().await;
+                    warm_read.wait().await;
                     waited = true;
                 }
             }
             if !waited {
                 warmed.wait().await;
+                warm_read.wait().await;
             }
             done.wait().await;
             read.wait().await;
@@ -292,14 +296,20 @@ pub async fn soak(sessions: usize, calls: usize, chrome_args: &[String]) -> Resu
             (latencies, errors)
         }));
     }
+    // Both readings are taken while every session waits, each the median
+    // of five a second apart.
     warmed.wait().await;
-    let warm_tree = marker.tree();
-    let warm_pss = pss_rss(&warm_tree).0;
     let warm_at = started.elapsed();
+    let warm_tree = marker.tree();
+    let pause = Instant::now();
+    let [warm_pss] = median_of_five(|| [pss_rss(&marker.tree()).0]).await;
+    warm_read.wait().await;
+    // The calls' time, less the pause for the reading.
+    let paused = pause.elapsed();
     done.wait().await;
-    let took = started.elapsed();
+    let took = started.elapsed().saturating_sub(paused);
     let end_tree = marker.tree();
-    let end_pss = pss_rss(&end_tree).0;
+    let [end_pss] = median_of_five(|| [pss_rss(&marker.tree()).0]).await;
     read.wait().await;
     let mut latencies = Vec::new();
     let mut errors = 0usize;
@@ -348,7 +358,7 @@ pub async fn soak(sessions: usize, calls: usize, chrome_args: &[String]) -> Resu
         millis(at(1.0))
     );
     println!(
-        "  PSS of the browser's tree: {} MiB in {} processes after warm-up ({SOAK_WARM} calls a session, at {:.0} s), {} MiB in {} after the last call ({:+.1} %)",
+        "  PSS of the browser's tree (medians of five readings a second apart, every session waiting): {} MiB in {} processes after warm-up ({SOAK_WARM} calls a session, at {:.0} s), {} MiB in {} after the last call ({:+.1} %)",
         warm_pss / 1024,
         warm_tree.len(),
         warm_at.as_secs_f64(),
