@@ -42,6 +42,7 @@ impl Chrome {
     /// follows its events: every target is discovered and attached, and
     /// downloads in its default context are refused.
     pub async fn start(options: &Options) -> Result<Self> {
+        options.refuse_local_only()?;
         let (ws_url, process, profile) = match &options.endpoint {
             Some(endpoint) => (remote_ws_url(endpoint).await?, None, None),
             None => {

@@ -131,6 +131,30 @@ pub struct Options {
     pub memory_budget_mb: Option<u64>,
 }
 
+impl Options {
+    /// With [`endpoint`](Self::endpoint), refuses what names something on
+    /// this machine that a browser started elsewhere (or already running)
+    /// cannot use, rather than starting without it: a profile folder and a
+    /// browser binary. Both backends ask before they connect.
+    pub fn refuse_local_only(&self) -> crate::Result<()> {
+        let Some(endpoint) = &self.endpoint else {
+            return Ok(());
+        };
+        let refused = if self.profile_dir.is_some() {
+            "a profile folder (--profile-dir)"
+        } else if self.executable.is_some() {
+            "a browser binary (--browser-path)"
+        } else {
+            return Ok(());
+        };
+        Err(crate::DriverError::Launch {
+            reason: format!(
+                "{refused} is on this machine, and the browser at {endpoint} is not started from it: leave it out, or drive a browser tabwright starts"
+            ),
+        })
+    }
+}
+
 impl Default for Options {
     fn default() -> Self {
         Self {

@@ -119,6 +119,12 @@ pub(crate) fn sort(error: CmdError) -> DriverError {
         CmdError::Lost(error) => DriverError::BrowserGone {
             reason: format!("the connection to the WebDriver server was lost: {error}"),
         },
+        // chromedriver's answer for every command to a window whose
+        // renderer crashed, not even in W3C's shape; the session says
+        // which tab (`WdSession::after_crash`).
+        CmdError::NotW3C(answer) if answer.to_string().contains("tab crashed") => {
+            DriverError::TabCrashed { id: String::new() }
+        }
         other => DriverError::Protocol(other.to_string()),
     }
 }

@@ -130,7 +130,8 @@ impl WebDriverDriver {
         self.calls
             .run(action, true, async |session| {
                 let result = op(session).await;
-                session.dialog_kind(result)
+                let result = session.dialog_kind(result);
+                session.after_crash(result).await
             })
             .await
     }

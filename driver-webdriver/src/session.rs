@@ -117,13 +117,7 @@ impl WdSession {
                 reason: "the WebDriver backend refuses every download (reporting each where it has the browser's DevTools socket) and cannot save them to a folder under a cap; use the cdp backend for --downloads",
             });
         }
-        if options.endpoint.is_some() && options.profile_dir.is_some() {
-            // The folder is on this machine; a remote end's browser runs on
-            // another and would silently start without it.
-            return Err(DriverError::Launch {
-                reason: "a profile folder (--profile-dir) is on this machine, and a remote WebDriver end's browser cannot use it; leave it out, or drive a local browser".to_owned(),
-            });
-        }
+        options.refuse_local_only()?;
         let (url, chromedriver, profile, capabilities) = match &options.endpoint {
             Some(endpoint) => (endpoint.clone(), None, None, capabilities(options, None)?),
             None => {

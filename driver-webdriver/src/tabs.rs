@@ -9,6 +9,34 @@ use crate::errors::sort;
 use crate::session::WdSession;
 
 impl WdSession {
+    /// A call's result, after a tab's renderer crashed under it: chromedriver
+    /// answers "tab crashed" to every command to that window, closing it
+    /// included, so the tab is closed over the DevTools socket and another
+    /// (or a new blank one) becomes current, as on CDP. Where the session
+    /// has no socket, nothing can close it: the session is lost, and the
+    /// next call starts a new one.
+    pub(crate) async fn after_crash<T>(&mut self, result: Result<T>) -> Result<T> {
+        let Err(DriverError::TabCrashed { .. }) = result else {
+            return result;
+        };
+        let crashed = self.current.clone();
+        let Some(relay) = &self.relay else {
+            return Err(DriverError::BrowserGone {
+                reason: "the tab's page crashed, and this remote end has no way to close it"
+                    .to_owned(),
+            });
+        };
+        let alone = self.known.len() <= 1;
+        if let Err(problem) = relay.stop(&crashed, true, alone).await {
+            return Err(DriverError::BrowserGone {
+                reason: format!("the tab's page crashed, and it could not be closed ({problem})"),
+            });
+        }
+        // The crashed one is gone: the latest other tab becomes current.
+        let _ = self.focus_current().await;
+        Err(DriverError::TabCrashed { id: crashed })
+    }
+
     /// The current tab; if the page closed it, the most recent tab becomes
     /// current and the error names the one that is gone.
     pub(crate) async fn focus_current(&mut self) -> Result<()> {

@@ -62,6 +62,7 @@ suite!(
     never_loading_page_times_out,
     spinning_script_times_out,
     browser_gone_then_fresh,
+    a_crashed_tab_is_left,
     close_ends_everything,
     drop_ends_everything,
     close_is_idempotent,

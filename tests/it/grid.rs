@@ -242,7 +242,8 @@ async fn a_real_grid() {
     );
     relayed.close().await;
 
-    // A profile folder cannot reach a remote browser: refused at start.
+    // What names something on this machine cannot reach a remote browser:
+    // refused at start. A profile folder:
     let folder = tempfile::tempdir().expect("a folder");
     let local = pack(
         &grid,
@@ -253,6 +254,19 @@ async fn a_real_grid() {
     let refused = local.call("open", json!({ "url": site.url("/") })).await;
     assert!(
         refused.is_error && refused.text.contains("--profile-dir"),
+        "{}",
+        refused.text
+    );
+    // Nor a browser binary: the Grid's node starts its own.
+    let options = Options {
+        endpoint: Some(grid.url()),
+        executable: Some("/usr/bin/chromium".into()),
+        ..Options::default()
+    };
+    let binary = at_end(options, &site, PackOptions::default());
+    let refused = binary.call("open", json!({ "url": site.url("/") })).await;
+    assert!(
+        refused.is_error && refused.text.contains("--browser-path"),
         "{}",
         refused.text
     );

@@ -129,6 +129,7 @@ pub fn all() -> Vec<Check> {
         never_loading_page_times_out,
         spinning_script_times_out,
         browser_gone_then_fresh,
+        a_crashed_tab_is_left,
         close_ends_everything,
         drop_ends_everything,
         close_is_idempotent,
@@ -1013,6 +1014,41 @@ async fn browser_gone_then_fresh(ctx: &Ctx) -> CheckResult {
         "processes left: {:?}",
         marker.processes()
     );
+    Ok(Verdict::Pass)
+}
+
+/// A tab whose renderer crashed: the next call says so (not a lost
+/// browser, not an endless protocol error), the tab is left for another,
+/// and the call after works.
+async fn a_crashed_tab_is_left(ctx: &Ctx) -> CheckResult {
+    let marker = Marker::new();
+    let mut options = ctx.options();
+    options.extra_args.push(marker.flag());
+    let driver = ctx.backend.driver(options);
+    step("navigate", driver.navigate(&ctx.site.url("/")).await)?;
+    let profile = marker
+        .profile_dir()
+        .ok_or("no marked browser process found")?;
+    let mut devtools = crate::devtools::DevTools::of_profile(&profile).await?;
+    devtools.crash_page("/").await?;
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        match driver.eval("1").await {
+            Err(DriverError::TabCrashed { .. }) => break,
+            Ok(_) if Instant::now() < deadline => {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            other => return Err(format!("a call after the tab crashed gave {other:?}")),
+        }
+    }
+    let page = step(
+        "navigate after the crash",
+        driver.navigate(&ctx.site.url("/second")).await,
+    )?;
+    ensure!(page.status == Some(200), "after the crash: {page:?}");
+    let title = step("title", driver.eval("document.title").await)?;
+    ensure!(title == "Second", "after the crash the page is {title}");
+    step("close", driver.close().await)?;
     Ok(Verdict::Pass)
 }
 

@@ -194,7 +194,9 @@ mod tests {
     #[test]
     fn busy_codes_are_worded_and_nothing_else_is_repeated() {
         assert_eq!(
-            worded(json!({ "settled": false, "waited": 3000, "busy": ["requests", "timers"], "requests": 2 })),
+            worded(
+                json!({ "settled": false, "waited": 3000, "busy": ["requests", "timers"], "requests": 2 })
+            ),
             "2 requests are in flight, timers are pending"
         );
         for forged in [
