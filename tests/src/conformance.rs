@@ -93,6 +93,16 @@ macro_rules! ensure {
     };
 }
 
+/// A driver whose browser carries a marker flag, so the check can find its
+/// processes and profile.
+fn marked(ctx: &Ctx) -> (Marker, Box<dyn Driver>) {
+    let marker = Marker::new();
+    let mut options = ctx.options();
+    options.extra_args.push(marker.flag());
+    let driver = ctx.backend.driver(options);
+    (marker, driver)
+}
+
 /// Turns a driver error into a check failure that says what was being done.
 fn step<T>(what: &str, result: Result<T, DriverError>) -> Result<T, String> {
     result.map_err(|error| format!("{what}: {error}"))
@@ -201,10 +211,7 @@ fn needs<T>(
 }
 
 async fn lazy_start(ctx: &Ctx) -> CheckResult {
-    let marker = Marker::new();
-    let mut options = ctx.options();
-    options.extra_args.push(marker.flag());
-    let driver = ctx.backend.driver(options);
+    let (marker, driver) = marked(ctx);
     // Not a wait for something to happen: the time a browser started in the
     // background on construction would need to show up.
     tokio::time::sleep(Duration::from_millis(300)).await;
@@ -979,10 +986,7 @@ async fn spinning_script_times_out(ctx: &Ctx) -> CheckResult {
 }
 
 async fn browser_gone_then_fresh(ctx: &Ctx) -> CheckResult {
-    let marker = Marker::new();
-    let mut options = ctx.options();
-    options.extra_args.push(marker.flag());
-    let driver = ctx.backend.driver(options);
+    let (marker, driver) = marked(ctx);
     step("navigate", driver.navigate(&ctx.site.url("/")).await)?;
     let pids = marker.processes();
     ensure!(!pids.is_empty(), "no marked browser process found");
@@ -1021,10 +1025,7 @@ async fn browser_gone_then_fresh(ctx: &Ctx) -> CheckResult {
 /// browser, not an endless protocol error), the tab is left for another,
 /// and the call after works.
 async fn a_crashed_tab_is_left(ctx: &Ctx) -> CheckResult {
-    let marker = Marker::new();
-    let mut options = ctx.options();
-    options.extra_args.push(marker.flag());
-    let driver = ctx.backend.driver(options);
+    let (marker, driver) = marked(ctx);
     step("navigate", driver.navigate(&ctx.site.url("/")).await)?;
     let profile = marker
         .profile_dir()
@@ -1053,10 +1054,7 @@ async fn a_crashed_tab_is_left(ctx: &Ctx) -> CheckResult {
 }
 
 async fn close_ends_everything(ctx: &Ctx) -> CheckResult {
-    let marker = Marker::new();
-    let mut options = ctx.options();
-    options.extra_args.push(marker.flag());
-    let driver = ctx.backend.driver(options);
+    let (marker, driver) = marked(ctx);
     step("navigate", driver.navigate(&ctx.site.url("/")).await)?;
     step(
         "open a tab",
@@ -1092,10 +1090,7 @@ async fn close_ends_everything(ctx: &Ctx) -> CheckResult {
 }
 
 async fn drop_ends_everything(ctx: &Ctx) -> CheckResult {
-    let marker = Marker::new();
-    let mut options = ctx.options();
-    options.extra_args.push(marker.flag());
-    let driver = ctx.backend.driver(options);
+    let (marker, driver) = marked(ctx);
     step("navigate", driver.navigate(&ctx.site.url("/")).await)?;
     let profile = marker
         .profile_dir()
@@ -1196,10 +1191,7 @@ fn files_named(dir: &std::path::Path, name: &str) -> Vec<std::path::PathBuf> {
 }
 
 async fn downloads_are_refused(ctx: &Ctx) -> CheckResult {
-    let marker = Marker::new();
-    let mut options = ctx.options();
-    options.extra_args.push(marker.flag());
-    let driver = ctx.backend.driver(options);
+    let (marker, driver) = marked(ctx);
     step(
         "navigate",
         driver.navigate(&ctx.site.url("/download")).await,
