@@ -199,7 +199,13 @@ impl WdSession {
                         tracing::info!(%problem, "no DevTools relay: the pack's scripts run in the page's world");
                         None
                     }
-                    Err(_) => None,
+                    Err(_) => {
+                        tracing::info!(
+                            socket,
+                            "no DevTools relay: the socket did not answer in time"
+                        );
+                        None
+                    }
                 }
             }
             None => None,
