@@ -405,9 +405,7 @@ async fn frame_at(
     for index in path {
         let context = isolated_context(client, registry, &session, &frame).await?;
         let params = json!({
-            "expression": format!(
-                "Array.from(document.querySelectorAll('iframe, frame')).find((f) => f.contentWindow === window[{index}]) || null"
-            ),
+            "expression": devtools::frame_element(*index),
             "contextId": context,
             "returnByValue": false,
         });

@@ -67,9 +67,7 @@ pub(crate) struct TabRecord {
     pub dialogs_opened: u64,
 }
 
-/// The name of tabwright's own script world in every document: the page's
-/// scripts can neither see nor change what runs there.
-pub(crate) const WORLD_NAME: &str = "tabwright";
+pub(crate) use driver_core::backend::devtools::WORLD_NAME;
 
 /// Which script world of a frame.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -30,12 +30,9 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use driver_core::backend::devtools::{self, DevToolsSocket, Event};
+use driver_core::backend::devtools::{self, DevToolsSocket, Event, WORLD_NAME};
 use driver_core::backend::screencast::{self, SharedCast, Toggle};
 use driver_core::{Dialog, Download, DownloadOutcome, DriverError, Options, Result};
-
-/// The name of tabwright's world in every document.
-const WORLD_NAME: &str = "tabwright";
 
 /// The most refused downloads kept for the next report (a page can start
 /// thousands; the report says what the first were).
@@ -212,9 +209,7 @@ impl Relay {
         for index in path {
             let (here, world) = self.world(&session, &frame, path).await?;
             session = here;
-            let expression = format!(
-                "Array.from(document.querySelectorAll('iframe, frame')).find((f) => f.contentWindow === window[{index}]) || null"
-            );
+            let expression = devtools::frame_element(*index);
             let found = self
                 .evaluate_raw(&session, &world, &expression, false)
                 .await?;

@@ -242,6 +242,21 @@ async fn read(shared: std::sync::Weak<Shared>, mut stream: WebSocketReceiver<Str
     }
 }
 
+/// The name of tabwright's own script world in every document, whichever
+/// backend makes it: the page's scripts can neither see nor change what
+/// runs there.
+pub const WORLD_NAME: &str = "tabwright";
+
+/// An expression, for `Runtime.evaluate` without `returnByValue` in a
+/// frame's document, whose object is the `iframe` (or `frame`) element
+/// holding `window.frames[index]`, or `null`: how a frame path is followed
+/// down to the frame's id (`DOM.describeNode` on the object).
+pub fn frame_element(index: u32) -> String {
+    format!(
+        "Array.from(document.querySelectorAll('iframe, frame')).find((f) => f.contentWindow === window[{index}]) || null"
+    )
+}
+
 /// Whether a DevTools error says the document (and its script context)
 /// went away under the call: a navigation.
 pub fn document_gone(message: &str) -> bool {
