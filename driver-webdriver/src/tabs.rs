@@ -77,7 +77,20 @@ impl WdSession {
         Ok(self.known.clone())
     }
 
+    /// Makes `handle` the current tab: WebDriver's window, and the one the
+    /// DevTools socket attends to (its dialogs, its screencast).
     pub(crate) async fn switch(&mut self, handle: &str) -> Result<()> {
+        self.visit(handle).await?;
+        if let Some(relay) = &self.relay {
+            relay.current(handle).await;
+        }
+        Ok(())
+    }
+
+    /// Makes `handle` WebDriver's window for a moment, to read or close it
+    /// (`tabs`, `close_tab`): the DevTools socket does not follow, so a
+    /// listing does not attach to every tab or move the screencast.
+    async fn visit(&mut self, handle: &str) -> Result<()> {
         self.client
             .switch_to_window(WindowHandle::try_from(handle.to_owned()).map_err(|_| {
                 DriverError::NoSuchTab {
@@ -88,9 +101,6 @@ impl WdSession {
             .map_err(sort)?;
         self.current = handle.to_owned();
         self.hook_current().await;
-        if let Some(relay) = &self.relay {
-            relay.current(handle).await;
-        }
         Ok(())
     }
 
@@ -101,7 +111,7 @@ impl WdSession {
         let current = self.current.clone();
         let mut tabs = Vec::new();
         for handle in self.handles().await? {
-            self.switch(&handle).await?;
+            self.visit(&handle).await?;
             // A tab under a dialog cannot be asked its title (chromedriver
             // says so, or answers with nothing at all while dialogs come and
             // go): leave it blank rather than fail the whole list.
@@ -122,7 +132,7 @@ impl WdSession {
                 url,
             });
         }
-        self.switch(&current).await?;
+        self.visit(&current).await?;
         Ok(tabs)
     }
 
@@ -165,7 +175,7 @@ impl WdSession {
             let created = self.client.new_window(true).await.map_err(sort)?;
             self.known.push(created.handle.into());
         }
-        self.switch(&id.0).await?;
+        self.visit(&id.0).await?;
         self.client.close_window().await.map_err(sort)?;
         let left = self.handles().await?;
         if back_to != id.0 && left.contains(&back_to) {
