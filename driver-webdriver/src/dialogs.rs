@@ -8,8 +8,18 @@ use crate::errors::sort;
 use crate::session::WdSession;
 
 impl WdSession {
+    /// The dialog with this text open in the current tab, as the DevTools
+    /// socket heard it open (with its kind, which chromedriver does not
+    /// say), if it did.
+    fn heard_dialog(&self, message: &str) -> Option<Dialog> {
+        self.relay
+            .as_ref()
+            .and_then(|relay| relay.dialog(&self.current))
+            .filter(|heard| heard.message == message)
+    }
+
     /// A call's result with the kind of the dialog that stopped it, where
-    /// the DevTools socket heard it open (chromedriver says only its text).
+    /// the DevTools socket heard it open.
     pub(crate) fn dialog_kind<T>(&self, result: Result<T>) -> Result<T> {
         match result {
             Err(DriverError::DialogOpen {
@@ -17,11 +27,8 @@ impl WdSession {
                 message,
             }) => {
                 let kind = self
-                    .relay
-                    .as_ref()
-                    .and_then(|relay| relay.dialog(&self.current))
-                    .filter(|seen| seen.message == message)
-                    .map_or(DialogKind::Unknown, |seen| seen.kind);
+                    .heard_dialog(&message)
+                    .map_or(DialogKind::Unknown, |heard| heard.kind);
                 Err(DriverError::DialogOpen { kind, message })
             }
             other => other,
@@ -38,17 +45,11 @@ impl WdSession {
         }
         match self.client.get_alert_text().await {
             // Which kind it is, the DevTools socket heard as it opened.
-            Ok(message) => Ok(Some(
-                self.relay
-                    .as_ref()
-                    .and_then(|relay| relay.dialog(&self.current))
-                    .filter(|seen| seen.message == message)
-                    .unwrap_or(Dialog {
-                        kind: DialogKind::Unknown,
-                        message,
-                        default_prompt: String::new(),
-                    }),
-            )),
+            Ok(message) => Ok(Some(self.heard_dialog(&message).unwrap_or(Dialog {
+                kind: DialogKind::Unknown,
+                message,
+                default_prompt: String::new(),
+            }))),
             Err(CmdError::Standard(error)) if error.error == ErrorStatus::NoSuchAlert => Ok(None),
             Err(error) => Err(sort(error)),
         }

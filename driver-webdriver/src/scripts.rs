@@ -60,10 +60,9 @@ impl WdSession {
     /// browser's DevTools socket; where the session has none, in the
     /// page's world (the capability says so).
     pub(crate) async fn eval_isolated(&mut self, path: &[u32], expression: &str) -> Result<Value> {
-        if self.relay.is_none() {
-            return self.eval_in_frame(path, expression).await;
+        if self.relay.is_some() {
+            self.focus_current().await?;
         }
-        self.focus_current().await?;
         match &self.relay {
             Some(relay) => relay.eval_isolated(&self.current, path, expression).await,
             None => self.eval_in_frame(path, expression).await,
