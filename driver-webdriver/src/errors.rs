@@ -57,11 +57,15 @@ pub(crate) fn sort(error: CmdError) -> DriverError {
                 "disconnected",
                 "session deleted",
                 "not connected to DevTools",
-                "target crashed",
-                "tab crashed",
             ];
             if gone.iter().any(|sign| message.contains(sign)) {
                 return DriverError::BrowserGone { reason: message };
+            }
+            // One tab's renderer, not the browser: the session says which
+            // tab and leaves it (`WdSession::after_crash`), or ends if it
+            // cannot.
+            if message.contains("tab crashed") || message.contains("target crashed") {
+                return DriverError::TabCrashed { id: String::new() };
             }
             // A Selenium Grid whose node died (or dropped the session)
             // answers this for every later command, for minutes: the
@@ -119,9 +123,8 @@ pub(crate) fn sort(error: CmdError) -> DriverError {
         CmdError::Lost(error) => DriverError::BrowserGone {
             reason: format!("the connection to the WebDriver server was lost: {error}"),
         },
-        // chromedriver's answer for every command to a window whose
-        // renderer crashed, not even in W3C's shape; the session says
-        // which tab (`WdSession::after_crash`).
+        // The same, as chromedriver answers most commands to such a
+        // window: not even in W3C's shape.
         CmdError::NotW3C(answer) if answer.to_string().contains("tab crashed") => {
             DriverError::TabCrashed { id: String::new() }
         }
@@ -156,5 +159,21 @@ mod tests {
             Some("net::ERR_CONNECTION_REFUSED")
         );
         assert_eq!(net_error("unknown error: something else"), None);
+    }
+
+    #[test]
+    fn a_crashed_tab_is_a_tab_not_the_browser() {
+        let bare = CmdError::NotW3C(json!("tab crashed"));
+        assert!(matches!(sort(bare), DriverError::TabCrashed { .. }));
+        let w3c = CmdError::Standard(fantoccini::error::WebDriver::new(
+            ErrorStatus::UnknownError,
+            "unknown error: tab crashed\n  (Session info: chrome=156)",
+        ));
+        assert!(matches!(sort(w3c), DriverError::TabCrashed { .. }));
+        let gone = CmdError::Standard(fantoccini::error::WebDriver::new(
+            ErrorStatus::UnknownError,
+            "chrome not reachable",
+        ));
+        assert!(matches!(sort(gone), DriverError::BrowserGone { .. }));
     }
 }
