@@ -14,7 +14,7 @@ use std::time::Duration;
 use driver_core::{Capability, Driver as _, Options};
 use guard::{AllowedOrigin, Guard, Policy};
 use serde_json::json;
-use tabwright_tests::grid::Grid;
+use tabwright_tests::grid::{Grid, HandStartedChromedriver};
 use tabwright_tests::site::Site;
 use tabwright_tests::Backend;
 use tools::{Pack, PackOptions};
@@ -286,48 +286,6 @@ async fn until<F: std::future::Future<Output = bool>>(condition: impl Fn() -> F)
     panic!("the Grid never got there");
 }
 
-/// A bare chromedriver, started here as a remote end: it offers no
-/// DevTools relay, and tabwright cannot see its browser's profile.
-struct BareChromedriver {
-    child: std::process::Child,
-    port: u16,
-}
-
-impl BareChromedriver {
-    async fn start() -> Self {
-        use std::os::unix::process::CommandExt;
-        let port = tabwright_tests::free_port();
-        let child = std::process::Command::new("/usr/bin/chromedriver")
-            .arg(format!("--port={port}"))
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .process_group(0)
-            .spawn()
-            .expect("chromedriver starts");
-        let bare = Self { child, port };
-        until(|| async {
-            tokio::net::TcpStream::connect(("127.0.0.1", port))
-                .await
-                .is_ok()
-        })
-        .await;
-        bare
-    }
-}
-
-impl Drop for BareChromedriver {
-    /// Ends chromedriver and every browser it started (its process group).
-    fn drop(&mut self) {
-        if let Ok(pid) = i32::try_from(self.child.id()) {
-            let _ = nix::sys::signal::killpg(
-                nix::unistd::Pid::from_raw(pid),
-                nix::sys::signal::Signal::SIGKILL,
-            );
-        }
-        let _ = self.child.wait();
-    }
-}
-
 /// A remote end with no DevTools relay: the capabilities say what is
 /// missing and why, and a page that spins, which nothing can stop there,
 /// is never said to be stopped: the answer says the session was ended,
@@ -335,9 +293,11 @@ impl Drop for BareChromedriver {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_remote_end_without_a_relay() {
     let site = Site::start().await;
-    let end = BareChromedriver::start().await;
+    let end = HandStartedChromedriver::start()
+        .await
+        .expect("a chromedriver");
     let options = Options {
-        endpoint: Some(format!("http://127.0.0.1:{}", end.port)),
+        endpoint: Some(end.url.clone()),
         timeout: Duration::from_secs(6),
         ..Options::default()
     };

