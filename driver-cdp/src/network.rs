@@ -1,7 +1,6 @@
 //! The network log: every request of each tab's page (and of the cross-site
 //! frames inside it), kept from its `Network.*` events for the `requests`
 //! tool, by the log both backends share.
-
 //!
 //! The registry keeps the logs (`Registry::network`) and follows the events
 //! into them (`SharedRegistry::follow_network`); this module names their

@@ -108,48 +108,37 @@ pub(crate) const OPEN: Form = Form {
 pub(crate) const SNAPSHOT: Form = Form {
     word: "snapshot",
     usage: "[full] [scope N] [part N]",
-    read: |words, _| {
-        let mut arguments = json!({});
-        let mut rest = words;
-        while let Some((first, after)) = rest.split_first() {
-            match (*first, after) {
-                ("full", _) => {
-                    arguments["full_page"] = json!(true);
-                    rest = after;
-                }
-                ("scope" | "part", [n, more @ ..]) => {
-                    arguments[*first] = json!(number(n)?);
-                    rest = more;
-                }
-                _ => return None,
-            }
-        }
-        plain(arguments)
-    },
+    read: |words, _| flag_and_numbers(words, ("full", "full_page"), &["scope", "part"]),
 };
 
 pub(crate) const READ: Form = Form {
     word: "read",
     usage: "[all] [element N] [part N]",
-    read: |words, _| {
-        let mut arguments = json!({});
-        let mut rest = words;
-        while let Some((first, after)) = rest.split_first() {
-            match (*first, after) {
-                ("all", _) => {
-                    arguments["whole_page"] = json!(true);
-                    rest = after;
-                }
-                ("element" | "part", [n, more @ ..]) => {
-                    arguments[*first] = json!(number(n)?);
-                    rest = more;
-                }
-                _ => return None,
-            }
-        }
-        plain(arguments)
-    },
+    read: |words, _| flag_and_numbers(words, ("all", "whole_page"), &["element", "part"]),
 };
+
+/// Reads words such as `full scope 3 part 2`, in any order: the word of
+/// `flag` sets its argument true, and each word of `numbered` takes the
+/// number after it as the argument of that name.
+fn flag_and_numbers(words: &[&str], flag: (&str, &str), numbered: &[&str]) -> Option<Read> {
+    let (flag_word, flag_argument) = flag;
+    let mut arguments = json!({});
+    let mut rest = words;
+    while let Some((first, after)) = rest.split_first() {
+        match after {
+            _ if *first == flag_word => {
+                arguments[flag_argument] = json!(true);
+                rest = after;
+            }
+            [n, more @ ..] if numbered.contains(first) => {
+                arguments[*first] = json!(number(n)?);
+                rest = more;
+            }
+            _ => return None,
+        }
+    }
+    plain(arguments)
+}
 
 pub(crate) const FIND: Form = Form {
     word: "find",
@@ -404,6 +393,10 @@ mod tests {
         assert_eq!(
             call("snapshot full part 2"),
             ("snapshot".into(), json!({"full_page": true, "part": 2}))
+        );
+        assert_eq!(
+            call("read element 4 all"),
+            ("read".into(), json!({"element": 4, "whole_page": true}))
         );
     }
 
