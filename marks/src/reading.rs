@@ -10,8 +10,11 @@
 use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write as _;
 
-use crate::snapshot::{frame_begins, paginate, write_part, Block, BlockKind, Element, Line, Part};
-use crate::text::{cut, escape, one_line, page_text, quote};
+use crate::snapshot::{
+    frame_begins, frame_ends, paginate, unreachable_frame, write_part, Block, BlockKind, Element,
+    Line, Part,
+};
+use crate::text::{cut, escape, one_line, page_text};
 use crate::{ContentRoot, RenderOptions, Snapshot};
 
 /// The most headings an outline lists.
@@ -169,18 +172,8 @@ impl Snapshot {
                 Line::Text { text, .. } => lines.push(escape(text)),
                 Line::Element(_) => {}
                 Line::FrameBegins { origin } => lines.push(frame_begins(origin)),
-                Line::FrameEnds { origin } => {
-                    let begins = frame_begins(origin);
-                    if lines.last() == Some(&begins) {
-                        lines.pop();
-                    } else {
-                        lines.push(format!("[end of the frame from {}]", one_line(origin)));
-                    }
-                }
-                Line::Unreachable { src, problem } => lines.push(format!(
-                    "[frame {} could not be read: {problem}]",
-                    quote(src)
-                )),
+                Line::FrameEnds { origin } => frame_ends(&mut lines, origin),
+                Line::Unreachable { src, problem } => lines.push(unreachable_frame(src, problem)),
             }
         }
         if let Some(done) = row.take() {

@@ -452,21 +452,8 @@ impl Snapshot {
                     }
                 }
                 Line::FrameBegins { origin } => body.push(frame_begins(origin)),
-                Line::FrameEnds { origin } => {
-                    // A frame none of whose lines is in scope says nothing.
-                    let begins = frame_begins(origin);
-                    if body.last() == Some(&begins) {
-                        body.pop();
-                    } else {
-                        body.push(format!("[end of the frame from {}]", one_line(origin)));
-                    }
-                }
-                Line::Unreachable { src, problem } => {
-                    body.push(format!(
-                        "[frame {} could not be read: {problem}]",
-                        quote(src)
-                    ));
-                }
+                Line::FrameEnds { origin } => frame_ends(&mut body, origin),
+                Line::Unreachable { src, problem } => body.push(unreachable_frame(src, problem)),
                 // A snapshot has none; a reading renders its own.
                 Line::Block(block) => body.push(escape(&block.plain(&self.elements))),
             }
@@ -683,6 +670,22 @@ pub(crate) fn plural(count: usize) -> &'static str {
 /// The line before a cross-origin frame's lines.
 pub(crate) fn frame_begins(origin: &str) -> String {
     format!("[frame from {}: another site's content]", one_line(origin))
+}
+
+/// Ends a cross-origin frame's lines: its closing line, or, where none of
+/// its lines was written (all out of scope, or nothing to read), its
+/// opening line taken back, so the frame says nothing.
+pub(crate) fn frame_ends(lines: &mut Vec<String>, origin: &str) {
+    if lines.last() == Some(&frame_begins(origin)) {
+        lines.pop();
+    } else {
+        lines.push(format!("[end of the frame from {}]", one_line(origin)));
+    }
+}
+
+/// The line of a frame that could not be read, and why.
+pub(crate) fn unreachable_frame(src: &str, problem: &str) -> String {
+    format!("[frame {} could not be read: {problem}]", quote(src))
 }
 
 /// Whether a rendered line is one around a cross-origin frame's lines (a
