@@ -49,6 +49,8 @@ struct State {
     worlds: HashMap<(String, String), String>,
     /// The dialog open in a tab's session.
     dialogs: HashMap<String, Dialog>,
+    /// Tabs' sessions whose renderer crashed.
+    crashed: std::collections::HashSet<String>,
     /// Downloads refused since the last report.
     downloads: Vec<Download>,
 }
@@ -59,8 +61,9 @@ type Shared = Arc<parking_lot::Mutex<State>>;
 pub(crate) struct Relay {
     socket: DevToolsSocket,
     state: Shared,
-    /// Bumped when a dialog opens, for calls that wait on the page.
-    dialogs: tokio::sync::watch::Sender<u64>,
+    /// Bumped when a dialog opens or a tab crashes, for calls that wait on
+    /// the page.
+    stops: tokio::sync::watch::Sender<u64>,
     cast: Option<SharedCast>,
 }
 
@@ -72,16 +75,16 @@ impl Relay {
     ) -> std::result::Result<Self, String> {
         let socket = DevToolsSocket::connect(url).await?;
         let state = Shared::default();
-        let dialogs = tokio::sync::watch::Sender::new(0);
+        let stops = tokio::sync::watch::Sender::new(0);
         socket.listen(Arc::new({
             let state = Arc::clone(&state);
-            let dialogs = dialogs.clone();
-            move |socket, event| on_event(socket, &state, &dialogs, on_frame.as_ref(), event)
+            let stops = stops.clone();
+            move |socket, event| on_event(socket, &state, &stops, on_frame.as_ref(), event)
         }));
         Ok(Self {
             socket,
             state,
-            dialogs,
+            stops,
             cast: None,
         })
     }
@@ -112,7 +115,7 @@ impl Relay {
     }
 
     /// The flat session of the tab `target`, attached now if it is not
-    /// yet: its page and runtime events on (their answers not waited for:
+    /// yet: its page, runtime and crash events on (their answers not waited for:
     /// a page that spins answers late, and what is sent after them waits
     /// its turn anyway).
     async fn tab(&self, target: &str) -> Result<String> {
@@ -124,10 +127,9 @@ impl Relay {
             .lock()
             .tabs
             .insert(target.to_owned(), session.clone());
-        let _ = self
-            .socket
-            .send(Some(&session), "Page.enable", json!({}))
-            .await;
+        for domain in ["Page.enable", "Inspector.enable"] {
+            let _ = self.socket.send(Some(&session), domain, json!({})).await;
+        }
         Ok(session)
     }
 
@@ -167,7 +169,8 @@ impl Relay {
 
     /// Evaluates `expression` in tabwright's world of the frame at `path`
     /// (`window.frames` indices from the top) of the tab `target`, with
-    /// promises awaited; a dialog opening in the tab ends it.
+    /// promises awaited; a dialog opening in the tab, or its renderer
+    /// crashing (which the evaluation would wait on for ever), ends it.
     pub(crate) async fn eval_isolated(
         &self,
         target: &str,
@@ -179,25 +182,39 @@ impl Relay {
             let (session, world) = self.frame_world(&tab, target, path).await?;
             self.evaluate(&session, &world, expression, true).await
         };
-        let mut opened = self.dialogs.subscribe();
-        let dialog = async {
+        let mut stops = self.stops.subscribe();
+        let stopped = async {
             loop {
-                if let Some(dialog) = self.state.lock().dialogs.get(&tab) {
-                    return dialog.clone();
+                if let Some(stop) = self.stop_in(&tab) {
+                    return stop;
                 }
-                if opened.changed().await.is_err() {
+                if stops.changed().await.is_err() {
                     return std::future::pending().await;
                 }
             }
         };
         tokio::select! {
             biased;
-            dialog = dialog => Err(DriverError::DialogOpen {
-                kind: dialog.kind,
-                message: dialog.message,
-            }),
+            stop = stopped => Err(stop),
             answer = work => answer,
         }
+    }
+
+    /// What keeps the tab whose session is `tab` from answering, if
+    /// anything: its renderer crashed, or a dialog is open.
+    fn stop_in(&self, tab: &str) -> Option<DriverError> {
+        let state = self.state.lock();
+        if state.crashed.contains(tab) {
+            // The session says which tab (`WdSession::after_crash`).
+            return Some(DriverError::TabCrashed { id: String::new() });
+        }
+        state
+            .dialogs
+            .get(tab)
+            .map(|dialog| DriverError::DialogOpen {
+                kind: dialog.kind,
+                message: dialog.message.clone(),
+            })
     }
 
     /// The session and tabwright's world of the frame at `path` in the tab
@@ -431,12 +448,12 @@ fn toggle(socket: &DevToolsSocket) -> Toggle {
     })
 }
 
-/// What the browser tells: worlds made and gone, dialogs, screencast
+/// What the browser tells: worlds made and gone, dialogs, crashes, screencast
 /// frames, downloads, sessions that ended.
 fn on_event(
     socket: &DevToolsSocket,
     state: &Shared,
-    dialogs: &tokio::sync::watch::Sender<u64>,
+    stops: &tokio::sync::watch::Sender<u64>,
     on_frame: Option<&driver_core::FrameCallback>,
     event: &Event,
 ) {
@@ -470,7 +487,12 @@ fn on_event(
                 .lock()
                 .dialogs
                 .insert(session, devtools::dialog_of(params));
-            dialogs.send_modify(|opened| *opened += 1);
+            stops.send_modify(|stopped| *stopped += 1);
+        }
+        "Inspector.targetCrashed" => {
+            tracing::info!(%session, "a tab's renderer crashed");
+            state.lock().crashed.insert(session);
+            stops.send_modify(|stopped| *stopped += 1);
         }
         "Page.javascriptDialogClosed" => {
             state.lock().dialogs.remove(&session);
@@ -528,6 +550,7 @@ fn on_event(
                 state.frames.retain(|_, frame| frame != gone);
                 state.worlds.retain(|(of, _), _| of != gone);
                 state.dialogs.remove(gone);
+                state.crashed.remove(gone);
             }
         }
         _ => {}
