@@ -20,7 +20,11 @@
 //!   each refusal is reported (and told to the tab's settling, which then
 //!   waits for no new page);
 //! - **stopping a page that spins** (`Runtime.terminateExecution`, handled
-//!   off the renderer's busy thread), or closing its tab.
+//!   off the renderer's busy thread), or closing its tab; closing a tab
+//!   whose renderer crashed, which chromedriver refuses;
+//! - **what ends a call at once**: a dialog opening (its kind, too, which
+//!   WebDriver does not tell) or the tab's renderer crashing, either of
+//!   which an evaluation would otherwise wait on to the call's timeout.
 //!
 //! chromedriver keeps its own DevTools connection; this one only adds.
 
