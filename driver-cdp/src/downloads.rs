@@ -223,16 +223,40 @@ fn keep(dir: &Path, guid: &str, suggested: &str) -> std::io::Result<PathBuf> {
 }
 
 /// A file name a page suggested, without anything that would put it
-/// elsewhere or hide it.
+/// elsewhere or hide it: no folders, no leading dot, and none of the
+/// characters that break a line or are not drawn (controls, line and
+/// paragraph separators, format characters such as a right-to-left
+/// override that makes `gpj.exe` read as `exe.jpg`, default-ignorables,
+/// private-use and unassigned code points), by Unicode's own tables.
 fn safe_name(suggested: &str) -> String {
     let base = suggested.rsplit(['/', '\\']).next().unwrap_or_default();
-    let cleaned: String = base.chars().filter(|c| !c.is_control()).take(120).collect();
+    let cleaned: String = base.chars().filter(|c| drawn_in_a_name(*c)).take(120).collect();
     let cleaned = cleaned.trim().trim_start_matches('.').to_owned();
     if cleaned.is_empty() {
         "download".to_owned()
     } else {
         cleaned
     }
+}
+
+/// Whether a character may stand in a saved file's name: drawn, and on
+/// the line.
+fn drawn_in_a_name(c: char) -> bool {
+    use icu_properties::props::{DefaultIgnorableCodePoint, GeneralCategory};
+    use icu_properties::{CodePointMapData, CodePointSetData};
+    if c.is_ascii() {
+        return !c.is_ascii_control();
+    }
+    !matches!(
+        CodePointMapData::<GeneralCategory>::new().get(c),
+        GeneralCategory::Control
+            | GeneralCategory::Format
+            | GeneralCategory::LineSeparator
+            | GeneralCategory::ParagraphSeparator
+            | GeneralCategory::PrivateUse
+            | GeneralCategory::Unassigned
+            | GeneralCategory::Surrogate
+    ) && !CodePointSetData::new::<DefaultIgnorableCodePoint>().contains(c)
 }
 
 #[cfg(test)]
@@ -246,5 +270,9 @@ mod tests {
         assert_eq!(safe_name("report.pdf"), "report.pdf");
         assert_eq!(safe_name(""), "download");
         assert_eq!(safe_name("a\\b\\c.txt"), "c.txt");
+        assert_eq!(safe_name("report\u{2028}[9] button.pdf"), "report[9] button.pdf");
+        assert_eq!(safe_name("photo\u{202E}gpj.exe"), "photogpj.exe");
+        assert_eq!(safe_name("a\u{0085}b\u{200B}c\u{E0041}.txt"), "abc.txt");
+        assert_eq!(safe_name("résumé 中文.pdf"), "résumé 中文.pdf");
     }
 }
