@@ -30,7 +30,7 @@ impl std::fmt::Display for Unusable {
             Self::Disabled => f.write_str("it is disabled"),
             Self::NoFocus => f.write_str("it cannot take keyboard focus"),
             Self::NotAControl => f.write_str("it has no value (not a form control)"),
-            Self::Covered { by } => write!(f, "it is covered by {by}"),
+            Self::Covered { by } => write!(f, "it is covered by {by:?}"),
         }
     }
 }

@@ -73,11 +73,17 @@ pub fn random_u64() -> u64 {
     hasher.finish()
 }
 
-/// The page script that judges what a person sees of an element (hidden,
-/// transparent, clipped, off the page…): one test, which the snapshot's
+/// The page script that judges what a person sees of an element and its
+/// text, from what the browser paints: one judge, which the snapshot's
 /// numbering (`marks`) and the selector calls share, joined before the
-/// script that uses it. See the file.
-pub const VISIBILITY_JS: &str = include_str!("js/visibility.js");
+/// script that uses it. Five files in this order (see `visibility.js`).
+pub const VISIBILITY_JS: &str = concat!(
+    include_str!("js/visibility.js"),
+    include_str!("js/colours.js"),
+    include_str!("js/shapes.js"),
+    include_str!("js/letters.js"),
+    include_str!("js/paint.js"),
+);
 
 /// The early hooks every backend runs in the page's own world at the start
 /// of every document, before the page's scripts: they record which elements

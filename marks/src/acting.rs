@@ -6,9 +6,60 @@
 use driver_core::{Driver, ScreenshotFormat, ScreenshotOptions};
 use serde_json::{json, Value};
 
+use driver_core::Capability;
+
 use crate::frames::MAX_FRAME_DEPTH;
-use crate::page::{self, ActAnswer, Answer, AtAnswer, Code, Empty, FrameBoxAnswer, Refusal};
+use crate::numbering::Pointee;
+use crate::page::{
+    self, ActAnswer, Answer, AtAnswer, Code, Empty, FrameBoxAnswer, HoveredAnswer, ReachedAnswer,
+    Refusal, WireSeen,
+};
 use crate::{Marks, MarksError, Rect, Snapshot, SnapshotOptions, Unsuitable};
+
+/// An element an action's input reached, as a model is told of it: by the
+/// number it has (given one now if it had none), or by its tag.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Landed {
+    /// Its number, where it (or what holds it) is something to act on.
+    pub number: Option<u32>,
+    /// Its role (empty where it has no number).
+    pub role: String,
+    /// Its name, or its first words where it has no number.
+    pub name: String,
+    /// Its tag, lower case.
+    pub tag: String,
+}
+
+/// Where an action's input went, when it was not the element acted on:
+/// the first event (`pointerdown`, `mousedown`, `mouseup`, `click`, or for
+/// typing `keydown`, `input`) whose target was neither the element, nor
+/// inside it, nor its label.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Elsewhere {
+    /// The event.
+    pub event: String,
+    /// What it reached.
+    pub reached: Landed,
+    /// The name the model was shown for the element it acted on.
+    pub meant: String,
+}
+
+/// What an action on a numbered element did, beyond doing it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Acted {
+    /// Where the input went instead, if its events reached another element.
+    pub elsewhere: Option<Elsewhere>,
+}
+
+/// What typing into a numbered field did.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Typed {
+    /// What the field held before (a password's as `••••`), so the caller
+    /// can tell what it should hold now.
+    pub before: Option<String>,
+    /// Where the keys went instead, if not into the field.
+    pub elsewhere: Option<Elsewhere>,
+}
 
 /// A numbered element readied for an action of the caller's own: where it
 /// is (scrolled into view) and what it is.
@@ -87,6 +138,19 @@ impl Marks {
         action: Action,
         extra: Value,
     ) -> Result<(f64, f64, ActAnswer), MarksError> {
+        self.ready_target(driver, number, action, extra)
+            .await
+            .map(|(x, y, answer, _)| (x, y, answer))
+    }
+
+    /// [`ready`](Self::ready), and the element as the numbering holds it.
+    async fn ready_target(
+        &self,
+        driver: &dyn Driver,
+        number: u32,
+        action: Action,
+        extra: Value,
+    ) -> Result<(f64, f64, ActAnswer, Pointee), MarksError> {
         let tab = driver.current_tab().await?;
         let target = self.target(&tab, number)?;
         let mut options =
@@ -120,14 +184,58 @@ impl Marks {
                 Answer::Refused(_) => return Err(MarksError::Gone { number }),
             }
         }
-        Ok((x, y, answer))
+        Ok((x, y, answer, target))
     }
 
-    /// Clicks a numbered element as a person does: the pointer moves onto
-    /// its centre and rests there a frame (so what reacts to the pointer
-    /// arriving, a menu moving its focus, a hover state, has happened),
-    /// then the button is pressed and released there.
-    pub async fn click(&self, driver: &dyn Driver, number: u32) -> Result<(), MarksError> {
+    /// What a readied element's recorded events reached (see `act.js`'s
+    /// `reached`): the first that was not the element, numbered. `None`
+    /// where the page could not be asked (it navigated, a dialog opened).
+    async fn reached(&self, driver: &dyn Driver, target: &Pointee) -> Option<Elsewhere> {
+        let request = json!({ "op": "reached", "id": target.local });
+        let Ok(Answer::Done(answer)) = page::run::<ReachedAnswer>(driver, &target.path, request).await else {
+            return None;
+        };
+        let first = answer.events.into_iter().find(|event| !event.inside)?;
+        let reached = self.landed(driver, target, first.seen).await;
+        Some(Elsewhere {
+            event: first.kind,
+            reached,
+            meant: target
+                .seen_as
+                .as_ref()
+                .map(|(_, name)| name.clone())
+                .unwrap_or_default(),
+        })
+    }
+
+    /// An element the page answered of, numbered in the document it is in.
+    async fn landed(&self, driver: &dyn Driver, target: &Pointee, seen: WireSeen) -> Landed {
+        let number = match (seen.id, driver.current_tab().await) {
+            (Some(id), Ok(tab)) => Some(self.with_tab(&tab, |marks| {
+                marks.number_all(&target.path, &target.doc, std::iter::once(id))[0]
+            })),
+            _ => None,
+        };
+        Landed {
+            number,
+            role: seen.role,
+            name: seen.name,
+            tag: seen.tag,
+        }
+    }
+
+    /// Clicks a numbered element as a person's hand does: once it holds
+    /// still (its box the same over two frames: what slides in, or a row a
+    /// folder pushes down, is pressed where it comes to rest), at a point
+    /// where a hit test finds it (its centre, or another point of it where
+    /// something lies over the centre; a point on its own label counts,
+    /// one on another control does not), the pointer moves there and rests
+    /// a frame (so what reacts to the pointer arriving, a menu moving its
+    /// focus, a hover state, has happened); if the page then put something
+    /// else under the pointer, nothing is pressed and the error says what;
+    /// else the button is pressed and released, and the answer says where
+    /// the events went if they reached another element.
+    pub async fn click(&self, driver: &dyn Driver, number: u32) -> Result<Acted, MarksError> {
         self.click_with(driver, number, driver_core::Click::default())
             .await
     }
@@ -139,19 +247,61 @@ impl Marks {
         driver: &dyn Driver,
         number: u32,
         click: driver_core::Click,
-    ) -> Result<(), MarksError> {
-        let (x, y, answer) = self.ready(driver, number, Action::None, json!({})).await?;
+    ) -> Result<Acted, MarksError> {
+        let (x, y, target, record) = self.point(driver, number).await?;
+        driver.click_with(x, y, click).await?;
+        let elsewhere = if record {
+            self.reached(driver, &target).await
+        } else {
+            None
+        };
+        Ok(Acted { elsewhere })
+    }
+
+    /// Readies a numbered element for a pointer, moves the pointer onto it
+    /// and checks it is still what lies there (see [`click`](Self::click)):
+    /// where to press, the element, and whether its events are recorded
+    /// (only in tabwright's own world, out of the page's sight).
+    async fn point(
+        &self,
+        driver: &dyn Driver,
+        number: u32,
+    ) -> Result<(f64, f64, Pointee, bool), MarksError> {
+        let record = driver.capabilities().supports(Capability::IsolatedWorld);
+        let (x, y, answer, target) = self
+            .ready_target(
+                driver,
+                number,
+                Action::None,
+                json!({ "steady": true, "record": record }),
+            )
+            .await?;
         if let Some(by) = answer.covered {
             return Err(MarksError::Covered { number, by });
         }
-        press_at_with(driver, x, y, click).await?;
-        Ok(())
+        driver.move_mouse(x, y).await?;
+        let request = json!({ "op": "hovered", "id": target.local, "x": answer.lx, "y": answer.ly });
+        match page::run::<HoveredAnswer>(driver, &target.path, request).await? {
+            Answer::Done(HoveredAnswer { still: true, .. }) => {}
+            Answer::Done(HoveredAnswer { now: Some(now), .. }) => {
+                let now = self.landed(driver, &target, now).await;
+                return Err(MarksError::Swapped { number, now });
+            }
+            Answer::Done(_) => {}
+            Answer::Refused(_) => return Err(MarksError::Gone { number }),
+        }
+        Ok((x, y, target, record))
     }
 
-    /// Moves the mouse over a numbered element (scrolled into view first),
-    /// so hover menus open and tooltips show.
+    /// Moves the mouse over a numbered element (scrolled into view first,
+    /// once it holds still), so hover menus open and tooltips show.
     pub async fn hover(&self, driver: &dyn Driver, number: u32) -> Result<(), MarksError> {
-        let (x, y, _) = self.ready(driver, number, Action::None, json!({})).await?;
+        let (x, y, answer) = self
+            .ready(driver, number, Action::None, json!({ "steady": true }))
+            .await?;
+        if let Some(by) = answer.covered {
+            return Err(MarksError::Covered { number, by });
+        }
         driver.move_mouse(x, y).await?;
         Ok(())
     }
@@ -160,16 +310,23 @@ impl Marks {
     /// `clear`, what it holds is selected first and typed over (and with
     /// nothing to type, deleted), as a person replaces a field's text.
     /// Returns what the field held before (a password's as `••••`), so the
-    /// caller can tell what it should hold now.
+    /// caller can tell what it should hold now, and where the keys went if
+    /// the page moved the focus elsewhere.
     pub async fn type_into(
         &self,
         driver: &dyn Driver,
         number: u32,
         text: &str,
         clear: bool,
-    ) -> Result<Option<String>, MarksError> {
-        let (_, _, answer) = self
-            .ready(driver, number, Action::Focus, json!({ "clear": clear }))
+    ) -> Result<Typed, MarksError> {
+        let record = driver.capabilities().supports(Capability::IsolatedWorld);
+        let (_, _, answer, target) = self
+            .ready_target(
+                driver,
+                number,
+                Action::Focus,
+                json!({ "clear": clear, "record": record }),
+            )
             .await?;
         if answer.focused != Some(true) {
             return Err(MarksError::Unsuitable {
@@ -184,7 +341,15 @@ impl Marks {
                 .await?;
         }
         driver.type_text(text).await?;
-        Ok(answer.value)
+        let elsewhere = if record && !text.is_empty() {
+            self.reached(driver, &target).await
+        } else {
+            None
+        };
+        Ok(Typed {
+            before: answer.value,
+            elsewhere,
+        })
     }
 
     /// Selects options of a numbered select by label or value; returns the
@@ -419,6 +584,7 @@ fn refused(
         Code::Disabled => unsuitable(Unsuitable::Disabled),
         Code::NotSelect => unsuitable(Unsuitable::NotASelect),
         Code::FrameFile => unsuitable(Unsuitable::FileFieldInFrame),
+        Code::Unsteady => MarksError::Unsteady { number },
         code @ (Code::Loading | Code::Nothing) => {
             MarksError::Script(format!("the walker refused to act: {code:?}"))
         }

@@ -94,6 +94,22 @@ pub enum MarksError {
         /// What there is.
         options: Vec<String>,
     },
+    /// The element kept moving (an animation, a list still filling) past
+    /// the time a pointer action waits for it to hold still.
+    #[error("element {number} kept moving")]
+    Unsteady {
+        /// The number asked for.
+        number: u32,
+    },
+    /// When the pointer arrived over the element, the page put something
+    /// else under it (on `pointerover`, say): nothing was pressed.
+    #[error("when the pointer arrived over element {number}, another was under it")]
+    Swapped {
+        /// The number asked for.
+        number: u32,
+        /// What lay under the pointer instead.
+        now: crate::Landed,
+    },
     /// The snapshot script answered in a shape this build does not know.
     #[error("the snapshot script answered unexpectedly: {0}")]
     Script(String),

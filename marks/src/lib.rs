@@ -47,15 +47,15 @@ use parking_lot::Mutex;
 use driver_core::{Driver, TabId};
 use serde_json::json;
 
-pub use acting::{press_at, press_at_with, FileField, Located};
+pub use acting::{press_at, press_at_with, Acted, Elsewhere, FileField, Landed, Located, Typed};
 pub use changes::{ChangeList, Reading};
 pub use error::{MarksError, Unsuitable};
 pub use page::WALKER_JS;
 pub use snapshot::{
-    Block, BlockKind, Checked, Clue, ContentRoot, Element, Line, MainContent, Part, Rect,
-    RenderOptions, SelectOption, Snapshot, SnapshotOptions, MARGIN,
+    Beyond, Block, BlockKind, Checked, Clue, ContentRoot, Element, Line, MainContent, Part, Rect,
+    RenderOptions, ScrollState, SelectOption, Snapshot, SnapshotOptions, MARGIN,
 };
-pub use text::{cut, escape, fate, fence_code, one_line, page_text, quote, Fate, Fence};
+pub use text::{cut, escape, fate, fence_code, one_line, page_text, quote, quoted, Fate, Fence};
 
 use frames::{
     property_handlers, read_frame, read_frames, snapshot_request, Asked, FramesRead, ReadLine,

@@ -11,7 +11,7 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::snapshot::{Checked, Clue, Element, Rect, SelectOption};
+use crate::snapshot::{Beyond, Checked, Clue, Element, Rect, ScrollState, SelectOption};
 use crate::MarksError;
 
 /// The walker's files, in the order they are joined (each may use what the
@@ -42,9 +42,12 @@ pub static WALKER_JS: LazyLock<String> = LazyLock::new(|| {
 /// structure of thousands of objects (half the time of a 5,000-link
 /// snapshot went on that), unless the page has given the built-in types a
 /// `toJSON` (old libraries did), which would garble the string: then as a
-/// structure.
-const AS_JSON: &str = "((answer) => [Object, Array, String, Number, Boolean].some((type) => \
-     typeof type.prototype.toJSON === 'function') ? answer : JSON.stringify(answer))";
+/// structure. An operation that waits (a pointer action waiting for its
+/// element to hold still) answers a promise, and its value goes the same
+/// way.
+const AS_JSON: &str = "((answer) => { const json = (value) => [Object, Array, String, Number, Boolean].some((type) => \
+     typeof type.prototype.toJSON === 'function') ? value : JSON.stringify(value); \
+     return answer && typeof answer.then === 'function' ? answer.then(json) : json(answer); })";
 
 /// What the walker is kept as in tabwright's own world, once per document,
 /// so that a call sends a line, not the whole script (the page cannot reach
@@ -133,6 +136,8 @@ pub(crate) enum Code {
     FrameFile,
     /// Nothing is at that point.
     Nothing,
+    /// It kept moving (an animation that did not end in time).
+    Unsteady,
 }
 
 /// A refusal, with what it says besides its code.
@@ -324,6 +329,34 @@ pub(crate) struct WireElement {
     pub(crate) title: Option<String>,
     pub(crate) clues: Option<WireClues>,
     pub(crate) row: Option<String>,
+    pub(crate) scroll: Option<WireScroll>,
+}
+
+/// What a scroll box holds beyond what it shows (`boxes.js`'s
+/// ScrollState): items per side, -1 for more that is no whole item.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct WireScroll {
+    above: i64,
+    below: i64,
+    left: i64,
+    right: i64,
+}
+
+impl WireScroll {
+    fn into_state(self) -> ScrollState {
+        let side = |count: i64| match count {
+            0 => Beyond::Nothing,
+            n if n < 0 => Beyond::More,
+            n => Beyond::Items(u32::try_from(n).unwrap_or(u32::MAX)),
+        };
+        ScrollState {
+            above: side(self.above),
+            below: side(self.below),
+            left: side(self.left),
+            right: side(self.right),
+        }
+    }
 }
 
 /// What can be known of an element with no name (`widgets.js`'s Clues).
@@ -381,6 +414,7 @@ impl WireElement {
                     .or(clues.title.map(Clue::Title))
                     .or(clues.classes.map(Clue::Classes))
             }),
+            scroll: self.scroll.map(WireScroll::into_state),
             rect: self.rect.rect(),
             offscreen: self.offscreen,
             new: false,
@@ -405,6 +439,9 @@ pub(crate) struct ActAnswer {
     pub(crate) rect: WireBox,
     pub(crate) x: f64,
     pub(crate) y: f64,
+    /// The point aimed at in its own frame's viewport.
+    pub(crate) lx: f64,
+    pub(crate) ly: f64,
     pub(crate) covered: Option<String>,
     pub(crate) tag: String,
     #[serde(rename = "type")]
@@ -461,6 +498,42 @@ pub(crate) enum AtAnswer {
 #[serde(deny_unknown_fields)]
 pub(crate) struct FrameBoxAnswer {
     pub(crate) offset: WirePoint,
+}
+
+/// An element as a model would be told of it (`act.js`'s Seen): its
+/// local id where it (or an ancestor) is something to act on.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct WireSeen {
+    pub(crate) id: Option<u32>,
+    pub(crate) role: String,
+    pub(crate) name: String,
+    pub(crate) tag: String,
+}
+
+/// After the pointer arrived (`act.js`'s `hovered`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct HoveredAnswer {
+    pub(crate) still: bool,
+    pub(crate) now: Option<WireSeen>,
+}
+
+/// What an action's events reached (`act.js`'s ReachedAnswer).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ReachedAnswer {
+    pub(crate) events: Vec<WireReached>,
+}
+
+/// One event an action's input caused, and what it reached.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct WireReached {
+    #[serde(rename = "type")]
+    pub(crate) kind: String,
+    pub(crate) inside: bool,
+    pub(crate) seen: WireSeen,
 }
 
 /// An answer with nothing in it (`mark`, `unmark`).

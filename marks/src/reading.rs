@@ -386,7 +386,61 @@ fn link(number: u32, elements: &BTreeMap<u32, Element>) -> String {
         shown.push(c);
     }
     let _ = write!(shown, "][{number}]");
+    // Words that name a place the link does not go to: say where it goes.
+    if let Some(href) = elements.get(&number).and_then(|element| element.href.as_deref()) {
+        if names_elsewhere(&name, href) {
+            let _ = write!(shown, " -> {}", crate::text::quoted(href, 200));
+        }
+    }
     shown
+}
+
+/// The site a link's words name (`https://bank.example/login`,
+/// `bank.example`), lower case and without `www.`, if they name one.
+fn named_host(words: &str) -> Option<String> {
+    words.split_whitespace().find_map(|token| {
+        let token = token.to_ascii_lowercase();
+        let rest = token
+            .strip_prefix("https://")
+            .or_else(|| token.strip_prefix("http://"))
+            .unwrap_or(&token);
+        let host = rest
+            .split(['/', '?', '#', ':'])
+            .next()?
+            .trim_end_matches(['.', ',', ')', ';']);
+        let last = host.rsplit('.').next()?;
+        let domain = host.contains('.')
+            && !host.contains('@')
+            && host.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.')
+            && last.len() >= 2
+            && last.bytes().all(|b| b.is_ascii_alphabetic());
+        domain.then(|| host.trim_start_matches("www.").to_owned())
+    })
+}
+
+/// Whether a link's words name a site its target is not on (a target
+/// relative to the page is on the page's site, which the words may not
+/// be: it says where it goes too).
+fn names_elsewhere(words: &str, href: &str) -> bool {
+    let Some(named) = named_host(words) else {
+        return false;
+    };
+    let Some((_, after)) = href.split_once("://") else {
+        return !href.starts_with('#');
+    };
+    let target = after
+        .split(['/', '?', '#'])
+        .next()
+        .unwrap_or_default()
+        .rsplit('@')
+        .next()
+        .unwrap_or_default()
+        .split(':')
+        .next()
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    let target = target.trim_start_matches("www.");
+    !(target == named || target.ends_with(&format!(".{named}")) || named.ends_with(&format!(".{target}")))
 }
 
 /// The longest run of `c` in `text`.
@@ -507,5 +561,15 @@ mod tests {
         );
         page.lines.truncate(2);
         assert_eq!(page.markdown(), ["| Key | Value |", "| --- | --- |"]);
+    }
+
+    #[test]
+    fn a_link_whose_words_name_another_site_says_where_it_goes() {
+        assert!(super::names_elsewhere("https://bank.example/login", "https://evil.example/login"));
+        assert!(super::names_elsewhere("Sign in at bank.example", "/login"));
+        assert!(!super::names_elsewhere("https://bank.example/login", "https://www.bank.example/login"));
+        assert!(!super::names_elsewhere("docs.example.com", "https://example.com/docs"));
+        assert!(!super::names_elsewhere("Read more", "https://elsewhere.example/"));
+        assert!(!super::names_elsewhere("v1.2 notes", "/notes"));
     }
 }

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::text::{cut, escape, one_line, quote, Fence};
+use crate::text::{cut, escape, one_line, quote, quoted, Fence};
 
 /// What to snapshot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -73,6 +73,61 @@ pub enum Clue {
     Classes(String),
 }
 
+/// What lies beyond what a scroll box shows, on one side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Beyond {
+    /// Nothing: it shows its content to that edge.
+    Nothing,
+    /// This many whole items.
+    Items(u32),
+    /// More, though no whole item (one long text).
+    More,
+}
+
+/// What a scroll box (a box that scrolls on its own, not the page) holds
+/// beyond what it shows: a person sees its scrollbar; a model reads this.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ScrollState {
+    /// Above what it shows.
+    pub above: Beyond,
+    /// Below.
+    pub below: Beyond,
+    /// To the left.
+    pub left: Beyond,
+    /// To the right.
+    pub right: Beyond,
+}
+
+impl ScrollState {
+    /// What a scroll box's line says of it: `3 more items below`, `more
+    /// above and 12 more items below`, or `nothing more to scroll to`.
+    pub fn said(&self) -> String {
+        let sides = [
+            (self.above, "above"),
+            (self.below, "below"),
+            (self.left, "to the left"),
+            (self.right, "to the right"),
+        ];
+        let said: Vec<String> = sides
+            .iter()
+            .filter_map(|(beyond, side)| match beyond {
+                Beyond::Nothing => None,
+                Beyond::More => Some(format!("more {side}")),
+                Beyond::Items(n) => Some(format!(
+                    "{n} more item{} {side}",
+                    if *n == 1 { "" } else { "s" }
+                )),
+            })
+            .collect();
+        match said.as_slice() {
+            [] => "nothing more to scroll to".to_owned(),
+            [one] => one.clone(),
+            [first @ .., last] => format!("{} and {last}", first.join(", ")),
+        }
+    }
+}
+
 /// An element a person could act on, with the number a model uses for it.
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct Element {
@@ -120,6 +175,8 @@ pub struct Element {
     pub title: Option<String>,
     /// What can be known of it when it has no name at all.
     pub clue: Option<Clue>,
+    /// A scroll box's: what it holds beyond what it shows.
+    pub scroll: Option<ScrollState>,
     /// The text of the box around it that holds text besides its own (its
     /// list item's, its table row's), seen or not: what a look-alike that a
     /// re-render put in its place is known by. Never shown.
@@ -567,13 +624,21 @@ pub(crate) fn element_line(element: &Element) -> String {
         line.push('*');
     }
     let _ = write!(line, "[{}]", element.number);
+    if let Some(scroll) = &element.scroll {
+        line.push_str(" scroll box");
+        if !element.name.is_empty() {
+            let _ = write!(line, " {}", quote(&element.name));
+        }
+        let _ = write!(line, ": {}", scroll.said());
+        return line;
+    }
     // A script-only click target has no role a model could learn more
     // from: a bare number and name say "you can click this" in fewer tokens.
     if element.name.is_empty() || !matches!(element.role.as_str(), "clickable" | "generic") {
         let _ = write!(line, " {}", element.role);
     }
     if let Some(kind) = &element.input_type {
-        let _ = write!(line, " ({})", one_line(kind));
+        let _ = write!(line, " ({})", plain_word(kind));
     }
     if !element.name.is_empty() {
         let _ = write!(line, " {}", quote(&element.name));
@@ -613,7 +678,7 @@ pub(crate) fn element_line(element: &Element) -> String {
         let _ = write!(line, " level {level}");
     }
     if let Some(by) = &element.covered {
-        let _ = write!(line, " covered by {}", one_line(by));
+        let _ = write!(line, " covered by {}", quoted(by, 200));
     }
     if let Some(title) = &element.title {
         let _ = write!(line, " (title {})", quote(title));
@@ -636,7 +701,7 @@ pub(crate) fn element_line(element: &Element) -> String {
         }
     }
     if let Some(href) = &element.href {
-        let _ = write!(line, " -> {}", one_line(href));
+        let _ = write!(line, " -> {}", quoted(href, HREF_SHOWN));
     }
     if let Some(options) = &element.options {
         let listed: Vec<String> = options
@@ -654,6 +719,38 @@ pub(crate) fn element_line(element: &Element) -> String {
     line
 }
 
+/// The most of a link's target an element line shows, in characters.
+const HREF_SHOWN: usize = 500;
+
+/// A word the page chose from a small set (an input's type) as a line
+/// shows it: itself where it is a plain word, else quoted.
+fn plain_word(word: &str) -> String {
+    if !word.is_empty() && word.len() <= 20 && word.bytes().all(|b| b.is_ascii_lowercase() || b == b'-') {
+        word.to_owned()
+    } else {
+        quote(word)
+    }
+}
+
+/// A frame's origin as its lines show it: itself where it is one
+/// (`https://ads.example:8443`), else quoted (an opaque frame's address,
+/// which its page wrote).
+fn origin_shown(origin: &str) -> String {
+    let plain = origin.split_once("://").is_some_and(|(scheme, rest)| {
+        !scheme.is_empty()
+            && scheme.bytes().all(|b| b.is_ascii_lowercase())
+            && !rest.is_empty()
+            && rest
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b':' | b'[' | b']'))
+    });
+    if plain {
+        origin.to_owned()
+    } else {
+        quote(&cut(&one_line(origin), 80))
+    }
+}
+
 /// The most of a title the head shows, in characters.
 pub(crate) const TITLE_SHOWN: usize = 200;
 /// The most of a URL the head shows, in characters.
@@ -669,7 +766,7 @@ pub(crate) fn plural(count: usize) -> &'static str {
 
 /// The line before a cross-origin frame's lines.
 pub(crate) fn frame_begins(origin: &str) -> String {
-    format!("[frame from {}: another site's content]", one_line(origin))
+    format!("[frame from {}: another site's content]", origin_shown(origin))
 }
 
 /// Ends a cross-origin frame's lines: its closing line, or, where none of
@@ -679,13 +776,13 @@ pub(crate) fn frame_ends(lines: &mut Vec<String>, origin: &str) {
     if lines.last() == Some(&frame_begins(origin)) {
         lines.pop();
     } else {
-        lines.push(format!("[end of the frame from {}]", one_line(origin)));
+        lines.push(format!("[end of the frame from {}]", origin_shown(origin)));
     }
 }
 
 /// The line of a frame that could not be read, and why.
 pub(crate) fn unreachable_frame(src: &str, problem: &str) -> String {
-    format!("[frame {} could not be read: {problem}]", quote(src))
+    format!("[frame {} could not be read: {}]", quote(src), one_line(problem))
 }
 
 /// Whether a rendered line is one around a cross-origin frame's lines (a
@@ -719,6 +816,7 @@ mod tests {
             shows: None,
             title: None,
             clue: None,
+            scroll: None,
             row: String::new(),
             rect: Rect {
                 x: 0,

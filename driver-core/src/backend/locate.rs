@@ -6,10 +6,15 @@
 /// CSS selector and does one small thing with it (`click` returns the point
 /// to press, `focus`, `text`, `value`, `wait`), or returns `{error: CODE}`
 /// (see `js/locate.js`). One call is one round trip. What "hidden" means is
-/// the snapshot's own test (`js/visibility.js`), joined in here.
+/// the snapshot's own judge (`js/visibility.js` and the files after it),
+/// joined in here.
 pub const LOCATE: &str = concat!(
     "async function (operation, selector, extra) {\n",
     include_str!("../js/visibility.js"),
+    include_str!("../js/colours.js"),
+    include_str!("../js/shapes.js"),
+    include_str!("../js/letters.js"),
+    include_str!("../js/paint.js"),
     include_str!("../js/locate.js"),
     "\nreturn locate();\n}"
 );

@@ -1,23 +1,50 @@
 // @ts-check
 // visibility.js: what a person sees of an element and of its text. One
-// test, shared by the snapshot's numbering and reading (marks) and the
+// judge, shared by the snapshot's numbering and reading (marks) and the
 // selector calls (locate.js), so what the snapshot leaves out is what a
 // selector call will not press.
 //
-// Hidden means hidden to the eye, whatever the trick: not rendered (the
-// hidden attribute, display, content-visibility, a closed <details>),
-// invisible (visibility, an opacity or a filter's opacity that, through
-// every ancestor, leaves less than a tenth), shrunk to nothing (a
-// zero-sized clipping box, a transform's scale), clipped away (clip,
-// clip-path shapes that show nothing, an ancestor's overflow box, per
-// axis), pushed off the page; and for text, drawn so it cannot be read:
-// indented away, transparent (its colour or its fill), in a colour hardly
-// different from what it sits on, or smaller than two pixels. Text under an
-// opaque box is the walker's to judge (walk.js), once it knows what lies
-// on top.
+// Hidden means hidden to the eye, judged by what the browser paints rather
+// than by a list of CSS tricks:
 //
-// It is the start of a page script, joined before the script that uses it
-// inside one function, so each call judges the page afresh. A walk over
+// - not rendered: the hidden attribute, display, content-visibility, a
+//   closed <details>, the fallback inside <canvas>, <video>, <progress> and
+//   the like, a shadow host's children that no slot shows, SVG that only
+//   defines (<defs>, <clipPath>, <mask>, …);
+// - not drawn readably: an opacity or a filter's opacity that leaves less
+//   than a tenth through every ancestor; a transform, per axis and through
+//   every ancestor (the `scale`, `rotate` and `translate` properties too, 3-D
+//   turns, a backface turned away, perspective), that squashes letters
+//   below two pixels; a clip path or a mask that shows nothing; a filter
+//   that blurs or flattens the letters into what they sit on;
+// - cut away: a clipping box thinner than three pixels, or wholly outside
+//   what its ancestors' overflow boxes show, or off the page;
+// - unreadable against what is behind it: every colour is resolved by the
+//   browser itself (painted on a 1×1 canvas and read back, whatever its
+//   syntax: oklch(), lab(), color(), color-mix()), and letters are compared
+//   with the backdrop composed from every layer under them (colours with
+//   their alpha, gradients by their stops, images by their pixels where
+//   they can be read, the canvas colour the page's colour scheme gives),
+//   through their blend mode and filters; stroked or shadowed letters count
+//   by their stroke and shadow;
+// - painted over: what lies on top of a text run is found by hit-testing
+//   its own boxes (`paintedOver`), every element's pointer-events set aside
+//   for the test, and judged by what it paints there (a background, an
+//   image's or canvas's pixels, an SVG shape's fill, a blurring backdrop
+//   filter, a positioned ::before or ::after); what hit-testing cannot see
+//   (box shadows, outlines) and text beyond the viewport are judged from
+//   the boxes of the positioned elements (`lidsOver`).
+//
+// Over-hiding is the same fault as under-hiding: text in `inert` or
+// `aria-hidden` regions is drawn and is read; light text on a dark
+// backdrop of any colour syntax or scheme is read.
+//
+// The judge is five files, joined in this order at the start of a page
+// script, before the script that uses it, inside one function (so each
+// call judges the page afresh): this one (an element's look, what is
+// rendered and where, text as its element's look has it), colours.js,
+// shapes.js (clip paths, masks, transforms), letters.js (reading letters
+// against their backdrop) and paint.js (what paints over what). A walk over
 // thousands of elements spends its time reading styles and boxes (in
 // Chromium a few tenths of a microsecond per keyword property, about one
 // per colour or transform, two to three per box), so each element is
@@ -61,15 +88,47 @@ const eachChild = (node, visit) => {
 };
 
 /**
- * The element's parent, or the host of the shadow root it is the top of.
+ * The element a node is drawn inside: the slot that shows it, for a
+ * shadow host's child; its parent element; or the host of the shadow root
+ * it is the top of (the flat tree, as the browser renders it).
+ * @param {Node} node
+ * @returns {Element | null}
+ */
+const flatParentOf = (node) => {
+  const slotted = /** @type {Element | Text} */ (node).assignedSlot;
+  if (slotted) return slotted;
+  if (node.parentElement) return node.parentElement;
+  // Not `instanceof ShadowRoot`: an element of a same-origin frame's
+  // document belongs to that frame's realm, whose classes are not ours.
+  const root = node.getRootNode();
+  return root !== node && /** @type {ShadowRoot} */ (root).host ? /** @type {ShadowRoot} */ (root).host : null;
+};
+
+/**
+ * The element's parent in the flat tree (see `flatParentOf`).
  * @param {Element} element
  * @returns {Element | null}
  */
-const parentOf = (element) => {
-  if (element.parentElement) return element.parentElement;
-  // Not `instanceof ShadowRoot`: an element of a same-origin frame's
-  // document belongs to that frame's realm, whose classes are not ours.
-  return /** @type {ShadowRoot} */ (element.getRootNode()).host || null;
+const parentOf = (element) => flatParentOf(element);
+
+/**
+ * Whether `node` is a shadow host's child that no slot of its shadow tree
+ * shows: the browser does not render it.
+ * @param {Node} node
+ */
+const unslotted = (node) => {
+  const parent = node.parentElement;
+  return Boolean(parent && parent.shadowRoot && !(/** @type {Element | Text} */ (node)).assignedSlot);
+};
+
+/**
+ * Whether `outer` is `inner` or holds it, across shadow boundaries.
+ * @param {Element} outer
+ * @param {Element} inner
+ */
+const holdsFlat = (outer, inner) => {
+  for (let at = /** @type {Element | null} */ (inner); at; at = parentOf(at)) if (at === outer) return true;
+  return false;
 };
 
 /** The displays that start a line of their own. */
@@ -84,92 +143,33 @@ const FAINTEST = 0.1;
 const SMALLEST_TEXT = 2;
 /** Text whose contrast with what it sits on is below this is not seen (1 is none). */
 const LEAST_CONTRAST = 1.15;
+/** A clipping box thinner than this (CSS pixels) along an axis shows nothing readable. */
+const THINNEST = 3;
+/** A frame drawn smaller than this along an axis shows nothing readable. */
+const SMALLEST_FRAME = 8;
+/** What paints over text with at least this much opacity hides it. */
+const OPAQUE = 0.9;
+/** A blur of at least this many pixels, or this share of the letters' size, makes them unreadable. */
+const BLURRED_PX = 2.5;
+const BLURRED_SHARE = 0.2;
 
-/**
- * A computed colour's red, green, blue (0–255) and alpha (0–1), or null
- * for one not written as rgb() or rgba() (what Chromium computes for the
- * others, oklch() and the like, is not judged).
- * @param {string} color
- * @returns {[number, number, number, number] | null}
- */
-const rgba = (color) => {
-  let channels = colours.get(color);
-  if (channels === undefined) {
-    channels = parseColour(color);
-    colours.set(color, channels);
-  }
-  return channels;
-};
-/** @type {Map<string, [number, number, number, number] | null>} */
-const colours = new Map();
-/**
- * @param {string} color
- * @returns {[number, number, number, number] | null}
- */
-/**
- * @param {string} color
- * @returns {[number, number, number, number] | null}
- */
-const parseColour = (color) => {
-  if (color === "transparent") return [0, 0, 0, 0];
-  const found = /^rgba?\(\s*([\d.]+)[,\s]+([\d.]+)[,\s]+([\d.]+)(?:\s*[,/]\s*([\d.]+%?))?\s*\)$/.exec(color);
-  if (!found) return null;
-  const alpha = found[4] === undefined ? 1 : found[4].endsWith("%") ? parseFloat(found[4]) / 100 : parseFloat(found[4]);
-  return [Number(found[1]), Number(found[2]), Number(found[3]), alpha];
-};
-
-/**
- * The relative luminance of an sRGB colour (WCAG).
- * @param {[number, number, number, number]} color
- */
-const luminance = ([r, g, b]) => {
-  const channel = (/** @type {number} */ value) => {
-    const c = value / 255;
-    return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
-  };
-  return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
-};
-
-/**
- * Whether a `clip-path` shows nothing of `element`: insets that meet along
- * an axis, a circle or ellipse of no radius, a polygon with no area.
- * @param {string} clipPath
- * @param {Element} element
- */
-const clipsAll = (clipPath, element) => {
-  if (!clipPath || clipPath === "none") return false;
-  const inset = /^inset\(([^)]*)\)/.exec(clipPath);
-  if (inset) {
-    const rect = rectOf(element);
-    /** @param {string} side @param {number} size the length a percentage is of */
-    const share = (side, size) => (side.endsWith("%") ? parseFloat(side) : size > 0 ? (parseFloat(side) / size) * 100 : 0);
-    const words = inset[1].split(/\s+round\s+/)[0].trim().split(/\s+/);
-    const [top, right = top, bottom = top, left = right] = words;
-    return share(top, rect.height) + share(bottom, rect.height) >= 100 || share(left, rect.width) + share(right, rect.width) >= 100;
-  }
-  if (/^(circle|ellipse)\(\s*0(px|%)?[\s)]/.test(clipPath)) return true;
-  const polygon = /^polygon\(([^)]*)\)/.exec(clipPath);
-  if (polygon) {
-    const points = polygon[1].split(",").map((point) => point.trim()).filter(Boolean);
-    return new Set(points).size <= 1 || points.length < 3;
-  }
-  return false;
-};
-
-const scrolled = { x: window.scrollX, y: window.scrollY };
-// A document that has only just replaced the previous one may have no
-// root element yet.
-const pageRight = Math.max(document.documentElement ? document.documentElement.scrollWidth : 0, innerWidth) + 100;
-
-/**
- * Whether a box, as drawn, lies wholly beyond the page's edges (moved by a
- * position, a margin or a transform), where no scrolling shows it.
- * @param {DOMRect} box
- */
-const offPage = (box) => box.right + scrolled.x < 0 || box.bottom + scrolled.y < 0 || box.left + scrolled.x > pageRight;
+/** Elements that paint a picture (or another document) over their box. */
+const PICTURE_TAGS = new Set(["IMG", "CANVAS", "VIDEO", "IFRAME"]);
+/** Elements whose children are fallback content, never drawn. */
+const FALLBACK_TAGS = new Set(["CANVAS", "VIDEO", "AUDIO", "PROGRESS", "METER", "IFRAME", "FRAME", "OBJECT", "EMBED"]);
+/** SVG elements that define what others draw: their content is never drawn itself. */
+const SVG_UNDRAWN = new Set(["defs", "clipPath", "mask", "pattern", "symbol", "marker", "linearGradient",
+  "radialGradient", "filter", "metadata", "title", "desc", "style", "script"]);
+const SVG_NS = "http://www.w3.org/2000/svg";
 
 /** @typedef {{left: number, top: number, right: number, bottom: number}} Edges */
-/** @typedef {{colour: string, by: Element | null}} Backdrop */
+/**
+ * What lies behind an element's text: the span of colours composed from
+ * every layer down to an opaque one (or the canvas), the element that
+ * paints the top opaque layer (null for the canvas), and whether a layer
+ * on the way could not be read.
+ * @typedef {{span: Span, by: Element | null, unknown: boolean}} Backdrop
+ */
 /**
  * What an element's ancestors' overflow boxes let it be seen in: `clip`,
  * for good (`overflow: hidden`, `clip`); `scroll`, now (`auto`,
@@ -179,8 +179,6 @@ const offPage = (box) => box.right + scrolled.x < 0 || box.bottom + scrolled.y <
 
 /** @type {Bounds} */
 const UNBOUNDED = { clip: null, scroll: null };
-/** @type {Backdrop} */
-const PAGE_WHITE = { colour: "rgb(255, 255, 255)", by: null };
 
 /**
  * One look at an element: what its computed style says of it, read once
@@ -214,6 +212,8 @@ class Look {
     const hiddenAttribute = attributed && element.hasAttribute("hidden");
     /** @type {boolean} Inside an `aria-hidden` subtree (`ariaHidden`). */
     this.aria = (up !== null && up.aria) || (attributed && element.getAttribute("aria-hidden") === "true");
+    /** @type {boolean} Inside an `inert` subtree: drawn, but no person can act on it. */
+    this.inert = (up !== null && up.inert) || (attributed && element.hasAttribute("inert"));
     /** @type {boolean} Hidden from assistive technology too (`a11yHidden`). */
     this.a11y = (up !== null && up.a11y) || this.aria || hiddenAttribute || gone;
     /** The opacity left of it through its ancestors. */
@@ -222,19 +222,26 @@ class Look {
     this.fontSize = -1;
     /** @type {Backdrop | undefined} */
     this.backdrop = undefined;
-    /** @type {number} The scale of its and its ancestors' transforms (-1: not read yet). */
-    this.transformScale = -1;
+    /** @type {number} How much its and its ancestors' transforms shrink letters (-1: not read yet). */
+    this.letterScale = -1;
     /** @type {boolean | undefined} */
     this.indent = undefined;
     /** @type {Bounds | undefined} */
     this.bounds = undefined;
-    /** @type {boolean | undefined} */
-    this.textHidden = undefined;
+    /** @type {"seen" | "faint" | "hidden" | undefined} */
+    this.textFate = undefined;
+    /** @type {{name: string, amount: number}[] | undefined} Its own filter's steps. */
+    this.filterSteps = undefined;
+    /** @type {Lid[] | undefined} Its positioned ::before and ::after boxes that paint. */
+    this.pseudoLids = undefined;
     /** @type {boolean} Hidden to a person (`isHidden`). */
-    this.hidden = (up !== null && up.hidden) || hiddenAttribute || gone || (attributed && element.hasAttribute("inert")) ||
+    this.hidden = (up !== null && up.hidden) || hiddenAttribute || gone ||
       // A closed <details> shows only its summary.
       (parent !== null && parent.tagName === "DETAILS" && !(/** @type {HTMLDetailsElement} */ (parent)).open &&
        element.tagName !== "SUMMARY") ||
+      // Fallback content, and a host's child no slot shows, are never drawn.
+      (parent !== null && FALLBACK_TAGS.has(parent.tagName)) || unslotted(element) ||
+      (element.namespaceURI === SVG_NS && SVG_UNDRAWN.has(element.localName)) ||
       this.judge(style);
   }
 
@@ -244,26 +251,32 @@ class Look {
     return this.fontSize;
   }
 
+  /** Its own filter's steps. */
+  filters() {
+    if (this.filterSteps === undefined) this.filterSteps = filterSteps(this.style.filter);
+    return this.filterSteps;
+  }
+
   /**
    * Hidden by what only its own style says (once its parent, attributes
    * and display are not): faded out through its ancestors, shrunk to
-   * nothing, clipped away, pushed off the page. The ones that only matter
-   * in some cases are read only then.
+   * nothing, clipped or masked away, pushed off the page. The ones that
+   * only matter in some cases are read only then.
    * @param {CSSStyleDeclaration} style
    */
   judge(style) {
     const element = this.element;
     let opacity = parseFloat(style.opacity);
     if (!Number.isFinite(opacity)) opacity = 1;
-    const filter = style.filter;
-    if (filter !== "none") {
-      const found = /opacity\(\s*([\d.]+)(%?)\s*\)/.exec(filter);
-      if (found) opacity *= found[2] ? parseFloat(found[1]) / 100 : parseFloat(found[1]);
+    if (style.filter !== "none") {
+      for (const step of this.filters()) if (step.name === "opacity") opacity *= step.amount;
     }
     this.opacity = this.up ? opacity * this.up.opacity : opacity;
     if (this.opacity < FAINTEST) return true;
     if (element.firstElementChild === null && this.size() === 0) return true;
     if (clipsAll(style.clipPath, element)) return true;
+    const mask = style.maskImage || style.webkitMaskImage;
+    if (mask && mask !== "none" && masksAll(mask, element)) return true;
     const position = this.position;
     // clip applies to absolutely positioned boxes only.
     if ((position === "absolute" || position === "fixed") && style.clip !== "auto" &&
@@ -274,8 +287,8 @@ class Look {
       // without a transform (which moves what is drawn, not the layout:
       // `drawnAway` judges by what is drawn, where it matters).
       const box = rectOf(element);
-      const tiny = clips && ((box.width <= 1 && box.height <= 1) || box.width === 0 || box.height === 0);
-      if (tiny || offPage(box)) return true;
+      const thin = clips && (box.width < THINNEST || box.height < THINNEST);
+      if (thin || offPage(box)) return true;
     }
     return false;
   }
@@ -314,11 +327,21 @@ const layoutOf = (element) => lookOf(element);
  */
 const eachLooked = (visit) => looks.forEach(visit);
 
+const scrolled = { x: window.scrollX, y: window.scrollY };
+// A document that has only just replaced the previous one may have no
+// root element yet.
+const pageRight = Math.max(document.documentElement ? document.documentElement.scrollWidth : 0, innerWidth) + 100;
+
 /**
- * Hidden to a person: see the file's head. (`aria-hidden` hides from
- * assistive technology, not from sight: a spinner's arrow marked so is
- * still seen and clicked; its text is left out of what is read, see
- * `ariaHidden`.)
+ * Whether a box, as drawn, lies wholly beyond the page's edges (moved by a
+ * position, a margin or a transform), where no scrolling shows it.
+ * @param {DOMRect} box
+ */
+const offPage = (box) => box.right + scrolled.x < 0 || box.bottom + scrolled.y < 0 || box.left + scrolled.x > pageRight;
+
+/**
+ * Hidden to a person: see the file's head. (`aria-hidden` and `inert`
+ * hide from assistive technology and from the hand, not from sight.)
  * @param {Element} element
  */
 const isHidden = (element) => lookOf(element).hidden;
@@ -333,172 +356,23 @@ const a11yHidden = (element) => lookOf(element).a11y;
 
 /**
  * Inside an `aria-hidden` subtree: seen, but not for assistive technology,
- * so its text is neither read as the page's nor used as a name (icons'
- * glyphs, decorative copies); its controls are still numbered.
+ * so its text is no name (icons' glyphs, decorative copies); its controls
+ * are still numbered and its text still read.
  * @param {Element} element
  */
 const ariaHidden = (element) => lookOf(element).aria;
+
+/**
+ * Inside an `inert` subtree: seen, and read, but no person can act on it.
+ * @param {Element} element
+ */
+const inertHere = (element) => lookOf(element).inert;
 
 /**
  * An element's computed font size, in CSS pixels.
  * @param {Element} element
  */
 const fontSizeOf = (element) => lookOf(element).size();
-
-/**
- * The nearest opaque background colour behind an element's text, as
- * computed, and the element it is painted by (null for the page's white).
- * Images and gradients are not looked at here (a read for every element
- * would cost): `imageBetween` is asked when the colour alone would hide
- * the text.
- * @param {Look} look
- * @returns {Backdrop}
- */
-const backdropOf = (look) => {
-  if (look.backdrop === undefined) {
-    const colour = look.style.backgroundColor;
-    const own = rgba(colour);
-    look.backdrop = own && own[3] >= 0.9 ? { colour, by: look.element } : look.up ? backdropOf(look.up) : PAGE_WHITE;
-  }
-  return look.backdrop;
-};
-
-/**
- * Whether a background image or gradient is painted behind an element's
- * text, by it or an ancestor up to `by` (the top where null).
- * @param {Element | null} element
- * @param {Element | null} by
- */
-const imageBetween = (element, by) => {
-  for (let at = element; at; at = at === by ? null : parentOf(at)) {
-    if (styleOf(at).backgroundImage !== "none") return true;
-  }
-  return false;
-};
-
-/**
- * The scale of an element's transform, times its ancestors' (the larger of
- * the two axes', so a rotation or a skew never makes it look small). An
- * inline box cannot be transformed.
- * @param {Look} look
- * @returns {number}
- */
-const transformScaleOf = (look) => {
-  if (look.transformScale < 0) {
-    let scale = 1;
-    const transform = look.display === "inline" ? "none" : look.style.transform;
-    if (transform !== "none") {
-      const found = /^matrix(?:3d)?\(\s*([-\d.e]+)[,\s]+([-\d.e]+)[,\s]+([-\d.e]+)[,\s]+([-\d.e]+)/.exec(transform);
-      if (found) {
-        const [a, b, c, d] = found.slice(1).map(Number);
-        scale = Math.max(Math.hypot(a, b), Math.hypot(c, d));
-      }
-    }
-    look.transformScale = look.up ? scale * transformScaleOf(look.up) : scale;
-  }
-  return look.transformScale;
-};
-
-/**
- * The size an element's letters are drawn at, in CSS pixels: its font
- * size, zoomed and scaled by its and its ancestors' transforms. An inline
- * box's own box is as tall as its letters as drawn (its line height does
- * not stretch it, and no style sets its height), so there that box says,
- * with no transform read up the tree.
- * @param {Element} element
- */
-const drawnTextSize = (element) => {
-  const look = lookOf(element);
-  const size = look.size();
-  if (look.display === "inline") {
-    // (No box at all: none of it is drawn.)
-    const box = rectOf(element);
-    return hasArea(box) ? box.height : 0;
-  }
-  const zoom = /** @type {Element & {currentCSSZoom?: number}} */ (element).currentCSSZoom;
-  return size * (typeof zoom === "number" ? zoom : 1) * transformScaleOf(look);
-};
-
-/**
- * Whether the block an element's text is laid out in indents it off the
- * page (text-indent applies to a block's first line, inline boxes and all).
- * @param {Look} look
- * @returns {boolean}
- */
-const indentedAway = (look) => {
-  if (look.indent === undefined) {
-    if (BLOCK_DISPLAY.test(look.display)) {
-      const indent = look.style.textIndent;
-      look.indent = indent !== "0px" && parseFloat(indent) < -999;
-    } else {
-      look.indent = look.up ? indentedAway(look.up) : false;
-    }
-  }
-  return look.indent;
-};
-
-/**
- * Text of an element a person cannot read although the element shows (its
- * box, its background, its other children): indented away (image
- * replacement: a logo, an icon button's word), transparent (its colour, or
- * its fill where no gradient shows through it), drawn in a colour hardly
- * different from what it sits on, or smaller than two pixels as drawn.
- * Colour, fill and size are inherited, so an element's own computed values
- * say; an indent only moves the text of the block it is set on.
- * @param {Element} element
- */
-const textHidden = (element) => {
-  const look = lookOf(element);
-  if (look.textHidden === undefined) look.textHidden = judgeText(look);
-  return look.textHidden;
-};
-
-/** @param {Look} look */
-const judgeText = (look) => {
-  if (indentedAway(look)) return true;
-  if (drawnTextSize(look.element) < SMALLEST_TEXT) return true;
-  // The fill is the colour the letters are drawn in (its computed value
-  // is the colour where none is set); a transparent one shows the
-  // background through the letters (a gradient's, for text the
-  // background is clipped to), not nothing.
-  const style = look.style;
-  const drawn = style.webkitTextFillColor || style.color;
-  const behind = backdropOf(look);
-  const seen = legible(drawn, behind.colour);
-  if (seen === "clear") return false;
-  // Letters that cannot be read show a gradient the background is clipped
-  // to; letters faint on a colour may stand out on an image over it.
-  if (style.backgroundClip === "text" && style.backgroundImage !== "none") return false;
-  return seen === "transparent" || !imageBetween(look.element, behind.by);
-};
-
-/**
- * How letters drawn in `drawn` on `behind` (computed colours) read:
- * transparent, too close to what they sit on, or clear. Pages draw most of
- * their text in a few colours on a few backgrounds, so each pair is judged
- * once.
- * @type {(drawn: string, behind: string) => "clear" | "transparent" | "faint"}
- */
-const legible = (() => {
-  /** @type {Map<string, "clear" | "transparent" | "faint">} */
-  const judged = new Map();
-  return (drawn, behind) => {
-    const key = drawn + "|" + behind;
-    let answer = judged.get(key);
-    if (answer === undefined) {
-      answer = "clear";
-      const color = rgba(drawn);
-      const backdrop = rgba(behind);
-      if (color && color[3] < FAINTEST) answer = "transparent";
-      else if (color && backdrop) {
-        const [a, b] = [luminance(color), luminance(backdrop)];
-        if ((Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05) < LEAST_CONTRAST) answer = "faint";
-      }
-      judged.set(key, answer);
-    }
-    return answer;
-  };
-})();
 
 /**
  * What an element's ancestors' overflow boxes let it be seen in (see
@@ -552,17 +426,22 @@ const narrowed = (edges, look, kinds) => {
 };
 
 /**
- * Whether an element's box lies wholly outside `edges` (or `edges` leave
- * nothing).
- * @param {Element} element
+ * Whether a box lies wholly outside `edges` (or `edges` leave nothing).
+ * @param {{left: number, top: number, right: number, bottom: number}} rect
  * @param {Edges | null} edges
  */
-const outside = (element, edges) => {
+const outsideEdges = (rect, edges) => {
   if (!edges) return false;
-  const rect = rectOf(element);
   return rect.right <= edges.left || rect.left >= edges.right || rect.bottom <= edges.top || rect.top >= edges.bottom ||
     edges.right - edges.left < 1 || edges.bottom - edges.top < 1;
 };
+
+/**
+ * Whether an element's box lies wholly outside `edges`.
+ * @param {Element} element
+ * @param {Edges | null} edges
+ */
+const outside = (element, edges) => outsideEdges(rectOf(element), edges);
 
 /**
  * Whether an element lies wholly outside what its ancestors' overflow
@@ -581,6 +460,41 @@ const clippedAway = (element) => outside(element, boundsOf(lookOf(element)).clip
 const scrolledAway = (element) => outside(element, boundsOf(lookOf(element)).scroll);
 
 /**
+ * The boxes a text node's letters are drawn in (one per line it spans).
+ * @param {Text} node
+ * @returns {DOMRect[]}
+ */
+const textRects = (node) => {
+  const range = node.ownerDocument.createRange();
+  range.selectNodeContents(node);
+  return Array.from(range.getClientRects()).filter(hasArea);
+};
+
+/**
+ * Whether every box of a text node lies outside `edges`, where its
+ * element's box is not wholly inside them (then its own boxes say: the
+ * lines of a paragraph a scrolling box shows half of).
+ * @param {Text} node
+ * @param {Element} parent
+ * @param {Edges | null} edges
+ */
+const textOutside = (node, parent, edges) => {
+  if (!edges) return false;
+  const rect = rectOf(parent);
+  if (rect.left >= edges.left && rect.right <= edges.right && rect.top >= edges.top && rect.bottom <= edges.bottom) return false;
+  if (outsideEdges(rect, edges)) return true;
+  const rects = textRects(node);
+  return rects.length > 0 && rects.every((box) => outsideEdges(box, edges));
+};
+
+/**
+ * Whether a text node lies outside what its scrolling ancestors show now.
+ * @param {Text} node
+ * @param {Element} parent  the element it is drawn in
+ */
+const textScrolledAway = (node, parent) => textOutside(node, parent, boundsOf(lookOf(parent)).scroll);
+
+/**
  * Whether what an element draws is out of sight although nothing in its
  * style says hidden: pushed off the page (by its or an ancestor's
  * transform, too), or in a subtree the browser skips drawing
@@ -592,19 +506,30 @@ const drawnAway = (element) => offPage(rectOf(element)) ||
   (typeof element.checkVisibility === "function" && !element.checkVisibility());
 
 /**
- * Whether a person sees the text of `node` (a text node): its element is
- * shown and not clipped away, the text drawn so it can be read, and (a
- * text node right inside a closed <details>) shown at all.
+ * How a person sees the text of `node` (a text node), by its element's
+ * look: "hidden" (its element hidden, clipped away or not drawn, the
+ * node itself not slotted, its letters unreadable), "faint" (hardly
+ * different from the backdrop its ancestors paint: `paintedOver` judges
+ * that again where the text is on screen), or "seen".
+ * @param {Text} node
+ * @returns {"seen" | "faint" | "hidden"}
+ */
+const textFate = (node) => {
+  const parent = flatParentOf(node);
+  if (!parent || unslotted(node)) return "hidden";
+  if (parent.tagName === "DETAILS" && !(/** @type {HTMLDetailsElement} */ (parent)).open) return "hidden";
+  // (checkVisibility answers for the elements inside, not for the text.)
+  if (styleOf(parent).contentVisibility === "hidden") return "hidden";
+  if (isHidden(parent) || drawnAway(parent) || textOutside(node, parent, boundsOf(lookOf(parent)).clip)) return "hidden";
+  return textFateOf(parent);
+};
+
+/**
+ * Whether a person sees the text of `node` (a text node), judged by its
+ * element's look alone (see `textFate`; faint text is not seen).
  * @param {Text} node
  */
-const textSeen = (node) => {
-  const parent = node.parentElement;
-  if (!parent) return false;
-  if (parent.tagName === "DETAILS" && !(/** @type {HTMLDetailsElement} */ (parent)).open) return false;
-  // (checkVisibility answers for the elements inside, not for the text.)
-  if (styleOf(parent).contentVisibility === "hidden") return false;
-  return !isHidden(parent) && !ariaHidden(parent) && !textHidden(parent) && !clippedAway(parent) && !drawnAway(parent);
-};
+const textSeen = (node) => textFate(node) === "seen";
 
 /**
  * The box around the visible content of an element that has none itself
@@ -663,6 +588,23 @@ const shownRect = perElement((element) => {
   }
   return null;
 });
+
+/**
+ * Whether a frame shows its document: drawn (after its ancestors' clipping
+ * and transforms) at least SMALLEST_FRAME pixels along each axis.
+ * @param {Element} frame
+ */
+const frameShown = (frame) => {
+  const shown = shownRect(frame);
+  if (!shown) return false;
+  let { left, top, right, bottom } = shown.rect;
+  const clip = boundsOf(lookOf(frame)).clip;
+  if (clip) {
+    left = Math.max(left, clip.left); right = Math.min(right, clip.right);
+    top = Math.max(top, clip.top); bottom = Math.min(bottom, clip.bottom);
+  }
+  return right - left >= SMALLEST_FRAME && bottom - top >= SMALLEST_FRAME;
+};
 
 /**
  * Forgets every layout read made so far in this call: the page changed

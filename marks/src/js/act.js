@@ -2,8 +2,15 @@
 // act.js: acting on numbered elements, and pointing. Each answers with data
 // and codes, never sentences (marks and tools write what a model reads):
 //
-//   act        readies a numbered element (scrolled into view) and does one
-//              small thing with it: ActAnswer, or {error: ActCode, ...}
+//   act        readies a numbered element (scrolled into view; for a
+//              pointer, steady in place and aimed where a hit test finds
+//              it) and does one small thing with it: ActAnswer, or
+//              {error: ActCode, ...}
+//   hovered    after the pointer arrived: whether the element is still what
+//              lies under it (a page can swap another in on pointerover)
+//   reached    what the pointer's and the keys' events reached since the
+//              element was readied (listeners of tabwright's own world,
+//              at capture): ReachedAnswer
 //   at         the numbered element at a viewport point, or a frame to ask
 //   frame_box  where a cross-origin frame is now
 //   mark       draws numbered boxes over the page (a Set-of-Marks picture)
@@ -11,7 +18,11 @@
 
 /**
  * @typedef {"navigated" | "gone" | "hidden" | "changed" | "disabled" | "not_select"
- *   | "no_option" | "frame_file"} ActCode
+ *   | "no_option" | "frame_file" | "unsteady"} ActCode
+ * @typedef {{id: number | null, role: string, name: string, tag: string}} Seen
+ *   an element as a model would be told of it: by its number (its
+ *   nearest actionable ancestor's local id), or by its tag
+ * @typedef {{events: {type: string, inside: boolean, seen: Seen}[]}} ReachedAnswer
  * @typedef {object} ActAnswer
  * @property {Box} box        where it is now, in this frame's top viewport
  * @property {number} x       its centre
@@ -21,6 +32,8 @@
  * @property {string | null} type
  * @property {boolean | null} checked
  * @property {string | null} value   a field's value (a password's as ••••)
+ * @property {number} lx            the point aimed at, in its own frame's viewport
+ * @property {number} ly
  * @property {boolean} [focused]     (focus) whether it took the focus
  * @property {boolean} [selected_all] (focus, clear) what it held is selected, to be typed over
  * @property {{multiple: boolean}} [file]  (file) the file field it stands for
@@ -61,21 +74,235 @@ const valueOf = (element) => {
  * @returns {Element}
  */
 const pressTarget = (element) => {
-  const name = nameOf(element, options.role || interactive(element) || "generic");
-  if (!name || !element.firstElementChild) return element;
+  const role = options.role || interactive(element) || "generic";
+  const name = nameOf(element, role);
+  if (!element.firstElementChild) return element;
+  // A role whose children ARIA makes presentational (a tab, a button, an
+  // option) around one real control (jQuery UI's accordion makes every
+  // other child a tab, a button inside it): a person presses that control.
+  if (PRESENTATIONAL_CHILDREN.has(role)) {
+    const real = Array.from(element.querySelectorAll(REAL_CONTROLS)).filter((inner) => inner !== element && shownRect(inner));
+    if (real.length === 1) return real[0];
+  }
+  if (!name) return element;
   for (const inner of innerControls(element)) {
-    const role = interactive(inner);
-    if (role && WEAK_ROLES.has(role) && within(inner, element) && shownRect(inner) &&
-        nameOf(inner, role) === name) return inner;
+    const innerRole = interactive(inner);
+    if (innerRole && WEAK_ROLES.has(innerRole) && within(inner, element) && shownRect(inner) &&
+        nameOf(inner, innerRole) === name) return inner;
   }
   return element;
+};
+
+/** Roles whose children ARIA makes presentational. */
+const PRESENTATIONAL_CHILDREN = new Set(["button", "checkbox", "img", "menuitemcheckbox", "menuitemradio", "meter",
+  "option", "progressbar", "radio", "scrollbar", "separator", "slider", "switch", "tab"]);
+/** The controls a browser acts on by itself, whatever a page's roles say. */
+const REAL_CONTROLS = "a[href], button, input:not([type=hidden]), select, textarea";
+
+/**
+ * The element deepest under a point of a document's viewport, through
+ * open shadow roots.
+ * @param {Document} doc
+ * @param {number} x
+ * @param {number} y
+ * @returns {Element | null}
+ */
+const deepHit = (doc, x, y) => {
+  let hit = doc.elementFromPoint(x, y);
+  while (hit && hit.shadowRoot) {
+    const inner = hit.shadowRoot.elementFromPoint(x, y);
+    if (!inner || inner === hit) break;
+    hit = inner;
+  }
+  return hit;
+};
+
+/**
+ * Whether a hit at a point is the element, as a person's hand would take
+ * it: the element or something inside it (its own shadow tree too), the
+ * host of a component the element is part of (the hit cannot see further
+ * in), or a point of its own label, unless that point is on another
+ * control.
+ * @param {Element | null} hit
+ * @param {Element} element
+ */
+const reaches = (hit, element) => {
+  if (!hit) return false;
+  if (holdsFlat(element, hit)) return true;
+  for (let root = element.getRootNode(); /** @type {ShadowRoot} */ (root).host; root = /** @type {ShadowRoot} */ (root).host.getRootNode()) {
+    if (/** @type {ShadowRoot} */ (root).host === hit) return true;
+  }
+  const field = /** @type {HTMLInputElement} */ (element);
+  const labels = field.labels ? Array.from(field.labels) : [];
+  const around = labelOf(element);
+  if (around && !labels.includes(around)) labels.push(around);
+  for (const label of labels) {
+    if (!holdsFlat(label, hit)) continue;
+    // Another control inside the label takes the click for itself.
+    for (let at = /** @type {Element | null} */ (hit); at && at !== label; at = parentOf(at)) {
+      if (at !== element && (at.matches(REAL_CONTROLS) || CONTROL_ROLES.has(at.getAttribute("role") || ""))) return false;
+    }
+    return true;
+  }
+  return false;
+};
+/** Roles of controls that take a click for themselves. */
+const CONTROL_ROLES = new Set(["button", "checkbox", "radio", "switch", "link", "menuitem", "option", "tab"]);
+
+/** Where on a box a click may aim, best first: its centre, then around it. */
+const AIMS = [[0.5, 0.5], [0.5, 0.3], [0.5, 0.7], [0.3, 0.5], [0.7, 0.5], [0.2, 0.2], [0.8, 0.2], [0.2, 0.8], [0.8, 0.8]];
+
+/**
+ * Where to press an element shown in `rect` (its document's viewport):
+ * the first point of AIMS whose hit test reaches it, or its centre with
+ * what covers it there.
+ * @param {Element} element
+ * @param {{left: number, top: number, width: number, height: number}} rect
+ * @returns {{x: number, y: number, covered: Element | null}}
+ */
+const aim = (element, rect) => {
+  const doc = element.ownerDocument;
+  const centre = { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
+  /** @type {Element | null} */
+  let first = null;
+  for (const [fx, fy] of AIMS) {
+    const x = rect.left + fx * rect.width, y = rect.top + fy * rect.height;
+    if (!onScreen(doc, x, y)) continue;
+    const hit = deepHit(doc, x, y);
+    if (reaches(hit, element)) return { x, y, covered: null };
+    if (!first) first = hit;
+  }
+  return { ...centre, covered: first };
+};
+
+/** How long an element may keep moving before a pointer action gives up, in ms. */
+const STEADY_LIMIT = 2000;
+
+/**
+ * The next animation frame (or, in a tab that draws none, a tenth of a
+ * second).
+ * @returns {Promise<void>}
+ */
+const nextFrame = () => new Promise((done) => {
+  const timer = setTimeout(done, 100);
+  requestAnimationFrame(() => { clearTimeout(timer); done(); });
+});
+
+/**
+ * Waits until an element's box is the same over two animation frames (a
+ * still page pays one frame): what slides in, or a row a folder pushes
+ * down, is pressed where it comes to rest. False if it kept moving past
+ * STEADY_LIMIT.
+ * @param {Element} target
+ */
+const steady = async (target) => {
+  const limit = performance.now() + STEADY_LIMIT;
+  let before = rectOf(target);
+  for (;;) {
+    await nextFrame();
+    rectOf.answers.clear();
+    shownRect.answers.clear();
+    const now = rectOf(target);
+    if (Math.abs(now.left - before.left) < 0.5 && Math.abs(now.top - before.top) < 0.5 &&
+        Math.abs(now.width - before.width) < 0.5 && Math.abs(now.height - before.height) < 0.5) return true;
+    if (performance.now() > limit) return false;
+    before = now;
+  }
+};
+
+/** The key tabwright's own world keeps its record of reached events under. */
+const REACHED = "__tabwrightReached";
+/** The events whose targets a pointer action or typing reports. */
+const REPORTED = ["pointerdown", "mousedown", "mouseup", "click", "keydown", "input"];
+
+/**
+ * The record of what the pointer's and the keys' events reached in a
+ * window, from listeners at capture on it (in tabwright's own world, out
+ * of the page's reach), armed for one action at a time.
+ * @param {Window} view
+ * @returns {{armed: boolean, target: Element | null, seen: Map<string, Element>}}
+ */
+const recordOf = (view) => {
+  const kept = /** @type {any} */ (view)[REACHED];
+  if (kept) return kept;
+  const record = { armed: false, target: /** @type {Element | null} */ (null), seen: new Map() };
+  Object.defineProperty(view, REACHED, { value: record, enumerable: false, configurable: true });
+  for (const type of REPORTED) {
+    view.addEventListener(type, (event) => {
+      if (!record.armed || record.seen.has(type)) return;
+      const first = event.composedPath()[0];
+      const element = first && /** @type {Node} */ (first).nodeType === 1 ? /** @type {Element} */ (first)
+        : first && /** @type {Node} */ (first).nodeType === 3 ? /** @type {Node} */ (first).parentElement : null;
+      if (element) record.seen.set(type, element);
+    }, { capture: true });
+  }
+  return record;
+};
+
+/**
+ * An element as a model would be told of it.
+ * @param {Element} element
+ * @returns {Seen}
+ */
+const seenAs = (element) => {
+  for (let at = /** @type {Element | null} */ (element); at; at = parentOf(at)) {
+    const role = interactive(at);
+    if (role) return { id: idOf(at), role, name: nameOf(at, role), tag: at.tagName.toLowerCase() };
+  }
+  return { id: null, role: "", name: clean(element.textContent).slice(0, 80), tag: element.tagName.toLowerCase() };
+};
+
+/**
+ * After the pointer arrived over a readied element (a frame, and the
+ * timers that frame set going): whether what lies under it is still the
+ * element, or what the page put there instead.
+ * @returns {Promise<{still: true} | {still: false, now: Seen} | {error: "gone"}>}
+ */
+const hovered = async () => {
+  const element = elementOf(Number(options.id));
+  await new Promise((done) => {
+    const later = () => setTimeout(done, 0);
+    const timer = setTimeout(later, 50);
+    requestAnimationFrame(() => { clearTimeout(timer); later(); });
+  });
+  // (One the page replaced is still known by its reference, and its
+  // document is where to look.)
+  const doc = element ? element.ownerDocument : document;
+  const hit = deepHit(doc, Number(options.x), Number(options.y));
+  if (element && element.isConnected && (!hit || reaches(hit, element))) return { still: true };
+  if (!hit) return { error: "gone" };
+  return { still: false, now: seenAs(hit) };
+};
+
+/**
+ * What the events of the action just done reached, and whether each was
+ * the readied element (or inside it, or its label); the record is
+ * disarmed.
+ * @returns {ReachedAnswer}
+ */
+const reached = () => {
+  const element = elementOf(Number(options.id));
+  const view = element ? element.ownerDocument.defaultView : window;
+  const record = recordOf(view || window);
+  record.armed = false;
+  /** @type {{type: string, inside: boolean, seen: Seen}[]} */
+  const events = [];
+  for (const type of REPORTED) {
+    const target = record.seen.get(type);
+    if (!target) continue;
+    events.push({ type, inside: Boolean(element && target.isConnected !== false && (reaches(target, element) || holdsFlat(element, target))), seen: seenAs(target) });
+  }
+  record.seen.clear();
+  return { events };
 };
 
 /**
  * Finds a numbered element by local id (in this document or a same-origin
  * frame below it) and readies it: scrolled into view, with its box and
- * whether something covers it.
- * @returns {ActAnswer | {error: ActCode, now?: string, options?: string[]}}
+ * whether something covers it; for a pointer (`options.steady`), once it
+ * holds still.
+ * @returns {ActAnswer | {error: ActCode, now?: string, options?: string[]}
+ *   | Promise<ActAnswer | {error: ActCode, now?: string, options?: string[]}>}
  */
 const act = () => {
   if (options.doc !== registry.doc) return { error: "navigated" };
@@ -102,24 +329,49 @@ const act = () => {
   for (const frame of chain) {
     if (frame) frameOffset = contentOffset(frame, frameOffset);
   }
-  const shown = shownRect(pressTarget(element));
+  const target = pressTarget(element);
+  if (options.steady === true) {
+    // A pointer action: pressed where it comes to rest, then armed to say
+    // what the events reached.
+    return steady(target).then((still) => {
+      if (!still) return { error: "unsteady" };
+      const ready = readied(element, target, frameOffset);
+      if (!("error" in ready) && options.record === true) {
+        const record = recordOf(element.ownerDocument.defaultView || window);
+        record.seen.clear();
+        record.armed = true;
+      }
+      return ready;
+    });
+  }
+  return readied(element, target, frameOffset);
+};
+
+/**
+ * Aims at a readied element and does what `options.action` asks of it.
+ * @param {Element} element
+ * @param {Element} target  where to press it (see `pressTarget`)
+ * @param {Point} frameOffset
+ * @returns {ActAnswer | {error: ActCode, now?: string, options?: string[]}}
+ */
+const readied = (element, target, frameOffset) => {
+  const shown = shownRect(target);
   if (!shown) return { error: "hidden" };
   const box = toBox(shown.rect, frameOffset);
-  const cx = shown.rect.left + shown.rect.width / 2;
-  const cy = shown.rect.top + shown.rect.height / 2;
-  const hit = (/** @type {Document | ShadowRoot} */ (element.getRootNode())).elementFromPoint(cx, cy);
+  const aimed = aim(element, shown.rect);
   const field = /** @type {HTMLInputElement} */ (element);
-  const labels = field.labels ? Array.from(field.labels) : [];
-  /** @type {string | null} */
-  let covered = null;
-  if (hit && hit !== element && !element.contains(hit) && !labels.some((label) => label.contains(hit))) {
-    covered = pointedOut(hit);
+  if (options.record === true && options.steady !== true) {
+    const record = recordOf(element.ownerDocument.defaultView || window);
+    record.seen.clear();
+    record.armed = true;
   }
   /** @type {ActAnswer} */
   const result = {
-    // The centre itself, to the nearest pixel: a box rounded first moves it
+    // The point itself, to the nearest pixel: a box rounded first moves it
     // by up to a pixel and can leave it on a half.
-    box, x: Math.round(frameOffset.x + cx), y: Math.round(frameOffset.y + cy), covered, tag: element.tagName,
+    box, x: Math.round(frameOffset.x + aimed.x), y: Math.round(frameOffset.y + aimed.y),
+    lx: aimed.x, ly: aimed.y,
+    covered: aimed.covered ? pointedOut(aimed.covered) : null, tag: element.tagName,
     type: typeof field.type === "string" ? field.type : null,
     checked: typeof field.checked === "boolean" ? field.checked : null,
     value: valueOf(element),

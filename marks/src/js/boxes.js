@@ -1,7 +1,8 @@
 // @ts-check
 // boxes.js: where things are, in the top viewport's CSS pixels: an
-// element's box, a frame's offset, and whether a box is within the scope a
-// snapshot reads (the viewport and a margin).
+// element's box, a frame's offset, whether a box is within the scope a
+// snapshot reads (the viewport and a margin), and what a box that scrolls
+// on its own holds beyond what it shows.
 
 /**
  * @typedef {{x: number, y: number}} Point
@@ -68,3 +69,71 @@ const frameIndex = (frame, win) => {
   for (let i = 0; i < win.length; i++) if (win[i] === frame.contentWindow) return i;
   return -1;
 };
+
+const SCROLLS = /^(auto|scroll|overlay)$/;
+
+/**
+ * Whether an element is a box that scrolls on its own (not the page) and
+ * holds more than it shows along an axis it scrolls.
+ * @param {Element} element
+ */
+const scrollsWithMore = (element) => {
+  const doc = element.ownerDocument;
+  if (element === doc.documentElement || element === doc.body || element === doc.scrollingElement) return false;
+  const look = lookOf(element);
+  if (look.overflow === "visible" || look.hidden) return false;
+  const box = /** @type {HTMLElement} */ (element);
+  if (!(box.clientHeight > 0 && box.clientWidth > 0)) return false;
+  return (SCROLLS.test(look.style.overflowY) && box.scrollHeight > box.clientHeight + 1) ||
+    (SCROLLS.test(look.style.overflowX) && box.scrollWidth > box.clientWidth + 1);
+};
+
+/** The most items of a scroll box whose boxes are read to count them. */
+const SCROLL_ITEMS = 2000;
+
+/**
+ * How many of a scroll box's items lie wholly beyond what it shows, on
+ * each side (its items: the children of the first element in it that
+ * holds more than one); -1 where more lies that way but no item does
+ * (one long text).
+ * @typedef {{above: number, below: number, left: number, right: number}} ScrollState
+ * @param {Element} element
+ * @returns {ScrollState}
+ */
+const scrollState = (element) => {
+  const box = /** @type {HTMLElement} */ (element);
+  const rect = rectOf(element);
+  const top = rect.top + box.clientTop, left = rect.left + box.clientLeft;
+  const bottom = top + box.clientHeight, right = left + box.clientWidth;
+  /** @type {Element} */
+  let holder = element;
+  for (let depth = 0; depth < 3 && holder.childElementCount === 1 && holder.firstElementChild; depth++) holder = holder.firstElementChild;
+  let above = 0, below = 0, before = 0, after = 0, read = 0;
+  for (let child = holder.firstElementChild; child && read < SCROLL_ITEMS; child = child.nextElementSibling, read++) {
+    const item = rectOf(child);
+    if (!hasArea(item) || isHidden(child)) continue;
+    if (item.bottom <= top + 1) above++;
+    else if (item.top >= bottom - 1) below++;
+    if (item.right <= left + 1) before++;
+    else if (item.left >= right - 1) after++;
+  }
+  const more = {
+    up: box.scrollTop > 1,
+    down: box.scrollTop + box.clientHeight < box.scrollHeight - 1,
+    left: Math.abs(box.scrollLeft) > 1,
+    right: Math.abs(box.scrollLeft) + box.clientWidth < box.scrollWidth - 1,
+  };
+  return {
+    above: above || (more.up ? -1 : 0),
+    below: below || (more.down ? -1 : 0),
+    left: before || (more.left ? -1 : 0),
+    right: after || (more.right ? -1 : 0),
+  };
+};
+
+/**
+ * Whether the words drawn in an element are an icon font's (whose
+ * ligatures draw "shopping_cart" as a picture of a cart).
+ * @param {Element} element
+ */
+const iconGlyphs = (element) => /icon|symbol|glyph|awesome|fontello|ionicons/i.test(styleOf(element).fontFamily);

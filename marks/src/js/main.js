@@ -14,7 +14,7 @@
 
 /**
  * @typedef {object} WalkerOptions
- * @property {"snapshot" | "act" | "at" | "frame_box" | "mark" | "unmark"} op
+ * @property {"snapshot" | "act" | "hovered" | "reached" | "at" | "frame_box" | "mark" | "unmark"} op
  * @property {Point} [offset]   this frame's position in the top viewport
  * @property {{w: number, h: number}} [viewport]  the top viewport, for a frame
  * @property {number[]} [path]  this frame's window.frames path
@@ -37,9 +37,11 @@
  * @property {string} [name]
  * @property {boolean} [scroll] (act) false: do not scroll it into view
  * @property {boolean} [clear]  (act, focus) empty the field first
+ * @property {boolean} [steady] (act) wait until its box stays put over two frames
+ * @property {boolean} [record] (act) arm the record of what the action's events reach
  * @property {string} [token]   (act, file) marks the file field
  * @property {string[]} [values]  (act, select) labels or values to choose
- * @property {number} [x]       (at) a viewport point
+ * @property {number} [x]       (at, hovered) a viewport point
  * @property {number} [y]
  * @property {number[]} [frame] (frame_box) a frame's path
  * @property {{n: number, x: number, y: number, w: number, h: number}[]} [marks]  (mark)
@@ -50,6 +52,8 @@ const dispatch = () => {
   switch (options.op) {
     case "snapshot": return snapshot();
     case "act": return act();
+    case "hovered": return hovered();
+    case "reached": return reached();
     case "at": return at();
     case "frame_box": return frameBox();
     case "mark": return mark();

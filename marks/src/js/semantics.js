@@ -26,7 +26,17 @@ const NOT_OF_THE_NAME = new Set([
 /** @param {string | null | undefined} text */
 const clean = (text) => (text || "").replace(/\s+/g, " ").trim();
 
-const labelOf = perElement((element) => element.closest("label"));
+/**
+ * The label an element is drawn inside, in the flat tree: across a slot
+ * (a web component's own <label> around the words a page slots into it)
+ * as well as in the same tree.
+ */
+const labelOf = perElement((element) => {
+  for (let at = /** @type {Element | null} */ (element); at; at = parentOf(at)) {
+    if (at.tagName === "LABEL") return /** @type {HTMLLabelElement} */ (at);
+  }
+  return null;
+});
 
 /** The attributes that make a presentational role be set aside. */
 const GLOBAL_ARIA = ["aria-label", "aria-labelledby", "aria-describedby", "aria-controls", "aria-live", "aria-owns"];
@@ -112,8 +122,14 @@ const textOf = (root, hides) => {
     // part of its name.
     if (element !== root && NOT_OF_THE_NAME.has(roleOf(element) || "")) return;
     if (element.tagName === "IMG") { text += " " + (element.getAttribute("alt") || "") + " "; return; }
+    // As the browser draws it: a host's shadow tree, whose slots show
+    // the host's children (Chromium names a control by its label's
+    // slotted words); a slot's fallback where nothing is slotted.
     if (element.shadowRoot) eachChild(element.shadowRoot, walk);
-    eachChild(element, walk);
+    else if (element.localName === "slot" && typeof (/** @type {HTMLSlotElement} */ (element)).assignedNodes === "function" &&
+             (/** @type {HTMLSlotElement} */ (element)).assignedNodes().length) {
+      (/** @type {HTMLSlotElement} */ (element)).assignedNodes().forEach(walk);
+    } else eachChild(element, walk);
     if (BLOCK_DISPLAY.test(layoutOf(element).display)) text += " ";
   };
   walk(root);

@@ -65,6 +65,7 @@
  * @property {string} [shows]   what a person sees on it, where its name says something else
  * @property {string} [title]   its tooltip, where its name is too short to say much
  * @property {Clues} [clues]    what can be known of an element with no name
+ * @property {ScrollState} [scroll]  a scroll box's items beyond what it shows
  * @property {string} [row]     the text around it in the page, to know a
  *   look-alike a re-render put in its place by (see `rowOf`)
  * @typedef {[number, string, number, number, number, number]} Beyond
@@ -223,43 +224,63 @@ const snapshot = () => {
   const elements = [];
   /** @type {Beyond[]} */
   const beyond = [];
-  // The line being gathered, and the top of its first text (null while it
-  // holds only spaces and cell separators, which make no line alone).
+  // The line being gathered, as text and as its parts (each text node a
+  // run the paint pass judges once the walk has seen the whole page), and
+  // the top of its first text (null while it holds only spaces and cell
+  // separators, which make no line alone).
   let line = "";
+  /** @type {LinePart[]} */
+  let lineParts = [];
   /** @type {number | null} */
   let lineY = null;
+  /** @param {string} text */
+  const add = (text) => {
+    line += text;
+    lineParts.push(text);
+  };
+  /** @param {Text} node @param {Element} parent @param {boolean} faint */
+  const addRun = (node, parent, faint) => {
+    line += node.nodeValue || "";
+    lineParts.push({ node, parent, faint, dropped: false });
+  };
   // In a search, a line's text nodes are gathered unjudged, and judged
   // (hidden or not) only if the line holds what is searched for.
   /** @type {(Text | string)[]} */
   let pending = [];
-  // A reading's block: what it is, the parts gathered so far (text, and
-  // links by local id), and the blocks that have been written once already
-  // (what follows in one is more of it: a list item's second paragraph).
+  // A reading's block: what it is, the parts gathered so far (text with
+  // its parts, and links by local id), and the blocks that have been
+  // written once already (what follows in one is more of it: a list
+  // item's second paragraph).
   /** @type {Block} */
   let current = PARAGRAPH;
-  /** @type {(string | number)[]} */
+  /** @type {({text: string, parts: LinePart[]} | number)[]} */
   let pieces = [];
   /** @type {WeakSet<Block>} */
   const flushed = new WeakSet();
   const flushBlock = () => {
-    if (line) pieces.push(line);
+    if (line) pieces.push({ text: line, parts: lineParts });
     const pre = current.kind === "pre";
     /** @type {(string | number)[]} */
     const kept = [];
+    /** @type {{index: number, parts: LinePart[]}[]} */
+    const judged = [];
     for (const part of pieces) {
       if (typeof part === "number") kept.push(part);
-      else if (part) kept.push(cut(pre ? part : part.replace(/\s+/g, " "), LINE_LIMIT));
+      else if (part.text) {
+        if (part.parts.some(isRun)) judged.push({ index: kept.length, parts: part.parts });
+        kept.push(blockText(part.text, pre));
+      }
     }
     if (lineY !== null && kept.some((part) => typeof part === "number" || part.trim())) {
       /** @type {Item} */
       const item = { k: "b", ...current, parts: kept, more: current !== PARAGRAPH && flushed.has(current) };
       items.push(item);
-      if (lineElements.length) written.push({ item, elements: lineElements });
+      if (judged.length) written.push({ item, pieces: judged, pre });
       flushed.add(current);
     }
     line = "";
+    lineParts = [];
     lineY = null;
-    lineElements = [];
     pieces = [];
   };
   /**
@@ -323,27 +344,30 @@ const snapshot = () => {
       const gathered = line;
       const nodes = pending;
       line = "";
+      lineParts = [];
       lineY = null;
       pending = [];
       if (findRole || !holds(gathered)) return;
       let seen = "";
-      /** @type {Element[]} */
-      const holders = [];
+      /** @type {LinePart[]} */
+      const parts = [];
       for (const part of nodes) {
-        if (typeof part === "string") { seen += part; continue; }
-        const parent = /** @type {Element} */ (part.parentElement);
+        if (typeof part === "string") { seen += part; parts.push(part); continue; }
+        const parent = /** @type {Element} */ (flatParentOf(part));
         const label = labelOf(parent);
         if (label && label.control && shownRect(label.control)) continue;
-        if (!textSeen(part)) continue;
+        if (ariaHidden(parent) && iconGlyphs(parent)) continue;
+        const fate = textFate(part);
+        if (fate === "hidden") continue;
         seen += part.nodeValue;
-        if (holders[holders.length - 1] !== parent) holders.push(parent);
+        parts.push({ node: part, parent, faint: fate === "faint", dropped: false });
       }
       const text = cut(clean(seen), LINE_LIMIT);
       if (text && holds(text)) {
         /** @type {Item} */
         const item = { k: "t", text, y: 0 };
         items.push(item);
-        written.push({ item, elements: holders });
+        written.push({ item, parts, find: true });
       }
       return;
     }
@@ -352,19 +376,20 @@ const snapshot = () => {
       /** @type {Item} */
       const item = { k: "t", text, y: lineY };
       items.push(item);
-      if (lineElements.length) written.push({ item, elements: lineElements });
+      if (lineParts.some(isRun)) written.push({ item, parts: lineParts });
     }
     line = "";
+    lineParts = [];
     lineY = null;
-    lineElements = [];
   };
 
-  // The elements whose text each line holds, to find the lines an opaque
-  // box lies on (`occluded`).
-  /** @type {Element[]} */
-  let lineElements = [];
-  /** @type {{item: Item, elements: Element[]}[]} */
+  // The lines written, with their runs, for the paint pass to judge; and
+  // the frames read, with what they hold, which it judges beyond the
+  // screen.
+  /** @type {Written[]} */
   const written = [];
+  /** @type {{frame: Element, items: Item[]}[]} */
+  const frames = [];
 
   /** @type {WeakSet<Element>} What is listed already, as part of something else. */
   const listedAs = new WeakSet();
@@ -394,6 +419,8 @@ const snapshot = () => {
    */
   const describe = (element, role, frameOffset, name) => {
     if (listedAs.has(element)) return;
+    // Drawn, but no person can act on it.
+    if (inertHere(element)) return;
     if (find && !mightMatch(element, role)) return;
     const rough = boxOf(element, frameOffset);
     if (far(rough) && !options.full) return count(element, role, rough);
@@ -455,6 +482,19 @@ const snapshot = () => {
   };
 
   /**
+   * Lists a box that scrolls and holds more than it shows (a results list,
+   * a chat log), by its own name only, with how many of its items lie
+   * beyond what it shows on each side: a person sees its scrollbar.
+   * @param {Element} element @param {Point} frameOffset
+   */
+  const describeScrollBox = (element, frameOffset) => {
+    const before = elements.length;
+    const name = byIds(element, "aria-labelledby") || clean(element.getAttribute("aria-label")) || clean(element.getAttribute("title"));
+    describe(element, "scrollbox", frameOffset, name);
+    if (elements.length > before) elements[elements.length - 1].scroll = scrollState(element);
+  };
+
+  /**
    * Lists the items of a list a script made clickable as a whole (an
    * autocomplete's suggestions, a menu of `li`s with one listener on the
    * list): each item is what a person clicks, a number of its own, named by
@@ -468,25 +508,44 @@ const snapshot = () => {
   };
 
   /**
+   * Walks what an element holds as the browser draws it: a shadow host's
+   * shadow tree (its children where a slot shows them), a slot's assigned
+   * nodes (or its fallback), anything else's children.
+   * @param {Element} element @param {(child: Node) => void} into
+   */
+  const inside = (element, into) => {
+    if (element.shadowRoot) {
+      eachChild(element.shadowRoot, into);
+      return;
+    }
+    if (element.localName === "slot" && typeof (/** @type {HTMLSlotElement} */ (element)).assignedNodes === "function") {
+      const assigned = (/** @type {HTMLSlotElement} */ (element)).assignedNodes();
+      if (assigned.length) {
+        assigned.forEach(into);
+        return;
+      }
+    }
+    eachChild(element, into);
+  };
+
+  /**
    * @param {Node} node
    * @param {Point} frameOffset
    * @param {Window} win
    * @param {number[]} path
-   * @param {boolean} quiet  inside an aria-hidden subtree: controls are
-   *   listed, text is not read
    */
-  const walk = (node, frameOffset, win, path, quiet = false) => {
+  const walk = (node, frameOffset, win, path) => {
     /** @param {Node} child */
-    const into = (child) => walk(child, frameOffset, win, path, quiet);
+    const into = (child) => walk(child, frameOffset, win, path);
     if (node.nodeType === 3) {
-      if (quiet) return;
       const text = /** @type {Text} */ (node);
       const parent = text.parentElement;
-      if (!parent) return;
+      const drawnIn = flatParentOf(text);
+      if (!parent || !drawnIn) return;
       const value = text.nodeValue || "";
       if (!value.trim()) {
-        if (reading && current.kind === "pre") line += value;
-        else if (value) line += " ";
+        if (reading && current.kind === "pre") add(value);
+        else if (value) add(" ");
         if (find && value) pending.push(" ");
         return;
       }
@@ -498,14 +557,16 @@ const snapshot = () => {
       // Outside the scope asked for (the viewport and a margin, and what
       // a scrolling box shows now), text is left out unread.
       const box = boxOf(parent, frameOffset);
-      if (!options.full && (far(box) || scrolledAway(parent))) return;
+      if (!options.full && (far(box) || textScrolledAway(text, parent))) return;
       // A label's words are its control's name, not text of their own.
-      const label = labelOf(parent);
+      const label = labelOf(drawnIn);
       if (label && label.control && shownRect(label.control)) return;
-      if (!textSeen(text)) return;
+      // An icon font's ligature words ("shopping_cart") draw a picture.
+      if (ariaHidden(drawnIn) && iconGlyphs(drawnIn)) return;
+      const fate = textFate(text);
+      if (fate === "hidden") return;
       if (lineY === null) lineY = box.y;
-      if (lineElements[lineElements.length - 1] !== parent) lineElements.push(parent);
-      line += value;
+      addRun(text, drawnIn, fate === "faint");
       return;
     }
     if (node.nodeType === 11) {
@@ -517,15 +578,14 @@ const snapshot = () => {
     if (SKIP_TAGS.has(element.tagName)) return;
     // Whatever is hidden by attribute is passed over unread; the other
     // ways to hide are looked for only where something would be read.
-    if (element.hasAttribute("hidden") || element.hasAttribute("inert")) return;
-    if (!quiet && element.getAttribute("aria-hidden") === "true") {
-      // Seen, but not for assistive technology: its controls (a spinner's
-      // arrows) are listed, its text (icon glyphs) is not read.
-      if (reading || layoutOf(element).display === "none") return;
-      walk(element, frameOffset, win, path, true);
-      return;
-    }
-    if (skipping && !quiet) {
+    // (`inert` and `aria-hidden` hide from the hand and from assistive
+    // technology, not from the eye: what they hold is read, and only
+    // `describe` leaves an inert control unnumbered.)
+    if (element.hasAttribute("hidden")) return;
+    // Fallback content is never drawn, nor SVG that only defines.
+    if (FALLBACK_TAGS.has(element.tagName) && element.tagName !== "IFRAME" && element.tagName !== "FRAME") return;
+    if (element.namespaceURI === SVG_NS && SVG_UNDRAWN.has(element.localName)) return;
+    if (skipping) {
       const landmark = aroundContent(element);
       if (landmark) {
         if (!isHidden(element)) left.push(landmark);
@@ -534,19 +594,24 @@ const snapshot = () => {
     }
     if (element.tagName === "IFRAME" || element.tagName === "FRAME") {
       const frame = /** @type {HTMLIFrameElement} */ (element);
-      if (isHidden(frame)) return;
+      // A frame drawn too small, or painted over, shows nothing of its
+      // document.
+      if (isHidden(frame) || !frameShown(frame) || frameCovered(frame)) return;
       flush();
       const inner = contentOffset(frame, frameOffset);
       /** @type {Document | null} */
       let doc = null;
       try { doc = frame.contentDocument; } catch (error) { doc = null; }
       const index = frameIndex(frame, win);
+      const from = items.length;
       if (doc && doc.documentElement && frame.contentWindow) {
-        walk(doc.documentElement, inner, frame.contentWindow, path.concat([index]), quiet);
-      } else if (!quiet) {
+        walk(doc.documentElement, inner, frame.contentWindow, path.concat([index]));
+        flush();
+      } else {
         items.push({ k: "f", path: path.concat([index]), src: frame.getAttribute("src") || "",
                      box: boxOf(frame, frameOffset), offset: inner });
       }
+      frames.push({ frame, items: items.slice(from) });
       return;
     }
     // A heading is a line of structure, unless it is itself a control: an
@@ -556,23 +621,30 @@ const snapshot = () => {
     const heading = roleOf(element) === "heading" && interactive(element) !== "clickable";
     if (heading && reading) {
       // A reading's heading holds its links where they stand.
-      if (quiet || isHidden(element)) return;
+      if (isHidden(element)) return;
       const level = /^H[1-6]$/.test(element.tagName) ? Number(element.tagName[1]) : Number(element.getAttribute("aria-level") || 2);
       inBlock({ ...PARAGRAPH, kind: "h", level }, () => {
-        if (element.shadowRoot) walk(element.shadowRoot, frameOffset, win, path, quiet);
-        eachChild(element, into);
+        inside(element, into);
       });
       return;
     }
     if (heading) {
       flush();
       const box = boxOf(element, frameOffset);
-      const outside = quiet || (!options.full && far(box)) || (find && (findRole || !holds(element.textContent)));
+      const outside = (!options.full && far(box)) || (find && (findRole || !holds(element.textContent)));
       if (!outside) {
         if (isHidden(element)) return;
-        const text = visibleText(element);
+        const runs = headingRuns(element);
+        // Text its ancestors' backdrop makes faint is judged again against
+        // what is painted under it.
+        const text = visibleText(element) || clean(joinParts(runs));
         const level = /^H[1-6]$/.test(element.tagName) ? Number(element.tagName[1]) : Number(element.getAttribute("aria-level") || 2);
-        if (text && (!find || holds(text))) items.push({ k: "h", level, text, y: box.y });
+        if (text && (!find || holds(text))) {
+          /** @type {Item} */
+          const item = { k: "h", level, text, y: box.y };
+          items.push(item);
+          if (runs.length) written.push({ item, parts: runs, find: Boolean(find) });
+        }
       }
       // A control inside a heading is still an element.
       element.querySelectorAll(CONTROLS).forEach((inner) => {
@@ -587,8 +659,7 @@ const snapshot = () => {
       if (isHidden(element)) return;
       flush();
       describe(element, ownRole || "dialog", frameOffset);
-      if (element.shadowRoot) walk(element.shadowRoot, frameOffset, win, path, quiet);
-      eachChild(element, into);
+      inside(element, into);
       flush();
       return;
     }
@@ -603,8 +674,9 @@ const snapshot = () => {
         if (elements.length > before) {
           const record = elements[elements.length - 1];
           if (lineY === null) lineY = record.box.y;
-          pieces.push(line, record.id);
+          pieces.push({ text: line, parts: lineParts }, record.id);
           line = "";
+          lineParts = [];
         }
         return;
       }
@@ -631,10 +703,7 @@ const snapshot = () => {
           }
         }
         if (holding.items) describeItems(holding.items, holding.itemRole, frameOffset);
-        else {
-          if (element.shadowRoot) walk(element.shadowRoot, frameOffset, win, path, quiet);
-          eachChild(element, into);
-        }
+        else inside(element, into);
         flush();
         return;
       }
@@ -653,11 +722,6 @@ const snapshot = () => {
       }
       return;
     }
-    if (quiet) {
-      if (element.shadowRoot) walk(element.shadowRoot, frameOffset, win, path, quiet);
-      eachChild(element, into);
-      return;
-    }
     const { display } = layoutOf(element);
     if (display === "none") return;
     const block = BLOCK_DISPLAY.test(display) || element.tagName === "BR";
@@ -674,30 +738,33 @@ const snapshot = () => {
         const box = boxOf(element, frameOffset);
         if (alt && (options.full || !far(box)) && !isHidden(element)) {
           if (lineY === null) lineY = box.y;
-          line += " (image: " + alt + ") ";
+          add(" (image: " + alt + ") ");
         }
       }
     }
     if (!reading && (element.tagName === "TD" || element.tagName === "TH") && (/** @type {HTMLTableCellElement} */ (element)).cellIndex > 0) {
-      line += " | ";
+      add(" | ");
       if (find) pending.push(" | ");
     }
-    const inside = () => {
-      if (element.shadowRoot) walk(element.shadowRoot, frameOffset, win, path, quiet);
-      eachChild(element, into);
-    };
+    // A box that scrolls and holds more than it shows is numbered, to be
+    // scrolled by, and says how much lies beyond what it shows.
+    if (!reading && !find && scrollsWithMore(element)) {
+      flush();
+      describeScrollBox(element, frameOffset);
+    }
+    const readInside = () => inside(element, into);
     const kind = reading ? blockOf(element) : null;
-    if (kind) return inBlock(kind, inside);
+    if (kind) return inBlock(kind, readInside);
     // Code in a line of text, between backticks as markdown writes it.
     if (reading && CODE_TAGS.has(element.tagName) && current.kind !== "pre" && !block) {
-      line += "`";
-      inside();
-      line += "`";
+      add("`");
+      readInside();
+      add("`");
       return;
     }
     const list = reading && LIST_TAGS.has(element.tagName);
     if (list) lists++;
-    inside();
+    readInside();
     if (list) lists--;
     if (block) flush();
   };
@@ -717,8 +784,11 @@ const snapshot = () => {
   walk(root, offset, window, options.path || []);
   flush();
   coverage(centres);
-  const covered = occluded(written);
-  const shownItems = covered.size ? items.filter((item) => !covered.has(item)) : items;
+  const painted = paintPass(written, centres, frames);
+  const shownItems = painted.items.size || painted.elements.size
+    ? items.filter((item) => !painted.items.has(item) && !(item.k === "e" && painted.elements.has(item.id)))
+    : items;
+  const shownElements = painted.elements.size ? elements.filter((record) => !painted.elements.has(record.id)) : elements;
   const page = document.documentElement;
   return {
     doc: registry.doc,
@@ -730,56 +800,180 @@ const snapshot = () => {
     scroll: { x: Math.round(scrollX), y: Math.round(scrollY) },
     page: { w: page.scrollWidth, h: page.scrollHeight },
     items: shownItems,
-    elements,
+    elements: shownElements,
     beyond,
     read: reading ? { root: what, left } : null,
   };
 };
 
 /**
- * The lines of text that an opaque box lies over, whole, so a person sees
- * the box and not the text (a paragraph under a same-coloured panel).
- * Only a positioned box (or the top layer) can lie over text a page lays
- * out, so a line is hit-tested only where one holds it.
- * @param {{item: Item, elements: Element[]}[]} written
- * @returns {Set<Item>}
+ * A text node as a line holds it: the element it is drawn in, whether its
+ * ancestors' backdrop makes it faint (to be judged again against what is
+ * painted under it), and whether the paint pass left it out.
+ * @typedef {{node: Text, parent: Element, faint: boolean, dropped: boolean}} Run
+ * @typedef {string | Run} LinePart
+ * @typedef {{item: Item, parts: LinePart[], find?: boolean}
+ *   | {item: Item, pieces: {index: number, parts: LinePart[]}[], pre: boolean}} Written
  */
-const occluded = (written) => {
-  /** @type {Set<Item>} */
-  const covered = new Set();
-  /** @type {Element[]} */
-  const lids = [];
-  eachLooked((layout, element) => {
-    if (layout.position === "static" || isHidden(element)) return;
-    const behind = styleOf(element);
-    const paint = rgba(behind.backgroundColor);
-    if ((paint && paint[3] >= 0.9) || behind.backgroundImage !== "none" || element.tagName === "IMG") lids.push(element);
-  });
-  if (!lids.length) return covered;
-  for (const { item, elements } of written) {
-    const hidden = elements.every((element) => {
-      const rect = rectOf(element);
-      const lid = lids.find((other) => {
-        if (other.ownerDocument !== element.ownerDocument || other.contains(element) || element.contains(other)) return false;
-        const over = rectOf(other);
-        return rect.left >= over.left && rect.right <= over.right && rect.top >= over.top && rect.bottom <= over.bottom;
-      });
-      if (!lid) return false;
-      const x = rect.left + rect.width / 2, y = rect.top + rect.height / 2;
-      if (x >= 0 && y >= 0 && x < innerWidth && y < innerHeight) {
-        const root = /** @type {Document | ShadowRoot} */ (element.getRootNode());
-        const hit = root.elementFromPoint(x, y);
-        return Boolean(hit && (hit === lid || lid.contains(hit)));
-      }
-      // Beyond the viewport, where nothing can be hit-tested: a positioned
-      // box is painted over text laid out in the flow, and over a
-      // positioned one that comes before it.
-      const flowing = layoutOf(element).position === "static";
-      return flowing || Boolean(lid.compareDocumentPosition(element) & Node.DOCUMENT_POSITION_PRECEDING);
-    });
-    if (hidden) covered.add(item);
+
+/**
+ * A heading's text as runs (each text node a person may see, by its
+ * element's look), with spaces between, for the paint pass.
+ * @param {Element} heading
+ * @returns {LinePart[]}
+ */
+const headingRuns = (heading) => {
+  /** @type {LinePart[]} */
+  const parts = [];
+  /** @param {Node} node */
+  const visit = (node) => {
+    if (node.nodeType === 3) {
+      const text = /** @type {Text} */ (node);
+      const parent = flatParentOf(text);
+      if (!parent || !(text.nodeValue || "").trim()) return;
+      const fate = textFate(text);
+      if (fate !== "hidden") parts.push({ node: text, parent, faint: fate === "faint", dropped: false }, " ");
+      return;
+    }
+    if (node.nodeType !== 1 && node.nodeType !== 11) return;
+    const element = /** @type {Element} */ (node);
+    if (node.nodeType === 1 && (SKIP_TAGS.has(element.tagName) || isHidden(element))) return;
+    if (node.nodeType === 1 && element.shadowRoot) eachChild(element.shadowRoot, visit);
+    else if (node.nodeType === 1 && element.localName === "slot") {
+      const assigned = (/** @type {HTMLSlotElement} */ (element)).assignedNodes();
+      if (assigned.length) assigned.forEach(visit);
+      else eachChild(element, visit);
+    } else eachChild(node, visit);
+  };
+  visit(heading);
+  return parts;
+};
+
+/** @param {LinePart} part @returns {part is Run} */
+const isRun = (part) => typeof part !== "string";
+
+/** @param {LinePart[]} parts */
+const joinParts = (parts) => parts.map((part) => (typeof part === "string" ? part : part.dropped ? "" : part.node.nodeValue || "")).join("");
+
+/** @param {string} text @param {boolean} pre */
+const blockText = (text, pre) => cut(pre ? text : text.replace(/\s+/g, " "), LINE_LIMIT);
+
+/**
+ * The paint pass: once the walk has seen the page, judges every text run
+ * written by what the browser paints. On screen, each run's boxes are
+ * hit-tested (`paintedAt`, every element's pointer-events set aside where
+ * one that lets the pointer through could lie over text): a run that
+ * something paints over at every point, or that reads faint against what
+ * is really painted under it, is left out; beyond the screen, what the
+ * positioned boxes' extents and the ancestors' backdrop say. An element
+ * whose centre lies under something that paints over it but lets clicks
+ * through is left out too (a person sees the cover, not the element).
+ * Lines are written again without what was left out.
+ * A frame beyond the screen that a positioned box lies over whole is left
+ * out with all it holds (one on screen was judged by hit tests already).
+ * @param {Written[]} written
+ * @param {{element: Element, record: ElementRecord, cx: number, cy: number}[]} centres
+ * @param {{frame: Element, items: Item[]}[]} frames
+ * @returns {{items: Set<Item>, elements: Set<number>}}
+ */
+const paintPass = (written, centres, frames) => {
+  /** @type {Run[]} */
+  const runs = [];
+  for (const entry of written) {
+    const lists = "pieces" in entry ? entry.pieces.map((piece) => piece.parts) : [entry.parts];
+    for (const parts of lists) for (const part of parts) if (isRun(part)) runs.push(part);
   }
-  return covered;
+  /** @type {Set<Item>} */
+  const droppedItems = new Set();
+  /** @type {Set<number>} */
+  const droppedElements = new Set();
+  if (!runs.length && !centres.length && !frames.length) return { items: droppedItems, elements: droppedElements };
+  const lids = lidsOver();
+  for (const { frame, items } of frames) {
+    const rect = rectOf(frame);
+    if (onScreen(frame.ownerDocument, rect.left + rect.width / 2, rect.top + rect.height / 2)) continue;
+    if (!lids.some((lid) => lidCovers(lid, rect, frame))) continue;
+    for (const item of items) {
+      droppedItems.add(item);
+      if (item.k === "e") droppedElements.add(item.id);
+    }
+  }
+  // Something positioned that lets the pointer through (and whatever it
+  // holds, which inherits that) is seen only with pointer-events set aside.
+  let passing = false;
+  eachLooked((look) => {
+    if (!passing && (look.position !== "static" || look.style.transform !== "none") && look.style.pointerEvents === "none") passing = true;
+  });
+  /** @type {Set<Document | ShadowRoot>} */
+  const roots = new Set();
+  const judge = () => {
+    for (const run of runs) {
+      const rects = textRects(run.node);
+      if (!rects.length) {
+        if (run.faint) run.dropped = true;
+        continue;
+      }
+      const doc = run.parent.ownerDocument;
+      const root = /** @type {Document | ShadowRoot} */ (run.node.getRootNode());
+      const points = samplePoints(rects).filter(([x, y]) => onScreen(doc, x, y));
+      if (!points.length) {
+        const box = {
+          left: Math.min(...rects.map((r) => r.left)), top: Math.min(...rects.map((r) => r.top)),
+          right: Math.max(...rects.map((r) => r.right)), bottom: Math.max(...rects.map((r) => r.bottom)),
+        };
+        if (run.faint || lids.some((lid) => lidCovers(lid, box, run.parent))) run.dropped = true;
+        continue;
+      }
+      let seen = false;
+      for (const [x, y] of points) {
+        const { covered, under } = paintedAt(root, run.parent, x, y);
+        if (covered) continue;
+        const point = { left: x - 0.5, top: y - 0.5, right: x + 0.5, bottom: y + 0.5 };
+        if (lids.some((lid) => (lid.kind === "shadow" || lid.kind === "outline") && lidCovers(lid, point, run.parent))) continue;
+        const fate = under ? judgeText(lookOf(run.parent), under) : run.faint ? "faint" : "seen";
+        if (fate === "seen") {
+          seen = true;
+          break;
+        }
+      }
+      if (!seen) run.dropped = true;
+    }
+    if (!passing) return;
+    for (const { element, record, cx, cy } of centres) {
+      if (record.covered) continue;
+      const root = /** @type {Document | ShadowRoot} */ (element.getRootNode());
+      if (paintedAt(root, element, cx, cy, true).covered) droppedElements.add(record.id);
+    }
+  };
+  if (passing) {
+    for (const run of runs) {
+      roots.add(/** @type {Document | ShadowRoot} */ (run.node.getRootNode()));
+      roots.add(run.node.ownerDocument);
+    }
+    for (const { element } of centres) {
+      roots.add(/** @type {Document | ShadowRoot} */ (element.getRootNode()));
+      roots.add(element.ownerDocument);
+    }
+    withEveryPointer(Array.from(roots), judge);
+  } else {
+    judge();
+  }
+  for (const entry of written) {
+    if ("pieces" in entry) {
+      let changed = false;
+      for (const piece of entry.pieces) {
+        if (!piece.parts.some((part) => isRun(part) && part.dropped) || entry.item.k !== "b") continue;
+        entry.item.parts[piece.index] = blockText(joinParts(piece.parts), entry.pre);
+        changed = true;
+      }
+      if (changed && entry.item.k === "b" && !entry.item.parts.some((part) => typeof part === "number" || part.trim())) droppedItems.add(entry.item);
+    } else if (entry.parts.some((part) => isRun(part) && part.dropped) && (entry.item.k === "t" || entry.item.k === "h")) {
+      const text = cut(clean(joinParts(entry.parts)), LINE_LIMIT);
+      if (!text || (entry.find && !holds(text))) droppedItems.add(entry.item);
+      else entry.item.text = text;
+    }
+  }
+  return { items: droppedItems, elements: droppedElements };
 };
 
 /**

@@ -199,8 +199,11 @@ const describeLooks = (element, record) => {
   const name = record.name;
   const field = record.value !== undefined || record.options !== undefined;
   if (!field && name && controlRole(record.role)) {
-    const seen = visibleText(element);
-    if (seen && seen !== name && !name.includes(seen) && seen.length <= CLUE_LIMIT) record.shows = seen;
+    // What a person sees on it, words hidden from assistive technology
+    // too (a button named "Pay" that shows "Pay $500"), an icon font's
+    // ligatures aside.
+    const seen = textOf(element, (inner) => isHidden(inner) || (ariaHidden(inner) && iconGlyphs(inner)));
+    if (seen && seen !== name && !name.toLowerCase().includes(seen.toLowerCase()) && seen.length <= CLUE_LIMIT) record.shows = seen;
   }
   const title = clean(element.getAttribute("title"));
   if (name && name.length <= SHORT_NAME && title && title !== name) record.title = clue(title);

@@ -1,0 +1,211 @@
+// @ts-check
+// letters.js: whether a person can read the letters an element draws, for
+// visibility.js's judge: the backdrop its ancestors paint under them, how
+// much transforms shrink them, and their colour (fill, stroke, shadow)
+// against the backdrop through opacity, filters and blend modes. Where the
+// text is on screen, paint.js judges it again against what is really
+// painted under it. Joined after shapes.js.
+
+/**
+ * What lies behind an element's text, from its own background down
+ * through its ancestors' to the first opaque layer, or the document's
+ * canvas (see `Backdrop`).
+ * @param {Look} look
+ * @returns {Backdrop}
+ */
+const backdropOf = (look) => {
+  if (look.backdrop === undefined) {
+    const { spans, unknown } = backgroundLayers(look.style);
+    const own = composeOver(spans.slice(1), spans[0]);
+    if (spanOpaque(own) && !unknown) {
+      look.backdrop = { span: own, by: look.element, unknown: false };
+    } else if (unknown) {
+      look.backdrop = { span: own, by: look.element, unknown: true };
+    } else {
+      const below = look.up ? backdropOf(look.up) : { span: spanOf([canvasOf(look.element.ownerDocument)]), by: null, unknown: false };
+      const transparent = own.light[3] === 0 && own.dark[3] === 0;
+      look.backdrop = transparent ? below : { span: composeOver([own], below.span), by: below.by, unknown: below.unknown };
+    }
+  }
+  return look.backdrop;
+};
+
+/**
+ * How much an element's and its ancestors' transforms shrink the letters
+ * drawn in it (1: not at all): per axis, the smaller; for a box turned or
+ * pushed away in depth, the share of its area still drawn; 0 for a
+ * backface turned to the viewer. An inline box cannot be transformed.
+ * @param {Look} look
+ * @returns {number}
+ */
+const letterScaleOf = (look) => {
+  if (look.letterScale < 0) {
+    let scale = 1;
+    if (look.display !== "inline") {
+      const own = ownTransform(look.style);
+      if (own) {
+        scale = Math.min(own.sx, own.sy);
+        if (look.style.backfaceVisibility === "hidden" && own.matrix.m33 < 0) scale = 0;
+        const html = /** @type {HTMLElement} */ (look.element);
+        const laid = (html.offsetWidth || 0) * (html.offsetHeight || 0);
+        if (scale > 0 && laid > 0 && !own.matrix.is2D) {
+          const drawn = rectOf(look.element);
+          const share = (drawn.width * drawn.height) / laid;
+          if (share < 1) scale = Math.min(scale, Math.sqrt(share));
+        }
+      }
+    }
+    look.letterScale = look.up ? scale * letterScaleOf(look.up) : scale;
+  }
+  return look.letterScale;
+};
+
+/**
+ * The size an element's letters are drawn at, in CSS pixels: its font
+ * size, zoomed and shrunk by its and its ancestors' transforms. An inline
+ * box with no box at all draws none of them.
+ * @param {Element} element
+ */
+const drawnTextSize = (element) => {
+  const look = lookOf(element);
+  const size = look.size();
+  if (look.display === "inline" && !hasArea(rectOf(element))) return 0;
+  const zoom = /** @type {Element & {currentCSSZoom?: number}} */ (element).currentCSSZoom;
+  return size * (typeof zoom === "number" ? zoom : 1) * letterScaleOf(look);
+};
+
+/**
+ * Whether the block an element's text is laid out in indents it off the
+ * page (text-indent applies to a block's first line, inline boxes and all).
+ * @param {Look} look
+ * @returns {boolean}
+ */
+const indentedAway = (look) => {
+  if (look.indent === undefined) {
+    if (BLOCK_DISPLAY.test(look.display)) {
+      const indent = look.style.textIndent;
+      look.indent = indent !== "0px" && parseFloat(indent) < -999;
+    } else {
+      look.indent = look.up ? indentedAway(look.up) : false;
+    }
+  }
+  return look.indent;
+};
+
+/**
+ * Whether a person can read the text of an element although the element
+ * shows: see `textFateOf`. Faint text counts as not read.
+ * @param {Element} element
+ */
+const textHidden = (element) => textFateOf(element) !== "seen";
+
+/**
+ * How the text drawn in an element reads to a person, judged from its own
+ * style and its ancestors': "hidden" (indented away, smaller than two
+ * pixels as drawn, blurred away), "faint" (its letters, through their
+ * alpha, blend mode and filters, hardly differ from the backdrop its
+ * ancestors paint), or "seen". "Faint" is the ancestors' word only: where
+ * the text is on screen, `paintedOver` judges it again against what is
+ * really painted under it.
+ * @param {Element} element
+ * @returns {"seen" | "faint" | "hidden"}
+ */
+const textFateOf = (element) => {
+  const look = lookOf(element);
+  if (look.textFate === undefined) look.textFate = judgeText(look, null);
+  return look.textFate;
+};
+
+/**
+ * The colours a text's letters are drawn in: their fill, and a stroke or
+ * a shadow that outlines them (either makes them readable).
+ * @param {Look} look
+ * @returns {RGBA[] | "gradient"}
+ */
+const letterColours = (look) => {
+  const style = look.style;
+  const element = look.element;
+  /** @type {RGBA[]} */
+  const found = [];
+  if (element.namespaceURI === SVG_NS) {
+    const fill = style.fill;
+    if (/url\(/.test(fill)) return "gradient";
+    const alpha = parseFloat(style.fillOpacity);
+    const colour = fill === "none" ? TRANSPARENT : rgba(fill) || TRANSPARENT;
+    found.push([colour[0], colour[1], colour[2], colour[3] * (Number.isFinite(alpha) ? alpha : 1)]);
+    const stroke = style.stroke;
+    if (stroke && stroke !== "none" && parseFloat(style.strokeWidth) > 0) {
+      if (/url\(/.test(stroke)) return "gradient";
+      const colour = rgba(stroke) || TRANSPARENT;
+      const strokeAlpha = parseFloat(style.strokeOpacity);
+      found.push([colour[0], colour[1], colour[2], colour[3] * (Number.isFinite(strokeAlpha) ? strokeAlpha : 1)]);
+    }
+    return found;
+  }
+  // The fill is the colour the letters are drawn in (its computed value
+  // is the colour where none is set); a transparent one shows the
+  // background through the letters (a gradient's, for text the
+  // background is clipped to).
+  const fill = rgba(style.webkitTextFillColor || style.color) || TRANSPARENT;
+  if (fill[3] < FAINTEST && style.backgroundClip === "text" && style.backgroundImage !== "none") return "gradient";
+  found.push(fill);
+  if (parseFloat(style.webkitTextStrokeWidth) > 0) found.push(rgba(style.webkitTextStrokeColor) || TRANSPARENT);
+  const shadow = style.textShadow;
+  if (shadow && shadow !== "none") for (const colour of coloursIn(shadow)) found.push(colour);
+  return found;
+};
+
+/**
+ * Judges a text's look (see `textFateOf`), against `behind` where it is
+ * known from what is painted, else against the backdrop its ancestors
+ * paint.
+ * @param {Look} look
+ * @param {{span: Span, by: Element | null} | null} behind
+ * @returns {"seen" | "faint" | "hidden"}
+ */
+const judgeText = (look, behind) => {
+  if (indentedAway(look)) return "hidden";
+  const size = drawnTextSize(look.element);
+  if (size < SMALLEST_TEXT) return "hidden";
+  const drawn = letterColours(look);
+  if (drawn === "gradient") return "seen";
+  const backdrop = behind || backdropOf(look);
+  if (!behind && /** @type {Backdrop} */ (backdrop).unknown) return "seen";
+  // Through the ancestors up to what paints the backdrop, the letters'
+  // own opacity, filters and blend mode apply to them alone; above it, to
+  // both.
+  let alpha = 1;
+  /** @type {{name: string, amount: number}[]} */
+  const own = [];
+  /** @type {{name: string, amount: number}[]} */
+  const shared = [];
+  let mode = "normal";
+  let blur = 0;
+  let below = true;
+  for (let at = /** @type {Look | null} */ (look); at; at = at.up) {
+    if (at.element === backdrop.by) below = false;
+    const steps = at.style.filter === "none" ? [] : at.filters();
+    blur = Math.hypot(blur, blurOf(steps));
+    if (below) {
+      own.push(...steps);
+      const opacity = parseFloat(at.style.opacity);
+      if (Number.isFinite(opacity) && at.element !== backdrop.by) alpha *= opacity;
+      if (mode === "normal" && at.style.mixBlendMode !== "normal") mode = at.style.mixBlendMode;
+    } else {
+      shared.push(...steps);
+    }
+  }
+  if (blur >= Math.max(BLURRED_PX, BLURRED_SHARE * size)) return "hidden";
+  const ground = spanColours(backdrop.span).map((colour) => filtered(colour, shared));
+  for (const letters of drawn) {
+    if (letters[3] * alpha < FAINTEST) continue;
+    const tinted = filtered(letters, own);
+    for (const under of ground) {
+      const source = blended(mode, under, tinted);
+      const seen = over([source[0], source[1], source[2], Math.min(1, source[3] * alpha)], under);
+      if (contrastOf(filtered(seen, shared), under) >= LEAST_CONTRAST) return "seen";
+    }
+  }
+  return "faint";
+};
+
