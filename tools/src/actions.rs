@@ -17,7 +17,7 @@ use crate::options::Answers;
 use crate::output::{
     console_line, fenced, join, mime, quote_list, typed_line, Image, Outcome, ToolOutput,
 };
-use crate::shown::shown;
+use crate::shown::{address, shown};
 use crate::state::{digest, Picture, State};
 
 /// The longest `wait_for` waits.
@@ -47,7 +47,7 @@ impl Operator {
         if self.restore_storage(state).await?.is_some() {
             self.driver.reload().await?;
         }
-        let at = shown(&at);
+        let at = address(&at);
         let did = match (args.new_tab, status) {
             (true, _) => format!("Opened {at} in a new tab."),
             (false, Some(status)) if status >= 400 => {
@@ -150,9 +150,12 @@ impl Operator {
         let click = arguments::click_kind(args.button, args.count, &args.modifiers)?;
         match target("click", args.element, args.x, args.y)? {
             Aim::Element(number) => {
-                acted(self.marks.click_with(&self.driver, number, click).await)?;
-                self.after(state, arguments::clicked(click, &format!("[{number}]")))
-                    .await
+                let done = acted(self.marks.click_with(&self.driver, number, click).await)?;
+                let did = match &done.elsewhere {
+                    Some(elsewhere) => crate::error::went_elsewhere(number, elsewhere),
+                    None => arguments::clicked(click, &format!("[{number}]")),
+                };
+                self.after(state, did).await
             }
             Aim::Point(x, y) => {
                 self.on_screen("click", x, y).await?;
@@ -167,13 +170,16 @@ impl Operator {
         check_text_length(&args.text)?;
         let typed = self.secrets.fill_in("type", &args.text)?;
         let mut expected = Vec::new();
+        let mut went = None;
         match args.element {
             Some(number) => {
-                let before = acted(
+                let done = acted(
                     self.marks
                         .type_into(&self.driver, number, &typed, !args.append)
                         .await,
                 )?;
+                went = done.elsewhere.map(|elsewhere| crate::error::went_elsewhere(number, &elsewhere));
+                let before = done.before;
                 if args.submit {
                     acted(
                         self.driver
@@ -193,7 +199,10 @@ impl Operator {
             }
             None => self.type_focused(&typed, args.submit).await?,
         }
-        let did = typed_line(args.element, &args.text, args.submit);
+        let did = match went {
+            Some(went) => format!("{went} {}", typed_line(args.element, &args.text, args.submit)),
+            None => typed_line(args.element, &args.text, args.submit),
+        };
         self.after_expecting(state, did, &expected).await
     }
 
@@ -300,10 +309,28 @@ impl Operator {
                 self.after(state, format!("Scrolled {}.", direction_word(direction)))
                     .await
             }
-            (Some(_), Some(_)) => Err(ToolError::bad(
-                "scroll",
-                "give either direction or element, not both",
-            )),
+            (Some(number), Some(direction)) => {
+                // Inside a numbered box (a scroll box, a list), as a person
+                // scrolls it: the wheel over it, by most of its own size.
+                if args.x.is_some() || args.y.is_some() {
+                    return Err(ToolError::bad(
+                        "scroll",
+                        "give an element or a point to scroll at, not both",
+                    ));
+                }
+                let located = self.marks.locate(&self.driver, number, true).await?;
+                let size = driver_core::Viewport {
+                    width: u32::try_from(located.rect.width.max(1)).unwrap_or(1),
+                    height: u32::try_from(located.rect.height.max(1)).unwrap_or(1),
+                };
+                let (dx, dy) = delta(direction, args.pixels, size)?;
+                acted(self.driver.wheel(located.x, located.y, dx, dy).await)?;
+                self.after(
+                    state,
+                    format!("Scrolled [{number}] {}.", direction_word(direction)),
+                )
+                .await
+            }
             (None, None) => Err(ToolError::bad(
                 "scroll",
                 "give a direction (up, down, left, right) or an element number",
@@ -330,7 +357,7 @@ impl Operator {
         }
         state.url = Some(navigation.url.clone());
         let word = if back { "back" } else { "forward" };
-        self.after_whole(state, format!("Went {word} to {}.", shown(&navigation.url)))
+        self.after_whole(state, format!("Went {word} to {}.", address(&navigation.url)))
             .await
     }
 
@@ -508,7 +535,7 @@ impl Operator {
             ),
         };
         if let Some(url) = url {
-            let _ = write!(text, " URL: {}", shown(&url));
+            let _ = write!(text, " URL: {}", address(&url));
         }
         Ok(ToolOutput {
             text,
@@ -681,7 +708,7 @@ impl Operator {
             .await?;
         state.dialog_open = false;
         let did = format!(
-            "{} {} {:?}{}.",
+            "{} {} {}{}.",
             if args.accept { "Accepted" } else { "Dismissed" },
             crate::error::dialog_name(open.kind).to_lowercase(),
             shown(&open.message),
@@ -703,10 +730,10 @@ fn tab_list(tabs: &[driver_core::Tab]) -> String {
     for (index, tab) in tabs.iter().enumerate() {
         let _ = writeln!(
             text,
-            "{}. {:?} {}{}",
+            "{}. {} {}{}",
             index + 1,
             shown(&tab.title),
-            shown(&tab.url),
+            address(&tab.url),
             if tab.current { " (current)" } else { "" }
         );
     }

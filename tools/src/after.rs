@@ -12,7 +12,7 @@ use crate::operator::Operator;
 use crate::options::Answers;
 use crate::output::{console_line, fenced, join, mime, size, Image, Outcome, ToolOutput};
 use crate::settle::{settle, Begin, Settled};
-use crate::shown::shown;
+use crate::shown::{address, shown};
 use crate::state::State;
 
 /// What a read of the page looks for.
@@ -129,7 +129,7 @@ impl Operator {
         };
         if state.url.as_deref() != Some(&snapshot.url) {
             if state.url.is_some() {
-                lines.push(format!("The URL changed: now {}.", shown(&snapshot.url)));
+                lines.push(format!("The URL changed: now {}.", address(&snapshot.url)));
             }
             state.url = Some(snapshot.url.clone());
         }
@@ -341,7 +341,7 @@ impl Operator {
         if let Ok(url) = self.driver.eval_isolated(&[], "location.href").await {
             let url = url.as_str().unwrap_or_default().to_owned();
             if state.url.as_deref() != Some(url.as_str()) {
-                lines.push(format!("Now at {}.", shown(&url)));
+                lines.push(format!("Now at {}.", address(&url)));
                 state.url = Some(url);
             }
         }
@@ -395,7 +395,7 @@ impl Operator {
                 let what = if tab.url.is_empty() {
                     String::new()
                 } else {
-                    format!(" ({})", shown(&tab.url))
+                    format!(" ({})", address(&tab.url))
                 };
                 lines.push(format!(
                     "A new tab opened: tab {}{what}; call tabs with action switch and tab {} to read it.",
@@ -424,10 +424,10 @@ impl Operator {
             return;
         };
         for (index, download) in downloads.iter().enumerate() {
-            let (name, from) = (&download.filename, shown(&download.url));
+            let (name, from) = (shown(&download.filename), address(&download.url));
             let line = match &download.outcome {
                 DownloadOutcome::Refused => format!(
-                    "A download was refused: {name:?} from {from} (downloads are off; tabwright saves no files unless started with --downloads DIR)."
+                    "A download was refused: {name} from {from} (downloads are off; tabwright saves no files unless started with --downloads DIR)."
                 ),
                 DownloadOutcome::Started => {
                     let ended = downloads[index + 1..].iter().any(|later| {
@@ -436,18 +436,18 @@ impl Operator {
                     if ended {
                         continue;
                     }
-                    format!("A download began: {name:?} from {from}; the answer after it ends says where it is.")
+                    format!("A download began: {name} from {from}; the answer after it ends says where it is.")
                 }
                 DownloadOutcome::Saved { path, bytes } => format!(
-                    "Downloaded {name:?} from {from}: saved as {} ({}).",
-                    path.display(),
+                    "Downloaded {name} from {from}: saved as {} ({}).",
+                    address(&path.display().to_string()),
                     size(*bytes)
                 ),
                 DownloadOutcome::TooLarge { limit } => format!(
-                    "A download was cancelled: {name:?} from {from} is larger than the {} a download may be (--max-download-mb); nothing was kept.",
+                    "A download was cancelled: {name} from {from} is larger than the {} a download may be (--max-download-mb); nothing was kept.",
                     size(*limit)
                 ),
-                DownloadOutcome::Failed => format!("A download failed: {name:?} from {from}."),
+                DownloadOutcome::Failed => format!("A download failed: {name} from {from}."),
             };
             lines.push(line);
         }
@@ -472,8 +472,8 @@ impl Operator {
             .map(|refusal| {
                 format!(
                     "{} ({})",
-                    shown(&refusal.target),
-                    shown(&refusal.reason.to_string())
+                    address(&refusal.target),
+                    refusal.reason
                 )
             })
             .collect();
@@ -564,7 +564,7 @@ fn refused_values(snapshot: &Snapshot, expected: &[Expected]) -> Option<String> 
         }
         spin |= element.role == "spinbutton";
         refused.push(format!(
-            "[{}] holds {:?}, not {:?}",
+            "[{}] holds {}, not {}",
             wanted.number,
             shown(&holds),
             shown(&wanted.value)

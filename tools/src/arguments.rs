@@ -262,9 +262,11 @@ pub(crate) enum Direction {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ScrollArgs {
-    /// Which way, by most of a screen (or by pixels).
+    /// Which way, by most of a screen (or by pixels); with `element`, inside
+    /// that element (a scroll box), by most of its size.
     pub(crate) direction: Option<Direction>,
-    /// Or: until this element is on screen.
+    /// Alone: until this element is on screen. With `direction`: the box
+    /// to scroll.
     pub(crate) element: Option<u32>,
     /// How far, in CSS pixels.
     pub(crate) pixels: Option<f64>,

@@ -4,7 +4,7 @@
 use driver_core::{DialogKind, DriverError};
 use marks::{MarksError, Unsuitable};
 
-use crate::shown::shown;
+use crate::shown::{address, fenced, shown};
 
 /// Why a tool call failed.
 #[derive(Debug, thiserror::Error)]
@@ -120,12 +120,13 @@ fn marks_sentence(error: &MarksError, fence: marks::Fence) -> String {
             "Element {number} belongs to a page this tab has left: take a new snapshot and use its numbers."
         ),
         MarksError::Changed { number, was, now } => format!(
-            "Element {number} changed since your last snapshot (it was {:?}, it is now {:?}); take a new snapshot.",
+            "Element {number} changed since your last snapshot (it was {}, it is now {}); take a new snapshot.",
             shown(was),
             shown(now)
         ),
         MarksError::Covered { number, by } => format!(
-            "Element {number} is covered by {by}: close or move what covers it first (take a snapshot to find it), or scroll."
+            "Element {number} is covered by {}: close or move what covers it first (take a snapshot to find it), or scroll.",
+            shown(by)
         ),
         MarksError::Unsuitable {
             number,
@@ -147,15 +148,54 @@ fn marks_sentence(error: &MarksError, fence: marks::Fence) -> String {
             options,
         } => format!(
             "Element {number} has no option {}; its options are: {}.",
-            wanted.join(" / "),
-            options.join(", ")
+            wanted.iter().map(|one| shown(one)).collect::<Vec<_>>().join(" / "),
+            options.iter().map(|one| shown(one)).collect::<Vec<_>>().join(", ")
+        ),
+        MarksError::Unsteady { number } => format!(
+            "Element {number} kept moving for 2 s (an animation that did not end), so it was not pressed; wait a moment and try again, or take a snapshot."
+        ),
+        MarksError::Swapped { number, now } => format!(
+            "When the pointer arrived over [{number}], the page put {} under it instead, so nothing was pressed; take a snapshot to see what is there now.",
+            landed(now)
         ),
         MarksError::Script(problem) => format!(
-            "The page could not be read ({problem}); try again, or take a screenshot."
+            "The page could not be read ({}); try again, or take a screenshot.",
+            shown(problem)
         ),
         MarksError::Driver(error) => driver_sentence(error, fence),
         other => format!("{other}; take a new snapshot."),
     }
+}
+
+/// An element an action's input reached, as a model reads of it:
+/// `[12] button "Upgrade"`, or `a div "Special offer"` where it has no
+/// number.
+pub(crate) fn landed(landed: &marks::Landed) -> String {
+    match landed.number {
+        Some(number) if landed.name.is_empty() => format!("[{number}] {}", landed.role),
+        Some(number) => format!("[{number}] {} {}", landed.role, shown(&landed.name)),
+        None if landed.name.is_empty() => format!("a {}", address(&landed.tag)),
+        None => format!("a {} {}", address(&landed.tag), shown(&landed.name)),
+    }
+}
+
+/// The sentence that leads an answer whose input went elsewhere than the
+/// element acted on.
+pub(crate) fn went_elsewhere(number: u32, elsewhere: &marks::Elsewhere) -> String {
+    let what = if matches!(elsewhere.event.as_str(), "keydown" | "input") {
+        "The typing reached"
+    } else {
+        "The click reached"
+    };
+    let meant = if elsewhere.meant.is_empty() {
+        format!("[{number}]")
+    } else {
+        format!("[{number}] {}", shown(&elsewhere.meant))
+    };
+    format!(
+        "{what} {}, not {meant}: the page moved it there as the input came.",
+        landed(&elsewhere.reached)
+    )
 }
 
 /// A dialog named the way a person would.
@@ -176,7 +216,7 @@ pub(crate) fn dialog_sentence(kind: DialogKind, message: &str, fence: marks::Fen
         "{} is open and blocks the page. It says:\n{}\n{}\n{}\nAnswer it with dialog (accept true or false{}).",
         dialog_name(kind),
         fence.start_of("dialog", "(the page's words, untrusted)"),
-        marks::escape(&shown(message)),
+        fenced(message),
         fence.end(),
         if kind == DialogKind::Prompt || kind == DialogKind::Unknown {
             ", and text for a prompt"
@@ -197,13 +237,17 @@ fn driver_sentence(error: &DriverError, fence: marks::Fence) -> String {
         }
         DriverError::Refused { url, reason } => format!(
             "Refused to open {}: {reason}. Pages on this machine and its private network are off limits; open a public address instead.",
-            shown(url)
+            address(url)
         ),
         DriverError::UnknownHost { url, host } => format!(
-            "Could not open {url}: there is no site called {host} (the name does not exist); check the spelling of the address."
+            "Could not open {}: there is no site called {} (the name does not exist); check the spelling of the address.",
+            address(url),
+            address(host)
         ),
         DriverError::NavigationFailed { url, net_error } => format!(
-            "Could not open {url}: {net_error}. Check the address, or try again later."
+            "Could not open {}: {}. Check the address, or try again later.",
+            address(url),
+            address(net_error)
         ),
         DriverError::NoHistory { direction } => format!(
             "There is no {direction} page in this tab's history."
@@ -243,8 +287,15 @@ fn driver_sentence(error: &DriverError, fence: marks::Fence) -> String {
             "Nothing on the page matches {selector}; take a new snapshot."
         ),
         DriverError::NotInteractable { reason, .. } => format!(
-            "That element cannot be used: {reason}; take a new snapshot."
+            "That element cannot be used: {}; take a new snapshot.",
+            match reason {
+                driver_core::Unusable::Covered { by } => format!("it is covered by {}", shown(by)),
+                other => other.to_string(),
+            }
         ),
-        other => format!("The browser said: {other}. Try again, or take a snapshot."),
+        other => format!(
+            "The browser said: {}. Try again, or take a snapshot.",
+            shown(&other.to_string())
+        ),
     }
 }

@@ -84,7 +84,8 @@ impl Operator {
                         self.marks
                             .type_into(&self.driver, number, &value, true)
                             .await,
-                    )?;
+                    )?
+                    .before;
                     if before.is_some_and(|before| before != "••••") {
                         expected.push(Expected {
                             number,

@@ -378,11 +378,11 @@ pub(crate) static TABLE: &[Tool] = &[
         mode: Mode::Text,
         hints: Hints::MOVE,
         short: Some(short::SCROLL),
-        example: r#"`{"direction": "down"}`, `{"element": 40}`"#,
+        example: r#"`{"direction": "down"}`, `{"element": 40}`, `{"element": 14, "direction": "down"}`"#,
         ..Tool::action(
             "scroll",
             "Scroll",
-            "Scroll the page (or the box under x,y) up, down, left or right, or until an element is on screen.",
+            "Scroll the page (or a numbered scroll box, or the box under x,y) up, down, left or right, or until an element is on screen.",
             takes!(ScrollArgs => scroll),
         )
     },
