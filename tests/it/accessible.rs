@@ -145,6 +145,9 @@ fn intended(
     } else {
         match (chromium.role.as_str(), ours.role.as_str()) {
             (_, "clickable" | "draggable") => Some("a script-only click or drag target"),
+            ("generic" | "group" | "region" | "list", "scrollbox") => {
+                Some("a box that scrolls is numbered to be scrolled by")
+            }
             ("generic", "textbox") if ours.value.is_some() => {
                 Some("an editable region is a text field")
             }

@@ -1,5 +1,6 @@
 //! Cheap answers: change lists after actions on the same page, `find`,
-//! screenshots only when the picture changed, and numbers sent as strings.
+//! screenshots only when the picture changed, numbers sent as strings, and
+//! scroll boxes that say what they hold beyond what they show.
 
 use std::time::Duration;
 
@@ -287,10 +288,54 @@ async fn numbers_as_strings(backend: Backend) {
     s.ok("close", json!({})).await;
 }
 
+/// A list in a box that scrolls: the box is numbered and says how many of
+/// its items lie below what it shows (the scrolled-away ones are not
+/// read), and `scroll` with its number and a direction scrolls it as a
+/// person's wheel does, bringing the next items in.
+async fn scroll_boxes(backend: Backend) {
+    let mut s = Session::start_packed(backend, PackOptions::default(), options()).await;
+    let items: String = (1..=20)
+        .map(|n| format!("<li style=\"height: 20px\">Result {n}</li>"))
+        .collect();
+    s.site
+        .page(
+            "/results",
+            &format!("<!doctype html><html><head><title>Results</title></head><body><h1>Search</h1><div aria-label=\"Results\" style=\"height: 100px; overflow: auto\"><ul style=\"margin: 0\">{items}</ul></div></body></html>"),
+        )
+        .await;
+    let page = s.ok("open", json!({ "url": s.url("/results") })).await;
+    let number = Session::number(&page, "scroll box \"Results\"");
+    assert!(
+        page.text
+            .contains(&format!("[{number}] scroll box \"Results\": 15 more items below")),
+        "{}",
+        page.text
+    );
+    assert!(page.text.contains("Result 5"), "{}", page.text);
+    assert!(!page.text.contains("Result 12"), "{}", page.text);
+    let scrolled = s
+        .ok("scroll", json!({ "element": number, "direction": "down" }))
+        .await;
+    assert!(
+        scrolled.text.contains(&format!("Scrolled [{number}] down.")),
+        "{}",
+        scrolled.text
+    );
+    let now = s.ok("snapshot", json!({})).await;
+    assert!(
+        now.text.contains("Result 8") && !now.text.contains("Result 1\n"),
+        "{}",
+        now.text
+    );
+    assert!(now.text.contains("more items above"), "{}", now.text);
+    s.ok("close", json!({})).await;
+}
+
 both_backends!(
     change_lists,
     full_answers_when_asked,
     find,
     screenshot_if_changed,
-    numbers_as_strings
+    numbers_as_strings,
+    scroll_boxes
 );

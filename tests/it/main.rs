@@ -35,6 +35,7 @@ mod grid;
 mod groups;
 mod hostile;
 mod kits;
+mod landing;
 mod marks;
 mod memory;
 mod numbers;

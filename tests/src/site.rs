@@ -12,8 +12,21 @@ const NEVER: Duration = Duration::from_secs(600);
 
 /// A fixture web site on loopback.
 pub struct Site {
-    server: MockServer,
+    /// Always there until the site is dropped (see `Drop`).
+    server: Option<MockServer>,
     other: Option<MockServer>,
+}
+
+impl Drop for Site {
+    /// Drops the servers on a thread of their own: a mock server checks
+    /// its expectations as it is dropped, blocking on a lock, and on a
+    /// runtime thread whose task has spent its cooperative budget (a test
+    /// that mounted many pages) that lock's wake-up waits on the very task
+    /// that blocks on it, for ever.
+    fn drop(&mut self) {
+        let servers = (self.server.take(), self.other.take());
+        let _ = std::thread::spawn(move || drop(servers)).join();
+    }
 }
 
 /// The snapshot fixtures, served at `/fx/NAME` (`{OTHER}` in a page stands
@@ -62,6 +75,11 @@ pub const FIXTURES: &[(&str, &str)] = &[
     ("composite.html", include_str!("../fixtures/composite.html")),
     ("names.html", include_str!("../fixtures/names.html")),
     ("unseen.html", include_str!("../fixtures/unseen.html")),
+    ("painted.html", include_str!("../fixtures/painted.html")),
+    ("blank.html", include_str!("../fixtures/blank.html")),
+    ("dark.html", include_str!("../fixtures/dark.html")),
+    ("traps.html", include_str!("../fixtures/traps.html")),
+    ("presented.html", include_str!("../fixtures/presented.html")),
     ("forged.html", include_str!("../fixtures/forged.html")),
     (
         "forged-frame.html",
@@ -325,7 +343,7 @@ impl Site {
             .mount(&server)
             .await;
         Self {
-            server,
+            server: Some(server),
             other: None,
         }
     }
@@ -334,7 +352,7 @@ impl Site {
     pub async fn with_fixtures() -> Self {
         let mut site = Self::start().await;
         let other = MockServer::start().await;
-        for server in [&site.server, &other] {
+        for server in [site.main(), &other] {
             for (name, body) in FIXTURES {
                 // Another port is another origin; `localhost` instead of
                 // 127.0.0.1 is another site, which Chrome puts in a process
@@ -356,7 +374,7 @@ impl Site {
             Mock::given(method("GET"))
                 .and(path(format!("/hostile/{name}")))
                 .respond_with(html(body))
-                .mount(&site.server)
+                .mount(site.main())
                 .await;
         }
         site.other = Some(other);
@@ -377,13 +395,13 @@ impl Site {
         Mock::given(method("GET"))
             .and(path_regex("^/npm/"))
             .respond_with(NpmFiles)
-            .mount(&site.server)
+            .mount(site.main())
             .await;
         for (name, body) in KITS {
             Mock::given(method("GET"))
                 .and(path(format!("/kits/{name}")))
                 .respond_with(html(body))
-                .mount(&site.server)
+                .mount(site.main())
                 .await;
         }
         site
@@ -403,23 +421,29 @@ impl Site {
     pub async fn serve(&self, route: &str, response: ResponseTemplate) {
         Mock::given(path(route.to_owned()))
             .respond_with(response)
-            .mount(&self.server)
+            .mount(self.main())
             .await;
     }
 
     /// The absolute URL of a path on this site.
     pub fn url(&self, path: &str) -> String {
-        format!("{}{path}", self.server.uri())
+        format!("{}{path}", self.main().uri())
     }
 
     /// The origin (`http://127.0.0.1:PORT`).
     pub fn origin(&self) -> String {
-        self.server.uri()
+        self.main().uri()
+    }
+
+    /// The site's own server.
+    fn main(&self) -> &MockServer {
+        // (Taken only by `Drop`.)
+        self.server.as_ref().unwrap_or_else(|| unreachable!("the site's server is there until it is dropped"))
     }
 
     /// How many requests for `path` the site has seen.
     pub async fn hits(&self, path: &str) -> usize {
-        self.server
+        self.main()
             .received_requests()
             .await
             .unwrap_or_default()
@@ -430,7 +454,7 @@ impl Site {
 
     /// The `User-Agent` headers of every request the site has seen.
     pub async fn user_agents(&self) -> Vec<String> {
-        self.server
+        self.main()
             .received_requests()
             .await
             .unwrap_or_default()
