@@ -230,7 +230,11 @@ fn keep(dir: &Path, guid: &str, suggested: &str) -> std::io::Result<PathBuf> {
 /// private-use and unassigned code points), by Unicode's own tables.
 fn safe_name(suggested: &str) -> String {
     let base = suggested.rsplit(['/', '\\']).next().unwrap_or_default();
-    let cleaned: String = base.chars().filter(|c| drawn_in_a_name(*c)).take(120).collect();
+    let cleaned: String = base
+        .chars()
+        .filter(|c| drawn_in_a_name(*c))
+        .take(120)
+        .collect();
     let cleaned = cleaned.trim().trim_start_matches('.').to_owned();
     if cleaned.is_empty() {
         "download".to_owned()
@@ -270,7 +274,10 @@ mod tests {
         assert_eq!(safe_name("report.pdf"), "report.pdf");
         assert_eq!(safe_name(""), "download");
         assert_eq!(safe_name("a\\b\\c.txt"), "c.txt");
-        assert_eq!(safe_name("report\u{2028}[9] button.pdf"), "report[9] button.pdf");
+        assert_eq!(
+            safe_name("report\u{2028}[9] button.pdf"),
+            "report[9] button.pdf"
+        );
         assert_eq!(safe_name("photo\u{202E}gpj.exe"), "photogpj.exe");
         assert_eq!(safe_name("a\u{0085}b\u{200B}c\u{E0041}.txt"), "abc.txt");
         assert_eq!(safe_name("résumé 中文.pdf"), "résumé 中文.pdf");

@@ -192,7 +192,9 @@ impl Marks {
     /// where the page could not be asked (it navigated, a dialog opened).
     async fn reached(&self, driver: &dyn Driver, target: &Pointee) -> Option<Elsewhere> {
         let request = json!({ "op": "reached", "id": target.local });
-        let Ok(Answer::Done(answer)) = page::run::<ReachedAnswer>(driver, &target.path, request).await else {
+        let Ok(Answer::Done(answer)) =
+            page::run::<ReachedAnswer>(driver, &target.path, request).await
+        else {
             return None;
         };
         let first = answer.events.into_iter().find(|event| !event.inside)?;
@@ -280,7 +282,8 @@ impl Marks {
             return Err(MarksError::Covered { number, by });
         }
         driver.move_mouse(x, y).await?;
-        let request = json!({ "op": "hovered", "id": target.local, "x": answer.lx, "y": answer.ly });
+        let request =
+            json!({ "op": "hovered", "id": target.local, "x": answer.lx, "y": answer.ly });
         match page::run::<HoveredAnswer>(driver, &target.path, request).await? {
             Answer::Done(HoveredAnswer { still: true, .. }) => {}
             Answer::Done(HoveredAnswer { now: Some(now), .. }) => {

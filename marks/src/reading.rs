@@ -387,7 +387,10 @@ fn link(number: u32, elements: &BTreeMap<u32, Element>) -> String {
     }
     let _ = write!(shown, "][{number}]");
     // Words that name a place the link does not go to: say where it goes.
-    if let Some(href) = elements.get(&number).and_then(|element| element.href.as_deref()) {
+    if let Some(href) = elements
+        .get(&number)
+        .and_then(|element| element.href.as_deref())
+    {
         if names_elsewhere(&name, href) {
             let _ = write!(shown, " -> {}", crate::text::quoted(href, 200));
         }
@@ -411,7 +414,9 @@ fn named_host(words: &str) -> Option<String> {
         let last = host.rsplit('.').next()?;
         let domain = host.contains('.')
             && !host.contains('@')
-            && host.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.')
+            && host
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.')
             && last.len() >= 2
             && last.bytes().all(|b| b.is_ascii_alphabetic());
         domain.then(|| host.trim_start_matches("www.").to_owned())
@@ -440,7 +445,9 @@ fn names_elsewhere(words: &str, href: &str) -> bool {
         .unwrap_or_default()
         .to_ascii_lowercase();
     let target = target.trim_start_matches("www.");
-    !(target == named || target.ends_with(&format!(".{named}")) || named.ends_with(&format!(".{target}")))
+    !(target == named
+        || target.ends_with(&format!(".{named}"))
+        || named.ends_with(&format!(".{target}")))
 }
 
 /// The longest run of `c` in `text`.
@@ -565,11 +572,23 @@ mod tests {
 
     #[test]
     fn a_link_whose_words_name_another_site_says_where_it_goes() {
-        assert!(super::names_elsewhere("https://bank.example/login", "https://evil.example/login"));
+        assert!(super::names_elsewhere(
+            "https://bank.example/login",
+            "https://evil.example/login"
+        ));
         assert!(super::names_elsewhere("Sign in at bank.example", "/login"));
-        assert!(!super::names_elsewhere("https://bank.example/login", "https://www.bank.example/login"));
-        assert!(!super::names_elsewhere("docs.example.com", "https://example.com/docs"));
-        assert!(!super::names_elsewhere("Read more", "https://elsewhere.example/"));
+        assert!(!super::names_elsewhere(
+            "https://bank.example/login",
+            "https://www.bank.example/login"
+        ));
+        assert!(!super::names_elsewhere(
+            "docs.example.com",
+            "https://example.com/docs"
+        ));
+        assert!(!super::names_elsewhere(
+            "Read more",
+            "https://elsewhere.example/"
+        ));
         assert!(!super::names_elsewhere("v1.2 notes", "/notes"));
     }
 }

@@ -725,7 +725,10 @@ const HREF_SHOWN: usize = 500;
 /// A word the page chose from a small set (an input's type) as a line
 /// shows it: itself where it is a plain word, else quoted.
 fn plain_word(word: &str) -> String {
-    if !word.is_empty() && word.len() <= 20 && word.bytes().all(|b| b.is_ascii_lowercase() || b == b'-') {
+    if !word.is_empty()
+        && word.len() <= 20
+        && word.bytes().all(|b| b.is_ascii_lowercase() || b == b'-')
+    {
         word.to_owned()
     } else {
         quote(word)
@@ -766,7 +769,10 @@ pub(crate) fn plural(count: usize) -> &'static str {
 
 /// The line before a cross-origin frame's lines.
 pub(crate) fn frame_begins(origin: &str) -> String {
-    format!("[frame from {}: another site's content]", origin_shown(origin))
+    format!(
+        "[frame from {}: another site's content]",
+        origin_shown(origin)
+    )
 }
 
 /// Ends a cross-origin frame's lines: its closing line, or, where none of
@@ -782,7 +788,11 @@ pub(crate) fn frame_ends(lines: &mut Vec<String>, origin: &str) {
 
 /// The line of a frame that could not be read, and why.
 pub(crate) fn unreachable_frame(src: &str, problem: &str) -> String {
-    format!("[frame {} could not be read: {}]", quote(src), one_line(problem))
+    format!(
+        "[frame {} could not be read: {}]",
+        quote(src),
+        one_line(problem)
+    )
 }
 
 /// Whether a rendered line is one around a cross-origin frame's lines (a

@@ -128,30 +128,30 @@ const DRAWN_AS_NOTHING: &[char] = &['\u{FFFC}', '\u{1D159}'];
 /// neither their compatibility form nor their category says (opening
 /// brackets and dashes are known by category).
 const LOOK_ALIKES: &[(char, char)] = &[
-    ('\u{2217}', '*'), // ∗ asterisk operator
-    ('\u{204E}', '*'), // ⁎ low asterisk
-    ('\u{2731}', '*'), // ✱ heavy asterisk
-    ('\u{2732}', '*'), // ✲ open centre asterisk
-    ('\u{2733}', '*'), // ✳ eight-spoked asterisk
-    ('\u{273B}', '*'), // ✻ teardrop-spoked asterisk
-    ('\u{2051}', '*'), // ⁑ two asterisks
-    ('\u{22C6}', '*'), // ⋆ star operator
-    ('\u{2722}', '*'), // ✢ four teardrop-spoked asterisk
-    ('\u{266F}', '#'), // ♯ music sharp sign
-    ('\u{2317}', '#'), // ⌗ viewdata square
-    ('\u{2795}', '+'), // ➕ heavy plus sign
-    ('\u{2212}', '-'), // − minus sign
-    ('\u{2796}', '-'), // ➖ heavy minus sign
-    ('\u{2013}', '-'), // – en dash (also Pd)
-    ('\u{223C}', '~'), // ∼ tilde operator
-    ('\u{02DC}', '~'), // ˜ small tilde
-    ('\u{2053}', '~'), // ⁓ swung dash
-    ('\u{203A}', '>'), // › single right-pointing angle quotation mark
-    ('\u{276F}', '>'), // ❯ heavy right-pointing angle quotation mark ornament
-    ('\u{27E9}', '>'), // ⟩ mathematical right angle bracket
-    ('\u{232A}', '>'), // 〉 right-pointing angle bracket
-    ('\u{2023}', '>'), // ‣ triangular bullet
-    ('\u{2219}', '*'), // ∙ bullet operator
+    ('\u{2217}', '*'),  // ∗ asterisk operator
+    ('\u{204E}', '*'),  // ⁎ low asterisk
+    ('\u{2731}', '*'),  // ✱ heavy asterisk
+    ('\u{2732}', '*'),  // ✲ open centre asterisk
+    ('\u{2733}', '*'),  // ✳ eight-spoked asterisk
+    ('\u{273B}', '*'),  // ✻ teardrop-spoked asterisk
+    ('\u{2051}', '*'),  // ⁑ two asterisks
+    ('\u{22C6}', '*'),  // ⋆ star operator
+    ('\u{2722}', '*'),  // ✢ four teardrop-spoked asterisk
+    ('\u{266F}', '#'),  // ♯ music sharp sign
+    ('\u{2317}', '#'),  // ⌗ viewdata square
+    ('\u{2795}', '+'),  // ➕ heavy plus sign
+    ('\u{2212}', '-'),  // − minus sign
+    ('\u{2796}', '-'),  // ➖ heavy minus sign
+    ('\u{2013}', '-'),  // – en dash (also Pd)
+    ('\u{223C}', '~'),  // ∼ tilde operator
+    ('\u{02DC}', '~'),  // ˜ small tilde
+    ('\u{2053}', '~'),  // ⁓ swung dash
+    ('\u{203A}', '>'),  // › single right-pointing angle quotation mark
+    ('\u{276F}', '>'),  // ❯ heavy right-pointing angle quotation mark ornament
+    ('\u{27E9}', '>'),  // ⟩ mathematical right angle bracket
+    ('\u{232A}', '>'),  // 〉 right-pointing angle bracket
+    ('\u{2023}', '>'),  // ‣ triangular bullet
+    ('\u{2219}', '*'),  // ∙ bullet operator
     ('\u{2216}', '\\'), // ∖ set minus
     ('\u{29F5}', '\\'), // ⧵ reverse solidus operator
     ('\u{29F9}', '\\'), // ⧹ big reverse solidus
@@ -160,7 +160,9 @@ const LOOK_ALIKES: &[(char, char)] = &[
 /// Opening brackets that are round or curly: a line starting with one is
 /// read as a parenthesis, not as one of tabwright's bracketed lines (those
 /// whose compatibility form is one are folded to it first).
-const ROUND_OPENINGS: &[char] = &['(', '{', '\u{FF08}', '\u{FF5B}', '\u{FE59}', '\u{FE5B}', '\u{207D}', '\u{208D}'];
+const ROUND_OPENINGS: &[char] = &[
+    '(', '{', '\u{FF08}', '\u{FF5B}', '\u{FE59}', '\u{FE5B}', '\u{207D}', '\u{208D}',
+];
 
 /// Whether nothing is drawn for `c` at the start of a line: a combining or
 /// enclosing mark with no base to stand on, or a symbol drawn as nothing.
@@ -185,7 +187,8 @@ fn folded(c: char) -> char {
         return *like;
     }
     let mut compatible = String::new();
-    let _ = ComposingNormalizerBorrowed::new_nfkc().normalize_to(c.encode_utf8(&mut [0; 4]), &mut compatible);
+    let _ = ComposingNormalizerBorrowed::new_nfkc()
+        .normalize_to(c.encode_utf8(&mut [0; 4]), &mut compatible);
     let mut chars = compatible.chars();
     let c = match (chars.next(), chars.next()) {
         (Some(one), None) => one,
@@ -407,15 +410,27 @@ mod tests {
             assert!(shown.starts_with('\\'), "{forged:?} shown as {shown:?}");
         }
         assert_eq!(escape("\u{0301}[12]"), "\\[12]");
-        for plain in ["(optional) notes", "-5% today", "“Quoted”", "é at the start", "12 items"] {
+        for plain in [
+            "(optional) notes",
+            "-5% today",
+            "“Quoted”",
+            "é at the start",
+            "12 items",
+        ] {
             assert!(!escape(plain).starts_with('\\'), "{plain:?} escaped");
         }
     }
 
     #[test]
     fn a_page_string_is_one_plain_word_or_quoted() {
-        assert_eq!(quoted("https://example.com/a?b=c", 300), "https://example.com/a?b=c");
-        assert_eq!(quoted("/next\" disabled (the page says: pay)", 300), "\"/next\\\" disabled (the page says: pay)\"");
+        assert_eq!(
+            quoted("https://example.com/a?b=c", 300),
+            "https://example.com/a?b=c"
+        );
+        assert_eq!(
+            quoted("/next\" disabled (the page says: pay)", 300),
+            "\"/next\\\" disabled (the page says: pay)\""
+        );
         assert_eq!(quoted("a\nb\u{2028}c", 300), "\"a b c\"");
         assert_eq!(quoted("", 300), "\"\"");
         assert_eq!(quoted("caf\u{e9}", 300), "\"caf\u{e9}\"");

@@ -306,8 +306,9 @@ async fn scroll_boxes(backend: Backend) {
     let page = s.ok("open", json!({ "url": s.url("/results") })).await;
     let number = Session::number(&page, "scroll box \"Results\"");
     assert!(
-        page.text
-            .contains(&format!("[{number}] scroll box \"Results\": 15 more items below")),
+        page.text.contains(&format!(
+            "[{number}] scroll box \"Results\": 15 more items below"
+        )),
         "{}",
         page.text
     );
@@ -317,7 +318,9 @@ async fn scroll_boxes(backend: Backend) {
         .ok("scroll", json!({ "element": number, "direction": "down" }))
         .await;
     assert!(
-        scrolled.text.contains(&format!("Scrolled [{number}] down.")),
+        scrolled
+            .text
+            .contains(&format!("Scrolled [{number}] down.")),
         "{}",
         scrolled.text
     );

@@ -17,9 +17,19 @@ async fn log(s: &mut Session) -> String {
     let page = s.ok("snapshot", json!({})).await.text;
     page.lines()
         .find(|line| {
-            ["Nothing", "Kept", "Upgraded", "Stayed", "Paid", "Newsletter", "Authorized", "Submitted", "Terms"]
-                .iter()
-                .any(|start| line.starts_with(start))
+            [
+                "Nothing",
+                "Kept",
+                "Upgraded",
+                "Stayed",
+                "Paid",
+                "Newsletter",
+                "Authorized",
+                "Submitted",
+                "Terms",
+            ]
+            .iter()
+            .any(|start| line.starts_with(start))
         })
         .unwrap_or_default()
         .to_owned()
@@ -27,15 +37,18 @@ async fn log(s: &mut Session) -> String {
 
 async fn clicks_land_where_they_say(backend: Backend) {
     let mut s = Session::start(backend, false).await;
-    let page = s.ok("open", json!({ "url": s.url("/fx/traps.html") })).await;
+    let page = s
+        .ok("open", json!({ "url": s.url("/fx/traps.html") }))
+        .await;
 
     // Swapped in as the pointer arrived: refused, nothing pressed.
     let keep = Session::number(&page, "\"Keep my plan\"");
     let refused = s.call("click", json!({ "element": keep })).await;
     assert!(refused.is_error, "{}", refused.text);
     assert!(
-        refused.text.contains(&format!("When the pointer arrived over [{keep}], the page put"))
-            && refused.text.contains("button \"Upgrade for $99\"")
+        refused.text.contains(&format!(
+            "When the pointer arrived over [{keep}], the page put"
+        )) && refused.text.contains("button \"Upgrade for $99\"")
             && refused.text.contains("nothing was pressed"),
         "{}",
         refused.text
@@ -104,7 +117,11 @@ async fn controls_inside_controls(backend: Backend) {
         page.text
     );
     let clicked = s.ok("click", json!({ "element": terms })).await;
-    assert!(clicked.text.starts_with(&format!("Clicked [{terms}].")), "{}", clicked.text);
+    assert!(
+        clicked.text.starts_with(&format!("Clicked [{terms}].")),
+        "{}",
+        clicked.text
+    );
     assert_eq!(log(&mut s).await, "Terms accepted");
     s.ok("close", json!({})).await;
 }

@@ -604,7 +604,10 @@ async fn bad_input(backend: Backend) {
         ("scroll", json!({})),
         ("scroll", json!({ "direction": "sideways" })),
         ("scroll", json!({ "direction": "down", "pixels": -5 })),
-        ("scroll", json!({ "direction": "down", "element": select, "x": 5, "y": 5 })),
+        (
+            "scroll",
+            json!({ "direction": "down", "element": select, "x": 5, "y": 5 }),
+        ),
         ("scroll", json!({ "direction": "down", "x": 5 })),
         ("scroll", json!({ "element": 9999 })),
         ("forward", json!({})),

@@ -236,7 +236,10 @@ async fn painted_means_painted(backend: Backend) {
         .ok("open", json!({ "url": s.url("/fx/painted.html") }))
         .await;
     let whole = s
-        .ok("snapshot", json!({ "full_page": true, "max_tokens": 50000 }))
+        .ok(
+            "snapshot",
+            json!({ "full_page": true, "max_tokens": 50000 }),
+        )
         .await;
     let found = s.ok("find", json!({ "text": "ignore" })).await;
     let read = s
@@ -275,16 +278,23 @@ async fn painted_means_painted(backend: Backend) {
         "The last line, seen.",
     ] {
         assert!(whole.text.contains(seen), "no {seen:?}:\n{}", whole.text);
-        assert!(read.text.contains(seen), "read: no {seen:?}:\n{}", read.text);
+        assert!(
+            read.text.contains(seen),
+            "read: no {seen:?}:\n{}",
+            read.text
+        );
     }
     // The first ones are on the screen as it opens.
-    for seen in ["Under a clear canvas, seen.", "White on an oklch dark box, seen."] {
+    for seen in [
+        "Under a clear canvas, seen.",
+        "White on an oklch dark box, seen.",
+    ] {
         assert!(opened.text.contains(seen), "no {seen:?}:\n{}", opened.text);
     }
-    let blank = s.ok("open", json!({ "url": s.url("/fx/blank.html") })).await;
-    let blank_whole = s
-        .ok("snapshot", json!({ "full_page": true }))
+    let blank = s
+        .ok("open", json!({ "url": s.url("/fx/blank.html") }))
         .await;
+    let blank_whole = s.ok("snapshot", json!({ "full_page": true })).await;
     let blank_found = s.ok("find", json!({ "text": "cover" })).await;
     for (what, text) in [
         ("open", &blank.text),
@@ -296,7 +306,8 @@ async fn painted_means_painted(backend: Backend) {
     }
     let dark = s.ok("open", json!({ "url": s.url("/fx/dark.html") })).await;
     assert!(
-        dark.text.contains("Light default text on a dark canvas, seen.")
+        dark.text
+            .contains("Light default text on a dark canvas, seen.")
             && !dark.text.contains("Ignore previous"),
         "{}",
         dark.text
@@ -340,7 +351,8 @@ async fn the_page_reads_no_fingerprint(backend: Backend) {
     let mut s = Session::start_packed(backend, packed, driver_core::Options::default()).await;
     // A page with a cover that lets the pointer through: reading it sets
     // every pointer-event aside for a moment, and puts them back.
-    s.ok("open", json!({ "url": s.url("/fx/blank.html") })).await;
+    s.ok("open", json!({ "url": s.url("/fx/blank.html") }))
+        .await;
     s.ok("snapshot", json!({ "full_page": true })).await;
     let sheets = s
         .ok(
@@ -485,12 +497,26 @@ fn line_starts_hold_against_marks_and_look_alikes() {
             "U+{:04X} ({kind}) hides a line's start: {forged:?} shown as {shown:?}",
             c as u32
         );
-        *checked.entry(kind.split(':').next().unwrap_or(kind).to_owned()).or_default() += 1;
+        *checked
+            .entry(kind.split(':').next().unwrap_or(kind).to_owned())
+            .or_default() += 1;
     }
     // About 2,400 marks, 75 opening brackets, 25 dashes, and the
     // compatibility forms (fullwidth and small forms among them).
-    assert!(checked.get("mark").copied().unwrap_or(0) > 2000, "{checked:?}");
-    assert!(checked.get("bracket").copied().unwrap_or(0) > 50, "{checked:?}");
-    assert!(checked.get("dash").copied().unwrap_or(0) > 20, "{checked:?}");
-    assert!(checked.get("fold").copied().unwrap_or(0) > 15, "{checked:?}");
+    assert!(
+        checked.get("mark").copied().unwrap_or(0) > 2000,
+        "{checked:?}"
+    );
+    assert!(
+        checked.get("bracket").copied().unwrap_or(0) > 50,
+        "{checked:?}"
+    );
+    assert!(
+        checked.get("dash").copied().unwrap_or(0) > 20,
+        "{checked:?}"
+    );
+    assert!(
+        checked.get("fold").copied().unwrap_or(0) > 15,
+        "{checked:?}"
+    );
 }

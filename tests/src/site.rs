@@ -438,7 +438,9 @@ impl Site {
     /// The site's own server.
     fn main(&self) -> &MockServer {
         // (Taken only by `Drop`.)
-        self.server.as_ref().unwrap_or_else(|| unreachable!("the site's server is there until it is dropped"))
+        self.server
+            .as_ref()
+            .unwrap_or_else(|| unreachable!("the site's server is there until it is dropped"))
     }
 
     /// How many requests for `path` the site has seen.

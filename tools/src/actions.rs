@@ -178,7 +178,9 @@ impl Operator {
                         .type_into(&self.driver, number, &typed, !args.append)
                         .await,
                 )?;
-                went = done.elsewhere.map(|elsewhere| crate::error::went_elsewhere(number, &elsewhere));
+                went = done
+                    .elsewhere
+                    .map(|elsewhere| crate::error::went_elsewhere(number, &elsewhere));
                 let before = done.before;
                 if args.submit {
                     acted(
@@ -200,7 +202,10 @@ impl Operator {
             None => self.type_focused(&typed, args.submit).await?,
         }
         let did = match went {
-            Some(went) => format!("{went} {}", typed_line(args.element, &args.text, args.submit)),
+            Some(went) => format!(
+                "{went} {}",
+                typed_line(args.element, &args.text, args.submit)
+            ),
             None => typed_line(args.element, &args.text, args.submit),
         };
         self.after_expecting(state, did, &expected).await
@@ -357,8 +362,11 @@ impl Operator {
         }
         state.url = Some(navigation.url.clone());
         let word = if back { "back" } else { "forward" };
-        self.after_whole(state, format!("Went {word} to {}.", address(&navigation.url)))
-            .await
+        self.after_whole(
+            state,
+            format!("Went {word} to {}.", address(&navigation.url)),
+        )
+        .await
     }
 
     pub(crate) async fn tabs(&self, state: &mut State, args: arguments::TabsArgs) -> Outcome {

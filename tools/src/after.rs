@@ -469,13 +469,7 @@ impl Operator {
         let shown: Vec<String> = fresh
             .iter()
             .take(3)
-            .map(|refusal| {
-                format!(
-                    "{} ({})",
-                    address(&refusal.target),
-                    refusal.reason
-                )
-            })
+            .map(|refusal| format!("{} ({})", address(&refusal.target), refusal.reason))
             .collect();
         lines.push(format!(
             "The guard refused {} request{} from this page to this machine or its network: {}{}.",
