@@ -15,6 +15,12 @@
  */
 const backdropOf = (look) => {
   if (look.backdrop === undefined) {
+    // Most elements paint no background at all: theirs is their parent's.
+    const colour = look.style.backgroundColor;
+    if ((colour === "rgba(0, 0, 0, 0)" || colour === "transparent") && look.style.backgroundImage === "none") {
+      look.backdrop = look.up ? backdropOf(look.up) : { span: spanOf([canvasOf(look.element.ownerDocument)]), by: null, unknown: false };
+      return look.backdrop;
+    }
     const { spans, unknown } = backgroundLayers(look.style);
     const own = composeOver(spans.slice(1), spans[0]);
     if (spanOpaque(own) && !unknown) {
@@ -44,6 +50,10 @@ const letterScaleOf = (look) => {
     if (look.display !== "inline") {
       const own = ownTransform(look.style);
       if (own) {
+        if (look.position === "static") {
+          look.transformed = true;
+          stackingLooks.push(look);
+        }
         scale = Math.min(own.sx, own.sy);
         if (look.style.backfaceVisibility === "hidden" && own.matrix.m33 < 0) scale = 0;
         const html = /** @type {HTMLElement} */ (look.element);
@@ -117,12 +127,38 @@ const textFateOf = (element) => {
 };
 
 /**
- * The colours a text's letters are drawn in: their fill, and a stroke or
- * a shadow that outlines them (either makes them readable).
+ * Whether an element or any of its ancestors has a filter (read for its
+ * opacity anyway), or it or its parent a blend mode (most pages have
+ * neither: then judging letters reads no ancestor again).
  * @param {Look} look
+ * @returns {boolean}
+ */
+const effectsOf = (look) => {
+  if (look.effects === undefined) {
+    look.effects = filteredUp(look) || look.style.mixBlendMode !== "normal" ||
+      (look.up !== null && look.up.style.mixBlendMode !== "normal");
+  }
+  return look.effects;
+};
+
+/**
+ * Whether an element or any of its ancestors has a filter.
+ * @param {Look} look
+ * @returns {boolean}
+ */
+const filteredUp = (look) => {
+  if (look.filtered === undefined) look.filtered = look.filter() !== "none" || (look.up !== null && filteredUp(look.up));
+  return look.filtered;
+};
+
+/**
+ * The colours a text's letters are drawn in: their fill, and (`outlines`)
+ * a stroke or a shadow that outlines them (either makes them readable).
+ * @param {Look} look
+ * @param {boolean} outlines
  * @returns {RGBA[] | "gradient"}
  */
-const letterColours = (look) => {
+const letterColours = (look, outlines) => {
   const style = look.style;
   const element = look.element;
   /** @type {RGBA[]} */
@@ -149,6 +185,7 @@ const letterColours = (look) => {
   const fill = rgba(style.webkitTextFillColor || style.color) || TRANSPARENT;
   if (fill[3] < FAINTEST && style.backgroundClip === "text" && style.backgroundImage !== "none") return "gradient";
   found.push(fill);
+  if (!outlines) return found;
   if (parseFloat(style.webkitTextStrokeWidth) > 0) found.push(rgba(style.webkitTextStrokeColor) || TRANSPARENT);
   const shadow = style.textShadow;
   if (shadow && shadow !== "none") for (const colour of coloursIn(shadow)) found.push(colour);
@@ -167,10 +204,21 @@ const judgeText = (look, behind) => {
   if (indentedAway(look)) return "hidden";
   const size = drawnTextSize(look.element);
   if (size < SMALLEST_TEXT) return "hidden";
-  const drawn = letterColours(look);
-  if (drawn === "gradient") return "seen";
   const backdrop = behind || backdropOf(look);
   if (!behind && /** @type {Backdrop} */ (backdrop).unknown) return "seen";
+  // The common case: no filter nor blend mode up the tree, and the fill
+  // alone reads clearly.
+  if (!effectsOf(look)) {
+    const fill = letterColours(look, false);
+    if (fill === "gradient") return "seen";
+    const alpha = look.opacity / (backdrop.by ? lookOf(backdrop.by).opacity : 1);
+    if (fill.some((letters) => letters[3] * alpha >= FAINTEST &&
+        spanColours(backdrop.span).some((under) => contrastOf(over([letters[0], letters[1], letters[2], Math.min(1, letters[3] * alpha)], under), under) >= LEAST_CONTRAST))) {
+      return "seen";
+    }
+  }
+  const drawn = letterColours(look, true);
+  if (drawn === "gradient") return "seen";
   // Through the ancestors up to what paints the backdrop, the letters'
   // own opacity, filters and blend mode apply to them alone; above it, to
   // both.
@@ -184,7 +232,7 @@ const judgeText = (look, behind) => {
   let below = true;
   for (let at = /** @type {Look | null} */ (look); at; at = at.up) {
     if (at.element === backdrop.by) below = false;
-    const steps = at.style.filter === "none" ? [] : at.filters();
+    const steps = at.filter() === "none" ? [] : at.filters();
     blur = Math.hypot(blur, blurOf(steps));
     if (below) {
       own.push(...steps);

@@ -294,47 +294,46 @@ const frameCovered = (frame) => {
 const lidsOver = () => {
   /** @type {Lid[]} */
   const lids = [];
-  eachLooked((look, element) => {
+  for (const root of [document.documentElement, document.body]) {
+    if (root && looks.has(root)) lids.push(...pseudoLidsOf(root));
+  }
+  eachStacking((look, element) => {
     if (look.hidden || look.opacity < OPAQUE) return;
-    const stacking = look.position !== "static" || look.style.transform !== "none";
-    if (!stacking && element !== document.body && element !== document.documentElement) return;
     // A negative z-index paints it under the flow.
-    if (stacking && parseInt(look.style.zIndex, 10) < 0) return;
-    if (stacking) {
-      const rect = rectOf(element);
-      if (hasArea(rect) && (paintsOpaque(look.style) || PICTURE_TAGS.has(element.tagName))) {
-        lids.push({ left: rect.left, top: rect.top, right: rect.right, bottom: rect.bottom, by: element, kind: "box",
-          fixed: look.position === "fixed" });
-      }
-      // A positioned drawing's shapes paint where they are filled.
-      if (element.localName === "svg" && element.namespaceURI === SVG_NS) {
-        for (const shape of Array.from(element.querySelectorAll("rect, path, circle, ellipse, polygon, image"))) {
-          const box = rectOf(shape);
-          if (hasArea(box) && !isHidden(shape) && paintsAt(shape, box.left + box.width / 2, box.top + box.height / 2)) {
-            lids.push({ left: box.left, top: box.top, right: box.right, bottom: box.bottom, by: element, kind: "box" });
-          }
+    if (parseInt(look.style.zIndex, 10) < 0) return;
+    const rect = rectOf(element);
+    if (hasArea(rect) && (paintsOpaque(look.style) || PICTURE_TAGS.has(element.tagName))) {
+      lids.push({ left: rect.left, top: rect.top, right: rect.right, bottom: rect.bottom, by: element, kind: "box",
+        fixed: look.position === "fixed" });
+    }
+    // A positioned drawing's shapes paint where they are filled.
+    if (element.localName === "svg" && element.namespaceURI === SVG_NS) {
+      for (const shape of Array.from(element.querySelectorAll("rect, path, circle, ellipse, polygon, image"))) {
+        const box = rectOf(shape);
+        if (hasArea(box) && !isHidden(shape) && paintsAt(shape, box.left + box.width / 2, box.top + box.height / 2)) {
+          lids.push({ left: box.left, top: box.top, right: box.right, bottom: box.bottom, by: element, kind: "box" });
         }
       }
-      const shadow = look.style.boxShadow;
-      if (shadow && shadow !== "none") {
-        for (const one of splitLayers(shadow)) {
-          if (/\binset\b/.test(one)) continue;
-          const colour = coloursIn(one)[0];
-          if (!colour || colour[3] < OPAQUE) continue;
-          const lengths = one.replace(COLOUR_TOKEN, "").trim().split(/\s+/).map(parseFloat);
-          const [dx = 0, dy = 0, , spread = 0] = lengths;
-          if (spread <= 0) continue;
-          lids.push({ left: rect.left + dx - spread, top: rect.top + dy - spread, right: rect.right + dx + spread,
-            bottom: rect.bottom + dy + spread, by: element, kind: "shadow" });
-        }
+    }
+    const shadow = look.style.boxShadow;
+    if (shadow && shadow !== "none") {
+      for (const one of splitLayers(shadow)) {
+        if (/\binset\b/.test(one)) continue;
+        const colour = coloursIn(one)[0];
+        if (!colour || colour[3] < OPAQUE) continue;
+        const lengths = one.replace(COLOUR_TOKEN, "").trim().split(/\s+/).map(parseFloat);
+        const [dx = 0, dy = 0, , spread = 0] = lengths;
+        if (spread <= 0) continue;
+        lids.push({ left: rect.left + dx - spread, top: rect.top + dy - spread, right: rect.right + dx + spread,
+          bottom: rect.bottom + dy + spread, by: element, kind: "shadow" });
       }
-      if (look.style.outlineStyle !== "none") {
-        const width = parseFloat(look.style.outlineWidth) || 0;
-        const colour = rgba(look.style.outlineColor);
-        if (width > 0 && colour && colour[3] >= OPAQUE) {
-          const out = width + (parseFloat(look.style.outlineOffset) || 0);
-          lids.push({ left: rect.left - out, top: rect.top - out, right: rect.right + out, bottom: rect.bottom + out, by: element, kind: "outline" });
-        }
+    }
+    if (look.style.outlineStyle !== "none") {
+      const width = parseFloat(look.style.outlineWidth) || 0;
+      const colour = rgba(look.style.outlineColor);
+      if (width > 0 && colour && colour[3] >= OPAQUE) {
+        const out = width + (parseFloat(look.style.outlineOffset) || 0);
+        lids.push({ left: rect.left - out, top: rect.top - out, right: rect.right + out, bottom: rect.bottom + out, by: element, kind: "outline" });
       }
     }
     lids.push(...pseudoLidsOf(element));

@@ -216,8 +216,8 @@ class Look {
     this.inert = (up !== null && up.inert) || (attributed && element.hasAttribute("inert"));
     /** @type {boolean} Hidden from assistive technology too (`a11yHidden`). */
     this.a11y = (up !== null && up.a11y) || this.aria || hiddenAttribute || gone;
-    /** The opacity left of it through its ancestors. */
-    this.opacity = 1;
+    /** @type {number | undefined} The opacity left of it through its ancestors (`opacity`). */
+    this.opacityLeft = undefined;
     /** @type {number} Its font size, in CSS pixels (-1: not read yet). */
     this.fontSize = -1;
     /** @type {Backdrop | undefined} */
@@ -230,19 +230,59 @@ class Look {
     this.bounds = undefined;
     /** @type {"seen" | "faint" | "hidden" | undefined} */
     this.textFate = undefined;
+    /** @type {string | undefined} Its computed filter (`filter`). */
+    this.filterValue = undefined;
     /** @type {{name: string, amount: number}[] | undefined} Its own filter's steps. */
     this.filterSteps = undefined;
+    /** @type {boolean | undefined} A filter or blend mode that changes its letters (`effectsOf`). */
+    this.effects = undefined;
+    /** @type {boolean | undefined} A filter on it or an ancestor (`filteredUp`). */
+    this.filtered = undefined;
     /** @type {Lid[] | undefined} Its positioned ::before and ::after boxes that paint. */
     this.pseudoLids = undefined;
-    /** @type {boolean} Hidden to a person (`isHidden`). */
-    this.hidden = (up !== null && up.hidden) || hiddenAttribute || gone ||
+    /** @type {boolean} Not rendered, by what is known without reading more. */
+    this.unrendered = hiddenAttribute || gone ||
       // A closed <details> shows only its summary.
       (parent !== null && parent.tagName === "DETAILS" && !(/** @type {HTMLDetailsElement} */ (parent)).open &&
        element.tagName !== "SUMMARY") ||
       // Fallback content, and a host's child no slot shows, are never drawn.
       (parent !== null && FALLBACK_TAGS.has(parent.tagName)) || unslotted(element) ||
-      (element.namespaceURI === SVG_NS && SVG_UNDRAWN.has(element.localName)) ||
-      this.judge(style);
+      (element.namespaceURI === SVG_NS && SVG_UNDRAWN.has(element.localName));
+    /** @type {boolean | undefined} (`hidden`) */
+    this.hiddenKnown = undefined;
+    /** @type {boolean} Its own transform draws it elsewhere (known once its letters were judged). */
+    this.transformed = false;
+    if (this.position !== "static") stackingLooks.push(this);
+  }
+
+  /**
+   * Hidden to a person (`isHidden`): judged when first asked, since
+   * beyond the scope a snapshot reads an element's display is all that is
+   * asked of most.
+   * @returns {boolean}
+   */
+  get hidden() {
+    if (this.hiddenKnown === undefined) {
+      this.hiddenKnown = this.unrendered || (this.up !== null && this.up.hidden) || this.judge(this.style);
+    }
+    return this.hiddenKnown;
+  }
+
+  /**
+   * The opacity left of it through its ancestors, its filter's opacity()
+   * too.
+   * @returns {number}
+   */
+  get opacity() {
+    if (this.opacityLeft === undefined) {
+      let opacity = parseFloat(this.style.opacity);
+      if (!Number.isFinite(opacity)) opacity = 1;
+      if (this.filter() !== "none") {
+        for (const step of this.filters()) if (step.name === "opacity") opacity *= step.amount;
+      }
+      this.opacityLeft = this.up ? opacity * this.up.opacity : opacity;
+    }
+    return this.opacityLeft;
   }
 
   /** Its font size, in CSS pixels. */
@@ -251,9 +291,15 @@ class Look {
     return this.fontSize;
   }
 
+  /** Its computed filter, read once. */
+  filter() {
+    if (this.filterValue === undefined) this.filterValue = this.style.filter;
+    return this.filterValue;
+  }
+
   /** Its own filter's steps. */
   filters() {
-    if (this.filterSteps === undefined) this.filterSteps = filterSteps(this.style.filter);
+    if (this.filterSteps === undefined) this.filterSteps = filterSteps(this.filter());
     return this.filterSteps;
   }
 
@@ -266,14 +312,10 @@ class Look {
    */
   judge(style) {
     const element = this.element;
-    let opacity = parseFloat(style.opacity);
-    if (!Number.isFinite(opacity)) opacity = 1;
-    if (style.filter !== "none") {
-      for (const step of this.filters()) if (step.name === "opacity") opacity *= step.amount;
-    }
-    this.opacity = this.up ? opacity * this.up.opacity : opacity;
     if (this.opacity < FAINTEST) return true;
-    if (element.firstElementChild === null && this.size() === 0) return true;
+    // A leaf whose font is of no size draws nothing (a slot or a shadow
+    // host draws what is slotted or its shadow tree, in their own fonts).
+    if (element.firstElementChild === null && !element.shadowRoot && element.localName !== "slot" && this.size() === 0) return true;
     if (clipsAll(style.clipPath, element)) return true;
     const mask = style.maskImage || style.webkitMaskImage;
     if (mask && mask !== "none" && masksAll(mask, element)) return true;
@@ -296,6 +338,13 @@ class Look {
 
 /** @type {Map<Element, Look>} Every element looked at in this call. */
 const looks = new Map();
+/**
+ * The looks of the elements that paint over the flow: positioned, or
+ * found transformed. What can lie over text is among them, so the paint
+ * pass asks these, never every look.
+ * @type {Look[]}
+ */
+const stackingLooks = [];
 
 /**
  * The element's look, taken once per call.
@@ -326,6 +375,13 @@ const layoutOf = (element) => lookOf(element);
  * @param {(look: Look, element: Element) => void} visit
  */
 const eachLooked = (visit) => looks.forEach(visit);
+
+/**
+ * Calls `visit` with every element looked at so far that paints over the
+ * flow (see `stackingLooks`), and its look.
+ * @param {(look: Look, element: Element) => void} visit
+ */
+const eachStacking = (visit) => stackingLooks.forEach((look) => visit(look, look.element));
 
 const scrolled = { x: window.scrollX, y: window.scrollY };
 // A document that has only just replaced the previous one may have no
@@ -612,6 +668,7 @@ const frameShown = (frame) => {
  */
 const forgetLayout = () => {
   looks.clear();
+  stackingLooks.length = 0;
   rectOf.answers.clear();
   shownRect.answers.clear();
 };

@@ -901,8 +901,8 @@ const paintPass = (written, centres, frames) => {
   // Something positioned that lets the pointer through (and whatever it
   // holds, which inherits that) is seen only with pointer-events set aside.
   let passing = false;
-  eachLooked((look) => {
-    if (!passing && (look.position !== "static" || look.style.transform !== "none") && look.style.pointerEvents === "none") passing = true;
+  eachStacking((look) => {
+    if (!passing && look.style.pointerEvents === "none") passing = true;
   });
   /** @type {Set<Document | ShadowRoot>} */
   const roots = new Set();
@@ -987,7 +987,7 @@ const paintPass = (written, centres, frames) => {
 const coverage = (centres) => {
   /** @type {Element[]} */
   const positioned = [];
-  eachLooked((layout, element) => {
+  eachStacking((layout, element) => {
     if (layout.position !== "static") positioned.push(element);
   });
   // A modal dialog's backdrop, or an element in fullscreen, lies over
