@@ -48,6 +48,12 @@ interface SettleState {
   navigationReported: boolean;
   external: boolean;
   submitted: { at: number; event: SubmitEvent } | null;
+  /** The open shadow roots found so far, each watched as the document is. */
+  roots: ShadowRoot[];
+  /** `lastChange` when the roots were last looked for (-1: never). */
+  rootsAt: number;
+  /** Watches a tree (the document, or a shadow root) for changes. */
+  observe: (tree: Node) => void;
 }
 
 /** What kept a page from being quiet, as settle.js tells it. */

@@ -94,6 +94,7 @@
       // When a form submission that will navigate this document was made,
       // and the submit event.
       submitted: null,
+      roots: [], rootsAt: -1, observe: () => {},
     };
     Object.defineProperty(win, KEY, { value: state, configurable: true });
 
@@ -102,10 +103,15 @@
     });
     win.dispatchEvent(new win.CustomEvent(CHANNEL + "?"));
 
-    new win.MutationObserver(() => { state.lastChange = performance.now(); })
-      .observe(doc, { subtree: true, childList: true, characterData: true });
-    new win.MutationObserver(() => { state.lastStyle = performance.now(); })
-      .observe(doc, { subtree: true, attributes: true, attributeFilter: ["style"] });
+    // A mutation observer on the document does not see into shadow trees:
+    // each open shadow root found (`rootsOf`) is observed too.
+    const changes = new win.MutationObserver(() => { state.lastChange = performance.now(); });
+    const styles = new win.MutationObserver(() => { state.lastStyle = performance.now(); });
+    state.observe = (tree) => {
+      changes.observe(tree, { subtree: true, childList: true, characterData: true });
+      styles.observe(tree, { subtree: true, attributes: true, attributeFilter: ["style"] });
+    };
+    state.observe(doc);
 
     // Before a navigation starts, the page is asked whether to leave (also
     // for one the Navigation API below does not tell this page of, such as
@@ -189,15 +195,44 @@
       state.navigationReported = false;
     }
   }
+  // The open shadow roots of a document, at any depth: looked for again
+  // only after the DOM changed, each new one watched from then on (web
+  // components keep their parts, and their animations, in them).
+  /** @param {SettleState} state */
+  const rootsOf = (state) => {
+    if (state.rootsAt === state.lastChange) return state.roots;
+    state.rootsAt = state.lastChange;
+    const known = new Set(state.roots);
+    /** @type {ShadowRoot[]} */
+    const roots = [];
+    /** @param {Document | ShadowRoot} tree */
+    const look = (tree) => {
+      for (const element of Array.from(tree.querySelectorAll("*"))) {
+        const root = element.shadowRoot;
+        if (!root) continue;
+        roots.push(root);
+        if (!known.has(root)) state.observe(root);
+        look(root);
+      }
+    };
+    look(state.doc);
+    state.roots = roots;
+    return roots;
+  };
+
   // Whether a CSS transition or animation of finite length is running in
-  // a document (an endless one, such as a spinner, is no action's doing).
-  /** @param {Document} doc */
-  const animating = (doc) => {
+  // a document or its shadow trees (an endless one, such as a spinner, is
+  // no action's doing). Chromium's document.getAnimations() leaves out
+  // what runs in a shadow tree: each root is asked as well.
+  /** @param {SettleState} state */
+  const animating = (state) => {
+    /** @param {Document | ShadowRoot} tree */
+    const runs = (tree) => tree.getAnimations().some((animation) => {
+      if (animation.playState !== "running" || !animation.effect) return false;
+      return Number.isFinite(animation.effect.getComputedTiming().endTime);
+    });
     try {
-      return doc.getAnimations().some((animation) => {
-        if (animation.playState !== "running" || !animation.effect) return false;
-        return Number.isFinite(animation.effect.getComputedTiming().endTime);
-      });
+      return runs(state.doc) || rootsOf(state).some(runs);
     } catch {
       return false;
     }
@@ -239,7 +274,7 @@
         if (state.hooks.timers > 0) pending.add("timers");
         if (now - state.lastChange < quietMs) pending.add("changing");
         if (afterAction !== false && now - start < ANIMATION_GRACE_MS &&
-            (now - state.lastStyle < quietMs || animating(state.doc))) {
+            (now - state.lastStyle < quietMs || animating(state))) {
           pending.add("animating");
         }
       }
@@ -254,7 +289,13 @@
     // frame, or a short timeout where frames do not run (a background tab).
     // Asked only to read the page, look at once.
     let started = false;
-    const begin = () => { if (!started) { started = true; check(); } };
+    const begin = () => {
+      if (started) return;
+      started = true;
+      // What changes in shadow trees counts from now on.
+      try { for (const state of watched(window)) rootsOf(state); } catch { /* a tree refused */ }
+      check();
+    };
     if (afterAction === false) {
       begin();
     } else {
