@@ -30,6 +30,10 @@ pub struct Landed {
     pub tag: String,
 }
 
+/// The events of a pointer action, and of typing, whose targets are checked.
+const POINTER_EVENTS: &[&str] = &["pointerdown", "mousedown", "mouseup", "click"];
+const KEY_EVENTS: &[&str] = &["keydown", "input"];
+
 /// Where an action's input went, when it was not the element acted on:
 /// the first event (`pointerdown`, `mousedown`, `mouseup`, `click`, or for
 /// typing `keydown`, `input`) whose target was neither the element, nor
@@ -190,15 +194,32 @@ impl Marks {
     /// What a readied element's recorded events reached (see `act.js`'s
     /// `reached`): the first that was not the element, numbered. `None`
     /// where the page could not be asked (it navigated, a dialog opened).
-    async fn reached(&self, driver: &dyn Driver, target: &Pointee) -> Option<Elsewhere> {
+    async fn reached(
+        &self,
+        driver: &dyn Driver,
+        target: &Pointee,
+        events: &[&str],
+    ) -> Option<Elsewhere> {
         let request = json!({ "op": "reached", "id": target.local });
         let Ok(Answer::Done(answer)) =
             page::run::<ReachedAnswer>(driver, &target.path, request).await
         else {
             return None;
         };
-        let first = answer.events.into_iter().find(|event| !event.inside)?;
+        // Only the action's own kind of event: a click that makes the page
+        // fire `input` on a field of its own is no typing gone astray.
+        let first = answer
+            .events
+            .into_iter()
+            .find(|event| !event.inside && events.contains(&event.kind.as_str()))?;
+        let pressed = matches!(first.kind.as_str(), "mouseup" | "click");
         let reached = self.landed(driver, target, first.seen).await;
+        // The press reached the element and what it opened (a menu's
+        // backdrop, an overlay) took the release: the page's answer to the
+        // press, not a swap, unless what took it is a control of its own.
+        if pressed && reached.number.is_none() {
+            return None;
+        }
         Some(Elsewhere {
             event: first.kind,
             reached,
@@ -253,7 +274,7 @@ impl Marks {
         let (x, y, target, record) = self.point(driver, number).await?;
         driver.click_with(x, y, click).await?;
         let elsewhere = if record {
-            self.reached(driver, &target).await
+            self.reached(driver, &target, POINTER_EVENTS).await
         } else {
             None
         };
@@ -282,10 +303,23 @@ impl Marks {
             return Err(MarksError::Covered { number, by });
         }
         driver.move_mouse(x, y).await?;
-        let request =
-            json!({ "op": "hovered", "id": target.local, "x": answer.lx, "y": answer.ly });
+        let mut target = target;
+        let name = target.seen_as.as_ref().map(|(_, name)| name.clone());
+        let request = json!({
+            "op": "hovered", "id": target.local, "x": answer.lx, "y": answer.ly, "name": name,
+        });
         match page::run::<HoveredAnswer>(driver, &target.path, request).await? {
-            Answer::Done(HoveredAnswer { still: true, .. }) => {}
+            Answer::Done(HoveredAnswer {
+                still: true,
+                replaced,
+                ..
+            }) => {
+                // What the events reach is checked against the element
+                // pressed: the re-rendered one, where the page redrew it.
+                if let Some(local) = replaced {
+                    target.local = local;
+                }
+            }
             Answer::Done(HoveredAnswer { now: Some(now), .. }) => {
                 let now = self.landed(driver, &target, now).await;
                 return Err(MarksError::Swapped { number, now });
@@ -345,7 +379,7 @@ impl Marks {
         }
         driver.type_text(text).await?;
         let elsewhere = if record && !text.is_empty() {
-            self.reached(driver, &target).await
+            self.reached(driver, &target, KEY_EVENTS).await
         } else {
             None
         };

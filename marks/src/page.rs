@@ -517,6 +517,9 @@ pub(crate) struct WireSeen {
 pub(crate) struct HoveredAnswer {
     pub(crate) still: bool,
     pub(crate) now: Option<WireSeen>,
+    /// The local id of what the page re-rendered the element as, where it
+    /// did (the same name, in its place).
+    pub(crate) replaced: Option<u32>,
 }
 
 /// What an action's events reached (`act.js`'s ReachedAnswer).

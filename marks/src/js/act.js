@@ -256,7 +256,7 @@ const seenAs = (element) => {
  * After the pointer arrived over a readied element (a frame, and the
  * timers that frame set going): whether what lies under it is still the
  * element, or what the page put there instead.
- * @returns {Promise<{still: true} | {still: false, now: Seen} | {error: "gone"}>}
+ * @returns {Promise<{still: true, replaced?: number} | {still: false, now: Seen} | {error: "gone"}>}
  */
 const hovered = async () => {
   const element = elementOf(Number(options.id));
@@ -271,7 +271,15 @@ const hovered = async () => {
   const hit = deepHit(doc, Number(options.x), Number(options.y));
   if (element && element.isConnected && (!hit || reaches(hit, element))) return { still: true };
   if (!hit) return { error: "gone" };
-  return { still: false, now: seenAs(hit) };
+  const now = seenAs(hit);
+  // Re-rendered in place (a menu that redraws the item the pointer
+  // arrived on): the element the model read has left the page and what
+  // stands where it was reads the same, which is what a person presses.
+  if (element && !element.isConnected && typeof options.name === "string" && now.id !== null &&
+      now.name === options.name) {
+    return { still: true, replaced: now.id };
+  }
+  return { still: false, now };
 };
 
 /**
@@ -287,10 +295,12 @@ const reached = () => {
   record.armed = false;
   /** @type {{type: string, inside: boolean, seen: Seen}[]} */
   const events = [];
+  // (What the click removed, a list it closed, was still reached: a
+  // target taken out of the page since is judged where it was.)
   for (const type of REPORTED) {
     const target = record.seen.get(type);
     if (!target) continue;
-    events.push({ type, inside: Boolean(element && target.isConnected !== false && (reaches(target, element) || holdsFlat(element, target))), seen: seenAs(target) });
+    events.push({ type, inside: Boolean(element && (target === element || reaches(target, element) || holdsFlat(element, target))), seen: seenAs(target) });
   }
   record.seen.clear();
   return { events };

@@ -290,6 +290,14 @@ const interactive = (element) => {
   // An anchor a script listens to is a link, as browsers expose it (a date
   // picker's arrows, a carousel's dots), whatever its href.
   if (element.tagName === "A" && !role && (hasClickHandler(element) || listenedTo(element))) return "link";
+  // A <label> is read as the words it is: pressing it presses its
+  // control, which has a number of its own (a script listening to a
+  // floating label does not make it a second control).
+  if (element.tagName === "LABEL" && !role) return null;
+  // What a script listens to, or styled as pressable, that lets every
+  // click through (`pointer-events: none`, a floating label over its
+  // field) is not what a person presses: the click reaches what is below.
+  if (styleOf(element).pointerEvents === "none") return null;
   if (hasClickHandler(element) || (listenedTo(element) && smallEnoughToPress(element))) {
     return role && role !== "heading" && role !== "img" ? role : "clickable";
   }
