@@ -1,8 +1,10 @@
-//! Real UI kits from the npm registry (jQuery UI, Bootstrap, Ant Design on
-//! React, jsTree), served with their own scripts and styles on loopback,
-//! and every task of `tabwright_tests::tasks` on them: a date picker's
-//! arrows, menus and submenus, autocomplete suggestions, spinners, a
-//! listbox, trees, tabs, an accordion, a carousel, radios and a modal,
+//! Real UI kits from the npm registry (jQuery UI, Bootstrap, Ant Design and
+//! MUI on React, jsTree, Shoelace's web components, Tom Select), served
+//! with their own scripts and styles on loopback, and every task of
+//! `tabwright_tests::tasks` on them: a date picker's arrows, menus and
+//! submenus, autocomplete suggestions, spinners, a listbox, trees (one that
+//! animates open), selects, tabs, an accordion, a carousel, radios,
+//! checkboxes inside components, a modal, a dialog and a sliding drawer,
 //! driven through the pack on both backends by a policy that reads only
 //! the tools' text. Every task must succeed.
 
@@ -39,4 +41,16 @@ async fn jstree(backend: Backend) {
     kit(backend, "jstree.html").await;
 }
 
-both_backends!(jquery_ui, antd, bootstrap, jstree);
+async fn shoelace(backend: Backend) {
+    kit(backend, "shoelace.html").await;
+}
+
+async fn mui(backend: Backend) {
+    kit(backend, "mui.html").await;
+}
+
+async fn tom_select(backend: Backend) {
+    kit(backend, "tom-select.html").await;
+}
+
+both_backends!(jquery_ui, antd, bootstrap, jstree, shoelace, mui, tom_select);

@@ -141,6 +141,15 @@ pub const KITS: &[(&str, &str)] = &[
         include_str!("../fixtures/kits/bootstrap.html"),
     ),
     ("jstree.html", include_str!("../fixtures/kits/jstree.html")),
+    (
+        "shoelace.html",
+        include_str!("../fixtures/kits/shoelace.html"),
+    ),
+    ("mui.html", include_str!("../fixtures/kits/mui.html")),
+    (
+        "tom-select.html",
+        include_str!("../fixtures/kits/tom-select.html"),
+    ),
 ];
 
 /// Serves the files of `tests/npm/node_modules` at `/npm/PATH`: the UI

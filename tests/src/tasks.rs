@@ -1,5 +1,5 @@
-//! Tasks on real UI kits (jQuery UI, Bootstrap, Ant Design on React,
-//! jsTree; `fixtures/kits`, their files from `tests/npm`), each run by a
+//! Tasks on real UI kits (jQuery UI, Bootstrap, Ant Design and MUI on
+//! React, jsTree, Shoelace's web components, Tom Select; `fixtures/kits`, their files from `tests/npm`), each run by a
 //! scripted policy that reads only the tools' text, as a model would: it
 //! picks numbers by the names it reads and checks what the page says
 //! happened. The `kits` tests hold every task to success on both backends;
@@ -302,6 +302,65 @@ pub static TASKS: &[Task] = &[
         p.click_beside("treeitem \"api\" collapsed", true).await?;
         p.click("treeitem \"tabs.md\"").await?;
         p.says("File tabs.md").await
+    }),
+    task!("a tree's leaf after it opens", "shoelace.html", |p| {
+        p.click("treeitem \"Documents\"").await?;
+        p.says("File Documents").await?;
+        p.call("press", json!({ "keys": "ArrowRight" })).await?;
+        // The folder opens with an animation; the click comes right after.
+        p.click("treeitem \"Report.pdf\"").await?;
+        p.says("File Report.pdf").await
+    }),
+    task!("a select's third option", "shoelace.html", |p| {
+        p.click("combobox \"Size\"").await?;
+        p.click("option \"Large\"").await?;
+        p.says("Size large").await
+    }),
+    task!("a checkbox in a component", "shoelace.html", |p| {
+        p.click("checkbox \"Gift wrap\"").await?;
+        p.says("Gift wrap on").await
+    }),
+    task!("a button in a drawer", "shoelace.html", |p| {
+        p.click("\"Review the order\"").await?;
+        p.click("\"Confirm the order\"").await?;
+        p.says("Order confirmed").await
+    }),
+    task!("a select's second option", "mui.html", |p| {
+        p.click("combobox \"Seat\"").await?;
+        p.click("option \"Middle\"").await?;
+        p.says("Seat Middle").await
+    }),
+    task!("the fourth suggestion", "mui.html", |p| {
+        p.type_into("combobox \"Country\"", "Sou").await?;
+        p.says("\"South Sudan\"").await?;
+        p.click("option \"South Sudan\"").await?;
+        p.says("Country South Sudan").await
+    }),
+    task!("a checkbox over a hidden input", "mui.html", |p| {
+        p.click("checkbox \"Gift wrap\"").await?;
+        p.says("Gift wrap on").await
+    }),
+    task!("a dialog's button", "mui.html", |p| {
+        p.click("button \"Read the terms\"").await?;
+        p.says("Tickets cannot be changed.").await?;
+        p.click("button \"Agree\"").await?;
+        p.says("Terms agreed").await
+    }),
+    task!("a searched choice", "tom-select.html", |p| {
+        p.type_into("combobox \"City\"", "fa").await?;
+        p.click("option \"Faro\"").await?;
+        p.says("City faro").await
+    }),
+    task!("two searched tags", "tom-select.html", |p| {
+        p.type_into("combobox \"Stops\"", "ma").await?;
+        p.click("option \"Madeira\"").await?;
+        // The list stays open over the page's last line until Escape.
+        p.call("press", json!({ "keys": "Escape" })).await?;
+        p.says("Stops madeira").await?;
+        p.type_into("combobox \"Stops\"", "sin").await?;
+        p.click("option \"Sintra\"").await?;
+        p.call("press", json!({ "keys": "Escape" })).await?;
+        p.says("Stops madeira, sintra").await
     }),
 ];
 
