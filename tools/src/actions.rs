@@ -692,8 +692,17 @@ impl Operator {
     }
 
     pub(crate) async fn close(&self, state: &mut State, _: arguments::NoArgs) -> Outcome {
+        use std::sync::atomic::Ordering;
+        // Set before the browser goes, under the state: a call queued
+        // behind this one finds the session ended, never a fresh browser.
+        if self.close_ends.load(Ordering::Acquire) {
+            self.ended.store(true, Ordering::Release);
+        }
         self.driver.close().await?;
         *state = State::default();
+        if self.ended.load(Ordering::Acquire) {
+            return Ok(ToolOutput::text("Closed the browser.".to_owned()));
+        }
         Ok(ToolOutput::text(
             "Closed the browser; the next call starts a fresh one.".to_owned(),
         ))

@@ -144,6 +144,14 @@ impl Operator {
             _ => None,
         };
         state.shown_tab = Some(snapshot.tab.clone());
+        if let Some(watch) = &self.options.watch {
+            // What a person watching is told the tab shows: the page's own
+            // address and title, never a line of some answer's text.
+            let (mut url, mut title) = (snapshot.url.clone(), snapshot.title.clone());
+            self.scrub(&mut url);
+            self.scrub(&mut title);
+            watch.set_page(url, title);
+        }
         if let Some(refused) = refused_values(&snapshot, expected) {
             lines[0] = format!("{} {refused}", lines[0]);
         }

@@ -21,6 +21,12 @@ pub(crate) struct Operator {
     /// What a person typed during handoffs, hidden as secrets are.
     pub(crate) typed_by_person: std::sync::RwLock<Vec<crate::options::Secret>>,
     pub(crate) person_scrubber: std::sync::RwLock<Option<Secrets>>,
+    /// The session is over for good (see [`crate::Pack::end`]): no call
+    /// starts a browser again.
+    pub(crate) ended: std::sync::atomic::AtomicBool,
+    /// Whether `close` ends the session for good (see
+    /// [`crate::Pack::end_on_close`]).
+    pub(crate) close_ends: std::sync::atomic::AtomicBool,
 }
 
 impl Operator {

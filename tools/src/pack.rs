@@ -96,6 +96,8 @@ impl Pack {
                 secrets: Secrets::new(&options.secrets),
                 typed_by_person: Default::default(),
                 person_scrubber: Default::default(),
+                ended: Default::default(),
+                close_ends: Default::default(),
                 options,
             },
             state: Mutex::new(State::default()),
@@ -210,6 +212,15 @@ impl Pack {
 
     async fn answer(&self, id: u64, name: &str, arguments: Value) -> ToolOutput {
         let mut state = self.state.lock().await;
+        // A call that waited behind the one that ended the session makes
+        // nothing: no browser starts for a session nobody holds.
+        if self.operator.ended.load(Ordering::Acquire) {
+            return ToolOutput {
+                text: "This browser session is closed (closed, or ended by the server); call open without a session to start a new one.".to_owned(),
+                images: Vec::new(),
+                is_error: true,
+            };
+        }
         let _serving = Serving::start(&self.serving, id);
         // Each answer's page content is fenced with a code of its own.
         state.fence = marks::Fence::new();
@@ -287,10 +298,7 @@ impl Pack {
         let ms = u64::try_from(traced.started.elapsed().as_millis()).unwrap_or(u64::MAX);
         let step = self.steps.fetch_add(1, Ordering::Relaxed) + 1;
         let watch = self.operator.options.watch.as_ref();
-        let mut answer = output.text.clone();
-        self.operator.scrub(&mut answer);
-        let mut arguments = traced.arguments.to_string();
-        self.operator.scrub(&mut arguments);
+        let answer = output.text.clone();
         let acted = self
             .find(name)
             .is_ok_and(|tool| !tool.hints.read_only && tool.name != "close");
@@ -324,11 +332,7 @@ impl Pack {
         let console = state
             .console
             .since(traced.console)
-            .map(|entry| {
-                let mut line = crate::output::console_line(entry);
-                self.operator.scrub(&mut line);
-                line
-            })
+            .map(crate::output::console_line)
             .collect();
         let refused = self
             .operator
@@ -339,7 +343,7 @@ impl Pack {
             .iter()
             .map(ToString::to_string)
             .collect();
-        let step = crate::trace::Step {
+        let mut step = crate::trace::Step {
             step,
             at_ms: traced
                 .at
@@ -348,7 +352,7 @@ impl Pack {
                     u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
                 }),
             tool: name.chars().take(100).collect(),
-            arguments: serde_json::from_str(&arguments).unwrap_or(Value::String(arguments)),
+            arguments: traced.arguments,
             answer,
             is_error: output.is_error,
             ms,
@@ -356,6 +360,9 @@ impl Pack {
             refused,
             console,
         };
+        // One scrub for the whole record, the trace's file and the live
+        // view alike: secrets, in every form, and what a person typed.
+        step.scrub_with(&|text| self.operator.scrub(text));
         if let Some(trace) = &self.trace {
             trace.write(&step);
         }
@@ -388,6 +395,29 @@ impl Pack {
     /// Closes the browser.
     pub async fn close(&self) {
         let _ = self.operator.driver.close().await;
+    }
+
+    /// Ends the session for good: closes the browser once the call under
+    /// way (if any) is done, and every later call, those already waiting
+    /// included, answers that the session is closed and starts nothing.
+    /// For a server's sessions, which no one can reach once ended.
+    pub async fn end(&self) {
+        self.operator.ended.store(true, Ordering::Release);
+        let _state = self.state.lock().await;
+        let _ = self.operator.driver.close().await;
+    }
+
+    /// Makes the `close` tool end the session for good (as
+    /// [`end`](Self::end) does) instead of leaving the next call to start a
+    /// fresh browser: for a session under a server's handle, which `close`
+    /// retires.
+    pub fn end_on_close(&self) {
+        self.operator.close_ends.store(true, Ordering::Release);
+    }
+
+    /// Whether the session has ended for good.
+    pub fn is_ended(&self) -> bool {
+        self.operator.ended.load(Ordering::Acquire)
     }
 
     async fn dispatch(&self, state: &mut State, name: &str, arguments: Value) -> Outcome {

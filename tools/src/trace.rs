@@ -55,6 +55,52 @@ pub struct Step {
     pub console: Vec<String>,
 }
 
+impl Step {
+    /// Passes every string of the step through `scrub`: its tool, every
+    /// key and value of its arguments however deep, its answer, its
+    /// picture's name, what the guard refused and what the page logged.
+    /// The one scrub a record gets before it is written or shown, so a
+    /// field added later cannot be forgotten by a caller.
+    pub fn scrub_with(&mut self, scrub: &impl Fn(&mut String)) {
+        let Self {
+            step: _,
+            at_ms: _,
+            tool,
+            arguments,
+            answer,
+            is_error: _,
+            ms: _,
+            picture,
+            refused,
+            console,
+        } = self;
+        scrub(tool);
+        scrub_value(arguments, scrub);
+        scrub(answer);
+        if let Some(picture) = picture {
+            scrub(picture);
+        }
+        refused.iter_mut().chain(console.iter_mut()).for_each(scrub);
+    }
+}
+
+/// Passes every string in `value` (keys too) through `scrub`.
+fn scrub_value(value: &mut Value, scrub: &impl Fn(&mut String)) {
+    match value {
+        Value::String(text) => scrub(text),
+        Value::Array(items) => items.iter_mut().for_each(|item| scrub_value(item, scrub)),
+        Value::Object(map) => {
+            let entries = std::mem::take(map);
+            for (mut key, mut item) in entries {
+                scrub(&mut key);
+                scrub_value(&mut item, scrub);
+                map.insert(key, item);
+            }
+        }
+        Value::Null | Value::Bool(_) | Value::Number(_) => {}
+    }
+}
+
 /// A session's trace being written. See the module docs.
 pub struct Trace {
     folder: PathBuf,
@@ -261,5 +307,53 @@ mod tests {
         .expect("a file");
         let refused = read_steps(&later).expect_err("a later format");
         assert!(refused.to_string().contains("format 99"), "{refused}");
+    }
+
+    /// A secret in every string of a step, in each form the guard may see
+    /// it in, is in no file of the trace once the step is scrubbed.
+    #[test]
+    fn every_field_of_a_step_is_scrubbed() {
+        let secret = "hunter2 & sesame";
+        let forms = [
+            secret.to_owned(),
+            "hunter2%20%26%20sesame".to_owned(),
+            "hunter2+%26+sesame".to_owned(),
+        ];
+        let secrets = crate::secrets::Secrets::new(&[crate::options::Secret {
+            name: "PASSWORD".to_owned(),
+            value: secret.to_owned(),
+        }]);
+        let all = |prefix: &str| -> Vec<String> {
+            forms
+                .iter()
+                .map(|form| format!("{prefix} {form}"))
+                .collect()
+        };
+        let mut step = Step {
+            step: 1,
+            at_ms: 0,
+            tool: format!("open {secret}"),
+            arguments: serde_json::json!({
+                "url": format!("https://example.com/?p={}", forms[1]),
+                secret: [{ "deep": forms[2] }, forms[0]],
+            }),
+            answer: all("answer").join("\n"),
+            is_error: false,
+            ms: 5,
+            picture: Some(format!("{secret}.jpg")),
+            refused: all("http://evil.example/?q="),
+            console: all("log"),
+        };
+        step.scrub_with(&|text| secrets.scrub(text));
+        let root = tempfile::tempdir().expect("a folder");
+        let trace = Trace::create(root.path()).expect("a trace");
+        trace.write(&step);
+        let written = std::fs::read_to_string(trace.folder().join(TRACE_FILE)).expect("the file");
+        for form in &forms {
+            assert!(!written.contains(form.as_str()), "{form} in {written}");
+        }
+        assert!(!written.contains("hunter2"), "{written}");
+        let read = read_steps(trace.folder()).expect("the steps");
+        assert_eq!(read[0].refused.len(), 3);
     }
 }

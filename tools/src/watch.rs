@@ -37,6 +37,9 @@ pub struct Watch {
     looked: Mutex<Option<Instant>>,
     /// The session's memory, as last read (after a page loaded).
     memory: Mutex<Option<driver_core::Memory>>,
+    /// The address and title of the page the model was last shown, as the
+    /// browser gave them.
+    page: Mutex<Option<(String, String)>>,
 }
 
 /// How long after a person last looked a watch still takes pictures
@@ -224,6 +227,22 @@ impl Watch {
             .memory
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The address and title of the page the model was last shown (from
+    /// the browser, never from an answer's text), once there is one.
+    pub fn page(&self) -> Option<(String, String)> {
+        self.page
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .clone()
+    }
+
+    pub(crate) fn set_page(&self, url: String, title: String) {
+        *self
+            .page
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) = Some((url, title));
     }
 
     pub(crate) fn push(&self, step: Step) {
