@@ -6,11 +6,18 @@
 //! for `--idle-timeout`; both count against `--max-sessions` where they are
 //! made.
 //!
-//! In front of rmcp, each request passes a gate: a bearer token when any is
-//! set (required on any address but loopback; compared in constant time),
-//! an `Origin` that is the server's own or listed (DNS rebinding), a body
-//! read whole within a time limit, and a quick refusal of an `initialize`
-//! when every session is taken. rmcp checks the `Host`.
+//! Every request, whatever its route (`/mcp`, the live view's, one that
+//! exists nowhere), passes one gate before any route is chosen: a `Host`
+//! that is one of the server's own names (DNS rebinding), a bearer token
+//! when any is set (required on any address but loopback; compared in
+//! constant time), an `Origin` that is the server's own or listed, a body
+//! read whole within a time limit, and for an `initialize` a place among
+//! `--max-sessions` (taken one at a time, so a burst gets no transport
+//! session past the limit). The gate names the request's owner (its
+//! token's digest) for what comes after it: the live view shows a token
+//! only its own sessions, and an MCP session serves only the token that
+//! opened it. Every answer carries headers that keep it out of other
+//! sites' frames and `<img>`s.
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -30,7 +37,7 @@ use tokio_util::sync::CancellationToken;
 use tools::Pack;
 use tower_service::Service;
 
-use crate::hub::Hub;
+use crate::hub::{Hub, Owner};
 use crate::mcp::McpServer;
 
 /// How long a client may take to send a request's headers, or its body.
@@ -95,7 +102,7 @@ pub async fn serve(
         hosts.extend(options.allowed_hosts.iter().cloned());
     }
     let config = StreamableHttpServerConfig::default()
-        .with_allowed_hosts(hosts)
+        .with_allowed_hosts(hosts.clone())
         .with_cancellation_token(cancel.clone());
     let made_for = Arc::clone(&hub);
     let service = StreamableHttpService::new(
@@ -106,7 +113,9 @@ pub async fn serve(
     let gate = Arc::new(Gate {
         tokens: options.tokens,
         origins: own_origins(address, &options.allowed_origins),
+        hosts: hosts.clone(),
         hub: Arc::clone(&hub),
+        initializing: Arc::new(tokio::sync::Mutex::new(())),
     });
     eprintln!(
         "tabwright: MCP over streamable HTTP at http://{address}/mcp, a live view of its sessions at http://{address}/live ({}; at most {} sessions, each closed after {} s idle)",
@@ -148,24 +157,37 @@ pub async fn serve(
                 let mut service = service.clone();
                 let gate = Arc::clone(&gate);
                 async move {
-                    match gate.admit(request).await {
-                        Ok(request) if is_live(&request) => {
-                            let (parts, body) = request.into_parts();
+                    let mut response = match gate.admit(request).await {
+                        Ok(admitted) if is_live(&admitted.request) => {
+                            let (parts, body) = admitted.request.into_parts();
                             let body = body
                                 .collect()
                                 .await
                                 .map(|body| body.to_bytes())
                                 .unwrap_or_default();
-                            Ok(crate::live::answer(
+                            crate::live::answer(
                                 gate.hub.as_ref(),
+                                admitted.owner,
                                 &parts.method,
                                 parts.uri.path(),
                                 &body,
-                            ))
+                            )
                         }
-                        Ok(request) => service.call(request).await,
-                        Err(refusal) => Ok::<_, Infallible>(refusal),
-                    }
+                        Ok(admitted) => {
+                            // An initialize holds its place in line until
+                            // rmcp has answered it (and its browser session
+                            // is counted).
+                            let response = service.call(admitted.request).await;
+                            drop(admitted.initializing);
+                            match response {
+                                Ok(response) => response,
+                                Err(never) => match never {},
+                            }
+                        }
+                        Err(refusal) => refusal,
+                    };
+                    crate::live::lock_headers(response.headers_mut());
+                    Ok::<_, Infallible>(response)
                 }
             });
             let served = hyper::server::conn::http1::Builder::new()
@@ -186,18 +208,41 @@ pub async fn serve(
     Ok(())
 }
 
-/// What each request must pass before rmcp sees it.
+/// What each request must pass before any route sees it.
 struct Gate {
     tokens: Vec<String>,
     /// The `Origin` values accepted, lower case.
     origins: Vec<String>,
+    /// The `Host` values accepted, lower case (none: any, on an
+    /// unspecified address, where the token guards the server).
+    hosts: Vec<String>,
     hub: Arc<Hub>,
+    /// Taken by each `initialize` until it is answered.
+    initializing: Arc<tokio::sync::Mutex<()>>,
+}
+
+/// A request the gate let through.
+struct Admitted {
+    /// As the route gets it: its body read whole, its [`Owner`] among its
+    /// extensions.
+    request: Request<Body>,
+    /// Whose it is.
+    owner: Owner,
+    /// For an `initialize`, its place in line.
+    initializing: Option<tokio::sync::OwnedMutexGuard<()>>,
 }
 
 impl Gate {
-    /// The request as rmcp gets it (its body read whole), or the answer to
-    /// one that may not pass.
-    async fn admit(&self, request: Request<Incoming>) -> Result<Request<Body>, Response<Body>> {
+    /// The request as a route gets it, or the answer to one that may not
+    /// pass.
+    async fn admit(&self, request: Request<Incoming>) -> Result<Admitted, Response<Body>> {
+        if !host_allowed(&self.hosts, request.headers()) {
+            return Err(error_response(
+                StatusCode::FORBIDDEN,
+                "this tabwright server answers only to its own host names (start it with --allowed-hosts to add one)",
+            ));
+        }
+        let mut owner = Owner::of(None);
         if !self.tokens.is_empty() {
             let header = bearer(request.headers());
             // A browser opening the live view sends no header: its token
@@ -214,6 +259,7 @@ impl Gate {
             let known = self.tokens.iter().fold(false, |known, token| {
                 known | bool::from(token.as_bytes().ct_eq(sent.as_bytes()))
             });
+            owner = Owner::of(Some(&sent));
             if !known {
                 let mut refused = error_response(
                     StatusCode::UNAUTHORIZED,
@@ -235,7 +281,8 @@ impl Gate {
                 ),
             ));
         }
-        let (parts, body) = request.into_parts();
+        let (mut parts, body) = request.into_parts();
+        parts.extensions.insert(owner);
         let read = tokio::time::timeout(READ_LIMIT, Limited::new(body, BODY_LIMIT).collect()).await;
         let body = match read {
             Ok(Ok(collected)) => collected.to_bytes(),
@@ -256,20 +303,54 @@ impl Gate {
             }
         };
         let opens_a_session = parts.method == hyper::Method::POST
+            && !is_live_path(parts.uri.path())
             && !parts.headers.contains_key("mcp-session-id")
             && serde_json::from_slice::<serde_json::Value>(&body)
                 .is_ok_and(|message| message["method"] == "initialize");
-        if opens_a_session && self.hub.open() >= self.hub.max() {
-            return Err(error_response(
-                StatusCode::SERVICE_UNAVAILABLE,
-                &format!(
-                    "tabwright serves at most {} sessions at once and all are open; end one (or wait for an idle one to close) and try again",
-                    self.hub.max()
-                ),
-            ));
+        let mut initializing = None;
+        if opens_a_session {
+            // One at a time: each sees the count the one before it left.
+            let place = Arc::clone(&self.initializing).lock_owned().await;
+            if self.hub.open() >= self.hub.max() {
+                return Err(error_response(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    &format!(
+                        "tabwright serves at most {} sessions at once and all are open; end one (or wait for an idle one to close) and try again",
+                        self.hub.max()
+                    ),
+                ));
+            }
+            initializing = Some(place);
         }
-        Ok(Request::from_parts(parts, Full::new(body).boxed()))
+        Ok(Admitted {
+            request: Request::from_parts(parts, Full::new(body).boxed()),
+            owner,
+            initializing,
+        })
     }
+}
+
+/// Whether a request's `Host` is one of `hosts` (any, where `hosts` is
+/// empty). A request without one is refused.
+pub fn host_allowed(hosts: &[String], headers: &hyper::HeaderMap) -> bool {
+    if hosts.is_empty() {
+        return true;
+    }
+    let Some(host) = headers
+        .get(hyper::header::HOST)
+        .and_then(|host| host.to_str().ok())
+    else {
+        return false;
+    };
+    let host = host.trim().to_ascii_lowercase();
+    hosts
+        .iter()
+        .any(|allowed| allowed.to_ascii_lowercase() == host)
+}
+
+/// Whether a path is the live view's (`/live…`).
+fn is_live_path(path: &str) -> bool {
+    path == "/live" || path.starts_with("/live/")
 }
 
 /// Whether a request is for the live view (`/live…`).
@@ -338,9 +419,9 @@ fn error_response(status: StatusCode, message: &str) -> Response<Body> {
     response
 }
 
-/// The `Host` headers rmcp accepts: loopback names, and the address the
+/// The `Host` headers accepted: loopback names, and the address the
 /// server listens on (on 0.0.0.0 or ::, any: the token guards it then).
-fn allowed_hosts(address: SocketAddr) -> Vec<String> {
+pub fn allowed_hosts(address: SocketAddr) -> Vec<String> {
     let mut hosts = vec![
         "localhost".to_owned(),
         "127.0.0.1".to_owned(),

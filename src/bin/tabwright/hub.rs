@@ -37,7 +37,8 @@ impl Owner {
         }
     }
 
-    fn is(&self, other: &Owner) -> bool {
+    /// Whether `other` is the same owner (compared in constant time).
+    pub fn is(&self, other: &Owner) -> bool {
         self.0.ct_eq(&other.0).into()
     }
 }
@@ -66,6 +67,8 @@ pub struct Watched {
     pub made: Instant,
     /// What it shows.
     pub watch: Arc<Watch>,
+    /// Who made it: the live view shows it to that token only.
+    owner: Owner,
     alive: Weak<Pack>,
 }
 
@@ -133,6 +136,9 @@ impl Drop for Slot {
 pub struct Legacy {
     /// Its pack.
     pub pack: Arc<Pack>,
+    /// The token the MCP session was opened with: a request with another
+    /// is not served it, whatever `Mcp-Session-Id` it sends.
+    pub owner: Owner,
     _slot: Slot,
 }
 
@@ -179,17 +185,19 @@ impl Hub {
         self.slots.max
     }
 
-    /// A browser session for a new MCP session, if there is room.
-    pub fn legacy(&self) -> Result<Legacy, Full> {
+    /// A browser session for a new MCP session opened by `owner`, if
+    /// there is room.
+    pub fn legacy(&self, owner: Owner) -> Result<Legacy, Full> {
         let slot = self.slots.take()?;
         Ok(Legacy {
-            pack: self.make("MCP session"),
+            pack: self.make("MCP session", owner),
+            owner,
             _slot: slot,
         })
     }
 
     /// A new session's pack, listed for the live view.
-    fn make(&self, kind: &'static str) -> Arc<Pack> {
+    fn make(&self, kind: &'static str, owner: Owner) -> Arc<Pack> {
         let watch = Watch::new();
         let pack = Arc::new((self.make_pack)(Arc::clone(&watch)));
         let id = self.made.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
@@ -203,13 +211,15 @@ impl Hub {
             kind,
             made: Instant::now(),
             watch,
+            owner,
             alive: Arc::downgrade(&pack),
         });
         pack
     }
 
-    /// The sessions open now, for the live view: (id, kind, age, watch).
-    pub fn watched(&self) -> Vec<(u64, &'static str, Duration, Arc<Watch>)> {
+    /// The sessions `owner` made that are open now, for the live view:
+    /// (id, kind, age, watch).
+    pub fn watched(&self, owner: Owner) -> Vec<(u64, &'static str, Duration, Arc<Watch>)> {
         let mut watched = self
             .watched
             .lock()
@@ -217,6 +227,7 @@ impl Hub {
         watched.retain(|entry| entry.alive.strong_count() > 0);
         watched
             .iter()
+            .filter(|entry| entry.owner.is(&owner))
             .map(|entry| {
                 (
                     entry.id,
@@ -231,7 +242,10 @@ impl Hub {
     /// A new browser session under a new handle, owned by `owner`.
     pub fn mint(&self, owner: Owner) -> Result<(String, Arc<Pack>), Full> {
         let slot = self.slots.take()?;
-        let pack = self.make("handle");
+        let pack = self.make("handle", owner);
+        // `close` retires the handle: a call queued behind it must not
+        // start a browser nothing would close.
+        pack.end_on_close();
         let mut handles = self.lock();
         let handle = loop {
             let handle = new_handle();
@@ -305,7 +319,7 @@ impl Hub {
     pub async fn close_all(&self) {
         let all: Vec<Held> = self.lock().drain().map(|(_, held)| held).collect();
         for held in all {
-            held.pack.close().await;
+            held.pack.end().await;
         }
     }
 
@@ -330,10 +344,11 @@ fn new_handle() -> String {
     handle
 }
 
-/// Closes a pack's browser session without making the caller wait.
+/// Ends a pack's browser session for good without making the caller
+/// wait (a call still queued on it answers that it is closed).
 fn close_later(pack: Arc<Pack>) {
     if let Ok(runtime) = tokio::runtime::Handle::try_current() {
-        runtime.spawn(async move { pack.close().await });
+        runtime.spawn(async move { pack.end().await });
     }
 }
 

@@ -1,7 +1,11 @@
 //! The live view of `tabwright mcp --http`: on the same listener as `/mcp`,
-//! behind the same gate (the bearer token, here also as `?token=`, since a
-//! browser opening the page sends no header; the `Origin` rule). It only
-//! shows, except during a handoff:
+//! behind the same gate (the `Host` and `Origin` rules, the bearer token,
+//! here also as `?token=`, since a browser opening the page sends no
+//! header). A token sees, and may act in, only the sessions made with it.
+//! No answer may be framed by another page or read by one as a picture or
+//! script (`frame-ancestors 'none'`, `X-Frame-Options`, `nosniff`,
+//! `Cross-Origin-Resource-Policy`). It only shows, except during a
+//! handoff:
 //!
 //! - `GET /live`: the page, which polls the two below;
 //! - `GET /live/sessions`: the open sessions as JSON (a number each, never
@@ -30,19 +34,19 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::TcpListener;
 use tools::Watch;
 
-use crate::hub::Hub;
+use crate::hub::{Hub, Owner};
 
 type Body = BoxBody<Bytes, Infallible>;
 
 /// The sessions a live view lists: (number, kind, age, what it shows).
 pub trait Listing: Send + Sync {
-    /// The sessions open now.
-    fn watched(&self) -> Vec<(u64, &'static str, Duration, Arc<Watch>)>;
+    /// The sessions `owner` made that are open now.
+    fn watched(&self, owner: Owner) -> Vec<(u64, &'static str, Duration, Arc<Watch>)>;
 }
 
 impl Listing for Hub {
-    fn watched(&self) -> Vec<(u64, &'static str, Duration, Arc<Watch>)> {
-        Hub::watched(self)
+    fn watched(&self, owner: Owner) -> Vec<(u64, &'static str, Duration, Arc<Watch>)> {
+        Hub::watched(self, owner)
     }
 }
 
@@ -55,14 +59,15 @@ pub struct One {
 }
 
 impl Listing for One {
-    fn watched(&self) -> Vec<(u64, &'static str, Duration, Arc<Watch>)> {
+    /// A stdio server has one owner: whoever is on loopback.
+    fn watched(&self, _: Owner) -> Vec<(u64, &'static str, Duration, Arc<Watch>)> {
         vec![(1, "stdio", self.made.elapsed(), Arc::clone(&self.watch))]
     }
 }
 
 /// Serves the live view of `listing` on `listen` (loopback only: there is
-/// no token to ask for) until the process ends; refuses any other
-/// `Origin`.
+/// no token to ask for) until the process ends; refuses a `Host` that is
+/// not one of its own names and any other `Origin`, before any route.
 pub async fn serve_alone(listen: SocketAddr, listing: Arc<dyn Listing>) -> Result<(), String> {
     if !listen.ip().is_loopback() {
         return Err(format!(
@@ -77,6 +82,7 @@ pub async fn serve_alone(listen: SocketAddr, listing: Arc<dyn Listing>) -> Resul
         .map_err(|error| format!("the listener has no address: {error}"))?;
     eprintln!("tabwright: a live view of this session at http://{address}/live");
     let own = crate::http::own_origins(address, &[]);
+    let hosts = crate::http::allowed_hosts(address);
     tokio::spawn(async move {
         loop {
             let Ok((stream, _)) = listener.accept().await else {
@@ -84,12 +90,14 @@ pub async fn serve_alone(listen: SocketAddr, listing: Arc<dyn Listing>) -> Resul
             };
             let listing = Arc::clone(&listing);
             let own = own.clone();
+            let hosts = hosts.clone();
             tokio::spawn(async move {
                 let handler = hyper::service::service_fn(
                     move |request: hyper::Request<hyper::body::Incoming>| {
                         let listing = Arc::clone(&listing);
-                        let foreign =
-                            crate::http::foreign_origin(&own, request.headers()).is_some();
+                        let foreign = crate::http::foreign_origin(&own, request.headers())
+                            .is_some()
+                            || !crate::http::host_allowed(&hosts, request.headers());
                         async move {
                             if foreign {
                                 return Ok::<_, Infallible>(reply(
@@ -113,6 +121,7 @@ pub async fn serve_alone(listen: SocketAddr, listing: Arc<dyn Listing>) -> Resul
                             };
                             Ok(answer(
                                 listing.as_ref(),
+                                Owner::of(None),
                                 &parts.method,
                                 parts.uri.path(),
                                 &body.to_bytes(),
@@ -132,15 +141,17 @@ pub async fn serve_alone(listen: SocketAddr, listing: Arc<dyn Listing>) -> Resul
 }
 
 /// The answer to a `/live…` request (`body`: a POST's).
+/// Only `owner`'s sessions are listed, shown or given input.
 pub fn answer(
     hub: &(impl Listing + ?Sized),
+    owner: Owner,
     method: &hyper::Method,
     path: &str,
     body: &[u8],
 ) -> Response<Body> {
     let path = path.trim_end_matches('/');
     if method == hyper::Method::POST {
-        return input(hub, path, body);
+        return input(hub, owner, path, body);
     }
     if path == "/live" {
         return reply(
@@ -153,12 +164,12 @@ pub fn answer(
         return reply(
             StatusCode::OK,
             "application/json",
-            sessions(hub).to_string().into_bytes(),
+            sessions(hub, owner).to_string().into_bytes(),
         );
     }
     if let Some(number) = path.strip_prefix("/live/frame/") {
         let picture = number.parse::<u64>().ok().and_then(|number| {
-            hub.watched()
+            hub.watched(owner)
                 .into_iter()
                 .find(|(id, ..)| *id == number)
                 .and_then(|(_, _, _, watch)| watch.latest())
@@ -183,7 +194,7 @@ pub fn answer(
 
 /// A person's input during a handoff: `POST /live/input/N` with a
 /// [`tools::PersonInput`] as JSON.
-fn input(hub: &(impl Listing + ?Sized), path: &str, body: &[u8]) -> Response<Body> {
+fn input(hub: &(impl Listing + ?Sized), owner: Owner, path: &str, body: &[u8]) -> Response<Body> {
     let Some(number) = path
         .strip_prefix("/live/input/")
         .and_then(|number| number.parse::<u64>().ok())
@@ -197,7 +208,11 @@ fn input(hub: &(impl Listing + ?Sized), path: &str, body: &[u8]) -> Response<Bod
             b"not an input".to_vec(),
         );
     };
-    let Some((_, _, _, watch)) = hub.watched().into_iter().find(|(id, ..)| *id == number) else {
+    let Some((_, _, _, watch)) = hub
+        .watched(owner)
+        .into_iter()
+        .find(|(id, ..)| *id == number)
+    else {
         return reply(
             StatusCode::NOT_FOUND,
             "text/plain",
@@ -216,31 +231,22 @@ fn input(hub: &(impl Listing + ?Sized), path: &str, body: &[u8]) -> Response<Bod
 }
 
 /// The open sessions, as the page shows them.
-fn sessions(hub: &(impl Listing + ?Sized)) -> Value {
+fn sessions(hub: &(impl Listing + ?Sized), owner: Owner) -> Value {
     let list: Vec<Value> = hub
-        .watched()
+        .watched(owner)
         .into_iter()
         .map(|(id, kind, age, watch)| {
             watch.looked_at();
             let recent = watch.recent();
-            let last = recent
-                .iter()
-                .rev()
-                .find(|step| step.answer.contains("\nURL: "));
-            let line = |prefix: &str| {
-                last.and_then(|step| {
-                    step.answer
-                        .lines()
-                        .find_map(|line| line.strip_prefix(prefix))
-                        .map(str::to_owned)
-                })
-            };
+            // From the browser, never from an answer's text (which holds
+            // what a page or a response body wrote).
+            let (url, title) = watch.page().unzip();
             json!({
                 "id": id,
                 "kind": kind,
                 "age_s": age.as_secs(),
-                "url": line("URL: "),
-                "title": line("Page: "),
+                "url": url,
+                "title": title,
                 "frame": watch.latest().map(|(frame, _)| frame),
                 "screencast": watch.is_screencast(),
                 "memory_mib": watch.memory().map(|memory| json!({
@@ -280,14 +286,33 @@ fn reply(status: StatusCode, kind: &'static str, body: Vec<u8>) -> Response<Body
         hyper::header::CACHE_CONTROL,
         hyper::header::HeaderValue::from_static("no-store"),
     );
-    // The page only ever talks to its own origin.
+    // The page only ever talks to its own origin, and no other page may
+    // frame it (its Done button and clickable picture).
     headers.insert(
         "content-security-policy",
         hyper::header::HeaderValue::from_static(
-            "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src 'self'; connect-src 'self'",
+            "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
         ),
     );
+    lock_headers(headers);
     response
+}
+
+/// The headers every answer of the server carries, whatever route made
+/// it: not to be framed, sniffed into another type, or read by another
+/// site as a picture or script.
+pub fn lock_headers(headers: &mut hyper::HeaderMap) {
+    use hyper::header::HeaderValue;
+    headers.insert("x-frame-options", HeaderValue::from_static("DENY"));
+    headers.insert(
+        "x-content-type-options",
+        HeaderValue::from_static("nosniff"),
+    );
+    headers.insert(
+        "cross-origin-resource-policy",
+        HeaderValue::from_static("same-origin"),
+    );
+    headers.insert("referrer-policy", HeaderValue::from_static("no-referrer"));
 }
 
 /// The live view's page: the session list, the chosen session's picture

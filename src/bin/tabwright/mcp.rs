@@ -112,7 +112,7 @@ impl McpServer {
             }
             Serves::Hub { hub, own } => (hub, own),
         };
-        let owner = Owner::of(bearer(context).as_deref());
+        let owner = owner(context);
         match named {
             Some(Value::String(handle)) if !handle.is_empty() => match hub.find(&handle, owner) {
                 Some(pack) => Ok(Route {
@@ -129,6 +129,12 @@ impl McpServer {
             Some(Value::Null) | None => {
                 let own = own.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
                 if let Some(legacy) = own.as_ref() {
+                    if !legacy.owner.is(&owner) {
+                        return Err(
+                            "This MCP session was opened with another token, so its browser is not served to this one; initialize a session of your own."
+                                .to_owned(),
+                        );
+                    }
                     return Ok(Route {
                         pack: Arc::clone(&legacy.pack),
                         handle: None,
@@ -160,10 +166,14 @@ impl McpServer {
     }
 }
 
-/// The bearer token the request came with, if it came over HTTP.
-fn bearer(context: &RequestContext<RoleServer>) -> Option<String> {
-    let parts = context.extensions.get::<hyper::http::request::Parts>()?;
-    crate::http::bearer(&parts.headers).map(str::to_owned)
+/// Whose request this is, as the HTTP gate named it (its token's digest;
+/// a server without tokens has one owner).
+fn owner(context: &RequestContext<RoleServer>) -> Owner {
+    context
+        .extensions
+        .get::<hyper::http::request::Parts>()
+        .and_then(|parts| parts.extensions.get::<Owner>().copied())
+        .unwrap_or_else(|| Owner::of(None))
 }
 
 /// Runs `call`, telling `peer` each second that it still runs.
@@ -220,8 +230,9 @@ impl ServerHandler for McpServer {
         // place here, where the session is made: a burst cannot pass the
         // limit.
         if let Serves::Hub { hub, own } = &self.serves {
+            let owner = owner(&context);
             let legacy = hub
-                .legacy()
+                .legacy(owner)
                 .map_err(|full| ErrorData::invalid_request(full.to_string(), None))?;
             *own.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(legacy);
         }
