@@ -654,6 +654,11 @@ async fn mcp_stateless_clients_keep_their_browser() {
         "progress: ",
         "burst of 12 opens: 4 sessions",
         "burst of 12 initializes",
+        "rebound host: HTTP 403",
+        "headers: not framed",
+        "another token: sees no session",
+        "close racing calls: nothing made after it",
+        "legacy session id with another token: refused",
         "foreign origin: HTTP 403",
         "slow client: let go",
     ] {

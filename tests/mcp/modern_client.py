@@ -8,8 +8,10 @@ once keeps cookies, tabs and numbers; a handle is refused with another
 token and after close; a call without a handle says what to send; a
 cancelled call frees its session within a second; a call that waits
 reports progress; a burst of opens and of legacy initializes makes no more
-sessions than --max-sessions; a foreign Origin and a slow client are
-turned away.
+sessions than --max-sessions (no transport session either); a foreign
+Origin and a slow client are turned away; the doors (a rebound host name
+on every route, framing headers, another token's view and legacy session
+ids, calls racing a close) stay shut.
 
 usage: modern_client.py URL ORIGIN MAX_SESSIONS TOKEN OTHER_TOKEN
 Exits non-zero on the first thing that is wrong.
@@ -272,13 +274,16 @@ async def burst(url, origin, token, max_sessions):
         answers = await asyncio.gather(
             *[http.post(url, headers=headers, json=init) for _ in range(3 * max_sessions)]
         )
+        # No transport session past the limit: the rest are turned away
+        # with a 503 before one is made.
         sessions = [
             answer.headers["mcp-session-id"]
             for answer in answers
-            if "mcp-session-id" in answer.headers and '"result"' in answer.text
+            if "mcp-session-id" in answer.headers
         ]
         assert len(sessions) <= max_sessions, [(a.status_code, a.text[:200]) for a in answers]
-        refused = [a for a in answers if f"at most {max_sessions} sessions" in a.text]
+        refused = [a for a in answers
+                   if a.status_code == 503 and f"at most {max_sessions} sessions" in a.text]
         assert len(sessions) + len(refused) == len(answers), [a.text[:200] for a in answers]
         print(f"burst of {len(answers)} initializes: {len(sessions)} sessions")
         for session_id in sessions:
@@ -314,6 +319,110 @@ async def transport(url, token):
     print(f"slow client: let go after {held:.0f} s")
 
 
+async def doors(url, origin, token, other_token):
+    """The listener's doors, tried as a page in the person's own browser
+    and as another client would: a rebound host name on every route, the
+    headers that keep answers out of other sites' frames and images,
+    another token's view of a session and of its handoff, a legacy
+    session id sent with another token, the live view's address taken
+    from the browser, and calls racing a close."""
+    base = url.rsplit("/mcp", 1)[0]
+    port = base.rsplit(":", 1)[1]
+    auth = {"Authorization": f"Bearer {token}"}
+    async with httpx.AsyncClient(timeout=30) as http:
+        # Every route the server knows, and one it does not: a name
+        # rebound to loopback is refused before any route is chosen.
+        routes = [("GET", "/mcp"), ("POST", "/mcp"), ("DELETE", "/mcp"), ("GET", "/live"),
+                  ("GET", "/live/sessions"), ("GET", "/live/frame/1"),
+                  ("POST", "/live/input/1"), ("GET", "/nowhere")]
+        for method, path in routes:
+            for query in ["", f"?token={token}"]:
+                answer = await http.request(
+                    method, f"{base}{path}{query}", json={} if method == "POST" else None,
+                    headers={**auth, "Host": f"rebind.example:{port}"})
+                assert answer.status_code == 403, (method, path, answer.status_code, answer.text[:200])
+        print(f"rebound host: HTTP 403 on all {len(routes)} routes")
+
+    async with client(url, token) as mine, client(url, other_token) as theirs, \
+            httpx.AsyncClient(timeout=30) as http:
+        handle, _ = await opened(mine, f"{origin}/remember?set=owner")
+        listed = (await http.get(f"{base}/live/sessions?token={token}")).json()["sessions"]
+        own = [s for s in listed if (s["url"] or "").startswith(f"{origin}/remember")]
+        assert own and own[0]["title"] == "Remember", listed
+        number = own[0]["id"]
+        page = await http.get(f"{base}/live?token={token}")
+        assert page.headers.get("x-frame-options") == "DENY", page.headers
+        assert "frame-ancestors 'none'" in page.headers.get("content-security-policy", ""), page.headers
+        for answer in [page, await http.get(f"{base}/live/sessions?token={token}")]:
+            assert answer.headers.get("x-content-type-options") == "nosniff", answer.headers
+            assert answer.headers.get("cross-origin-resource-policy") == "same-origin", answer.headers
+        for _ in range(50):
+            picture = await http.get(f"{base}/live/frame/{number}?token={token}")
+            if picture.status_code == 200:
+                break
+            await asyncio.sleep(0.1)
+        assert picture.status_code == 200, picture.status_code
+        assert picture.headers.get("cross-origin-resource-policy") == "same-origin", picture.headers
+        assert picture.headers.get("x-content-type-options") == "nosniff", picture.headers
+        print("headers: not framed, not sniffed, not another site's picture")
+
+        # Another token sees nothing of the session and cannot end its
+        # handoff.
+        waiting = asyncio.create_task(mine.call_tool(
+            "handoff", {"reason": "Only mine", "seconds": 30, "session": handle}))
+        assert await handed_over(http, base, token), "the handoff never showed"
+        theirs_listed = (await http.get(f"{base}/live/sessions?token={other_token}")).json()["sessions"]
+        assert all(s["id"] != number for s in theirs_listed), theirs_listed
+        assert "owner" not in str(theirs_listed) and origin not in str(theirs_listed), theirs_listed
+        seen = await http.get(f"{base}/live/frame/{number}?token={other_token}")
+        assert seen.status_code == 404, seen.status_code
+        pressed = await http.post(f"{base}/live/input/{number}?token={other_token}", json={"type": "done"})
+        assert pressed.status_code == 404, pressed.status_code
+        given_up = await http.post(f"{base}/live/input/{number}?token={token}", json={"type": "give_up"})
+        assert given_up.status_code == 204, given_up.status_code
+        ended = text_of(await waiting)
+        assert ended.startswith("Handoff given up"), ended
+        print("another token: sees no session, cannot press Done")
+
+        # Calls racing a close on the same handle: none of those after it
+        # makes a browser.
+        closing = asyncio.create_task(mine.call_tool("close", {"session": handle}))
+        await asyncio.sleep(0.02)
+        answers = await asyncio.gather(*[
+            mine.call_tool("snapshot", {"session": handle}) for _ in range(3)])
+        assert not (await closing).is_error
+        after = [text_of(answer) for answer in answers]
+        for text in after:
+            assert "Remember" in text or "closed" in text or "no browser session" in text, text
+        assert any("closed" in text or "no browser session" in text for text in after), after
+        for _ in range(50):
+            left = (await http.get(f"{base}/live/sessions?token={token}")).json()["sessions"]
+            if all(s["id"] != number for s in left):
+                break
+            await asyncio.sleep(0.1)
+        assert all(s["id"] != number for s in left), left
+        print("close racing calls: nothing made after it")
+
+    # A legacy MCP session is its token's: another token sending its id
+    # gets no page.
+    headers, init = legacy_initialize(token, "owner")
+    async with httpx.AsyncClient(timeout=60) as http:
+        made = await http.post(url, headers=headers, json=init)
+        session_id = made.headers["mcp-session-id"]
+        protocol = {"Mcp-Protocol-Version": "2025-11-25", "Mcp-Session-Id": session_id}
+        await http.post(url, headers={**headers, **protocol},
+                        json={"jsonrpc": "2.0", "method": "notifications/initialized"})
+        call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                "params": {"name": "open", "arguments": {"url": f"{origin}/remember?set=legacy"}}}
+        stolen = await http.post(url, json=call, headers={
+            **headers, **protocol, "Authorization": f"Bearer {other_token}"})
+        assert "opened with another token" in stolen.text, stolen.text[:400]
+        owned = await http.post(url, json=call, headers={**headers, **protocol})
+        assert "cookie=who=legacy" in owned.text, owned.text[:400]
+        await http.delete(url, headers={**headers, **protocol})
+    print("legacy session id with another token: refused")
+
+
 async def main(url, origin, max_sessions, token, other_token):
     await asyncio.gather(
         *[task(url, origin, token, name) for name in ["ada", "grace", "edsger"]],
@@ -321,6 +430,7 @@ async def main(url, origin, max_sessions, token, other_token):
     )
     await handles(url, origin, token, other_token)
     await handoff(url, origin, token)
+    await doors(url, origin, token, other_token)
     await burst(url, origin, token, max_sessions)
 
 
