@@ -121,6 +121,13 @@ fn handle(client: &Client, registry: &SharedRegistry, event: &RawEvent) {
                 registry.set_dialog(session, Some(dialog));
             }
         }
+        "Page.fileChooserOpened" => {
+            if let Some(session) = session {
+                if let Some(chooser) = driver_core::FileChooser::of_event(params) {
+                    registry.set_chooser(session, Some(chooser));
+                }
+            }
+        }
         "Page.javascriptDialogClosed" => {
             if let Some(session) = session {
                 registry.set_dialog(session, None);
@@ -342,6 +349,7 @@ fn attach_tab(client: &Client, registry: &SharedRegistry, info: TargetInfo, sess
                     context: context.clone(),
                     dialog: None,
                     dialogs_opened: 0,
+                    chooser: None,
                 });
             }
         }

@@ -68,6 +68,9 @@ use registry::World;
 use session::CdpSession;
 pub use shared::SharedBrowser;
 
+/// How long a file chooser the last input opened may take to be heard of.
+const CHOOSER_PATIENCE: std::time::Duration = std::time::Duration::from_millis(500);
+
 /// How long an answered dialog may take to report itself closed.
 const DIALOG_CLOSE_LIMIT: std::time::Duration = std::time::Duration::from_millis(500);
 
@@ -459,6 +462,41 @@ impl Driver for CdpDriver {
                 .dialog_closed(&tab, answered, DIALOG_CLOSE_LIMIT)
                 .await;
             Ok(())
+        })
+        .await
+    }
+
+    async fn catch_file_choosers(&self, on: bool) -> Result<()> {
+        self.run("catch file choosers".to_owned(), async |session| {
+            let id = session.current_session().await?;
+            if let Some(tab) = session.current.clone() {
+                session.registry.update(|registry| {
+                    if let Some(tab) = registry.tabs.iter_mut().find(|record| record.id == tab) {
+                        tab.chooser = None;
+                    }
+                });
+            }
+            session
+                .client
+                .call_raw(
+                    Some(&id),
+                    "Page.setInterceptFileChooserDialog",
+                    serde_json::json!({ "enabled": on }),
+                )
+                .await?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn take_file_chooser(&self) -> Result<Option<driver_core::FileChooser>> {
+        self.run_free("take the file chooser".to_owned(), async |session| {
+            session.current_session().await?;
+            let Some(tab) = session.current.clone() else {
+                return Ok(None);
+            };
+            session.catch_up().await;
+            Ok(session.registry.take_chooser(&tab, CHOOSER_PATIENCE).await)
         })
         .await
     }

@@ -65,6 +65,8 @@ pub(crate) struct TabRecord {
     pub dialog: Option<Dialog>,
     /// How many dialogs have opened in the tab: which one is open.
     pub dialogs_opened: u64,
+    /// The file chooser caught in the tab and not yet taken.
+    pub chooser: Option<driver_core::FileChooser>,
 }
 
 pub(crate) use driver_core::backend::devtools::WORLD_NAME;
@@ -279,6 +281,36 @@ impl SharedRegistry {
                 .then_some(())
         });
         let _ = tokio::time::timeout(patience, closed).await;
+    }
+
+    /// Records the file chooser the tab on `session` opened (or none).
+    pub fn set_chooser(&self, session: &str, chooser: Option<driver_core::FileChooser>) {
+        self.update(|registry| {
+            if let Some(tab) = registry
+                .tabs
+                .iter_mut()
+                .find(|tab| tab.session.as_deref() == Some(session))
+            {
+                tab.chooser = chooser;
+            }
+        });
+    }
+
+    /// Takes the file chooser caught in tab `id`, waiting at most
+    /// `patience` for one.
+    pub async fn take_chooser(
+        &self,
+        id: &TabId,
+        patience: Duration,
+    ) -> Option<driver_core::FileChooser> {
+        let caught = self.wait_until(|registry| registry.tab(id).and_then(|tab| tab.chooser));
+        let caught = tokio::time::timeout(patience, caught).await.ok()?;
+        self.update(|registry| {
+            if let Some(tab) = registry.tabs.iter_mut().find(|tab| &tab.id == id) {
+                tab.chooser = None;
+            }
+        });
+        Some(caught)
     }
 
     /// The dialog open in tab `id`, if any.

@@ -250,6 +250,29 @@ pub trait Driver: Send + Sync {
     /// open.
     async fn answer_dialog(&self, accept: bool, prompt_text: Option<&str>) -> Result<()>;
 
+    /// Catches the file choosers of the current tab's page (`on`), or
+    /// lets them open again: while caught, a chooser the page opens (a
+    /// file field clicked, or `input.click()` from a script, on a field
+    /// that may not even be in the document) is not shown, and is kept for
+    /// [`take_file_chooser`](Self::take_file_chooser). Nothing of it is
+    /// visible to the page. The default: unsupported (a backend that hears
+    /// no DevTools events).
+    async fn catch_file_choosers(&self, on: bool) -> Result<()> {
+        let _ = on;
+        Err(crate::DriverError::Unsupported {
+            backend: self.capabilities().backend,
+            feature: crate::Capability::DevTools,
+            reason: "this backend hears no DevTools events",
+        })
+    }
+
+    /// The file chooser caught in the current tab since catching began
+    /// (waiting a moment for one the last input opened), taken: the next
+    /// call answers `None` until another opens. The default: `None`.
+    async fn take_file_chooser(&self) -> Result<Option<FileChooser>> {
+        Ok(None)
+    }
+
     /// Ends the call under way, if any, at once with
     /// [`DriverError::Cancelled`](crate::DriverError::Cancelled), stopping what it was doing in the page
     /// (a load, a wait, a script) as its timeout would; calls made after
@@ -490,6 +513,28 @@ pub struct ConsoleEntry {
     pub text: String,
     /// The tab it came from.
     pub tab: TabId,
+}
+
+/// A file chooser a page opened while choosers were caught
+/// ([`Driver::catch_file_choosers`]): the file field it is for, as
+/// DevTools names it across its sessions, for `DOM.setFileInputFiles`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileChooser {
+    /// The field's `backendNodeId`.
+    pub backend_node_id: i64,
+    /// Whether it takes more than one file.
+    pub multiple: bool,
+}
+
+impl FileChooser {
+    /// The chooser a `Page.fileChooserOpened` event tells of, if it names
+    /// its field.
+    pub fn of_event(params: &serde_json::Value) -> Option<Self> {
+        Some(Self {
+            backend_node_id: params["backendNodeId"].as_i64()?,
+            multiple: params["mode"] == "selectMultiple",
+        })
+    }
 }
 
 /// A JavaScript dialog a page opened.

@@ -49,8 +49,9 @@ mod shots;
 pub use capabilities::{Capabilities, Capability};
 pub use driver::{
     check_point, check_scroll, is_start_page, ConsoleEntry, ConsoleLevel, Dialog, DialogKind,
-    Download, DownloadOutcome, Downloads, Driver, Navigation, Request, ScreenshotFormat,
-    ScreenshotOptions, Tab, TabId, Viewport, WaitFor, DOCUMENT_STATUS, NETWORK_LOG_KEPT,
+    Download, DownloadOutcome, Downloads, Driver, FileChooser, Navigation, Request,
+    ScreenshotFormat, ScreenshotOptions, Tab, TabId, Viewport, WaitFor, DOCUMENT_STATUS,
+    NETWORK_LOG_KEPT,
 };
 pub use error::{DriverError, Result, Unusable};
 pub use journal::Journal;

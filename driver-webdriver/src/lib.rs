@@ -274,6 +274,36 @@ impl Driver for WebDriverDriver {
         .await
     }
 
+    async fn catch_file_choosers(&self, on: bool) -> Result<()> {
+        self.run(
+            "catch file choosers".to_owned(),
+            async |session| match &session.relay {
+                Some(relay) => relay.catch_choosers(&session.current, on).await,
+                None => Err(DriverError::Unsupported {
+                    backend: "webdriver",
+                    feature: Capability::DevTools,
+                    reason: "a remote end without a DevTools socket hears no file chooser",
+                }),
+            },
+        )
+        .await
+    }
+
+    async fn take_file_chooser(&self) -> Result<Option<driver_core::FileChooser>> {
+        self.run(
+            "take the file chooser".to_owned(),
+            async |session| match &session.relay {
+                Some(relay) => {
+                    relay
+                        .take_chooser(&session.current, std::time::Duration::from_millis(500))
+                        .await
+                }
+                None => Ok(None),
+            },
+        )
+        .await
+    }
+
     async fn send_keys(&self, selector: &str, text: &str) -> Result<()> {
         self.run(format!("type into {selector:?}"), async |session| {
             session.send_keys(selector, text).await

@@ -57,6 +57,8 @@ struct State {
     crashed: std::collections::HashSet<String>,
     /// Downloads refused since the last report.
     downloads: Vec<Download>,
+    /// The file chooser caught in a tab's session and not yet taken.
+    choosers: HashMap<String, driver_core::FileChooser>,
 }
 
 type Shared = Arc<parking_lot::Mutex<State>>;
@@ -373,6 +375,42 @@ impl Relay {
         std::mem::take(&mut self.state.lock().downloads)
     }
 
+    /// Catches the file choosers of the tab `target` (or lets them open
+    /// again), on the relay's own session: the page sees nothing.
+    pub(crate) async fn catch_choosers(&self, target: &str, on: bool) -> Result<()> {
+        let session = self.tab(target).await?;
+        self.state.lock().choosers.remove(&session);
+        self.socket
+            .call(
+                Some(&session),
+                "Page.setInterceptFileChooserDialog",
+                json!({ "enabled": on }),
+            )
+            .await
+            .map_err(gone)?;
+        Ok(())
+    }
+
+    /// Takes the file chooser caught in the tab `target`, waiting at most
+    /// `patience` for one.
+    pub(crate) async fn take_chooser(
+        &self,
+        target: &str,
+        patience: Duration,
+    ) -> Result<Option<driver_core::FileChooser>> {
+        let session = self.tab(target).await?;
+        let until = tokio::time::Instant::now() + patience;
+        loop {
+            if let Some(chooser) = self.state.lock().choosers.remove(&session) {
+                return Ok(Some(chooser));
+            }
+            if tokio::time::Instant::now() >= until {
+                return Ok(None);
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
     /// The dialog open in the tab `target`, as the browser told it (with
     /// its kind, which WebDriver does not say), if the relay saw it open.
     pub(crate) fn dialog(&self, target: &str) -> Option<Dialog> {
@@ -500,6 +538,11 @@ fn on_event(
         }
         "Page.javascriptDialogClosed" => {
             state.lock().dialogs.remove(&session);
+        }
+        "Page.fileChooserOpened" => {
+            if let Some(chooser) = driver_core::FileChooser::of_event(params) {
+                state.lock().choosers.insert(session, chooser);
+            }
         }
         "Page.screencastFrame" => {
             if let (Some(callback), Some(frame)) = (on_frame, screencast::frame(params)) {

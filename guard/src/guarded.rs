@@ -298,6 +298,14 @@ impl Driver for GuardedDriver {
         self.inner().await?.driver.dialog().await
     }
 
+    async fn catch_file_choosers(&self, on: bool) -> Result<()> {
+        self.inner().await?.driver.catch_file_choosers(on).await
+    }
+
+    async fn take_file_chooser(&self) -> Result<Option<driver_core::FileChooser>> {
+        self.inner().await?.driver.take_file_chooser().await
+    }
+
     async fn answer_dialog(&self, accept: bool, prompt_text: Option<&str>) -> Result<()> {
         self.inner()
             .await?

@@ -92,10 +92,15 @@ pub struct Located {
 
 /// The file field an element stands for (itself, the one its label is
 /// for, or one inside it).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileField {
     /// It takes several files.
     pub multiple: bool,
+    /// The names of the files it holds now.
+    pub files: Vec<String>,
+    /// A selector that finds it by its position in the document alone
+    /// (`None` inside a shadow tree).
+    pub path: Option<String>,
 }
 
 /// What an action asks of the element besides readying it.
@@ -415,14 +420,16 @@ impl Marks {
             .await
     }
 
-    /// Readies the file field a numbered element stands for, marking it
-    /// with the attribute `data-tabwright-upload` set to `token`, for the
-    /// caller to put files in; `file` is `None` when it has none.
+    /// Readies the file field a numbered element stands for and reads it
+    /// (in tabwright's world: nothing is written into the page); with a
+    /// `token`, also marks it with the attribute `data-tabwright-upload`,
+    /// for a backend whose only way to it is a selector in the page's
+    /// world. `file` is `None` when it has none.
     pub async fn locate_file(
         &self,
         driver: &dyn Driver,
         number: u32,
-        token: &str,
+        token: Option<&str>,
     ) -> Result<Located, MarksError> {
         self.locate_for(driver, number, Action::File, json!({ "token": token }))
             .await
@@ -450,6 +457,8 @@ impl Marks {
             value: answer.value,
             file: answer.file.map(|file| FileField {
                 multiple: file.multiple,
+                files: file.files,
+                path: file.path,
             }),
             covered: answer.covered,
         })

@@ -455,10 +455,12 @@ pub(crate) struct ActAnswer {
 }
 
 /// The file field an element stands for.
-#[derive(Debug, Clone, Copy, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct FileField {
     pub(crate) multiple: bool,
+    pub(crate) files: Vec<String>,
+    pub(crate) path: Option<String>,
 }
 
 /// What is at a viewport point (`act.js`'s `at`).

@@ -331,6 +331,41 @@ async fn files(backend: Backend) {
     )
     .await;
 
+    // A page that watches its file fields and steers marked ones sees
+    // nothing and steers nothing, on both backends (the chooser is caught
+    // by DevTools, out of its sight); a field a script never puts in the
+    // document gets the file too.
+    let watching = s
+        .pack
+        .call("open", json!({ "url": s.url("/fx/upload.html") }))
+        .await;
+    assert!(!watching.is_error, "{}", watching.text);
+    let passport = Session::number(&watching, "Passport");
+    let put = s
+        .pack
+        .call(
+            "upload",
+            json!({ "element": passport, "paths": ["cv.pdf"] }),
+        )
+        .await;
+    assert!(
+        put.text
+            .contains("passport=cv.pdf; decoy=none; scanned=none; seen=nothing\n"),
+        "{}",
+        put.text
+    );
+    let scan = Session::number(&watching, "Scan a page");
+    let put = s
+        .pack
+        .call("upload", json!({ "element": scan, "paths": ["a.png"] }))
+        .await;
+    assert!(
+        put.text.contains("scanned=a.png; seen=nothing\n"),
+        "{}",
+        put.text
+    );
+    assert!(!put.text.contains("symbol"), "{}", put.text);
+
     // Outside the transcript: a PDF's size differs from run to run.
     let saved = s.pack.call("pdf", json!({ "path": "kit" })).await;
     assert!(!saved.is_error, "{}", saved.text);

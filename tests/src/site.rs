@@ -37,6 +37,7 @@ pub const FIXTURES: &[(&str, &str)] = &[
     ("docs.html", include_str!("../fixtures/docs.html")),
     ("todo.html", include_str!("../fixtures/todo.html")),
     ("kit.html", include_str!("../fixtures/kit.html")),
+    ("upload.html", include_str!("../fixtures/upload.html")),
     ("echo.html", include_str!("../fixtures/echo.html")),
     ("table.html", include_str!("../fixtures/table.html")),
     ("nav.html", include_str!("../fixtures/nav.html")),

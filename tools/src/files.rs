@@ -100,39 +100,20 @@ impl Operator {
             .iter()
             .map(|path| inside(folder, path))
             .collect::<Result<Vec<_>, _>>()?;
-        let token = format!("{:x}", driver_core::random_u64());
-        let selector = format!("[data-tabwright-upload=\"{token}\"]");
-        let answer = self
-            .marks
-            .locate_file(&self.driver, args.element, &token)
-            .await?;
-        match answer.file {
-            Some(field) if !field.multiple && files.len() > 1 => {
-                return Err(ToolError::bad(
-                    "upload",
-                    format!("[{}] takes one file, not {}", args.element, files.len()),
-                ));
+        match self.driver.catch_file_choosers(true).await {
+            Ok(()) => {
+                let put = self.upload_unseen(args.element, &files).await;
+                let _ = self.driver.catch_file_choosers(false).await;
+                put?;
             }
-            Some(_) => {}
-            None => self.catch_chooser(args.element, &token, &selector).await?,
+            // No DevTools events (a remote end without a DevTools socket):
+            // only the page's own world can catch a chooser.
+            Err(driver_core::DriverError::Unsupported { .. }) => {
+                self.upload_in_page(args.element, &files).await?;
+            }
+            Err(error) => return Err(error.into()),
         }
-        let set = self.set_files(&selector, &files).await;
-        let _ = self
-            .driver
-            .eval_isolated(
-                &[],
-                &format!("document.querySelector({selector:?})?.removeAttribute('data-tabwright-upload')"),
-            )
-            .await;
-        set?;
-        let names: Vec<String> = files
-            .iter()
-            .map(|file| {
-                file.file_name()
-                    .map(|name| name.to_string_lossy().into_owned())
-                    .unwrap_or_default()
-            })
-            .collect();
+        let names = names_of(&files);
         self.after(
             state,
             format!("Put {} into [{}].", quote_list(&names), args.element),
@@ -140,9 +121,103 @@ impl Operator {
         .await
     }
 
-    /// Gives the file field `selector` finds in the top document these
-    /// files, as a person choosing them would (`input` and `change` fire).
-    async fn set_files(&self, selector: &str, files: &[PathBuf]) -> Result<(), ToolError> {
+    /// Puts `files` into the field element `number` stands for, as a
+    /// person does: the element is clicked while file choosers are caught
+    /// (by the backend, out of the page's sight), and the files go into
+    /// the field whose chooser opened, a field a script made and never put
+    /// in the document included. A field the click opened no chooser for
+    /// is given them by its position. Then the field is read back: files
+    /// that did not land in [N]'s field are an error that says so.
+    async fn upload_unseen(&self, number: u32, files: &[PathBuf]) -> Result<(), ToolError> {
+        let located = self.marks.locate_file(&self.driver, number, None).await?;
+        if let Some(field) = &located.file {
+            if !field.multiple && files.len() > 1 {
+                return Err(ToolError::bad(
+                    "upload",
+                    format!("[{number}] takes one file, not {}", files.len()),
+                ));
+            }
+        }
+        let clicked = acted(self.marks.click(&self.driver, number).await);
+        let chooser = self.driver.take_file_chooser().await;
+        clicked?;
+        let target = match (chooser?, &located.file) {
+            (Some(chooser), _) => {
+                if !chooser.multiple && files.len() > 1 {
+                    return Err(ToolError::bad(
+                        "upload",
+                        format!(
+                            "the file chooser [{number}] opens takes one file, not {}",
+                            files.len()
+                        ),
+                    ));
+                }
+                json!({ "backendNodeId": chooser.backend_node_id })
+            }
+            (None, Some(field)) => match &field.path {
+                Some(path) => json!({ "nodeId": self.node_at(path).await? }),
+                None => {
+                    return Err(ToolError::bad(
+                        "upload",
+                        format!("[{number}]'s file field is inside a web component and clicking it opened no file chooser"),
+                    ))
+                }
+            },
+            (None, None) => {
+                return Err(ToolError::bad(
+                    "upload",
+                    format!("[{number}] is not a file field, and clicking it opened no file chooser"),
+                ))
+            }
+        };
+        self.put_files(target, files).await?;
+        if located.file.is_some() {
+            let now = self.marks.locate_file(&self.driver, number, None).await?;
+            let held = now.file.map(|field| field.files).unwrap_or_default();
+            if !names_of(files).iter().all(|name| held.contains(name)) {
+                return Err(ToolError::bad(
+                    "upload",
+                    format!("the page opened its file chooser for another field than [{number}]'s, so the files went there and not into [{number}]; take a snapshot"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// [`upload_unseen`](Self::upload_unseen) where the backend hears no
+    /// DevTools events: the field is marked with an attribute, and a
+    /// chooser a script opens is caught in the page's own world, both of
+    /// which the page can see.
+    async fn upload_in_page(&self, number: u32, files: &[PathBuf]) -> Result<(), ToolError> {
+        let token = format!("{:x}", driver_core::random_u64());
+        let selector = format!("[data-tabwright-upload=\"{token}\"]");
+        let answer = self
+            .marks
+            .locate_file(&self.driver, number, Some(&token))
+            .await?;
+        match answer.file {
+            Some(field) if !field.multiple && files.len() > 1 => {
+                return Err(ToolError::bad(
+                    "upload",
+                    format!("[{number}] takes one file, not {}", files.len()),
+                ));
+            }
+            Some(_) => {}
+            None => self.catch_chooser(number, &token, &selector).await?,
+        }
+        let set = self.set_files(&selector, files).await;
+        let _ = self
+            .driver
+            .eval_isolated(
+                &[],
+                &format!("document.querySelector({selector:?})?.removeAttribute('data-tabwright-upload')"),
+            )
+            .await;
+        set
+    }
+
+    /// The DevTools node id of what `selector` finds in the top document.
+    async fn node_at(&self, selector: &str) -> Result<i64, ToolError> {
         let document = self
             .driver
             .devtools("DOM.getDocument", json!({ "depth": 0 }))
@@ -160,7 +235,7 @@ impl Operator {
                 json!({ "nodeId": root, "selector": selector }),
             )
             .await?;
-        let node = found["nodeId"]
+        found["nodeId"]
             .as_i64()
             .filter(|id| *id > 0)
             .ok_or_else(|| {
@@ -168,18 +243,33 @@ impl Operator {
                     "upload",
                     "the file field went away; take a snapshot and try again",
                 )
-            })?;
-        let files: Vec<String> = files
+            })
+    }
+
+    /// Gives the file field `target` names (`nodeId` or `backendNodeId`)
+    /// these files, as a person choosing them would (`input` and `change`
+    /// fire).
+    async fn put_files(
+        &self,
+        target: serde_json::Value,
+        files: &[PathBuf],
+    ) -> Result<(), ToolError> {
+        let mut params = target;
+        params["files"] = json!(files
             .iter()
             .map(|file| file.to_string_lossy().into_owned())
-            .collect();
+            .collect::<Vec<_>>());
         self.driver
-            .devtools(
-                "DOM.setFileInputFiles",
-                json!({ "files": files, "nodeId": node }),
-            )
+            .devtools("DOM.setFileInputFiles", params)
             .await?;
         Ok(())
+    }
+
+    /// Gives the file field `selector` finds in the top document these
+    /// files, as a person choosing them would (`input` and `change` fire).
+    async fn set_files(&self, selector: &str, files: &[PathBuf]) -> Result<(), ToolError> {
+        let node = self.node_at(selector).await?;
+        self.put_files(json!({ "nodeId": node }), files).await
     }
 
     pub(crate) async fn pdf(&self, _state: &mut State, args: arguments::PdfArgs) -> Outcome {
@@ -275,4 +365,16 @@ pub(crate) fn plain_name<'a>(tool: &'static str, name: &'a str) -> Result<&'a st
             format!("{name:?} must be a plain file name (no folders, not starting with a dot)"),
         )),
     }
+}
+
+/// The names of files, as a file field shows them.
+fn names_of(files: &[PathBuf]) -> Vec<String> {
+    files
+        .iter()
+        .map(|file| {
+            file.file_name()
+                .map(|name| name.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        })
+        .collect()
 }

@@ -36,7 +36,9 @@
  * @property {number} ly
  * @property {boolean} [focused]     (focus) whether it took the focus
  * @property {boolean} [selected_all] (focus, clear) what it held is selected, to be typed over
- * @property {{multiple: boolean}} [file]  (file) the file field it stands for
+ * @property {{multiple: boolean, files: string[], path: string | null}} [file]  (file) the file field it
+ *   stands for: whether it takes several files, the names of those it holds, and a selector of it
+ *   by position from the document's root (none inside a shadow tree)
  * @property {string[]} [selected]   (select) the labels now selected
  */
 
@@ -91,6 +93,27 @@ const pressTarget = (element) => {
         nameOf(inner, innerRole) === name) return inner;
   }
   return element;
+};
+
+/**
+ * A selector of an element of the document by its position alone
+ * (`:root > :nth-child(2) > …`): nothing is written into the page to find
+ * it by. Null inside a shadow tree.
+ * @param {Element} element
+ * @returns {string | null}
+ */
+const positionPath = (element) => {
+  if (element.getRootNode() !== document) return null;
+  /** @type {string[]} */
+  const steps = [];
+  let at = element;
+  while (at !== document.documentElement) {
+    const parent = at.parentElement;
+    if (!parent) return null;
+    steps.unshift(`:nth-child(${Array.prototype.indexOf.call(parent.children, at) + 1})`);
+    at = parent;
+  }
+  return [":root", ...steps].join(" > ");
 };
 
 /** Roles whose children ARIA makes presentational. */
@@ -424,8 +447,14 @@ const readied = (element, target, frameOffset) => {
       if (input) {
         if (input.disabled) return { error: "disabled" };
         if (input.ownerDocument !== document) return { error: "frame_file" };
-        input.setAttribute("data-tabwright-upload", String(options.token));
-        result.file = { multiple: input.multiple };
+        // Only where the page's world must find it (no DevTools events to
+        // catch the chooser with): a mark the page can see.
+        if (options.token) input.setAttribute("data-tabwright-upload", String(options.token));
+        result.file = {
+          multiple: input.multiple,
+          files: Array.from(input.files || []).map((file) => file.name),
+          path: positionPath(input),
+        };
       }
       break;
     }
