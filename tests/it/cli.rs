@@ -631,10 +631,12 @@ async fn mcp_over_http_serves_many_clients() {
 async fn mcp_stateless_clients_keep_their_browser() {
     let site = Site::start().await;
     site.page("/remember", REMEMBER).await;
+    let marker = tabwright_tests::backend::Marker::new();
     let (mut server, port) = http_server(&site, |command| {
         command
             .args(["--max-sessions", "4", "--timeout", "20"])
-            .args(["--token", "open-sesame,other-key"]);
+            .args(["--token", "open-sesame,other-key"])
+            .args(["--chrome-arg", &marker.flag()]);
     })
     .await;
     let mut python = sdk2_client("modern_client.py");
@@ -666,6 +668,26 @@ async fn mcp_stateless_clients_keep_their_browser() {
     }
     eprintln!("{out}");
     assert!(out.trim_end().ends_with("ok"), "{out}");
+    // Every session is over (closed, raced by calls, deleted, refused):
+    // Chrome's own list holds no tab of any of them, only its first one.
+    let server_pid = server.id().expect("a pid");
+    let browser = marker
+        .processes()
+        .into_iter()
+        .find(|pid| *pid != server_pid)
+        .expect("the shared browser");
+    let mut devtools = tabwright_tests::devtools::DevTools::of_process(browser)
+        .await
+        .expect("its DevTools");
+    let mut pages = Vec::new();
+    for _ in 0..100 {
+        pages = devtools.pages().await.expect("its targets");
+        if pages.len() <= 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(pages.len() <= 1, "tabs left behind: {pages:#?}");
     server.kill().await.expect("the server stops");
 }
 
