@@ -597,6 +597,7 @@ async fn mcp_over_http_serves_many_clients() {
     for expected in [
         "ada: sees only its own cookie",
         "one too many: HTTP 503",
+        "new MCP session per call: 7 calls, one browser",
         "idle session closed",
         "no token: HTTP 401",
     ] {

@@ -1,15 +1,17 @@
 """Drives `tabwright mcp --http` with the official MCP Python SDK's
 streamable HTTP client (PyPI package `mcp`), as several MCP clients at once:
 each gets a browser session of its own (a cookie one sets, another never
-sees), one more than --max-sessions is refused with a clear error, a session
-left idle is closed by the server, and a server with a token refuses a
-request without it.
+sees), one more than --max-sessions is refused with a clear error, a client
+that opens a new MCP session for every call keeps its browser by the handle
+the first answer names, a session left idle is closed by the server, and a
+server with a token refuses a request without it.
 
 usage: http_client.py URL ORIGIN MAX_SESSIONS IDLE_SECONDS [TOKEN]
 Prints one line per step; exits non-zero on the first thing that is wrong.
 """
 
 import asyncio
+import re
 import sys
 
 import httpx
@@ -70,6 +72,33 @@ async def refused(url, token, expected):
     raise AssertionError("a client that should have been refused was served")
 
 
+async def call_once(url, token, tool, arguments):
+    """One call on an MCP session of its own, ended right after, as hosts
+    and gateways that open a new session for every call do."""
+    async with streamablehttp_client(url, headers=headers_for(token)) as (read, write, _):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            return await session.call_tool(tool, arguments)
+
+
+async def churn(url, origin, token, max_sessions):
+    """A client that opens a new MCP session for every call keeps its
+    browser by the handle the first answer names, and more such calls than
+    there are places never run out of them."""
+    first = await call_once(url, token, "open", {"url": f"{origin}/remember?set=churner"})
+    text = text_of(first)
+    found = re.search(r"Session (tw_[a-z2-7]{26}): ", text)
+    assert not first.isError and found, text
+    handle = found.group(1)
+    for step in range(2 * max_sessions):
+        again = await call_once(url, token, "open", {"url": f"{origin}/remember", "session": handle})
+        page = text_of(again)
+        assert not again.isError and "cookie=who=churner " in page, (step, page)
+        assert "Session tw_" not in page, page
+    await call_once(url, token, "close", {"session": handle})
+    print(f"new MCP session per call: {2 * max_sessions + 1} calls, one browser")
+
+
 async def main(url, origin, max_sessions, idle, token):
     names = ["ada", "grace", "edsger"][:max_sessions]
     ready = asyncio.Semaphore(0)
@@ -90,6 +119,8 @@ async def main(url, origin, max_sessions, idle, token):
             listed = await session.list_tools()
             assert "open" in [tool.name for tool in listed.tools]
     print("after they left: served")
+
+    await churn(url, origin, token, max_sessions)
 
     # A session left open without a word is closed by the server.
     async with httpx.AsyncClient() as http:

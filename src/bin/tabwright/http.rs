@@ -311,7 +311,7 @@ impl Gate {
         if opens_a_session {
             // One at a time: each sees the count the one before it left.
             let place = Arc::clone(&self.initializing).lock_owned().await;
-            if self.hub.open() >= self.hub.max() {
+            if !self.hub.has_room() {
                 return Err(error_response(
                     StatusCode::SERVICE_UNAVAILABLE,
                     &format!(

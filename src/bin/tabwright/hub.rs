@@ -1,13 +1,19 @@
 //! The browser sessions of `tabwright mcp --http`, and the one count they
 //! share against `--max-sessions`.
 //!
-//! A client on a revision with transport sessions (`Mcp-Session-Id`) gets
-//! one browser session for its MCP session ([`Hub::legacy`], at
-//! `initialize`). A request without one (the 2026-07-28 revision is
-//! stateless) names its browser session by a handle the server minted
-//! ([`Hub::mint`], on an `open` that named none) and passes back as the
-//! `session` argument: long and random, never reused, bound to the bearer
-//! token that made it, closed by `close` or after `--idle-timeout`.
+//! Every browser session is kept under a handle: long and random, never
+//! reused, bound to the bearer token that made it, passed back as the
+//! `session` argument, closed by `close` or after `--idle-timeout`. A
+//! request without a transport session (the 2026-07-28 revision is
+//! stateless) gets one from an `open` that named none ([`Hub::mint`]). A
+//! client on a revision with transport sessions (`Mcp-Session-Id`) gets
+//! one for its MCP session at `initialize` ([`Hub::legacy`]), used by every
+//! call of that MCP session that names none, and named in its first
+//! answer: a client that opens a new MCP session for every call (some hosts
+//! and gateways do) passes it and keeps its browser. When such an MCP
+//! session ends, its browser session stays under its handle (unless no
+//! call ever used it), until it sits idle too long or a new session needs
+//! its place.
 //!
 //! A slot is taken where a session is made, under one lock, so no burst of
 //! requests makes more sessions than the limit.
@@ -77,6 +83,9 @@ struct Held {
     pack: Arc<Pack>,
     owner: Owner,
     used: Instant,
+    /// When the MCP session it was made for ended, if one did: from then
+    /// on it gives its place to a new session that finds none free.
+    detached: Option<Instant>,
     _slot: Slot,
 }
 
@@ -131,20 +140,50 @@ impl Drop for Slot {
     }
 }
 
-/// A legacy MCP session's browser session: closed, and its slot given
-/// back, when the MCP session's server goes.
+/// An MCP session's browser session, under its handle. When the MCP
+/// session's server goes, the browser session ends if no call used it,
+/// and else stays for a client that comes back with the handle.
 pub struct Legacy {
-    /// Its pack.
-    pub pack: Arc<Pack>,
+    /// The handle it is kept under.
+    pub handle: String,
     /// The token the MCP session was opened with: a request with another
     /// is not served it, whatever `Mcp-Session-Id` it sends.
     pub owner: Owner,
-    _slot: Slot,
+    used: std::sync::atomic::AtomicBool,
+    announced: std::sync::atomic::AtomicBool,
+    hub: Weak<Hub>,
+}
+
+impl Legacy {
+    /// Notes a call on it; true the first time (its answer names the
+    /// handle).
+    pub fn use_once(&self) -> bool {
+        use std::sync::atomic::Ordering;
+        self.used.store(true, Ordering::Release);
+        !self.announced.swap(true, Ordering::AcqRel)
+    }
+
+    /// Gives it up at once if no call used it (its MCP session went on to
+    /// another browser session, named by handle).
+    pub fn give_up_if_unused(&self) {
+        if !self.used.load(std::sync::atomic::Ordering::Acquire) {
+            if let Some(hub) = self.hub.upgrade() {
+                hub.end(&self.handle);
+            }
+        }
+    }
 }
 
 impl Drop for Legacy {
     fn drop(&mut self) {
-        close_later(Arc::clone(&self.pack));
+        let Some(hub) = self.hub.upgrade() else {
+            return;
+        };
+        if self.used.load(std::sync::atomic::Ordering::Acquire) {
+            hub.detach(&self.handle);
+        } else {
+            hub.end(&self.handle);
+        }
     }
 }
 
@@ -180,20 +219,64 @@ impl Hub {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
+    /// Whether a new session would find a place: one free, or one whose
+    /// client left.
+    pub fn has_room(&self) -> bool {
+        self.open() < self.max() || self.lock().values().any(|held| held.detached.is_some())
+    }
+
     /// The most sessions served at once.
     pub fn max(&self) -> usize {
         self.slots.max
     }
 
-    /// A browser session for a new MCP session opened by `owner`, if
-    /// there is room.
-    pub fn legacy(&self, owner: Owner) -> Result<Legacy, Full> {
-        let slot = self.slots.take()?;
+    /// A browser session for a new MCP session opened by `owner`, under
+    /// a handle of its own, if there is room.
+    pub fn legacy(self: &Arc<Self>, owner: Owner) -> Result<Legacy, Full> {
+        let (handle, _) = self.hold("MCP session", owner)?;
         Ok(Legacy {
-            pack: self.make("MCP session", owner),
+            handle,
             owner,
-            _slot: slot,
+            used: Default::default(),
+            announced: Default::default(),
+            hub: Arc::downgrade(self),
         })
+    }
+
+    /// A place among the sessions: a free one, or the one of the session
+    /// whose MCP session ended longest ago (its client gone), ended now.
+    fn place(&self) -> Result<Slot, Full> {
+        loop {
+            match self.slots.take() {
+                Ok(slot) => return Ok(slot),
+                Err(full) => {
+                    let oldest = {
+                        let handles = self.lock();
+                        handles
+                            .iter()
+                            .filter_map(|(handle, held)| Some((held.detached?, handle.clone())))
+                            .min()
+                            .map(|(_, handle)| handle)
+                    };
+                    match oldest {
+                        Some(handle) => {
+                            tracing::info!(
+                                "a session whose client left gave its place to a new one"
+                            );
+                            self.end(&handle);
+                        }
+                        None => return Err(full),
+                    }
+                }
+            }
+        }
+    }
+
+    /// Notes that the MCP session `handle` was made for has ended.
+    fn detach(&self, handle: &str) {
+        if let Some(held) = self.lock().get_mut(handle) {
+            held.detached = Some(Instant::now());
+        }
     }
 
     /// A new session's pack, listed for the live view.
@@ -241,11 +324,18 @@ impl Hub {
 
     /// A new browser session under a new handle, owned by `owner`.
     pub fn mint(&self, owner: Owner) -> Result<(String, Arc<Pack>), Full> {
-        let slot = self.slots.take()?;
-        let pack = self.make("handle", owner);
+        let (handle, pack) = self.hold("handle", owner)?;
         // `close` retires the handle: a call queued behind it must not
         // start a browser nothing would close.
         pack.end_on_close();
+        Ok((handle, pack))
+    }
+
+    /// A new browser session of `kind` under a new handle, owned by
+    /// `owner`.
+    fn hold(&self, kind: &'static str, owner: Owner) -> Result<(String, Arc<Pack>), Full> {
+        let slot = self.place()?;
+        let pack = self.make(kind, owner);
         let mut handles = self.lock();
         let handle = loop {
             let handle = new_handle();
@@ -259,6 +349,7 @@ impl Hub {
                 pack: Arc::clone(&pack),
                 owner,
                 used: Instant::now(),
+                detached: None,
                 _slot: slot,
             },
         );
@@ -273,6 +364,7 @@ impl Hub {
             return None;
         }
         held.used = Instant::now();
+        held.detached = None;
         Some(Arc::clone(&held.pack))
     }
 

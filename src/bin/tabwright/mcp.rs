@@ -1,6 +1,7 @@
 //! `tabwright mcp`: the tool pack as an MCP server, over stdio (one
 //! session) or streamable HTTP (`http`: browser sessions from a [`Hub`],
-//! one per MCP session, or one per handle for stateless requests).
+//! each under a handle: one made for each MCP session, or by `open` for
+//! stateless requests).
 //!
 //! stdout carries the protocol, so everything else (logs) goes to stderr.
 //! A tool's failure is an MCP tool result with `isError: true` and the
@@ -115,11 +116,20 @@ impl McpServer {
         let owner = owner(context);
         match named {
             Some(Value::String(handle)) if !handle.is_empty() => match hub.find(&handle, owner) {
-                Some(pack) => Ok(Route {
-                    pack,
-                    handle: Some(handle),
-                    preface: None,
-                }),
+                Some(pack) => {
+                    // An MCP session that joins a browser session by its
+                    // handle (a client that reconnected) gives up the
+                    // unused one it was made with.
+                    let own = own.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                    if let Some(legacy) = own.as_ref().filter(|legacy| legacy.handle != handle) {
+                        legacy.give_up_if_unused();
+                    }
+                    Ok(Route {
+                        pack,
+                        handle: Some(handle),
+                        preface: None,
+                    })
+                }
                 None => Err(format!(
                     "There is no browser session {:?} (it was closed, sat unused for more than {} s, or another client made it). Call open without a session to start a new one.",
                     handle.chars().take(40).collect::<String>(),
@@ -135,11 +145,25 @@ impl McpServer {
                                 .to_owned(),
                         );
                     }
-                    return Ok(Route {
-                        pack: Arc::clone(&legacy.pack),
-                        handle: None,
-                        preface: None,
-                    });
+                    if let Some(pack) = hub.find(&legacy.handle, owner) {
+                        let first = legacy.use_once();
+                        let handle = &legacy.handle;
+                        return Ok(Route {
+                            pack,
+                            // Not the handle's `close` rule: the MCP
+                            // session's next call starts a fresh browser.
+                            handle: None,
+                            preface: first.then(|| format!(
+                                "Session {handle}: this browser is kept under that handle; if your client reconnects (a new MCP session), pass \"session\": \"{handle}\" to keep it (its tabs, cookies and numbers)."
+                            )),
+                        });
+                    }
+                    if tool != "open" {
+                        return Err(format!(
+                            "This MCP session's browser session was closed (it sat unused for more than {} s, or its place went to another client). Call open to start a new one.",
+                            hub.idle.as_secs()
+                        ));
+                    }
                 }
                 drop(own);
                 if tool != "open" {
@@ -208,8 +232,9 @@ impl ServerHandler for McpServer {
         let handles = match self.serves {
             Serves::One(_) => "",
             Serves::Hub { .. } => {
-                " Without an MCP session, each browser session has a handle: open without \
-                 one answers with it; pass it as session in every later call."
+                " Each browser session has a handle, named in its first answer: pass it as \
+                 session in later calls (without an MCP session, in every call) to keep the \
+                 browser."
             }
         };
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
