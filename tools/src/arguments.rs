@@ -28,14 +28,14 @@ pub(crate) struct OpenArgs {
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct SnapshotArgs {
-    /// The whole page, not just the screen and a margin.
+    /// The whole page, not just around the screen.
     #[serde(default)]
     pub(crate) full_page: bool,
-    /// Only the part inside this element (a dialog, a menu, a form).
+    /// Only inside this element (a dialog, a form).
     pub(crate) scope: Option<u32>,
-    /// At most this many tokens of page text (up to 50000); the rest comes in parts.
+    /// At most this many tokens (up to 50000); the rest in parts.
     pub(crate) max_tokens: Option<u32>,
-    /// Which part of a cut snapshot (1 is the first).
+    /// Which part, from 1.
     pub(crate) part: Option<u32>,
 }
 
@@ -43,14 +43,14 @@ pub(crate) struct SnapshotArgs {
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ReadArgs {
-    /// Only the text inside this element.
+    /// Only inside this element.
     pub(crate) element: Option<u32>,
-    /// All of the page, not only its main content (navigation, header, footer and sidebars too).
+    /// All of the page: navigation, header, footer and sidebars too.
     #[serde(default)]
     pub(crate) whole_page: bool,
-    /// At most this many tokens (up to 50000); the rest comes in parts.
+    /// At most this many tokens (up to 50000); the rest in parts.
     pub(crate) max_tokens: Option<u32>,
-    /// Which part of a cut text (1 is the first).
+    /// Which part, from 1.
     pub(crate) part: Option<u32>,
 }
 
@@ -70,13 +70,13 @@ pub(crate) struct FindArgs {
 pub(crate) struct ClickArgs {
     /// The element's number.
     pub(crate) element: Option<u32>,
-    /// Or a point: CSS pixels from the viewport's left.
+    /// Or a point: CSS pixels from the left.
     pub(crate) x: Option<f64>,
-    /// And from its top.
+    /// And from the top.
     pub(crate) y: Option<f64>,
     /// Default left.
     pub(crate) button: Option<ButtonArg>,
-    /// 2: a double click, 3: a triple. Default 1.
+    /// 2: double, 3: triple.
     #[schemars(range(min = 1, max = 3))]
     pub(crate) count: Option<u8>,
     /// Keys held while clicking.
@@ -87,8 +87,7 @@ pub(crate) struct ClickArgs {
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ConsoleArgs {
-    /// The least a message must be to be listed (errors include uncaught
-    /// page errors). Default debug: all.
+    /// The least level listed (error: page errors too). Default: all.
     pub(crate) level: Option<LevelArg>,
 }
 
@@ -125,7 +124,8 @@ pub(crate) enum ButtonArg {
     Middle,
 }
 
-/// A key held while clicking.
+// A key held while clicking (no doc comment: the schema says it once,
+// on the list).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 pub(crate) enum ModifierArg {
     Alt,
@@ -207,7 +207,7 @@ pub(crate) fn clicked(click: driver_core::Click, what: &str) -> String {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct TypeArgs {
-    /// The field's number; leave out to type into the focused element.
+    /// The field's number; none: the focused element.
     pub(crate) element: Option<u32>,
     pub(crate) text: String,
     /// Press Enter afterwards.
@@ -242,9 +242,9 @@ pub(crate) struct SelectArgs {
 pub(crate) struct HoverArgs {
     /// The element's number.
     pub(crate) element: Option<u32>,
-    /// Or a point: CSS pixels from the viewport's left.
+    /// Or a point: CSS pixels from the left.
     pub(crate) x: Option<f64>,
-    /// And from its top.
+    /// And from the top.
     pub(crate) y: Option<f64>,
 }
 
@@ -262,15 +262,13 @@ pub(crate) enum Direction {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ScrollArgs {
-    /// Which way, by most of a screen (or by pixels); with `element`, inside
-    /// that element (a scroll box), by most of its size.
+    /// Which way, by most of a screen, or of the box `element` names.
     pub(crate) direction: Option<Direction>,
-    /// Alone: until this element is on screen. With `direction`: the box
-    /// to scroll.
+    /// Alone: until it is on screen. With `direction`: the box to scroll.
     pub(crate) element: Option<u32>,
     /// How far, in CSS pixels.
     pub(crate) pixels: Option<f64>,
-    /// Or scroll the box under this point: x.
+    /// Or the box under this point: x.
     pub(crate) x: Option<f64>,
     /// And y.
     pub(crate) y: Option<f64>,
@@ -320,7 +318,7 @@ pub(crate) struct ScreenshotArgs {
     /// The whole page, not just the viewport.
     #[serde(default)]
     pub(crate) full_page: bool,
-    /// No picture if it looks as in your last screenshot of this tab.
+    /// No picture if unchanged since your last one of this tab.
     #[serde(default)]
     pub(crate) if_changed: bool,
     /// Only this element (the forms group's; the core schema leaves it out).

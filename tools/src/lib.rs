@@ -90,7 +90,7 @@ pub use output::{Image, ToolOutput};
 pub use pack::Pack;
 pub use secrets::Scrubber;
 pub use short::ShortCall;
-pub use table::{definitions, Export, Hints, ToolDef};
+pub use table::{definitions, Export, Hints, ToolDef, INSTRUCTIONS};
 pub use trace::{Step, Trace};
 pub use watch::{PersonInput, Watch};
 
