@@ -425,8 +425,12 @@ impl Driver for CdpDriver {
         driver_core::check_scroll(x, y, dx, dy)?;
         self.run(format!("scroll at ({x}, {y})"), async |session| {
             let id = session.current_session().await?;
-            let event = input::wheel_event(x, y, dx, dy);
-            session.page(&id).mouse_event(event).await
+            let page = session.page(&id);
+            // A wheel before the page's latest frame is lost: wait for one.
+            let _ = page
+                .evaluate_in_frame(&[], World::Isolated, input::PAINTED_FRAME)
+                .await;
+            page.mouse_event(input::wheel_event(x, y, dx, dy)).await
         })
         .await
     }

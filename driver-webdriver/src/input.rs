@@ -85,12 +85,12 @@ impl WdSession {
 
     pub(crate) async fn wheel(&mut self, x: f64, y: f64, dx: f64, dy: f64) -> Result<()> {
         self.focus_current().await?;
-        // chromedriver's wheel action at times scrolled nothing on a loaded
-        // machine (the conformance check failed about 1 run in 7 with busy
-        // loops beside it; a hit test first made it rarer, not gone). The
-        // DevTools wheel event, which the CDP backend sends and which never
-        // failed so, goes through the CDP bridge where the remote end has
-        // one; the W3C action is for the others.
+        // A wheel sent before the compositor has the page's latest frame
+        // scrolls nothing (on a busy machine, right after a load, on both
+        // backends): wait for a painted frame first. The DevTools wheel
+        // event goes through the CDP bridge where the remote end has one;
+        // the W3C action is for the others.
+        let _ = self.eval_isolated(&[], input::PAINTED_FRAME).await;
         let event = input::wheel_event(x, y, dx, dy);
         match self.cdp("Input.dispatchMouseEvent", event).await {
             Err(DriverError::Protocol(_)) => {}

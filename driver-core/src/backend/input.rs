@@ -38,6 +38,16 @@ pub fn move_event(x: f64, y: f64) -> Value {
     json!({ "type": "mouseMoved", "x": x, "y": y, "buttons": 0 })
 }
 
+/// An expression that resolves once the page has painted a frame (two
+/// animation frames: one to schedule, one to see it committed), or after
+/// a second where frames do not run (a background tab). A wheel sent before
+/// the compositor has the page's latest frame is lost (nothing scrolls:
+/// seen on a busy machine right after a load), so a backend waits for this
+/// first.
+pub const PAINTED_FRAME: &str = "new Promise((done) => { \
+    requestAnimationFrame(() => requestAnimationFrame(() => done(true))); \
+    setTimeout(() => done(false), 1000); })";
+
 /// The wheel turned over a viewport point by `dx`, `dy` CSS pixels.
 pub fn wheel_event(x: f64, y: f64, dx: f64, dy: f64) -> Value {
     json!({ "type": "mouseWheel", "x": x, "y": y, "deltaX": dx, "deltaY": dy })
