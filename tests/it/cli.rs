@@ -662,6 +662,7 @@ async fn mcp_stateless_clients_keep_their_browser() {
         "another token: sees no session",
         "close racing calls: nothing made after it",
         "legacy session id with another token: refused",
+        "tasks: a long wait polled to its answer",
         "foreign origin: HTTP 403",
         "slow client: let go",
     ] {

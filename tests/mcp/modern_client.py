@@ -18,6 +18,7 @@ Exits non-zero on the first thing that is wrong.
 """
 
 import asyncio
+import json
 import re
 import socket
 import sys
@@ -423,6 +424,81 @@ async def doors(url, origin, token, other_token):
     print("legacy session id with another token: refused")
 
 
+def answer_of(response):
+    """The JSON-RPC answer in a streamable HTTP response (JSON or SSE)."""
+    if response.headers.get("content-type", "").startswith("application/json"):
+        return response.json()
+    for line in response.text.splitlines():
+        if line.startswith("data: ") and '"jsonrpc"' in line:
+            return json.loads(line[len("data: "):])
+    raise AssertionError(f"no answer in {response.status_code} {response.text[:300]}")
+
+
+async def tasks(url, origin, token, other_token):
+    """A client that declares the Tasks extension: a long wait becomes a
+    task it polls (its status the progress sentence) and reads the answer
+    of; a task it cancels stops and frees the session at once; a quick
+    call is answered as usual; another token cannot read the task."""
+    headers, init = legacy_initialize(token, "tasker")
+    init["params"]["capabilities"] = {"extensions": {"io.modelcontextprotocol/tasks": {}}}
+    async with httpx.AsyncClient(timeout=60) as http:
+        made = await http.post(url, headers=headers, json=init)
+        assert "io.modelcontextprotocol/tasks" in made.text, made.text[:400]
+        session = {"Mcp-Protocol-Version": "2025-11-25", "Mcp-Session-Id": made.headers["mcp-session-id"]}
+        await http.post(url, headers={**headers, **session},
+                        json={"jsonrpc": "2.0", "method": "notifications/initialized"})
+        ids = iter(range(10, 1000))
+
+        async def rpc(method, params, bearer=token):
+            body = {"jsonrpc": "2.0", "id": next(ids), "method": method, "params": params}
+            response = await http.post(url, json=body, headers={
+                **headers, **session, "Authorization": f"Bearer {bearer}"})
+            return answer_of(response)
+
+        def call(tool, arguments):
+            return rpc("tools/call", {"name": tool, "arguments": arguments})
+
+        quick = await call("open", {"url": f"{origin}/"})
+        assert quick["result"].get("resultType", "complete") != "task", quick
+        assert "Welcome home" in json.dumps(quick), quick
+
+        started = time.monotonic()
+        made = (await call("wait_for", {"seconds": 3}))["result"]
+        assert made["resultType"] == "task" and made["status"] == "working", made
+        assert time.monotonic() - started < 1.5, "the task was not made at once"
+        task = made["taskId"]
+        stolen = await rpc("tasks/get", {"taskId": task}, bearer=other_token)
+        assert "error" in stolen, stolen
+        messages = set()
+        for _ in range(100):
+            got = (await rpc("tasks/get", {"taskId": task}))["result"]
+            if got["status"] != "working":
+                break
+            messages.add(got.get("statusMessage", ""))
+            await asyncio.sleep(0.3)
+        assert got["status"] == "completed", got
+        assert any("wait_for: waiting for the page" in m for m in messages), messages
+        assert "Waited" in json.dumps(got["result"]) or "wait" in json.dumps(got["result"]).lower(), got
+
+        never = (await call("wait_for", {"text": "never on the page"}))["result"]
+        assert never["resultType"] == "task", never
+        await asyncio.sleep(0.5)
+        cancelled = await rpc("tasks/cancel", {"taskId": never["taskId"]})
+        assert "error" not in cancelled, cancelled
+        for _ in range(40):
+            got = (await rpc("tasks/get", {"taskId": never["taskId"]}))["result"]
+            if got["status"] != "working":
+                break
+            await asyncio.sleep(0.1)
+        assert got["status"] == "cancelled", got
+        after = time.monotonic()
+        snapshot = await call("snapshot", {})
+        assert snapshot["result"].get("resultType", "complete") != "task", snapshot
+        assert "Welcome home" in json.dumps(snapshot) and time.monotonic() - after < 2, snapshot
+        await http.delete(url, headers={**headers, **session})
+    print(f"tasks: a long wait polled to its answer ({len(messages)} status sentences), a cancelled one stopped")
+
+
 async def main(url, origin, max_sessions, token, other_token):
     await asyncio.gather(
         *[task(url, origin, token, name) for name in ["ada", "grace", "edsger"]],
@@ -431,6 +507,7 @@ async def main(url, origin, max_sessions, token, other_token):
     await handles(url, origin, token, other_token)
     await handoff(url, origin, token)
     await doors(url, origin, token, other_token)
+    await tasks(url, origin, token, other_token)
     await burst(url, origin, token, max_sessions)
 
 

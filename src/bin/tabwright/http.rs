@@ -105,8 +105,14 @@ pub async fn serve(
         .with_allowed_hosts(hosts.clone())
         .with_cancellation_token(cancel.clone());
     let made_for = Arc::clone(&hub);
+    let tasks = Arc::new(crate::mcp::Tasks::default());
     let service = StreamableHttpService::new(
-        move || Ok(McpServer::over_http(Arc::clone(&made_for))),
+        move || {
+            Ok(McpServer::over_http(
+                Arc::clone(&made_for),
+                Arc::clone(&tasks),
+            ))
+        },
         Arc::new(sessions),
         config,
     );

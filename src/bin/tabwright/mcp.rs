@@ -19,7 +19,11 @@ use rmcp::model::{
     ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
     ProgressToken, ServerCapabilities, ServerConfig, Tool,
 };
+use rmcp::model::{
+    CancelTaskParams, CreateTaskResult, GetTaskParams, GetTaskResult, UpdateTaskParams,
+};
 use rmcp::service::RequestContext;
+use rmcp::task_manager::{TaskContext, TaskExit, TaskManager, TaskOptions};
 use rmcp::{ErrorData, Peer, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{Map, Value};
 use tools::{Pack, ToolOutput};
@@ -32,10 +36,17 @@ const SESSION: &str = "session";
 /// How often a call with a progress token reports that it still runs.
 const PROGRESS_EVERY: Duration = Duration::from_secs(1);
 
+/// How long a call of a client that takes tasks runs before it becomes one.
+const TASK_AFTER: Duration = Duration::from_secs(2);
+
+/// How long a task's answer is kept for the client to read (10 minutes).
+const TASK_KEPT_MS: u64 = 600_000;
+
 /// The MCP face of the tool pack.
 #[derive(Clone)]
 pub struct McpServer {
     serves: Serves,
+    tasks: Arc<Tasks>,
 }
 
 #[derive(Clone)]
@@ -64,16 +75,18 @@ impl McpServer {
     pub fn new(pack: Arc<Pack>) -> Self {
         Self {
             serves: Serves::One(pack),
+            tasks: Arc::default(),
         }
     }
 
     /// A server for one request or MCP session of the HTTP server.
-    pub fn over_http(hub: Arc<Hub>) -> Self {
+    pub fn over_http(hub: Arc<Hub>, tasks: Arc<Tasks>) -> Self {
         Self {
             serves: Serves::Hub {
                 hub,
                 own: Arc::new(Mutex::new(None)),
             },
+            tasks,
         }
     }
 
@@ -190,6 +203,162 @@ impl McpServer {
     }
 }
 
+impl McpServer {
+    /// The MCP answer to a call the pack answered: the handle's idle clock
+    /// or its end, and a preface (a new handle) before the pack's words.
+    fn answered(
+        &self,
+        handle: &Option<String>,
+        preface: Option<String>,
+        name: &str,
+        mut output: ToolOutput,
+    ) -> CallToolResult {
+        if let (Serves::Hub { hub, .. }, Some(handle)) = (&self.serves, handle) {
+            if name == "close" && !output.is_error {
+                hub.end(handle);
+                output.text.push_str(&format!(
+                    "\nSession {handle} is ended; open without a session starts a new one."
+                ));
+            } else {
+                hub.touch(handle);
+            }
+        }
+        if let Some(preface) = preface {
+            output.text = format!("{preface}\n{}", output.text);
+        }
+        let mut content = vec![ContentBlock::text(output.text)];
+        for image in &output.images {
+            content.push(ContentBlock::image(image.base64(), image.mime_type));
+        }
+        if output.is_error {
+            CallToolResult::error(content)
+        } else {
+            CallToolResult::success(content)
+        }
+    }
+
+    /// A call from a client that takes tasks: answered as usual if it ends
+    /// within [`TASK_AFTER`] (at once for `handoff` and `wait_for`, which
+    /// wait by design), else it goes on as a task the client polls
+    /// (`tasks/get`, its status the same sentence a progress notification
+    /// carries) and may cancel (`tasks/cancel` stops it as a cancelled call
+    /// does), whatever the host's patience for one request.
+    async fn call_as_task(
+        &self,
+        target: Route,
+        name: String,
+        arguments: Map<String, Value>,
+        context: &RequestContext<RoleServer>,
+    ) -> CallToolResponse {
+        let stop = tokio_util::sync::CancellationToken::new();
+        let pack = Arc::clone(&target.pack);
+        let running = {
+            let (name, stop) = (name.clone(), stop.clone());
+            tokio::spawn(async move {
+                pack.call_until(&name, Value::Object(arguments), stop.cancelled_owned())
+                    .await
+            })
+        };
+        let mut running = Box::pin(running);
+        let after = if matches!(name.as_str(), "handoff" | "wait_for") {
+            Duration::ZERO
+        } else {
+            TASK_AFTER
+        };
+        let joined = |joined: Result<ToolOutput, tokio::task::JoinError>| {
+            joined.unwrap_or_else(|error| ToolOutput {
+                text: format!("The call failed inside tabwright (a bug: {error}); try again or take a snapshot."),
+                images: Vec::new(),
+                is_error: true,
+            })
+        };
+        tokio::select! {
+            biased;
+            done = &mut running => {
+                let output = joined(done);
+                return self.answered(&target.handle, target.preface, &name, output).into();
+            }
+            () = context.ct.cancelled() => {
+                stop.cancel();
+                let output = joined(running.await);
+                return self.answered(&target.handle, target.preface, &name, output).into();
+            }
+            () = tokio::time::sleep(after) => {}
+        }
+        let server = self.clone();
+        let waiting_for = if name == "handoff" {
+            "the person"
+        } else {
+            "the page"
+        };
+        let started = Instant::now();
+        let task = self.tasks.manager.spawn(
+            TaskOptions::new()
+                .with_ttl_ms(TASK_KEPT_MS)
+                .with_poll_interval_ms(1000)
+                .with_status_message(format!("{name}: waiting for {waiting_for} (0 s)")),
+            move |task: TaskContext| {
+                Box::pin(async move {
+                    let mut ticks = tokio::time::interval(PROGRESS_EVERY);
+                    loop {
+                        tokio::select! {
+                            done = &mut running => {
+                                let output = joined(done);
+                                return Ok(server.answered(&target.handle, target.preface, &name, output));
+                            }
+                            () = task.cancelled() => {
+                                stop.cancel();
+                                let _ = running.await;
+                                return Err(TaskExit::Cancelled);
+                            }
+                            _ = ticks.tick() => {
+                                let seconds = started.elapsed().as_secs();
+                                task.set_status_message(format!("{name}: waiting for {waiting_for} ({seconds} s)"));
+                            }
+                        }
+                    }
+                })
+            },
+        );
+        self.tasks
+            .owners
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .insert(task.task_id.clone(), owner(context));
+        tracing::info!(task = %task.task_id, "a call goes on as a task");
+        CallToolResponse::Task(CreateTaskResult::new(task))
+    }
+}
+
+/// The tasks calls became, and who may see each: one table for the whole
+/// server, since on the stateless revision `tasks/get` comes on a request
+/// of its own.
+#[derive(Default)]
+pub struct Tasks {
+    manager: TaskManager,
+    owners: Mutex<std::collections::HashMap<String, Owner>>,
+}
+
+impl Tasks {
+    /// Refuses a task another token made, as if it did not exist.
+    fn check(&self, task: &str, owner: Owner) -> Result<(), ErrorData> {
+        let owners = self
+            .owners
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        match owners.get(task) {
+            Some(made_by) if made_by.is(&owner) => Ok(()),
+            _ => Err(ErrorData::invalid_params(
+                format!(
+                    "there is no task {:?}",
+                    task.chars().take(60).collect::<String>()
+                ),
+                None,
+            )),
+        }
+    }
+}
+
 /// Whose request this is, as the HTTP gate named it (its token's digest;
 /// a server without tokens has one owner).
 fn owner(context: &RequestContext<RoleServer>) -> Owner {
@@ -237,9 +406,14 @@ impl ServerHandler for McpServer {
                  browser."
             }
         };
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(Implementation::new("tabwright", env!("CARGO_PKG_VERSION")))
-            .with_instructions(format!("{}{handles}", tools::INSTRUCTIONS))
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_tasks()
+                .build(),
+        )
+        .with_server_info(Implementation::new("tabwright", env!("CARGO_PKG_VERSION")))
+        .with_instructions(format!("{}{handles}", tools::INSTRUCTIONS))
     }
 
     async fn initialize(
@@ -334,37 +508,53 @@ impl ServerHandler for McpServer {
                 return Ok(CallToolResult::error(vec![ContentBlock::text(sentence)]).into())
             }
         };
+        let takes_tasks = context
+            .client_capabilities()
+            .is_some_and(|capabilities| capabilities.supports_tasks());
+        if takes_tasks {
+            return Ok(self.call_as_task(target, name, arguments, &context).await);
+        }
         let cancelled = context.ct.clone();
         let call =
             target
                 .pack
                 .call_until(&name, Value::Object(arguments), cancelled.cancelled_owned());
-        let mut output = match context.meta.get_progress_token() {
+        let output = match context.meta.get_progress_token() {
             Some(token) => with_progress(call, token, &context.peer, &name).await,
             None => call.await,
         };
-        if let (Serves::Hub { hub, .. }, Some(handle)) = (&self.serves, &target.handle) {
-            if name == "close" && !output.is_error {
-                hub.end(handle);
-                output.text.push_str(&format!(
-                    "\nSession {handle} is ended; open without a session starts a new one."
-                ));
-            } else {
-                hub.touch(handle);
-            }
-        }
-        if let Some(preface) = target.preface {
-            output.text = format!("{preface}\n{}", output.text);
-        }
-        let mut content = vec![ContentBlock::text(output.text)];
-        for image in &output.images {
-            content.push(ContentBlock::image(image.base64(), image.mime_type));
-        }
-        let result = if output.is_error {
-            CallToolResult::error(content)
-        } else {
-            CallToolResult::success(content)
-        };
-        Ok(result.into())
+        Ok(self
+            .answered(&target.handle, target.preface, &name, output)
+            .into())
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        self.tasks.check(&request.task_id, owner(&context))?;
+        let task = self.tasks.manager.get_task(&request.task_id)?;
+        Ok(GetTaskResult::new(task))
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.tasks.check(&request.task_id, owner(&context))?;
+        self.tasks
+            .manager
+            .update_task(&request.task_id, request.input_responses)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.tasks.check(&request.task_id, owner(&context))?;
+        self.tasks.manager.cancel_task(&request.task_id)
     }
 }
