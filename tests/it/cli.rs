@@ -598,6 +598,7 @@ async fn mcp_over_http_serves_many_clients() {
         "ada: sees only its own cookie",
         "one too many: HTTP 503",
         "new MCP session per call: 7 calls, one browser",
+        "handoff through the host: a link to that session alone",
         "idle session closed",
         "no token: HTTP 401",
     ] {

@@ -15,7 +15,7 @@ import re
 import sys
 
 import httpx
-from mcp import ClientSession
+from mcp import ClientSession, types
 from mcp.client.streamable_http import streamablehttp_client
 
 
@@ -99,6 +99,46 @@ async def churn(url, origin, token, max_sessions):
     print(f"new MCP session per call: {2 * max_sessions + 1} calls, one browser")
 
 
+async def handoff_through_host(url, origin, token):
+    """A host that shows a person a link (URL-mode elicitation): a handoff
+    asks it to show the live view of that session alone, under a key of
+    its own; the person types there and accepts in the host; the key ends
+    with the handoff."""
+    base = url.rsplit("/mcp", 1)[0]
+    seen = {}
+
+    async def shown(context, params):
+        link = params.url
+        seen["link"] = link
+        key = link.split("key=", 1)[1]
+        async with httpx.AsyncClient(timeout=30) as http:
+            listed = (await http.get(f"{base}/live/sessions?key={key}")).json()["sessions"]
+            seen["listed"] = len(listed)
+            number = listed[0]["id"]
+            typed = await http.post(f"{base}/live/input/{number}?key={key}",
+                                    json={"type": "text", "text": "Grace-Hopper-7"})
+            seen["typed"] = typed.status_code
+        return types.ElicitResult(action="accept")
+
+    async with streamablehttp_client(url, headers=headers_for(token)) as (read, write, _):
+        async with ClientSession(read, write, elicitation_callback=shown) as session:
+            await session.initialize()
+            opened = await session.call_tool("open", {"url": f"{origin}/remember?set=person"})
+            assert not opened.isError, text_of(opened)
+            done = text_of(await session.call_tool(
+                "handoff", {"reason": "Sign in with your key", "seconds": 60}))
+            assert done.startswith("Handoff done"), done
+            assert "Grace-Hopper-7" not in done, done
+    assert seen.get("listed") == 1 and seen.get("typed") == 204, seen
+    assert seen["link"].startswith(f"{base}/live?key=view_"), seen
+    key = seen["link"].split("key=", 1)[1]
+    async with httpx.AsyncClient(timeout=30) as http:
+        later = await http.get(f"{base}/live/sessions?key={key}")
+    # The key ended with the handoff: without the server's token nothing.
+    assert later.status_code == 401 or later.json()["sessions"] == [], (later.status_code, later.text)
+    print("handoff through the host: a link to that session alone, done there")
+
+
 async def main(url, origin, max_sessions, idle, token):
     names = ["ada", "grace", "edsger"][:max_sessions]
     ready = asyncio.Semaphore(0)
@@ -121,6 +161,7 @@ async def main(url, origin, max_sessions, idle, token):
     print("after they left: served")
 
     await churn(url, origin, token, max_sessions)
+    await handoff_through_host(url, origin, token)
 
     # A session left open without a word is closed by the server.
     async with httpx.AsyncClient() as http:

@@ -93,6 +93,7 @@ pub async fn serve(
         options.definitions,
         options.max_sessions,
         options.idle,
+        format!("http://{address}"),
     );
     let mut sessions = LocalSessionManager::default();
     sessions.session_config.keep_alive = Some(options.idle);
@@ -173,7 +174,7 @@ pub async fn serve(
                                 .unwrap_or_default();
                             crate::live::answer(
                                 gate.hub.as_ref(),
-                                admitted.owner,
+                                admitted.viewer,
                                 &parts.method,
                                 parts.uri.path(),
                                 &body,
@@ -232,8 +233,8 @@ struct Admitted {
     /// As the route gets it: its body read whole, its [`Owner`] among its
     /// extensions.
     request: Request<Body>,
-    /// Whose it is.
-    owner: Owner,
+    /// Whose it is, and for a handoff's key the one session it opens.
+    viewer: crate::live::Viewer,
     /// For an `initialize`, its place in line.
     initializing: Option<tokio::sync::OwnedMutexGuard<()>>,
 }
@@ -249,16 +250,20 @@ impl Gate {
             ));
         }
         let mut owner = Owner::of(None);
-        if !self.tokens.is_empty() {
+        // A handoff's link opens one session's live view with a key of its
+        // own, short-lived, in place of the server's token.
+        let view = is_live(&request)
+            .then(|| query_value(&request, "key"))
+            .flatten()
+            .and_then(|key| self.hub.view(&key));
+        if let Some(view) = view {
+            owner = view.owner;
+        } else if !self.tokens.is_empty() {
             let header = bearer(request.headers());
             // A browser opening the live view sends no header: its token
             // comes in the address.
             let query = is_live(&request)
-                .then(|| {
-                    url::form_urlencoded::parse(request.uri().query().unwrap_or("").as_bytes())
-                        .find(|(name, _)| name == "token")
-                        .map(|(_, value)| value.into_owned())
-                })
+                .then(|| query_value(&request, "token"))
                 .flatten();
             let sent = header.map(str::to_owned).or(query).unwrap_or_default();
             // Every token is compared, each in constant time.
@@ -289,6 +294,7 @@ impl Gate {
         }
         let (mut parts, body) = request.into_parts();
         parts.extensions.insert(owner);
+        let only = view.map(|view| view.id);
         let read = tokio::time::timeout(READ_LIMIT, Limited::new(body, BODY_LIMIT).collect()).await;
         let body = match read {
             Ok(Ok(collected)) => collected.to_bytes(),
@@ -330,7 +336,7 @@ impl Gate {
         }
         Ok(Admitted {
             request: Request::from_parts(parts, Full::new(body).boxed()),
-            owner,
+            viewer: crate::live::Viewer { owner, only },
             initializing,
         })
     }
@@ -352,6 +358,13 @@ pub fn host_allowed(hosts: &[String], headers: &hyper::HeaderMap) -> bool {
     hosts
         .iter()
         .any(|allowed| allowed.to_ascii_lowercase() == host)
+}
+
+/// The value of `name` in a request's query, if it has one.
+fn query_value<B>(request: &Request<B>, name: &str) -> Option<String> {
+    url::form_urlencoded::parse(request.uri().query().unwrap_or("").as_bytes())
+        .find(|(key, _)| key == name)
+        .map(|(_, value)| value.into_owned())
 }
 
 /// Whether a path is the live view's (`/live…`).

@@ -61,6 +61,22 @@ pub struct Hub {
     /// The tools' MCP definitions (every session's pack offers the same).
     pub definitions: Vec<serde_json::Value>,
     handles: Mutex<HashMap<String, Held>>,
+    /// Where the live view is served (`http://ADDR`), for the links a
+    /// handoff sends through the host.
+    pub live_url: String,
+    /// Short-lived keys to one session's live view, by key.
+    views: Mutex<HashMap<String, View>>,
+}
+
+/// What a live-view key opens: one session's view, for its owner, until
+/// it expires or its handoff ends.
+#[derive(Clone, Copy)]
+pub struct View {
+    /// The session's number in the live view.
+    pub id: u64,
+    /// Who made the session.
+    pub owner: Owner,
+    until: Instant,
 }
 
 /// A session as the live view lists it.
@@ -195,8 +211,11 @@ impl Hub {
         definitions: Vec<serde_json::Value>,
         max: usize,
         idle: Duration,
+        live_url: String,
     ) -> Arc<Self> {
         Arc::new(Self {
+            live_url,
+            views: Mutex::new(HashMap::new()),
             definitions,
             make_pack: Box::new(make_pack),
             watched: Mutex::new(Vec::new()),
@@ -298,6 +317,63 @@ impl Hub {
             alive: Arc::downgrade(&pack),
         });
         pack
+    }
+
+    /// The live view's number and watch of the session `pack` is, if it is
+    /// one of this hub's.
+    pub fn watch_of(&self, pack: &Arc<Pack>) -> Option<(u64, Arc<Watch>)> {
+        let watched = self
+            .watched
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        watched
+            .iter()
+            .find(|entry| std::ptr::eq(entry.alive.as_ptr(), Arc::as_ptr(pack)))
+            .map(|entry| (entry.id, Arc::clone(&entry.watch)))
+    }
+
+    /// A new key to session `id`'s live view alone, for `owner`, good for
+    /// `ttl`: what a handoff's link carries instead of the server's token.
+    pub fn view_key(&self, id: u64, owner: Owner, ttl: Duration) -> String {
+        let key = new_handle().replacen("tw_", "view_", 1);
+        let mut views = self
+            .views
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let now = Instant::now();
+        views.retain(|_, view| view.until > now);
+        views.insert(
+            key.clone(),
+            View {
+                id,
+                owner,
+                until: now + ttl,
+            },
+        );
+        key
+    }
+
+    /// What `key` opens, if it is a live one (compared in constant time).
+    pub fn view(&self, key: &str) -> Option<View> {
+        let views = self
+            .views
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let now = Instant::now();
+        views
+            .iter()
+            .find(|(known, view)| {
+                view.until > now && bool::from(known.as_bytes().ct_eq(key.as_bytes()))
+            })
+            .map(|(_, view)| *view)
+    }
+
+    /// Ends `key` (its handoff is over).
+    pub fn revoke(&self, key: &str) {
+        self.views
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .remove(key);
     }
 
     /// The sessions `owner` made that are open now, for the live view:

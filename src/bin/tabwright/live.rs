@@ -38,6 +38,30 @@ use crate::hub::{Hub, Owner};
 
 type Body = BoxBody<Bytes, Infallible>;
 
+/// Who asks the live view: an owner, and with a handoff's key the one
+/// session it may see.
+#[derive(Clone, Copy)]
+pub struct Viewer {
+    /// Whose sessions.
+    pub owner: Owner,
+    /// Only this session (a handoff's key).
+    pub only: Option<u64>,
+}
+
+impl Viewer {
+    /// The sessions of `listing` this viewer sees.
+    fn sessions(
+        self,
+        listing: &(impl Listing + ?Sized),
+    ) -> Vec<(u64, &'static str, Duration, Arc<Watch>)> {
+        listing
+            .watched(self.owner)
+            .into_iter()
+            .filter(|(id, ..)| self.only.is_none_or(|only| only == *id))
+            .collect()
+    }
+}
+
 /// The sessions a live view lists: (number, kind, age, what it shows).
 pub trait Listing: Send + Sync {
     /// The sessions `owner` made that are open now.
@@ -121,7 +145,10 @@ pub async fn serve_alone(listen: SocketAddr, listing: Arc<dyn Listing>) -> Resul
                             };
                             Ok(answer(
                                 listing.as_ref(),
-                                Owner::of(None),
+                                Viewer {
+                                    owner: Owner::of(None),
+                                    only: None,
+                                },
                                 &parts.method,
                                 parts.uri.path(),
                                 &body.to_bytes(),
@@ -144,14 +171,14 @@ pub async fn serve_alone(listen: SocketAddr, listing: Arc<dyn Listing>) -> Resul
 /// Only `owner`'s sessions are listed, shown or given input.
 pub fn answer(
     hub: &(impl Listing + ?Sized),
-    owner: Owner,
+    viewer: Viewer,
     method: &hyper::Method,
     path: &str,
     body: &[u8],
 ) -> Response<Body> {
     let path = path.trim_end_matches('/');
     if method == hyper::Method::POST {
-        return input(hub, owner, path, body);
+        return input(hub, viewer, path, body);
     }
     if path == "/live" {
         return reply(
@@ -164,12 +191,13 @@ pub fn answer(
         return reply(
             StatusCode::OK,
             "application/json",
-            sessions(hub, owner).to_string().into_bytes(),
+            sessions(hub, viewer).to_string().into_bytes(),
         );
     }
     if let Some(number) = path.strip_prefix("/live/frame/") {
         let picture = number.parse::<u64>().ok().and_then(|number| {
-            hub.watched(owner)
+            viewer
+                .sessions(hub)
                 .into_iter()
                 .find(|(id, ..)| *id == number)
                 .and_then(|(_, _, _, watch)| watch.latest())
@@ -194,7 +222,7 @@ pub fn answer(
 
 /// A person's input during a handoff: `POST /live/input/N` with a
 /// [`tools::PersonInput`] as JSON.
-fn input(hub: &(impl Listing + ?Sized), owner: Owner, path: &str, body: &[u8]) -> Response<Body> {
+fn input(hub: &(impl Listing + ?Sized), viewer: Viewer, path: &str, body: &[u8]) -> Response<Body> {
     let Some(number) = path
         .strip_prefix("/live/input/")
         .and_then(|number| number.parse::<u64>().ok())
@@ -208,8 +236,8 @@ fn input(hub: &(impl Listing + ?Sized), owner: Owner, path: &str, body: &[u8]) -
             b"not an input".to_vec(),
         );
     };
-    let Some((_, _, _, watch)) = hub
-        .watched(owner)
+    let Some((_, _, _, watch)) = viewer
+        .sessions(hub)
         .into_iter()
         .find(|(id, ..)| *id == number)
     else {
@@ -231,9 +259,9 @@ fn input(hub: &(impl Listing + ?Sized), owner: Owner, path: &str, body: &[u8]) -
 }
 
 /// The open sessions, as the page shows them.
-fn sessions(hub: &(impl Listing + ?Sized), owner: Owner) -> Value {
-    let list: Vec<Value> = hub
-        .watched(owner)
+fn sessions(hub: &(impl Listing + ?Sized), viewer: Viewer) -> Value {
+    let list: Vec<Value> = viewer
+        .sessions(hub)
         .into_iter()
         .map(|(id, kind, age, watch)| {
             watch.looked_at();
@@ -337,8 +365,8 @@ pre{white-space:pre-wrap;background:#f6f6f6;padding:6px;font-size:12px;max-heigh
 &nbsp; <button id=done><b>Done</b></button> <button id=giveup>Give up</button></p></div>
 <img id=frame alt=""></div><div id=calls></div></div>
 <script>
-const token = new URLSearchParams(location.search).get("token");
-const q = token ? "?token=" + encodeURIComponent(token) : "";
+const params = new URLSearchParams(location.search), token = params.get("token"), key = params.get("key");
+const q = token ? "?token=" + encodeURIComponent(token) : key ? "?key=" + encodeURIComponent(key) : "";
 let chosen = null, shown = null, handing = false;
 function text(tag, content, cls) { const e = document.createElement(tag); e.textContent = content; if (cls) e.className = cls; return e; }
 async function tick() {

@@ -13,6 +13,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use rmcp::model::ElicitationAction;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
     InitializeRequestParams, InitializeResult, ListPromptsResult, ListResourceTemplatesResult,
@@ -22,7 +23,7 @@ use rmcp::model::{
 use rmcp::model::{
     CancelTaskParams, CreateTaskResult, GetTaskParams, GetTaskResult, UpdateTaskParams,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{ElicitationMode, RequestContext};
 use rmcp::task_manager::{TaskContext, TaskExit, TaskManager, TaskOptions};
 use rmcp::{ErrorData, Peer, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{Map, Value};
@@ -237,6 +238,78 @@ impl McpServer {
         }
     }
 
+    /// Where the client can show a person a link (URL-mode elicitation),
+    /// asks the host to show the live view of this session alone, under a
+    /// key that expires with the handoff: the person does what the reason
+    /// says in the picture there, then presses Done there or accepts in
+    /// the host (declining gives up). `None` where the host cannot, or on
+    /// stdio (its live view has no keys).
+    fn hand_over_through_host(
+        &self,
+        target: &Route,
+        arguments: &Map<String, Value>,
+        context: &RequestContext<RoleServer>,
+    ) -> Option<ThroughHost> {
+        let Serves::Hub { hub, .. } = &self.serves else {
+            return None;
+        };
+        if !context
+            .peer
+            .supported_elicitation_modes()
+            .contains(&ElicitationMode::Url)
+        {
+            return None;
+        }
+        let (id, watch) = hub.watch_of(&target.pack)?;
+        let seconds = arguments
+            .get("seconds")
+            .and_then(Value::as_f64)
+            .filter(|seconds| seconds.is_finite())
+            .unwrap_or(300.0)
+            .clamp(1.0, 1800.0);
+        let lasts = Duration::from_secs_f64(seconds);
+        let key = hub.view_key(id, owner(context), lasts + Duration::from_secs(60));
+        let link = url::Url::parse(&format!("{}/live?key={key}", hub.live_url)).ok()?;
+        let reason: String = arguments
+            .get("reason")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .chars()
+            .take(300)
+            .collect();
+        let message = format!(
+            "The agent hands you its browser: {reason}. Open the link and do it in the picture there; then press Done on that page, or accept here."
+        );
+        let peer = context.peer.clone();
+        let asked = tokio::spawn(async move {
+            // The handoff begins in the pack a moment later; an answer
+            // before it would reach nothing.
+            for _ in 0..100 {
+                if watch.handoff().is_some() {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            let answered = peer
+                .elicit_url_with_timeout(message, link, format!("handoff-{id}"), Some(lasts))
+                .await;
+            let input = match answered {
+                Ok(ElicitationAction::Accept) => tools::PersonInput::Done,
+                Ok(_) => tools::PersonInput::GiveUp,
+                Err(error) => {
+                    tracing::debug!(%error, "the host did not show the handoff's link");
+                    return;
+                }
+            };
+            watch.person(input);
+        });
+        Some(ThroughHost {
+            asked,
+            key,
+            hub: Arc::clone(hub),
+        })
+    }
+
     /// A call from a client that takes tasks: answered as usual if it ends
     /// within [`TASK_AFTER`] (at once for `handoff` and `wait_for`, which
     /// wait by design), else it goes on as a task the client polls
@@ -249,6 +322,7 @@ impl McpServer {
         name: String,
         arguments: Map<String, Value>,
         context: &RequestContext<RoleServer>,
+        through_host: Option<ThroughHost>,
     ) -> CallToolResponse {
         let stop = tokio_util::sync::CancellationToken::new();
         let pack = Arc::clone(&target.pack);
@@ -299,6 +373,8 @@ impl McpServer {
                 .with_status_message(format!("{name}: waiting for {waiting_for} (0 s)")),
             move |task: TaskContext| {
                 Box::pin(async move {
+                    // The host's link lasts as long as the task's call.
+                    let _through_host = through_host;
                     let mut ticks = tokio::time::interval(PROGRESS_EVERY);
                     loop {
                         tokio::select! {
@@ -327,6 +403,21 @@ impl McpServer {
             .insert(task.task_id.clone(), owner(context));
         tracing::info!(task = %task.task_id, "a call goes on as a task");
         CallToolResponse::Task(CreateTaskResult::new(task))
+    }
+}
+
+/// A handoff offered through the host: withdrawn (the request to the host
+/// dropped, the key ended) when the call ends.
+struct ThroughHost {
+    asked: tokio::task::JoinHandle<()>,
+    key: String,
+    hub: Arc<Hub>,
+}
+
+impl Drop for ThroughHost {
+    fn drop(&mut self) {
+        self.asked.abort();
+        self.hub.revoke(&self.key);
     }
 }
 
@@ -508,11 +599,18 @@ impl ServerHandler for McpServer {
                 return Ok(CallToolResult::error(vec![ContentBlock::text(sentence)]).into())
             }
         };
+        // A handoff, where the host can show a person a link, is offered
+        // there too; it is withdrawn when the call ends.
+        let through_host = (name == "handoff")
+            .then(|| self.hand_over_through_host(&target, &arguments, &context))
+            .flatten();
         let takes_tasks = context
             .client_capabilities()
             .is_some_and(|capabilities| capabilities.supports_tasks());
         if takes_tasks {
-            return Ok(self.call_as_task(target, name, arguments, &context).await);
+            return Ok(self
+                .call_as_task(target, name, arguments, &context, through_host)
+                .await);
         }
         let cancelled = context.ct.clone();
         let call =
@@ -523,6 +621,7 @@ impl ServerHandler for McpServer {
             Some(token) => with_progress(call, token, &context.peer, &name).await,
             None => call.await,
         };
+        drop(through_host);
         Ok(self
             .answered(&target.handle, target.preface, &name, output)
             .into())
