@@ -722,6 +722,10 @@ async fn mcp_typescript_client() {
     let (stdio, http) = tokio::join!(run(stdio, None), run(http, None));
     server.kill().await.expect("the server stops");
     assert!(stdio.contains("live view: Second"), "{stdio}");
+    assert!(
+        http.contains("reconnected: the handle kept the page"),
+        "{http}"
+    );
     for out in [&stdio, &http] {
         for expected in [
             "each with a title and four hints",

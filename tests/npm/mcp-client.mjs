@@ -3,7 +3,8 @@
 // every tool carries a title and the four hints; a page is opened and an
 // element clicked; a call aborted by the client (the SDK sends
 // notifications/cancelled) frees the session within a second; a call that
-// waits reports progress.
+// waits reports progress; over HTTP, a new client passing the handle the
+// first answer named gets the same page.
 //
 // Over stdio the server also serves its live view (--live), which must show
 // the session's page and a picture of it.
@@ -107,6 +108,26 @@ if (waited.isError) fail(textOf(waited));
 if (ticks.length < 2) fail(`progress: ${JSON.stringify(ticks)}`);
 console.log(`progress: ${ticks.length} notifications`);
 
-await client.callTool({ name: "close", arguments: {} });
-await client.close();
+if (mode === "http") {
+  // A host that opens a new MCP session for every call: the first answer
+  // named the browser session's handle, and a new client passing it gets
+  // the same page.
+  const handle = /Session (tw_[a-z2-7]{26}):/.exec(textOf(opened));
+  if (!handle) fail(`no handle in the first answer: ${textOf(opened)}`);
+  await client.close();
+  const again = new Client({ name: "tabwright-test-again", version: "1" });
+  await again.connect(
+    new StreamableHTTPClientTransport(new URL(target), {
+      requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    }),
+  );
+  const kept = await again.callTool({ name: "snapshot", arguments: { session: handle[1] } });
+  if (kept.isError || !textOf(kept).includes("The second page")) fail(textOf(kept));
+  console.log("reconnected: the handle kept the page");
+  await again.callTool({ name: "close", arguments: { session: handle[1] } });
+  await again.close();
+} else {
+  await client.callTool({ name: "close", arguments: {} });
+  await client.close();
+}
 console.log("ok");
