@@ -473,12 +473,8 @@ impl Driver for CdpDriver {
     async fn catch_file_choosers(&self, on: bool) -> Result<()> {
         self.run("catch file choosers".to_owned(), async |session| {
             let id = session.current_session().await?;
-            if let Some(tab) = session.current.clone() {
-                session.registry.update(|registry| {
-                    if let Some(tab) = registry.tabs.iter_mut().find(|record| record.id == tab) {
-                        tab.chooser = None;
-                    }
-                });
+            if let Some(tab) = &session.current {
+                session.registry.clear_chooser(tab);
             }
             session
                 .client

@@ -305,12 +305,17 @@ impl SharedRegistry {
     ) -> Option<driver_core::FileChooser> {
         let caught = self.wait_until(|registry| registry.tab(id).and_then(|tab| tab.chooser));
         let caught = tokio::time::timeout(patience, caught).await.ok()?;
+        self.clear_chooser(id);
+        Some(caught)
+    }
+
+    /// Forgets the file chooser caught in tab `id`, if any.
+    pub fn clear_chooser(&self, id: &TabId) {
         self.update(|registry| {
             if let Some(tab) = registry.tabs.iter_mut().find(|tab| &tab.id == id) {
                 tab.chooser = None;
             }
         });
-        Some(caught)
     }
 
     /// The dialog open in tab `id`, if any.

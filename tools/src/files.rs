@@ -131,27 +131,16 @@ impl Operator {
     async fn upload_unseen(&self, number: u32, files: &[PathBuf]) -> Result<(), ToolError> {
         let located = self.marks.locate_file(&self.driver, number, None).await?;
         if let Some(field) = &located.file {
-            if !field.multiple && files.len() > 1 {
-                return Err(ToolError::bad(
-                    "upload",
-                    format!("[{number}] takes one file, not {}", files.len()),
-                ));
-            }
+            fits(field.multiple, files, || format!("[{number}]"))?;
         }
         let clicked = acted(self.marks.click(&self.driver, number).await);
         let chooser = self.driver.take_file_chooser().await;
         clicked?;
         let target = match (chooser?, &located.file) {
             (Some(chooser), _) => {
-                if !chooser.multiple && files.len() > 1 {
-                    return Err(ToolError::bad(
-                        "upload",
-                        format!(
-                            "the file chooser [{number}] opens takes one file, not {}",
-                            files.len()
-                        ),
-                    ));
-                }
+                fits(chooser.multiple, files, || {
+                    format!("the file chooser [{number}] opens")
+                })?;
                 json!({ "backendNodeId": chooser.backend_node_id })
             }
             (None, Some(field)) => match &field.path {
@@ -196,13 +185,7 @@ impl Operator {
             .locate_file(&self.driver, number, Some(&token))
             .await?;
         match answer.file {
-            Some(field) if !field.multiple && files.len() > 1 => {
-                return Err(ToolError::bad(
-                    "upload",
-                    format!("[{number}] takes one file, not {}", files.len()),
-                ));
-            }
-            Some(_) => {}
+            Some(field) => fits(field.multiple, files, || format!("[{number}]"))?,
             None => self.catch_chooser(number, &token, &selector).await?,
         }
         let set = self.set_files(&selector, files).await;
@@ -365,6 +348,18 @@ pub(crate) fn plain_name<'a>(tool: &'static str, name: &'a str) -> Result<&'a st
             format!("{name:?} must be a plain file name (no folders, not starting with a dot)"),
         )),
     }
+}
+
+/// Whether `files` fit a field (or chooser) that takes several or one;
+/// `what` names it in the error.
+fn fits(multiple: bool, files: &[PathBuf], what: impl FnOnce() -> String) -> Result<(), ToolError> {
+    if multiple || files.len() <= 1 {
+        return Ok(());
+    }
+    Err(ToolError::bad(
+        "upload",
+        format!("{} takes one file, not {}", what(), files.len()),
+    ))
 }
 
 /// The names of files, as a file field shows them.
