@@ -28,6 +28,7 @@ macro_rules! both_backends {
 mod accessible;
 mod answers;
 mod cli;
+mod coded;
 mod conformance;
 mod crates;
 mod egress;

@@ -525,3 +525,14 @@ pub(crate) struct EvaluateArgs {
     /// A JavaScript expression; a promise is awaited.
     pub(crate) expression: String,
 }
+
+/// `run`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RunArgs {
+    /// JavaScript (an async function's body): `await tw.TOOL({...})` per
+    /// call, `return` a value.
+    pub(crate) script: String,
+    /// Seconds it may run (default 30, at most 300).
+    pub(crate) timeout: Option<u32>,
+}

@@ -12,10 +12,15 @@ use serde_json::json;
 
 use crate::{Pack, PackOptions};
 
-const ORIGIN: &str = "http://127.0.0.1:9";
+pub(crate) const ORIGIN: &str = "http://127.0.0.1:9";
 
 /// A pack over a fake that serves two pages, and the fake.
-fn pack() -> (Pack, FakeDriver) {
+pub(crate) fn pack() -> (Pack, FakeDriver) {
+    pack_with(PackOptions::default())
+}
+
+/// The same, with these options.
+pub(crate) fn pack_with(options: PackOptions) -> (Pack, FakeDriver) {
     let fake = FakeDriver::new();
     for (path, document, button) in [("/one", "one", "Send"), ("/two", "two", "Cancel")] {
         fake.page(FakePage {
@@ -43,7 +48,7 @@ fn pack() -> (Pack, FakeDriver) {
         Options::default(),
         Box::new(move |_| Box::new(served.clone())),
     );
-    (Pack::new(driver, PackOptions::default()), fake)
+    (Pack::new(driver, options), fake)
 }
 
 /// The calls that reached the page (not the ones any call makes to learn

@@ -71,6 +71,7 @@ mod options;
 mod output;
 mod pack;
 mod person;
+mod run;
 mod schema;
 mod script;
 mod secrets;
@@ -116,6 +117,8 @@ pub fn element_number(snapshot: &str, needle: &str) -> Option<u32> {
 
 #[cfg(test)]
 mod fake_tests;
+#[cfg(test)]
+mod run_tests;
 
 #[cfg(test)]
 mod tests {

@@ -91,11 +91,13 @@ pub enum Group {
     /// `handoff`: a person takes over the tab in the live view (offered
     /// where one is served).
     Person,
+    /// `run`: a script that calls the session's tools, in a sandbox.
+    Code,
 }
 
 impl Group {
     /// Every group, in the order the README lists them.
-    pub const ALL: [Group; 8] = [
+    pub const ALL: [Group; 9] = [
         Group::Core,
         Group::Files,
         Group::Network,
@@ -104,6 +106,7 @@ impl Group {
         Group::Emulation,
         Group::Script,
         Group::Person,
+        Group::Code,
     ];
 
     /// Its name on the command line.
@@ -117,6 +120,7 @@ impl Group {
             Group::Emulation => "emulation",
             Group::Script => "script",
             Group::Person => "person",
+            Group::Code => "code",
         }
     }
 }

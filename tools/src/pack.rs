@@ -48,10 +48,10 @@ impl Drop for Serving<'_> {
 
 /// The tool pack: a model's browser. See the crate docs.
 pub struct Pack {
-    operator: Operator,
+    pub(crate) operator: Operator,
     state: Mutex<State>,
     /// The tools it offers, from the tool table.
-    tools: Vec<&'static Tool>,
+    pub(crate) tools: Vec<&'static Tool>,
     /// What a model is told of them.
     defs: Vec<ToolDef>,
     /// Numbers the calls, so a cancellation reaches only its own call.
@@ -151,18 +151,7 @@ impl Pack {
         // Only the call that holds the state is acting on the browser; one
         // still waiting for its turn just goes.
         if self.serving.load(Ordering::Acquire) == id {
-            // The call is polled on while its driver call ends and the
-            // page is stopped (the driver's recovery, never cut short);
-            // then it is dropped wherever it is.
-            let stopped = self.operator.driver.cancel();
-            tokio::pin!(stopped);
-            let finished = tokio::select! {
-                _ = &mut call => false,
-                () = &mut stopped => true,
-            };
-            if !finished {
-                stopped.await;
-            }
+            self.stop(call).await;
         }
         ToolOutput {
             text: "Stopped: the call was cancelled before it finished. Take a snapshot to see where the page is.".to_owned(),
@@ -171,27 +160,40 @@ impl Pack {
         }
     }
 
+    /// Stops a call under way: it is polled on while its driver call ends
+    /// and the page is stopped (the driver's recovery, never cut short);
+    /// then it is dropped wherever it is.
+    pub(crate) async fn stop<F: Future>(&self, call: std::pin::Pin<&mut F>) {
+        let mut call = call;
+        let stopped = self.operator.driver.cancel();
+        tokio::pin!(stopped);
+        let finished = tokio::select! {
+            _ = &mut call => false,
+            () = &mut stopped => true,
+        };
+        if !finished {
+            stopped.await;
+        }
+    }
+
+    /// While a person has the session, the model waits for the handoff's
+    /// answer, and is told so at once rather than queued behind it.
+    pub(crate) fn handed_over(&self, name: &str) -> Option<ToolOutput> {
+        let (reason, left) = self.operator.options.watch.as_ref()?.handoff()?;
+        (name != "handoff").then(|| ToolOutput {
+            text: format!(
+                "A person has this session now (the handoff: {:?}, {} s left at most): wait for the handoff call's answer, then go on.",
+                reason.chars().take(200).collect::<String>(),
+                left.as_secs()
+            ),
+            images: Vec::new(),
+            is_error: true,
+        })
+    }
+
     async fn call_numbered(&self, id: u64, name: &str, arguments: Value) -> ToolOutput {
-        // A person has the session: the model waits for the handoff's
-        // answer, and is told so at once rather than queued behind it.
-        if let Some((reason, left)) = self
-            .operator
-            .options
-            .watch
-            .as_ref()
-            .and_then(|watch| watch.handoff())
-        {
-            if name != "handoff" {
-                return ToolOutput {
-                    text: format!(
-                        "A person has this session now (the handoff: {:?}, {} s left at most): wait for the handoff call's answer, then go on.",
-                        reason.chars().take(200).collect::<String>(),
-                        left.as_secs()
-                    ),
-                    images: Vec::new(),
-                    is_error: true,
-                };
-            }
+        if let Some(refused) = self.handed_over(name) {
+            return refused;
         }
         // A snapshot may be asked for with a larger budget of its own.
         let budget = arguments
@@ -222,6 +224,21 @@ impl Pack {
             };
         }
         let _serving = Serving::start(&self.serving, id);
+        self.answer_in(&mut state, name, arguments).await
+    }
+
+    /// Answers a call with the state held: a call of the model's, or one a
+    /// script makes (each traced as a step of its own).
+    pub(crate) fn answer_in<'a>(
+        &'a self,
+        state: &'a mut State,
+        name: &'a str,
+        arguments: Value,
+    ) -> std::pin::Pin<Box<dyn Future<Output = ToolOutput> + Send + 'a>> {
+        Box::pin(self.answer_held(state, name, arguments))
+    }
+
+    async fn answer_held(&self, state: &mut State, name: &str, arguments: Value) -> ToolOutput {
         // Each answer's page content is fenced with a code of its own.
         state.fence = marks::Fence::new();
         let watched = self.trace.is_some() || self.operator.options.watch.is_some();
@@ -232,12 +249,16 @@ impl Pack {
             refusals: self.operator.driver.guard().refusals().next_seq(),
             console: state.console.next_seq(),
         });
-        let mut output = self.answered(&mut state, name, arguments).await;
+        let mut output = if name == "run" && self.find(name).is_ok() {
+            self.run_script(state, arguments).await
+        } else {
+            self.answered(state, name, arguments).await
+        };
         if LOADS_PAGES.contains(&name) {
             self.weigh(&mut output).await;
         }
         if let Some(traced) = traced {
-            self.record(&mut state, traced, name, &output).await;
+            self.record(state, traced, name, &output).await;
         }
         output
     }
@@ -431,7 +452,7 @@ impl Pack {
     }
 
     /// The tool called `name` among those this pack offers.
-    fn find(&self, name: &str) -> Result<&'static Tool, ToolError> {
+    pub(crate) fn find(&self, name: &str) -> Result<&'static Tool, ToolError> {
         self.tools
             .iter()
             .find(|tool| tool.name == name)

@@ -645,6 +645,17 @@ pub(crate) static TABLE: &[Tool] = &[
             takes!(EvaluateArgs => evaluate),
         )
     },
+    // The code group.
+    Tool {
+        group: Group::Code,
+        example: r#"`{"script": "for (const e of await tw.elements()) if (e.role === 'checkbox' && !e.checked) await tw.click({element: e.number});"}`"#,
+        ..Tool::action(
+            "run",
+            "Run a script of tool calls",
+            "Run JavaScript that calls this session's tools: `await tw.click({element: 3})` returns the answer's text (a failure throws), `await tw.elements()` the numbered elements as data ({number, role, name, value, checked, ...}); `return` a value. Sandboxed: no network, files or timers; at most 30 s (timeout), 200 calls. Answers what it returned, a line per call, then the page.",
+            takes!(RunArgs => run_within),
+        )
+    },
 ];
 
 /// The tools a pack with these options offers, in the order a model is
@@ -858,6 +869,11 @@ mod tests {
     fn the_core_list_stays_within_its_budget() {
         let tokens = list_tokens(&PackOptions::default());
         eprintln!("core tools/list: {tokens} cl100k tokens");
+        let all = list_tokens(&PackOptions {
+            groups: Group::ALL.to_vec(),
+            ..PackOptions::default()
+        });
+        eprintln!("tools/list with every group: {all} cl100k tokens");
         assert!(
             tokens <= CORE_LIST_BUDGET,
             "the core tools/list is {tokens} tokens, over its budget of {CORE_LIST_BUDGET}: say shared rules once, in the server's instructions"

@@ -1,0 +1,205 @@
+//! `run`, a script of tool calls, on both backends against real pages: a
+//! loop over the numbered elements, branches on answers, a secret typed by
+//! name and never returned, a URL the guard refuses inside a script, a
+//! time limit hit during a call, and a script cancelled mid-way. What ends
+//! a script without a page (its other limits, a throw's line) is tested
+//! over the fake driver in `tools`.
+
+use std::time::Duration;
+
+use driver_core::{Driver, Options};
+use serde_json::json;
+use tabwright_tests::Backend;
+use tools::{Group, PackOptions, Secret};
+
+use crate::tools::Session;
+
+const SECRET: &str = "correct horse 42";
+
+async fn start(backend: Backend) -> Session {
+    let pack = PackOptions {
+        groups: vec![Group::Core, Group::Code, Group::Script],
+        secrets: vec![Secret {
+            name: "PASSWORD".to_owned(),
+            value: SECRET.to_owned(),
+        }],
+        ..PackOptions::default()
+    };
+    let options = Options {
+        timeout: Duration::from_secs(15),
+        ..Options::default()
+    };
+    Session::start_packed(backend, pack, options).await
+}
+
+/// Six to-dos added and four ticked by one script, against the same by
+/// twelve calls: the same page afterwards, and a shorter answer.
+async fn loops_and_branches(backend: Backend) {
+    let mut s = start(backend).await;
+    let url = s.url("/fx/todo.html");
+    let script = format!(
+        r#"const page = await tw.open({{url: "{url}"}});
+if (!page.includes("What needs to be done?")) throw new Error("not the to-do page");
+const field = (await tw.elements()).find((e) => e.role === "textbox");
+for (const title of ["milk", "eggs", "bread", "tea", "jam", "rice"]) {{
+  await tw.type({{element: field.number, text: title, submit: true}});
+}}
+let ticked = 0;
+for (const e of await tw.elements()) {{
+  if (e.role === "checkbox" && e.checked === false && !e.name.includes("Mark all") && ticked < 4) {{
+    const answer = await tw.click({{element: e.number}});
+    if (answer.includes("nothing on the page changed")) throw new Error("a tick did nothing");
+    ticked += 1;
+  }}
+}}
+return {{ticked, left: (await tw.elements()).filter((e) => e.checked === false).length}};"#
+    );
+    let answer = s.pack.call("run", json!({ "script": script })).await;
+    assert!(!answer.is_error, "{}", answer.text);
+    assert!(answer.text.contains("\"ticked\": 4"), "{}", answer.text);
+    assert!(answer.text.contains("Its calls (14,"), "{}", answer.text);
+    assert!(
+        answer.text.contains("The page after the script's 14 calls"),
+        "{}",
+        answer.text
+    );
+    assert!(answer.text.contains("2 items left"), "{}", answer.text);
+    let state = s.pack.driver().eval("todoState()").await.expect("state");
+    assert_eq!(
+        state,
+        json!("milk (done), eggs (done), bread (done), tea (done), jam, rice")
+    );
+
+    // The same by twelve calls (after the open), as a model would make them.
+    let page = s.ok("open", json!({ "url": url })).await;
+    let field = Session::number(&page, "textbox");
+    let mut by_calls = 0;
+    let mut last = page;
+    for title in ["milk", "eggs", "bread", "tea", "jam", "rice"] {
+        last = s
+            .ok(
+                "type",
+                json!({ "element": field, "text": title, "submit": true }),
+            )
+            .await;
+        by_calls += last.text.len();
+    }
+    let snapshot = s.ok("snapshot", json!({})).await;
+    let boxes: Vec<u32> = snapshot
+        .text
+        .lines()
+        .filter(|line| line.contains("checkbox") && !line.contains("Mark all"))
+        .filter_map(|line| tools::element_number(line, "checkbox"))
+        .take(4)
+        .collect();
+    for number in boxes {
+        last = s.ok("click", json!({ "element": number })).await;
+        by_calls += last.text.len();
+    }
+    assert!(last.text.contains("2 items left"), "{}", last.text);
+    eprintln!(
+        "run: one answer of {} characters for what ten calls answered in {by_calls}",
+        answer.text.len()
+    );
+    assert!(
+        answer.text.len() < by_calls,
+        "the script's answer ({} characters) is no shorter than the calls' ({by_calls})",
+        answer.text.len()
+    );
+    s.pack.close().await;
+}
+
+/// A secret typed by name reaches the field and never the script's
+/// answer, however the script asks for it back; a URL the guard refuses is
+/// refused inside a script as outside.
+async fn guarded(backend: Backend) {
+    let s = start(backend).await;
+    let url = s.url("/fx/echo.html");
+    let script = format!(
+        r#"await tw.open({{url: "{url}"}});
+const field = (await tw.elements()).find((e) => e.role === "textbox");
+const typed = await tw.type({{element: field.number, text: "{{{{secret:PASSWORD}}}}"}});
+const value = await tw.evaluate({{expression: "document.getElementById('secret').value"}});
+const seen = (await tw.elements()).find((e) => e.number === field.number).value;
+let refused = "";
+try {{ await tw.open({{url: "http://10.20.30.40/admin"}}); }} catch (e) {{ refused = e.message; }}
+return {{typed, value, seen, refused}};"#
+    );
+    let answer = s.pack.call("run", json!({ "script": script })).await;
+    assert!(!answer.is_error, "{}", answer.text);
+    assert!(!answer.text.contains(SECRET), "{}", answer.text);
+    assert!(!answer.text.contains("horse"), "{}", answer.text);
+    assert!(answer.text.contains("••••"), "{}", answer.text);
+    assert!(answer.text.contains("refused"), "{}", answer.text);
+    assert!(answer.text.contains("10.20.30.40"), "{}", answer.text);
+    let field = s
+        .pack
+        .driver()
+        .eval("document.getElementById('secret').value")
+        .await
+        .expect("the field");
+    assert_eq!(field, json!(SECRET), "the secret was not typed");
+    let url = s
+        .pack
+        .driver()
+        .eval("location.href")
+        .await
+        .expect("the URL");
+    assert!(
+        url.as_str()
+            .is_some_and(|url| url.ends_with("/fx/echo.html")),
+        "{url}"
+    );
+    s.pack.close().await;
+}
+
+/// A script's time runs out during a call (stopped there, not after it),
+/// and a script cancelled mid-way leaves the pack free at once.
+async fn stopped(backend: Backend) {
+    let mut s = start(backend).await;
+    let url = s.url("/fx/todo.html");
+    let started = std::time::Instant::now();
+    let timed = s
+        .pack
+        .call(
+            "run",
+            json!({
+                "script": format!("await tw.open({{url: \"{url}\"}});\nawait tw.wait_for({{text: \"never on the page\"}});"),
+                "timeout": 2,
+            }),
+        )
+        .await;
+    assert!(timed.is_error, "{}", timed.text);
+    assert!(
+        timed.text.contains("ran longer than its 2 s"),
+        "{}",
+        timed.text
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+    let cancelled = s
+        .pack
+        .call_until(
+            "run",
+            json!({ "script": "for (;;) { await tw.snapshot(); }" }),
+            tokio::time::sleep(Duration::from_millis(1500)),
+        )
+        .await;
+    assert!(
+        cancelled.is_error && cancelled.text.starts_with("Stopped"),
+        "{}",
+        cancelled.text
+    );
+    let next = s.ok("snapshot", json!({})).await;
+    assert!(
+        next.text.contains("What needs to be done?"),
+        "{}",
+        next.text
+    );
+    s.pack.close().await;
+}
+
+both_backends!(loops_and_branches, guarded, stopped);

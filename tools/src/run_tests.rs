@@ -1,0 +1,154 @@
+//! `run` over the fake driver: how a script ends (returned, thrown at a
+//! line, each limit) and what it may reach. Scripts over a real page are
+//! the integration tests' (`tests/it/scripts.rs`).
+
+use serde_json::json;
+
+use crate::fake_tests::{pack_with, ORIGIN};
+use crate::{Group, Pack, PackOptions};
+
+fn coded() -> Pack {
+    pack_with(PackOptions {
+        groups: vec![Group::Core, Group::Code],
+        ..PackOptions::default()
+    })
+    .0
+}
+
+async fn run(pack: &Pack, script: &str) -> crate::ToolOutput {
+    pack.call("run", json!({ "script": script })).await
+}
+
+#[tokio::test]
+async fn a_script_returns_json_and_logs_its_calls() {
+    let pack = coded();
+    let answer = run(
+        &pack,
+        &format!(
+            r#"const page = await tw.open({{url: "{ORIGIN}/one"}});
+const tabs = await tw.tabs();
+return {{opened: page.includes("Page one"), tabs: tabs.split("\n").length > 0}};"#
+        ),
+    )
+    .await;
+    assert!(!answer.is_error, "{}", answer.text);
+    assert!(
+        answer.text.starts_with("The script returned, as JSON:"),
+        "{}",
+        answer.text
+    );
+    assert!(answer.text.contains("\"opened\": true"), "{}", answer.text);
+    assert!(answer.text.contains("Its calls (2,"), "{}", answer.text);
+    assert!(answer.text.contains("1. open {\"url\""), "{}", answer.text);
+    assert!(answer.text.contains("2. tabs {}"), "{}", answer.text);
+    assert!(
+        answer.text.contains("The page after the script's 2 calls"),
+        "{}",
+        answer.text
+    );
+}
+
+#[tokio::test]
+async fn a_throw_names_the_scripts_line() {
+    let pack = coded();
+    let answer = run(&pack, "const a = 1;\nconst b = 2;\nnull.boom;\n").await;
+    assert!(answer.is_error, "{}", answer.text);
+    assert!(answer.text.contains("failed at line 3"), "{}", answer.text);
+    assert!(answer.text.contains("TypeError"), "{}", answer.text);
+    let syntax = run(&pack, "const = ;").await;
+    assert!(syntax.is_error, "{}", syntax.text);
+    assert!(syntax.text.contains("SyntaxError"), "{}", syntax.text);
+    // A tool's failure throws, with the tool's answer as its message.
+    let tool = run(&pack, "await tw.click({element: 'x'});").await;
+    assert!(tool.is_error, "{}", tool.text);
+    assert!(tool.text.contains("failed at line 1"), "{}", tool.text);
+    assert!(
+        tool.text
+            .contains("1. click {\"element\":\"x\"} -> failed:"),
+        "{}",
+        tool.text
+    );
+    let caught = run(
+        &pack,
+        "try { await tw.click({element: 'x'}); } catch (e) { return e.name + ' ' + e.tool; }",
+    )
+    .await;
+    assert!(!caught.is_error, "{}", caught.text);
+    assert!(caught.text.contains("ToolError click"), "{}", caught.text);
+}
+
+#[tokio::test]
+async fn each_limit_stops_the_script_and_says_so() {
+    let pack = coded();
+    let time = pack
+        .call("run", json!({ "script": "for (;;) {}", "timeout": 1 }))
+        .await;
+    assert!(time.is_error, "{}", time.text);
+    assert!(
+        time.text.contains("ran longer than its 1 s"),
+        "{}",
+        time.text
+    );
+    let memory = run(
+        &pack,
+        "const all = []; for (;;) all.push('x'.repeat(1 << 16) + all.length);",
+    )
+    .await;
+    assert!(memory.is_error, "{}", memory.text);
+    assert!(memory.text.contains("more than 64 MiB"), "{}", memory.text);
+    let calls = run(
+        &pack,
+        "for (;;) { try { await tw.console(); } catch (e) {} }",
+    )
+    .await;
+    assert!(calls.is_error, "{}", calls.text);
+    assert!(
+        calls.text.contains("more than 200 tool calls"),
+        "{}",
+        calls.text
+    );
+    let bad = pack
+        .call("run", json!({ "script": "return 1;", "timeout": 301 }))
+        .await;
+    assert!(bad.is_error && bad.text.contains("timeout"), "{}", bad.text);
+}
+
+#[tokio::test]
+async fn a_script_reaches_nothing_but_its_tools() {
+    let pack = coded();
+    let answer = run(
+        &pack,
+        r#"return [typeof setTimeout, typeof fetch, typeof require, typeof __tabwright_call,
+  typeof tw.run, typeof tw.handoff, typeof tw.click, typeof tw.elements,
+  typeof XMLHttpRequest, typeof WebSocket, typeof std, typeof os];"#,
+    )
+    .await;
+    assert!(!answer.is_error, "{}", answer.text);
+    let compact: String = answer.text.split_whitespace().collect();
+    assert!(
+        compact.contains(r#"["undefined","undefined","undefined","undefined","undefined","undefined","function","function","undefined","undefined","undefined","undefined"]"#),
+        "{}",
+        answer.text
+    );
+    // A promise nothing settles ends the script rather than hanging it.
+    let stuck = run(&pack, "await new Promise(() => {});").await;
+    assert!(stuck.is_error, "{}", stuck.text);
+    assert!(stuck.text.contains("nothing will settle"), "{}", stuck.text);
+}
+
+#[tokio::test]
+async fn a_cancelled_script_stops_and_the_pack_goes_on() {
+    let pack = coded();
+    let cancelled = pack
+        .call_until(
+            "run",
+            json!({ "script": "for (;;) {}" }),
+            tokio::time::sleep(std::time::Duration::from_millis(300)),
+        )
+        .await;
+    assert!(cancelled.is_error, "{}", cancelled.text);
+    assert!(cancelled.text.contains("cancelled"), "{}", cancelled.text);
+    let next = run(&pack, "return 42;").await;
+    assert!(!next.is_error, "{}", next.text);
+    assert!(next.text.contains("42"), "{}", next.text);
+}
