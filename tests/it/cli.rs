@@ -1,7 +1,9 @@
 //! The `tabwright` binary as people and MCP clients meet it: the demo end
-//! to end, `open`, the shell fed from a pipe, and the MCP server driven by
-//! the official MCP Python SDK (a client no one here wrote), on both
-//! backends. `cargo xtask test` builds the binary and installs the SDK first.
+//! to end, tool commands that a daemon keeps the session of (`open`,
+//! `click 3`, `run script.js`), the shell fed from a pipe, and the MCP
+//! server driven by the official MCP Python SDK (a client no one here
+//! wrote), on both backends. `cargo xtask test` builds the binary and
+//! installs the SDK first.
 
 use std::path::PathBuf;
 use std::process::Stdio;
@@ -29,6 +31,64 @@ pub(crate) fn binary() -> PathBuf {
         binary.display()
     );
     binary
+}
+
+/// A folder of the test's own for the daemon that tool commands start
+/// (`TABWRIGHT_RUNTIME_DIR`); dropped, it stops that daemon and waits for
+/// it to end.
+pub(crate) struct Daemon {
+    dir: tempfile::TempDir,
+}
+
+impl Daemon {
+    pub(crate) fn new() -> Self {
+        Self {
+            dir: tempfile::tempdir().expect("a folder"),
+        }
+    }
+
+    /// The binary, talking to this daemon.
+    pub(crate) fn command(&self) -> Command {
+        let mut command = Command::new(binary());
+        command.env("TABWRIGHT_RUNTIME_DIR", self.folder());
+        command
+    }
+
+    /// The daemon's own folder, which it makes (0700) in the test's.
+    fn folder(&self) -> std::path::PathBuf {
+        self.dir.path().join("run")
+    }
+
+    /// Runs a command to its end: its stdout and exit code.
+    async fn output(&self, args: &[&str]) -> (String, i32) {
+        let mut command = self.command();
+        command.args(args).stdin(Stdio::null());
+        let output = tokio::time::timeout(LIMIT, command.output())
+            .await
+            .expect("the command finishes in time")
+            .expect("the command runs");
+        (
+            String::from_utf8_lossy(&output.stdout).into_owned()
+                + &String::from_utf8_lossy(&output.stderr),
+            output.status.code().unwrap_or(-1),
+        )
+    }
+
+    /// Runs a command that must succeed; its stdout.
+    async fn ok(&self, args: &[&str]) -> String {
+        let (out, code) = self.output(args).await;
+        assert_eq!(code, 0, "{args:?}: {out}");
+        out
+    }
+}
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new(binary())
+            .env("TABWRIGHT_RUNTIME_DIR", self.folder())
+            .arg("stop")
+            .output();
+    }
 }
 
 fn backend_flag(backend: Backend) -> &'static str {
@@ -125,7 +185,8 @@ async fn demo(backend: Backend) {
 async fn open(backend: Backend) {
     let site = Site::start().await;
     let profile = tempfile::tempdir().expect("a directory");
-    let mut command = Command::new(binary());
+    let daemon = Daemon::new();
+    let mut command = daemon.command();
     command
         .args(["--backend", backend_flag(backend), "--allow-origin"])
         .arg(site.origin())
@@ -136,6 +197,7 @@ async fn open(backend: Backend) {
     let out = run(command, None).await;
     assert!(out.contains("# Welcome home"), "{out}");
     assert!(out.contains("link \"Second page\""), "{out}");
+    drop(daemon);
     // A profile directory the user names is kept, not deleted on close.
     assert!(
         profile.path().join("Default").is_dir(),
@@ -144,7 +206,9 @@ async fn open(backend: Backend) {
     );
 
     // Without the origin allowed, the guard refuses and the exit code says so.
-    let refused = Command::new(binary())
+    let daemon = Daemon::new();
+    let refused = daemon
+        .command()
         .args(["--backend", backend_flag(backend), "open"])
         .arg(site.url("/"))
         .output()
@@ -175,9 +239,11 @@ async fn settings(backend: Backend) {
         ),
     )
     .expect("written");
-    // The agent and the width the page sees, with `flags` added.
+    // The agent and the width the page sees, with `flags` added (each in
+    // a daemon of its own: one runs with the settings that started it).
     let agent = async |flags: &[&str]| {
-        let mut command = Command::new(binary());
+        let daemon = Daemon::new();
+        let mut command = daemon.command();
         command
             .env("TABWRIGHT_VIEWPORT", "1000x700")
             .args(["--backend", backend_flag(backend)])
@@ -192,13 +258,15 @@ async fn settings(backend: Backend) {
     assert!(out.contains("TestAgent/1.0 1000px"), "{out}");
     let out = agent(&["--viewport", "640x480"]).await;
     assert!(out.contains("TestAgent/1.0 640px"), "{out}");
-    let mut blocked = Command::new(binary());
+    let daemon = Daemon::new();
+    let mut blocked = daemon.command();
     blocked
         .args(["--backend", backend_flag(backend), "--config"])
         .arg(&config)
         .args(["open", "http://www.blocked.example/"]);
     fails_saying(blocked, "blocked.example").await;
-    let mut wrong = Command::new(binary());
+    let daemon = Daemon::new();
+    let mut wrong = daemon.command();
     wrong
         .args([
             "--backend",
@@ -483,9 +551,128 @@ async fn no_log_level_prints_a_secret(backend: Backend) {
     }
 }
 
+/// Tool commands from a shell: the daemon the first starts keeps the
+/// session across commands (a script from a file included), named sessions
+/// are apart, exit codes say what happened, and the daemon ends when idle
+/// with its browser.
+async fn daemon_sessions(backend: Backend) {
+    let site = Site::with_fixtures().await;
+    let daemon = Daemon::new();
+    let origin = site.origin();
+    let todo = site.url("/fx/todo.html");
+    let flags = [
+        "--backend",
+        backend_flag(backend),
+        "--allow-origin",
+        &origin,
+        "--caps",
+        "core,code",
+    ];
+    let opened = daemon.ok(&[&flags[..], &["open", &todo]].concat()).await;
+    assert!(
+        opened.contains("textbox \"What needs to be done?\""),
+        "{opened}"
+    );
+    // Later commands need no flags: the session is the daemon's.
+    daemon.ok(&["type", "1", "milk"]).await;
+    let pressed = daemon.ok(&["press", "Enter"]).await;
+    assert!(pressed.contains("1 item left"), "{pressed}");
+    let script = tempfile::Builder::new()
+        .suffix(".js")
+        .tempfile()
+        .expect("a file");
+    std::fs::write(
+        script.path(),
+        "const field = (await tw.elements()).find((e) => e.role === \"textbox\");\nawait tw.type({element: field.number, text: \"eggs\", submit: true});\nreturn (await tw.elements()).filter((e) => e.role === \"checkbox\").length;\n",
+    )
+    .expect("written");
+    let ran = daemon
+        .ok(&["run", &script.path().display().to_string()])
+        .await;
+    assert!(ran.contains("The script returned"), "{ran}");
+    assert!(ran.contains("2 items left"), "{ran}");
+    // Another session has its own tabs: no to-do page in it.
+    let other = daemon.ok(&["--session", "two", "tabs"]).await;
+    assert!(
+        other.contains("1 tab open") && !other.contains("Todos"),
+        "{other}"
+    );
+    let mine = daemon.ok(&["snapshot"]).await;
+    assert!(mine.contains("milk") && mine.contains("eggs"), "{mine}");
+    let status = daemon.ok(&["status"]).await;
+    assert!(status.contains("2 sessions: default, two"), "{status}");
+    // A tool's error is exit code 1; a command not understood, 2; other
+    // settings than the daemon's, 2.
+    let (stale, code) = daemon.output(&["click", "999"]).await;
+    assert_eq!(code, 1, "{stale}");
+    assert!(stale.contains("There is no element 999"), "{stale}");
+    let (unknown, code) = daemon.output(&["frobnicate", "3"]).await;
+    assert_eq!(code, 2, "{unknown}");
+    let (other, code) = daemon.output(&["--viewport", "640x480", "snapshot"]).await;
+    assert_eq!(code, 2, "{other}");
+    assert!(other.contains("other settings"), "{other}");
+    let stopped = daemon.ok(&["stop"]).await;
+    assert!(stopped.contains("ending"), "{stopped}");
+    let (none, code) = daemon.output(&["status"]).await;
+    assert_eq!(code, 1, "{none}");
+
+    // Idle, it ends by itself, and its browser with it.
+    let idle = Daemon::new();
+    let mut command = idle.command();
+    command
+        .env("TABWRIGHT_IDLE", "2")
+        .args(&flags[..])
+        .args(["open", &todo]);
+    run(command, None).await;
+    let status = idle.ok(&["status"]).await;
+    let pid: i32 = status
+        .split_whitespace()
+        .nth(2)
+        .and_then(|pid| pid.parse().ok())
+        .unwrap_or_else(|| panic!("no pid in {status}"));
+    let children = children_of(pid);
+    assert!(!children.is_empty(), "the daemon runs no browser");
+    let began = std::time::Instant::now();
+    while std::path::Path::new(&format!("/proc/{pid}")).exists() {
+        assert!(
+            began.elapsed() < Duration::from_secs(30),
+            "the daemon {pid} is still there after 30 s"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    for child in children {
+        let stat = std::fs::read_to_string(format!("/proc/{child}/stat")).unwrap_or_default();
+        assert!(
+            stat.is_empty() || stat.contains(") Z "),
+            "the daemon's child {child} outlived it: {stat}"
+        );
+    }
+    assert!(!idle.folder().join("daemon.sock").exists());
+}
+
+/// The processes whose parent is `pid`.
+fn children_of(pid: i32) -> Vec<i32> {
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|child| {
+            std::fs::read_to_string(format!("/proc/{child}/stat"))
+                .ok()
+                .and_then(|stat| {
+                    let after = stat.rsplit_once(") ")?.1.to_owned();
+                    after.split_whitespace().nth(1)?.parse::<i32>().ok()
+                })
+                == Some(pid)
+        })
+        .collect()
+}
+
 both_backends!(
     demo,
     open,
+    daemon_sessions,
     shell,
     shell_ctrl_c,
     settings,

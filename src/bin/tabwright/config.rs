@@ -41,8 +41,12 @@ fn with_settings_from(
     let Some((name, given)) = matches.subcommand() else {
         return Ok(argv);
     };
-    let Some(subcommand) = command.find_subcommand(name) else {
-        return Ok(argv);
+    // A tool's command (`tabwright click 3`) is an external subcommand:
+    // the global flags are its settings, set before its words.
+    let subcommand = command.find_subcommand(name);
+    let words = match subcommand {
+        Some(_) => 0,
+        None => 1 + given.get_many::<OsString>("").map_or(0, Iterator::count),
     };
     let file = match given.get_one::<PathBuf>("config").cloned() {
         Some(path) => Some(path),
@@ -76,12 +80,25 @@ fn with_settings_from(
     for arg in command
         .get_arguments()
         .filter(|arg| arg.is_global_set())
-        .chain(subcommand.get_arguments())
+        .chain(subcommand.into_iter().flat_map(|sub| sub.get_arguments()))
     {
         let Some(long) = arg.get_long() else { continue };
         let id = arg.get_id().as_str();
+        let on_command_line =
+            |source: Option<ValueSource>| source == Some(ValueSource::CommandLine);
         if matches!(long, "help" | "version" | "config")
-            || given.value_source(id) == Some(ValueSource::CommandLine)
+            || on_command_line(
+                given
+                    .try_get_raw(id)
+                    .ok()
+                    .and_then(|_| given.value_source(id)),
+            )
+            || on_command_line(
+                matches
+                    .try_get_raw(id)
+                    .ok()
+                    .and_then(|_| matches.value_source(id)),
+            )
         {
             continue;
         }
@@ -117,7 +134,10 @@ fn with_settings_from(
             }
         }
     }
-    Ok(argv.into_iter().chain(extra).collect())
+    let at = argv.len().saturating_sub(words);
+    let mut argv = argv;
+    let tail = argv.split_off(at);
+    Ok(argv.into_iter().chain(extra).chain(tail).collect())
 }
 
 impl Setting {

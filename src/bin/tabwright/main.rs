@@ -1,7 +1,10 @@
 //! The `tabwright` binary: the tool pack as an MCP server (`mcp`), for a
-//! person at a prompt (`shell`), once (`open URL`), and a demo (`demo`).
+//! person at a prompt (`shell`), as commands from a shell that a daemon
+//! keeps the session of (`open URL`, `click 3`, `serve`), and a demo
+//! (`demo`).
 
 mod config;
+mod daemon;
 mod demo;
 mod http;
 mod hub;
@@ -10,6 +13,7 @@ mod logs;
 mod mcp;
 mod shell;
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -30,6 +34,16 @@ struct Cli {
     command: Command,
     #[command(flatten)]
     browser: BrowserArgs,
+    /// The daemon's session a tool's command acts in (`tabwright --session
+    /// shop click 3`); each name is a browser session of its own.
+    #[arg(
+        long,
+        value_name = "NAME",
+        default_value = "default",
+        env = "TABWRIGHT_SESSION",
+        global = true
+    )]
+    session: String,
 }
 
 #[derive(Debug, Subcommand)]
@@ -37,11 +51,33 @@ enum Command {
     /// Serve the tools over MCP: on stdin/stdout (for Claude, Cursor, …), or
     /// over streamable HTTP for many clients at once (--http).
     Mcp(McpArgs),
-    /// Open a URL and print the snapshot a model would read.
-    Open {
-        /// The page to open.
-        url: String,
+    /// Keep browser sessions for tool commands run from a shell (`tabwright
+    /// open URL`, then `tabwright click 3`): a daemon on a socket of this
+    /// user's, started by the first such command with its settings, ended
+    /// when idle, by `tabwright stop` or a signal.
+    Serve {
+        /// End after this many seconds without a command.
+        #[arg(
+            long,
+            value_name = "SECONDS",
+            default_value_t = 600,
+            env = "TABWRIGHT_IDLE"
+        )]
+        idle: u64,
     },
+    /// End the daemon and its sessions.
+    Stop,
+    /// The daemon's process and its sessions.
+    Status,
+    /// Print the SKILL.md that teaches a coding agent these commands.
+    Skill,
+    /// Any tool, in the short forms of `tabwright shell` (`open URL`,
+    /// `click 3`, `type 7 milk`, `run script.js`, `TOOL {json}`): sent to
+    /// the daemon, which keeps the session between commands. Exit code 0
+    /// when the tool succeeded, 1 when it answered an error, 2 when the
+    /// command was not understood or no daemon could be reached.
+    #[command(external_subcommand)]
+    Tool(Vec<OsString>),
     /// The same tools for a person at a prompt: `open URL`, `click 3`, …
     Shell,
     /// Serve a small built-in site on 127.0.0.1 and drive it through the
@@ -517,6 +553,56 @@ fn main() {
     std::process::exit(code)
 }
 
+/// What `tabwright skill` prints: the skill file coding agents load.
+const SKILL: &str = include_str!("../../../skills/tabwright/SKILL.md");
+
+/// Ends the process with a command's exit code (after the runtime's work
+/// is done: nothing of it is left to close).
+fn exit_with(code: u8) -> Result<(), String> {
+    if code == 0 {
+        return Ok(());
+    }
+    std::process::exit(i32::from(code));
+}
+
+/// `tabwright TOOL …`: one tool call in the daemon's session, which a
+/// daemon started with this command's settings keeps.
+async fn tool_command(cli: &Cli, words: Vec<std::ffi::OsString>) -> Result<(), String> {
+    let words: Vec<String> = words
+        .into_iter()
+        .map(|word| word.to_string_lossy().into_owned())
+        .collect();
+    // The settings are checked here, before any daemon starts with them.
+    cli.browser.settings(&[])?;
+    let place = daemon::Place::find()?;
+    let ask = match words.as_slice() {
+        [run, path] if run == "run" && !path.trim_start().starts_with('{') => daemon::Ask::Call {
+            tool: "run".to_owned(),
+            arguments: serde_json::json!({ "script": daemon::read_script(std::path::Path::new(path))? }),
+        },
+        _ => daemon::Ask::Line(words.join(" ")),
+    };
+    let defaults = {
+        use clap::Parser;
+        Cli::try_parse_from(["tabwright", "status"])
+            .map(|bare| format!("{:?}", bare.browser))
+            .unwrap_or_default()
+    };
+    let settings = format!("{:?}", cli.browser);
+    let request = daemon::Request {
+        session: cli.session.clone(),
+        defaults: settings == defaults,
+        settings,
+        ask,
+    };
+    // The daemon is started with this command's own flags (what comes
+    // before its words), and reads the same config and variables.
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    let flags = argv[..argv.len().saturating_sub(words.len())].to_vec();
+    let code = daemon::command(&place, request, || daemon::spawn_daemon(&place, &flags)).await;
+    exit_with(code)
+}
+
 /// `tabwright trace FOLDER`: a page for each session's trace in it.
 fn trace_pages(folder: &std::path::Path) -> Result<(), String> {
     use std::os::unix::fs::OpenOptionsExt;
@@ -590,6 +676,24 @@ async fn stop_signal_but(keep_interrupt: bool) {
             }
         }
         _ => parent_gone().await,
+    }
+}
+
+/// SIGINT or SIGTERM, for the daemon: its parent (the command that
+/// started it) is meant to go first.
+async fn terminated() {
+    use tokio::signal::unix::{signal, SignalKind};
+    match (
+        signal(SignalKind::interrupt()),
+        signal(SignalKind::terminate()),
+    ) {
+        (Ok(mut interrupt), Ok(mut terminate)) => {
+            tokio::select! {
+                _ = interrupt.recv() => {}
+                _ = terminate.recv() => {}
+            }
+        }
+        _ => std::future::pending().await,
     }
 }
 
@@ -708,20 +812,42 @@ async fn run(cli: Cli) -> Result<(), String> {
             }
             Some(listen) => serve_http(&cli.browser, &mcp, listen).await,
         },
-        Command::Open { url } => {
-            let pack = cli.browser.pack(&[])?;
-            eprintln!("tabwright: starting the browser…");
-            let output =
-                shell::with_progress("open", pack.call("open", serde_json::json!({ "url": url })))
-                    .await;
-            pack.close().await;
-            println!("{}", output.text);
-            shell::hint_for_person("open", &serde_json::json!({ "url": url }), &output);
-            if output.is_error {
-                return Err("the page could not be opened".to_owned());
-            }
+        Command::Serve { idle } => {
+            let place = daemon::Place::find()?;
+            let settings = cli.browser.settings(&[])?;
+            let maker = daemon::Maker {
+                browser: tabwright::Browser::new(settings.backend, settings.options),
+                policy: settings.policy,
+                pack: settings.pack,
+            };
+            daemon::serve(
+                &place,
+                maker,
+                format!("{:?}", cli.browser),
+                Duration::from_secs(idle.max(1)),
+                terminated(),
+            )
+            .await
+        }
+        Command::Stop | Command::Status => {
+            let place = daemon::Place::find()?;
+            let ask = match cli.command {
+                Command::Stop => daemon::Ask::Stop,
+                _ => daemon::Ask::Status,
+            };
+            let request = daemon::Request {
+                session: cli.session.clone(),
+                settings: format!("{:?}", cli.browser),
+                defaults: true,
+                ask,
+            };
+            exit_with(daemon::command(&place, request, || Ok(())).await)
+        }
+        Command::Skill => {
+            print!("{}", SKILL);
             Ok(())
         }
+        Command::Tool(ref words) => tool_command(&cli, words.clone()).await,
         Command::Shell => {
             let pack = cli.browser.pack(&[])?;
             let result = tokio::select! {
