@@ -48,4 +48,5 @@ mod scripts;
 mod sessions;
 mod tools;
 mod trusted;
+mod vendor;
 mod widgets;

@@ -431,6 +431,15 @@ impl Operator {
         let Ok(downloads) = self.driver.downloads().await else {
             return;
         };
+        {
+            let mut kept = self
+                .downloads
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            for download in &downloads {
+                kept.push(download.clone());
+            }
+        }
         for (index, download) in downloads.iter().enumerate() {
             let (name, from) = (shown(&download.filename), address(&download.url));
             let line = match &download.outcome {

@@ -477,7 +477,11 @@ pub(crate) struct FillArgs {
 #[serde(deny_unknown_fields)]
 pub(crate) struct DragArgs {
     /// The element to pick up.
-    pub(crate) from: u32,
+    pub(crate) from: Option<u32>,
+    /// Or a point to press at (from_y too), in CSS pixels.
+    pub(crate) from_x: Option<f64>,
+    /// And from its top.
+    pub(crate) from_y: Option<f64>,
     /// The element to drop it on.
     pub(crate) to: Option<u32>,
     /// Or a point to drop it at: CSS pixels from the viewport's left.

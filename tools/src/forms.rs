@@ -109,13 +109,29 @@ impl Operator {
             ));
         }
         let target = crate::args::target("drag", args.to, args.x, args.y)?;
-        if let crate::args::Aim::Element(to) = target {
-            if to == args.from {
+        let source =
+            crate::args::target("drag", args.from, args.from_x, args.from_y).map_err(|_| {
+                ToolError::bad(
+                    "drag",
+                    "say what to pick up: from (an element number) or from_x and from_y",
+                )
+            })?;
+        if let (crate::args::Aim::Element(to), crate::args::Aim::Element(from)) = (&target, &source)
+        {
+            if to == from {
                 return Err(ToolError::bad("drag", "from and to are the same element"));
             }
         }
-        let from = self.marks.locate(&self.driver, args.from, true).await?;
-        let start = (from.x, from.y);
+        let (start, what) = match source {
+            crate::args::Aim::Element(from) => {
+                let located = self.marks.locate(&self.driver, from, true).await?;
+                ((located.x, located.y), format!("[{from}]"))
+            }
+            crate::args::Aim::Point(x, y) => {
+                self.on_screen("drag", x, y).await?;
+                ((x, y), format!("from ({x}, {y})"))
+            }
+        };
         let (end, onto) = match target {
             crate::args::Aim::Element(to) => {
                 // The target is read with the source in view: scrolling it
@@ -137,8 +153,7 @@ impl Operator {
             return Err(ToolError::bad(
                 "drag",
                 format!(
-                    "[{}] and where it goes are not on screen together; scroll so both show, or make the window larger",
-                    args.from
+                    "{what} and where it goes are not on screen together; scroll so both show, or make the window larger"
                 ),
             ));
         }
@@ -169,8 +184,7 @@ impl Operator {
                 .await
                 .map(|_| ()),
         )?;
-        self.after(state, format!("Dragged [{}] {onto}.", args.from))
-            .await
+        self.after(state, format!("Dragged {what} {onto}.")).await
     }
 
     /// A picture of one element: its box on screen, scrolled into view.

@@ -82,6 +82,7 @@ mod state;
 mod storage;
 mod table;
 pub mod trace;
+mod vendor;
 mod vision;
 mod watch;
 
@@ -93,6 +94,7 @@ pub use secrets::Scrubber;
 pub use short::ShortCall;
 pub use table::{definitions, Export, Hints, ToolDef, INSTRUCTIONS};
 pub use trace::{Step, Trace};
+pub use vendor::{Executor, Member, Toolset, ANTHROPIC_MEMBERS};
 pub use watch::{PersonInput, Watch};
 
 /// The number of the first element whose snapshot line holds `needle`,

@@ -27,7 +27,14 @@ pub(crate) struct Operator {
     /// Whether `close` ends the session for good (see
     /// [`crate::Pack::end_on_close`]).
     pub(crate) close_ends: std::sync::atomic::AtomicBool,
+    /// Every download report the answers carried, in order (the most
+    /// recent [`DOWNLOADS_KEPT`]), for callers that report them in a form
+    /// of their own (`vendor`'s `browser_state`).
+    pub(crate) downloads: std::sync::Mutex<driver_core::Journal<driver_core::Download>>,
 }
+
+/// How many download reports a session keeps.
+pub(crate) const DOWNLOADS_KEPT: usize = 200;
 
 impl Operator {
     /// Hides from every answer from now on what a person typed (texts of

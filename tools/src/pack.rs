@@ -95,6 +95,9 @@ impl Pack {
                 marks: Marks::new(),
                 secrets: Secrets::new(&options.secrets),
                 typed_by_person: Default::default(),
+                downloads: std::sync::Mutex::new(driver_core::Journal::new(
+                    crate::operator::DOWNLOADS_KEPT,
+                )),
                 person_scrubber: Default::default(),
                 ended: Default::default(),
                 close_ends: Default::default(),

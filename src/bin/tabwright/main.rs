@@ -71,6 +71,19 @@ enum Command {
     Status,
     /// Print the SKILL.md that teaches a coding agent these commands.
     Skill,
+    /// Carry out a model vendor's own browser tool calls: read them as JSON
+    /// lines on stdin (Anthropic `tool_use` blocks, or OpenAI
+    /// `computer_call` items), write each result as a JSON line on stdout
+    /// (`tool_result`, `computer_call_output`), in one browser session.
+    Exec {
+        /// browser_toolset_20260801 (Anthropic) or computer (OpenAI).
+        #[arg(long, value_name = "NAME")]
+        toolset: String,
+        /// Print the `tools[]` entry to send the vendor's API (the members
+        /// this session can carry out enabled), and exit.
+        #[arg(long)]
+        print_toolset: bool,
+    },
     /// Any tool, in the short forms of `tabwright shell` (`open URL`,
     /// `click 3`, `type 7 milk`, `run script.js`, `TOOL {json}`): sent to
     /// the daemon, which keeps the session between commands. Exit code 0
@@ -553,6 +566,51 @@ fn main() {
     std::process::exit(code)
 }
 
+/// `tabwright exec`: a vendor's tool calls from stdin, results to stdout,
+/// a JSON line each, until stdin ends.
+async fn exec(args: &BrowserArgs, toolset: &str, print_toolset: bool) -> Result<(), String> {
+    use tokio::io::AsyncBufReadExt;
+    let toolset = tools::Toolset::from_name(toolset)?;
+    let settings = args.settings(&[])?;
+    let options = PackOptions {
+        vision: settings.pack.vision || toolset.wants_vision(),
+        ..settings.pack
+    };
+    let browser = tabwright::browser(settings.backend, settings.options, settings.policy);
+    let pack = Pack::new(browser, options);
+    let executor = tools::Executor::new(&pack, toolset);
+    if print_toolset {
+        println!("{}", executor.tool_entry());
+        return Ok(());
+    }
+    let mut lines = tokio::io::BufReader::new(tokio::io::stdin()).lines();
+    let served = async {
+        while let Some(line) = lines
+            .next_line()
+            .await
+            .map_err(|error| format!("cannot read stdin: {error}"))?
+        {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let result = match serde_json::from_str::<serde_json::Value>(&line) {
+                Ok(call) => executor.execute(&call).await,
+                Err(error) => {
+                    serde_json::json!({ "type": "error", "error": format!("the line is not JSON: {error}") })
+                }
+            };
+            println!("{result}");
+        }
+        Ok::<(), String>(())
+    };
+    let result = tokio::select! {
+        result = served => result,
+        () = stop_signal() => Ok(()),
+    };
+    pack.close().await;
+    result
+}
+
 /// What `tabwright skill` prints: the skill file coding agents load.
 const SKILL: &str = include_str!("../../../skills/tabwright/SKILL.md");
 
@@ -843,6 +901,10 @@ async fn run(cli: Cli) -> Result<(), String> {
             };
             exit_with(daemon::command(&place, request, || Ok(())).await)
         }
+        Command::Exec {
+            ref toolset,
+            print_toolset,
+        } => exec(&cli.browser, toolset, print_toolset).await,
         Command::Skill => {
             print!("{}", SKILL);
             Ok(())
