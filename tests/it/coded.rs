@@ -33,7 +33,8 @@ async fn start(backend: Backend) -> Session {
 }
 
 /// Six to-dos added and four ticked by one script, against the same by
-/// twelve calls: the same page afterwards, and a shorter answer.
+/// twelve calls (open, six types, a snapshot to find the boxes, four
+/// clicks): the same page afterwards, and fewer tokens in one answer.
 async fn loops_and_branches(backend: Backend) {
     let mut s = start(backend).await;
     let url = s.url("/fx/todo.html");
@@ -70,10 +71,16 @@ return {{ticked, left: (await tw.elements()).filter((e) => e.checked === false).
         json!("milk (done), eggs (done), bread (done), tea (done), jam, rice")
     );
 
-    // The same by twelve calls (after the open), as a model would make them.
+    // The same by twelve calls, as a model would make them.
     let page = s.ok("open", json!({ "url": url })).await;
     let field = Session::number(&page, "textbox");
-    let mut by_calls = 0;
+    let tokens = |text: &str| {
+        tiktoken_rs::cl100k_base()
+            .expect("the cl100k table")
+            .encode_with_special_tokens(text)
+            .len()
+    };
+    let mut by_calls = tokens(&page.text);
     let mut last = page;
     for title in ["milk", "eggs", "bread", "tea", "jam", "rice"] {
         last = s
@@ -82,9 +89,10 @@ return {{ticked, left: (await tw.elements()).filter((e) => e.checked === false).
                 json!({ "element": field, "text": title, "submit": true }),
             )
             .await;
-        by_calls += last.text.len();
+        by_calls += tokens(&last.text);
     }
     let snapshot = s.ok("snapshot", json!({})).await;
+    by_calls += tokens(&snapshot.text);
     let boxes: Vec<u32> = snapshot
         .text
         .lines()
@@ -94,17 +102,16 @@ return {{ticked, left: (await tw.elements()).filter((e) => e.checked === false).
         .collect();
     for number in boxes {
         last = s.ok("click", json!({ "element": number })).await;
-        by_calls += last.text.len();
+        by_calls += tokens(&last.text);
     }
     assert!(last.text.contains("2 items left"), "{}", last.text);
+    let script_tokens = tokens(&answer.text);
     eprintln!(
-        "run: one answer of {} characters for what ten calls answered in {by_calls}",
-        answer.text.len()
+        "run: one answer of {script_tokens} cl100k tokens for what twelve calls answered in {by_calls}"
     );
     assert!(
-        answer.text.len() < by_calls,
-        "the script's answer ({} characters) is no shorter than the calls' ({by_calls})",
-        answer.text.len()
+        script_tokens < by_calls,
+        "the script's answer ({script_tokens} tokens) is no shorter than the calls' ({by_calls})"
     );
     s.pack.close().await;
 }
