@@ -600,11 +600,11 @@ pub(crate) static TABLE: &[Tool] = &[
     },
     Tool {
         group: Group::Forms,
-        example: r#"`{"from": 9, "to": 11}`, `{"from": 12, "x": 400, "y": 300}`"#,
+        example: r#"`{"from": 9, "to": 11}`, `{"from": 12, "x": 400, "y": 300}`, `{"from_x": 90, "from_y": 40, "x": 400, "y": 300}`"#,
         ..Tool::action(
             "drag",
             "Drag",
-            "Drag an element onto another (or to a point x,y) with the mouse held down.",
+            "Drag an element (or from a point from_x,from_y) onto another or to a point x,y, the mouse held down.",
             takes!(DragArgs => drag),
         )
     },
@@ -881,13 +881,14 @@ mod tests {
     }
 
     #[test]
-    fn the_readme_shows_this_table() {
-        let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md"))
-            .unwrap_or_default();
+    fn the_docs_show_this_table() {
+        let readme =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/tools.md"))
+                .unwrap_or_default();
         let table = readme_table();
         assert!(
             readme.contains(&table),
-            "the README's table of tools is not the tool table's; put this in its place:\n\n{table}"
+            "docs/tools.md's table of tools is not the tool table's; put this in its place:\n\n{table}"
         );
     }
 
