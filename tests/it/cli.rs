@@ -650,6 +650,43 @@ async fn daemon_sessions(backend: Backend) {
     assert!(!idle.folder().join("daemon.sock").exists());
 }
 
+/// The skill file a coding agent loads: the format's front matter, the
+/// commands and rules in under 1,000 tokens, and what `tabwright skill`
+/// prints.
+#[tokio::test]
+async fn the_skill_teaches_in_few_tokens() {
+    let skill = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../skills/tabwright/SKILL.md"
+    ))
+    .expect("the skill file");
+    assert!(
+        skill.starts_with("---\nname: tabwright\ndescription: "),
+        "{skill}"
+    );
+    let tokens = tiktoken_rs::cl100k_base()
+        .expect("the cl100k table")
+        .encode_with_special_tokens(&skill)
+        .len();
+    eprintln!("SKILL.md: {tokens} cl100k tokens");
+    assert!(tokens < 1_000, "SKILL.md is {tokens} tokens");
+    for taught in [
+        "tabwright open",
+        "tabwright click 3",
+        "--session",
+        "run ",
+        "{{secret:",
+        "Exit codes",
+    ] {
+        assert!(
+            skill.contains(taught),
+            "the skill does not teach {taught:?}"
+        );
+    }
+    let printed = Daemon::new().ok(&["skill"]).await;
+    assert_eq!(printed, skill);
+}
+
 /// The processes whose parent is `pid`.
 fn children_of(pid: i32) -> Vec<i32> {
     std::fs::read_dir("/proc")

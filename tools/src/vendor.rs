@@ -598,9 +598,11 @@ fn computer_action(action: &Value) -> Result<Option<(&'static str, Value)>, Stri
                 "left" => {}
                 "right" => arguments["button"] = "right".into(),
                 "wheel" | "middle" => arguments["button"] = "middle".into(),
-                other => return Err(format!(
+                other => {
+                    return Err(format!(
                     "a click with the {other} button is not supported here (left, right, wheel)"
-                )),
+                ))
+                }
             }
             ("click", arguments)
         }
@@ -814,7 +816,10 @@ mod tests {
                 (Some(tool), None) => format!("`{tool}`"),
                 (Some(tool), Some(group)) => format!("`{tool}` ({group} group)"),
             };
-            table.push_str(&format!("| `{}` | {tool} | {} |\n", member.name, member.note));
+            table.push_str(&format!(
+                "| `{}` | {tool} | {} |\n",
+                member.name, member.note
+            ));
         }
         table
     }
