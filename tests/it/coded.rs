@@ -1,9 +1,9 @@
 //! `run`, a script of tool calls, on both backends against real pages: a
 //! loop over the numbered elements, branches on answers, a secret typed by
-//! name and never returned, a URL the guard refuses inside a script, a
-//! time limit hit during a call, and a script cancelled mid-way. What ends
-//! a script without a page (its other limits, a throw's line) is tested
-//! over the fake driver in `tools`.
+//! name and never returned, a URL the guard refuses inside a script, each
+//! limit (time during a call, calls, memory), and a script cancelled
+//! mid-way. How a script ends without a page (a throw's line, what it can
+//! reach) is tested over the fake driver in `tools`.
 
 use std::time::Duration;
 
@@ -161,7 +161,8 @@ return {{typed, value, seen, refused}};"#
 }
 
 /// A script's time runs out during a call (stopped there, not after it),
-/// and a script cancelled mid-way leaves the pack free at once.
+/// its calls and memory run out, and a script cancelled mid-way leaves
+/// the pack free at once.
 async fn stopped(backend: Backend) {
     let mut s = start(backend).await;
     let url = s.url("/fx/todo.html");
@@ -187,6 +188,29 @@ async fn stopped(backend: Backend) {
         "{:?}",
         started.elapsed()
     );
+    // The other limits, with a page behind the calls.
+    let calls = s
+        .pack
+        .call(
+            "run",
+            json!({ "script": "for (;;) { await tw.console(); }" }),
+        )
+        .await;
+    assert!(calls.is_error, "{}", calls.text);
+    assert!(
+        calls.text.contains("more than 200 tool calls"),
+        "{}",
+        calls.text
+    );
+    let memory = s
+        .pack
+        .call(
+            "run",
+            json!({ "script": "await tw.tabs(); const all = []; for (;;) all.push('x'.repeat(65536) + all.length);" }),
+        )
+        .await;
+    assert!(memory.is_error, "{}", memory.text);
+    assert!(memory.text.contains("more than 64 MiB"), "{}", memory.text);
     let cancelled = s
         .pack
         .call_until(

@@ -222,7 +222,9 @@ async fn the_binary_drives_remote_browsers() {
         ("--cdp-endpoint", format!("http://127.0.0.1:{port}")),
         ("--webdriver-url", remote.url.clone()),
     ] {
-        let mut command = tokio::process::Command::new(crate::cli::binary());
+        // A daemon of its own for each: they run with other settings.
+        let daemon = crate::cli::Daemon::new();
+        let mut command = daemon.command();
         command
             .args([flag, &endpoint, "--allow-origin"])
             .arg(site.origin())
@@ -230,6 +232,8 @@ async fn the_binary_drives_remote_browsers() {
             .arg(site.url("/second"));
         let out = crate::cli::run(command, None).await;
         assert!(out.contains("# The second page"), "{flag}: {out}");
+        // Stopped, the daemon leaves the user's browser running.
+        drop(daemon);
     }
     assert!(!chrome.has_exited(), "the user's Chrome was ended");
     assert!(remote.running(), "the user's chromedriver was ended");
