@@ -11,6 +11,7 @@ use crate::error::{dialog_sentence, ToolError};
 use crate::operator::Operator;
 use crate::options::Answers;
 use crate::output::{console_line, fenced, join, mime, size, Image, Outcome, ToolOutput};
+use crate::phases::since;
 use crate::settle::{settle, Begin, Settled};
 use crate::shown::{address, shown};
 use crate::state::State;
@@ -134,6 +135,7 @@ impl Operator {
             state.url = Some(snapshot.url.clone());
         }
         lines.push(String::new());
+        let rendering = std::time::Instant::now();
         // A change list only for the tab the model was last shown: if the
         // page moved it to another (its tab closed), the whole page.
         let same_tab = state.shown_tab.as_ref() == Some(&snapshot.tab);
@@ -179,6 +181,7 @@ impl Operator {
         } else {
             state.readings.remove(&snapshot.tab);
         }
+        state.phases.render_ms += since(rendering);
         Ok(ToolOutput::text(join(lines)))
     }
 
@@ -240,6 +243,7 @@ impl Operator {
         // to the most recent tab left), so a few tries.
         let mut tab_closed = false;
         let (quiet, cap) = (self.options.quiet, self.options.settle_cap);
+        let started = std::time::Instant::now();
         let mut settled = settle(&self.driver, quiet, cap, begin).await;
         for _ in 0..3 {
             if !matches!(settled, Err(DriverError::NoSuchTab { .. })) {
@@ -248,6 +252,7 @@ impl Operator {
             tab_closed = true;
             settled = settle(&self.driver, quiet, cap, begin).await;
         }
+        state.phases.settle_ms += since(started);
         let settled = match settled {
             Err(DriverError::DialogOpen { kind, message }) => {
                 self.report_changes(state, lines, tab_closed).await;
@@ -263,7 +268,9 @@ impl Operator {
                 after.as_secs_f64()
             ));
         }
+        let started = std::time::Instant::now();
         let mut snapshot = self.look(look).await;
+        state.phases.read_ms += since(started);
         // A navigation that began only after the page looked settled leaves
         // the snapshot reading a document that is not there yet, or goes
         // away under it: settle the new one and read again.
@@ -277,8 +284,12 @@ impl Operator {
             ) {
                 break;
             }
+            let started = std::time::Instant::now();
             settle(&self.driver, quiet, cap, Begin::AfterAction).await?;
+            state.phases.settle_ms += since(started);
+            let started = std::time::Instant::now();
             snapshot = self.look(look).await;
+            state.phases.read_ms += since(started);
         }
         let snapshot = match snapshot {
             Err(MarksError::Driver(DriverError::DialogOpen { kind, message })) => {
@@ -289,7 +300,9 @@ impl Operator {
             }
             other => other?,
         };
+        let started = std::time::Instant::now();
         self.report_changes(state, lines, tab_closed).await;
+        state.phases.report_ms += since(started);
         let mut snapshot = snapshot;
         // The page knows its own status whatever navigated to it; the pack's
         // record of what it opened covers a page that does not say.

@@ -64,6 +64,8 @@ pub struct Pack {
     steps: AtomicU64,
     /// The session's memory as last read, and when.
     memory: std::sync::Mutex<Option<(std::time::Instant, driver_core::Memory)>>,
+    /// Where the last call's time went.
+    phases: std::sync::Mutex<Option<crate::phases::Phases>>,
 }
 
 /// How often at most the session's memory is read after a page loads:
@@ -111,6 +113,7 @@ impl Pack {
             trace,
             steps: AtomicU64::new(0),
             memory: std::sync::Mutex::new(None),
+            phases: std::sync::Mutex::new(None),
         }
     }
 
@@ -244,6 +247,8 @@ impl Pack {
     async fn answer_held(&self, state: &mut State, name: &str, arguments: Value) -> ToolOutput {
         // Each answer's page content is fenced with a code of its own.
         state.fence = marks::Fence::new();
+        state.phases = Default::default();
+        let started = std::time::Instant::now();
         let watched = self.trace.is_some() || self.operator.options.watch.is_some();
         let traced = watched.then(|| Traced {
             arguments: arguments.clone(),
@@ -260,6 +265,11 @@ impl Pack {
         if LOADS_PAGES.contains(&name) {
             self.weigh(&mut output).await;
         }
+        state.phases.total_ms = crate::phases::since(started);
+        *self
+            .phases
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(state.phases);
         if let Some(traced) = traced {
             self.record(state, traced, name, &output).await;
         }
@@ -383,6 +393,7 @@ impl Pack {
             picture,
             refused,
             console,
+            phases: Some(state.phases),
         };
         // One scrub for the whole record, the trace's file and the live
         // view alike: secrets, in every form, and what a person typed.
@@ -393,6 +404,16 @@ impl Pack {
         if let Some(watch) = watch {
             watch.push(step);
         }
+    }
+
+    /// Where the last call's time went (the page settling, being read,
+    /// the answer rendered, and the action itself), for benchmarks and
+    /// traces; `None` before the first call.
+    pub fn last_phases(&self) -> Option<crate::phases::Phases> {
+        *self
+            .phases
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// The trace folder of this session, when one is kept.

@@ -41,6 +41,8 @@ pub(crate) struct State {
     pub(crate) user_agent: Option<String>,
     /// The fences of the answer being made: a code drawn for each call.
     pub(crate) fence: marks::Fence,
+    /// Where the time of the call under way went.
+    pub(crate) phases: crate::phases::Phases,
 }
 
 /// A screenshot, as remembered: its tab, how it was taken, and a digest of
@@ -77,6 +79,7 @@ impl Default for State {
             pending_storage: Default::default(),
             user_agent: None,
             fence: marks::Fence::new(),
+            phases: Default::default(),
         }
     }
 }

@@ -53,6 +53,9 @@ pub struct Step {
     /// What the page logged during it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub console: Vec<String>,
+    /// Where its time went.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phases: Option<crate::phases::Phases>,
 }
 
 impl Step {
@@ -73,6 +76,7 @@ impl Step {
             picture,
             refused,
             console,
+            phases: _,
         } = self;
         scrub(tool);
         scrub_value(arguments, scrub);
@@ -295,6 +299,7 @@ mod tests {
             picture: None,
             refused: Vec::new(),
             console: Vec::new(),
+            phases: None,
         });
         let steps = read_steps(trace.folder()).expect("the steps");
         assert_eq!(steps.len(), 1);
@@ -343,6 +348,7 @@ mod tests {
             picture: Some(format!("{secret}.jpg")),
             refused: all("http://evil.example/?q="),
             console: all("log"),
+            phases: None,
         };
         step.scrub_with(&|text| secrets.scrub(text));
         let root = tempfile::tempdir().expect("a folder");

@@ -150,6 +150,8 @@ async fn main() -> Result<(), String> {
         for &backend in &backends {
             tools::tool_costs(backend, runs).await?;
         }
+        println!("\nWhere the time goes (medians, ms; `act` is the call less the parts measured):");
+        print!("{}", tools::phase_table());
     }
     if wants("tokens") {
         println!();

@@ -34,15 +34,25 @@ pub async fn tool_costs(backend: Backend, runs: usize) -> Result<(), String> {
         backend.guarded(Options::default(), Guard::new(policy)),
         PackOptions::default(),
     );
+    let phases: std::cell::RefCell<Vec<(&'static str, tools::Phases)>> = Default::default();
     let call = |tool: &'static str, arguments: serde_json::Value| {
         let pack = &pack;
+        let phases = &phases;
         async move {
             let started = Instant::now();
             let output = pack.call(tool, arguments.clone()).await;
             if output.is_error {
                 return Err(format!("{tool} {arguments}: {}", output.text));
             }
-            Ok((started.elapsed(), output.text))
+            let took = started.elapsed();
+            if let Some(parts) = pack.last_phases() {
+                let kind = match tool {
+                    "click" if arguments.to_string().contains("\"element\"") => "click",
+                    other => other,
+                };
+                phases.borrow_mut().push((kind, parts));
+            }
+            Ok((took, output.text))
         }
     };
     let number = |text: &str, needle: &str| -> Result<u32, String> {
@@ -79,6 +89,7 @@ pub async fn tool_costs(backend: Backend, runs: usize) -> Result<(), String> {
         shots.push(call("screenshot", json!({})).await?.0);
     }
 
+    let still = phases.borrow().len();
     let (_, mut text) = call("open", json!({ "url": site.url("/fx/spa.html") })).await?;
     let mut renders = Vec::new();
     for _ in 0..runs {
@@ -92,6 +103,35 @@ pub async fn tool_costs(backend: Backend, runs: usize) -> Result<(), String> {
         text = after;
     }
     pack.close().await;
+    // The per-phase medians: the still-page calls before the re-rendering
+    // page's, whose clicks are reported apart.
+    let all = phases.into_inner();
+    let (plain, rendered) = all.split_at(still.min(all.len()));
+    let mut rows: Vec<(String, Vec<tools::Phases>)> = Vec::new();
+    for kind in ["open", "click", "type", "screenshot"] {
+        rows.push((
+            kind.to_owned(),
+            plain
+                .iter()
+                .filter(|(k, _)| *k == kind)
+                .map(|(_, p)| *p)
+                .collect(),
+        ));
+    }
+    rows.push((
+        "click→re-render".to_owned(),
+        rendered
+            .iter()
+            .filter(|(k, _)| *k == "click")
+            .map(|(_, p)| *p)
+            .collect(),
+    ));
+    PHASES.with(|table| {
+        let mut table = table.borrow_mut();
+        for (kind, samples) in rows {
+            table.push(phase_row(backend.name(), &kind, &samples));
+        }
+    });
     println!(
         "{:<12}{:>24}{:>24}{:>24}{:>24}{:>24}",
         backend.name(),
@@ -102,4 +142,43 @@ pub async fn tool_costs(backend: Backend, runs: usize) -> Result<(), String> {
         summary(&mut shots)
     );
     Ok(())
+}
+
+thread_local! {
+    /// The per-phase rows of every backend's run, printed after the totals.
+    static PHASES: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The per-phase table: the median of each part of each kind of call.
+pub fn phase_table() -> String {
+    let mut text = format!(
+        "{:<12}{:<18}{:>9}{:>9}{:>9}{:>9}{:>9}{:>9}\n",
+        "backend", "call", "total", "act", "settle", "read", "report", "render"
+    );
+    PHASES.with(|table| {
+        for row in table.borrow().iter() {
+            text.push_str(row);
+            text.push('\n');
+        }
+    });
+    text
+}
+
+fn phase_row(backend: &str, kind: &str, samples: &[tools::Phases]) -> String {
+    let median = |part: fn(&tools::Phases) -> f64| {
+        let mut values: Vec<f64> = samples.iter().map(part).collect();
+        values.sort_by(f64::total_cmp);
+        values.get(values.len() / 2).copied().unwrap_or(0.0)
+    };
+    format!(
+        "{:<12}{:<18}{:>9.1}{:>9.1}{:>9.1}{:>9.1}{:>9.1}{:>9.1}",
+        backend,
+        kind,
+        median(|p| p.total_ms),
+        median(tools::Phases::act_ms),
+        median(|p| p.settle_ms),
+        median(|p| p.read_ms),
+        median(|p| p.report_ms),
+        median(|p| p.render_ms),
+    )
 }
