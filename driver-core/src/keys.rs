@@ -194,6 +194,12 @@ pub struct Click {
     pub count: u8,
     /// Held while it clicks.
     pub modifiers: Modifiers,
+    /// The pointer is at the point already (it was moved there, and what
+    /// lies under it was checked): press without moving it first, which
+    /// would cost the page a frame. The WebDriver backend moves it anyway:
+    /// chromedriver does not keep a pointer's place between two action
+    /// chains (seen: the press landed elsewhere).
+    pub moved: bool,
 }
 
 impl Default for Click {
@@ -203,6 +209,7 @@ impl Default for Click {
             button: MouseButton::Left,
             count: 1,
             modifiers: Modifiers::default(),
+            moved: false,
         }
     }
 }

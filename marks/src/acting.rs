@@ -277,6 +277,11 @@ impl Marks {
         click: driver_core::Click,
     ) -> Result<Acted, MarksError> {
         let (x, y, target, record) = self.point(driver, number).await?;
+        // The pointer is there, and what lies under it was checked.
+        let click = driver_core::Click {
+            moved: true,
+            ..click
+        };
         driver.click_with(x, y, click).await?;
         let elsewhere = if record {
             self.reached(driver, &target, POINTER_EVENTS).await
@@ -295,15 +300,33 @@ impl Marks {
         driver: &dyn Driver,
         number: u32,
     ) -> Result<(f64, f64, Pointee, bool), MarksError> {
+        // A still page pays the one frame the pointer's move costs; an
+        // element that moved meanwhile is readied again, held still first.
+        match self.point_with(driver, number, true).await? {
+            Some(pointed) => Ok(pointed),
+            None => self
+                .point_with(driver, number, false)
+                .await?
+                .ok_or(MarksError::Gone { number }),
+        }
+    }
+
+    /// [`point`](Self::point), the fast way (its box noted, checked after
+    /// the move: `None` if it moved) or the steady way (waiting for it to
+    /// hold still over two frames, then a frame's rest after the move).
+    async fn point_with(
+        &self,
+        driver: &dyn Driver,
+        number: u32,
+        fast: bool,
+    ) -> Result<Option<(f64, f64, Pointee, bool)>, MarksError> {
         let record = driver.capabilities().supports(Capability::IsolatedWorld);
-        let (x, y, answer, target) = self
-            .ready_target(
-                driver,
-                number,
-                Action::None,
-                json!({ "steady": true, "record": record }),
-            )
-            .await?;
+        let how = if fast {
+            json!({ "note": true, "record": record })
+        } else {
+            json!({ "steady": true, "record": record })
+        };
+        let (x, y, answer, target) = self.ready_target(driver, number, Action::None, how).await?;
         if let Some(by) = answer.covered {
             return Err(MarksError::Covered { number, by });
         }
@@ -312,8 +335,10 @@ impl Marks {
         let name = target.seen_as.as_ref().map(|(_, name)| name.clone());
         let request = json!({
             "op": "hovered", "id": target.local, "x": answer.lx, "y": answer.ly, "name": name,
+            "noted": fast, "settle": self.settle_key,
         });
         match page::run::<HoveredAnswer>(driver, &target.path, request).await? {
+            Answer::Done(HoveredAnswer { moved: true, .. }) => return Ok(None),
             Answer::Done(HoveredAnswer {
                 still: true,
                 replaced,
@@ -332,7 +357,7 @@ impl Marks {
             Answer::Done(_) => {}
             Answer::Refused(_) => return Err(MarksError::Gone { number }),
         }
-        Ok((x, y, target, record))
+        Ok(Some((x, y, target, record)))
     }
 
     /// Moves the mouse over a numbered element (scrolled into view first,

@@ -67,12 +67,25 @@ use page::{Answer, Code, WireItem, WirePoint};
 #[derive(Debug, Default)]
 pub struct Marks {
     tabs: Mutex<HashMap<TabId, TabMarks>>,
+    /// Where settling keeps what it knows of a document in tabwright's
+    /// world (the page's pending short timers among it), if it runs.
+    settle_key: Option<String>,
 }
 
 impl Marks {
     /// A fresh numbering.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Tells a pointer action where settling keeps its record of each
+    /// document in tabwright's world (the key of a `Symbol.for`): the
+    /// pointer then rests over an element only while the page has short
+    /// timers or frames pending (what its hover handlers set going), not a
+    /// fixed frame.
+    pub fn with_settle_record(mut self, key: String) -> Self {
+        self.settle_key = Some(key);
+        self
     }
 
     fn with_tab<T>(&self, tab: &TabId, f: impl FnOnce(&mut TabMarks) -> T) -> T {

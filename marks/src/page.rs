@@ -522,6 +522,10 @@ pub(crate) struct HoveredAnswer {
     /// The local id of what the page re-rendered the element as, where it
     /// did (the same name, in its place).
     pub(crate) replaced: Option<u32>,
+    /// Its box moved while the pointer came (the fast path's check): ready
+    /// it again, waiting for it to hold still.
+    #[serde(default)]
+    pub(crate) moved: bool,
 }
 
 /// What an action's events reached (`act.js`'s ReachedAnswer).

@@ -165,6 +165,7 @@ pub(crate) fn click_kind(
         },
         count,
         modifiers: held,
+        moved: false,
     })
 }
 

@@ -94,7 +94,7 @@ impl Pack {
         Self {
             operator: Operator {
                 driver,
-                marks: Marks::new(),
+                marks: Marks::new().with_settle_record(crate::settle::record_key()),
                 secrets: Secrets::new(&options.secrets),
                 typed_by_person: Default::default(),
                 downloads: std::sync::Mutex::new(driver_core::Journal::new(

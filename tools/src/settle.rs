@@ -25,6 +25,16 @@ static NAMES: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     serde_json::json!({ "key": draw(), "settle": draw(), "channel": draw() }).to_string()
 });
 
+/// The key (of a `Symbol.for`) under which settle.js keeps its record of
+/// each document in tabwright's world: what a pointer action reads for the
+/// page's pending timers (`marks::Marks::with_settle_record`).
+pub(crate) fn record_key() -> String {
+    serde_json::from_str::<serde_json::Value>(&NAMES)
+        .ok()
+        .and_then(|names| names["settle"].as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
 /// Between two tries while a new document replaces the old one, and
 /// between two looks at the requests in flight.
 const RETRY: Duration = Duration::from_millis(20);

@@ -13,9 +13,9 @@ pub fn click_events(x: f64, y: f64) -> Vec<Value> {
     click_events_with(x, y, Click::default())
 }
 
-/// A move, then each press and release of `click` (the second pair of a
-/// double click counts 2, which is what makes it one), the modifiers held
-/// on each.
+/// A move (unless the pointer is there already: `click.moved`), then each
+/// press and release of `click` (the second pair of a double click counts
+/// 2, which is what makes it one), the modifiers held on each.
 pub fn click_events_with(x: f64, y: f64, click: Click) -> Vec<Value> {
     let modifiers = click.modifiers.cdp_mask();
     let button = |kind: &str, buttons: u8, count: u8| {
@@ -25,7 +25,11 @@ pub fn click_events_with(x: f64, y: f64, click: Click) -> Vec<Value> {
             "clickCount": count, "modifiers": modifiers,
         })
     };
-    let mut events = vec![move_event(x, y)];
+    let mut events = if click.moved {
+        Vec::new()
+    } else {
+        vec![move_event(x, y)]
+    };
     for count in 1..=click.count.max(1) {
         events.push(button("mousePressed", click.button.buttons_bit(), count));
         events.push(button("mouseReleased", 0, count));

@@ -243,12 +243,16 @@ const REPORTED = ["pointerdown", "mousedown", "mouseup", "click", "keydown", "in
  * window, from listeners at capture on it (in tabwright's own world, out
  * of the page's reach), armed for one action at a time.
  * @param {Window} view
- * @returns {{armed: boolean, target: Element | null, seen: Map<string, Element>}}
+ * @returns {{armed: boolean, target: Element | null, seen: Map<string, Element>,
+ *   noted: {element: Element, target: Element, rect: DOMRect} | null}}
  */
 const recordOf = (view) => {
   const kept = /** @type {any} */ (view)[REACHED];
   if (kept) return kept;
-  const record = { armed: false, target: /** @type {Element | null} */ (null), seen: new Map() };
+  const record = {
+    armed: false, target: /** @type {Element | null} */ (null), seen: new Map(),
+    noted: /** @type {{element: Element, target: Element, rect: DOMRect} | null} */ (null),
+  };
   Object.defineProperty(view, REACHED, { value: record, enumerable: false, configurable: true });
   for (const type of REPORTED) {
     view.addEventListener(type, (event) => {
@@ -279,15 +283,53 @@ const seenAs = (element) => {
  * After the pointer arrived over a readied element (a frame, and the
  * timers that frame set going): whether what lies under it is still the
  * element, or what the page put there instead.
- * @returns {Promise<{still: true, replaced?: number} | {still: false, now: Seen} | {error: "gone"}>}
+ * @returns {Promise<{still: true, replaced?: number} | {still: false, now: Seen}
+ *   | {still: false, moved: true} | {error: "gone"}>}
  */
 const hovered = async () => {
   const element = elementOf(Number(options.id));
-  await new Promise((done) => {
-    const later = () => setTimeout(done, 0);
-    const timer = setTimeout(later, 50);
-    requestAnimationFrame(() => { clearTimeout(timer); later(); });
-  });
+  const record = element ? recordOf(element.ownerDocument.defaultView || window) : null;
+  const noted = options.noted === true && record && record.noted && record.noted.element === element
+    ? record.noted : null;
+  if (record) record.noted = null;
+  if (noted) {
+    // The move's frame has been drawn (the backend's move returns once
+    // the page handled it): the timers it set, then whether the box held
+    // still across it. One that moved is readied again the slow way.
+    await new Promise((done) => setTimeout(done, 0));
+    // What the page's handlers set going for the pointer's arrival (a
+    // menu that moves its focus in a moment) is waited for, as settling
+    // counts it: its short timers and frames, at most a tenth of a second.
+    // Without that record, the pointer rests a frame as on the slow path.
+    const settling = typeof options.settle === "string" && options.settle !== ""
+      ? /** @type {any} */ (element ? element.ownerDocument.defaultView : window)[Symbol.for(options.settle)]
+      : null;
+    const counted = settling && settling.doc === (element ? element.ownerDocument : document) && settling.hooks;
+    if (counted) {
+      const until = performance.now() + 100;
+      while (Number(settling.hooks.timers) > 0 && performance.now() < until) {
+        await new Promise((done) => setTimeout(done, 4));
+      }
+    } else {
+      await nextFrame();
+      await new Promise((done) => setTimeout(done, 0));
+    }
+    rectOf.answers.clear();
+    shownRect.answers.clear();
+    // (One the page replaced meanwhile is judged below, by what stands
+    // where it was.)
+    const now = rectOf(noted.target);
+    if (noted.target.isConnected && !(Math.abs(now.left - noted.rect.left) < 0.5 && Math.abs(now.top - noted.rect.top) < 0.5 &&
+        Math.abs(now.width - noted.rect.width) < 0.5 && Math.abs(now.height - noted.rect.height) < 0.5)) {
+      return { still: false, moved: true };
+    }
+  } else {
+    await new Promise((done) => {
+      const later = () => setTimeout(done, 0);
+      const timer = setTimeout(later, 50);
+      requestAnimationFrame(() => { clearTimeout(timer); later(); });
+    });
+  }
   // (One the page replaced is still known by its reference, and its
   // document is where to look.)
   const doc = element ? element.ownerDocument : document;
@@ -363,6 +405,21 @@ const act = () => {
     if (frame) frameOffset = contentOffset(frame, frameOffset);
   }
   const target = pressTarget(element);
+  if (options.note === true) {
+    // A pointer action on the fast path: its box is noted here and held
+    // against where it is once the pointer's move has cost the page a
+    // frame (`hovered`), so a still page pays that one frame only.
+    const ready = readied(element, target, frameOffset);
+    if (!("error" in ready)) {
+      const record = recordOf(element.ownerDocument.defaultView || window);
+      record.noted = { element, target, rect: rectOf(target) };
+      if (options.record === true) {
+        record.seen.clear();
+        record.armed = true;
+      }
+    }
+    return ready;
+  }
   if (options.steady === true) {
     // A pointer action: pressed where it comes to rest, then armed to say
     // what the events reached.

@@ -38,6 +38,9 @@
  * @property {boolean} [scroll] (act) false: do not scroll it into view
  * @property {boolean} [clear]  (act, focus) empty the field first
  * @property {boolean} [steady] (act) wait until its box stays put over two frames
+ * @property {boolean} [note]   (act) note its box for `hovered` to hold against, instead
+ * @property {boolean} [noted]  (hovered) check the box `act` noted held still
+ * @property {string | null} [settle]  (hovered) the key of settling's record of a document
  * @property {boolean} [record] (act) arm the record of what the action's events reach
  * @property {string} [token]   (act, file) marks the file field
  * @property {string[]} [values]  (act, select) labels or values to choose
