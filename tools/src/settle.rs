@@ -22,7 +22,11 @@ const SETTLE_JS: &str = include_str!("js/settle.js");
 /// per process, so nothing a page can read of them says tabwright.
 static NAMES: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     let draw = || format!("{:016x}", driver_core::random_u64());
-    serde_json::json!({ "key": draw(), "settle": draw(), "channel": draw() }).to_string()
+    serde_json::json!({
+        "key": draw(), "settle": draw(), "channel": draw(),
+        "early": driver_core::listeners_key(),
+    })
+    .to_string()
 });
 
 /// The key (of a `Symbol.for`) under which settle.js keeps its record of

@@ -8,6 +8,9 @@
 // in the page says so. The snapshot reads the record (from tabwright's own
 // world, by asking the page's world which elements are in it).
 //
+// It also notes when the document last changed (a MutationObserver from
+// the document's start, until settling's own watchers take over).
+//
 // It only records: the wrapped addEventListener is a Proxy of the
 // original (it calls it, with the same arguments, and reads as native
 // code), the record a WeakSet on a non-enumerable symbol whose key
@@ -35,4 +38,17 @@
   });
   Object.defineProperty(prototype, "addEventListener", { value: wrapped, writable: true, configurable: true, enumerable: false });
   Object.defineProperty(win, KEY, { value: listened, enumerable: false, configurable: false });
+  // When the document last changed, from its start: settling counts a page
+  // still from its last change, where it would otherwise have to watch it
+  // for a while first (it knows nothing of what came before it looked).
+  // Settling's own watchers take over the first time it looks (`stop`).
+  const changed = { at: performance.now(), stop: () => {} };
+  try {
+    const observer = new MutationObserver(() => { changed.at = performance.now(); });
+    observer.observe(document, { subtree: true, childList: true, characterData: true });
+    changed.stop = () => observer.disconnect();
+  } catch (ignored) {
+    // No observer: settling watches for a while, as without this record.
+  }
+  Object.defineProperty(win, Symbol.for("__LISTENERS_KEY__.changed"), { value: changed, enumerable: false, configurable: false });
 })();

@@ -76,14 +76,25 @@
       Object.defineProperty(win, KEY, { value: state, configurable: true });
       const CustomEvent = win.CustomEvent;
       const dispatch = win.EventTarget.prototype.dispatchEvent;
+      // When the document last changed before it was watched, as the early
+      // hooks saw it; once told, their observer stops (settle.js's own
+      // watchers see what comes after).
+      const early = /** @type {{at: number, stop: () => void} | undefined} */ (page[Symbol.for(names.early + ".changed")]);
+      let changed = early && typeof early.at === "number" ? early.at : null;
       const tell = () => {
         const detail = JSON.stringify({
           requests: state.requests, reads: state.reads, timers: state.timers.size,
-          submitted: state.submitted,
+          submitted: state.submitted, changed,
         });
         try { dispatch.call(win, new CustomEvent(CHANNEL, { detail })); } catch { /* a page's own doing */ }
       };
-      win.addEventListener(CHANNEL + "?", tell);
+      win.addEventListener(CHANNEL + "?", () => {
+        if (early && typeof early.at === "number") changed = early.at;
+        tell();
+        if (early && typeof early.stop === "function") {
+          try { early.stop(); } catch { /* a page's own doing */ }
+        }
+      });
 
       /**
        * @param {Promise<unknown>} promise

@@ -9,6 +9,9 @@ interface HookNames {
   settle: string;
   /** The event the hooks tell on (and, with "?" after it, are asked on). */
   channel: string;
+  /** The early hooks' key: `Symbol.for(early + ".changed")` is when the
+   *  document last changed, from its start ({at, stop}). */
+  early: string;
 }
 
 /** What the hooks keep for one document of a window. */
@@ -35,6 +38,9 @@ interface HookReport {
   reads: number;
   timers: number;
   submitted: number | null;
+  /** When the document last changed before settling watched it, as the
+   *  early hooks saw from its start (absent where they did not run). */
+  changed?: number | null;
 }
 
 /** What settle.js keeps for one document of a window. */

@@ -102,6 +102,13 @@
       try { state.hooks = JSON.parse(/** @type {CustomEvent} */ (event).detail); } catch { /* not the hooks' */ }
     });
     win.dispatchEvent(new win.CustomEvent(CHANNEL + "?"));
+    // What the early hooks saw from the document's start: still since its
+    // last change, not since now. (A page that forged it is read as still
+    // for longer, which costs it waiting less, never an answer.)
+    const changed = state.hooks.changed;
+    if (typeof changed === "number" && Number.isFinite(changed) && changed < state.lastChange) {
+      state.lastChange = changed;
+    }
 
     // A mutation observer on the document does not see into shadow trees:
     // each open shadow root found (`rootsOf`) is observed too.
