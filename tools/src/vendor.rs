@@ -150,7 +150,7 @@ struct Known {
 
 impl<'a> Executor<'a> {
     /// An executor of `toolset` over `pack` (whose groups decide which
-    /// members can be carried out; see [`anthropic_toolset`](Self::anthropic_toolset)).
+    /// members can be carried out; see [`tool_entry`](Self::tool_entry)).
     pub fn new(pack: &'a Pack, toolset: Toolset) -> Self {
         Self {
             pack,
