@@ -165,6 +165,10 @@ async fn anthropic_replayed(backend: Backend) {
     assert!(image["source"]["data"]
         .as_str()
         .is_some_and(|data| data.len() > 1000));
+    // A query in words the page does not hold is tried again by its
+    // longest word.
+    let found = text_of(by_id("toolu_21"));
+    assert!(found.contains("link \"Completed\""), "{found}");
 }
 
 /// A pack for the computer tool: vision mode, the forms group (drag).

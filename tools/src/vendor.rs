@@ -321,7 +321,10 @@ impl<'a> Executor<'a> {
                     .max_by_key(|word| word.chars().count())
                     .unwrap_or_default()
                     .to_owned();
-                if found.is_error || !found.text.contains("No element") || longest == query {
+                if found.is_error
+                    || !found.text.contains("Nothing on the page matches")
+                    || longest == query
+                {
                     return Ok(referenced(found));
                 }
                 ("find".to_owned(), json!({ "text": longest }))
