@@ -722,23 +722,15 @@ async fn stop_signal_but(keep_interrupt: bool) {
         }
         return;
     }
-    match (
-        signal(SignalKind::interrupt()),
-        signal(SignalKind::terminate()),
-    ) {
-        (Ok(mut interrupt), Ok(mut terminate)) => {
-            tokio::select! {
-                _ = interrupt.recv() => {}
-                _ = terminate.recv() => {}
-                () = parent_gone() => tracing::info!("the parent process is gone"),
-            }
-        }
-        _ => parent_gone().await,
+    tokio::select! {
+        () = terminated() => {}
+        () = parent_gone() => tracing::info!("the parent process is gone"),
     }
 }
 
-/// SIGINT or SIGTERM, for the daemon: its parent (the command that
-/// started it) is meant to go first.
+/// SIGINT or SIGTERM (never, where they cannot be listened for). The
+/// daemon stops on these alone: its parent (the command that started it)
+/// is meant to go first.
 async fn terminated() {
     use tokio::signal::unix::{signal, SignalKind};
     match (
