@@ -271,6 +271,10 @@ impl<'a> Page<'a> {
         let mut params = CaptureScreenshotParams {
             format: Some(format),
             quality: quality.map(i64::from),
+            // Chrome's fast encoder: a larger file, in a fraction of the
+            // time its best compression takes (the PNG of a 1280×800
+            // viewport was most of a screenshot's 50 ms).
+            optimize_for_speed: Some(true),
             ..Default::default()
         };
         if options.full_page {

@@ -13,6 +13,17 @@ impl WdSession {
     pub(crate) async fn screenshot(&mut self, options: ScreenshotOptions) -> Result<Vec<u8>> {
         self.focus_current().await?;
         if options == ScreenshotOptions::default() {
+            // Chrome's fast encoder through the bridge where there is one
+            // (a larger PNG, in a fraction of the time); WebDriver's own
+            // PNG where not.
+            let fast = json!({ "format": "png", "optimizeForSpeed": true });
+            if let Ok(shot) = self.cdp("Page.captureScreenshot", fast).await {
+                if let Ok(png) = base64::engine::general_purpose::STANDARD
+                    .decode(shot["data"].as_str().unwrap_or_default())
+                {
+                    return Ok(png);
+                }
+            }
             return self.client.screenshot().await.map_err(sort);
         }
         // WebDriver has PNG of the viewport only; the rest goes through
@@ -22,7 +33,7 @@ impl WdSession {
             ScreenshotFormat::Jpeg(quality) => ("jpeg", Some(quality.min(100))),
             ScreenshotFormat::Webp(quality) => ("webp", Some(quality.min(100))),
         };
-        let mut params = json!({ "format": format });
+        let mut params = json!({ "format": format, "optimizeForSpeed": true });
         if let Some(quality) = quality {
             params["quality"] = json!(quality);
         }
