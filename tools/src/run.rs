@@ -459,16 +459,14 @@ impl crate::pack::Pack {
         }
         let started = Instant::now();
         let deadline = deadline(seconds);
-        let tools: Vec<&'static str> = {
-            let mut names: Vec<&'static str> = self
-                .tools
-                .iter()
-                .map(|tool| tool.name)
-                .filter(|name| !NOT_IN_SCRIPTS.contains(name))
-                .collect();
-            names.dedup();
-            names
-        };
+        // (A pack offers each name once: a group's widened tool takes its
+        // core tool's place.)
+        let tools: Vec<&'static str> = self
+            .tools
+            .iter()
+            .map(|tool| tool.name)
+            .filter(|name| !NOT_IN_SCRIPTS.contains(name))
+            .collect();
         // What the model last read: the script's calls read the page too,
         // but the answer's change list is against what the model saw.
         let readings = state.readings.clone();

@@ -292,7 +292,7 @@ impl<'a> Executor<'a> {
             }
             "new_tab" => ("tabs".to_owned(), json!({ "action": "new" })),
             "switch_tab" | "close_tab" => {
-                let index = self.tab_index(&text("tab_id")).await?;
+                let (index, _) = self.tab_of(&text("tab_id")).await?;
                 let action = if name == "switch_tab" {
                     "switch"
                 } else {
@@ -409,14 +409,8 @@ impl<'a> Executor<'a> {
 
     /// Makes the tab the caller calls `tab` the current one.
     async fn activate(&self, tab: &str) -> Result<(), String> {
-        let index = self.tab_index(tab).await?;
-        let tabs = self
-            .pack
-            .driver()
-            .tabs()
-            .await
-            .map_err(|error| error.to_string())?;
-        if tabs.get(index as usize - 1).is_some_and(|tab| tab.current) {
+        let (index, current) = self.tab_of(tab).await?;
+        if current {
             return Ok(());
         }
         let switched = self
@@ -429,8 +423,9 @@ impl<'a> Executor<'a> {
         Ok(())
     }
 
-    /// The pack's number (1, 2, … oldest first) of the caller's tab id.
-    async fn tab_index(&self, id: &str) -> Result<u32, String> {
+    /// The pack's number (1, 2, … oldest first) of the caller's tab id,
+    /// and whether it is the current tab.
+    async fn tab_of(&self, id: &str) -> Result<(u32, bool), String> {
         let tabs = self
             .pack
             .driver()
@@ -439,8 +434,9 @@ impl<'a> Executor<'a> {
             .map_err(|error| error.to_string())?;
         let known = self.known.lock().await;
         tabs.iter()
-            .position(|tab| known.tabs.get(&tab.id).map(String::as_str) == Some(id))
-            .and_then(|at| u32::try_from(at + 1).ok())
+            .enumerate()
+            .find(|(_, tab)| known.tabs.get(&tab.id).map(String::as_str) == Some(id))
+            .and_then(|(at, tab)| Some((u32::try_from(at + 1).ok()?, tab.current)))
             .ok_or_else(|| format!("there is no open tab {id:?}; list_tabs shows the tabs"))
     }
 

@@ -212,6 +212,15 @@ const nextFrame = () => new Promise((done) => {
 });
 
 /**
+ * Whether two boxes are the same to half a pixel: an element that holds
+ * still.
+ * @param {DOMRect} a
+ * @param {DOMRect} b
+ */
+const sameBox = (a, b) => Math.abs(a.left - b.left) < 0.5 && Math.abs(a.top - b.top) < 0.5 &&
+  Math.abs(a.width - b.width) < 0.5 && Math.abs(a.height - b.height) < 0.5;
+
+/**
  * Waits until an element's box is the same over two animation frames (a
  * still page pays one frame): what slides in, or a row a folder pushes
  * down, is pressed where it comes to rest. False if it kept moving past
@@ -226,8 +235,7 @@ const steady = async (target) => {
     rectOf.answers.clear();
     shownRect.answers.clear();
     const now = rectOf(target);
-    if (Math.abs(now.left - before.left) < 0.5 && Math.abs(now.top - before.top) < 0.5 &&
-        Math.abs(now.width - before.width) < 0.5 && Math.abs(now.height - before.height) < 0.5) return true;
+    if (sameBox(now, before)) return true;
     if (performance.now() > limit) return false;
     before = now;
   }
@@ -319,8 +327,7 @@ const hovered = async () => {
     // (One the page replaced meanwhile is judged below, by what stands
     // where it was.)
     const now = rectOf(noted.target);
-    if (noted.target.isConnected && !(Math.abs(now.left - noted.rect.left) < 0.5 && Math.abs(now.top - noted.rect.top) < 0.5 &&
-        Math.abs(now.width - noted.rect.width) < 0.5 && Math.abs(now.height - noted.rect.height) < 0.5)) {
+    if (noted.target.isConnected && !sameBox(now, noted.rect)) {
       return { still: false, moved: true };
     }
   } else {
