@@ -410,6 +410,7 @@ async fn settling(backend: Backend) {
         ("/orders", "\"Submit in a frame\"", "The third page"),
         ("/files", "\"An old report\"", "Status: 404"),
         ("/framed", "\"Next inside\"", "Inside, later"),
+        ("/fx/steps.html", "\"Pick a date\"", "Pick a day"),
     ] {
         let opened = s.ok("open", json!({ "url": s.url(page) })).await;
         let target = Session::number(&opened, press);

@@ -78,6 +78,7 @@ pub const FIXTURES: &[(&str, &str)] = &[
     ("unseen.html", include_str!("../fixtures/unseen.html")),
     ("painted.html", include_str!("../fixtures/painted.html")),
     ("blank.html", include_str!("../fixtures/blank.html")),
+    ("steps.html", include_str!("../fixtures/steps.html")),
     ("dark.html", include_str!("../fixtures/dark.html")),
     ("traps.html", include_str!("../fixtures/traps.html")),
     ("presented.html", include_str!("../fixtures/presented.html")),

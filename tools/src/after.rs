@@ -109,7 +109,7 @@ impl Operator {
         let acted = !did.is_empty();
         let mut lines = vec![did];
         let begin = if acted {
-            Begin::AfterAction
+            Begin::AfterAction(state.call_started)
         } else {
             Begin::Now
         };
@@ -285,7 +285,13 @@ impl Operator {
                 break;
             }
             let started = std::time::Instant::now();
-            settle(&self.driver, quiet, cap, Begin::AfterAction).await?;
+            settle(
+                &self.driver,
+                quiet,
+                cap,
+                Begin::AfterAction(state.call_started),
+            )
+            .await?;
             state.phases.settle_ms += since(started);
             let started = std::time::Instant::now();
             snapshot = self.look(look).await;
@@ -319,7 +325,7 @@ impl Operator {
             &self.driver,
             self.options.quiet,
             self.options.settle_cap,
-            Begin::AfterAction,
+            Begin::AfterAction(state.call_started),
         )
         .await;
         let blocked = match settled {

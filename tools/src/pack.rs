@@ -249,6 +249,7 @@ impl Pack {
         state.fence = marks::Fence::new();
         state.phases = Default::default();
         let started = std::time::Instant::now();
+        state.call_started = started;
         let watched = self.trace.is_some() || self.operator.options.watch.is_some();
         let traced = watched.then(|| Traced {
             arguments: arguments.clone(),

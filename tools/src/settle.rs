@@ -56,8 +56,10 @@ pub(crate) enum Settled {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Begin {
     /// After a frame: an action's own consequences (a handler's render, a
-    /// timer it sets) are scheduled first.
-    AfterAction,
+    /// timer it sets) are scheduled first. The action began at the instant
+    /// given: what the page changed since is its reaction, and quiet takes
+    /// frames after it as well as time (settle.js's `FRAMES_QUIET`).
+    AfterAction(Instant),
     /// At once: nothing was just done (the model asked to read the page).
     Now,
 }
@@ -82,11 +84,15 @@ pub(crate) async fn settle(
         let left = cap.saturating_sub(start.elapsed());
         let names = NAMES.as_str();
         let hooks = format!("({HOOKS_JS})({}, {names})", !watched);
+        // How long ago the action began, or -1 when nothing was done.
+        let action_ms = match begin {
+            Begin::AfterAction(began) => i64::try_from(began.elapsed().as_millis()).unwrap_or(0),
+            Begin::Now => -1,
+        };
         let settle = format!(
-            "({SETTLE_JS})({}, {}, {}, {names})",
+            "({SETTLE_JS})({}, {}, {action_ms}, {names})",
             quiet.as_millis(),
             left.as_millis(),
-            begin == Begin::AfterAction
         );
         let answer = if isolated {
             // The hooks only add hints: a page that breaks them makes

@@ -43,6 +43,9 @@ pub(crate) struct State {
     pub(crate) fence: marks::Fence,
     /// Where the time of the call under way went.
     pub(crate) phases: crate::phases::Phases,
+    /// When the call under way began: what the page did from then on is
+    /// the action's doing, which settling waits out (`settle::Begin`).
+    pub(crate) call_started: std::time::Instant,
 }
 
 /// A screenshot, as remembered: its tab, how it was taken, and a digest of
@@ -80,6 +83,7 @@ impl Default for State {
             user_agent: None,
             fence: marks::Fence::new(),
             phases: Default::default(),
+            call_started: std::time::Instant::now(),
         }
     }
 }

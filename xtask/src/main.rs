@@ -50,7 +50,13 @@ fn main() -> ExitCode {
                     &[],
                 )
             })
-            .and_then(|()| cargo(&["test", "--workspace", "--all-features"], rest)),
+            .and_then(|()| {
+                // A failing test's message, not a backtrace, is what the
+                // end of a CI log must show.
+                let mut test = cargo_command(&["test", "--workspace", "--all-features"], rest);
+                test.env("RUST_BACKTRACE", "0");
+                run(test)
+            }),
         "demo" => ensure_browser().and_then(|()| {
             cargo(
                 &[
@@ -211,10 +217,14 @@ fn is_root() -> bool {
 }
 
 fn cargo(args: &[&str], rest: &[String]) -> Result<(), String> {
+    run(cargo_command(args, rest))
+}
+
+fn cargo_command(args: &[&str], rest: &[String]) -> Command {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let mut command = Command::new(cargo);
     command.args(args).args(rest);
-    run(command)
+    command
 }
 
 fn run(mut command: Command) -> Result<(), String> {

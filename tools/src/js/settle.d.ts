@@ -50,6 +50,12 @@ interface SettleState {
   navigating: boolean;
   navigatingSince: number;
   lastStyle: number;
+  /** The last `lastChange` / `lastStyle` a settle call saw, and the frame
+   *  count of that call when it first saw it (negative: from before it). */
+  seenChange: number;
+  changeFrame: number;
+  seenStyle: number;
+  styleFrame: number;
   hooks: HookReport;
   navigationReported: boolean;
   external: boolean;

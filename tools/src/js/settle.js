@@ -1,7 +1,7 @@
 // @ts-check
 // settle.js: waits until the page has finished reacting to an action.
 //
-// Evaluated as `(SOURCE)(quietMs, capMs, afterAction, names)`, after hooks.js
+// Evaluated as `(SOURCE)(quietMs, capMs, actionMs, names)`, after hooks.js
 // (`names` as it was given), in tabwright's
 // own script world where the backend has one (the page can neither see nor
 // break it there: a page that replaces MutationObserver changes nothing),
@@ -16,14 +16,16 @@
 //   - what hooks.js reports from the page's world is done: short timers,
 //     fetch bodies being read, and (where the backend does not watch
 //     requests itself, which the caller then checks) fetches and XHRs;
-//   - the DOM's structure and text have not changed for `quietMs`
-//     (attribute and style churn, such as an animation, does not count,
-//     but see the next);
+//   - the DOM's structure and text have not changed for `quietMs`, nor
+//     for FRAMES_QUIET painted frames when the change was the action's
+//     doing (attribute and style churn, such as an animation, does not
+//     count, but see the next);
 //   - after an action, no animation it started is still running: a menu
 //     sliding open, a date picker fading out (CSS transitions and
-//     animations of finite length, and inline styles a script is changing
-//     frame by frame), for at most ANIMATION_GRACE_MS, so a page that
-//     animates forever costs each action that much and no more;
+//     animations of finite length, and inline styles or classes a script
+//     is changing frame by frame, held to the same time and frames), for
+//     at most ANIMATION_GRACE_MS, so a page that animates forever costs
+//     each action that much and no more;
 //   - no navigation of this document to another has started: a link click
 //     unloads the page, and the caller then settles the new one. A
 //     navigation that ends without a new document (a download, a 204) is
@@ -47,11 +49,13 @@
   /**
    * @param {number} quietMs
    * @param {number} capMs
-   * @param {boolean} afterAction
+   * @param {number} actionMs  how long ago the action began; -1: no action,
+   *   the page is only read
    * @param {HookNames} names
    * @returns {Promise<SettleAnswer>}
    */
-  function (quietMs, capMs, afterAction, names) {
+  function (quietMs, capMs, actionMs, names) {
+  const afterAction = actionMs >= 0;
   const KEY = Symbol.for(names.settle);
   const HOOKS = Symbol.for(names.key);
   const CHANNEL = names.channel;
@@ -61,6 +65,13 @@
   const DOWNLOAD = Symbol.for("tabwright.download");
   const SUBMIT_GRACE_MS = 1000;
   const ANIMATION_GRACE_MS = 1000;
+  // Quiet takes this many painted frames after the last change as well as
+  // `quietMs`: what a page does in steps a frame apart (a render, then an
+  // opening started in the next frame) is one reaction, however slow the
+  // machine draws its frames. Where no frame is drawn for FRAMELESS_MS (a
+  // tab in the background), time alone counts.
+  const FRAMES_QUIET = 3;
+  const FRAMELESS_MS = 100;
   // Schemes whose navigations bring a document; mailto: and the like go to
   // another program.
   const DOCUMENTS = ["http:", "https:", "about:", "data:", "blob:", "file:"];
@@ -83,8 +94,11 @@
       // Nothing is known of what the document did before it was watched:
       // it must be seen still for a while, as after a change.
       doc, lastChange: performance.now(), navigating: false, navigatingSince: 0,
-      // When an inline style last changed (a script's animation).
+      // When an inline style or a class last changed (a script's animation).
       lastStyle: 0,
+      // The frame count (of one settle call) at which a change was first
+      // seen: quiet takes frames as well as time (see `FRAMES_QUIET`).
+      seenChange: -1, changeFrame: 0, seenStyle: -1, styleFrame: 0,
       // What hooks.js last said of the page's world.
       hooks: { requests: 0, reads: 0, timers: 0, submitted: null },
       // A call gave up while `navigating`: the next call does not wait on it.
@@ -113,10 +127,14 @@
     // A mutation observer on the document does not see into shadow trees:
     // each open shadow root found (`rootsOf`) is observed too.
     const changes = new win.MutationObserver(() => { state.lastChange = performance.now(); });
+    // Inline styles a script changes frame by frame, and classes: what
+    // kits toggle to run an opening in steps (a popup added at opacity 0,
+    // then "enter-start", then "enter-active" a frame or two later, its
+    // animation only named in the last).
     const styles = new win.MutationObserver(() => { state.lastStyle = performance.now(); });
     state.observe = (tree) => {
       changes.observe(tree, { subtree: true, childList: true, characterData: true });
-      styles.observe(tree, { subtree: true, attributes: true, attributeFilter: ["style"] });
+      styles.observe(tree, { subtree: true, attributes: true, attributeFilter: ["style", "class"] });
     };
     state.observe(doc);
 
@@ -257,9 +275,48 @@
 
   return new Promise((resolve) => {
     const start = performance.now();
+    // Frames drawn since this call began, and when the last one was.
+    let frames = 0;
+    let frameAt = start;
+    let ended = false;
+    const tick = () => {
+      frames++;
+      frameAt = performance.now();
+      if (!ended) nextFrame(tick);
+    };
+    nextFrame(tick);
+    /**
+     * The frame count to hold a change at `at` to: now's for one this call
+     * sees happen; the start's for one since the action began (the page's
+     * reaction to it, still under way perhaps); none for an older one.
+     * @param {number} at
+     */
+    const frameOf = (at) => {
+      if (at >= start) return frames;
+      return afterAction && at >= start - actionMs ? 0 : -FRAMES_QUIET;
+    };
+    /**
+     * Whether a change at `at` is still too recent: within `quietMs`, or
+     * fewer than FRAMES_QUIET frames ago while frames are being drawn.
+     * @param {number} at  when it was
+     * @param {number} frame  the frame count when this call first saw it
+     * @param {number} now
+     */
+    const recent = (at, frame, now) =>
+      now - at < quietMs || (frames - frame < FRAMES_QUIET && now - frameAt < FRAMELESS_MS);
     const check = () => {
       const now = performance.now();
       const states = watched(window);
+      for (const state of states) {
+        if (state.seenChange !== state.lastChange) {
+          state.seenChange = state.lastChange;
+          state.changeFrame = frameOf(state.lastChange);
+        }
+        if (state.seenStyle !== state.lastStyle) {
+          state.seenStyle = state.lastStyle;
+          state.styleFrame = frameOf(state.lastStyle);
+        }
+      }
       /** @type {Set<BusyCode>} */
       const pending = new Set();
       const requests = states.reduce((sum, state) => sum + state.hooks.requests + state.hooks.reads, 0);
@@ -279,14 +336,18 @@
           pending.add("submitted");
         }
         if (state.hooks.timers > 0) pending.add("timers");
-        if (now - state.lastChange < quietMs) pending.add("changing");
-        if (afterAction !== false && now - start < ANIMATION_GRACE_MS &&
-            (now - state.lastStyle < quietMs || animating(state))) {
+        if (recent(state.lastChange, state.changeFrame, now)) pending.add("changing");
+        if (afterAction && now - start < ANIMATION_GRACE_MS &&
+            (recent(state.lastStyle, state.styleFrame, now) || animating(state))) {
           pending.add("animating");
         }
       }
-      if (pending.size === 0) return resolve({ settled: true, waited: Math.round(now - start) });
+      if (pending.size === 0) {
+        ended = true;
+        return resolve({ settled: true, waited: Math.round(now - start) });
+      }
       if (now - start >= capMs) {
+        ended = true;
         for (const state of states) state.navigationReported = state.navigating;
         return resolve({ settled: false, waited: Math.round(now - start), busy: [...pending], requests });
       }
@@ -303,7 +364,7 @@
       try { for (const state of watched(window)) rootsOf(state); } catch { /* a tree refused */ }
       check();
     };
-    if (afterAction === false) {
+    if (!afterAction) {
       begin();
     } else {
       nextFrame(begin);
