@@ -96,13 +96,17 @@ async fn a_real_grid() {
         .find(|(name, _)| *name == "overrides.html")
         .expect("the page that replaces the built-ins");
     site.page("/overrides", overrides).await;
-    let mut grid = Grid::start(2, Duration::from_secs(4), Duration::from_secs(8))
+    // A queue long enough for a node to start a browser on a busy machine
+    // (4 s was not, beside a second run of the suite).
+    let mut grid = Grid::start(2, Duration::from_secs(12), Duration::from_secs(8))
         .await
         .expect("a Grid");
 
-    // One session on each node.
+    // One session on each node. (The first's timeout stays under the
+    // Grid's idle timeout: its spinning page below must be stopped before
+    // the node ends the session.)
     let first = pack(&grid, &site, Duration::from_secs(8), None);
-    let second = pack(&grid, &site, Duration::from_secs(12), None);
+    let second = pack(&grid, &site, Duration::from_secs(20), None);
     for pack in [&first, &second] {
         let opened = pack.call("open", json!({ "url": site.url("/") })).await;
         assert!(
@@ -124,7 +128,7 @@ async fn a_real_grid() {
     );
 
     // A third finds the Grid full: said as such, not as a hung page.
-    let third = pack(&grid, &site, Duration::from_secs(12), None);
+    let third = pack(&grid, &site, Duration::from_secs(25), None);
     let refused = third.call("open", json!({ "url": site.url("/") })).await;
     assert!(
         refused.is_error && refused.text.contains("Grid gave no browser"),
