@@ -67,7 +67,7 @@ struct Process {
 impl CdpSession {
     /// The session's memory now, if the browser is one this process
     /// started (its processes can be read).
-    pub(crate) async fn memory(&mut self) -> Result<Option<Memory>> {
+    pub(crate) async fn measure_memory(&mut self) -> Result<Option<Memory>> {
         let Some(processes) = self.processes() else {
             return Ok(None);
         };

@@ -15,14 +15,12 @@ use tokio::sync::mpsc;
 
 use driver_core::{
     DriverError, FullPage, KeyPress, Navigation, Result, ScreenshotFormat, ScreenshotOptions,
-    WaitFor,
 };
 
 use crate::chrome::decode;
 use crate::client::{CallError, Client, RawEvent};
 use crate::registry::{SharedRegistry, World, WORLD_NAME};
 
-use driver_core::backend::locate::{locate_error, locate_point, LOCATE};
 use driver_core::backend::{devtools, input};
 
 /// One tab as a driver call acts on it: the connection, the registry, and
@@ -151,47 +149,6 @@ impl<'a> Page<'a> {
         evaluate_in_context(client, &session, Some(context), expression).await
     }
 
-    /// Runs one of the helpers in `locate.js` on a selector.
-    async fn locate(
-        &self,
-        operation: &str,
-        selector: &str,
-        extra: serde_json::Value,
-    ) -> Result<serde_json::Value> {
-        if selector.trim().is_empty() {
-            return Err(DriverError::InvalidArgument(
-                "the selector is empty".to_owned(),
-            ));
-        }
-        let expression = format!(
-            "({LOCATE})({}, {}, {})",
-            json!(operation),
-            json!(selector),
-            extra
-        );
-        // In tabwright's world: a page that replaced its own DOM methods cannot
-        // change what the helper finds.
-        let found = self
-            .evaluate_in_frame(&[], World::Isolated, &expression)
-            .await?;
-        match locate_error(&found, operation, selector) {
-            Some(error) => Err(error),
-            None => Ok(found),
-        }
-    }
-
-    /// Clicks the centre of the first element matching `selector`.
-    pub(crate) async fn click(&self, selector: &str) -> Result<()> {
-        let point = self.locate("click", selector, json!(null)).await?;
-        let (x, y) = locate_point(&point, selector)?;
-        self.click_at(x, y).await
-    }
-
-    /// Presses and releases the left mouse button at a viewport point.
-    pub(crate) async fn click_at(&self, x: f64, y: f64) -> Result<()> {
-        self.click_with(x, y, driver_core::Click::default()).await
-    }
-
     /// Clicks at a viewport point as `click` says.
     pub(crate) async fn click_with(&self, x: f64, y: f64, click: driver_core::Click) -> Result<()> {
         for event in input::click_events_with(x, y, click) {
@@ -206,12 +163,6 @@ impl<'a> Page<'a> {
             .call_raw(Some(self.session), "Input.dispatchMouseEvent", event)
             .await?;
         Ok(())
-    }
-
-    /// Focuses the element and types `text` as key events.
-    pub(crate) async fn send_keys(&self, selector: &str, text: &str) -> Result<()> {
-        self.locate("focus", selector, json!(null)).await?;
-        self.type_text(text).await
     }
 
     /// Types `text` as key events into whatever has focus.
@@ -230,30 +181,6 @@ impl<'a> Page<'a> {
                 .await?;
         }
         Ok(())
-    }
-
-    /// The `innerText` or `value` of the first match.
-    pub(crate) async fn read(&self, selector: &str, what: &str) -> Result<String> {
-        let found = self.locate(what, selector, json!(null)).await?;
-        Ok(found["value"].as_str().unwrap_or_default().to_owned())
-    }
-
-    /// Waits in the page until the selector matches (and is visible), checking
-    /// every 50 ms; the driver's timeout bounds it. A navigation destroys the
-    /// page's context mid-wait: then the wait starts again in the new document.
-    pub(crate) async fn wait_for(&self, selector: &str, condition: WaitFor) -> Result<()> {
-        let visible = condition == WaitFor::Visible;
-        loop {
-            match self
-                .locate("wait", selector, json!({ "visible": visible }))
-                .await
-            {
-                Err(DriverError::DocumentReplaced) => continue,
-                Err(DriverError::Script { message }) if message.contains("context") => continue,
-                Err(DriverError::Protocol(message)) if message.contains("context") => continue,
-                other => return other.map(|_| ()),
-            }
-        }
     }
 
     /// A screenshot of the viewport or the whole page.

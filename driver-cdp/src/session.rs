@@ -7,16 +7,13 @@ use std::time::Duration;
 
 use chromiumoxide::cdp::browser_protocol::browser::BrowserContextId;
 use chromiumoxide::cdp::browser_protocol::page::{
-    BringToFrontParams, StartScreencastFormat, StartScreencastParams, StopLoadingParams,
-    StopScreencastParams,
+    BringToFrontParams, StartScreencastFormat, StartScreencastParams, StopScreencastParams,
 };
 use chromiumoxide::cdp::browser_protocol::target::{
     AttachToTargetParams, CloseTargetParams, CreateTargetParams,
 };
-use chromiumoxide::cdp::js_protocol::runtime::TerminateExecutionParams;
 
 use driver_core::backend::screencast;
-use driver_core::backend::supervisor::{self, BoxFuture};
 use driver_core::{DriverError, Options, Result, Tab, TabId, Viewport};
 
 use crate::chrome::Chrome;
@@ -27,15 +24,14 @@ use crate::registry::{SharedRegistry, TabRecord};
 /// How long a reader waits for the event task to record what has come in.
 const CATCH_UP_LIMIT: Duration = Duration::from_millis(500);
 
-/// How long the clean-up after a timed-out call may take.
-const RECOVERY_LIMIT: Duration = Duration::from_secs(2);
-
-/// A live session.
-pub(crate) struct CdpSession {
+/// One CDP browser session (what a [`CdpDriver`](crate::CdpDriver)
+/// drives): its browser, its context and tabs, the current one. Made by the
+/// driver on its first call; nothing of it is public but its trait.
+pub struct CdpSession {
     pub(crate) browser: Arc<Chrome>,
-    pub client: Client,
-    pub registry: SharedRegistry,
-    pub current: Option<TabId>,
+    pub(crate) client: Client,
+    pub(crate) registry: SharedRegistry,
+    pub(crate) current: Option<TabId>,
     /// The browser context the session's tabs live in: one of its own in a
     /// shared browser (made with its guard's proxy), or in a remote browser
     /// with a proxy (a context's proxy is the one place it can still be set).
@@ -66,7 +62,7 @@ impl CdpSession {
 
     /// Starts Chrome (or connects to `options.endpoint`) for this session
     /// alone, and attaches to its first tab.
-    pub async fn start(options: &Options) -> Result<Self> {
+    pub(crate) async fn start_alone(options: &Options) -> Result<Self> {
         let browser = Arc::new(Chrome::start(options).await?);
         let owns_browser = browser.is_ours();
         // A browser we did not start has its own flags: a context of our own
@@ -80,7 +76,7 @@ impl CdpSession {
 
     /// A session in a browser others share: a browser context of its own,
     /// its requests through `options.proxy` (this session's guard).
-    pub async fn start_in(browser: Arc<Chrome>, options: &Options) -> Result<Self> {
+    pub(crate) async fn start_in(browser: Arc<Chrome>, options: &Options) -> Result<Self> {
         let context = browser.create_context(options.proxy.as_deref()).await?;
         Self::open(browser, Some(context), false, options).await
     }
@@ -172,7 +168,7 @@ impl CdpSession {
     }
 
     /// Creates a blank tab and returns its id once it is attached and ready.
-    pub async fn create_tab(&self) -> Result<TabId> {
+    pub(crate) async fn create_tab(&self) -> Result<TabId> {
         let mut params = CreateTargetParams::new("about:blank");
         params.browser_context_id = self.context.clone().map(BrowserContextId::new);
         let created = self.client.call(None, params).await?;
@@ -182,7 +178,7 @@ impl CdpSession {
     }
 
     /// Waits until a tab is attached and its settings are applied.
-    pub async fn wait_ready(&self, id: &TabId) {
+    pub(crate) async fn wait_ready(&self, id: &TabId) {
         self.registry
             .wait_until(|registry| registry.tab(id).filter(|tab| tab.ready).map(|_| ()))
             .await;
@@ -190,7 +186,7 @@ impl CdpSession {
 
     /// Makes `id` current, moving the screencast (if one runs) along with
     /// it.
-    pub async fn make_current(&mut self, id: &TabId) {
+    pub(crate) async fn make_current(&mut self, id: &TabId) {
         self.current = Some(id.clone());
         self.fronted = self.registry.read(|registry| registry.tabs_opened);
         let flat = self.session_of(id);
@@ -207,7 +203,7 @@ impl CdpSession {
 
     /// The flat session id of a tab, if the tab is still there (and is one
     /// of ours: in a remote browser with a proxy, only our context's tabs).
-    pub fn session_of(&self, id: &TabId) -> Option<String> {
+    pub(crate) fn session_of(&self, id: &TabId) -> Option<String> {
         self.registry.read(|registry| {
             registry
                 .tab(id)
@@ -246,7 +242,7 @@ impl CdpSession {
 
     /// The session of the current tab. If the page closed it, the most recent
     /// remaining tab becomes current and the error says which tab is gone.
-    pub async fn current_session(&mut self) -> Result<String> {
+    pub(crate) async fn current_session(&mut self) -> Result<String> {
         let current = self.current.clone();
         if let Some(session) = current.as_ref().and_then(|id| self.session_of(id)) {
             // A tab opened since (a popup) came to the front: input sent to
@@ -278,7 +274,7 @@ impl CdpSession {
 
     /// The tabs, oldest first, with titles and URLs fresh from Chrome (the
     /// change events lag behind a document's `<title>`).
-    pub async fn tabs(&self) -> Result<Vec<Tab>> {
+    pub(crate) async fn fresh_tabs(&self) -> Result<Vec<Tab>> {
         let targets = self.browser.targets().await?;
         self.registry.refresh(
             targets
@@ -305,7 +301,7 @@ impl CdpSession {
     }
 
     /// Closes a tab and waits until Chrome reports it gone.
-    pub async fn close_tab(&mut self, id: &TabId) -> Result<()> {
+    pub(crate) async fn close_own_tab(&mut self, id: &TabId) -> Result<()> {
         if self.session_of(id).is_none() {
             return Err(DriverError::NoSuchTab { id: id.0.clone() });
         }
@@ -328,7 +324,7 @@ impl CdpSession {
     }
 
     /// Opens a blank tab, makes it current, and returns its id.
-    pub async fn open_tab(&mut self) -> Result<TabId> {
+    pub(crate) async fn open_own_tab(&mut self) -> Result<TabId> {
         let id = self.create_own_tab().await?;
         self.make_current(&id).await;
         Ok(id)
@@ -345,18 +341,9 @@ impl CdpSession {
         Ok(id)
     }
 
-    /// One tab as [`Self::tabs`] would list it.
-    pub async fn tab(&self, id: &TabId) -> Result<Tab> {
-        self.tabs()
-            .await?
-            .into_iter()
-            .find(|tab| &tab.id == id)
-            .ok_or_else(|| DriverError::NoSuchTab { id: id.0.clone() })
-    }
-
     /// Resizes the viewport of the session's tabs, and of those it opens
     /// from now on.
-    pub async fn set_viewport(&mut self, viewport: Viewport) -> Result<()> {
+    pub(crate) async fn resize(&mut self, viewport: Viewport) -> Result<()> {
         let sessions = self.registry.set_viewport(&self.context, viewport);
         for session in sessions {
             self.client
@@ -368,26 +355,26 @@ impl CdpSession {
 
     /// Waits until every event Chrome sent before now is recorded (briefly:
     /// they are already here, on their way to the event task).
-    pub async fn catch_up(&self) {
+    pub(crate) async fn catch_up(&self) {
         self.registry
             .caught_up(self.client.events_received(), CATCH_UP_LIMIT)
             .await;
     }
 
     /// The session's console entries since the last call.
-    pub fn drain_console(&self) -> Vec<driver_core::ConsoleEntry> {
+    pub(crate) fn drain_console(&self) -> Vec<driver_core::ConsoleEntry> {
         self.registry.drain_console(&self.context)
     }
 
     /// The session's refused downloads since the last call.
-    pub fn drain_downloads(&self) -> Vec<driver_core::Download> {
+    pub(crate) fn drain_downloads(&self) -> Vec<driver_core::Download> {
         self.registry.drain_downloads(&self.context)
     }
 
     /// Ends the session: the browser, if it was started for this session
     /// (its process group killed, its temporary profile deleted); else the
     /// session's context with its tabs, or the tabs it opened.
-    async fn end(mut self) {
+    pub(crate) async fn end(mut self) {
         self.browser.left();
         if self.owns_browser {
             self.browser.close().await;
@@ -426,72 +413,4 @@ fn toggle(client: Client) -> screencast::Toggle {
             };
         })
     })
-}
-
-impl supervisor::Session for CdpSession {
-    fn gone(&mut self) -> Option<String> {
-        self.browser.gone()
-    }
-
-    /// What can end a call early: the connection closing, and for a page
-    /// call a dialog opening in its tab, or the tab going away (a page may
-    /// close its own window mid-click, and CDP never answers a command sent
-    /// to a target that is gone). A current tab already gone when the call
-    /// starts is the call's own business: it moves to another tab and says
-    /// so (`current_session`).
-    fn interruption(&mut self, needs_page: bool) -> BoxFuture<'static, DriverError> {
-        let client = self.client.clone();
-        let registry = self.registry.clone();
-        let tab = self
-            .current
-            .clone()
-            .filter(|tab| needs_page && registry.read(|registry| registry.tab(tab).is_some()));
-        Box::pin(async move {
-            let page = async {
-                match tab {
-                    Some(tab) => {
-                        registry
-                            .wait_until(|registry| match registry.tab(&tab) {
-                                None => Some(DriverError::NoSuchTab { id: tab.0.clone() }),
-                                Some(record) => {
-                                    record.dialog.clone().map(|dialog| DriverError::DialogOpen {
-                                        kind: dialog.kind,
-                                        message: dialog.message,
-                                    })
-                                }
-                            })
-                            .await
-                    }
-                    None => std::future::pending().await,
-                }
-            };
-            tokio::select! {
-                biased;
-                error = page => error,
-                reason = client.until_gone() => DriverError::BrowserGone { reason },
-            }
-        })
-    }
-
-    /// Stops whatever script is spinning and whatever is still loading in
-    /// the current tab, so the next call finds it usable.
-    fn recover(&mut self) -> BoxFuture<'_, bool> {
-        Box::pin(async move {
-            let stop = async {
-                let id = self.current.as_ref().and_then(|tab| self.session_of(tab))?;
-                let client = &self.client;
-                let _ = client
-                    .order(Some(&id), TerminateExecutionParams::default())
-                    .await;
-                let _ = client.order(Some(&id), StopLoadingParams::default()).await;
-                Some(())
-            };
-            let _ = tokio::time::timeout(RECOVERY_LIMIT, stop).await;
-            true
-        })
-    }
-
-    fn shutdown(self) -> BoxFuture<'static, ()> {
-        Box::pin(self.end())
-    }
 }

@@ -18,7 +18,6 @@ use tokio::net::TcpListener;
 use tokio::sync::Mutex;
 use tokio::task::JoinHandle;
 
-use driver_core::backend::supervisor::Supervisor;
 use driver_core::{DriverError, Options, Result};
 
 use crate::chrome::Chrome;
@@ -63,15 +62,13 @@ impl SharedBrowser {
     /// shared browser's.
     pub fn session(&self, options: Options) -> CdpDriver {
         let shared = self.clone();
-        CdpDriver {
-            calls: Supervisor::new(options, move |options| {
-                let shared = shared.clone();
-                Box::pin(async move {
-                    let browser = shared.browser().await?;
-                    CdpSession::start_in(browser, &options).await
-                })
-            }),
-        }
+        CdpDriver::with_start(options, move |options| {
+            let shared = shared.clone();
+            Box::pin(async move {
+                let browser = shared.browser().await?;
+                CdpSession::start_in(browser, &options).await
+            })
+        })
     }
 
     /// The running browser, started (again) if there is none or it died.

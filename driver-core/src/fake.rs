@@ -1,6 +1,8 @@
-//! A [`Driver`] with no browser behind it (feature `fake`), for unit tests
-//! of what sits above the trait: the numbering, the tools' dispatch, their
-//! refusals and bounds.
+//! A [`Driver`](crate::Driver) with no browser behind it (feature `fake`),
+//! for unit tests of what sits above the trait: the numbering, the tools'
+//! dispatch, their refusals and bounds. It is a [`BrowserSession`] behind
+//! the same [`SessionDriver`] as the real backends, so the argument checks,
+//! the capability checks and the supervision are the ones they get.
 //!
 //! It serves pages it is given ([`FakeDriver::page`]): a navigation to one
 //! makes it current, and a snapshot of the walker (the marks script's
@@ -17,9 +19,10 @@ use std::sync::{Arc, Mutex};
 use async_trait::async_trait;
 use serde_json::{json, Value};
 
+use crate::backend::{BrowserSession, SessionDriver};
 use crate::{
-    Capabilities, Capability, ConsoleEntry, Dialog, Download, Driver, DriverError, KeyPress,
-    Navigation, Result, ScreenshotOptions, Tab, TabId, Viewport, WaitFor,
+    Capabilities, Capability, Click, ConsoleEntry, Dialog, Download, DriverError, KeyPress,
+    Navigation, Options, Request, Result, ScreenshotOptions, Tab, TabId, Viewport,
 };
 
 /// A page the fake serves.
@@ -65,40 +68,69 @@ struct State {
     calls: Vec<String>,
 }
 
-/// A driver that serves [`FakePage`]s: see the module docs. A clone is
-/// the same fake (one state), so a test keeps one while what it tests owns
-/// another.
-#[derive(Debug, Default, Clone)]
+type Shared = Arc<Mutex<State>>;
+
+/// A fake browser serving [`FakePage`]s, and a driver over it: see the
+/// module docs. It derefs to the driver (a
+/// [`SessionDriver`]`<`[`FakeSession`]`>`, a [`Driver`](crate::Driver));
+/// [`driver`](Self::driver) makes another driver over the same fake, for
+/// what a test hands its driver to while it keeps this one.
 pub struct FakeDriver {
-    state: Arc<Mutex<State>>,
+    state: Shared,
+    driver: SessionDriver<FakeSession>,
+}
+
+/// Another handle on the same fake, with a driver of its own.
+impl Clone for FakeDriver {
+    fn clone(&self) -> Self {
+        Self {
+            driver: driver_over(&self.state),
+            state: Arc::clone(&self.state),
+        }
+    }
+}
+
+impl Default for FakeDriver {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl std::ops::Deref for FakeDriver {
+    type Target = SessionDriver<FakeSession>;
+
+    fn deref(&self) -> &Self::Target {
+        &self.driver
+    }
 }
 
 impl FakeDriver {
     /// A fake on `about:blank`.
     pub fn new() -> Self {
-        let driver = Self::default();
-        driver.with(|state| {
+        let state = Shared::default();
+        with(&state, |state| {
             state.current = FakePage {
                 url: "about:blank".to_owned(),
                 document: "blank".to_owned(),
                 ..FakePage::default()
             };
         });
-        driver
+        Self {
+            driver: driver_over(&state),
+            state,
+        }
     }
 
-    fn with<T>(&self, f: impl FnOnce(&mut State) -> T) -> T {
-        let mut state = self
-            .state
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        f(&mut state)
+    /// Another driver over this fake (its pages, its dialog, its record
+    /// of calls).
+    pub fn driver(&self) -> SessionDriver<FakeSession> {
+        driver_over(&self.state)
     }
 
     /// Serves `page` at its URL (and, if it is the current page's URL,
     /// shows it now: the page changed in place or was re-rendered).
     pub fn page(&self, page: FakePage) {
-        self.with(|state| {
+        with(&self.state, |state| {
             if state.current.url == page.url {
                 state.current = page.clone();
             }
@@ -108,12 +140,40 @@ impl FakeDriver {
 
     /// Opens a dialog on the page, as a script calling `alert` would.
     pub fn open_dialog(&self, dialog: Dialog) {
-        self.with(|state| state.dialog = Some(dialog));
+        with(&self.state, |state| state.dialog = Some(dialog));
     }
 
-    /// The calls made so far, by method name.
+    /// The calls that reached the fake browser so far, by method name (a
+    /// call the driver refused before asking it is not among them).
     pub fn calls(&self) -> Vec<String> {
-        self.with(|state| state.calls.clone())
+        with(&self.state, |state| state.calls.clone())
+    }
+}
+
+fn with<T>(state: &Shared, f: impl FnOnce(&mut State) -> T) -> T {
+    let mut state = state
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    f(&mut state)
+}
+
+fn driver_over(state: &Shared) -> SessionDriver<FakeSession> {
+    let state = Arc::clone(state);
+    SessionDriver::with_start(Options::default(), move |_| {
+        let state = Arc::clone(&state);
+        Box::pin(async move { Ok(FakeSession { state }) })
+    })
+}
+
+/// The fake's [`BrowserSession`]: every driver over one fake shares its
+/// state.
+pub struct FakeSession {
+    state: Shared,
+}
+
+impl FakeSession {
+    fn with<T>(&self, f: impl FnOnce(&mut State) -> T) -> T {
+        with(&self.state, f)
     }
 
     fn record(&self, call: &str) {
@@ -127,6 +187,14 @@ impl FakeDriver {
                 message: dialog.message,
             }),
             None => Ok(()),
+        }
+    }
+
+    /// Where the current page is, as a navigation answers.
+    fn here(&self) -> Navigation {
+        Navigation {
+            status: Some(200),
+            url: self.with(|state| state.current.url.clone()),
         }
     }
 
@@ -169,10 +237,18 @@ impl FakeDriver {
     }
 }
 
+/// Why the fake cannot do what a browser's protocol gives.
+const NO_BROWSER: &str = "the fake driver has no browser";
+
 #[async_trait]
-impl Driver for FakeDriver {
-    fn capabilities(&self) -> Capabilities {
-        const WHY: &str = "the fake driver has no browser";
+impl BrowserSession for FakeSession {
+    async fn start(_options: Options) -> Result<Self> {
+        Ok(Self {
+            state: Shared::default(),
+        })
+    }
+
+    fn capabilities(_options: &Options, _session: Option<&Self>) -> Capabilities {
         let mut capabilities = Capabilities::full("fake");
         for capability in [
             Capability::LossyScreenshots,
@@ -185,12 +261,24 @@ impl Driver for FakeDriver {
             Capability::DevTools,
             Capability::NetworkLog,
         ] {
-            capabilities = capabilities.without(capability, WHY);
+            capabilities = capabilities.without(capability, NO_BROWSER);
         }
         capabilities
     }
 
-    async fn navigate(&self, url: &str) -> Result<Navigation> {
+    fn gone(&mut self) -> Option<String> {
+        None
+    }
+
+    async fn recover(&mut self) -> bool {
+        true
+    }
+
+    async fn shutdown(self) {
+        self.record("close");
+    }
+
+    async fn navigate(&mut self, url: &str) -> Result<Navigation> {
         self.record("navigate");
         self.blocked()?;
         self.with(|state| {
@@ -200,13 +288,20 @@ impl Driver for FakeDriver {
                 ..FakePage::default()
             });
         });
-        Ok(Navigation {
-            status: Some(200),
-            url: url.to_owned(),
-        })
+        Ok(self.here())
     }
 
-    async fn eval(&self, expression: &str) -> Result<Value> {
+    async fn history(&mut self, delta: i32) -> Result<Navigation> {
+        self.record(if delta < 0 { "back" } else { "forward" });
+        Ok(self.here())
+    }
+
+    async fn reload(&mut self) -> Result<Navigation> {
+        self.record("reload");
+        Ok(self.here())
+    }
+
+    async fn eval(&mut self, expression: &str) -> Result<Value> {
         self.record("eval");
         self.blocked()?;
         if expression.contains(r#""op":"snapshot""#) {
@@ -219,93 +314,72 @@ impl Driver for FakeDriver {
         if expression == "location.href" {
             return Ok(json!(self.with(|state| state.current.url.clone())));
         }
+        if expression.contains("innerWidth") {
+            return Ok(json!({ "width": 1280, "height": 800 }));
+        }
         Ok(json!({ "settled": true }))
     }
 
-    async fn eval_in_frame(&self, _frame: &[u32], expression: &str) -> Result<Value> {
+    async fn eval_in_frame(&mut self, _frame: &[u32], expression: &str) -> Result<Value> {
         self.eval(expression).await
     }
 
-    async fn click(&self, _selector: &str) -> Result<()> {
-        self.record("click");
-        self.blocked()
-    }
-
-    async fn click_at(&self, _x: f64, _y: f64) -> Result<()> {
+    async fn click(&mut self, _x: f64, _y: f64, _click: Click) -> Result<()> {
         self.record("click_at");
         self.blocked()
     }
 
-    async fn move_mouse(&self, _x: f64, _y: f64) -> Result<()> {
+    async fn move_mouse(&mut self, _x: f64, _y: f64) -> Result<()> {
         self.record("move_mouse");
         self.blocked()
     }
 
-    async fn wheel(&self, _x: f64, _y: f64, _dx: f64, _dy: f64) -> Result<()> {
+    async fn wheel(&mut self, _x: f64, _y: f64, _dx: f64, _dy: f64) -> Result<()> {
         self.record("wheel");
         self.blocked()
     }
 
-    async fn send_keys(&self, _selector: &str, _text: &str) -> Result<()> {
-        self.record("send_keys");
-        self.blocked()
-    }
-
-    async fn type_text(&self, _text: &str) -> Result<()> {
+    async fn type_text(&mut self, _text: &str) -> Result<()> {
         self.record("type_text");
         self.blocked()
     }
 
-    async fn press(&self, _key: KeyPress) -> Result<()> {
+    async fn press(&mut self, _key: KeyPress) -> Result<()> {
         self.record("press");
         self.blocked()
     }
 
-    async fn screenshot(&self, _options: ScreenshotOptions) -> Result<Vec<u8>> {
+    async fn screenshot(&mut self, _options: ScreenshotOptions) -> Result<Vec<u8>> {
         self.record("screenshot");
         self.blocked()?;
         Ok(Vec::new())
     }
 
-    async fn text(&self, _selector: &str) -> Result<String> {
-        self.record("text");
-        Ok(String::new())
-    }
-
-    async fn value(&self, _selector: &str) -> Result<String> {
-        self.record("value");
-        Ok(String::new())
-    }
-
-    async fn wait_for(&self, _selector: &str, _condition: WaitFor) -> Result<()> {
-        self.record("wait_for");
-        Ok(())
-    }
-
-    async fn back(&self) -> Result<Navigation> {
-        self.record("back");
-        let url = self.with(|state| state.current.url.clone());
-        Ok(Navigation {
-            status: Some(200),
-            url,
+    async fn viewport(&mut self) -> Result<Viewport> {
+        Ok(Viewport {
+            width: 1280,
+            height: 800,
         })
     }
 
-    async fn forward(&self) -> Result<Navigation> {
-        self.record("forward");
-        self.back().await
+    async fn set_viewport(&mut self, _viewport: Viewport) -> Result<()> {
+        self.record("set_viewport");
+        Ok(())
     }
 
-    async fn reload(&self) -> Result<Navigation> {
-        self.record("reload");
-        self.back().await
+    async fn devtools(&mut self, _method: &str, _params: Value) -> Result<Value> {
+        Err(DriverError::Protocol(NO_BROWSER.to_owned()))
     }
 
-    async fn current_tab(&self) -> Result<TabId> {
+    async fn network_log(&mut self) -> Result<Vec<Request>> {
+        Err(DriverError::Protocol(NO_BROWSER.to_owned()))
+    }
+
+    async fn current_tab(&mut self) -> Result<TabId> {
         Ok(TabId("fake".to_owned()))
     }
 
-    async fn tabs(&self) -> Result<Vec<Tab>> {
+    async fn tabs(&mut self) -> Result<Vec<Tab>> {
         let (title, url) =
             self.with(|state| (state.current.title.clone(), state.current.url.clone()));
         Ok(vec![Tab {
@@ -316,57 +390,40 @@ impl Driver for FakeDriver {
         }])
     }
 
-    async fn open_tab(&self, _url: Option<&str>) -> Result<Tab> {
+    async fn open_tab(&mut self) -> Result<TabId> {
         self.record("open_tab");
         Err(DriverError::Protocol(
             "the fake driver has one tab".to_owned(),
         ))
     }
 
-    async fn switch_tab(&self, _id: &TabId) -> Result<()> {
+    async fn switch_tab(&mut self, _id: &TabId) -> Result<()> {
         self.record("switch_tab");
         Ok(())
     }
 
-    async fn close_tab(&self, _id: &TabId) -> Result<()> {
+    async fn close_tab(&mut self, _id: &TabId) -> Result<()> {
         self.record("close_tab");
         Ok(())
     }
 
-    async fn viewport(&self) -> Result<Viewport> {
-        Ok(Viewport {
-            width: 1280,
-            height: 800,
-        })
-    }
-
-    async fn set_viewport(&self, _viewport: Viewport) -> Result<()> {
-        self.record("set_viewport");
-        Ok(())
-    }
-
-    async fn console(&self) -> Result<Vec<ConsoleEntry>> {
+    async fn console(&mut self) -> Result<Vec<ConsoleEntry>> {
         Ok(Vec::new())
     }
 
-    async fn downloads(&self) -> Result<Vec<Download>> {
+    async fn downloads(&mut self) -> Result<Vec<Download>> {
         Ok(Vec::new())
     }
 
-    async fn dialog(&self) -> Result<Option<Dialog>> {
+    async fn dialog(&mut self) -> Result<Option<Dialog>> {
         Ok(self.with(|state| state.dialog.clone()))
     }
 
-    async fn answer_dialog(&self, _accept: bool, _prompt_text: Option<&str>) -> Result<()> {
+    async fn answer_dialog(&mut self, _accept: bool, _prompt_text: Option<&str>) -> Result<()> {
         self.record("answer_dialog");
         match self.with(|state| state.dialog.take()) {
             Some(_) => Ok(()),
-            None => Err(DriverError::Protocol("no dialog is open".to_owned())),
+            None => Err(DriverError::NoDialog),
         }
-    }
-
-    async fn close(&self) -> Result<()> {
-        self.record("close");
-        Ok(())
     }
 }

@@ -7,22 +7,11 @@
 use serde_json::{json, Value};
 
 use driver_core::backend::input;
-use driver_core::backend::locate::locate_point;
 use driver_core::{DriverError, KeyPress, Result};
 
 use crate::session::WdSession;
 
 impl WdSession {
-    pub(crate) async fn click(&mut self, selector: &str) -> Result<()> {
-        let point = self.locate("click", selector, Value::Null).await?;
-        let (x, y) = locate_point(&point, selector)?;
-        self.click_at(x, y).await
-    }
-
-    pub(crate) async fn click_at(&mut self, x: f64, y: f64) -> Result<()> {
-        self.click_with(x, y, driver_core::Click::default()).await
-    }
-
     /// A click as `click` says, as W3C actions: the modifiers go down on a
     /// keyboard source while the pointer waits, then the pointer presses
     /// (each press of a double click within the double-click time), then
@@ -106,11 +95,6 @@ impl WdSession {
             }],
         });
         self.actions(wheel).await
-    }
-
-    pub(crate) async fn send_keys(&mut self, selector: &str, text: &str) -> Result<()> {
-        self.locate("focus", selector, Value::Null).await?;
-        self.type_text(text).await
     }
 
     pub(crate) async fn type_text(&mut self, text: &str) -> Result<()> {

@@ -1,11 +1,10 @@
 //! Running scripts in the page: expressions and statements with promises
 //! awaited (as CDP's `Runtime.evaluate` does), in the top frame or a frame
-//! by path, and the selector helper behind the selector calls.
+//! by path.
 
 use serde_json::{json, Value};
 
-use driver_core::backend::locate::{locate_error, LOCATE};
-use driver_core::{DriverError, Result, TabId, WaitFor};
+use driver_core::{DriverError, Result, TabId};
 
 use crate::errors::sort;
 use crate::session::WdSession;
@@ -105,51 +104,6 @@ impl WdSession {
                 message: message.to_owned(),
             }),
             None => Ok(answer.get("value").cloned().unwrap_or(Value::Null)),
-        }
-    }
-
-    pub(crate) async fn locate(
-        &mut self,
-        operation: &str,
-        selector: &str,
-        extra: Value,
-    ) -> Result<Value> {
-        if selector.trim().is_empty() {
-            return Err(DriverError::InvalidArgument(
-                "the selector is empty".to_owned(),
-            ));
-        }
-        self.focus_current().await?;
-        let script = format!(
-            "const done = arguments[arguments.length - 1];\n\
-             ({LOCATE})(arguments[0], arguments[1], arguments[2]).then(done, (error) => done({{ error: String(error) }}));"
-        );
-        let found = self
-            .execute_async(&script, vec![json!(operation), json!(selector), extra])
-            .await?;
-        match locate_error(&found, operation, selector) {
-            Some(error) => Err(error),
-            None => Ok(found),
-        }
-    }
-
-    pub(crate) async fn read(&mut self, selector: &str, what: &str) -> Result<String> {
-        let found = self.locate(what, selector, Value::Null).await?;
-        Ok(found["value"].as_str().unwrap_or_default().to_owned())
-    }
-
-    pub(crate) async fn wait_for(&mut self, selector: &str, condition: WaitFor) -> Result<()> {
-        let visible = condition == WaitFor::Visible;
-        loop {
-            // A navigation replaces the document waited in: wait in the new
-            // one (the call's deadline bounds the whole wait).
-            match self
-                .locate("wait", selector, json!({ "visible": visible }))
-                .await
-            {
-                Err(DriverError::DocumentReplaced) => continue,
-                other => return other.map(|_| ()),
-            }
         }
     }
 }

@@ -10,7 +10,6 @@ use fantoccini::{Client, ClientBuilder};
 use serde_json::{json, Value};
 
 use driver_core::backend::launch::{self, Profile};
-use driver_core::backend::supervisor::{self, BoxFuture};
 use driver_core::{DriverError, Options, Result, Viewport};
 
 use crate::chromedriver::Chromedriver;
@@ -56,8 +55,11 @@ impl WebDriverCompatibleCommand for Raw {
     }
 }
 
-/// A live session.
-pub(crate) struct WdSession {
+/// One WebDriver session (what a [`WebDriverDriver`](crate::WebDriverDriver)
+/// drives): the chromedriver we started, if we did, the profile, the
+/// fantoccini client, the tabs. Made by the driver on its first call;
+/// nothing of it is public but its trait.
+pub struct WdSession {
     pub(crate) client: Client,
     /// Window handles in the order they were first seen (oldest first).
     pub(crate) known: Vec<String>,
@@ -71,7 +73,7 @@ pub(crate) struct WdSession {
     /// The connection to it, where it could be made (see `relay`).
     pub(crate) relay: Option<crate::relay::Relay>,
     /// How often a remote end hears from an idle session.
-    keep_alive: Duration,
+    pub(crate) keep_alive: Duration,
     /// The script timeout the remote end was given.
     pub(crate) script_limit: Duration,
     /// Each tab's network log, by window handle (chromedriver's handle is
@@ -246,7 +248,7 @@ impl WdSession {
 
     /// Ends the session: chromedriver quits Chrome; then chromedriver and any
     /// Chrome still using our profile are killed, and the profile deleted.
-    async fn end(mut self) {
+    pub(crate) async fn end(mut self) {
         if let Some(relay) = self.relay.take() {
             relay.close().await;
         }
@@ -406,35 +408,26 @@ impl WdSession {
 /// How long chromedriver may take to answer `return 1` after a recovery.
 const PROBE_LIMIT: Duration = Duration::from_millis(1500);
 
-impl supervisor::Session for WdSession {
-    fn gone(&mut self) -> Option<String> {
+impl WdSession {
+    /// Whether the chromedriver we started has exited.
+    pub(crate) fn chromedriver_exited(&mut self) -> bool {
         self.chromedriver
             .as_mut()
             .is_some_and(Chromedriver::has_exited)
-            .then(|| "chromedriver exited".to_owned())
     }
 
-    fn recover(&mut self) -> BoxFuture<'_, bool> {
-        Box::pin(async move {
-            tokio::time::timeout(RECOVERY_LIMIT, self.recover_now())
-                .await
-                .unwrap_or(false)
-        })
+    /// After a call ran out of time: the page stopped (see `recover_now`),
+    /// within [`RECOVERY_LIMIT`]; whether the session is usable.
+    pub(crate) async fn recover(&mut self) -> bool {
+        tokio::time::timeout(RECOVERY_LIMIT, self.recover_now())
+            .await
+            .unwrap_or(false)
     }
 
-    fn shutdown(self) -> BoxFuture<'static, ()> {
-        Box::pin(self.end())
-    }
-
-    fn keep_alive_every(&self) -> Option<Duration> {
-        self.is_remote().then_some(self.keep_alive)
-    }
-
-    fn keep_alive(&mut self) -> BoxFuture<'_, ()> {
-        Box::pin(async move {
-            // A classic command: a Grid counts only those as activity.
-            let _ = tokio::time::timeout(Duration::from_secs(5), self.client.windows()).await;
-        })
+    /// Tells a remote end we are still here: a classic command (a Grid
+    /// counts only those as activity).
+    pub(crate) async fn keep_alive(&mut self) {
+        let _ = tokio::time::timeout(Duration::from_secs(5), self.client.windows()).await;
     }
 }
 

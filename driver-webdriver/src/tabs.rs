@@ -149,14 +149,6 @@ impl WdSession {
         Ok(TabId(handle))
     }
 
-    pub(crate) async fn tab(&mut self, id: &TabId) -> Result<Tab> {
-        self.tabs()
-            .await?
-            .into_iter()
-            .find(|tab| &tab.id == id)
-            .ok_or_else(|| DriverError::NoSuchTab { id: id.0.clone() })
-    }
-
     pub(crate) async fn switch_tab(&mut self, id: &TabId) -> Result<()> {
         if !self.handles().await?.contains(&id.0) {
             return Err(DriverError::NoSuchTab { id: id.0.clone() });

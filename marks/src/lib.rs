@@ -405,7 +405,7 @@ mod tests {
 
     async fn numbers(marks: &Marks, driver: &FakeDriver) -> Vec<u32> {
         let snapshot = marks
-            .snapshot(driver, SnapshotOptions::default())
+            .snapshot(&**driver, SnapshotOptions::default())
             .await
             .expect("a snapshot");
         snapshot
@@ -440,11 +440,11 @@ mod tests {
         driver.page(list("two", &[(1, "A")]));
         let fresh = numbers(&marks, &driver).await;
         assert!(fresh.iter().all(|number| !reordered.contains(number)));
-        match marks.click(&driver, reordered[0]).await {
+        match marks.click(&*driver, reordered[0]).await {
             Err(MarksError::Navigated { number }) => assert_eq!(number, reordered[0]),
             other => panic!("a retired number acted: {other:?}"),
         }
-        match marks.click(&driver, 999).await {
+        match marks.click(&*driver, 999).await {
             Err(MarksError::Unknown { number: 999 }) => {}
             other => panic!("an unknown number acted: {other:?}"),
         }

@@ -46,7 +46,7 @@ pub(crate) fn pack_with(options: PackOptions) -> (Pack, FakeDriver) {
     let driver = GuardedDriver::new(
         Guard::new(policy),
         Options::default(),
-        Box::new(move |_| Box::new(served.clone())),
+        Box::new(move |_| Box::new(served.driver())),
     );
     (Pack::new(driver, options), fake)
 }

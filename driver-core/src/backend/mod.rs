@@ -1,9 +1,11 @@
-//! What the backends share besides the contract: how Chrome is started
-//! ([`launch`]), the page script behind the selector calls ([`locate`]), and
-//! the [`supervisor`] every call runs through (lock, lazy start, deadline,
-//! clearing a dead browser, recovery after a timeout), the [`network`]
-//! log kept from Chrome's events, the [`screencast`] behind a live view,
-//! and a browser's own [`devtools`] socket.
+//! What the backends share besides the contract: the narrow trait a
+//! backend implements ([`BrowserSession`]) and the one [`Driver`](crate::Driver)
+//! made of it ([`SessionDriver`]), with the [`supervisor`] every call runs
+//! through (lock, lazy start, deadline, clearing a dead browser, recovery
+//! after a timeout); how Chrome is started ([`launch`]); the page script
+//! behind the selector calls ([`locate`]); input events ([`input`]); the
+//! [`network`] log kept from Chrome's events; the [`screencast`] behind a
+//! live view; and a browser's own [`devtools`] socket.
 //!
 //! Behind the `backend` feature: a program that uses a driver never needs
 //! these, and the facade does not re-export them.
@@ -15,4 +17,9 @@ pub mod locate;
 pub mod network;
 pub mod procfs;
 pub mod screencast;
+mod session;
+mod session_driver;
 pub mod supervisor;
+
+pub use session::BrowserSession;
+pub use session_driver::SessionDriver;

@@ -12,28 +12,10 @@
 //! session is recovered the same way, so the next call finds the page
 //! usable.
 //!
-//! A backend brings its [`Session`]: how to tell the browser is gone, what
-//! may end a call early (a dialog opening, the tab going away), how to
-//! recover, how to shut down.
-//!
-//! ```no_run
-//! # use std::time::Duration;
-//! # use tabwright_driver_core::backend::supervisor::{BoxFuture, Session, Supervisor};
-//! # use tabwright_driver_core::{DriverError, Options, Result};
-//! struct Browser;
-//!
-//! impl Session for Browser {
-//!     fn gone(&mut self) -> Option<String> { None }
-//!     fn recover(&mut self) -> BoxFuture<'_, bool> { Box::pin(async { true }) }
-//!     fn shutdown(self) -> BoxFuture<'static, ()> { Box::pin(async {}) }
-//! }
-//!
-//! # async fn run() -> Result<()> {
-//! let calls = Supervisor::new(Options::default(), |_options| Box::pin(async { Ok(Browser) }));
-//! let answer = calls.run("say hello".to_owned(), true, async |_browser| Ok(42)).await?;
-//! calls.close().await;
-//! # Ok(()) }
-//! ```
+//! A backend brings its [`BrowserSession`]: how to tell the browser is
+//! gone, what may end a call early (a dialog opening, the tab going away),
+//! how to recover, how to shut down. [`SessionDriver`](super::SessionDriver)
+//! is what runs a backend's calls through a supervisor.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -43,6 +25,7 @@ use std::time::Duration;
 use tokio::sync::{watch, Mutex};
 use tokio::time::{timeout_at, Instant};
 
+use super::BrowserSession;
 use crate::{DriverError, Options, Result};
 
 /// A boxed future that can cross threads.
@@ -50,43 +33,6 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// How a supervisor starts a session from the driver's options.
 type Start<S> = Box<dyn Fn(Options) -> BoxFuture<'static, Result<S>> + Send + Sync>;
-
-/// A backend's live browser session, as the supervisor handles it.
-pub trait Session: Send + 'static {
-    /// Why the browser is gone, if that can be told without asking it (its
-    /// process exited, its connection closed); `None` while it lives.
-    fn gone(&mut self) -> Option<String>;
-
-    /// What may end a call early, as a future that resolves with the error
-    /// to answer (the browser went away; with `needs_page`, a dialog opened
-    /// in the current tab or the tab closed). The default: nothing does.
-    fn interruption(&mut self, needs_page: bool) -> BoxFuture<'static, DriverError> {
-        let _ = needs_page;
-        Box::pin(std::future::pending())
-    }
-
-    /// After a call ran out of time: stop whatever kept the page busy so the
-    /// next call finds it usable. Bounded by the backend. Returns whether the
-    /// session is usable; if not, it is shut down and the next call starts a
-    /// fresh one.
-    fn recover(&mut self) -> BoxFuture<'_, bool>;
-
-    /// Ends the session: every process it started ends and its temporary
-    /// profile is deleted (a remote browser is only disconnected from).
-    fn shutdown(self) -> BoxFuture<'static, ()>;
-
-    /// How often the session must hear from us to stay alive while no
-    /// call comes (a remote end that ends idle sessions), if at all.
-    fn keep_alive_every(&self) -> Option<Duration> {
-        None
-    }
-
-    /// Tells the session we are still here (a cheap command). Only made
-    /// while no call runs.
-    fn keep_alive(&mut self) -> BoxFuture<'_, ()> {
-        Box::pin(async {})
-    }
-}
 
 /// Runs a backend's calls by the contract's rules. See the module docs.
 pub struct Supervisor<S> {
@@ -99,7 +45,7 @@ pub struct Supervisor<S> {
     cancels: watch::Sender<u64>,
 }
 
-impl<S: Session> Supervisor<S> {
+impl<S: BrowserSession> Supervisor<S> {
     /// A supervisor that will start its session with `start` on the first
     /// call.
     pub fn new(
@@ -235,7 +181,7 @@ impl<S: Session> Supervisor<S> {
 /// Recovers the session (stops what keeps its page busy); one that stays
 /// unusable is shut down, so the next call starts a fresh one. Returns
 /// whether it was usable.
-async fn recover_or_end<S: Session>(state: &mut Option<S>) -> bool {
+async fn recover_or_end<S: BrowserSession>(state: &mut Option<S>) -> bool {
     let usable = match state.as_mut() {
         Some(session) => session.recover().await,
         None => true,
@@ -250,7 +196,7 @@ async fn recover_or_end<S: Session>(state: &mut Option<S>) -> bool {
 
 /// Keeps session number `number` in `state` alive every `every` while it
 /// idles, until another session replaces it or the supervisor is dropped.
-fn keep_alive<S: Session>(
+fn keep_alive<S: BrowserSession>(
     state: Weak<Mutex<Option<S>>>,
     started: Arc<std::sync::atomic::AtomicU64>,
     number: u64,
