@@ -6,6 +6,7 @@
 use async_trait::async_trait;
 use chromiumoxide::cdp::browser_protocol::page::{HandleJavaScriptDialogParams, StopLoadingParams};
 use chromiumoxide::cdp::js_protocol::runtime::TerminateExecutionParams;
+use driver_core::backend::devtools::names;
 use serde_json::Value;
 
 use driver_core::backend::supervisor::BoxFuture;
@@ -64,24 +65,25 @@ impl BrowserSession for CdpSession {
             .clone()
             .filter(|tab| needs_page && registry.read(|registry| registry.tab(tab).is_some()));
         Box::pin(async move {
-            let page = async {
-                match tab {
-                    Some(tab) => {
-                        registry
-                            .wait_until(|registry| match registry.tab(&tab) {
-                                None => Some(DriverError::NoSuchTab { id: tab.0.clone() }),
-                                Some(record) => {
-                                    record.dialog.clone().map(|dialog| DriverError::DialogOpen {
-                                        kind: dialog.kind,
-                                        message: dialog.message,
-                                    })
-                                }
-                            })
-                            .await
+            let page =
+                async {
+                    match tab {
+                        Some(tab) => {
+                            registry
+                                .wait_until(|registry| match registry.tab(&tab) {
+                                    None => Some(DriverError::NoSuchTab { id: tab.0.clone() }),
+                                    Some(_) => registry.dialog_in(&tab).map(|dialog| {
+                                        DriverError::DialogOpen {
+                                            kind: dialog.kind,
+                                            message: dialog.message,
+                                        }
+                                    }),
+                                })
+                                .await
+                        }
+                        None => std::future::pending().await,
                     }
-                    None => std::future::pending().await,
-                }
-            };
+                };
             tokio::select! {
                 biased;
                 error = page => error,
@@ -212,7 +214,6 @@ impl BrowserSession for CdpSession {
 
     async fn network_log(&mut self) -> Result<Vec<Request>> {
         let id = self.current_session().await?;
-        self.catch_up().await;
         Ok(self.registry.requests_of_tab(&id))
     }
 
@@ -244,12 +245,10 @@ impl BrowserSession for CdpSession {
     }
 
     async fn console(&mut self) -> Result<Vec<ConsoleEntry>> {
-        self.catch_up().await;
         Ok(self.drain_console())
     }
 
     async fn downloads(&mut self) -> Result<Vec<Download>> {
-        self.catch_up().await;
         Ok(self.drain_downloads())
     }
 
@@ -289,7 +288,7 @@ impl BrowserSession for CdpSession {
         self.client
             .call_raw(
                 Some(&id),
-                "Page.setInterceptFileChooserDialog",
+                names::PAGE_SET_INTERCEPT_FILE_CHOOSER_DIALOG,
                 serde_json::json!({ "enabled": on }),
             )
             .await?;
@@ -301,7 +300,6 @@ impl BrowserSession for CdpSession {
         let Some(tab) = self.current.clone() else {
             return Ok(None);
         };
-        self.catch_up().await;
         Ok(self.registry.take_chooser(&tab, CHOOSER_PATIENCE).await)
     }
 

@@ -9,10 +9,10 @@ use chromiumoxide::cdp::browser_protocol::browser::{
 use chromiumoxide::cdp::browser_protocol::target::{
     CreateBrowserContextParams, DisposeBrowserContextParams, SetDiscoverTargetsParams,
 };
+use driver_core::backend::devtools::names;
 use parking_lot::Mutex;
 use serde::Deserialize;
 use serde_json::json;
-use tokio::task::JoinHandle;
 
 use driver_core::backend::launch::{self, ChromeProcess, Profile};
 use driver_core::{DriverError, Options, Result, Viewport};
@@ -28,7 +28,6 @@ use crate::registry::{SharedRegistry, TargetInfo};
 pub(crate) struct Chrome {
     pub client: Client,
     pub registry: SharedRegistry,
-    events: JoinHandle<()>,
     process: Mutex<Option<ChromeProcess>>,
     /// How many sessions live in it (a share of its memory is each's).
     sessions: std::sync::atomic::AtomicUsize,
@@ -59,11 +58,15 @@ impl Chrome {
             height: options.height,
         };
         registry.prepare(&None, viewport, options.on_frame.clone());
-        let events = tokio::spawn(events::follow_events(client.clone(), registry.clone()));
+        // Events are handled as they are read, before any answer after
+        // them (with a handle on the socket that does not keep it open).
+        client.listen(std::sync::Arc::new({
+            let registry = registry.clone();
+            move |socket, event| events::handle(&Client::over(socket.clone()), &registry, event)
+        }));
         let browser = Self {
             client,
             registry,
-            events,
             process: Mutex::new(process),
             sessions: std::sync::atomic::AtomicUsize::new(0),
             tracing: tokio::sync::Mutex::new(()),
@@ -155,7 +158,7 @@ impl Chrome {
         }
         let targets: Targets = decode(
             self.client
-                .call_raw(None, "Target.getTargets", json!({}))
+                .call_raw(None, names::TARGET_GET_TARGETS, json!({}))
                 .await?,
         )?;
         Ok(targets.target_infos)
@@ -208,12 +211,6 @@ impl Chrome {
     /// tests and measurements; none for a connected one.
     pub fn pid(&self) -> Option<u32> {
         self.process.lock().as_ref().map(ChromeProcess::pid)
-    }
-}
-
-impl Drop for Chrome {
-    fn drop(&mut self) {
-        self.events.abort();
     }
 }
 

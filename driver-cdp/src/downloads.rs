@@ -6,16 +6,15 @@
 use std::path::{Path, PathBuf};
 
 use chromiumoxide::cdp::browser_protocol::browser::{BrowserContextId, CancelDownloadParams};
-use serde_json::json;
 
 use driver_core::{Download, DownloadOutcome};
 
-use crate::client::{Client, RawEvent};
+use crate::client::{Client, Event};
 use crate::registry::{ContextId, Registry, SharedRegistry, World, CONSOLE_LIMIT};
 
 /// `Browser.downloadWillBegin`: reported to the context of the tab whose
 /// frame started it (a main frame's id is its tab's), refused or started.
-pub(crate) fn began(client: &Client, registry: &SharedRegistry, event: &RawEvent) {
+pub(crate) fn began(client: &Client, registry: &SharedRegistry, event: &Event) {
     let text = |key: &str| event.params[key].as_str().unwrap_or_default().to_owned();
     let frame = text("frameId");
     let guid = text("guid");
@@ -55,28 +54,21 @@ fn tell_settling(client: &Client, registry: &SharedRegistry, frame: &str) {
                 registry.tab_of_session(session)
             })?;
         let session = tab.session.clone()?;
-        let context = registry
-            .contexts
-            .get(&(session.clone(), tab.id.0.clone(), World::Isolated))
-            .copied()?;
-        Some((session, context))
+        let world = registry
+            .targets
+            .context(&session, &tab.id.0, World::Isolated)?
+            .unique
+            .clone();
+        Some((session, world))
     });
-    let Some((session, context)) = found else {
-        return;
-    };
-    client.send(
-        Some(&session),
-        "Runtime.evaluate",
-        json!({
-            "expression": "globalThis[Symbol.for('tabwright.download')] = performance.now()",
-            "contextId": context,
-        }),
-    );
+    if let Some((session, world)) = found {
+        driver_core::backend::devtools::tell_download(client.socket(), &session, &world);
+    }
 }
 
 /// `Browser.downloadProgress`: a download over the cap is cancelled; a
 /// finished one is renamed and reported saved; a cancelled one, failed.
-pub(crate) fn progressed(client: &Client, registry: &SharedRegistry, event: &RawEvent) {
+pub(crate) fn progressed(client: &Client, registry: &SharedRegistry, event: &Event) {
     let params = &event.params;
     let Some(guid) = params["guid"].as_str().map(str::to_owned) else {
         return;

@@ -1,12 +1,14 @@
-//! The browser's events, followed by one task for as long as the
-//! connection lives, and what each changes in the [`Registry`].
+//! The browser's events, handed to [`handle`] by the connection's listener
+//! (on the task that reads the socket, so the registry is up to date with
+//! everything Chrome said before any answer a call gets), and what each
+//! changes in the [`Registry`](crate::registry::Registry).
 //!
 //! New page targets (including popups and `target=_blank` tabs) are attached
 //! paused (`waitForDebuggerOnStart`), given their per-tab settings, and only
 //! then resumed, so not a single request of theirs runs before the viewport,
 //! console and lifecycle events are in place.
 
-use std::sync::Arc;
+use driver_core::backend::devtools::names;
 use std::time::Instant;
 
 use chromiumoxide::cdp::browser_protocol::emulation::SetDeviceMetricsOverrideParams;
@@ -20,66 +22,48 @@ use chromiumoxide::cdp::js_protocol::runtime::{
 };
 use futures::future::BoxFuture;
 use serde_json::json;
-use tokio::sync::mpsc;
 
-use driver_core::{ConsoleEntry, ConsoleLevel, FrameCallback, TabId, Viewport};
+use driver_core::backend::screencast;
+use driver_core::{ConsoleEntry, ConsoleLevel, TabId, Viewport};
 
-use crate::client::{Client, RawEvent};
-use crate::registry::{
-    SharedRegistry, TabRecord, TargetInfo, World, CONSOLE_TEXT_LIMIT, WORLD_NAME,
-};
+use crate::client::{Client, Event};
+use crate::registry::{SharedRegistry, TabRecord, TargetInfo, CONSOLE_TEXT_LIMIT, WORLD_NAME};
 
-/// Follows the browser's events for as long as the connection lives.
-pub(crate) async fn follow_events(client: Client, registry: SharedRegistry) {
-    let mut events: mpsc::UnboundedReceiver<Arc<RawEvent>> = client.events();
-    while let Some(event) = events.recv().await {
-        handle(&client, &registry, &event);
-        registry.handled_one();
-    }
-}
-
-/// What one event changes.
-fn handle(client: &Client, registry: &SharedRegistry, event: &RawEvent) {
+/// What one event changes: the frames, worlds, dialogs and choosers as
+/// driver-core's layer keeps them, then what only this backend keeps.
+pub(crate) fn handle(client: &Client, registry: &SharedRegistry, event: &Event) {
+    registry.observe(event);
     let params = &event.params;
-    let session = event.session_id.as_deref();
-    match event.method.as_ref() {
-        "Target.attachedToTarget" => on_attached(client, registry, event),
-        "Target.targetInfoChanged" | "Target.targetCreated" => on_target_info(registry, event),
-        "Target.targetDestroyed" => {
+    let session = event.session.as_deref();
+    match event.method.as_str() {
+        names::TARGET_ATTACHED_TO_TARGET => on_attached(client, registry, event),
+        names::TARGET_TARGET_INFO_CHANGED | names::TARGET_TARGET_CREATED => {
+            on_target_info(registry, event)
+        }
+        names::TARGET_TARGET_DESTROYED => {
             if let Some(id) = params["targetId"].as_str() {
                 registry.update(|registry| registry.tabs.retain(|tab| tab.id.0 != id));
             }
         }
-        "Target.targetCrashed" => {
+        names::TARGET_TARGET_CRASHED => {
             if let Some(id) = params["targetId"].as_str() {
                 tracing::info!(tab = id, "a tab crashed");
                 registry.update(|registry| registry.crash(id));
             }
         }
-        "Target.detachedFromTarget" => {
+        names::TARGET_DETACHED_FROM_TARGET => {
             if let Some(detached) = params["sessionId"].as_str() {
                 on_detached(registry, detached)
             }
         }
-        "Runtime.consoleAPICalled" => on_console(registry, event),
-        "Runtime.exceptionThrown" => on_exception(registry, event),
-        "Runtime.executionContextCreated" => on_context_created(registry, event),
-        "Runtime.executionContextDestroyed" => on_context_destroyed(registry, event),
-        "Runtime.executionContextsCleared" => {
-            if let Some(session) = session {
-                registry.update(|registry| {
-                    registry
-                        .contexts
-                        .retain(|(owner, _, _), _| owner != session)
-                });
-            }
-        }
-        "Network.requestWillBeSent" => {
+        names::RUNTIME_CONSOLE_API_CALLED => on_console(registry, event),
+        names::RUNTIME_EXCEPTION_THROWN => on_exception(registry, event),
+        names::NETWORK_REQUEST_WILL_BE_SENT => {
             registry.follow_network(event);
             on_request(registry, event);
         }
-        "Network.responseReceived" => registry.follow_network(event),
-        "Network.loadingFinished" | "Network.loadingFailed" => {
+        names::NETWORK_RESPONSE_RECEIVED => registry.follow_network(event),
+        names::NETWORK_LOADING_FINISHED | names::NETWORK_LOADING_FAILED => {
             registry.follow_network(event);
             if let (Some(session), Some(id)) = (session, params["requestId"].as_str()) {
                 registry.update(|registry| {
@@ -89,14 +73,14 @@ fn handle(client: &Client, registry: &SharedRegistry, event: &RawEvent) {
                 });
             }
         }
-        "Page.frameNavigated" if params["frame"]["parentId"].is_null() => {
+        names::PAGE_FRAME_NAVIGATED if params["frame"]["parentId"].is_null() => {
             // The old document's requests end with it (cancelled).
             if let Some(session) = session {
                 registry
                     .update(|registry| registry.requests.retain(|(owner, _), _| owner != session));
             }
         }
-        "Page.frameAttached" => {
+        names::PAGE_FRAME_ATTACHED => {
             if let (Some(session), Some(frame)) = (session, params["frameId"].as_str()) {
                 registry.update(|registry| {
                     registry
@@ -105,43 +89,28 @@ fn handle(client: &Client, registry: &SharedRegistry, event: &RawEvent) {
                 });
             }
         }
-        "Page.frameDetached" => {
+        names::PAGE_FRAME_DETACHED => {
             if let Some(frame) = params["frameId"].as_str() {
                 registry.update(|registry| {
                     registry.frame_sessions.remove(frame);
                 });
             }
         }
-        "Browser.downloadWillBegin" => crate::downloads::began(client, registry, event),
-        "Browser.downloadProgress" => crate::downloads::progressed(client, registry, event),
-        "Page.javascriptDialogOpening" => {
-            if let Some(session) = session {
-                let dialog = driver_core::backend::devtools::dialog_of(params);
-                tracing::info!(kind = %dialog.kind, message = %dialog.message, "a dialog opened");
-                registry.set_dialog(session, Some(dialog));
-            }
+        names::BROWSER_DOWNLOAD_WILL_BEGIN => crate::downloads::began(client, registry, event),
+        names::BROWSER_DOWNLOAD_PROGRESS => crate::downloads::progressed(client, registry, event),
+        names::PAGE_JAVASCRIPT_DIALOG_OPENING => {
+            let dialog = driver_core::backend::devtools::dialog_of(params);
+            tracing::info!(kind = %dialog.kind, message = %dialog.message, "a dialog opened");
         }
-        "Page.fileChooserOpened" => {
-            if let Some(session) = session {
-                if let Some(chooser) = driver_core::FileChooser::of_event(params) {
-                    registry.set_chooser(session, Some(chooser));
-                }
-            }
-        }
-        "Page.javascriptDialogClosed" => {
-            if let Some(session) = session {
-                registry.set_dialog(session, None);
-            }
-        }
-        "Page.screencastFrame" => {
+        names::PAGE_SCREENCAST_FRAME => {
             let callback = session.and_then(|session| {
                 registry.read(|registry| {
                     let context = registry.by_session(session)?.context.clone();
                     registry.by_context.get(&context)?.on_frame.clone()
                 })
             });
-            if let Some(callback) = callback {
-                on_screencast_frame(client, &callback, event);
+            if let (Some(callback), Some(session)) = (callback, session) {
+                screencast::on_frame(client.socket(), session, params, &callback);
             }
         }
         _ => {}
@@ -150,7 +119,7 @@ fn handle(client: &Client, registry: &SharedRegistry, event: &RawEvent) {
 
 /// A target's URL or title changed (or it was created): the tab's record
 /// follows.
-fn on_target_info(registry: &SharedRegistry, event: &RawEvent) {
+fn on_target_info(registry: &SharedRegistry, event: &Event) {
     let Some(info) = target_info(event) else {
         return;
     };
@@ -173,60 +142,20 @@ fn on_detached(registry: &SharedRegistry, session: &str) {
         registry
             .tabs
             .retain(|tab| tab.session.as_deref() != Some(session));
-        registry.frames.retain(|_, owner| owner != session);
-        registry.frame_parents.remove(session);
-        registry
-            .contexts
-            .retain(|(owner, _, _), _| owner != session);
         registry.requests.retain(|(owner, _), _| owner != session);
         registry.network.remove(session);
     });
 }
 
-/// A frame's script context came to be: the page's own world (where `eval`
-/// runs), or tabwright's. The first of ours a document gets is the one used.
-fn on_context_created(registry: &SharedRegistry, event: &RawEvent) {
-    let context = &event.params["context"];
-    let (Some(session), Some(frame), Some(id)) = (
-        event.session_id.clone(),
-        context["auxData"]["frameId"].as_str(),
-        context["id"].as_i64(),
-    ) else {
-        return;
-    };
-    if context["auxData"]["isDefault"] == true {
-        registry.update(|registry| {
-            registry
-                .contexts
-                .insert((session, frame.to_owned(), World::Page), id);
-        });
-    } else if context["name"] == WORLD_NAME {
-        registry.adopt_world(&session, frame, id);
-    }
-}
-
-fn on_context_destroyed(registry: &SharedRegistry, event: &RawEvent) {
-    if let (Some(session), Some(id)) = (
-        event.session_id.as_deref(),
-        event.params["executionContextId"].as_i64(),
-    ) {
-        registry.update(|registry| {
-            registry
-                .contexts
-                .retain(|(owner, _, _), context| owner != session || *context != id)
-        });
-    }
-}
-
 /// A fetch or an XHR began: in flight until it finishes or fails. (Other
 /// requests, a page's images or a beacon, are not what a page waits for
 /// before it renders.)
-fn on_request(registry: &SharedRegistry, event: &RawEvent) {
+fn on_request(registry: &SharedRegistry, event: &Event) {
     let params = &event.params;
     if !matches!(params["type"].as_str(), Some("XHR" | "Fetch")) {
         return;
     }
-    if let (Some(session), Some(id)) = (event.session_id.clone(), params["requestId"].as_str()) {
+    if let (Some(session), Some(id)) = (event.session.clone(), params["requestId"].as_str()) {
         registry.update(|registry| {
             registry
                 .requests
@@ -236,14 +165,14 @@ fn on_request(registry: &SharedRegistry, event: &RawEvent) {
     }
 }
 
-fn target_info(event: &RawEvent) -> Option<TargetInfo> {
+fn target_info(event: &Event) -> Option<TargetInfo> {
     serde_json::from_value(event.params["targetInfo"].clone()).ok()
 }
 
 /// A target was attached (paused): a tab is recorded, given its settings
 /// and let run; a cross-site frame is recorded so it can be read; anything
 /// else (workers) is let run untouched.
-fn on_attached(client: &Client, registry: &SharedRegistry, event: &RawEvent) {
+fn on_attached(client: &Client, registry: &SharedRegistry, event: &Event) {
     let Some(info) = target_info(event) else {
         return;
     };
@@ -252,8 +181,12 @@ fn on_attached(client: &Client, registry: &SharedRegistry, event: &RawEvent) {
     };
     match info.kind.as_str() {
         "page" => attach_tab(client, registry, info, session),
-        "iframe" => attach_frame(client, registry, &info, session, event.session_id.clone()),
-        _ => client.send(Some(&session), "Runtime.runIfWaitingForDebugger", json!({})),
+        "iframe" => attach_frame(client, session),
+        _ => client.send(
+            Some(&session),
+            names::RUNTIME_RUN_IF_WAITING_FOR_DEBUGGER,
+            json!({}),
+        ),
     }
 }
 
@@ -284,22 +217,9 @@ pub(crate) fn auto_attach() -> SetAutoAttachParams {
 type Settings<'a> = Vec<BoxFuture<'a, Result<(), crate::client::CallError>>>;
 
 /// A cross-site frame runs in a process of its own: its session is how its
-/// document is read. Its target id is its frame id.
-fn attach_frame(
-    client: &Client,
-    registry: &SharedRegistry,
-    info: &TargetInfo,
-    session: String,
-    parent: Option<String>,
-) {
-    registry.update(|registry| {
-        registry
-            .frames
-            .insert(info.target_id.clone(), session.clone());
-        if let Some(parent) = parent {
-            registry.frame_parents.insert(session.clone(), parent);
-        }
-    });
+/// document is read (the registry's `Targets` recorded it). Its target id
+/// is its frame id.
+fn attach_frame(client: &Client, session: String) {
     let client = client.clone();
     tokio::spawn(async move {
         let s = Some(session.as_str());
@@ -347,9 +267,6 @@ fn attach_tab(client: &Client, registry: &SharedRegistry, info: TargetInfo, sess
                     url: info.url.clone(),
                     title: info.title.clone(),
                     context: context.clone(),
-                    dialog: None,
-                    dialogs_opened: 0,
-                    chooser: None,
                 });
             }
         }
@@ -398,8 +315,8 @@ pub(crate) fn metrics(viewport: Viewport) -> SetDeviceMetricsOverrideParams {
     SetDeviceMetricsOverrideParams::new(viewport.width, viewport.height, 1.0, false)
 }
 
-fn on_console(registry: &SharedRegistry, event: &RawEvent) {
-    let Some(session) = event.session_id.as_deref() else {
+fn on_console(registry: &SharedRegistry, event: &Event) {
+    let Some(session) = event.session.as_deref() else {
         return;
     };
     let level = match event.params["type"].as_str().unwrap_or("log") {
@@ -420,8 +337,8 @@ fn on_console(registry: &SharedRegistry, event: &RawEvent) {
     push_entry(registry, session, level, text);
 }
 
-fn on_exception(registry: &SharedRegistry, event: &RawEvent) {
-    let Some(session) = event.session_id.as_deref() else {
+fn on_exception(registry: &SharedRegistry, event: &Event) {
+    let Some(session) = event.session.as_deref() else {
         return;
     };
     let details = &event.params["exceptionDetails"];
@@ -458,23 +375,4 @@ fn remote_object_text(object: &serde_json::Value) -> String {
             .to_owned(),
         value => value.to_string(),
     }
-}
-
-fn on_screencast_frame(client: &Client, callback: &FrameCallback, event: &RawEvent) {
-    use driver_core::backend::screencast;
-    let Some(session) = event.session_id.clone() else {
-        return;
-    };
-    if let Some(frame) = screencast::frame(&event.params) {
-        callback(frame);
-    }
-    // Acknowledged after the callback returns, and paced (see
-    // `screencast`).
-    let at = screencast::ack_at(&session);
-    let ack = screencast::ack_params(&event.params);
-    let client = client.clone();
-    tokio::spawn(async move {
-        tokio::time::sleep_until(at.into()).await;
-        client.send(Some(&session), "Page.screencastFrameAck", ack);
-    });
 }

@@ -17,6 +17,7 @@
 //! the page being left, as a navigation drops it anyway (back then loads
 //! from the network instead of the back-forward cache).
 
+use driver_core::backend::devtools::names;
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
@@ -174,8 +175,8 @@ impl CdpSession {
         });
         let crashed = async {
             while let Some(event) = events.recv().await {
-                if event.method == "Inspector.targetCrashed"
-                    && event.session_id.as_deref() == Some(flat)
+                if event.method == names::INSPECTOR_TARGET_CRASHED
+                    && event.session.as_deref() == Some(flat)
                 {
                     return;
                 }
@@ -298,7 +299,7 @@ pub(crate) async fn trace_frames(client: &Client, flat: &str) -> Result<Vec<Trac
     client
         .call_raw(
             Some(flat),
-            "Tracing.start",
+            names::TRACING_START,
             json!({
                 "traceConfig": {
                     "includedCategories": ["disabled-by-default-devtools.timeline"],
@@ -309,16 +310,16 @@ pub(crate) async fn trace_frames(client: &Client, flat: &str) -> Result<Vec<Trac
         )
         .await?;
     client
-        .call_raw(Some(flat), "Tracing.end", json!({}))
+        .call_raw(Some(flat), names::TRACING_END, json!({}))
         .await?;
     let mut frames = Vec::new();
     let collect = async {
         while let Some(event) = events.recv().await {
-            if event.session_id.as_deref() != Some(flat) {
+            if event.session.as_deref() != Some(flat) {
                 continue;
             }
-            match event.method.as_ref() {
-                "Tracing.dataCollected" => {
+            match event.method.as_str() {
+                names::TRACING_DATA_COLLECTED => {
                     let Some(values) = event.params["value"].as_array() else {
                         continue;
                     };
@@ -332,7 +333,7 @@ pub(crate) async fn trace_frames(client: &Client, flat: &str) -> Result<Vec<Trac
                         }
                     }
                 }
-                "Tracing.tracingComplete" => return,
+                names::TRACING_TRACING_COMPLETE => return,
                 _ => {}
             }
         }

@@ -2,6 +2,7 @@
 //! registry and the tab's flat CDP session): navigate and wait for the load,
 //! evaluate, click and type with real input events, take screenshots.
 
+use driver_core::backend::devtools::names;
 use std::sync::Arc;
 
 use base64::Engine;
@@ -18,10 +19,11 @@ use driver_core::{
 };
 
 use crate::chrome::decode;
-use crate::client::{CallError, Client, RawEvent};
-use crate::registry::{SharedRegistry, World, WORLD_NAME};
+use crate::client::{Client, Event};
+use crate::registry::{SharedRegistry, World};
 
-use driver_core::backend::{devtools, input};
+use driver_core::backend::devtools::frames;
+use driver_core::backend::input;
 
 /// One tab as a driver call acts on it: the connection, the registry, and
 /// the tab's flat DevTools session.
@@ -89,7 +91,7 @@ impl<'a> Page<'a> {
         }
         let history: History = decode(
             client
-                .call_raw(Some(session), "Page.getNavigationHistory", json!({}))
+                .call_raw(Some(session), names::PAGE_GET_NAVIGATION_HISTORY, json!({}))
                 .await?,
         )?;
         let target = history.current_index + delta;
@@ -124,29 +126,38 @@ impl<'a> Page<'a> {
 
     /// Evaluates an expression in the main frame and returns its JSON value.
     pub(crate) async fn evaluate(&self, expression: &str) -> Result<serde_json::Value> {
-        evaluate_in_context(self.client, self.session, None, expression).await
+        frames::evaluate(self.client.socket(), self.session, None, expression).await
     }
 
     /// Evaluates in a world of the frame at `path` (`window.frames` indices
-    /// from the top).
+    /// from the top), found as driver-core's DevTools layer finds it for
+    /// both backends.
     pub(crate) async fn evaluate_in_frame(
         &self,
         path: &[u32],
         world: World,
         expression: &str,
     ) -> Result<serde_json::Value> {
-        let (client, registry, session) = (self.client, self.registry, self.session);
-        if path.is_empty() && world == World::Page {
-            return self.evaluate(expression).await;
-        }
-        let (session, frame) = frame_at(client, registry, session, path).await?;
-        let context = match world {
-            World::Isolated => isolated_context(client, registry, &session, &frame).await?,
-            World::Page => registry
-                .context_of(&session, &frame, World::Page)
-                .ok_or_else(|| unreachable(path, "its document has no script context yet"))?,
-        };
-        evaluate_in_context(client, &session, Some(context), expression).await
+        let target = self
+            .registry
+            .read(|registry| {
+                registry
+                    .by_session(self.session)
+                    .map(|tab| tab.id.0.clone())
+            })
+            .ok_or_else(|| DriverError::FrameUnreachable {
+                path: format!("{path:?}"),
+                reason: "its tab is gone".to_owned(),
+            })?;
+        frames::evaluate_in(
+            self.client.socket(),
+            self.registry,
+            (self.session, &target),
+            path,
+            world,
+            expression,
+        )
+        .await
     }
 
     /// Clicks at a viewport point as `click` says.
@@ -160,7 +171,7 @@ impl<'a> Page<'a> {
     /// Sends one `Input.dispatchMouseEvent` (a move or a wheel turn).
     pub(crate) async fn mouse_event(&self, event: Value) -> Result<()> {
         self.client
-            .call_raw(Some(self.session), "Input.dispatchMouseEvent", event)
+            .call_raw(Some(self.session), names::INPUT_DISPATCH_MOUSE_EVENT, event)
             .await?;
         Ok(())
     }
@@ -177,7 +188,7 @@ impl<'a> Page<'a> {
     pub(crate) async fn press_key(&self, press: KeyPress) -> Result<()> {
         for event in input::key_events(press) {
             self.client
-                .call_raw(Some(self.session), "Input.dispatchKeyEvent", event)
+                .call_raw(Some(self.session), names::INPUT_DISPATCH_KEY_EVENT, event)
                 .await?;
         }
         Ok(())
@@ -218,7 +229,7 @@ impl<'a> Page<'a> {
             }
             let metrics: Metrics = decode(
                 client
-                    .call_raw(Some(session), "Page.getLayoutMetrics", json!({}))
+                    .call_raw(Some(session), names::PAGE_GET_LAYOUT_METRICS, json!({}))
                     .await?,
             )?;
             // Within the pixel budget (scaled, or cut), as the caption says.
@@ -250,19 +261,19 @@ impl<'a> Page<'a> {
 /// document. Events are read in order, so a `load` of the previous document
 /// still in flight is never taken for the new one.
 async fn wait_for_load(
-    events: &mut mpsc::UnboundedReceiver<Arc<RawEvent>>,
+    events: &mut mpsc::UnboundedReceiver<Arc<Event>>,
     session: &str,
     loader: Option<&str>,
 ) -> Result<Navigation> {
     let mut committed: Option<(String, String)> = None; // (loader, url)
     let mut statuses: Vec<(String, u16)> = Vec::new(); // (loader, status)
     while let Some(event) = events.recv().await {
-        if event.session_id.as_deref() != Some(session) {
+        if event.session.as_deref() != Some(session) {
             continue;
         }
         let params = &event.params;
-        match event.method.as_ref() {
-            "Network.responseReceived" if params["type"] == "Document" => {
+        match event.method.as_str() {
+            names::NETWORK_RESPONSE_RECEIVED if params["type"] == "Document" => {
                 if let (Some(id), Some(status)) = (
                     params["loaderId"].as_str(),
                     params["response"]["status"].as_u64(),
@@ -270,7 +281,7 @@ async fn wait_for_load(
                     statuses.push((id.to_owned(), status as u16));
                 }
             }
-            "Page.frameNavigated" if params["frame"]["parentId"].is_null() => {
+            names::PAGE_FRAME_NAVIGATED if params["frame"]["parentId"].is_null() => {
                 let frame = &params["frame"];
                 let id = frame["loaderId"].as_str().unwrap_or_default();
                 if loader.is_none_or(|loader| loader == id) {
@@ -286,13 +297,13 @@ async fn wait_for_load(
                     committed = Some((id.to_owned(), url));
                 }
             }
-            "Page.navigatedWithinDocument" if committed.is_none() && loader.is_none() => {
+            names::PAGE_NAVIGATED_WITHIN_DOCUMENT if committed.is_none() && loader.is_none() => {
                 return Ok(Navigation {
                     status: None,
                     url: params["url"].as_str().unwrap_or_default().to_owned(),
                 });
             }
-            "Page.loadEventFired" => {
+            names::PAGE_LOAD_EVENT_FIRED => {
                 if let Some((id, url)) = &committed {
                     let status = statuses
                         .iter()
@@ -305,7 +316,7 @@ async fn wait_for_load(
                     });
                 }
             }
-            "Inspector.targetCrashed" => {
+            names::INSPECTOR_TARGET_CRASHED => {
                 return Err(DriverError::NavigationFailed {
                     url: committed.map(|(_, url)| url).unwrap_or_default(),
                     net_error: "the tab crashed".to_owned(),
@@ -317,119 +328,4 @@ async fn wait_for_load(
     Err(DriverError::BrowserGone {
         reason: "the DevTools connection closed during navigation".to_owned(),
     })
-}
-
-/// The session a frame's document lives in, and the frame's id: each step
-/// of the path finds the iframe element in the current frame (asked in
-/// tabwright's world, which the page cannot fool), asks which frame it
-/// holds, and follows it into the process of its own if it is cross-site.
-async fn frame_at(
-    client: &Client,
-    registry: &SharedRegistry,
-    tab: &str,
-    path: &[u32],
-) -> Result<(String, String)> {
-    let mut session = tab.to_owned();
-    let mut frame = registry
-        .root_frame(tab)
-        .ok_or_else(|| unreachable(path, "its tab is gone"))?;
-    for index in path {
-        let context = isolated_context(client, registry, &session, &frame).await?;
-        let params = json!({
-            "expression": devtools::frame_element(*index),
-            "contextId": context,
-            "returnByValue": false,
-        });
-        let found = client
-            .call_raw(Some(&session), "Runtime.evaluate", params)
-            .await?;
-        let Some(object) = found["result"]["objectId"].as_str() else {
-            return Err(unreachable(path, "the frame is gone"));
-        };
-        let node = client
-            .call_raw(
-                Some(&session),
-                "DOM.describeNode",
-                json!({ "objectId": object }),
-            )
-            .await?;
-        let _ = client
-            .call_raw(
-                Some(&session),
-                "Runtime.releaseObject",
-                json!({ "objectId": object }),
-            )
-            .await;
-        let Some(child) = node["node"]["frameId"].as_str() else {
-            return Err(unreachable(path, "the frame has no document"));
-        };
-        // A cross-site frame runs in a process of its own, with a session of
-        // its own; a same-site one lives in this one.
-        if let Some(own) = registry.frame_session(child) {
-            session = own;
-        }
-        frame = child.to_owned();
-    }
-    Ok((session, frame))
-}
-
-/// tabwright's world in a frame: the one Chrome made for the document
-/// (every document gets one, `registry::WORLD_NAME`), or one made now for
-/// a document that was there before.
-async fn isolated_context(
-    client: &Client,
-    registry: &SharedRegistry,
-    session: &str,
-    frame: &str,
-) -> Result<i64> {
-    if let Some(id) = registry.context_of(session, frame, World::Isolated) {
-        return Ok(id);
-    }
-    let created = client
-        .call_raw(
-            Some(session),
-            "Page.createIsolatedWorld",
-            json!({ "frameId": frame, "worldName": WORLD_NAME }),
-        )
-        .await?;
-    let id = created["executionContextId"].as_i64().ok_or_else(|| {
-        DriverError::Protocol(format!("Page.createIsolatedWorld answered {created}"))
-    })?;
-    Ok(registry.adopt_world(session, frame, id))
-}
-
-fn unreachable(path: &[u32], reason: &str) -> DriverError {
-    DriverError::FrameUnreachable {
-        path: format!("{path:?}"),
-        reason: reason.to_owned(),
-    }
-}
-
-async fn evaluate_in_context(
-    client: &Client,
-    session: &str,
-    context: Option<i64>,
-    expression: &str,
-) -> Result<serde_json::Value> {
-    let mut params = json!({
-        "expression": expression,
-        "returnByValue": true,
-        "awaitPromise": true,
-        "userGesture": true,
-    });
-    if let Some(context) = context {
-        params["contextId"] = json!(context);
-    }
-    let answer = client
-        .call_raw(Some(session), "Runtime.evaluate", params)
-        .await
-        .map_err(|error| match error {
-            // The document (and its script context) went away under an
-            // awaited promise: a navigation.
-            CallError::Protocol { message } if devtools::document_gone(&message) => {
-                DriverError::DocumentReplaced
-            }
-            other => other.into(),
-        })?;
-    devtools::evaluated(&answer)
 }

@@ -1,8 +1,10 @@
 //! What the browser looks like right now, kept up to date from CDP events
 //! (`events`): the page targets (tabs) in the order they opened, the flat
-//! session attached to each, the frames and script worlds, requests in
-//! flight, and per browser context (one per session in a shared browser)
-//! its console, refused downloads, viewport and live view.
+//! session attached to each, requests in flight, and per browser context
+//! (one per session in a shared browser) its console, refused downloads,
+//! viewport and live view. Frames, script worlds, dialogs and file
+//! choosers are kept as the WebDriver backend's relay keeps them: in
+//! driver-core's [`Targets`], inside this registry's lock.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
@@ -13,10 +15,11 @@ use parking_lot::Mutex;
 use serde::Deserialize;
 use tokio::sync::watch;
 
+use driver_core::backend::devtools::{Targets, TargetsLock};
 use driver_core::backend::network::merged;
 use driver_core::{ConsoleEntry, Dialog, Download, FrameCallback, Request, TabId, Viewport};
 
-use crate::client::RawEvent;
+use crate::client::Event;
 
 /// Most console entries kept between two `console()` calls, per browser
 /// context; older ones are dropped so a page logging in a loop cannot grow
@@ -61,24 +64,9 @@ pub(crate) struct TabRecord {
     pub title: String,
     /// The browser context the tab lives in.
     pub context: Option<String>,
-    /// The JavaScript dialog blocking the tab, if one is open.
-    pub dialog: Option<Dialog>,
-    /// How many dialogs have opened in the tab: which one is open.
-    pub dialogs_opened: u64,
-    /// The file chooser caught in the tab and not yet taken.
-    pub chooser: Option<driver_core::FileChooser>,
 }
 
-pub(crate) use driver_core::backend::devtools::WORLD_NAME;
-
-/// Which script world of a frame.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) enum World {
-    /// The page's own.
-    Page,
-    /// tabwright's isolated world ([`WORLD_NAME`]).
-    Isolated,
-}
+pub(crate) use driver_core::backend::devtools::{World, WORLD_NAME};
 
 /// Requests older than this are not waited for: a long poll or a stream
 /// that never ends must not hold up every action.
@@ -98,12 +86,9 @@ pub(crate) struct Registry {
     /// Tabs whose renderer is being ended on purpose, to load their next
     /// page in a fresh one: their crash is not one.
     pub renewing: std::collections::HashSet<TabId>,
-    /// Cross-site frames attached as targets of their own: frame id -> session.
-    pub frames: HashMap<String, String>,
-    /// The session each cross-site frame's session was attached from.
-    pub frame_parents: HashMap<String, String>,
-    /// The execution context of each frame and world: (session, frame, world) -> id.
-    pub contexts: HashMap<(String, String, World), i64>,
+    /// Frames, script worlds, dialogs and file choosers, as driver-core's
+    /// DevTools layer keeps them for both backends.
+    pub targets: Targets,
     /// Fetches and XHRs in flight: (session, request id) -> when they began.
     pub requests: HashMap<(String, String), Instant>,
     /// Every request of each session's page, for the `requests` tool.
@@ -118,20 +103,6 @@ impl Registry {
         self.tabs.iter().find(|tab| &tab.id == id)
     }
 
-    /// Whether `owner` is `tab`'s session or that of a cross-site frame
-    /// inside it, at any depth.
-    pub fn serves<'a>(&'a self, mut owner: &'a str, tab: &str) -> bool {
-        loop {
-            if owner == tab {
-                return true;
-            }
-            match self.frame_parents.get(owner) {
-                Some(parent) => owner = parent,
-                None => return false,
-            }
-        }
-    }
-
     pub fn by_session(&self, session: &str) -> Option<&TabRecord> {
         self.tabs
             .iter()
@@ -140,13 +111,18 @@ impl Registry {
 
     /// The tab a session serves: its own, or the one a cross-site frame's
     /// session lives in.
-    pub fn tab_of_session<'a>(&'a self, mut session: &'a str) -> Option<&'a TabRecord> {
-        loop {
-            if let Some(tab) = self.by_session(session) {
-                return Some(tab);
-            }
-            session = self.frame_parents.get(session)?;
-        }
+    pub fn tab_of_session(&self, session: &str) -> Option<&TabRecord> {
+        self.by_session(self.targets.top_session(session))
+    }
+
+    /// The session of the tab `id`, if it is attached.
+    pub fn session_of_tab(&self, id: &TabId) -> Option<&str> {
+        self.tab(id)?.session.as_deref()
+    }
+
+    /// The dialog open in tab `id`, if any.
+    pub fn dialog_in(&self, id: &TabId) -> Option<Dialog> {
+        self.targets.dialog(self.session_of_tab(id)?).cloned()
     }
 
     /// How the registry names a tab's browser context: a context made for a
@@ -194,16 +170,14 @@ impl Registry {
 pub(crate) struct SharedRegistry {
     pub state: Arc<Mutex<Registry>>,
     changed: watch::Sender<u64>,
-    /// How many events the event task has handled.
-    handled: Arc<watch::Sender<u64>>,
 }
 
 impl SharedRegistry {
     /// Follows one `Network.*` event into the log of its session, if its
     /// tab's context keeps one (nothing is copied for a session that does
     /// not: this runs for every request the browser makes).
-    pub(crate) fn follow_network(&self, event: &RawEvent) {
-        let Some(session) = event.session_id.as_deref() else {
+    pub(crate) fn follow_network(&self, event: &Event) {
+        let Some(session) = event.session.as_deref() else {
             return;
         };
         self.update(|registry| {
@@ -219,7 +193,7 @@ impl SharedRegistry {
                 .network
                 .entry(session.to_owned())
                 .or_default()
-                .follow(event.method.as_ref(), &event.params, main_frame.as_deref());
+                .follow(&event.method, &event.params, main_frame.as_deref());
         });
     }
 
@@ -231,7 +205,7 @@ impl SharedRegistry {
                 registry
                     .network
                     .iter()
-                    .filter(|(owner, _)| registry.serves(owner, session))
+                    .filter(|(owner, _)| registry.targets.serves(owner, session))
                     .map(|(_, log)| log),
             )
         })
@@ -241,7 +215,6 @@ impl SharedRegistry {
         Self {
             state: Arc::new(Mutex::new(Registry::default())),
             changed: watch::channel(0).0,
-            handled: Arc::new(watch::channel(0).0),
         }
     }
 
@@ -250,25 +223,13 @@ impl SharedRegistry {
         f(&self.state.lock())
     }
 
-    /// Records that the tab on `session` has `dialog` open (or none).
-    pub fn set_dialog(&self, session: &str, dialog: Option<Dialog>) {
-        self.update(|registry| {
-            if let Some(tab) = registry
-                .tabs
-                .iter_mut()
-                .find(|tab| tab.session.as_deref() == Some(session))
-            {
-                if dialog.is_some() {
-                    tab.dialogs_opened += 1;
-                }
-                tab.dialog = dialog;
-            }
-        });
-    }
-
     /// How many dialogs have opened in tab `id`.
     pub fn dialogs_opened(&self, id: &TabId) -> u64 {
-        self.read(|registry| registry.tab(id).map_or(0, |tab| tab.dialogs_opened))
+        self.read(|registry| {
+            registry
+                .session_of_tab(id)
+                .map_or(0, |session| registry.targets.dialogs_opened(session))
+        })
     }
 
     /// Waits (at most `patience`) until the dialog that was the `opened`th
@@ -276,24 +237,14 @@ impl SharedRegistry {
     pub async fn dialog_closed(&self, id: &TabId, opened: u64, patience: Duration) {
         let closed = self.wait_until(|registry| {
             registry
-                .tab(id)
-                .is_none_or(|tab| tab.dialog.is_none() || tab.dialogs_opened != opened)
+                .session_of_tab(id)
+                .is_none_or(|session| {
+                    registry.targets.dialog(session).is_none()
+                        || registry.targets.dialogs_opened(session) != opened
+                })
                 .then_some(())
         });
         let _ = tokio::time::timeout(patience, closed).await;
-    }
-
-    /// Records the file chooser the tab on `session` opened (or none).
-    pub fn set_chooser(&self, session: &str, chooser: Option<driver_core::FileChooser>) {
-        self.update(|registry| {
-            if let Some(tab) = registry
-                .tabs
-                .iter_mut()
-                .find(|tab| tab.session.as_deref() == Some(session))
-            {
-                tab.chooser = chooser;
-            }
-        });
     }
 
     /// Takes the file chooser caught in tab `id`, waiting at most
@@ -303,7 +254,11 @@ impl SharedRegistry {
         id: &TabId,
         patience: Duration,
     ) -> Option<driver_core::FileChooser> {
-        let caught = self.wait_until(|registry| registry.tab(id).and_then(|tab| tab.chooser));
+        let caught = self.wait_until(|registry| {
+            registry
+                .session_of_tab(id)
+                .and_then(|session| registry.targets.chooser(session))
+        });
         let caught = tokio::time::timeout(patience, caught).await.ok()?;
         self.clear_chooser(id);
         Some(caught)
@@ -312,26 +267,30 @@ impl SharedRegistry {
     /// Forgets the file chooser caught in tab `id`, if any.
     pub fn clear_chooser(&self, id: &TabId) {
         self.update(|registry| {
-            if let Some(tab) = registry.tabs.iter_mut().find(|tab| &tab.id == id) {
-                tab.chooser = None;
+            if let Some(session) = registry.session_of_tab(id).map(str::to_owned) {
+                registry.targets.take_chooser(&session);
             }
         });
     }
 
     /// The dialog open in tab `id`, if any.
     pub fn dialog_of(&self, id: &TabId) -> Option<Dialog> {
-        self.read(|registry| registry.tab(id).and_then(|tab| tab.dialog.clone()))
+        self.read(|registry| registry.dialog_in(id))
+    }
+
+    /// Follows one event into the frames, worlds, dialogs and choosers;
+    /// tells whoever waits if it changed them.
+    pub fn observe(&self, event: &Event) {
+        let changed = self.state.lock().targets.observe(event);
+        if changed {
+            self.changed.send_modify(|version| *version += 1);
+        }
     }
 
     /// Changes the registry and tells whoever waits for a change.
     pub fn update(&self, f: impl FnOnce(&mut Registry)) {
         f(&mut self.state.lock());
         self.changed.send_modify(|version| *version += 1);
-    }
-
-    /// Counts one more event handled.
-    pub fn handled_one(&self) {
-        self.handled.send_modify(|handled| *handled += 1);
     }
 
     /// Gets a browser context ready for its tabs: the viewport they get,
@@ -389,32 +348,6 @@ impl SharedRegistry {
         });
     }
 
-    /// The execution context of a frame's world, if the frame lives in this
-    /// session's process and the world is there yet.
-    pub fn context_of(&self, session: &str, frame: &str, world: World) -> Option<i64> {
-        self.read(|registry| {
-            registry
-                .contexts
-                .get(&(session.to_owned(), frame.to_owned(), world))
-                .copied()
-        })
-    }
-
-    /// Records tabwright's world in a frame, made on demand, unless the one
-    /// Chrome made for the document is known already (a document has one
-    /// world of ours: two would split the numbering between them). Returns
-    /// the one to use.
-    pub fn adopt_world(&self, session: &str, frame: &str, id: i64) -> i64 {
-        let mut adopted = id;
-        self.update(|registry| {
-            adopted = *registry
-                .contexts
-                .entry((session.to_owned(), frame.to_owned(), World::Isolated))
-                .or_insert(id);
-        });
-        adopted
-    }
-
     /// How many fetches and XHRs the tab on `session` has in flight, in its
     /// own process and in its cross-site frames'.
     pub fn requests_in_flight(&self, session: &str) -> usize {
@@ -423,46 +356,15 @@ impl SharedRegistry {
                 .requests
                 .iter()
                 .filter(|((owner, _), began)| {
-                    began.elapsed() < REQUEST_PATIENCE && registry.serves(owner, session)
+                    began.elapsed() < REQUEST_PATIENCE && registry.targets.serves(owner, session)
                 })
                 .count()
         })
     }
 
-    /// The id of the frame at the root of a session: a tab's main frame
-    /// (whose id is the tab's), or a cross-site frame's.
-    pub fn root_frame(&self, session: &str) -> Option<String> {
-        self.read(|registry| {
-            registry
-                .by_session(session)
-                .map(|tab| tab.id.0.clone())
-                .or_else(|| {
-                    registry
-                        .frames
-                        .iter()
-                        .find(|(_, owner)| owner.as_str() == session)
-                        .map(|(frame, _)| frame.clone())
-                })
-        })
-    }
-
-    /// The session of a cross-site frame, if it is attached.
-    pub fn frame_session(&self, frame: &str) -> Option<String> {
-        self.read(|registry| registry.frames.get(frame).cloned())
-    }
-
     /// Takes a context's download attempts gathered so far.
     pub fn drain_downloads(&self, context: &ContextId) -> Vec<Download> {
         std::mem::take(&mut self.state.lock().context(context).downloads)
-    }
-
-    /// Waits (at most `patience`) until the event task has handled `count`
-    /// events: what Chrome sent before a caller asked is then recorded (a
-    /// page's 2,000 console messages, say, still on their way to the task
-    /// when the call that caused them returned).
-    pub async fn caught_up(&self, count: u64, patience: Duration) {
-        let mut handled = self.handled.subscribe();
-        let _ = tokio::time::timeout(patience, handled.wait_for(|handled| *handled >= count)).await;
     }
 
     /// Takes a context's console entries gathered so far.
@@ -482,6 +384,14 @@ impl SharedRegistry {
                 std::future::pending::<()>().await;
             }
         }
+    }
+}
+
+impl TargetsLock for SharedRegistry {
+    fn with_targets<T>(&self, f: impl FnOnce(&mut Targets) -> T) -> T {
+        let out = f(&mut self.state.lock().targets);
+        self.changed.send_modify(|version| *version += 1);
+        out
     }
 }
 

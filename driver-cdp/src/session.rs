@@ -3,7 +3,6 @@
 //! does to its tabs.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use chromiumoxide::cdp::browser_protocol::browser::BrowserContextId;
 use chromiumoxide::cdp::browser_protocol::page::{
@@ -20,9 +19,6 @@ use crate::chrome::Chrome;
 use crate::client::Client;
 use crate::events;
 use crate::registry::{SharedRegistry, TabRecord};
-
-/// How long a reader waits for the event task to record what has come in.
-const CATCH_UP_LIMIT: Duration = Duration::from_millis(500);
 
 /// One CDP browser session (what a [`CdpDriver`](crate::CdpDriver)
 /// drives): its browser, its context and tabs, the current one. Made by the
@@ -351,14 +347,6 @@ impl CdpSession {
                 .await?;
         }
         Ok(())
-    }
-
-    /// Waits until every event Chrome sent before now is recorded (briefly:
-    /// they are already here, on their way to the event task).
-    pub(crate) async fn catch_up(&self) {
-        self.registry
-            .caught_up(self.client.events_received(), CATCH_UP_LIMIT)
-            .await;
     }
 
     /// The session's console entries since the last call.

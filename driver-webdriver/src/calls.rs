@@ -6,6 +6,7 @@
 //! and checks every call.
 
 use async_trait::async_trait;
+use driver_core::backend::devtools::names;
 use serde_json::Value;
 
 use driver_core::backend::BrowserSession;
@@ -157,7 +158,7 @@ impl BrowserSession for WdSession {
     async fn devtools(&mut self, method: &str, params: Value) -> Result<Value> {
         // Files named on this machine reach a remote end's browser only
         // through its file endpoint, which answers their paths there.
-        let params = if method == "DOM.setFileInputFiles" && self.is_remote() {
+        let params = if method == names::DOM_SET_FILE_INPUT_FILES && self.is_remote() {
             self.files_to_remote(params).await?
         } else {
             params

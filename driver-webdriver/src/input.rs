@@ -4,6 +4,7 @@
 //! wheel; a page that broke chromedriver's scripting, which its actions
 //! need).
 
+use driver_core::backend::devtools::names;
 use serde_json::{json, Value};
 
 use driver_core::backend::input;
@@ -59,7 +60,7 @@ impl WdSession {
         let acted = self.all_actions(sources).await;
         self.or_by_bridge(
             acted,
-            "Input.dispatchMouseEvent",
+            names::INPUT_DISPATCH_MOUSE_EVENT,
             input::click_events_with(x, y, click),
         )
         .await
@@ -68,8 +69,12 @@ impl WdSession {
     pub(crate) async fn move_mouse(&mut self, x: f64, y: f64) -> Result<()> {
         self.focus_current().await?;
         let acted = self.actions(mouse(x, y, &[])).await;
-        self.or_by_bridge(acted, "Input.dispatchMouseEvent", [input::move_event(x, y)])
-            .await
+        self.or_by_bridge(
+            acted,
+            names::INPUT_DISPATCH_MOUSE_EVENT,
+            [input::move_event(x, y)],
+        )
+        .await
     }
 
     pub(crate) async fn wheel(&mut self, x: f64, y: f64, dx: f64, dy: f64) -> Result<()> {
@@ -81,7 +86,7 @@ impl WdSession {
         // the W3C action is for the others.
         let _ = self.eval_isolated(&[], input::PAINTED_FRAME).await;
         let event = input::wheel_event(x, y, dx, dy);
-        match self.cdp("Input.dispatchMouseEvent", event).await {
+        match self.cdp(names::INPUT_DISPATCH_MOUSE_EVENT, event).await {
             Err(DriverError::Protocol(_)) => {}
             other => return other.map(|_| ()),
         }
@@ -112,7 +117,7 @@ impl WdSession {
             .actions(json!({ "type": "key", "id": "keyboard", "actions": actions }))
             .await;
         let events: Vec<Value> = input::typed(text).flat_map(input::key_events).collect();
-        self.or_by_bridge(acted, "Input.dispatchKeyEvent", events)
+        self.or_by_bridge(acted, names::INPUT_DISPATCH_KEY_EVENT, events)
             .await
     }
 
@@ -134,8 +139,12 @@ impl WdSession {
         let acted = self
             .actions(json!({ "type": "key", "id": "keyboard", "actions": actions }))
             .await;
-        self.or_by_bridge(acted, "Input.dispatchKeyEvent", input::key_events(press))
-            .await
+        self.or_by_bridge(
+            acted,
+            names::INPUT_DISPATCH_KEY_EVENT,
+            input::key_events(press),
+        )
+        .await
     }
 
     /// What W3C actions did, or, where they could not run because the page

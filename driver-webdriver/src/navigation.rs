@@ -1,6 +1,7 @@
 //! Navigating a tab: going to a URL, through history, reloading, and
 //! reading where the tab ended up and with which HTTP status.
 
+use driver_core::backend::devtools::names;
 use serde_json::json;
 
 use driver_core::{is_start_page, DriverError, Navigation, Result, DOCUMENT_STATUS};
@@ -47,7 +48,9 @@ impl WdSession {
     /// Navigates through chromedriver's CDP bridge and waits for the new
     /// document's load (the call's deadline bounds the wait).
     async fn navigate_by_bridge(&mut self, url: &str) -> Result<Navigation> {
-        let answer = self.cdp("Page.navigate", json!({ "url": url })).await?;
+        let answer = self
+            .cdp(names::PAGE_NAVIGATE, json!({ "url": url }))
+            .await?;
         if let Some(net_error) = answer["errorText"].as_str().filter(|text| !text.is_empty()) {
             return Err(DriverError::NavigationFailed {
                 url: url.to_owned(),
@@ -81,7 +84,9 @@ impl WdSession {
             .map_err(sort);
         let found = match found {
             Err(DriverError::Unscriptable { .. }) => {
-                let history = self.cdp("Page.getNavigationHistory", json!({})).await?;
+                let history = self
+                    .cdp(names::PAGE_GET_NAVIGATION_HISTORY, json!({}))
+                    .await?;
                 let url = usize::try_from(history["currentIndex"].as_u64().unwrap_or_default())
                     .ok()
                     .and_then(|index| history["entries"][index]["url"].as_str())
@@ -157,7 +162,7 @@ impl WdSession {
     /// page the tab started on), as the CDP bridge tells; `None` without it.
     async fn history_entry(&self, delta: i32) -> Option<bool> {
         let history = self
-            .cdp("Page.getNavigationHistory", json!({}))
+            .cdp(names::PAGE_GET_NAVIGATION_HISTORY, json!({}))
             .await
             .ok()?;
         let index = i64::try_from(history["currentIndex"].as_u64()?).ok()? + i64::from(delta);

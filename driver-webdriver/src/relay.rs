@@ -10,10 +10,8 @@
 //!
 //! - **tabwright's own script world** ([`Relay::eval_isolated`]): the pack's
 //!   scripts run where the page can neither see nor change them, in every
-//!   frame, cross-site ones included (a frame in a process of its own is
-//!   attached as a target of its own). A world is known by its context's
-//!   unique id, which no other document's context can share (context ids
-//!   restart in each renderer);
+//!   frame, cross-site ones included, found as the CDP backend finds them
+//!   (driver-core's `devtools::frames`, over the same record of targets);
 //! - **the screencast** for a live view (`Options::on_frame`), on the
 //!   current tab, only while someone looks (`driver_core::backend::screencast`);
 //! - **download reports**: downloads are refused with their events on, and
@@ -26,16 +24,22 @@
 //!   WebDriver does not tell) or the tab's renderer crashing, either of
 //!   which an evaluation would otherwise wait on to the call's timeout.
 //!
-//! chromedriver keeps its own DevTools connection; this one only adds.
+//! chromedriver keeps its own DevTools connection; this one only adds. The
+//! connection, the record of tabs, frames, worlds, dialogs and crashes,
+//! and the way a frame and its world are found are driver-core's DevTools
+//! layer, shared with the CDP backend; what is here is what only WebDriver
+//! needs of them.
 
-use std::collections::HashMap;
+use driver_core::backend::devtools::names;
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use driver_core::backend::devtools::{self, DevToolsSocket, Event, WORLD_NAME};
-use driver_core::backend::screencast::{self, SharedCast, Toggle};
+use driver_core::backend::devtools::{
+    self, frames, CallError, DevToolsSocket, Event, Targets, TargetsLock, World,
+};
+use driver_core::backend::screencast::{self, SharedCast};
 use driver_core::{Dialog, Download, DownloadOutcome, DriverError, Options, Result};
 
 /// The most refused downloads kept for the next report (a page can start
@@ -45,23 +49,28 @@ const KEPT_DOWNLOADS: usize = 1_000;
 /// What the relay knows from the browser's events.
 #[derive(Default)]
 struct State {
-    /// Each tab's flat session, by target id (chromedriver's window handle).
-    tabs: HashMap<String, String>,
-    /// The flat session of each frame that runs in a process of its own.
-    frames: HashMap<String, String>,
-    /// tabwright's world in each (session, frame): its context's unique id.
-    worlds: HashMap<(String, String), String>,
-    /// The dialog open in a tab's session.
-    dialogs: HashMap<String, Dialog>,
-    /// Tabs' sessions whose renderer crashed.
-    crashed: std::collections::HashSet<String>,
+    /// Tabs, frames, worlds, dialogs and crashes, as the shared layer keeps
+    /// them.
+    targets: Targets,
     /// Downloads refused since the last report.
     downloads: Vec<Download>,
-    /// The file chooser caught in a tab's session and not yet taken.
-    choosers: HashMap<String, driver_core::FileChooser>,
 }
 
-type Shared = Arc<parking_lot::Mutex<State>>;
+/// The relay's state, shared with its socket's listener.
+#[derive(Clone, Default)]
+struct Shared(Arc<parking_lot::Mutex<State>>);
+
+impl Shared {
+    fn lock(&self) -> parking_lot::MutexGuard<'_, State> {
+        self.0.lock()
+    }
+}
+
+impl TargetsLock for Shared {
+    fn with_targets<T>(&self, f: impl FnOnce(&mut Targets) -> T) -> T {
+        f(&mut self.lock().targets)
+    }
+}
 
 /// A session's DevTools connection beside WebDriver. See the module docs.
 pub(crate) struct Relay {
@@ -83,7 +92,7 @@ impl Relay {
         let state = Shared::default();
         let stops = tokio::sync::watch::Sender::new(0);
         socket.listen(Arc::new({
-            let state = Arc::clone(&state);
+            let state = state.clone();
             let stops = stops.clone();
             move |socket, event| on_event(socket, &state, &stops, on_frame.as_ref(), event)
         }));
@@ -104,16 +113,17 @@ impl Relay {
             .socket
             .call(
                 None,
-                "Browser.setDownloadBehavior",
+                names::BROWSER_SET_DOWNLOAD_BEHAVIOR,
                 json!({ "behavior": "deny", "eventsEnabled": true }),
             )
-            .await?;
+            .await
+            .map_err(|error| error.to_string())?;
         if options.on_frame.is_some() {
             let cast = SharedCast::default();
             tokio::spawn(screencast::follow_looks(
                 Arc::downgrade(&cast),
                 options.frames_wanted.clone(),
-                toggle(&relay.socket),
+                screencast::toggle(&relay.socket),
             ));
             relay.cast = Some(cast);
         }
@@ -121,46 +131,22 @@ impl Relay {
     }
 
     /// The flat session of the tab `target`, attached now if it is not
-    /// yet: its page, runtime and crash events on (their answers not waited for:
-    /// a page that spins answers late, and what is sent after them waits
-    /// its turn anyway).
+    /// yet: its page, runtime and crash events on (their answers not waited
+    /// for: a page that spins answers late, and what is sent after them
+    /// waits its turn anyway).
     async fn tab(&self, target: &str) -> Result<String> {
-        if let Some(session) = self.state.lock().tabs.get(target) {
-            return Ok(session.clone());
+        let known = self
+            .state
+            .with_targets(|targets| targets.tab_session(target).map(str::to_owned));
+        if let Some(session) = known {
+            return Ok(session);
         }
-        let session = self.attach(target).await?;
+        let session = frames::attach(&self.socket, target).await?;
         self.state
-            .lock()
-            .tabs
-            .insert(target.to_owned(), session.clone());
-        for domain in ["Page.enable", "Inspector.enable"] {
+            .with_targets(|targets| targets.tab_attached(target, &session));
+        for domain in [names::PAGE_ENABLE, names::INSPECTOR_ENABLE] {
             let _ = self.socket.send(Some(&session), domain, json!({})).await;
         }
-        Ok(session)
-    }
-
-    /// Attaches to a target (a tab, or a frame in a process of its own)
-    /// with its runtime events on.
-    async fn attach(&self, target: &str) -> Result<String> {
-        let attached = self
-            .socket
-            .call(
-                None,
-                "Target.attachToTarget",
-                json!({ "targetId": target, "flatten": true }),
-            )
-            .await
-            .map_err(gone)?;
-        let session = attached["sessionId"]
-            .as_str()
-            .ok_or_else(|| {
-                DriverError::Protocol(format!("Target.attachToTarget answered {attached}"))
-            })?
-            .to_owned();
-        let _ = self
-            .socket
-            .send(Some(&session), "Runtime.enable", json!({}))
-            .await;
         Ok(session)
     }
 
@@ -169,7 +155,7 @@ impl Relay {
     pub(crate) async fn current(&self, target: &str) {
         let session = self.tab(target).await.ok();
         if let Some(cast) = &self.cast {
-            screencast::move_to(cast, session, &toggle(&self.socket)).await;
+            screencast::move_to(cast, session, &screencast::toggle(&self.socket)).await;
         }
     }
 
@@ -184,10 +170,14 @@ impl Relay {
         expression: &str,
     ) -> Result<Value> {
         let tab = self.tab(target).await?;
-        let work = async {
-            let (session, world) = self.frame_world(&tab, target, path).await?;
-            self.evaluate(&session, &world, expression, true).await
-        };
+        let work = frames::evaluate_in(
+            &self.socket,
+            &self.state,
+            (&tab, target),
+            path,
+            World::Isolated,
+            expression,
+        );
         let mut stops = self.stops.subscribe();
         let stopped = async {
             loop {
@@ -202,172 +192,26 @@ impl Relay {
         tokio::select! {
             biased;
             stop = stopped => Err(stop),
-            answer = work => answer,
+            answer = work => answer.map_err(|error| match error {
+                DriverError::BrowserGone { reason } => gone(CallError::Gone { reason }),
+                other => other,
+            }),
         }
     }
 
     /// What keeps the tab whose session is `tab` from answering, if
     /// anything: its renderer crashed, or a dialog is open.
     fn stop_in(&self, tab: &str) -> Option<DriverError> {
-        let state = self.state.lock();
-        if state.crashed.contains(tab) {
-            // The session says which tab (`WdSession::after_crash`).
-            return Some(DriverError::TabCrashed { id: String::new() });
-        }
-        state
-            .dialogs
-            .get(tab)
-            .map(|dialog| DriverError::DialogOpen {
+        self.state.with_targets(|targets| {
+            if targets.crashed(tab) {
+                // The session says which tab (`WdSession::after_crash`).
+                return Some(DriverError::TabCrashed { id: String::new() });
+            }
+            targets.dialog(tab).map(|dialog| DriverError::DialogOpen {
                 kind: dialog.kind,
                 message: dialog.message.clone(),
             })
-    }
-
-    /// The session and tabwright's world of the frame at `path` in the tab
-    /// whose session is `tab`: each step finds the iframe element in the
-    /// frame so far (asked in tabwright's world, which the page cannot
-    /// fool) and the frame it holds.
-    async fn frame_world(&self, tab: &str, target: &str, path: &[u32]) -> Result<(String, String)> {
-        let (mut session, mut frame) = (tab.to_owned(), target.to_owned());
-        for index in path {
-            let (here, world) = self.world(&session, &frame, path).await?;
-            session = here;
-            let expression = devtools::frame_element(*index);
-            let found = self
-                .evaluate_raw(&session, &world, &expression, false)
-                .await?;
-            let Some(object) = found["result"]["objectId"].as_str() else {
-                return Err(unreachable(path, "the frame is gone"));
-            };
-            let node = self
-                .socket
-                .call(
-                    Some(&session),
-                    "DOM.describeNode",
-                    json!({ "objectId": object }),
-                )
-                .await;
-            let _ = self
-                .socket
-                .send(
-                    Some(&session),
-                    "Runtime.releaseObject",
-                    json!({ "objectId": object }),
-                )
-                .await;
-            let node = node.map_err(|error| unreachable(path, &error))?;
-            let Some(child) = node["node"]["frameId"].as_str() else {
-                return Err(unreachable(path, "the frame has no document"));
-            };
-            frame = child.to_owned();
-        }
-        self.world(&session, &frame, path).await
-    }
-
-    /// tabwright's world in `frame`, made now if its document has none:
-    /// in `session`, or, for a frame that runs in a process of its own, in
-    /// that frame's session (attached now if need be). Returns the session
-    /// and the world's unique context id.
-    async fn world(&self, session: &str, frame: &str, path: &[u32]) -> Result<(String, String)> {
-        let own = self.state.lock().frames.get(frame).cloned();
-        let session = own.unwrap_or_else(|| session.to_owned());
-        if let Some(world) = self.known_world(&session, frame) {
-            return Ok((session, world));
-        }
-        let create =
-            json!({ "frameId": frame, "worldName": WORLD_NAME, "grantUniveralAccess": false });
-        let created = match self
-            .socket
-            .call(Some(&session), "Page.createIsolatedWorld", create.clone())
-            .await
-        {
-            // A cross-site frame's document lives in its own process,
-            // reached as a target of its own (its id is the frame's).
-            Err(error) if error.contains("No frame for given id") => {
-                let own = self
-                    .attach(frame)
-                    .await
-                    .map_err(|error| unreachable(path, &error.to_string()))?;
-                self.state
-                    .lock()
-                    .frames
-                    .insert(frame.to_owned(), own.clone());
-                let created = self
-                    .socket
-                    .call(Some(&own), "Page.createIsolatedWorld", create)
-                    .await
-                    .map_err(|error| unreachable(path, &error))?;
-                return self.made(&own, frame, &created, path);
-            }
-            other => other.map_err(|error| unreachable(path, &error))?,
-        };
-        self.made(&session, frame, &created, path)
-    }
-
-    /// The world just made in `frame`: its context's unique id, which the
-    /// context's creation event (sent before the answer) told.
-    fn made(
-        &self,
-        session: &str,
-        frame: &str,
-        created: &Value,
-        path: &[u32],
-    ) -> Result<(String, String)> {
-        match self.known_world(session, frame) {
-            Some(world) => Ok((session.to_owned(), world)),
-            None => Err(unreachable(
-                path,
-                &format!("its world was made ({created}) but never announced"),
-            )),
-        }
-    }
-
-    fn known_world(&self, session: &str, frame: &str) -> Option<String> {
-        self.state
-            .lock()
-            .worlds
-            .get(&(session.to_owned(), frame.to_owned()))
-            .cloned()
-    }
-
-    /// `Runtime.evaluate` in a world, its answer as it came.
-    async fn evaluate_raw(
-        &self,
-        session: &str,
-        world: &str,
-        expression: &str,
-        by_value: bool,
-    ) -> Result<Value> {
-        let params = json!({
-            "expression": expression,
-            "uniqueContextId": world,
-            "returnByValue": by_value,
-            "awaitPromise": by_value,
-            "userGesture": true,
-        });
-        self.socket
-            .call(Some(session), "Runtime.evaluate", params)
-            .await
-            .map_err(|error| {
-                if devtools::document_gone(&error) {
-                    DriverError::DocumentReplaced
-                } else {
-                    gone(error)
-                }
-            })
-    }
-
-    async fn evaluate(
-        &self,
-        session: &str,
-        world: &str,
-        expression: &str,
-        by_value: bool,
-    ) -> Result<Value> {
-        let answer = self
-            .evaluate_raw(session, world, expression, by_value)
-            .await?;
-        devtools::evaluated(&answer)
+        })
     }
 
     /// The downloads refused since the last call (drained).
@@ -379,11 +223,12 @@ impl Relay {
     /// again), on the relay's own session: the page sees nothing.
     pub(crate) async fn catch_choosers(&self, target: &str, on: bool) -> Result<()> {
         let session = self.tab(target).await?;
-        self.state.lock().choosers.remove(&session);
+        self.state
+            .with_targets(|targets| targets.take_chooser(&session));
         self.socket
             .call(
                 Some(&session),
-                "Page.setInterceptFileChooserDialog",
+                names::PAGE_SET_INTERCEPT_FILE_CHOOSER_DIALOG,
                 json!({ "enabled": on }),
             )
             .await
@@ -401,7 +246,10 @@ impl Relay {
         let session = self.tab(target).await?;
         let until = tokio::time::Instant::now() + patience;
         loop {
-            if let Some(chooser) = self.state.lock().choosers.remove(&session) {
+            if let Some(chooser) = self
+                .state
+                .with_targets(|targets| targets.take_chooser(&session))
+            {
                 return Ok(Some(chooser));
             }
             if tokio::time::Instant::now() >= until {
@@ -414,9 +262,10 @@ impl Relay {
     /// The dialog open in the tab `target`, as the browser told it (with
     /// its kind, which WebDriver does not say), if the relay saw it open.
     pub(crate) fn dialog(&self, target: &str) -> Option<Dialog> {
-        let state = self.state.lock();
-        let session = state.tabs.get(target)?;
-        state.dialogs.get(session).cloned()
+        self.state.with_targets(|targets| {
+            let session = targets.tab_session(target)?;
+            targets.dialog(session).cloned()
+        })
     }
 
     /// Stops whatever script runs in the tab `target` and whatever it is
@@ -428,18 +277,28 @@ impl Relay {
         close: bool,
         replace: bool,
     ) -> std::result::Result<(), String> {
+        let failed = |error: CallError| error.to_string();
         if close {
             // A browser left with no tab has no window WebDriver can switch
             // to or open one from: a blank tab takes the stuck one's place.
             if replace {
                 self.socket
-                    .call(None, "Target.createTarget", json!({ "url": "about:blank" }))
-                    .await?;
+                    .call(
+                        None,
+                        names::TARGET_CREATE_TARGET,
+                        json!({ "url": "about:blank" }),
+                    )
+                    .await
+                    .map_err(failed)?;
             }
             self.socket
-                .call(None, "Target.closeTarget", json!({ "targetId": target }))
-                .await?;
-            self.state.lock().tabs.remove(target);
+                .call(
+                    None,
+                    names::TARGET_CLOSE_TARGET,
+                    json!({ "targetId": target }),
+                )
+                .await
+                .map_err(failed)?;
             return Ok(());
         }
         let session = self.tab(target).await.map_err(|error| error.to_string())?;
@@ -450,15 +309,22 @@ impl Relay {
         // early), so the script is stopped again once the load is (or
         // after 200 ms, if the page is too busy to say).
         self.socket
-            .send(Some(&session), "Runtime.terminateExecution", json!({}))
-            .await?;
+            .send(
+                Some(&session),
+                names::RUNTIME_TERMINATE_EXECUTION,
+                json!({}),
+            )
+            .await
+            .map_err(failed)?;
         let stopped = self
             .socket
-            .call(Some(&session), "Page.stopLoading", json!({}));
+            .call(Some(&session), names::PAGE_STOP_LOADING, json!({}));
         let _ = tokio::time::timeout(Duration::from_millis(200), stopped).await;
-        let last = self
-            .socket
-            .call(Some(&session), "Runtime.terminateExecution", json!({}));
+        let last = self.socket.call(
+            Some(&session),
+            names::RUNTIME_TERMINATE_EXECUTION,
+            json!({}),
+        );
         let _ = tokio::time::timeout(Duration::from_secs(1), last).await;
         Ok(())
     }
@@ -473,25 +339,9 @@ impl Relay {
     }
 }
 
-/// The screencast's switch for a tab's flat session on this socket.
-fn toggle(socket: &DevToolsSocket) -> Toggle {
-    let socket = socket.clone();
-    Arc::new(move |tab: Option<String>, on: bool| {
-        let socket = socket.clone();
-        Box::pin(async move {
-            let Some(tab) = tab else { return };
-            let (method, params) = if on {
-                ("Page.startScreencast", screencast::start_params())
-            } else {
-                ("Page.stopScreencast", json!({}))
-            };
-            let _ = socket.send(Some(&tab), method, params).await;
-        })
-    })
-}
-
-/// What the browser tells: worlds made and gone, dialogs, crashes, screencast
-/// frames, downloads, sessions that ended.
+/// What the browser tells: the shared record first (tabs, frames, worlds,
+/// dialogs, crashes), then what only this relay does with it: calls told
+/// of a dialog or a crash, screencast frames, refused downloads.
 fn on_event(
     socket: &DevToolsSocket,
     state: &Shared,
@@ -499,67 +349,21 @@ fn on_event(
     on_frame: Option<&driver_core::FrameCallback>,
     event: &Event,
 ) {
+    state.with_targets(|targets| targets.observe(event));
     let params = &event.params;
     let session = event.session.clone().unwrap_or_default();
     match event.method.as_str() {
-        "Runtime.executionContextCreated" => {
-            let context = &params["context"];
-            if context["name"] == WORLD_NAME {
-                if let (Some(frame), Some(unique)) = (
-                    context["auxData"]["frameId"].as_str(),
-                    context["uniqueId"].as_str(),
-                ) {
-                    state
-                        .lock()
-                        .worlds
-                        .insert((session, frame.to_owned()), unique.to_owned());
-                }
-            }
-        }
-        "Runtime.executionContextDestroyed" => {
-            if let Some(unique) = params["executionContextUniqueId"].as_str() {
-                state.lock().worlds.retain(|_, world| world != unique);
-            }
-        }
-        "Runtime.executionContextsCleared" => {
-            state.lock().worlds.retain(|(of, _), _| *of != session);
-        }
-        "Page.javascriptDialogOpening" => {
-            state
-                .lock()
-                .dialogs
-                .insert(session, devtools::dialog_of(params));
-            stops.send_modify(|stopped| *stopped += 1);
-        }
-        "Inspector.targetCrashed" => {
+        names::PAGE_JAVASCRIPT_DIALOG_OPENING => stops.send_modify(|stopped| *stopped += 1),
+        names::INSPECTOR_TARGET_CRASHED => {
             tracing::info!(%session, "a tab's renderer crashed");
-            state.lock().crashed.insert(session);
             stops.send_modify(|stopped| *stopped += 1);
         }
-        "Page.javascriptDialogClosed" => {
-            state.lock().dialogs.remove(&session);
-        }
-        "Page.fileChooserOpened" => {
-            if let Some(chooser) = driver_core::FileChooser::of_event(params) {
-                state.lock().choosers.insert(session, chooser);
+        names::PAGE_SCREENCAST_FRAME => {
+            if let Some(callback) = on_frame {
+                screencast::on_frame(socket, &session, params, callback);
             }
         }
-        "Page.screencastFrame" => {
-            if let (Some(callback), Some(frame)) = (on_frame, screencast::frame(params)) {
-                callback(frame);
-            }
-            // Acknowledged after the callback returns, and paced.
-            let at = screencast::ack_at(&session);
-            let ack = screencast::ack_params(params);
-            let socket = socket.clone();
-            tokio::spawn(async move {
-                tokio::time::sleep_until(at.into()).await;
-                let _ = socket
-                    .send(Some(&session), "Page.screencastFrameAck", ack)
-                    .await;
-            });
-        }
-        "Browser.downloadWillBegin" => {
+        names::BROWSER_DOWNLOAD_WILL_BEGIN => {
             let text = |key: &str| params[key].as_str().unwrap_or_default().to_owned();
             let download = Download {
                 url: text("url"),
@@ -567,37 +371,20 @@ fn on_event(
                 outcome: DownloadOutcome::Refused,
             };
             tracing::info!(url = %download.url, file = %download.filename, "a download refused");
-            let mut state = state.lock();
-            if state.downloads.len() < KEPT_DOWNLOADS {
-                state.downloads.push(download);
-            }
-            // Settling waits for no page from the click that started it.
             let frame = text("frameId");
-            let told = state.tabs.get(&frame).and_then(|tab| {
-                Some((
-                    tab.clone(),
-                    state.worlds.get(&(tab.clone(), frame.clone()))?.clone(),
-                ))
-            });
-            if let Some((tab, world)) = told {
-                socket.send_soon(
-                    Some(&tab),
-                    "Runtime.evaluate",
-                    json!({
-                        "expression": "globalThis[Symbol.for('tabwright.download')] = performance.now()",
-                        "uniqueContextId": world,
-                    }),
-                );
-            }
-        }
-        "Target.detachedFromTarget" => {
-            if let Some(gone) = params["sessionId"].as_str() {
+            let told = {
                 let mut state = state.lock();
-                state.tabs.retain(|_, tab| tab != gone);
-                state.frames.retain(|_, frame| frame != gone);
-                state.worlds.retain(|(of, _), _| of != gone);
-                state.dialogs.remove(gone);
-                state.crashed.remove(gone);
+                if state.downloads.len() < KEPT_DOWNLOADS {
+                    state.downloads.push(download);
+                }
+                let tab = state.targets.tab_session(&frame).map(str::to_owned);
+                tab.and_then(|tab| {
+                    let world = state.targets.context(&tab, &frame, World::Isolated)?;
+                    Some((tab, world.unique.clone()))
+                })
+            };
+            if let Some((tab, world)) = told {
+                devtools::tell_download(socket, &tab, &world);
             }
         }
         _ => {}
@@ -606,19 +393,11 @@ fn on_event(
 
 /// A failure of the socket itself is a lost browser; anything else a
 /// protocol error.
-fn gone(error: String) -> DriverError {
-    if error.contains("socket closed") {
-        DriverError::BrowserGone {
-            reason: format!("the browser's DevTools socket closed ({error})"),
-        }
-    } else {
-        DriverError::Protocol(error)
-    }
-}
-
-fn unreachable(path: &[u32], reason: &str) -> DriverError {
-    DriverError::FrameUnreachable {
-        path: format!("{path:?}"),
-        reason: reason.to_owned(),
+fn gone(error: CallError) -> DriverError {
+    match error {
+        CallError::Gone { reason } => DriverError::BrowserGone {
+            reason: format!("the browser's DevTools socket closed ({reason})"),
+        },
+        other => other.into(),
     }
 }

@@ -2,6 +2,7 @@
 //! CDP bridge the rest (JPEG, WebP, the full page).
 
 use base64::Engine;
+use driver_core::backend::devtools::names;
 use serde_json::json;
 
 use driver_core::{Capability, DriverError, FullPage, Result, ScreenshotFormat, ScreenshotOptions};
@@ -17,7 +18,7 @@ impl WdSession {
             // (a larger PNG, in a fraction of the time); WebDriver's own
             // PNG where not.
             let fast = json!({ "format": "png", "optimizeForSpeed": true });
-            if let Ok(shot) = self.cdp("Page.captureScreenshot", fast).await {
+            if let Ok(shot) = self.cdp(names::PAGE_CAPTURE_SCREENSHOT, fast).await {
                 if let Ok(png) = base64::engine::general_purpose::STANDARD
                     .decode(shot["data"].as_str().unwrap_or_default())
                 {
@@ -39,7 +40,7 @@ impl WdSession {
         }
         if options.full_page {
             let metrics = self
-                .cdp("Page.getLayoutMetrics", json!({}))
+                .cdp(names::PAGE_GET_LAYOUT_METRICS, json!({}))
                 .await
                 .map_err(bridge(Capability::FullPageScreenshots))?;
             let size = &metrics["cssContentSize"];
@@ -60,7 +61,7 @@ impl WdSession {
             Capability::LossyScreenshots
         };
         let shot = self
-            .cdp("Page.captureScreenshot", params)
+            .cdp(names::PAGE_CAPTURE_SCREENSHOT, params)
             .await
             .map_err(bridge(feature))?;
         base64::engine::general_purpose::STANDARD

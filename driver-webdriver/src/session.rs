@@ -3,6 +3,7 @@
 //! each driver call does over it is in the modules named for the job
 //! (`navigation`, `scripts`, `input`, `tabs`, …).
 
+use driver_core::backend::devtools::names;
 use std::time::Duration;
 
 use fantoccini::wd::{TimeoutConfiguration, WebDriverCompatibleCommand};
@@ -234,7 +235,10 @@ impl WdSession {
             // Belt and braces with the profile preference: deny downloads
             // through chromedriver's CDP bridge where the remote end has one.
             let _ = session
-                .cdp("Browser.setDownloadBehavior", json!({ "behavior": "deny" }))
+                .cdp(
+                    names::BROWSER_SET_DOWNLOAD_BEHAVIOR,
+                    json!({ "behavior": "deny" }),
+                )
                 .await;
         }
         session
@@ -276,12 +280,12 @@ impl WdSession {
         let source = driver_core::listeners_js();
         let _ = self
             .cdp(
-                "Page.addScriptToEvaluateOnNewDocument",
+                names::PAGE_ADD_SCRIPT_TO_EVALUATE_ON_NEW_DOCUMENT,
                 json!({ "source": source }),
             )
             .await;
         let _ = self
-            .cdp("Runtime.evaluate", json!({ "expression": source }))
+            .cdp(names::RUNTIME_EVALUATE, json!({ "expression": source }))
             .await;
     }
 

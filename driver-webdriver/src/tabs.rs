@@ -1,6 +1,7 @@
 //! Tabs (WebDriver's windows): which is current, listing, opening,
 //! switching and closing them, and the viewport's size.
 
+use driver_core::backend::devtools::names;
 use fantoccini::wd::WindowHandle;
 
 use driver_core::{DriverError, Result, Tab, TabId, Viewport};
@@ -200,7 +201,7 @@ impl WdSession {
             // CDP bridge, say the same.
             Err(DriverError::Unscriptable { .. }) => {
                 let metrics = self
-                    .cdp("Page.getLayoutMetrics", serde_json::json!({}))
+                    .cdp(names::PAGE_GET_LAYOUT_METRICS, serde_json::json!({}))
                     .await?;
                 let layout = &metrics["cssLayoutViewport"];
                 driver_core::backend::locate::viewport_of(

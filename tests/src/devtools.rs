@@ -50,7 +50,10 @@ impl DevTools {
 
     /// Every page target, with its URL and browser context.
     pub async fn pages(&mut self) -> Result<Vec<Value>, String> {
-        let targets = self.call(None, "Target.getTargets", json!({})).await?;
+        let targets = self
+            .call(None, "Target.getTargets", json!({}))
+            .await
+            .map_err(|error| error.to_string())?;
         Ok(targets["targetInfos"]
             .as_array()
             .cloned()
@@ -78,7 +81,8 @@ impl DevTools {
                 "Target.attachToTarget",
                 json!({ "targetId": page["targetId"], "flatten": true }),
             )
-            .await?;
+            .await
+            .map_err(|error| error.to_string())?;
         let session = attached["sessionId"]
             .as_str()
             .ok_or("no session")?

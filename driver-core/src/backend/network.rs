@@ -2,6 +2,7 @@
 //! CDP backend from its own socket, the WebDriver backend from chromedriver's
 //! performance log): one [`NetworkLog`] per target, a request an entry.
 
+use crate::backend::devtools::names;
 use std::collections::VecDeque;
 
 use serde_json::Value;
@@ -30,8 +31,8 @@ impl NetworkLog {
             return;
         };
         match method {
-            "Network.requestWillBeSent" => self.began(id, params, main_frame),
-            "Network.responseReceived" => {
+            names::NETWORK_REQUEST_WILL_BE_SENT => self.began(id, params, main_frame),
+            names::NETWORK_RESPONSE_RECEIVED => {
                 if let Some((entry, _)) = self.find(id) {
                     let response = &params["response"];
                     entry.status = response["status"]
@@ -41,7 +42,7 @@ impl NetworkLog {
                     entry.response_headers = headers(&response["headers"]);
                 }
             }
-            "Network.loadingFinished" | "Network.loadingFailed" => {
+            names::NETWORK_LOADING_FINISHED | names::NETWORK_LOADING_FAILED => {
                 if let Some((entry, start)) = self.find(id) {
                     if let Some(end) = params["timestamp"].as_f64() {
                         entry.millis = Some(((end - *start) * 1000.0).max(0.0));
@@ -142,22 +143,22 @@ mod tests {
                     "request": { "method": "GET", "url": url, "headers": { "Accept": "*/*" } } })
         };
         log.follow(
-            "Network.requestWillBeSent",
+            names::NETWORK_REQUEST_WILL_BE_SENT,
             &sent("1", "Document", "http://a/", 1.0),
             Some("TAB"),
         );
         log.follow(
-            "Network.requestWillBeSent",
+            names::NETWORK_REQUEST_WILL_BE_SENT,
             &sent("2", "Fetch", "http://a/api", 1.5),
             Some("TAB"),
         );
         log.follow(
-            "Network.responseReceived",
+            names::NETWORK_RESPONSE_RECEIVED,
             &json!({ "requestId": "2", "response": { "status": 404, "mimeType": "text/plain", "headers": {} } }),
             Some("TAB"),
         );
         log.follow(
-            "Network.loadingFinished",
+            names::NETWORK_LOADING_FINISHED,
             &json!({ "requestId": "2", "timestamp": 1.75, "encodedDataLength": 120.0 }),
             Some("TAB"),
         );
@@ -167,7 +168,7 @@ mod tests {
         assert_eq!(requests[1].size, Some(120));
         assert_eq!(requests[1].millis, Some(250.0));
         log.follow(
-            "Network.requestWillBeSent",
+            names::NETWORK_REQUEST_WILL_BE_SENT,
             &sent("3", "Document", "http://b/", 2.0),
             Some("TAB"),
         );

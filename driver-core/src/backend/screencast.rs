@@ -1,7 +1,7 @@
-//! The screencast behind a live view, as both backends run it over
-//! DevTools (the CDP backend on its own connection, the WebDriver backend
-//! on the browser's DevTools socket): on the current tab only, only while
-//! someone looks, its frames paced.
+//! The screencast behind a live view, as both backends run it over the
+//! DevTools layer (the CDP backend's connection, the WebDriver backend's
+//! relay): on the current tab only, only while someone looks, its frames
+//! paced.
 //!
 //! A screencast makes Chrome draw every frame of an animated page, about
 //! 40 % of a core looked at or not, so it runs only while
@@ -12,14 +12,16 @@
 //! tab, plenty for a view that polls about once a second (faster cost more
 //! than a core: `cargo xtask bench --only watching`).
 
+use crate::backend::devtools::names;
 use std::collections::HashMap;
 use std::sync::{Arc, LazyLock, Weak};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
+use crate::backend::devtools::DevToolsSocket;
 use crate::backend::supervisor::BoxFuture;
-use crate::{FramesWanted, ScreencastFrame};
+use crate::{FrameCallback, FramesWanted, ScreencastFrame};
 
 /// How often a screencast asks whether anyone looks.
 pub const LOOK_CHECK: Duration = Duration::from_millis(500);
@@ -121,4 +123,38 @@ pub fn ack_at(session: &str) -> Instant {
 /// `Page.screencastFrameAck`'s parameters for a frame event.
 pub fn ack_params(params: &Value) -> Value {
     json!({ "sessionId": params["sessionId"].clone() })
+}
+
+/// The switch of the screencasts of tabs' sessions on `socket`.
+pub fn toggle(socket: &DevToolsSocket) -> Toggle {
+    let socket = socket.clone();
+    Arc::new(move |tab: Option<String>, on: bool| {
+        let socket = socket.clone();
+        Box::pin(async move {
+            let Some(tab) = tab else { return };
+            let (method, params) = if on {
+                (names::PAGE_START_SCREENCAST, start_params())
+            } else {
+                (names::PAGE_STOP_SCREENCAST, json!({}))
+            };
+            let _ = socket.send(Some(&tab), method, params).await;
+        })
+    })
+}
+
+/// A `Page.screencastFrame` event of a tab's `session`: its frame handed
+/// to `callback`, then acknowledged, paced ([`ack_at`]).
+pub fn on_frame(socket: &DevToolsSocket, session: &str, params: &Value, callback: &FrameCallback) {
+    if let Some(frame) = frame(params) {
+        callback(frame);
+    }
+    let at = ack_at(session);
+    let ack = ack_params(params);
+    let (socket, session) = (socket.clone(), session.to_owned());
+    tokio::spawn(async move {
+        tokio::time::sleep_until(at.into()).await;
+        let _ = socket
+            .send(Some(&session), names::PAGE_SCREENCAST_FRAME_ACK, ack)
+            .await;
+    });
 }

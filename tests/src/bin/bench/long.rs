@@ -131,7 +131,8 @@ pub async fn long_session(
                     json!({ "level": "critical" }),
                 )
                 .await
-                .map(|_| ()),
+                .map(|_| ())
+                .map_err(|error| error.to_string()),
             Err(error) => Err(error),
         },
         None => Err("no profile".to_owned()),

@@ -325,7 +325,8 @@ pub async fn soak(sessions: usize, calls: usize, chrome_args: &[String]) -> Resu
             let devtools = DevTools::of_process(pid).await?;
             let listed = devtools
                 .call(None, "Target.getBrowserContexts", json!({}))
-                .await?;
+                .await
+                .map_err(|error| error.to_string())?;
             listed["browserContextIds"].as_array().map_or(0, Vec::len)
         }
         None => 0,
