@@ -6,7 +6,8 @@
 //!
 //! It serves pages it is given ([`FakeDriver::page`]): a navigation to one
 //! makes it current, and a snapshot of the walker (the marks script's
-//! `snapshot` operation) answers with its lines, as the walker would. Any
+//! `snapshot`, `find` or `read` request) answers with its lines, as the
+//! walker would. Any
 //! other script answers as a settled page does; every call is recorded
 //! ([`FakeDriver::calls`]) so a test can tell that a refused call never
 //! reached the browser. A dialog can be opened on the page
@@ -304,7 +305,10 @@ impl BrowserSession for FakeSession {
     async fn eval(&mut self, expression: &str) -> Result<Value> {
         self.record("eval");
         self.blocked()?;
-        if expression.contains(r#""op":"snapshot""#) {
+        if [r#""op":"snapshot""#, r#""op":"find""#, r#""op":"read""#]
+            .iter()
+            .any(|op| expression.contains(op))
+        {
             return Ok(self.snapshot());
         }
         if expression.contains(r#""op":"#) {

@@ -3,8 +3,8 @@
 //! person would give it; and pointing: the numbered element at a point, and
 //! a screenshot with the numbers drawn on it.
 
+use crate::request::{Act, ActAction, ActHow, FrameFields, MarkBox, Request};
 use driver_core::{Driver, ScreenshotFormat, ScreenshotOptions};
-use serde_json::{json, Value};
 
 use driver_core::Capability;
 
@@ -117,12 +117,12 @@ enum Action {
 }
 
 impl Action {
-    fn word(self) -> &'static str {
+    fn wire(self) -> ActAction {
         match self {
-            Self::None => "none",
-            Self::Focus => "focus",
-            Self::File => "file",
-            Self::Select => "select",
+            Self::None => ActAction::None,
+            Self::Focus => ActAction::Focus,
+            Self::File => ActAction::File,
+            Self::Select => ActAction::Select,
         }
     }
 
@@ -145,9 +145,9 @@ impl Marks {
         driver: &dyn Driver,
         number: u32,
         action: Action,
-        extra: Value,
+        how: ActHow,
     ) -> Result<(f64, f64, ActAnswer), MarksError> {
-        self.ready_target(driver, number, action, extra)
+        self.ready_target(driver, number, action, how)
             .await
             .map(|(x, y, answer, _)| (x, y, answer))
     }
@@ -158,25 +158,29 @@ impl Marks {
         driver: &dyn Driver,
         number: u32,
         action: Action,
-        extra: Value,
+        how: ActHow,
     ) -> Result<(f64, f64, ActAnswer, Pointee), MarksError> {
         let tab = driver.current_tab().await?;
         let target = self.target(&tab, number)?;
-        let mut options =
-            json!({ "op": "act", "id": target.local, "doc": target.doc, "action": action.word() });
-        if let Some((role, name)) = &target.seen_as {
-            // What the model read of it: acting on something else (a node a
-            // re-render reused, a forged registry) is refused.
-            options["role"] = json!(role);
-            options["name"] = json!(name);
-        }
-        if let (Some(options), Some(extra)) = (options.as_object_mut(), extra.as_object()) {
-            options.extend(extra.clone());
-        }
-        let answer = match page::run::<ActAnswer>(driver, &target.path, options).await? {
+        let wanted = how.values.clone().unwrap_or_default();
+        // What the model read of it: acting on something else (a node a
+        // re-render reused, a forged registry) is refused.
+        let (role, name) = match &target.seen_as {
+            Some((role, name)) => (Some(role.clone()), Some(name.clone())),
+            None => (None, None),
+        };
+        let request = Request::Act(Act {
+            id: target.local,
+            doc: target.doc.clone(),
+            action: action.wire(),
+            role,
+            name,
+            how,
+        });
+        let answer = match page::run::<ActAnswer>(driver, &target.path, &request).await? {
             Answer::Done(answer) => answer,
             Answer::Refused(refusal) => {
-                return Err(refused(number, action, refusal, &target.seen_as, &extra))
+                return Err(refused(number, action, refusal, &target.seen_as, wanted))
             }
         };
         let mut x = page::finite(answer.x, "x")?;
@@ -184,8 +188,10 @@ impl Marks {
         if !target.path.is_empty() {
             // A cross-origin frame answers in its own viewport: add where the
             // frame sits now.
-            let placed = json!({ "op": "frame_box", "frame": target.path });
-            match page::run::<FrameBoxAnswer>(driver, &[], placed).await? {
+            let placed = Request::FrameBox {
+                frame: target.path.clone(),
+            };
+            match page::run::<FrameBoxAnswer>(driver, &[], &placed).await? {
                 Answer::Done(placed) => {
                     x += page::finite(placed.offset.x, "frame offset")?;
                     y += page::finite(placed.offset.y, "frame offset")?;
@@ -205,9 +211,9 @@ impl Marks {
         target: &Pointee,
         events: &[&str],
     ) -> Option<Elsewhere> {
-        let request = json!({ "op": "reached", "id": target.local });
+        let request = Request::Reached { id: target.local };
         let Ok(Answer::Done(answer)) =
-            page::run::<ReachedAnswer>(driver, &target.path, request).await
+            page::run::<ReachedAnswer>(driver, &target.path, &request).await
         else {
             return None;
         };
@@ -322,9 +328,17 @@ impl Marks {
     ) -> Result<Option<(f64, f64, Pointee, bool)>, MarksError> {
         let record = driver.capabilities().supports(Capability::IsolatedWorld);
         let how = if fast {
-            json!({ "note": true, "record": record })
+            ActHow {
+                note: Some(true),
+                record: Some(record),
+                ..ActHow::default()
+            }
         } else {
-            json!({ "steady": true, "record": record })
+            ActHow {
+                steady: Some(true),
+                record: Some(record),
+                ..ActHow::default()
+            }
         };
         let (x, y, answer, target) = self.ready_target(driver, number, Action::None, how).await?;
         if let Some(by) = answer.covered {
@@ -333,11 +347,15 @@ impl Marks {
         driver.move_mouse(x, y).await?;
         let mut target = target;
         let name = target.seen_as.as_ref().map(|(_, name)| name.clone());
-        let request = json!({
-            "op": "hovered", "id": target.local, "x": answer.lx, "y": answer.ly, "name": name,
-            "noted": fast, "settle": self.settle_key,
-        });
-        match page::run::<HoveredAnswer>(driver, &target.path, request).await? {
+        let request = Request::Hovered {
+            id: target.local,
+            x: answer.lx,
+            y: answer.ly,
+            name,
+            noted: fast,
+            settle: self.settle_key.clone(),
+        };
+        match page::run::<HoveredAnswer>(driver, &target.path, &request).await? {
             Answer::Done(HoveredAnswer { moved: true, .. }) => return Ok(None),
             Answer::Done(HoveredAnswer {
                 still: true,
@@ -364,7 +382,15 @@ impl Marks {
     /// once it holds still), so hover menus open and tooltips show.
     pub async fn hover(&self, driver: &dyn Driver, number: u32) -> Result<(), MarksError> {
         let (x, y, answer) = self
-            .ready(driver, number, Action::None, json!({ "steady": true }))
+            .ready(
+                driver,
+                number,
+                Action::None,
+                ActHow {
+                    steady: Some(true),
+                    ..ActHow::default()
+                },
+            )
             .await?;
         if let Some(by) = answer.covered {
             return Err(MarksError::Covered { number, by });
@@ -392,7 +418,11 @@ impl Marks {
                 driver,
                 number,
                 Action::Focus,
-                json!({ "clear": clear, "record": record }),
+                ActHow {
+                    clear: Some(clear),
+                    record: Some(record),
+                    ..ActHow::default()
+                },
             )
             .await?;
         if answer.focused != Some(true) {
@@ -428,7 +458,15 @@ impl Marks {
         values: &[String],
     ) -> Result<Vec<String>, MarksError> {
         let (_, _, answer) = self
-            .ready(driver, number, Action::Select, json!({ "values": values }))
+            .ready(
+                driver,
+                number,
+                Action::Select,
+                ActHow {
+                    values: Some(values.to_vec()),
+                    ..ActHow::default()
+                },
+            )
             .await?;
         Ok(answer.selected.unwrap_or_default())
     }
@@ -441,8 +479,11 @@ impl Marks {
         number: u32,
         scroll: bool,
     ) -> Result<Located, MarksError> {
-        self.locate_for(driver, number, Action::None, json!({ "scroll": scroll }))
-            .await
+        let how = ActHow {
+            scroll: Some(scroll),
+            ..ActHow::default()
+        };
+        self.locate_for(driver, number, Action::None, how).await
     }
 
     /// Readies the file field a numbered element stands for and reads it
@@ -456,8 +497,11 @@ impl Marks {
         number: u32,
         token: Option<&str>,
     ) -> Result<Located, MarksError> {
-        self.locate_for(driver, number, Action::File, json!({ "token": token }))
-            .await
+        let how = ActHow {
+            token: token.map(str::to_owned),
+            ..ActHow::default()
+        };
+        self.locate_for(driver, number, Action::File, how).await
     }
 
     async fn locate_for(
@@ -465,9 +509,9 @@ impl Marks {
         driver: &dyn Driver,
         number: u32,
         action: Action,
-        extra: Value,
+        how: ActHow,
     ) -> Result<Located, MarksError> {
-        let (x, y, answer) = self.ready(driver, number, action, extra).await?;
+        let (x, y, answer) = self.ready(driver, number, action, how).await?;
         // The box moves with the centre (a cross-origin frame's offset).
         let mut rect = answer.rect.rect();
         rect.x += (x - answer.x).round() as i64;
@@ -497,14 +541,22 @@ impl Marks {
         number: u32,
     ) -> Result<Option<String>, MarksError> {
         let (_, _, answer) = self
-            .ready(driver, number, Action::None, json!({ "scroll": false }))
+            .ready(
+                driver,
+                number,
+                Action::None,
+                ActHow {
+                    scroll: Some(false),
+                    ..ActHow::default()
+                },
+            )
             .await?;
         Ok(answer.value)
     }
 
     /// Scrolls a numbered element into the middle of the viewport.
     pub async fn scroll_to(&self, driver: &dyn Driver, number: u32) -> Result<(), MarksError> {
-        self.ready(driver, number, Action::None, json!({}))
+        self.ready(driver, number, Action::None, ActHow::default())
             .await
             .map(|_| ())
     }
@@ -519,9 +571,13 @@ impl Marks {
     ) -> Result<Option<(u32, String, String)>, MarksError> {
         let tab = driver.current_tab().await?;
         let mut path = Vec::new();
-        let mut request = json!({ "op": "at", "x": x, "y": y });
+        let mut request = Request::At {
+            x,
+            y,
+            frame: FrameFields::default(),
+        };
         for _ in 0..=MAX_FRAME_DEPTH {
-            let answer = match page::run::<AtAnswer>(driver, &path, request).await? {
+            let answer = match page::run::<AtAnswer>(driver, &path, &request).await? {
                 Answer::Done(answer) => answer,
                 Answer::Refused(_) => return Ok(None),
             };
@@ -533,7 +589,15 @@ impl Marks {
                     offset,
                 } => {
                     path = frame;
-                    request = json!({ "op": "at", "x": x, "y": y, "path": path, "offset": offset });
+                    request = Request::At {
+                        x,
+                        y,
+                        frame: FrameFields {
+                            path: Some(path.clone()),
+                            offset: Some(offset),
+                            ..FrameFields::default()
+                        },
+                    };
                 }
                 AtAnswer::Element {
                     id,
@@ -561,7 +625,7 @@ impl Marks {
         format: ScreenshotFormat,
     ) -> Result<(Vec<u8>, Snapshot), MarksError> {
         let snapshot = self.snapshot(driver, SnapshotOptions::default()).await?;
-        let marks: Vec<Value> = snapshot
+        let marks: Vec<MarkBox> = snapshot
             .elements
             .values()
             .filter(|element| {
@@ -569,18 +633,22 @@ impl Marks {
                     && element.rect.y + element.rect.height > 0
                     && element.rect.y < snapshot.viewport.1
             })
-            .map(|element| {
-                json!({ "n": element.number, "x": element.rect.x, "y": element.rect.y, "w": element.rect.width, "h": element.rect.height })
+            .map(|element| MarkBox {
+                n: element.number,
+                x: element.rect.x,
+                y: element.rect.y,
+                w: element.rect.width,
+                h: element.rect.height,
             })
             .collect();
-        page::run::<Empty>(driver, &[], json!({ "op": "mark", "marks": marks })).await?;
+        page::run::<Empty>(driver, &[], &Request::Mark { marks }).await?;
         let picture = driver
             .screenshot(ScreenshotOptions {
                 format,
                 full_page: false,
             })
             .await;
-        let _ = page::run::<Empty>(driver, &[], json!({ "op": "unmark" })).await;
+        let _ = page::run::<Empty>(driver, &[], &Request::Unmark).await;
         Ok((picture?, snapshot))
     }
 }
@@ -621,7 +689,7 @@ fn refused(
     action: Action,
     refusal: Refusal,
     seen_as: &Option<(String, String)>,
-    extra: &Value,
+    wanted: Vec<String>,
 ) -> MarksError {
     let unsuitable = |why| MarksError::Unsuitable {
         number,
@@ -642,14 +710,7 @@ fn refused(
         },
         Code::NoOption => MarksError::NoOption {
             number,
-            wanted: extra["values"]
-                .as_array()
-                .map(|list| {
-                    list.iter()
-                        .filter_map(|v| v.as_str().map(str::to_owned))
-                        .collect()
-                })
-                .unwrap_or_default(),
+            wanted,
             options: refusal.options.unwrap_or_default(),
         },
         Code::Disabled => unsuitable(Unsuitable::Disabled),

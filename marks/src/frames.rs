@@ -3,9 +3,9 @@
 //! and spliced in where each frame stands.
 
 use driver_core::{Capability, Driver};
-use serde_json::{json, Value};
 
 use crate::page::{self, Answer, Code, FrameAnswer, WireElement, WireItem, WirePoint};
+use crate::request::{FrameFields, Handlers, Query, Reading, Request, Size};
 use crate::snapshot::{Element, SnapshotOptions, MARGIN};
 use crate::MarksError;
 
@@ -17,8 +17,8 @@ pub(crate) const MAX_FRAME_DEPTH: usize = 5;
 pub(crate) enum Asked {
     /// A snapshot.
     Page,
-    /// A search (`{text, role}`).
-    Find(Value),
+    /// A search.
+    Find(Query),
     /// A reading of the text: the main content, or with `whole` all of the
     /// page (or the scope).
     Read { whole: bool },
@@ -86,9 +86,9 @@ fn frame_origin(frame: &FrameAnswer) -> String {
 pub(crate) async fn read_frame(
     driver: &dyn Driver,
     path: &[u32],
-    request: Value,
+    request: Request,
 ) -> Result<Answer<FrameAnswer>, MarksError> {
-    page::run::<FrameAnswer>(driver, path, request).await
+    page::run::<FrameAnswer>(driver, path, &request).await
 }
 
 /// Reads the cross-origin frames the top document holds, at any depth, and
@@ -178,38 +178,42 @@ pub(crate) async fn read_frames(
     FramesRead { frames, lines }
 }
 
-/// What the walker is asked for a snapshot (or a search) of one frame.
+/// What the walker is asked for a snapshot (or a search, or a reading) of
+/// one frame.
 pub(crate) fn snapshot_request(
     options: SnapshotOptions,
     scope: Option<u32>,
     path: &[u32],
     offset: WirePoint,
     viewport: Option<(i64, i64)>,
-    handlers: Value,
+    handlers: Option<Handlers>,
     asked: &Asked,
-) -> Value {
-    let (find, read) = match asked {
-        Asked::Page => (None, None),
-        Asked::Find(query) => (Some(query), None),
-        Asked::Read { whole: false } => (None, Some("main")),
-        Asked::Read { whole: true } => (None, Some("all")),
+) -> Request {
+    let frame = FrameFields {
+        offset: Some(offset),
+        viewport: viewport.map(|(w, h)| Size { w, h }),
+        path: Some(path.to_vec()),
+        margin: Some(MARGIN),
+        handlers,
+        listeners: Some(driver_core::listeners_key().to_owned()),
     };
-    let mut request = json!({
-        "op": "snapshot",
-        "margin": MARGIN,
-        "full": options.full_page,
-        "scope": scope,
-        "path": path,
-        "offset": offset,
-        "handlers": handlers,
-        "listeners": driver_core::listeners_key(),
-        "find": find,
-        "read": read,
-    });
-    if let Some((w, h)) = viewport {
-        request["viewport"] = json!({ "w": w, "h": h });
+    match asked {
+        Asked::Page => Request::Snapshot {
+            frame,
+            full: options.full_page,
+            scope,
+        },
+        Asked::Find(query) => Request::Find {
+            frame,
+            find: query.clone(),
+        },
+        Asked::Read { whole } => Request::Read {
+            frame,
+            read: if *whole { Reading::All } else { Reading::Main },
+            full: options.full_page,
+            scope,
+        },
     }
-    request
 }
 
 /// Where the walker runs in a world of its own it cannot see a click
@@ -217,7 +221,7 @@ pub(crate) fn snapshot_request(
 /// listener it added (recorded by the early hooks, `driver_core::listeners_js`):
 /// the page's world is asked which elements have one, by their places in
 /// document order. Only a hint; if the page breaks the question, none.
-pub(crate) async fn property_handlers(driver: &dyn Driver, path: &[u32]) -> Value {
+pub(crate) async fn property_handlers(driver: &dyn Driver, path: &[u32]) -> Option<Handlers> {
     static FIND: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
         format!(
             "(() => {{ const onclick = [], listened = []; \
@@ -232,7 +236,7 @@ pub(crate) async fn property_handlers(driver: &dyn Driver, path: &[u32]) -> Valu
         )
     });
     if !driver.capabilities().supports(Capability::IsolatedWorld) {
-        return Value::Null;
+        return None;
     }
     let found = if path.is_empty() {
         driver.eval(&FIND).await
@@ -241,6 +245,5 @@ pub(crate) async fn property_handlers(driver: &dyn Driver, path: &[u32]) -> Valu
     };
     found
         .ok()
-        .filter(|found| found["onclick"].is_array() && found["listened"].is_array())
-        .unwrap_or(Value::Null)
+        .and_then(|found| serde_json::from_value(found).ok())
 }

@@ -37,6 +37,8 @@ mod frames;
 mod numbering;
 mod page;
 mod reading;
+#[doc(hidden)]
+pub mod request;
 mod snapshot;
 mod text;
 
@@ -45,7 +47,6 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use parking_lot::Mutex;
 
 use driver_core::{Driver, TabId};
-use serde_json::json;
 
 pub use acting::{press_at, press_at_with, Acted, Elsewhere, FileField, Landed, Located, Typed};
 pub use changes::{ChangeList, Reading};
@@ -116,7 +117,10 @@ impl Marks {
         text: &str,
         role: Option<&str>,
     ) -> Result<Snapshot, MarksError> {
-        let query = json!({ "text": text, "role": role.unwrap_or_default() });
+        let query = request::Query {
+            text: text.to_owned(),
+            role: role.unwrap_or_default().to_owned(),
+        };
         let options = SnapshotOptions {
             full_page: true,
             scope: None,

@@ -16,12 +16,17 @@ use crate::MarksError;
 
 /// The walker's files, in the order they are joined (each may use what the
 /// ones before it define): see `js/main.js`.
-const FILES: [&str; 7] = [
+const FILES: [&str; 12] = [
     include_str!("js/registry.js"),
     include_str!("js/semantics.js"),
     include_str!("js/widgets.js"),
     include_str!("js/boxes.js"),
     include_str!("js/walk.js"),
+    include_str!("js/gathered.js"),
+    include_str!("js/painted.js"),
+    include_str!("js/snapshot.js"),
+    include_str!("js/find.js"),
+    include_str!("js/read.js"),
     include_str!("js/act.js"),
     include_str!("js/main.js"),
 ];
@@ -55,15 +60,17 @@ const AS_JSON: &str = "((answer) => { const json = (value) => [Object, Array, St
 /// time: a page could replace a function left in its own world.
 const KEPT: &str = "__tabwrightWalker";
 
-/// Runs the walker with `options` in a frame (the top document for an
+/// Runs the walker with `request` in a frame (the top document for an
 /// empty path), in tabwright's world where the backend has one, and reads
 /// its answer as `T`, or the code it refused with.
 pub(crate) async fn run<T: DeserializeOwned>(
     driver: &dyn Driver,
     path: &[u32],
-    options: Value,
+    request: &crate::request::Request,
 ) -> Result<Answer<T>, MarksError> {
     let script: &str = &WALKER_JS;
+    let options = serde_json::to_string(request)
+        .map_err(|error| MarksError::Script(format!("a request did not serialise: {error}")))?;
     let answer = if driver.capabilities().supports(Capability::IsolatedWorld) {
         let call = format!("{AS_JSON}({KEPT}({options}, {DOCUMENT_STATUS}))");
         let kept = format!("typeof {KEPT} === 'function' ? {call} : null");
@@ -173,7 +180,7 @@ impl WireBox {
 }
 
 /// A point as the walker writes it.
-#[derive(Debug, Default, Clone, Copy, Deserialize, serde::Serialize)]
+#[derive(Debug, Default, Clone, Copy, PartialEq, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct WirePoint {
     pub(crate) x: f64,
@@ -188,7 +195,7 @@ pub(crate) struct WireSize {
     pub(crate) h: i64,
 }
 
-/// One frame's snapshot (`walk.js`'s SnapshotAnswer).
+/// One frame's snapshot (`gathered.js`'s SnapshotAnswer).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct FrameAnswer {
@@ -208,7 +215,7 @@ pub(crate) struct FrameAnswer {
     pub(crate) read: Option<WireReading>,
 }
 
-/// What a reading read (`walk.js`'s ReadingAnswer).
+/// What a reading read (`gathered.js`'s ReadingAnswer).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct WireReading {
@@ -216,7 +223,7 @@ pub(crate) struct WireReading {
     pub(crate) left: Vec<String>,
 }
 
-/// A reading's block of text (`walk.js`'s Block, with its parts).
+/// A reading's block of text (`read.js`'s Block, with its parts).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct WireBlock {
@@ -264,7 +271,7 @@ pub(crate) enum WirePart {
     Link(u32),
 }
 
-/// One item of the page in reading order (`walk.js`'s Item).
+/// One item of the page in reading order (`gathered.js`'s Item).
 #[derive(Debug, Deserialize)]
 #[serde(tag = "k", deny_unknown_fields)]
 pub(crate) enum WireItem {
@@ -302,7 +309,7 @@ pub(crate) enum MixedWord {
     Mixed,
 }
 
-/// An element as the walker describes it (`walk.js`'s ElementRecord).
+/// An element as the walker describes it (`gathered.js`'s ElementRecord).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct WireElement {

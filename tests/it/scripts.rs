@@ -89,3 +89,40 @@ fn every_schema_compiles_in_strict_mode() {
     );
     assert!(said.contains(" 0 did not"), "{said}");
 }
+
+/// The requests `marks` sends the walker are the script's `WalkerRequest`:
+/// one of each kind, serialised by the Rust types, type-checks there (no
+/// field the script does not declare, none it needs missing).
+#[test]
+fn the_walker_takes_what_marks_sends() {
+    let tsc = npm().join("node_modules/typescript/bin/tsc");
+    let folder = tempfile::tempdir().expect("a folder");
+    let requests = serde_json::to_string_pretty(&marks::request::samples()).expect("json");
+    std::fs::write(
+        folder.path().join("requests.ts"),
+        format!("export const requests: WalkerRequest[] = {requests};\n"),
+    )
+    .expect("written");
+    let js = root().join("marks/src/js");
+    let config: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(js.join("tsconfig.json")).expect("read"))
+            .expect("the walker's tsconfig");
+    let mut files: Vec<String> = config["files"]
+        .as_array()
+        .expect("its files")
+        .iter()
+        .filter_map(|file| file.as_str())
+        .map(|file| js.join(file).display().to_string())
+        .collect();
+    files.push("requests.ts".to_owned());
+    let checked = serde_json::json!({
+        "compilerOptions": config["compilerOptions"],
+        "files": files,
+    });
+    std::fs::write(
+        folder.path().join("tsconfig.json"),
+        serde_json::to_string_pretty(&checked).expect("json"),
+    )
+    .expect("written");
+    succeeds(Command::new("node").arg(&tsc).arg("-p").arg(folder.path()));
+}

@@ -73,10 +73,11 @@ const valueOf = (element) => {
  * listens to, in a row as wide as the tree), on that target, so the click
  * lands on what the page listens to and not on the empty end of a row.
  * @param {Element} element
+ * @param {string} [given]  the role the model read it as
  * @returns {Element}
  */
-const pressTarget = (element) => {
-  const role = options.role || interactive(element) || "generic";
+const pressTarget = (element, given) => {
+  const role = given || interactive(element) || "generic";
   const name = nameOf(element, role);
   if (!element.firstElementChild) return element;
   // A role whose children ARIA makes presentational (a tab, a button, an
@@ -291,13 +292,14 @@ const seenAs = (element) => {
  * After the pointer arrived over a readied element (a frame, and the
  * timers that frame set going): whether what lies under it is still the
  * element, or what the page put there instead.
+ * @param {HoveredRequest} request
  * @returns {Promise<{still: true, replaced?: number} | {still: false, now: Seen}
  *   | {still: false, moved: true} | {error: "gone"}>}
  */
-const hovered = async () => {
-  const element = elementOf(Number(options.id));
+const hovered = async (request) => {
+  const element = elementOf(Number(request.id));
   const record = element ? recordOf(element.ownerDocument.defaultView || window) : null;
-  const noted = options.noted === true && record && record.noted && record.noted.element === element
+  const noted = request.noted === true && record && record.noted && record.noted.element === element
     ? record.noted : null;
   if (record) record.noted = null;
   if (noted) {
@@ -309,8 +311,8 @@ const hovered = async () => {
     // menu that moves its focus in a moment) is waited for, as settling
     // counts it: its short timers and frames, at most a tenth of a second.
     // Without that record, the pointer rests a frame as on the slow path.
-    const settling = typeof options.settle === "string" && options.settle !== ""
-      ? /** @type {any} */ (element ? element.ownerDocument.defaultView : window)[Symbol.for(options.settle)]
+    const settling = typeof request.settle === "string" && request.settle !== ""
+      ? /** @type {any} */ (element ? element.ownerDocument.defaultView : window)[Symbol.for(request.settle)]
       : null;
     const counted = settling && settling.doc === (element ? element.ownerDocument : document) && settling.hooks;
     if (counted) {
@@ -340,15 +342,15 @@ const hovered = async () => {
   // (One the page replaced is still known by its reference, and its
   // document is where to look.)
   const doc = element ? element.ownerDocument : document;
-  const hit = deepHit(doc, Number(options.x), Number(options.y));
+  const hit = deepHit(doc, Number(request.x), Number(request.y));
   if (element && element.isConnected && (!hit || reaches(hit, element))) return { still: true };
   if (!hit) return { error: "gone" };
   const now = seenAs(hit);
   // Re-rendered in place (a menu that redraws the item the pointer
   // arrived on): the element the model read has left the page and what
   // stands where it was reads the same, which is what a person presses.
-  if (element && !element.isConnected && typeof options.name === "string" && now.id !== null &&
-      now.name === options.name) {
+  if (element && !element.isConnected && typeof request.name === "string" && now.id !== null &&
+      now.name === request.name) {
     return { still: true, replaced: now.id };
   }
   return { still: false, now };
@@ -358,10 +360,11 @@ const hovered = async () => {
  * What the events of the action just done reached, and whether each was
  * the readied element (or inside it, or its label); the record is
  * disarmed.
+ * @param {ReachedRequest} request
  * @returns {ReachedAnswer}
  */
-const reached = () => {
-  const element = elementOf(Number(options.id));
+const reached = (request) => {
+  const element = elementOf(Number(request.id));
   const view = element ? element.ownerDocument.defaultView : window;
   const record = recordOf(view || window);
   record.armed = false;
@@ -381,25 +384,26 @@ const reached = () => {
 /**
  * Finds a numbered element by local id (in this document or a same-origin
  * frame below it) and readies it: scrolled into view, with its box and
- * whether something covers it; for a pointer (`options.steady`), once it
+ * whether something covers it; for a pointer (`request.steady`), once it
  * holds still.
+ * @param {ActRequest} request
  * @returns {ActAnswer | {error: ActCode, now?: string, options?: string[]}
  *   | Promise<ActAnswer | {error: ActCode, now?: string, options?: string[]}>}
  */
-const act = () => {
-  if (options.doc !== registry.doc) return { error: "navigated" };
-  const element = elementOf(Number(options.id));
+const act = (request) => {
+  if (request.doc !== registry.doc) return { error: "navigated" };
+  const element = elementOf(Number(request.id));
   if (!element || !element.isConnected) return { error: "gone" };
   // The same judgement as the snapshot's: what it listed, a click finds.
   const before = shownRect(element);
   if (!before) return { error: "hidden" };
   // Still what the model read: a node a re-render filled with other
   // content is not the element it was told of.
-  if (typeof options.name === "string") {
-    const now = nameOf(element, options.role || "");
-    if (now !== options.name) return { error: "changed", now };
+  if (typeof request.name === "string") {
+    const now = nameOf(element, request.role || "");
+    if (now !== request.name) return { error: "changed", now };
   }
-  if (options.scroll !== false) before.via.scrollIntoView({ block: "center", inline: "center" });
+  if (request.scroll !== false) before.via.scrollIntoView({ block: "center", inline: "center" });
   // Boxes read before the scroll are stale now.
   rectOf.answers.clear();
   shownRect.answers.clear();
@@ -411,29 +415,29 @@ const act = () => {
   for (const frame of chain) {
     if (frame) frameOffset = contentOffset(frame, frameOffset);
   }
-  const target = pressTarget(element);
-  if (options.note === true) {
+  const target = pressTarget(element, request.role);
+  if (request.note === true) {
     // A pointer action on the fast path: its box is noted here and held
     // against where it is once the pointer's move has cost the page a
     // frame (`hovered`), so a still page pays that one frame only.
-    const ready = readied(element, target, frameOffset);
+    const ready = readied(element, target, frameOffset, request);
     if (!("error" in ready)) {
       const record = recordOf(element.ownerDocument.defaultView || window);
       record.noted = { element, target, rect: rectOf(target) };
-      if (options.record === true) {
+      if (request.record === true) {
         record.seen.clear();
         record.armed = true;
       }
     }
     return ready;
   }
-  if (options.steady === true) {
+  if (request.steady === true) {
     // A pointer action: pressed where it comes to rest, then armed to say
     // what the events reached.
     return steady(target).then((still) => {
       if (!still) return { error: "unsteady" };
-      const ready = readied(element, target, frameOffset);
-      if (!("error" in ready) && options.record === true) {
+      const ready = readied(element, target, frameOffset, request);
+      if (!("error" in ready) && request.record === true) {
         const record = recordOf(element.ownerDocument.defaultView || window);
         record.seen.clear();
         record.armed = true;
@@ -441,23 +445,24 @@ const act = () => {
       return ready;
     });
   }
-  return readied(element, target, frameOffset);
+  return readied(element, target, frameOffset, request);
 };
 
 /**
- * Aims at a readied element and does what `options.action` asks of it.
+ * Aims at a readied element and does what `request.action` asks of it.
  * @param {Element} element
  * @param {Element} target  where to press it (see `pressTarget`)
  * @param {Point} frameOffset
+ * @param {ActRequest} request
  * @returns {ActAnswer | {error: ActCode, now?: string, options?: string[]}}
  */
-const readied = (element, target, frameOffset) => {
+const readied = (element, target, frameOffset, request) => {
   const shown = shownRect(target);
   if (!shown) return { error: "hidden" };
   const box = toBox(shown.rect, frameOffset);
   const aimed = aim(element, shown.rect);
   const field = /** @type {HTMLInputElement} */ (element);
-  if (options.record === true && options.steady !== true) {
+  if (request.record === true && request.steady !== true) {
     const record = recordOf(element.ownerDocument.defaultView || window);
     record.seen.clear();
     record.armed = true;
@@ -473,15 +478,15 @@ const readied = (element, target, frameOffset) => {
     checked: typeof field.checked === "boolean" ? field.checked : null,
     value: valueOf(element),
   };
-  switch (options.action) {
+  switch (request.action) {
     case "focus": {
       if (field.disabled) return { error: "disabled" };
       const html = /** @type {HTMLElement} */ (element);
       html.focus();
-      if (typeof field.setSelectionRange === "function" && options.clear !== true) {
+      if (typeof field.setSelectionRange === "function" && request.clear !== true) {
         try { const end = field.value.length; field.setSelectionRange(end, end); } catch (ignored) { /* no caret */ }
       }
-      if (options.clear === true) {
+      if (request.clear === true) {
         // What it holds is selected, for the typing to replace as a
         // person's does (a page that checks its input sees real key events,
         // not a value set behind its back).
@@ -513,7 +518,7 @@ const readied = (element, target, frameOffset) => {
         if (input.ownerDocument !== document) return { error: "frame_file" };
         // Only where the page's world must find it (no DevTools events to
         // catch the chooser with): a mark the page can see.
-        if (options.token) input.setAttribute("data-tabwright-upload", String(options.token));
+        if (request.token) input.setAttribute("data-tabwright-upload", String(request.token));
         result.file = {
           multiple: input.multiple,
           files: Array.from(input.files || []).map((file) => file.name),
@@ -525,7 +530,7 @@ const readied = (element, target, frameOffset) => {
     case "select": {
       if (element.tagName !== "SELECT") return { error: "not_select" };
       const select = /** @type {HTMLSelectElement} */ (element);
-      const wanted = (options.values || []).map(clean);
+      const wanted = (request.values || []).map(clean);
       /** @type {string[]} */
       const matched = [];
       for (const option of Array.from(select.options)) {
@@ -550,16 +555,17 @@ const readied = (element, target, frameOffset) => {
 /**
  * The element at a viewport point: descends into same-origin frames; for
  * a cross-origin frame says which, for the caller to ask it.
+ * @param {AtRequest} request
  * @returns {{error: "nothing"}
  *   | {frame: number[], x: number, y: number, offset: Point}
  *   | {id: number, doc: string, role: string, name: string, box: Box}
  *   | {role: "none", tag: string, name: string}}
  */
-const at = () => {
-  let x = Number(options.x), y = Number(options.y);
+const at = (request) => {
+  let x = Number(request.x), y = Number(request.y);
   let doc = document;
   let frameOffset = { x: 0, y: 0 };
-  let path = options.path || [];
+  let path = request.path || [];
   for (;;) {
     let hit = doc.elementFromPoint(x, y);
     while (hit && hit.shadowRoot) {
@@ -598,13 +604,14 @@ const at = () => {
 
 /**
  * The current box of a cross-origin frame, by path, for offsets.
+ * @param {FrameBoxRequest} request
  * @returns {{offset: Point} | {error: "gone"}}
  */
-const frameBox = () => {
+const frameBox = (request) => {
   /** @type {Window} */
   let win = window;
   let frameOffset = { x: 0, y: 0 };
-  for (const index of options.frame || []) {
+  for (const index of request.frame || []) {
     const frames = win.document.querySelectorAll("iframe, frame");
     const frame = /** @type {HTMLIFrameElement | undefined} */ (Array.from(frames).find((candidate) => (/** @type {HTMLIFrameElement} */ (candidate)).contentWindow === win[index]));
     if (!frame) return { error: "gone" };
@@ -621,14 +628,15 @@ const frameBox = () => {
 /**
  * Draws numbered boxes over the page (in a closed shadow root, so the
  * page's styles cannot reach them), for a Set-of-Marks screenshot.
+ * @param {MarkRequest} request
  * @returns {{}}
  */
-const mark = () => {
+const mark = (request) => {
   unmark();
   const host = document.createElement("tabwright-marks");
   host.style.cssText = "position:fixed;left:0;top:0;width:0;height:0;z-index:2147483647;pointer-events:none;";
   const shadow = host.attachShadow({ mode: "closed" });
-  for (const mark of options.marks || []) {
+  for (const mark of request.marks || []) {
     const box = document.createElement("div");
     box.style.cssText = `position:fixed;left:${mark.x}px;top:${mark.y}px;width:${mark.w}px;height:${mark.h}px;` +
       "border:2px solid #e8005a;box-sizing:border-box;";

@@ -5,61 +5,79 @@
 //
 //   (function (options, status) { "use strict"; ...files...; return dispatch(); })
 //
-// called as (WALKER)(options, status), where `status` is the document's
+// called as (WALKER)(request, status), where `status` is the document's
 // HTTP status (driver-core's DOCUMENT_STATUS, read by the caller's
-// expression) and `options` is a WalkerOptions. The function runs whole on
-// every call, so what the files compute at their top level (a layout
-// cache, the viewport) is fresh each time; only the registry
+// expression) and the request is a WalkerRequest, made by `marks`'s
+// `page::Request` (a test holds the two to each other). The function runs
+// whole on every call, so what the files compute at their top level (a
+// layout cache, the viewport) is fresh each time; only the registry
 // (registry.js) outlives a call.
 
 /**
- * @typedef {object} WalkerOptions
- * @property {"snapshot" | "act" | "hovered" | "reached" | "at" | "frame_box" | "mark" | "unmark"} op
+ * What every request into a frame may carry: where the frame is in the top
+ * viewport, and what the page's own world saw.
+ * @typedef {object} FrameFields
  * @property {Point} [offset]   this frame's position in the top viewport
  * @property {{w: number, h: number}} [viewport]  the top viewport, for a frame
  * @property {number[]} [path]  this frame's window.frames path
- * @property {number} [margin]  (snapshot) how far beyond the viewport is read
- * @property {boolean} [full]   (snapshot) the whole page
- * @property {number | null} [scope]  (snapshot) only inside this local id
- * @property {{text?: string, role?: string} | null} [find]  (snapshot) a search
- * @property {"main" | "all" | null} [read]  (snapshot) a reading of the text:
- *   the main content, or all of the page (or the scope)
+ * @property {number} [margin]  how far beyond the viewport counts as in view
  * @property {{onclick: number[], listened: number[]} | null} [handlers]  elements
  *   with an onclick property, and with click listeners, by place in document
  *   order, as the page's own world sees them
- * @property {string} [listeners]  (snapshot) the key of the early hooks'
- *   record (listeners.js), read directly where the walker runs in the
- *   page's own world
- * @property {number} [id]      (act) the local id
- * @property {string} [doc]     (act) the document it was given in
- * @property {string} [action]  (act) none, focus, file or select
- * @property {string} [role]    (act) what the model read it as
+ * @property {string} [listeners]  the key of the early hooks' record
+ *   (listeners.js), read directly where the walker runs in the page's own
+ *   world
+ */
+/**
+ * @typedef {FrameFields & {op: "snapshot", full: boolean, scope: number | null}} SnapshotRequest
+ *   a snapshot (snapshot.js): the whole page, or the viewport and a margin;
+ *   of the element `scope` alone, if given
+ * @typedef {FrameFields & {op: "find", find: {text: string, role: string}}} FindRequest
+ *   a search of the whole page (find.js)
+ * @typedef {FrameFields & {op: "read", read: "main" | "all", full: boolean, scope: number | null}} ReadRequest
+ *   a reading of the text (read.js)
+ * @typedef {object} ActFields
+ * @property {"act"} op
+ * @property {number} id       the local id
+ * @property {string} doc      the document it was given in
+ * @property {"none" | "focus" | "file" | "select"} action
+ * @property {string} [role]   what the model read it as
  * @property {string} [name]
- * @property {boolean} [scroll] (act) false: do not scroll it into view
- * @property {boolean} [clear]  (act, focus) empty the field first
- * @property {boolean} [steady] (act) wait until its box stays put over two frames
- * @property {boolean} [note]   (act) note its box for `hovered` to hold against, instead
- * @property {boolean} [noted]  (hovered) check the box `act` noted held still
- * @property {string | null} [settle]  (hovered) the key of settling's record of a document
- * @property {boolean} [record] (act) arm the record of what the action's events reach
- * @property {string} [token]   (act, file) marks the file field
- * @property {string[]} [values]  (act, select) labels or values to choose
- * @property {number} [x]       (at, hovered) a viewport point
- * @property {number} [y]
- * @property {number[]} [frame] (frame_box) a frame's path
- * @property {{n: number, x: number, y: number, w: number, h: number}[]} [marks]  (mark)
+ * @property {boolean} [scroll] false: do not scroll it into view
+ * @property {boolean} [clear]  (focus) empty the field first
+ * @property {boolean} [steady] wait until its box stays put over two frames
+ * @property {boolean} [note]   note its box for `hovered` to hold against, instead
+ * @property {boolean} [record] arm the record of what the action's events reach
+ * @property {string} [token]   (file) marks the file field
+ * @property {string[]} [values]  (select) labels or values to choose
+ * @typedef {FrameFields & ActFields} ActRequest  readies a numbered element (act.js)
+ * @typedef {FrameFields & {op: "hovered", id: number, x: number, y: number, name: string | null,
+ *   noted: boolean, settle: string | null}} HoveredRequest
+ *   after the pointer's move: is the element still what lies there;
+ *   `noted`: check the box `act` noted held still; `settle`: the key of
+ *   settling's record of a document
+ * @typedef {FrameFields & {op: "reached", id: number}} ReachedRequest
+ * @typedef {FrameFields & {op: "at", x: number, y: number}} AtRequest
+ * @typedef {FrameFields & {op: "frame_box", frame: number[]}} FrameBoxRequest
+ * @typedef {FrameFields & {op: "mark", marks: {n: number, x: number, y: number, w: number, h: number}[]}} MarkRequest
+ * @typedef {FrameFields & {op: "unmark"}} UnmarkRequest
+ * @typedef {SnapshotRequest | FindRequest | ReadRequest | ActRequest | HoveredRequest
+ *   | ReachedRequest | AtRequest | FrameBoxRequest | MarkRequest | UnmarkRequest} WalkerRequest
  */
 
-/** Runs the operation `options.op` names. */
+/** Runs what the request asks. */
 const dispatch = () => {
-  switch (options.op) {
-    case "snapshot": return snapshot();
-    case "act": return act();
-    case "hovered": return hovered();
-    case "reached": return reached();
-    case "at": return at();
-    case "frame_box": return frameBox();
-    case "mark": return mark();
+  const request = options;
+  switch (request.op) {
+    case "snapshot": return snapshot(request);
+    case "find": return find(request);
+    case "read": return read(request);
+    case "act": return act(request);
+    case "hovered": return hovered(request);
+    case "reached": return reached(request);
+    case "at": return at(request);
+    case "frame_box": return frameBox(request);
+    case "mark": return mark(request);
     case "unmark": return unmark();
     default: return { error: "unknown_op" };
   }

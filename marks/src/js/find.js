@@ -1,0 +1,138 @@
+// @ts-check
+// find.js: a search, a consumer of the walk (walk.js) by way of the
+// snapshot's visitor (snapshot.js). The whole page, keeping only the
+// elements whose role is `role` (if given) and whose name, value or link
+// target holds `text` (if given, lower case, as a model reads it), and
+// the lines of text that hold it. Nothing else is looked at closely: a
+// line's text nodes are gathered unjudged and judged (hidden or not) only
+// if the line holds what is searched for, and an element is described
+// only if the words it could be named by might match. That keeps a search
+// of a long page fast.
+
+// Text as a model reads it, in lower case, for a search to match: what
+// the answer blanks or drops of page text (marks' `page_text`: controls and
+// separators become spaces, as does a default-ignorable letter; format,
+// private-use, unassigned and other default-ignorable characters go), and
+// each run of spaces one space, as a person sees it.
+const BLANKS = /[\p{Cc}\p{Zl}\p{Zp}\p{Zs}\u2800]|(?=\p{Lo})\p{Default_Ignorable_Code_Point}/gu;
+const UNSEEN = /[\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{Default_Ignorable_Code_Point}]/gu;
+/** @param {string} text */
+const asRead = (text) => text.replace(BLANKS, " ").replace(UNSEEN, "").replace(/\s+/g, " ").toLowerCase();
+/** Plain printable ASCII: nothing for `asRead` to change but the case. */
+const PLAIN = /^[\x20-\x7e]*$/;
+
+/**
+ * A search's tests, for what it asks (see the file's head).
+ * @param {{text?: string, role?: string}} query
+ * @returns {Search}
+ */
+const searchOf = (query) => {
+  const findText = query.text ? asRead(String(query.text)).trim() : "";
+  const findRole = query.role ? String(query.role) : "";
+  /** @param {string | null | undefined} text */
+  const holds = (text) => {
+    if (!findText || !text) return !findText;
+    if (text.toLowerCase().includes(findText)) return true;
+    return !PLAIN.test(text) && asRead(text).includes(findText);
+  };
+  /**
+   * Whether an element could match before its name is worked out: the
+   * words it could be named by are all in these (a cheap, loose test).
+   * @param {Element} element @param {string} role
+   */
+  const mightMatch = (element, role) => {
+    if (findRole && role !== findRole) return false;
+    if (!findText) return true;
+    if (holds(element.textContent)) return true;
+    for (const name of ["aria-label", "title", "placeholder", "alt", "href", "value", "aria-labelledby"]) {
+      if (element.hasAttribute(name) && (name === "aria-labelledby" || holds(element.getAttribute(name)))) return true;
+    }
+    const field = /** @type {HTMLInputElement} */ (element);
+    if ("value" in element && holds(String(field.value))) return true;
+    if (field.labels && field.labels.length) return true;
+    return Boolean(element.querySelector && element.querySelector("img[alt], svg title"));
+  };
+  return { holds, mightMatch, lines: !findRole };
+};
+
+/**
+ * A search's lines: text nodes gathered unjudged, and judged only where
+ * the line they make holds what is searched for.
+ * @param {Gathered} gathered @param {Search} search
+ * @returns {Lines}
+ */
+const searchLines = (gathered, search) => {
+  /** @type {(Text | string)[]} */
+  let pending = [];
+  return {
+    text: (text) => {
+      pending.push(text);
+      gathered.line += text.nodeValue || "";
+    },
+    blank: (value) => {
+      if (!value) return;
+      gathered.add(" ");
+      pending.push(" ");
+    },
+    image: (alt, element) => {
+      // Judged only if it is what is searched for.
+      if (search.holds(alt) && !isHidden(element)) {
+        gathered.line += " (image: " + alt + ") ";
+        pending.push(" (image: " + alt + ") ");
+      }
+    },
+    separator: (separator) => {
+      gathered.add(separator);
+      pending.push(separator);
+    },
+    flush: () => {
+      const gatheredText = gathered.line;
+      const nodes = pending;
+      gathered.clearLine();
+      pending = [];
+      if (!search.lines || !search.holds(gatheredText)) return;
+      let seen = "";
+      /** @type {LinePart[]} */
+      const parts = [];
+      for (const part of nodes) {
+        if (typeof part === "string") {
+          seen += part;
+          parts.push(part);
+          continue;
+        }
+        const parent = /** @type {Element} */ (flatParentOf(part));
+        const label = labelOf(parent);
+        if (label && label.control && shownRect(label.control)) continue;
+        if (ariaHidden(parent) && iconGlyphs(parent)) continue;
+        const fate = textFate(part);
+        if (fate === "hidden") continue;
+        seen += part.nodeValue;
+        parts.push({ node: part, parent, faint: fate === "faint", dropped: false });
+      }
+      const text = cut(clean(seen), LINE_LIMIT);
+      if (text && search.holds(text)) {
+        /** @type {Item} */
+        const item = { k: "t", text, y: 0 };
+        gathered.items.push(item);
+        gathered.written.push({ item, parts, keep: search.holds });
+      }
+    },
+  };
+};
+
+/**
+ * A search of this frame's whole document.
+ * @param {FindRequest} request
+ * @returns {SnapshotAnswer | {error: "loading" | "gone"}}
+ */
+const find = (request) => {
+  const root = startOf(null);
+  if (root === null) return { error: "loading" };
+  if (root === "gone") return { error: "gone" };
+  const search = searchOf(request.find);
+  const gathered = new Gathered({ full: true, search, reading: false });
+  const lines = searchLines(gathered, search);
+  walkTree(root, { offset, win: window, path: request.path || [] }, pageVisitor(gathered, lines));
+  lines.flush();
+  return gathered.answer(null);
+};

@@ -1,0 +1,347 @@
+// @ts-check
+// gathered.js: what a walk gathers, whichever consumer leads it (snapshot,
+// find, read), and the answer made of it: the page's items in reading
+// order, the elements a person could act on (each described once, the
+// same way for all three), the elements beyond the scope (counted, not
+// described), the lines of text with their runs for the paint pass, and
+// the frames read.
+
+/**
+ * @typedef {{k: "h", level: number, text: string, y: number}
+ *   | {k: "t", text: string, y: number}
+ *   | {k: "e", id: number}
+ *   | {k: "f", path: number[], src: string, box: Box, offset: Point}
+ *   | ({k: "b", parts: (string | number)[], more: boolean} & Block)} Item
+ * @typedef {{root: string, left: string[]}} ReadingAnswer  what a reading
+ *   read (main, article, body, scope or frame) and the landmarks it left out
+ * @typedef {{label: string, value: string, selected: boolean}} OptionRecord
+ * @typedef {object} ElementRecord
+ * @property {number} id
+ * @property {string} role
+ * @property {string} name
+ * @property {Box} box
+ * @property {boolean} offscreen
+ * @property {string} [value]
+ * @property {boolean | "mixed"} [checked]
+ * @property {boolean} [selected]
+ * @property {boolean} [expanded]
+ * @property {boolean} [disabled]
+ * @property {boolean} [required]
+ * @property {boolean} [focused]
+ * @property {string} [covered]
+ * @property {string} [href]
+ * @property {OptionRecord[]} [options]
+ * @property {string} [type]
+ * @property {number} [level]   a tree item's depth
+ * @property {string} [shows]   what a person sees on it, where its name says something else
+ * @property {string} [title]   its tooltip, where its name is too short to say much
+ * @property {Clues} [clues]    what can be known of an element with no name
+ * @property {ScrollState} [scroll]  a scroll box's items beyond what it shows
+ * @property {string} [row]     the text around it in the page, to know a
+ *   look-alike a re-render put in its place by (see `rowOf`)
+ * @typedef {[number, string, number, number, number, number]} Beyond
+ * @typedef {object} SnapshotAnswer
+ * @property {string} doc
+ * @property {string} title
+ * @property {string} url
+ * @property {string} origin
+ * @property {number} status
+ * @property {{w: number, h: number}} viewport
+ * @property {Point} scroll
+ * @property {{w: number, h: number}} page
+ * @property {Item[]} items
+ * @property {ElementRecord[]} elements
+ * @property {Beyond[]} beyond
+ * @property {ReadingAnswer | null} read
+ */
+
+/**
+ * A search's tests, for `describe` and the snapshot's headings (see
+ * find.js).
+ * @typedef {object} Search
+ * @property {(element: Element, role: string) => boolean} mightMatch
+ *   whether an element could match, before its name is worked out
+ * @property {(text: string | null | undefined) => boolean} holds
+ *   whether a text holds what is searched for
+ * @property {boolean} lines  whether lines of text can match at all (not
+ *   when a role is searched for)
+ */
+
+/** How much of the text around an element identifies its row. */
+const ROW_LIMIT = 300;
+/** The most children, and a fourth of the text nodes, a row may have. */
+const ROW_PARTS = 24;
+/** For how many elements of a snapshot the rows are read. */
+const ROWS_KEPT = 5000;
+/**
+ * The text of the nearest box around an element that holds text besides
+ * its own (a list item's label, a table row's cells): what a person tells
+ * the element's row by. Every character counts, seen or not: it is an
+ * identity, never shown. Empty where the box is too far up or too big to
+ * say (more than ROW_LIMIT characters, more than ROW_PARTS children, or
+ * many nodes to read).
+ * @param {Element} element
+ * @returns {string}
+ */
+const rowOf = (element) => {
+  /** @param {Node} root */
+  const textIn = (root) => {
+    let text = "";
+    let nodes = 0;
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      text += node.nodeValue;
+      if (text.length > ROW_LIMIT * 2 || ++nodes > ROW_PARTS * 4) return null;
+    }
+    return clean(text);
+  };
+  const own = textIn(element);
+  let box = element.parentElement;
+  for (let depth = 0; box && depth < 4; depth++, box = box.parentElement) {
+    // A box of many parts (a list, the page) is no one element's row.
+    if (box === document.body || box === document.documentElement || box.childElementCount > ROW_PARTS) return "";
+    const text = textIn(box);
+    if (text === null || text.length > ROW_LIMIT) return "";
+    if (text !== own) return text;
+  }
+  return "";
+};
+
+/** What a walk has gathered so far: see the file's head. */
+class Gathered {
+  /**
+   * @param {{full: boolean, search: Search | null, reading: boolean}} how
+   *   `full`: the whole page, not the viewport and a margin; `search`: a
+   *   search's tests; `reading`: for a reading (links stand in the text,
+   *   no row or hit test is needed)
+   */
+  constructor(how) {
+    this.full = how.full;
+    this.search = how.search;
+    this.reading = how.reading;
+    /** @type {Item[]} */
+    this.items = [];
+    /** @type {ElementRecord[]} */
+    this.elements = [];
+    /** @type {Beyond[]} */
+    this.beyond = [];
+    /** The lines written, with their runs, for the paint pass to judge. @type {Written[]} */
+    this.written = [];
+    /** The frames read, with what they hold. @type {{frame: Element, items: Item[]}[]} */
+    this.frames = [];
+    /** Elements whose centre may lie under something else, checked once the
+     *  walk has seen what is positioned.
+     *  @type {{element: Element, record: ElementRecord, cx: number, cy: number}[]} */
+    this.centres = [];
+    /** What is listed already, as part of something else. @type {WeakSet<Element>} */
+    this.listedAs = new WeakSet();
+    // The line being gathered, as text and as its parts (each text node a
+    // run the paint pass judges once the walk has seen the whole page), and
+    // the top of its first text (null while it holds only spaces and cell
+    // separators, which make no line alone).
+    this.line = "";
+    /** @type {LinePart[]} */
+    this.lineParts = [];
+    /** @type {number | null} */
+    this.lineY = null;
+  }
+
+  /** @param {string} text */
+  add(text) {
+    this.line += text;
+    this.lineParts.push(text);
+  }
+
+  /** @param {Text} node @param {Element} parent @param {boolean} faint */
+  addRun(node, parent, faint) {
+    this.line += node.nodeValue || "";
+    this.lineParts.push({ node, parent, faint, dropped: false });
+  }
+
+  /** Starts a new line, the gathered one put aside. */
+  clearLine() {
+    this.line = "";
+    this.lineParts = [];
+    this.lineY = null;
+  }
+
+  /** Writes the gathered line as a line of text, if it holds any. */
+  writeLine() {
+    const text = cut(clean(this.line), LINE_LIMIT);
+    if (text && this.lineY !== null) {
+      /** @type {Item} */
+      const item = { k: "t", text, y: this.lineY };
+      this.items.push(item);
+      if (this.lineParts.some(isRun)) this.written.push({ item, parts: this.lineParts });
+    }
+    this.clearLine();
+  }
+
+  /**
+   * Outside the scope asked for, an element is only counted ("12 more
+   * below") if it renders at all: its number is kept, its name and state
+   * are not worked out, and the finer hiding tricks are not looked for.
+   * @param {Element} element @param {string} role @param {Box} box
+   */
+  count(element, role, box) {
+    if (typeof element.checkVisibility === "function" &&
+        !element.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return;
+    this.beyond.push([idOf(element), role, box.x, box.y, box.w, box.h]);
+  }
+
+  /**
+   * Lists an element a person could act on, unless there is nothing of it
+   * to see; named by its accessible name unless `name` is given. Returns
+   * its record if it was listed.
+   * @param {Element} element @param {string} role @param {Point} frameOffset
+   * @param {string} [name]
+   * @returns {ElementRecord | null}
+   */
+  describe(element, role, frameOffset, name) {
+    const search = this.search;
+    if (this.listedAs.has(element)) return null;
+    // Drawn, but no person can act on it.
+    if (inertHere(element)) return null;
+    if (search && !search.mightMatch(element, role)) return null;
+    const rough = boxOf(element, frameOffset);
+    if (far(rough) && !this.full) {
+      this.count(element, role, rough);
+      return null;
+    }
+    const shown = shownRect(element);
+    if (!shown) return null;
+    const box = toBox(shown.rect, frameOffset);
+    const offscreen = outOfView(box) || scrolledAway(shown.via);
+    if (offscreen && !this.full) {
+      this.count(element, role, box);
+      return null;
+    }
+    const id = idOf(element);
+    /** @type {ElementRecord} */
+    const record = { id, role, name: name === undefined ? nameOf(element, role) : name, box, offscreen };
+    const tag = element.tagName;
+    const field = /** @type {HTMLInputElement} */ (element);
+    if (tag === "INPUT" || tag === "TEXTAREA") {
+      if (["checkbox", "radio"].includes(field.type)) record.checked = field.checked;
+      else if (field.type === "password") record.value = field.value ? "••••" : "";
+      else if (!["file", "submit", "button", "reset", "image"].includes(field.type)) record.value = field.value;
+      // The type says more than the role only for plain text boxes.
+      if (tag === "INPUT" && role === "textbox" && !["text", ""].includes(field.type)) record.type = field.type;
+    } else if (tag === "SELECT") {
+      const select = /** @type {HTMLSelectElement} */ (element);
+      record.options = Array.from(select.options).map((option) => ({
+        label: clean(option.label || option.text), value: option.value, selected: option.selected,
+      }));
+      record.value = Array.from(select.selectedOptions).map((option) => clean(option.label || option.text)).join(", ");
+    } else if ((/** @type {HTMLElement} */ (element)).isContentEditable) {
+      record.value = clean((/** @type {HTMLElement} */ (element)).innerText);
+    }
+    /** @param {string} name */
+    const aria = (name) => element.getAttribute(name);
+    if (aria("aria-checked")) record.checked = aria("aria-checked") === "true" ? true : aria("aria-checked") === "mixed" ? "mixed" : false;
+    if (aria("aria-selected") === "true") record.selected = true;
+    if (aria("aria-expanded")) record.expanded = aria("aria-expanded") === "true";
+    // Where a tree item sits: inside which folder, as a person sees by its
+    // indent.
+    if (role === "treeitem" && Number(aria("aria-level")) > 0) record.level = Number(aria("aria-level"));
+    if (tag === "DETAILS" || (tag === "SUMMARY" && element.parentElement && element.parentElement.tagName === "DETAILS")) {
+      record.expanded = (/** @type {HTMLDetailsElement} */ (tag === "DETAILS" ? element : element.parentElement)).open;
+    }
+    if (field.disabled || aria("aria-disabled") === "true") record.disabled = true;
+    if (field.required || aria("aria-required") === "true") record.required = true;
+    const root = /** @type {Document | ShadowRoot} */ (element.getRootNode());
+    if (document.activeElement === element || root.activeElement === element) record.focused = true;
+    if (tag === "A" && element.hasAttribute("href")) record.href = /** @type {string} */ (element.getAttribute("href"));
+    describeLooks(element, record);
+    if (search && !search.holds(record.name) && !search.holds(record.value) && !search.holds(record.href)) return null;
+    // An element with no name is told from its look-alikes by its row (a
+    // named one by its name and the text either side: reading rows costs
+    // the walk a third more on a page of thousands of links).
+    if (!search && !this.reading && !record.name && this.elements.length < ROWS_KEPT) {
+      const row = rowOf(element);
+      if (row) record.row = row;
+    }
+    const cx = box.x - frameOffset.x + box.w / 2, cy = box.y - frameOffset.y + box.h / 2;
+    // (A reading says nothing of what covers a link: no hit test for it.)
+    if (!this.reading && cx >= 0 && cy >= 0 && cx < innerWidth && cy < innerHeight) this.centres.push({ element, record, cx, cy });
+    this.elements.push(record);
+    if (!this.reading) this.items.push({ k: "e", id });
+    return record;
+  }
+
+  /**
+   * Lists a box that scrolls and holds more than it shows (a results list,
+   * a chat log), by its own name only, with how many of its items lie
+   * beyond what it shows on each side: a person sees its scrollbar.
+   * @param {Element} element @param {Point} frameOffset
+   */
+  describeScrollBox(element, frameOffset) {
+    const name = byIds(element, "aria-labelledby") || clean(element.getAttribute("aria-label")) || clean(element.getAttribute("title"));
+    const record = this.describe(element, "scrollbox", frameOffset, name);
+    if (record) record.scroll = scrollState(element);
+  }
+
+  /**
+   * A frame the walk reached (see walk.js): read in place where it can
+   * be (same-origin), else left for the backend to read in that frame and
+   * splice in.
+   * @param {HTMLIFrameElement} frame @param {At} at @param {At} inner
+   * @param {(() => void) | null} walkInside
+   * @param {() => void} flush  ends the line (or block) gathered
+   */
+  frame(frame, at, inner, walkInside, flush) {
+    flush();
+    const from = this.items.length;
+    if (walkInside) {
+      walkInside();
+      flush();
+    } else {
+      this.items.push({ k: "f", path: inner.path, src: frame.getAttribute("src") || "",
+                        box: boxOf(frame, at.offset), offset: inner.offset });
+    }
+    this.frames.push({ frame, items: this.items.slice(from) });
+  }
+
+  /**
+   * The answer: what was gathered, once the paint pass has left out what
+   * no person sees (see painted.js).
+   * @param {ReadingAnswer | null} read
+   * @returns {SnapshotAnswer}
+   */
+  answer(read) {
+    coverage(this.centres);
+    const painted = paintPass(this.written, this.centres, this.frames);
+    const items = painted.items.size || painted.elements.size
+      ? this.items.filter((item) => !painted.items.has(item) && !(item.k === "e" && painted.elements.has(item.id)))
+      : this.items;
+    const elements = painted.elements.size ? this.elements.filter((record) => !painted.elements.has(record.id)) : this.elements;
+    const page = document.documentElement;
+    return {
+      doc: registry.doc,
+      title: cut(document.title, TITLE_LIMIT),
+      url: location.href,
+      origin: location.origin,
+      status: httpStatus,
+      viewport,
+      scroll: { x: Math.round(scrollX), y: Math.round(scrollY) },
+      page: { w: page.scrollWidth, h: page.scrollHeight },
+      items,
+      elements,
+      beyond: this.beyond,
+      read,
+    };
+  }
+}
+
+/**
+ * Where a walk starts: the scope asked for (an element by local id), or
+ * the body. `null` while the document has no root element yet; `"gone"`
+ * for a scope that is no longer there.
+ * @param {number | null | undefined} scope
+ * @returns {Element | null | "gone"}
+ */
+const startOf = (scope) => {
+  if (!document.documentElement) return null;
+  const root = scope ? elementOf(scope) : document.body || document.documentElement;
+  return root && root.isConnected ? root : "gone";
+};

@@ -1,0 +1,221 @@
+// @ts-check
+// painted.js: what the browser painted decides, once a walk has seen the
+// page: the paint pass over every text run written (`paintPass`), what
+// lies over an element's centre (`coverage`), and a heading's text as runs
+// (`headingRuns`).
+
+/**
+ * A text node as a line holds it: the element it is drawn in, whether its
+ * ancestors' backdrop makes it faint (to be judged again against what is
+ * painted under it), and whether the paint pass left it out.
+ * @typedef {{node: Text, parent: Element, faint: boolean, dropped: boolean}} Run
+ * @typedef {string | Run} LinePart
+ * @typedef {{item: Item, parts: LinePart[], keep?: (text: string) => boolean}
+ *   | {item: Item, pieces: {index: number, parts: LinePart[]}[], pre: boolean}} Written
+ *   a line (or heading) written, with the test its text must still pass
+ *   once what no one sees is left out (a search's), or a reading's block
+ */
+
+/**
+ * A heading's text as runs (each text node a person may see, by its
+ * element's look), with spaces between, for the paint pass.
+ * @param {Element} heading
+ * @returns {LinePart[]}
+ */
+const headingRuns = (heading) => {
+  /** @type {LinePart[]} */
+  const parts = [];
+  /** @param {Node} node */
+  const visit = (node) => {
+    if (node.nodeType === 3) {
+      const text = /** @type {Text} */ (node);
+      const parent = flatParentOf(text);
+      if (!parent || !(text.nodeValue || "").trim()) return;
+      const fate = textFate(text);
+      if (fate !== "hidden") parts.push({ node: text, parent, faint: fate === "faint", dropped: false }, " ");
+      return;
+    }
+    if (node.nodeType !== 1 && node.nodeType !== 11) return;
+    const element = /** @type {Element} */ (node);
+    if (node.nodeType === 1 && (SKIP_TAGS.has(element.tagName) || isHidden(element))) return;
+    if (node.nodeType === 1 && element.shadowRoot) eachChild(element.shadowRoot, visit);
+    else if (node.nodeType === 1 && element.localName === "slot") {
+      const assigned = (/** @type {HTMLSlotElement} */ (element)).assignedNodes();
+      if (assigned.length) assigned.forEach(visit);
+      else eachChild(element, visit);
+    } else eachChild(node, visit);
+  };
+  visit(heading);
+  return parts;
+};
+
+/** @param {LinePart} part @returns {part is Run} */
+const isRun = (part) => typeof part !== "string";
+
+/** @param {LinePart[]} parts */
+const joinParts = (parts) => parts.map((part) => (typeof part === "string" ? part : part.dropped ? "" : part.node.nodeValue || "")).join("");
+
+/** @param {string} text @param {boolean} pre */
+const blockText = (text, pre) => cut(pre ? text : text.replace(/\s+/g, " "), LINE_LIMIT);
+
+/**
+ * The paint pass: once the walk has seen the page, judges every text run
+ * written by what the browser paints. On screen, each run's boxes are
+ * hit-tested (`paintedAt`, every element's pointer-events set aside where
+ * one that lets the pointer through could lie over text): a run that
+ * something paints over at every point, or that reads faint against what
+ * is really painted under it, is left out; beyond the screen, what the
+ * positioned boxes' extents and the ancestors' backdrop say. An element
+ * whose centre lies under something that paints over it but lets clicks
+ * through is left out too (a person sees the cover, not the element).
+ * Lines are written again without what was left out.
+ * A frame beyond the screen that a positioned box lies over whole is left
+ * out with all it holds (one on screen was judged by hit tests already).
+ * @param {Written[]} written
+ * @param {{element: Element, record: ElementRecord, cx: number, cy: number}[]} centres
+ * @param {{frame: Element, items: Item[]}[]} frames
+ * @returns {{items: Set<Item>, elements: Set<number>}}
+ */
+const paintPass = (written, centres, frames) => {
+  /** @type {Run[]} */
+  const runs = [];
+  for (const entry of written) {
+    const lists = "pieces" in entry ? entry.pieces.map((piece) => piece.parts) : [entry.parts];
+    for (const parts of lists) for (const part of parts) if (isRun(part)) runs.push(part);
+  }
+  /** @type {Set<Item>} */
+  const droppedItems = new Set();
+  /** @type {Set<number>} */
+  const droppedElements = new Set();
+  if (!runs.length && !centres.length && !frames.length) return { items: droppedItems, elements: droppedElements };
+  const lids = lidsOver();
+  for (const { frame, items } of frames) {
+    const rect = rectOf(frame);
+    if (onScreen(frame.ownerDocument, rect.left + rect.width / 2, rect.top + rect.height / 2)) continue;
+    if (!lids.some((lid) => lidCovers(lid, rect, frame))) continue;
+    for (const item of items) {
+      droppedItems.add(item);
+      if (item.k === "e") droppedElements.add(item.id);
+    }
+  }
+  // Something positioned that lets the pointer through (and whatever it
+  // holds, which inherits that) is seen only with pointer-events set aside.
+  let passing = false;
+  eachStacking((look) => {
+    if (!passing && look.style.pointerEvents === "none") passing = true;
+  });
+  /** @type {Set<Document | ShadowRoot>} */
+  const roots = new Set();
+  const judge = () => {
+    for (const run of runs) {
+      const rects = textRects(run.node);
+      if (!rects.length) {
+        if (run.faint) run.dropped = true;
+        continue;
+      }
+      const doc = run.parent.ownerDocument;
+      const root = /** @type {Document | ShadowRoot} */ (run.node.getRootNode());
+      const points = samplePoints(rects).filter(([x, y]) => onScreen(doc, x, y));
+      if (!points.length) {
+        const box = {
+          left: Math.min(...rects.map((r) => r.left)), top: Math.min(...rects.map((r) => r.top)),
+          right: Math.max(...rects.map((r) => r.right)), bottom: Math.max(...rects.map((r) => r.bottom)),
+        };
+        if (run.faint || lids.some((lid) => lidCovers(lid, box, run.parent))) run.dropped = true;
+        continue;
+      }
+      let seen = false;
+      for (const [x, y] of points) {
+        const { covered, under } = paintedAt(root, run.parent, x, y);
+        if (covered) continue;
+        const point = { left: x - 0.5, top: y - 0.5, right: x + 0.5, bottom: y + 0.5 };
+        if (lids.some((lid) => (lid.kind === "shadow" || lid.kind === "outline") && lidCovers(lid, point, run.parent))) continue;
+        const fate = under ? judgeText(lookOf(run.parent), under) : run.faint ? "faint" : "seen";
+        if (fate === "seen") {
+          seen = true;
+          break;
+        }
+      }
+      if (!seen) run.dropped = true;
+    }
+    if (!passing) return;
+    for (const { element, record, cx, cy } of centres) {
+      if (record.covered) continue;
+      const root = /** @type {Document | ShadowRoot} */ (element.getRootNode());
+      if (paintedAt(root, element, cx, cy, true).covered) droppedElements.add(record.id);
+    }
+  };
+  if (passing) {
+    for (const run of runs) {
+      roots.add(/** @type {Document | ShadowRoot} */ (run.node.getRootNode()));
+      roots.add(run.node.ownerDocument);
+    }
+    for (const { element } of centres) {
+      roots.add(/** @type {Document | ShadowRoot} */ (element.getRootNode()));
+      roots.add(element.ownerDocument);
+    }
+    withEveryPointer(Array.from(roots), judge);
+  } else {
+    judge();
+  }
+  for (const entry of written) {
+    if ("pieces" in entry) {
+      let changed = false;
+      for (const piece of entry.pieces) {
+        if (!piece.parts.some((part) => isRun(part) && part.dropped) || entry.item.k !== "b") continue;
+        entry.item.parts[piece.index] = blockText(joinParts(piece.parts), entry.pre);
+        changed = true;
+      }
+      if (changed && entry.item.k === "b" && !entry.item.parts.some((part) => typeof part === "number" || part.trim())) droppedItems.add(entry.item);
+    } else if (entry.parts.some((part) => isRun(part) && part.dropped) && (entry.item.k === "t" || entry.item.k === "h")) {
+      const text = cut(clean(joinParts(entry.parts)), LINE_LIMIT);
+      if (!text || (entry.keep && !entry.keep(text))) droppedItems.add(entry.item);
+      else entry.item.text = text;
+    }
+  }
+  return { items: droppedItems, elements: droppedElements };
+};
+
+/**
+ * Something on top of an element's centre (a banner, a backdrop): says
+ * what, on its record. Bar odd margins and transforms, only a positioned
+ * box or the top layer can lie over another, so a centre is hit-tested only
+ * under one of those (a hit test costs more the more the page holds); a
+ * click checks again where it lands.
+ * @param {{element: Element, record: ElementRecord, cx: number, cy: number}[]} centres
+ */
+const coverage = (centres) => {
+  /** @type {Element[]} */
+  const positioned = [];
+  eachStacking((layout, element) => {
+    if (layout.position !== "static") positioned.push(element);
+  });
+  // A modal dialog's backdrop, or an element in fullscreen, lies over
+  // the whole rest of its document.
+  /** @type {Map<Document, boolean>} */
+  const overAll = new Map();
+  /** @param {Document} doc */
+  const underTopLayer = (doc) => {
+    if (!overAll.has(doc)) {
+      let modal = false;
+      try { modal = doc.querySelector(":modal") !== null; } catch (unsupported) { modal = false; }
+      overAll.set(doc, modal || Boolean(doc.fullscreenElement));
+    }
+    return overAll.get(doc);
+  };
+  for (const { element, record, cx, cy } of centres) {
+    const under = underTopLayer(element.ownerDocument) || positioned.some((other) => {
+      if (other === element || other.ownerDocument !== element.ownerDocument ||
+          other.contains(element) || element.contains(other)) return false;
+      const rect = rectOf(other);
+      return cx >= rect.left && cx <= rect.right && cy >= rect.top && cy <= rect.bottom;
+    });
+    if (!under) continue;
+    const hit = (/** @type {Document | ShadowRoot} */ (element.getRootNode())).elementFromPoint(cx, cy);
+    const labels = (/** @type {HTMLInputElement} */ (element)).labels;
+    if (hit && hit !== element && !element.contains(hit) && !hit.contains(element) &&
+        !(labels && Array.from(labels).some((label) => label.contains(hit)))) {
+      record.covered = hit.tagName.toLowerCase() + (hit.id ? "#" + hit.id : "");
+    }
+  }
+};

@@ -1,0 +1,218 @@
+// @ts-check
+// snapshot.js: the snapshot, a consumer of the walk (walk.js). What a
+// person could see and act on in one frame's document, in reading order:
+// headings, lines of text, elements (by local id) and cross-origin frames
+// (by `window.frames` path, for the backend to read in that frame and
+// splice in). Outside the scope asked for (the viewport and a margin,
+// unless the whole page is wanted) elements are counted, not described,
+// and text is left out unread. A search (find.js) is a snapshot of the
+// whole page that keeps only what matches: it brings its own way with
+// lines (`Lines`) and its tests (`gathered.search`).
+
+/**
+ * How a consumer of the page's lines takes text: judged as it comes (a
+ * snapshot), or gathered and judged only where a line matches (a search).
+ * @typedef {object} Lines
+ * @property {(text: Text, drawnIn: Element, at: At) => void} text
+ * @property {(value: string) => void} blank
+ * @property {(alt: string, element: Element, at: At) => void} image  an image's alternative text
+ * @property {(separator: string) => void} separator  between two cells of a row
+ * @property {() => void} flush  ends the line gathered
+ */
+
+/**
+ * A snapshot's lines: text inside the scope, judged as it comes.
+ * @param {Gathered} gathered
+ * @returns {Lines}
+ */
+const snapshotLines = (gathered) => ({
+  text: (text, drawnIn, at) => {
+    const parent = /** @type {Element} */ (text.parentElement);
+    // Outside the scope asked for (the viewport and a margin, and what a
+    // scrolling box shows now), text is left out unread.
+    const box = boxOf(parent, at.offset);
+    if (!gathered.full && (far(box) || textScrolledAway(text, parent))) return;
+    // A label's words are its control's name, not text of their own.
+    const label = labelOf(drawnIn);
+    if (label && label.control && shownRect(label.control)) return;
+    // An icon font's ligature words ("shopping_cart") draw a picture.
+    if (ariaHidden(drawnIn) && iconGlyphs(drawnIn)) return;
+    const fate = textFate(text);
+    if (fate === "hidden") return;
+    if (gathered.lineY === null) gathered.lineY = box.y;
+    gathered.addRun(text, drawnIn, fate === "faint");
+  },
+  blank: (value) => {
+    if (value) gathered.add(" ");
+  },
+  image: (alt, element, at) => {
+    const box = boxOf(element, at.offset);
+    if ((gathered.full || !far(box)) && !isHidden(element)) {
+      if (gathered.lineY === null) gathered.lineY = box.y;
+      gathered.add(" (image: " + alt + ") ");
+    }
+  },
+  separator: (separator) => gathered.add(separator),
+  flush: () => gathered.writeLine(),
+});
+
+/**
+ * The visitor of a snapshot (or, with a search's `lines`, of a search).
+ * @param {Gathered} gathered @param {Lines} lines
+ * @returns {Visitor}
+ */
+const pageVisitor = (gathered, lines) => {
+  const search = gathered.search;
+  /** @type {Visitor} */
+  const visit = {
+    text: lines.text,
+    blank: lines.blank,
+    passOver: () => false,
+    frame: (frame, at, inner, walkInside) => gathered.frame(frame, at, inner, walkInside, lines.flush),
+    element: (element, at, inside) => {
+      const frameOffset = at.offset;
+      // A heading is a line of structure, unless it is itself a control:
+      // an accordion's header with role=tab, a heading with a click
+      // handler or a pointer of its own (not one that is merely
+      // focusable). Then it is numbered, and named by its own text.
+      if (roleOf(element) === "heading" && interactive(element) !== "clickable") {
+        lines.flush();
+        heading(element, frameOffset);
+        return;
+      }
+      // A dialog is numbered (to scope a snapshot to it) and read through.
+      const ownRole = element.getAttribute("role");
+      if (ownRole === "dialog" || ownRole === "alertdialog" || (element.tagName === "DIALOG" && (/** @type {HTMLDialogElement} */ (element)).open)) {
+        if (isHidden(element)) return;
+        lines.flush();
+        gathered.describe(element, ownRole || "dialog", frameOffset);
+        inside();
+        lines.flush();
+        return;
+      }
+      const role = interactive(element);
+      if (role && !labelOfListed(element, role)) {
+        lines.flush();
+        control(element, role, frameOffset, inside);
+        return;
+      }
+      const { display } = layoutOf(element);
+      if (display === "none") return;
+      const block = BLOCK_DISPLAY.test(display) || element.tagName === "BR";
+      if (block) lines.flush();
+      if (element.tagName === "IMG") {
+        const alt = clean(element.getAttribute("alt"));
+        if (alt) lines.image(alt, element, at);
+      }
+      if ((element.tagName === "TD" || element.tagName === "TH") && (/** @type {HTMLTableCellElement} */ (element)).cellIndex > 0) {
+        lines.separator(" | ");
+      }
+      // A box that scrolls and holds more than it shows is numbered, to
+      // be scrolled by, and says how much lies beyond what it shows.
+      if (!search && scrollsWithMore(element)) {
+        lines.flush();
+        gathered.describeScrollBox(element, frameOffset);
+      }
+      inside();
+      if (block) lines.flush();
+    },
+  };
+
+  /**
+   * A heading as a line of structure, its text judged against what is
+   * painted under it; a control inside it is still an element.
+   * @param {Element} element @param {Point} frameOffset
+   */
+  const heading = (element, frameOffset) => {
+    const box = boxOf(element, frameOffset);
+    const outside = (!gathered.full && far(box)) || (search && (!search.lines || !search.holds(element.textContent)));
+    if (!outside) {
+      if (isHidden(element)) return;
+      const runs = headingRuns(element);
+      // Text its ancestors' backdrop makes faint is judged again against
+      // what is painted under it.
+      const text = visibleText(element) || clean(joinParts(runs));
+      const level = /^H[1-6]$/.test(element.tagName) ? Number(element.tagName[1]) : Number(element.getAttribute("aria-level") || 2);
+      if (text && (!search || search.holds(text))) {
+        /** @type {Item} */
+        const item = { k: "h", level, text, y: box.y };
+        gathered.items.push(item);
+        if (runs.length) gathered.written.push(search ? { item, parts: runs, keep: search.holds } : { item, parts: runs });
+      }
+    }
+    element.querySelectorAll(CONTROLS).forEach((inner) => {
+      const role = interactive(inner);
+      if (role) gathered.describe(inner, role, frameOffset);
+    });
+  };
+
+  /**
+   * A control, or something made of controls.
+   * @param {HTMLElement} element @param {string} role @param {Point} frameOffset
+   * @param {() => void} inside
+   */
+  const control = (element, role, frameOffset, inside) => {
+    const holding = parts(element, role);
+    if (holding) {
+      // A menu, a list of options, a tab list, a toolbar, or something a
+      // script made clickable around controls or items of its own: its
+      // parts are what a person acts on, each numbered, never one number
+      // that swallows them (their roles say what they are part of);
+      // something a script made clickable around controls keeps its
+      // number where it looks pressable as a whole (a card), named short
+      // (its label, its heading, its first words), its text read as the
+      // page's.
+      const name = holding.card ? containerName(element) : "";
+      if (name) {
+        gathered.describe(element, role, frameOffset, name);
+        // What inside it is the same control again (named the same, in
+        // its box) is not listed twice.
+        for (const inner of innerControls(element)) {
+          if (within(inner, element) && nameOf(inner, interactive(inner) || "generic") === name) gathered.listedAs.add(inner);
+        }
+      }
+      if (holding.items) {
+        // Each item of a list a script made clickable as a whole (an
+        // autocomplete's suggestions, a menu of `li`s with one listener
+        // on the list) is what a person clicks, named by its text, with
+        // the role its container implies.
+        for (const item of holding.items) gathered.describe(item, holding.itemRole, frameOffset);
+      } else {
+        inside();
+      }
+      lines.flush();
+      return;
+    }
+    gathered.describe(element, role, frameOffset);
+    // Its own text is its name; but act-able things inside it (a link in
+    // a clickable card) are elements of their own, unless one is the same
+    // control again (a tab's link, the button of a button).
+    const inner = element.firstElementChild ? innerControls(element) : [];
+    if (inner.length) {
+      const name = nameOf(element, role);
+      for (const part of inner) {
+        const partRole = interactive(part) || roleOf(part) || "generic";
+        if (nameOf(part, partRole) === name && within(part, element)) continue;
+        gathered.describe(part, partRole, frameOffset);
+      }
+    }
+  };
+
+  return visit;
+};
+
+/**
+ * A snapshot of this frame's document (or of the element `scope`).
+ * @param {SnapshotRequest} request
+ * @returns {SnapshotAnswer | {error: "loading" | "gone"}}
+ */
+const snapshot = (request) => {
+  const root = startOf(request.scope);
+  if (root === null) return { error: "loading" };
+  if (root === "gone") return { error: "gone" };
+  const gathered = new Gathered({ full: request.full, search: null, reading: false });
+  const lines = snapshotLines(gathered);
+  walkTree(root, { offset, win: window, path: request.path || [] }, pageVisitor(gathered, lines));
+  lines.flush();
+  return gathered.answer(null);
+};
