@@ -1,4 +1,4 @@
-//! What `marks` asks the walker, typed: [`Request`] is `js/main.js`'s
+//! What `marks` asks the walker, typed: `Request` is `js/main.js`'s
 //! `WalkerRequest`, one variant a request, serialised as the script reads
 //! it (its `op` first). The answers are typed in `page`; the script's side
 //! of both is checked by `tsc`, and `tests/it/scripts.rs` holds the two
