@@ -135,8 +135,7 @@ const textFateOf = (element) => {
  */
 const effectsOf = (look) => {
   if (look.effects === undefined) {
-    look.effects = filteredUp(look) || look.style.mixBlendMode !== "normal" ||
-      (look.up !== null && look.up.style.mixBlendMode !== "normal");
+    look.effects = filteredUp(look) || look.blend() !== "normal" || (look.up !== null && look.up.blend() !== "normal");
   }
   return look.effects;
 };
@@ -238,7 +237,7 @@ const judgeText = (look, behind) => {
       own.push(...steps);
       const opacity = parseFloat(at.style.opacity);
       if (Number.isFinite(opacity) && at.element !== backdrop.by) alpha *= opacity;
-      if (mode === "normal" && at.style.mixBlendMode !== "normal") mode = at.style.mixBlendMode;
+      if (mode === "normal" && at.blend() !== "normal") mode = at.blend();
     } else {
       shared.push(...steps);
     }

@@ -234,25 +234,48 @@ class Look {
     this.filterValue = undefined;
     /** @type {{name: string, amount: number}[] | undefined} Its own filter's steps. */
     this.filterSteps = undefined;
+    /** @type {string | undefined} Its computed mix-blend-mode (`blend`). */
+    this.blendValue = undefined;
     /** @type {boolean | undefined} A filter or blend mode that changes its letters (`effectsOf`). */
     this.effects = undefined;
     /** @type {boolean | undefined} A filter on it or an ancestor (`filteredUp`). */
     this.filtered = undefined;
     /** @type {Lid[] | undefined} Its positioned ::before and ::after boxes that paint. */
     this.pseudoLids = undefined;
-    /** @type {boolean} Not rendered, by what is known without reading more. */
-    this.unrendered = hiddenAttribute || gone ||
+    const tag = element.tagName;
+    /**
+     * Which of its children it draws, known once for all of them.
+     * @type {"all" | "summary" | "none" | "slotted"}
+     */
+    this.draws =
       // A closed <details> shows only its summary.
-      (parent !== null && parent.tagName === "DETAILS" && !(/** @type {HTMLDetailsElement} */ (parent)).open &&
-       element.tagName !== "SUMMARY") ||
-      // Fallback content, and a host's child no slot shows, are never drawn.
-      (parent !== null && FALLBACK_TAGS.has(parent.tagName)) || unslotted(element) ||
+      tag === "DETAILS" && !(/** @type {HTMLDetailsElement} */ (element)).open ? "summary" :
+      // Fallback content is never drawn.
+      FALLBACK_TAGS.has(tag) ? "none" :
+      // A host draws its shadow tree and what its slots show.
+      element.shadowRoot ? "slotted" : "all";
+    /** @type {boolean} Not rendered, by what is known without reading more. */
+    this.unrendered = hiddenAttribute || gone || (up !== null && up.draws !== "all" && !up.drawsChild(tag, element)) ||
       (element.namespaceURI === SVG_NS && SVG_UNDRAWN.has(element.localName));
     /** @type {boolean | undefined} (`hidden`) */
     this.hiddenKnown = undefined;
     /** @type {boolean} Its own transform draws it elsewhere (known once its letters were judged). */
     this.transformed = false;
     if (this.position !== "static") stackingLooks.push(this);
+  }
+
+  /**
+   * Whether it draws a child its `draws` does not draw whole. A slotted
+   * child's flat parent is its slot, and a shadow tree's top element has
+   * no parent element: what reaches a host with a parent element is one
+   * of its children that no slot shows.
+   * @param {string} tag  the child's tag name
+   * @param {Element} child
+   */
+  drawsChild(tag, child) {
+    if (this.draws === "summary") return tag === "SUMMARY";
+    if (this.draws === "slotted") return child.parentElement === null;
+    return this.draws === "all";
   }
 
   /**
@@ -295,6 +318,12 @@ class Look {
   filter() {
     if (this.filterValue === undefined) this.filterValue = this.style.filter;
     return this.filterValue;
+  }
+
+  /** Its computed mix-blend-mode, read once. */
+  blend() {
+    if (this.blendValue === undefined) this.blendValue = this.style.mixBlendMode;
+    return this.blendValue;
   }
 
   /** Its own filter's steps. */

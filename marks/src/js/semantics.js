@@ -294,10 +294,23 @@ const interactive = (element) => {
   // control, which has a number of its own (a script listening to a
   // floating label does not make it a second control).
   if (element.tagName === "LABEL" && !role) return null;
+  const pressed = pressable(element, role);
   // What a script listens to, or styled as pressable, that lets every
   // click through (`pointer-events: none`, a floating label over its
   // field) is not what a person presses: the click reaches what is below.
-  if (styleOf(element).pointerEvents === "none") return null;
+  // (Read only then: most elements are none of these.)
+  return pressed !== null && styleOf(element).pointerEvents === "none" ? null : pressed;
+};
+
+/**
+ * Why a person would press an element that has no pressable role: a
+ * script listens to it, it is made to be dragged, or it is styled as
+ * pressable. Null if none.
+ * @param {Element} element
+ * @param {string | null} role
+ * @returns {string | null}
+ */
+const pressable = (element, role) => {
   if (hasClickHandler(element) || (listenedTo(element) && smallEnoughToPress(element))) {
     return role && role !== "heading" && role !== "img" ? role : "clickable";
   }
