@@ -19,8 +19,9 @@
  * @property {number} id
  * @property {string} role
  * @property {string} name
- * @property {Box} box
- * @property {boolean} offscreen
+ * @property {[number, number, number, number]} box  x, y, width, height: an array, not
+ *   a Box (a page's thousands of records travel as one string, and each key costs)
+ * @property {true} [offscreen]  out of view (absent: in view)
  * @property {string} [value]
  * @property {boolean | "mixed"} [checked]
  * @property {boolean} [selected]
@@ -218,7 +219,8 @@ class Gathered {
     }
     const id = idOf(element);
     /** @type {ElementRecord} */
-    const record = { id, role, name: name === undefined ? nameOf(element, role) : name, box, offscreen };
+    const record = { id, role, name: name === undefined ? nameOf(element, role) : name, box: [box.x, box.y, box.w, box.h] };
+    if (offscreen) record.offscreen = true;
     const tag = element.tagName;
     const field = /** @type {HTMLInputElement} */ (element);
     if (tag === "INPUT" || tag === "TEXTAREA") {

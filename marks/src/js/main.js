@@ -11,7 +11,9 @@
 // `page::Request` (a test holds the two to each other). The function runs
 // whole on every call, so what the files compute at their top level (a
 // layout cache, the viewport) is fresh each time; only the registry
-// (registry.js) outlives a call.
+// (registry.js) outlives a call. What the walker refuses it answers as an
+// object whose first key is `error` (`{ error: "gone" }`): `marks` tells a
+// refusal by that before it reads the answer as what was asked.
 
 /**
  * What every request into a frame may carry: where the frame is in the top

@@ -189,7 +189,7 @@ const readingVisitor = (gathered, skipping) => {
         if (role === "link") {
           const record = gathered.describe(element, role, at.offset);
           if (record) {
-            if (gathered.lineY === null) gathered.lineY = record.box.y;
+            if (gathered.lineY === null) gathered.lineY = record.box[1];
             pieces.push({ text: gathered.line, parts: gathered.lineParts }, record.id);
             gathered.line = "";
             gathered.lineParts = [];
