@@ -19,7 +19,7 @@ use crate::output::{Outcome, ToolOutput};
 use crate::secrets::Secrets;
 use crate::short::{self, ShortCall};
 use crate::state::State;
-use crate::table::{offered, Tool, ToolDef};
+use crate::table::{offered, Handler, Tool, ToolDef};
 
 /// What a traced call notes before it runs.
 struct Traced {
@@ -73,10 +73,6 @@ pub struct Pack {
 /// sessions share, a trace when a tab moved to another site), which busy
 /// sessions felt when every page paid it.
 const WEIGH_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
-
-/// The tools after which the session's memory is read: those that load
-/// pages (where a grown renderer is renewed).
-const LOADS_PAGES: [&str; 4] = ["open", "back", "forward", "tabs"];
 
 impl Pack {
     /// A pack over a guarded browser (see `tabwright::browser`). The browser
@@ -186,7 +182,8 @@ impl Pack {
     /// answer, and is told so at once rather than queued behind it.
     pub(crate) fn handed_over(&self, name: &str) -> Option<ToolOutput> {
         let (reason, left) = self.operator.options.watch.as_ref()?.handoff()?;
-        (name != "handoff").then(|| ToolOutput {
+        let during = self.find(name).is_ok_and(|tool| tool.during_handoff);
+        (!during).then(|| ToolOutput {
             text: format!(
                 "A person has this session now (the handoff: {:?}, {} s left at most): wait for the handoff call's answer, then go on.",
                 reason.chars().take(200).collect::<String>(),
@@ -258,12 +255,13 @@ impl Pack {
             refusals: self.operator.driver.guard().refusals().next_seq(),
             console: state.console.next_seq(),
         });
-        let mut output = if name == "run" && self.find(name).is_ok() {
-            self.run_script(state, arguments).await
-        } else {
-            self.answered(state, name, arguments).await
+        let tool = self.find(name).ok();
+        let mut output = match tool.map(|tool| tool.takes.handler) {
+            Some(Handler::Pack(handler)) => handler(self, state, arguments).await,
+            _ => self.answered(state, name, arguments).await,
         };
-        if LOADS_PAGES.contains(&name) {
+        // (After a page loads, a grown renderer is renewed.)
+        if tool.is_some_and(|tool| tool.loads_pages) {
             self.weigh(&mut output).await;
         }
         state.phases.total_ms = crate::phases::since(started);
@@ -336,7 +334,7 @@ impl Pack {
         let answer = output.text.clone();
         let acted = self
             .find(name)
-            .is_ok_and(|tool| !tool.hints.read_only && tool.name != "close");
+            .is_ok_and(|tool| !tool.hints.read_only && !tool.ends_browser);
         // A picture after an action: for the trace, and for a watch whose
         // pictures do not come from a screencast while a person looks.
         let wanted = self.trace.is_some()
@@ -473,7 +471,16 @@ impl Pack {
             Value::Null => Value::Object(Default::default()),
             other => other,
         };
-        (tool.takes.handler)(&self.operator, state, tool.name, arguments).await
+        match tool.takes.handler {
+            Handler::Operator(handler) => {
+                handler(&self.operator, state, tool.name, arguments).await
+            }
+            // (`run` inside a script: its tools do not offer it.)
+            Handler::Pack(_) => Err(ToolError::bad(
+                tool.name,
+                "a script cannot run a script; call the tools from this one",
+            )),
+        }
     }
 
     /// The tool called `name` among those this pack offers.

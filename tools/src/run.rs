@@ -398,26 +398,6 @@ pub(crate) fn deadline(seconds: u32) -> Instant {
     Instant::now() + Duration::from_secs(u64::from(seconds))
 }
 
-impl crate::operator::Operator {
-    /// The table's handler for `run`, which the pack answers itself
-    /// ([`Pack::run_script`](crate::pack::Pack)) since a script's calls go
-    /// through the pack; reached only if a call got past that.
-    pub(crate) async fn run_within(
-        &self,
-        _state: &mut crate::state::State,
-        _args: crate::arguments::RunArgs,
-    ) -> crate::output::Outcome {
-        Err(crate::error::ToolError::bad(
-            "run",
-            "a script cannot run a script; call the tools from this one",
-        ))
-    }
-}
-
-/// Tools a script may not call: `run` itself, and a handoff, which would
-/// leave the script waiting on a person.
-const NOT_IN_SCRIPTS: [&str; 2] = ["run", "handoff"];
-
 /// The most lines of the call log an answer shows: the first ones and the
 /// last ones, with how many are left out between.
 const LOG_HEAD: usize = 30;
@@ -464,8 +444,8 @@ impl crate::pack::Pack {
         let tools: Vec<&'static str> = self
             .tools
             .iter()
+            .filter(|tool| tool.in_scripts)
             .map(|tool| tool.name)
-            .filter(|name| !NOT_IN_SCRIPTS.contains(name))
             .collect();
         // What the model last read: the script's calls read the page too,
         // but the answer's change list is against what the model saw.
@@ -559,12 +539,12 @@ impl crate::pack::Pack {
                 },
             )
         };
-        if NOT_IN_SCRIPTS.contains(&tool) {
-            return refused(format!(
-                "a script cannot call {tool}; return, then call it yourself"
-            ));
-        }
         let name: &'static str = match self.find(tool) {
+            Ok(found) if !found.in_scripts => {
+                return refused(format!(
+                    "a script cannot call {tool}; return, then call it yourself"
+                ))
+            }
             Ok(found) => found.name,
             Err(_) => return refused(format!("this session has no tool {tool:?}")),
         };

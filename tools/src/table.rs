@@ -29,18 +29,36 @@ use serde_json::{json, Value};
 use crate::arguments::*;
 use crate::operator::Operator;
 use crate::options::{Group, PackOptions};
-use crate::output::Outcome;
+use crate::output::{Outcome, ToolOutput};
+use crate::pack::Pack;
 use crate::schema::{schema_of, strict_for_openai};
 use crate::short;
 use crate::state::State;
 
 /// A tool's handler: reads its arguments and runs its `Operator` method.
-pub(crate) type Handler = for<'a> fn(
+pub(crate) type OperatorHandler = for<'a> fn(
     &'a Operator,
     &'a mut State,
     &'static str,
     Value,
 ) -> Pin<Box<dyn Future<Output = Outcome> + Send + 'a>>;
+
+/// A handler the pack runs itself, with the whole session in hand: `run`,
+/// whose script's calls go back through the pack.
+pub(crate) type PackHandler = for<'a> fn(
+    &'a Pack,
+    &'a mut State,
+    Value,
+) -> Pin<Box<dyn Future<Output = ToolOutput> + Send + 'a>>;
+
+/// Who answers a tool.
+#[derive(Clone, Copy)]
+pub(crate) enum Handler {
+    /// An `Operator` method: every tool but one.
+    Operator(OperatorHandler),
+    /// The pack.
+    Pack(PackHandler),
+}
 
 /// What a tool takes, and what handles it: made together by [`takes!`], so
 /// the schema a model is shown is the type the call is read into.
@@ -52,16 +70,26 @@ pub(crate) struct Takes {
 
 /// `takes!(ClickArgs => click)`: the schema of `ClickArgs`, and a handler
 /// that reads a call's arguments into one and runs `Operator::click`.
+/// `takes!(pack RunArgs => run_script)`: a `Pack` method given the raw
+/// arguments.
 macro_rules! takes {
     ($args:ty => $method:ident) => {
         Takes {
             schema: schema_of::<$args>,
-            handler: |operator, state, tool, arguments| {
+            handler: Handler::Operator(|operator, state, tool, arguments| {
                 Box::pin(async move {
                     let args: $args = crate::args::parse(tool, arguments)?;
                     operator.$method(state, args).await
                 })
-            },
+            }),
+        }
+    };
+    (pack $args:ty => $method:ident) => {
+        Takes {
+            schema: schema_of::<$args>,
+            handler: Handler::Pack(|pack, state, arguments| {
+                Box::pin(pack.$method(state, arguments))
+            }),
         }
     };
 }
@@ -153,6 +181,16 @@ pub(crate) struct Tool {
     /// Offered in place of the core tool of the same name when its group
     /// is on (the forms group's `screenshot` of one element).
     pub(crate) widens_core: bool,
+    /// It loads pages: the session's memory is weighed after it.
+    pub(crate) loads_pages: bool,
+    /// A `run` script may call it (not `run` itself, nor a handoff, which
+    /// would leave the script waiting on a person).
+    pub(crate) in_scripts: bool,
+    /// It may be called while a person has the session (the handoff's own
+    /// call); every other call is told to wait.
+    pub(crate) during_handoff: bool,
+    /// It ends the browser: no picture of the page after it.
+    pub(crate) ends_browser: bool,
     /// Its short form in `tabwright shell`, if it has one.
     pub(crate) short: Option<short::Form>,
     /// Example arguments, for the README's table of tools (which a test
@@ -181,6 +219,10 @@ impl Tool {
             answers: Answers::Page,
             takes,
             widens_core: false,
+            loads_pages: false,
+            in_scripts: true,
+            during_handoff: false,
+            ends_browser: false,
             short: None,
             example: "`{}`",
         }
@@ -240,6 +282,7 @@ fn core_screenshot_schema() -> Value {
 /// group's.
 pub(crate) static TABLE: &[Tool] = &[
     Tool {
+        loads_pages: true,
         hints: Hints { destructive: false, idempotent: true, ..Hints::ACT },
         answers: Answers::Itself,
         short: Some(short::OPEN),
@@ -399,6 +442,7 @@ pub(crate) static TABLE: &[Tool] = &[
         )
     },
     Tool {
+        loads_pages: true,
         hints: Hints::MOVE,
         ..Tool::action(
             "back",
@@ -408,6 +452,7 @@ pub(crate) static TABLE: &[Tool] = &[
         )
     },
     Tool {
+        loads_pages: true,
         hints: Hints::MOVE,
         ..Tool::action(
             "forward",
@@ -417,6 +462,7 @@ pub(crate) static TABLE: &[Tool] = &[
         )
     },
     Tool {
+        loads_pages: true,
         hints: Hints::MOVE,
         under_dialog: true,
         answers: Answers::Itself,
@@ -478,6 +524,7 @@ pub(crate) static TABLE: &[Tool] = &[
         )
     },
     Tool {
+        ends_browser: true,
         hints: Hints { idempotent: true, open_world: false, ..Hints::ACT },
         under_dialog: true,
         answers: Answers::Itself,
@@ -514,6 +561,8 @@ pub(crate) static TABLE: &[Tool] = &[
     },
     // The person group.
     Tool {
+        in_scripts: false,
+        during_handoff: true,
         group: Group::Person,
         hints: Hints {
             read_only: false,
@@ -647,13 +696,14 @@ pub(crate) static TABLE: &[Tool] = &[
     },
     // The code group.
     Tool {
+        in_scripts: false,
         group: Group::Code,
         example: r#"`{"script": "for (const e of await tw.elements()) if (e.role === 'checkbox' && !e.checked) await tw.click({element: e.number});"}`"#,
         ..Tool::action(
             "run",
             "Run a script of tool calls",
             "Run JavaScript that calls this session's tools: `await tw.click({element: 3})` returns the answer's text (a failure throws), `await tw.elements()` the numbered elements as data ({number, role, name, value, checked, ...}); `return` a value. Sandboxed: no network, files or timers; at most 30 s (timeout), 200 calls. Answers what it returned, a line per call, then the page.",
-            takes!(RunArgs => run_within),
+            takes!(pack RunArgs => run_script),
         )
     },
 ];
