@@ -203,14 +203,14 @@ impl Refusals {
 /// A connection to the proxy from an address that is not among the
 /// policy's clients: closed before a byte was read.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Stranger {
+pub struct RefusedClient {
     /// Where it came from.
     pub from: SocketAddr,
     /// When.
     pub at: SystemTime,
 }
 
-impl fmt::Display for Stranger {
+impl fmt::Display for RefusedClient {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
@@ -220,8 +220,8 @@ impl fmt::Display for Stranger {
     }
 }
 
-/// At most this many strangers are kept; the oldest go first.
-const STRANGERS_KEPT: usize = 1_000;
+/// At most this many refused clients are kept; the oldest go first.
+const REFUSED_CLIENTS_KEPT: usize = 1_000;
 
 /// The policy, the resolver it trusts, and the record of what it refused.
 #[derive(Clone)]
@@ -229,7 +229,7 @@ pub struct Guard {
     policy: Arc<Policy>,
     resolver: Arc<dyn Resolve>,
     refusals: Refusals,
-    strangers: Arc<parking_lot::Mutex<Journal<Stranger>>>,
+    refused_clients: Arc<parking_lot::Mutex<Journal<RefusedClient>>>,
 }
 
 impl fmt::Debug for Guard {
@@ -252,14 +252,14 @@ impl Guard {
             policy: Arc::new(policy),
             resolver,
             refusals: Refusals::default(),
-            strangers: Arc::new(parking_lot::Mutex::new(Journal::new(STRANGERS_KEPT))),
+            refused_clients: Arc::new(parking_lot::Mutex::new(Journal::new(REFUSED_CLIENTS_KEPT))),
         }
     }
 
     /// Connections to the proxy refused because they came from an address
     /// not among the policy's clients.
-    pub fn strangers(&self) -> Vec<Stranger> {
-        self.strangers.lock().iter().cloned().collect()
+    pub fn refused_clients(&self) -> Vec<RefusedClient> {
+        self.refused_clients.lock().iter().cloned().collect()
     }
 
     /// Whether a connection from `peer` may use the proxy: on loopback (the
@@ -276,7 +276,7 @@ impl Guard {
         };
         if !admitted {
             tracing::warn!(%peer, "the guard's proxy refused a connection from a stranger");
-            self.strangers.lock().push(Stranger {
+            self.refused_clients.lock().push(RefusedClient {
                 from: peer,
                 at: SystemTime::now(),
             });

@@ -103,7 +103,7 @@ pub struct Policy {
     pub listen: Option<std::net::IpAddr>,
     /// Who may connect to the proxy when it listens on `listen`
     /// (`--guard-clients`): a connection from any other address is closed
-    /// before a byte is read, and recorded ([`Guard::strangers`](crate::Guard::strangers)).
+    /// before a byte is read, and recorded ([`Guard::refused_clients`](crate::Guard::refused_clients)).
     pub clients: Vec<ipnet::IpNet>,
     /// An HTTP proxy every request leaves through (`--upstream-proxy`), for
     /// a machine that reaches the web only that way. The guard still

@@ -474,14 +474,14 @@ pub(crate) struct ActAnswer {
     pub(crate) value: Option<String>,
     pub(crate) focused: Option<bool>,
     pub(crate) selected_all: Option<bool>,
-    pub(crate) file: Option<FileField>,
+    pub(crate) file: Option<WireFileField>,
     pub(crate) selected: Option<Vec<String>>,
 }
 
 /// The file field an element stands for.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct FileField {
+pub(crate) struct WireFileField {
     pub(crate) multiple: bool,
     pub(crate) files: Vec<String>,
     pub(crate) path: Option<String>,

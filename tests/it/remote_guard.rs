@@ -244,11 +244,11 @@ async fn remote_stays_guarded(backend: Backend) {
     );
     assert!(
         guard
-            .strangers()
+            .refused_clients()
             .iter()
             .any(|stranger| stranger.from.ip() == stranger_ns.address()),
         "{:?}",
-        guard.strangers()
+        guard.refused_clients()
     );
 
     // Closing the session leaves the remote browser running and closes the

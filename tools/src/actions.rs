@@ -9,16 +9,16 @@ use marks::{RenderOptions, SnapshotOptions};
 use serde_json::Value;
 
 use crate::after::Expected;
-use crate::args::{check_address, check_text_length, delta, direction_word, target, Aim};
 use crate::arguments::{self, ImageFormat, TabAction};
 use crate::error::ToolError;
-use crate::operator::{acted, Operator};
+use crate::operator::{done_if_interrupted, Operator};
 use crate::options::Answers;
 use crate::output::{
     console_line, fenced, join, mime, quote_list, typed_line, Image, Outcome, ToolOutput,
 };
-use crate::shown::{address, shown};
+use crate::page_strings::{address, shown};
 use crate::state::{digest, Picture, State};
+use crate::validate::{check_address, check_text_length, delta, direction_word, target, Aim};
 
 /// The longest `wait_for` waits.
 const WAIT_LIMIT: Duration = Duration::from_secs(30);
@@ -150,7 +150,8 @@ impl Operator {
         let click = arguments::click_kind(args.button, args.count, &args.modifiers)?;
         match target("click", args.element, args.x, args.y)? {
             Aim::Element(number) => {
-                let done = acted(self.marks.click_with(&self.driver, number, click).await)?;
+                let done =
+                    done_if_interrupted(self.marks.click_with(&self.driver, number, click).await)?;
                 let did = match &done.elsewhere {
                     Some(elsewhere) => crate::error::went_elsewhere(number, elsewhere),
                     None => arguments::clicked(click, &format!("[{number}]")),
@@ -159,7 +160,7 @@ impl Operator {
             }
             Aim::Point(x, y) => {
                 self.on_screen("click", x, y).await?;
-                acted(marks::press_at_with(&self.driver, x, y, click).await)?;
+                done_if_interrupted(marks::press_at_with(&self.driver, x, y, click).await)?;
                 self.after(state, arguments::clicked(click, &format!("at ({x}, {y})")))
                     .await
             }
@@ -173,7 +174,7 @@ impl Operator {
         let mut went = None;
         match args.element {
             Some(number) => {
-                let done = acted(
+                let done = done_if_interrupted(
                     self.marks
                         .type_into(&self.driver, number, &typed, !args.append)
                         .await,
@@ -183,7 +184,7 @@ impl Operator {
                     .map(|elsewhere| crate::error::went_elsewhere(number, &elsewhere));
                 let before = done.before;
                 if args.submit {
-                    acted(
+                    done_if_interrupted(
                         self.driver
                             .press(KeyPress::from(driver_core::Key::Enter))
                             .await,
@@ -212,9 +213,9 @@ impl Operator {
     }
 
     pub(crate) async fn type_focused(&self, text: &str, submit: bool) -> Result<(), ToolError> {
-        acted(self.driver.type_text(text).await)?;
+        done_if_interrupted(self.driver.type_text(text).await)?;
         if submit {
-            acted(
+            done_if_interrupted(
                 self.driver
                     .press(KeyPress::from(driver_core::Key::Enter))
                     .await,
@@ -239,7 +240,7 @@ impl Operator {
             return Err(ToolError::bad("press", "at most 50 keys at a time"));
         }
         for press in presses {
-            acted(self.driver.press(press).await)?;
+            done_if_interrupted(self.driver.press(press).await)?;
         }
         self.after(state, format!("Pressed {}.", args.keys.trim()))
             .await
@@ -271,13 +272,13 @@ impl Operator {
     pub(crate) async fn hover(&self, state: &mut State, args: arguments::HoverArgs) -> Outcome {
         match target("hover", args.element, args.x, args.y)? {
             Aim::Element(number) => {
-                acted(self.marks.hover(&self.driver, number).await)?;
+                done_if_interrupted(self.marks.hover(&self.driver, number).await)?;
                 self.after(state, format!("The mouse is over [{number}]."))
                     .await
             }
             Aim::Point(x, y) => {
                 self.on_screen("hover", x, y).await?;
-                acted(self.driver.move_mouse(x, y).await)?;
+                done_if_interrupted(self.driver.move_mouse(x, y).await)?;
                 self.after(state, format!("The mouse is at ({x}, {y})."))
                     .await
             }
@@ -297,7 +298,7 @@ impl Operator {
                 match (args.x, args.y) {
                     (Some(x), Some(y)) => {
                         self.on_screen("scroll", x, y).await?;
-                        acted(self.driver.wheel(x, y, dx, dy).await)?
+                        done_if_interrupted(self.driver.wheel(x, y, dx, dy).await)?
                     }
                     (None, None) => {
                         self.driver
@@ -329,7 +330,7 @@ impl Operator {
                     height: u32::try_from(located.rect.height.max(1)).unwrap_or(1),
                 };
                 let (dx, dy) = delta(direction, args.pixels, size)?;
-                acted(self.driver.wheel(located.x, located.y, dx, dy).await)?;
+                done_if_interrupted(self.driver.wheel(located.x, located.y, dx, dy).await)?;
                 self.after(
                     state,
                     format!("Scrolled [{number}] {}.", direction_word(direction)),

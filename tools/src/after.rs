@@ -11,14 +11,14 @@ use crate::error::{dialog_sentence, ToolError};
 use crate::operator::Operator;
 use crate::options::Answers;
 use crate::output::{console_line, fenced, join, mime, size, Image, Outcome, ToolOutput};
+use crate::page_strings::{address, shown};
 use crate::phases::since;
 use crate::settle::{settle, Begin, Settled};
-use crate::shown::{address, shown};
 use crate::state::State;
 
 /// What a read of the page looks for.
 #[derive(Debug, Clone, Copy)]
-enum Look<'a> {
+enum PageRead<'a> {
     /// The page (or a part of it), as a snapshot.
     Page(SnapshotOptions),
     /// What matches a search.
@@ -194,7 +194,7 @@ impl Operator {
         options: SnapshotOptions,
         begin: Begin,
     ) -> Result<Option<Snapshot>, ToolError> {
-        self.settled_look(state, lines, Look::Page(options), begin)
+        self.settled_look(state, lines, PageRead::Page(options), begin)
             .await
     }
 
@@ -208,7 +208,7 @@ impl Operator {
         scope: Option<u32>,
         whole: bool,
     ) -> Result<Option<Snapshot>, ToolError> {
-        self.settled_look(state, lines, Look::Text { scope, whole }, Begin::Now)
+        self.settled_look(state, lines, PageRead::Text { scope, whole }, Begin::Now)
             .await
     }
 
@@ -219,16 +219,18 @@ impl Operator {
         text: &str,
         role: Option<&str>,
     ) -> Result<Option<Snapshot>, ToolError> {
-        self.settled_look(state, lines, Look::Find { text, role }, Begin::Now)
+        self.settled_look(state, lines, PageRead::Find { text, role }, Begin::Now)
             .await
     }
 
     /// Reads the page as `look` says.
-    async fn look(&self, look: Look<'_>) -> Result<Snapshot, MarksError> {
+    async fn look(&self, look: PageRead<'_>) -> Result<Snapshot, MarksError> {
         match look {
-            Look::Page(options) => self.marks.snapshot(&self.driver, options).await,
-            Look::Find { text, role } => self.marks.find(&self.driver, text, role).await,
-            Look::Text { scope, whole } => self.marks.read_text(&self.driver, scope, whole).await,
+            PageRead::Page(options) => self.marks.snapshot(&self.driver, options).await,
+            PageRead::Find { text, role } => self.marks.find(&self.driver, text, role).await,
+            PageRead::Text { scope, whole } => {
+                self.marks.read_text(&self.driver, scope, whole).await
+            }
         }
     }
 
@@ -236,7 +238,7 @@ impl Operator {
         &self,
         state: &mut State,
         lines: &mut Vec<String>,
-        look: Look<'_>,
+        look: PageRead<'_>,
         begin: Begin,
     ) -> Result<Option<Snapshot>, ToolError> {
         // A tab that closed is noticed by the call after (which then moves

@@ -1,4 +1,4 @@
-//! The arguments each tool takes, as Rust types: what `args::parse` reads a
+//! The arguments each tool takes, as Rust types: what `validate::parse` reads a
 //! model's call into, and what `schema` turns into the JSON Schemas a model
 //! is shown. The doc comment of every field is that field's description in
 //! the schema, so it is written for a model; the types' own doc comments

@@ -4,7 +4,7 @@
 use driver_core::{DialogKind, DriverError};
 use marks::{MarksError, Unsuitable};
 
-use crate::shown::{address, fenced, shown};
+use crate::page_strings::{address, fenced, shown};
 
 /// Why a tool call failed.
 #[derive(Debug, thiserror::Error)]

@@ -9,7 +9,7 @@ use serde_json::json;
 
 use crate::arguments;
 use crate::error::ToolError;
-use crate::operator::{acted, Operator};
+use crate::operator::{done_if_interrupted, Operator};
 use crate::output::{quote_list, size, Outcome, ToolOutput};
 use crate::state::State;
 
@@ -57,7 +57,7 @@ impl Operator {
         selector: &str,
     ) -> Result<(), ToolError> {
         self.driver.eval(&CATCH.replace("TOKEN", token)).await?;
-        let clicked = acted(self.marks.click(&self.driver, element).await);
+        let clicked = done_if_interrupted(self.marks.click(&self.driver, element).await);
         let caught = self
             .driver
             .eval(&format!("document.querySelector({selector:?}) !== null"))
@@ -133,7 +133,7 @@ impl Operator {
         if let Some(field) = &located.file {
             fits(field.multiple, files, || format!("[{number}]"))?;
         }
-        let clicked = acted(self.marks.click(&self.driver, number).await);
+        let clicked = done_if_interrupted(self.marks.click(&self.driver, number).await);
         let chooser = self.driver.take_file_chooser().await;
         clicked?;
         let target = match (chooser?, &located.file) {

@@ -10,7 +10,7 @@ use serde_json::json;
 use crate::after::Expected;
 use crate::arguments;
 use crate::error::ToolError;
-use crate::operator::{acted, Operator};
+use crate::operator::{done_if_interrupted, Operator};
 use crate::output::{Image, Outcome, ToolOutput};
 use crate::state::State;
 
@@ -38,7 +38,7 @@ impl Operator {
         let mut done = Vec::new();
         let mut expected = Vec::new();
         for field in &args.fields {
-            crate::args::check_text_length(&field.value)?;
+            crate::validate::check_text_length(&field.value)?;
             let value = self.secrets.fill_in("fill", &field.value)?;
             let number = field.element;
             let answer = self.marks.locate(&self.driver, number, true).await?;
@@ -72,7 +72,7 @@ impl Operator {
                         ));
                     }
                     if answer.checked != Some(wanted) {
-                        acted(self.marks.click(&self.driver, number).await)?;
+                        done_if_interrupted(self.marks.click(&self.driver, number).await)?;
                     }
                     format!(
                         "[{number}] {}",
@@ -80,7 +80,7 @@ impl Operator {
                     )
                 }
                 _ => {
-                    let before = acted(
+                    let before = done_if_interrupted(
                         self.marks
                             .type_into(&self.driver, number, &value, true)
                             .await,
@@ -108,38 +108,39 @@ impl Operator {
                 "say where to: to (an element number) or x and y",
             ));
         }
-        let target = crate::args::target("drag", args.to, args.x, args.y)?;
+        let target = crate::validate::target("drag", args.to, args.x, args.y)?;
         let source =
-            crate::args::target("drag", args.from, args.from_x, args.from_y).map_err(|_| {
+            crate::validate::target("drag", args.from, args.from_x, args.from_y).map_err(|_| {
                 ToolError::bad(
                     "drag",
                     "say what to pick up: from (an element number) or from_x and from_y",
                 )
             })?;
-        if let (crate::args::Aim::Element(to), crate::args::Aim::Element(from)) = (&target, &source)
+        if let (crate::validate::Aim::Element(to), crate::validate::Aim::Element(from)) =
+            (&target, &source)
         {
             if to == from {
                 return Err(ToolError::bad("drag", "from and to are the same element"));
             }
         }
         let (start, what) = match source {
-            crate::args::Aim::Element(from) => {
+            crate::validate::Aim::Element(from) => {
                 let located = self.marks.locate(&self.driver, from, true).await?;
                 ((located.x, located.y), format!("[{from}]"))
             }
-            crate::args::Aim::Point(x, y) => {
+            crate::validate::Aim::Point(x, y) => {
                 self.on_screen("drag", x, y).await?;
                 ((x, y), format!("from ({x}, {y})"))
             }
         };
         let (end, onto) = match target {
-            crate::args::Aim::Element(to) => {
+            crate::validate::Aim::Element(to) => {
                 // The target is read with the source in view: scrolling it
                 // into the middle could move the source off screen.
                 let answer = self.marks.locate(&self.driver, to, false).await?;
                 ((answer.x, answer.y), format!("onto [{to}]"))
             }
-            crate::args::Aim::Point(x, y) => {
+            crate::validate::Aim::Point(x, y) => {
                 self.on_screen("drag", x, y).await?;
                 ((x, y), format!("to ({x}, {y})"))
             }
@@ -171,14 +172,14 @@ impl Operator {
                 start.0 + (end.0 - start.0) * t,
                 start.1 + (end.1 - start.1) * t,
             );
-            acted(
+            done_if_interrupted(
                 self.driver
                     .devtools("Input.dispatchMouseEvent", mouse("mouseMoved", at, 1))
                     .await
                     .map(|_| ()),
             )?;
         }
-        acted(
+        done_if_interrupted(
             self.driver
                 .devtools("Input.dispatchMouseEvent", mouse("mouseReleased", end, 0))
                 .await

@@ -59,7 +59,6 @@
 
 mod actions;
 mod after;
-mod args;
 mod arguments;
 mod emulation;
 mod error;
@@ -70,6 +69,7 @@ mod operator;
 mod options;
 mod output;
 mod pack;
+mod page_strings;
 mod person;
 mod phases;
 mod run;
@@ -78,11 +78,11 @@ mod script;
 mod secrets;
 mod settle;
 mod short;
-mod shown;
 mod state;
 mod storage;
 mod table;
 pub mod trace;
+mod validate;
 mod vendor;
 mod vision;
 mod watch;

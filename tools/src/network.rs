@@ -12,7 +12,7 @@ use crate::arguments;
 use crate::error::ToolError;
 use crate::operator::Operator;
 use crate::output::{size, Outcome, ToolOutput};
-use crate::shown::address;
+use crate::page_strings::address;
 use crate::state::State;
 
 /// The most requests one `requests` answer lists (the latest).

@@ -106,7 +106,9 @@ impl Operator {
 /// An action that opened a dialog, or made the page close its own tab, did
 /// happen: the answer reports the dialog, or the tab now current (and what
 /// the action would have told is not known).
-pub(crate) fn acted<T: Default, E: Into<ToolError>>(result: Result<T, E>) -> Result<T, ToolError> {
+pub(crate) fn done_if_interrupted<T: Default, E: Into<ToolError>>(
+    result: Result<T, E>,
+) -> Result<T, ToolError> {
     match result.map_err(Into::into) {
         Err(ToolError::Driver(DriverError::DialogOpen { .. } | DriverError::NoSuchTab { .. }))
         | Err(ToolError::Marks(MarksError::Driver(

@@ -421,7 +421,7 @@ impl crate::pack::Pack {
         arguments: Value,
     ) -> crate::output::ToolOutput {
         use crate::output::ToolOutput;
-        let args: crate::arguments::RunArgs = match crate::args::parse("run", arguments) {
+        let args: crate::arguments::RunArgs = match crate::validate::parse("run", arguments) {
             Ok(args) => args,
             Err(error) => return ToolOutput::error(&error, state.fence),
         };

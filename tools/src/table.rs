@@ -78,7 +78,7 @@ macro_rules! takes {
             schema: schema_of::<$args>,
             handler: Handler::Operator(|operator, state, tool, arguments| {
                 Box::pin(async move {
-                    let args: $args = crate::args::parse(tool, arguments)?;
+                    let args: $args = crate::validate::parse(tool, arguments)?;
                     operator.$method(state, args).await
                 })
             }),
@@ -108,7 +108,7 @@ pub(crate) enum Mode {
 /// What a tool's answer holds beyond its first line, as its description
 /// says once (the sentence is written here, not in each description).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Answers {
+pub(crate) enum Returns {
     /// Only what it says.
     Itself,
     /// The page afterwards: what changed on it (text mode), or a picture
@@ -174,9 +174,9 @@ pub(crate) struct Tool {
     pub(crate) hints: Hints,
     /// It can be called while a JavaScript dialog blocks the page.
     pub(crate) under_dialog: bool,
-    /// What it does, for the model; [`Answers`] adds what it answers.
+    /// What it does, for the model; [`Returns`] adds what it answers.
     pub(crate) description: &'static str,
-    pub(crate) answers: Answers,
+    pub(crate) returns: Returns,
     pub(crate) takes: Takes,
     /// Offered in place of the core tool of the same name when its group
     /// is on (the forms group's `screenshot` of one element).
@@ -216,7 +216,7 @@ impl Tool {
             hints: Hints::ACT,
             under_dialog: false,
             description,
-            answers: Answers::Page,
+            returns: Returns::Page,
             takes,
             widens_core: false,
             loads_pages: false,
@@ -238,7 +238,7 @@ impl Tool {
     ) -> Tool {
         Tool {
             hints: Hints::READ,
-            answers: Answers::Itself,
+            returns: Returns::Itself,
             ..Tool::action(name, title, description, takes)
         }
     }
@@ -246,7 +246,7 @@ impl Tool {
     /// What the model reads of it, in this mode.
     pub(crate) fn def(&self, vision: bool) -> ToolDef {
         let mut description = self.description.to_owned();
-        if self.answers == Answers::Page {
+        if self.returns == Returns::Page {
             description.push_str(if vision { VISION_AFTER } else { TEXT_AFTER });
         }
         ToolDef {
@@ -284,7 +284,7 @@ pub(crate) static TABLE: &[Tool] = &[
     Tool {
         loads_pages: true,
         hints: Hints { destructive: false, idempotent: true, ..Hints::ACT },
-        answers: Answers::Itself,
+        returns: Returns::Itself,
         short: Some(short::OPEN),
         example: r#"`{"url": "https://example.com/", "new_tab": false}`"#,
         ..Tool::action(
@@ -465,7 +465,7 @@ pub(crate) static TABLE: &[Tool] = &[
         loads_pages: true,
         hints: Hints::MOVE,
         under_dialog: true,
-        answers: Answers::Itself,
+        returns: Returns::Itself,
         short: Some(short::TABS),
         example: r#"`{}`, `{"action": "switch", "tab": 2}`, `{"action": "new", "url": "…"}`"#,
         ..Tool::action(
@@ -527,7 +527,7 @@ pub(crate) static TABLE: &[Tool] = &[
         ends_browser: true,
         hints: Hints { idempotent: true, open_world: false, ..Hints::ACT },
         under_dialog: true,
-        answers: Answers::Itself,
+        returns: Returns::Itself,
         ..Tool::action(
             "close",
             "Close the browser",
@@ -550,7 +550,7 @@ pub(crate) static TABLE: &[Tool] = &[
     Tool {
         group: Group::Files,
         hints: Hints::LOCAL,
-        answers: Answers::Itself,
+        returns: Returns::Itself,
         example: r#"`{"path": "receipt.pdf"}`"#,
         ..Tool::action(
             "pdf",
@@ -604,7 +604,7 @@ pub(crate) static TABLE: &[Tool] = &[
         group: Group::State,
         // A save under a name that exists replaces it.
         hints: Hints { destructive: true, idempotent: true, ..Hints::LOCAL },
-        answers: Answers::Itself,
+        returns: Returns::Itself,
         example: r#"`{"name": "shop-login"}`"#,
         ..Tool::action(
             "state_save",
@@ -617,7 +617,7 @@ pub(crate) static TABLE: &[Tool] = &[
         group: Group::State,
         // It replaces the browser's cookies of the same names.
         hints: Hints { destructive: true, idempotent: true, ..Hints::LOCAL },
-        answers: Answers::Itself,
+        returns: Returns::Itself,
         example: r#"`{"name": "shop-login"}`"#,
         ..Tool::action(
             "state_load",
@@ -673,7 +673,7 @@ pub(crate) static TABLE: &[Tool] = &[
     Tool {
         group: Group::Emulation,
         hints: Hints { idempotent: true, ..Hints::LOCAL },
-        answers: Answers::Itself,
+        returns: Returns::Itself,
         example: r#"`{"device": "iPhone 15"}`, `{"width": 800, "timezone": "Asia/Tokyo", "locale": "fr-FR"}`"#,
         ..Tool::action(
             "emulate",
@@ -685,7 +685,7 @@ pub(crate) static TABLE: &[Tool] = &[
     // The script group.
     Tool {
         group: Group::Script,
-        answers: Answers::Itself,
+        returns: Returns::Itself,
         example: r#"`{"expression": "document.title"}`"#,
         ..Tool::action(
             "evaluate",

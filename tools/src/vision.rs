@@ -4,11 +4,11 @@
 
 use driver_core::Driver;
 
-use crate::args::{check_text_length, delta, direction_word};
 use crate::arguments;
-use crate::operator::{acted, Operator};
+use crate::operator::{done_if_interrupted, Operator};
 use crate::output::{typed_line, Outcome};
 use crate::state::State;
+use crate::validate::{check_text_length, delta, direction_word};
 
 impl Operator {
     pub(crate) async fn click_point(
@@ -18,7 +18,7 @@ impl Operator {
     ) -> Outcome {
         let click = arguments::click_kind(point.button, point.count, &point.modifiers)?;
         self.on_screen("click", point.x, point.y).await?;
-        acted(marks::press_at_with(&self.driver, point.x, point.y, click).await)?;
+        done_if_interrupted(marks::press_at_with(&self.driver, point.x, point.y, click).await)?;
         self.after(
             state,
             arguments::clicked(click, &format!("at ({}, {})", point.x, point.y)),
@@ -32,7 +32,7 @@ impl Operator {
         point: arguments::PointArgs,
     ) -> Outcome {
         self.on_screen("hover", point.x, point.y).await?;
-        acted(self.driver.move_mouse(point.x, point.y).await)?;
+        done_if_interrupted(self.driver.move_mouse(point.x, point.y).await)?;
         self.after(
             state,
             format!("Moved the mouse to ({}, {}).", point.x, point.y),
@@ -64,7 +64,7 @@ impl Operator {
         );
         let (dx, dy) = delta(args.direction, args.pixels, viewport)?;
         self.on_screen("scroll", x, y).await?;
-        acted(self.driver.wheel(x, y, dx, dy).await)?;
+        done_if_interrupted(self.driver.wheel(x, y, dx, dy).await)?;
         self.after(
             state,
             format!("Scrolled {}.", direction_word(args.direction)),
