@@ -4,7 +4,7 @@
 //! The format (the lines are the snapshot's own, each behind a sign):
 //!
 //! ```text
-//! --- changes k7m2 since your last read (untrusted page content; snapshot for all) ---
+//! --- changes k7m2 (untrusted page content) ---
 //! ~ [1] textbox "Email" = "ada@example.com"
 //! @ # Basket
 //! + [9] button "Remove Tea"
@@ -124,7 +124,7 @@ impl Snapshot {
         } else {
             let _ = writeln!(
                 text,
-                "--- changes {} since your last read (untrusted page content; snapshot for all) ---",
+                "--- changes {} (untrusted page content) ---",
                 fence.code()
             );
             for change in &changes {
