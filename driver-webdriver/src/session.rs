@@ -17,7 +17,7 @@ use crate::chromedriver::Chromedriver;
 use crate::errors::sort;
 
 /// How long the clean-up after a timed-out call may take.
-const RECOVERY_LIMIT: Duration = Duration::from_secs(8);
+const RECOVERY_LIMIT: Duration = Duration::from_secs(12);
 
 /// How long connecting to the browser's DevTools socket may take at start.
 const RELAY_LIMIT: Duration = Duration::from_secs(5);
@@ -410,7 +410,7 @@ impl WdSession {
 }
 
 /// How long chromedriver may take to answer `return 1` after a recovery.
-const PROBE_LIMIT: Duration = Duration::from_millis(1500);
+const PROBE_LIMIT: Duration = Duration::from_secs(4);
 
 impl WdSession {
     /// Whether the chromedriver we started has exited.

@@ -97,15 +97,17 @@ async fn a_real_grid() {
         .expect("the page that replaces the built-ins");
     site.page("/overrides", overrides).await;
     // A queue long enough for a node to start a browser on a busy machine
-    // (4 s was not, beside a second run of the suite).
-    let mut grid = Grid::start(2, Duration::from_secs(12), Duration::from_secs(8))
+    // (4 s was not, beside a second run of the suite), and a session
+    // timeout long enough for the first session's start there (8 s was
+    // not, with two runs of the suite at once).
+    let mut grid = Grid::start(2, Duration::from_secs(12), Duration::from_secs(14))
         .await
         .expect("a Grid");
 
     // One session on each node. (The first's timeout stays under the
-    // Grid's idle timeout: its spinning page below must be stopped before
-    // the node ends the session.)
-    let first = pack(&grid, &site, Duration::from_secs(8), None);
+    // Grid's session timeout: its spinning page below must be stopped
+    // before the node ends the session.)
+    let first = pack(&grid, &site, Duration::from_secs(12), None);
     let second = pack(&grid, &site, Duration::from_secs(20), None);
     for pack in [&first, &second] {
         let opened = pack.call("open", json!({ "url": site.url("/") })).await;
@@ -119,7 +121,7 @@ async fn a_real_grid() {
 
     // A client thinking for longer than the Grid's session timeout keeps
     // its session: it is kept alive while idle.
-    tokio::time::sleep(Duration::from_secs(12)).await;
+    tokio::time::sleep(Duration::from_secs(16)).await;
     let kept = second.call("snapshot", json!({})).await;
     assert!(
         !kept.is_error && kept.text.contains("Welcome home"),

@@ -145,7 +145,16 @@ async def main(url, origin, max_sessions, idle, token):
     release = asyncio.Event()
     tasks = [asyncio.create_task(visitor(url, origin, name, token, ready, release)) for name in names]
     for _ in names:
-        await asyncio.wait_for(ready.acquire(), 60)
+        # (A visitor that failed says why, rather than leaving this wait to
+        # time out.)
+        acquired = asyncio.create_task(ready.acquire())
+        done, _ = await asyncio.wait([acquired, *tasks], timeout=90,
+                                     return_when=asyncio.FIRST_COMPLETED)
+        for task in tasks:
+            if task.done() and task.exception() is not None:
+                raise task.exception()
+        if acquired not in done:
+            raise TimeoutError("a visitor did not open its page within 90 s")
     # Every session is open now: one more is refused.
     status, body = await refused(url, token, f"at most {max_sessions} sessions")
     print(f"one too many: HTTP {status}")
