@@ -65,9 +65,46 @@ const letterScaleOf = (look) => {
         }
       }
     }
-    look.letterScale = look.up ? scale * letterScaleOf(look.up) : scale;
+    look.letterScale = look.up ? scale * parentLetterScale(look) : scale;
   }
   return look.letterScale;
+};
+
+/**
+ * The letter scale of an element's parent. A transformed element (by any
+ * of the four properties) is a containing block, so the browser's
+ * `offsetParent` stops at the nearest one; where the element's offset
+ * parent is found up a path of plain parents (it is retargeted across
+ * shadow trees), nothing between is transformed, and each look between
+ * takes the offset parent's scale without reading its style. A long list
+ * of links costs one question per item, not three style reads.
+ * @param {Look} look  an element with a parent
+ * @returns {number}
+ */
+const parentLetterScale = (look) => {
+  const up = /** @type {Look} */ (look.up);
+  if (up.letterScale >= 0) return up.letterScale;
+  const anchor = offsetParentLook(look);
+  if (anchor === null) return letterScaleOf(up);
+  const scale = letterScaleOf(anchor);
+  for (let at = up; at !== anchor; at = /** @type {Look} */ (at.up)) at.letterScale = scale;
+  return scale;
+};
+
+/**
+ * The look of an element's offset parent, if the path to it is one of
+ * plain parents (no slot, no shadow root crossed), or null.
+ * @param {Look} look
+ * @returns {Look | null}
+ */
+const offsetParentLook = (look) => {
+  const anchor = "offsetParent" in look.element ? /** @type {HTMLElement} */ (look.element).offsetParent : null;
+  if (!anchor) return null;
+  for (let at = look; at.up !== null; at = at.up) {
+    if (at.up.element !== at.element.parentElement) return null;
+    if (at.up.element === anchor) return at.up;
+  }
+  return null;
 };
 
 /**
