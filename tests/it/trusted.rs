@@ -275,6 +275,7 @@ async fn painted_means_painted(backend: Backend) {
         "Words hidden from screen readers only, seen.",
         "A light label on a dark box beside it, seen.",
         "Over a box painted under it, seen.",
+        "A slightly smaller link, seen.",
         "The last line, seen.",
     ] {
         assert!(whole.text.contains(seen), "no {seen:?}:\n{}", whole.text);

@@ -580,6 +580,19 @@ const textOutside = (node, parent, edges) => {
 const textScrolledAway = (node, parent) => textOutside(node, parent, boundsOf(lookOf(parent)).scroll);
 
 /**
+ * Whether transforms draw an element too small to read along an axis (a
+ * `scaleY(0.02)`, a `scale: 0.01`, a box turned edge-on): its letters, at
+ * its font size (at least 16 px: an icon's font may be of no size), under
+ * SMALLEST_TEXT. Its own text is judged so already; this holds for a
+ * control's name and an icon alike.
+ * @param {Element} element
+ */
+const squashed = (element) => {
+  const look = lookOf(element);
+  return letterScaleOf(look) * Math.max(look.size(), 16) < SMALLEST_TEXT;
+};
+
+/**
  * Whether what an element draws is out of sight although nothing in its
  * style says hidden: pushed off the page (by its or an ancestor's
  * transform, too), or in a subtree the browser skips drawing
@@ -661,9 +674,9 @@ const contentRect = (element) => {
 const shownRect = perElement((element) => {
   if (!isHidden(element)) {
     const own = rectOf(element);
-    if (hasArea(own)) return clippedAway(element) || drawnAway(element) ? null : { rect: own, via: element };
+    if (hasArea(own)) return clippedAway(element) || drawnAway(element) || squashed(element) ? null : { rect: own, via: element };
     const content = contentRect(element);
-    return content ? { rect: content, via: element } : null;
+    return content && !squashed(element) ? { rect: content, via: element } : null;
   }
   const input = /** @type {HTMLInputElement} */ (element);
   if (element.tagName === "INPUT" && ["checkbox", "radio", "file"].includes(input.type) && input.labels) {
