@@ -801,8 +801,11 @@ async fn mcp_over_http_serves_many_clients() {
             .args([
                 "--max-sessions",
                 "3",
+                // (Long enough that the first client to open its page
+                // is not idle yet when the last one has, on a busy
+                // machine.)
                 "--idle-timeout",
-                "3",
+                "10",
                 "--timeout",
                 "20",
             ])
@@ -816,7 +819,7 @@ async fn mcp_over_http_serves_many_clients() {
         .arg(client)
         .arg(format!("http://127.0.0.1:{port}/mcp"))
         .arg(site.origin())
-        .args(["3", "3", "open-sesame"]);
+        .args(["3", "10", "open-sesame"]);
     let out = run(python, None).await;
     for expected in [
         "ada: sees only its own cookie",

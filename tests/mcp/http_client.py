@@ -43,8 +43,11 @@ async def visitor(url, origin, name, token, ready, release):
     theirs) reads the page and must see only its own."""
     async with streamablehttp_client(url, headers=headers_for(token)) as (read, write, _):
         async with ClientSession(read, write) as session:
+            print(f"{name}: initialize", file=sys.stderr, flush=True)
             await session.initialize()
+            print(f"{name}: open", file=sys.stderr, flush=True)
             opened = await session.call_tool("open", {"url": f"{origin}/remember?set={name}"})
+            print(f"{name}: opened", file=sys.stderr, flush=True)
             assert not opened.isError, text_of(opened)
             ready.release()
             await release.wait()

@@ -8,7 +8,9 @@
 //! pack's sentence, which clients show to the model; screenshots are MCP
 //! image content. A cancelled request stops its call (the pack stops what
 //! it was doing in the page); a request with a progress token gets a
-//! progress notification each second the call runs.
+//! progress notification each second the call runs, and over HTTP one
+//! without gets pings, so that a long call does not let its MCP session
+//! end as idle.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -487,6 +489,35 @@ async fn with_progress(
     }
 }
 
+/// Runs `call`, pinging `peer` a few times per `idle`: the MCP session
+/// layer ends a session that carried no message for that long, and a call
+/// that runs longer (a browser starting on a busy machine, a wait, a
+/// handoff) must not lose its session and its answer with it. Only a
+/// call's own request carries no progress token (those get progress).
+async fn with_pings(
+    call: impl std::future::Future<Output = ToolOutput>,
+    peer: &Peer<RoleServer>,
+    idle: Duration,
+) -> ToolOutput {
+    tokio::pin!(call);
+    let every = (idle / 3).clamp(Duration::from_secs(1), Duration::from_secs(60));
+    let mut ticks = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+    loop {
+        tokio::select! {
+            output = &mut call => return output,
+            _ = ticks.tick() => {
+                // The ping's being sent is what keeps the session; its
+                // answer is not waited for.
+                let peer = peer.clone();
+                tokio::spawn(async move {
+                    let ping = rmcp::model::ServerRequest::PingRequest(Default::default());
+                    let _ = tokio::time::timeout(every, peer.send_request(ping)).await;
+                });
+            }
+        }
+    }
+}
+
 impl ServerHandler for McpServer {
     fn get_info(&self) -> ServerConfig {
         let handles = match self.serves {
@@ -617,9 +648,12 @@ impl ServerHandler for McpServer {
             target
                 .pack
                 .call_until(&name, Value::Object(arguments), cancelled.cancelled_owned());
-        let output = match context.meta.get_progress_token() {
-            Some(token) => with_progress(call, token, &context.peer, &name).await,
-            None => call.await,
+        let output = match (context.meta.get_progress_token(), &self.serves) {
+            (Some(token), _) => with_progress(call, token, &context.peer, &name).await,
+            // Over HTTP a session with no message either way for the idle
+            // time is ended, a call under way or not: pings keep it.
+            (None, Serves::Hub { hub, .. }) => with_pings(call, &context.peer, hub.idle).await,
+            (None, Serves::One(_)) => call.await,
         };
         drop(through_host);
         Ok(self
