@@ -492,8 +492,8 @@ async fn with_progress(
 /// Runs `call`, pinging `peer` a few times per `idle`: the MCP session
 /// layer ends a session that carried no message for that long, and a call
 /// that runs longer (a browser starting on a busy machine, a wait, a
-/// handoff) must not lose its session and its answer with it. Only a
-/// call's own request carries no progress token (those get progress).
+/// handoff) must not lose its session and its answer with it. (A request
+/// with a progress token gets progress notifications instead.)
 async fn with_pings(
     call: impl std::future::Future<Output = ToolOutput>,
     peer: &Peer<RoleServer>,
