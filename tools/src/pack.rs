@@ -270,7 +270,10 @@ impl Pack {
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(state.phases);
         if let Some(traced) = traced {
-            self.record(state, traced, name, &output).await;
+            // (A picture after an action: not after a read, nor after
+            // the browser's end.)
+            let acted = tool.is_some_and(|tool| !tool.hints.read_only && !tool.ends_browser);
+            self.record(state, traced, name, acted, &output).await;
         }
         output
     }
@@ -327,14 +330,18 @@ impl Pack {
     /// Writes a call into the session's trace and its watch: the answer
     /// as the model reads it (scrubbed), a picture after an action, and
     /// what the guard refused and the page logged meanwhile.
-    async fn record(&self, state: &mut State, traced: Traced, name: &str, output: &ToolOutput) {
+    async fn record(
+        &self,
+        state: &mut State,
+        traced: Traced,
+        name: &str,
+        acted: bool,
+        output: &ToolOutput,
+    ) {
         let ms = u64::try_from(traced.started.elapsed().as_millis()).unwrap_or(u64::MAX);
         let step = self.steps.fetch_add(1, Ordering::Relaxed) + 1;
         let watch = self.operator.options.watch.as_ref();
         let answer = output.text.clone();
-        let acted = self
-            .find(name)
-            .is_ok_and(|tool| !tool.hints.read_only && !tool.ends_browser);
         // A picture after an action: for the trace, and for a watch whose
         // pictures do not come from a screencast while a person looks.
         let wanted = self.trace.is_some()
