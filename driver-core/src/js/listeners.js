@@ -9,7 +9,8 @@
 // world, by asking the page's world which elements are in it).
 //
 // It also notes when the document last changed (a MutationObserver from
-// the document's start, until settling's own watchers take over).
+// the document's start, until settling's own watchers take over), and how
+// many frames were painted since.
 //
 // It only records: the wrapped addEventListener is a Proxy of the
 // original (it calls it, with the same arguments, and reads as native
@@ -42,11 +43,37 @@
   // still from its last change, where it would otherwise have to watch it
   // for a while first (it knows nothing of what came before it looked).
   // Settling's own watchers take over the first time it looks (`stop`).
-  const changed = { at: performance.now(), stop: () => {} };
+  // It also counts the frames painted since that change, up to the three
+  // settling waits for after one (settle.js's FRAMES_QUIET), so that a page
+  // that loaded and painted while the navigation was still being answered
+  // has had its frames: a few frame callbacks after each burst of changes,
+  // none while the page is still, none once settling has taken over.
+  const changed = { at: performance.now(), frames: 0, stop: () => {} };
   try {
-    const observer = new MutationObserver(() => { changed.at = performance.now(); });
+    const frame = window.requestAnimationFrame.bind(window);
+    let counting = false;
+    let stopped = false;
+    const count = () => {
+      changed.frames++;
+      counting = !stopped && changed.frames < 3;
+      if (counting) frame(count);
+    };
+    const start = () => {
+      if (counting || stopped) return;
+      counting = true;
+      frame(count);
+    };
+    const observer = new MutationObserver(() => {
+      changed.at = performance.now();
+      changed.frames = 0;
+      start();
+    });
     observer.observe(document, { subtree: true, childList: true, characterData: true });
-    changed.stop = () => observer.disconnect();
+    start();
+    changed.stop = () => {
+      stopped = true;
+      observer.disconnect();
+    };
   } catch (ignored) {
     // No observer: settling watches for a while, as without this record.
   }

@@ -79,17 +79,19 @@
       // When the document last changed before it was watched, as the early
       // hooks saw it; once told, their observer stops (settle.js's own
       // watchers see what comes after).
-      const early = /** @type {{at: number, stop: () => void} | undefined} */ (page[Symbol.for(names.early + ".changed")]);
+      const early = /** @type {{at: number, frames: number, stop: () => void} | undefined} */ (page[Symbol.for(names.early + ".changed")]);
       let changed = early && typeof early.at === "number" ? early.at : null;
+      let changedFrames = early && typeof early.frames === "number" ? early.frames : null;
       const tell = () => {
         const detail = JSON.stringify({
           requests: state.requests, reads: state.reads, timers: state.timers.size,
-          submitted: state.submitted, changed,
+          submitted: state.submitted, changed, changedFrames,
         });
         try { dispatch.call(win, new CustomEvent(CHANNEL, { detail })); } catch { /* a page's own doing */ }
       };
       win.addEventListener(CHANNEL + "?", () => {
         if (early && typeof early.at === "number") changed = early.at;
+        if (early && typeof early.frames === "number") changedFrames = early.frames;
         tell();
         if (early && typeof early.stop === "function") {
           try { early.stop(); } catch { /* a page's own doing */ }

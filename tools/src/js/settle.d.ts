@@ -41,21 +41,21 @@ interface HookReport {
   /** When the document last changed before settling watched it, as the
    *  early hooks saw from its start (absent where they did not run). */
   changed?: number | null;
+  /** The frames painted since that change, as the early hooks counted
+   *  them (at most settle.js's FRAMES_QUIET). */
+  changedFrames?: number | null;
 }
 
 /** What settle.js keeps for one document of a window. */
 interface SettleState {
   doc: Document;
   lastChange: number;
+  /** The last change before settling watched the document and the
+   *  frames painted since, as the early hooks saw them. */
+  early: { at: number; frames: number } | null;
   navigating: boolean;
   navigatingSince: number;
   lastStyle: number;
-  /** The last `lastChange` / `lastStyle` a settle call saw, and the frame
-   *  count of that call when it first saw it (negative: from before it). */
-  seenChange: number;
-  changeFrame: number;
-  seenStyle: number;
-  styleFrame: number;
   hooks: HookReport;
   navigationReported: boolean;
   external: boolean;

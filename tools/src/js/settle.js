@@ -93,12 +93,9 @@
     const state = {
       // Nothing is known of what the document did before it was watched:
       // it must be seen still for a while, as after a change.
-      doc, lastChange: performance.now(), navigating: false, navigatingSince: 0,
+      doc, lastChange: performance.now(), early: null, navigating: false, navigatingSince: 0,
       // When an inline style or a class last changed (a script's animation).
       lastStyle: 0,
-      // The frame count (of one settle call) at which a change was first
-      // seen: quiet takes frames as well as time (see `FRAMES_QUIET`).
-      seenChange: -1, changeFrame: 0, seenStyle: -1, styleFrame: 0,
       // What hooks.js last said of the page's world.
       hooks: { requests: 0, reads: 0, timers: 0, submitted: null },
       // A call gave up while `navigating`: the next call does not wait on it.
@@ -122,6 +119,10 @@
     const changed = state.hooks.changed;
     if (typeof changed === "number" && Number.isFinite(changed) && changed < state.lastChange) {
       state.lastChange = changed;
+      const frames = state.hooks.changedFrames;
+      if (typeof frames === "number" && Number.isFinite(frames)) {
+        state.early = { at: changed, frames: Math.max(0, Math.min(FRAMES_QUIET, Math.floor(frames))) };
+      }
     }
 
     // A mutation observer on the document does not see into shadow trees:
@@ -304,17 +305,35 @@
      */
     const recent = (at, frame, now) =>
       now - at < quietMs || (frames - frame < FRAMES_QUIET && now - frameAt < FRAMELESS_MS);
+    /**
+     * The frame count of this call at which it first saw each document's
+     * last change and last style change: kept by the call, not the
+     * document, since a count means nothing to the next call (which holds
+     * a change from before its action to no frames at all).
+     * @type {Map<SettleState, {change: number, changeFrame: number, style: number, styleFrame: number}>}
+     */
+    const seen = new Map();
     const check = () => {
       const now = performance.now();
       const states = watched(window);
       for (const state of states) {
-        if (state.seenChange !== state.lastChange) {
-          state.seenChange = state.lastChange;
-          state.changeFrame = frameOf(state.lastChange);
+        let mark = seen.get(state);
+        if (!mark) {
+          mark = { change: NaN, changeFrame: 0, style: NaN, styleFrame: 0 };
+          seen.set(state, mark);
         }
-        if (state.seenStyle !== state.lastStyle) {
-          state.seenStyle = state.lastStyle;
-          state.styleFrame = frameOf(state.lastStyle);
+        if (mark.change !== state.lastChange) {
+          mark.change = state.lastChange;
+          mark.changeFrame = frameOf(state.lastChange);
+          // The early hooks' change, with the frames painted since it
+          // counted already (a page that loaded during the navigation).
+          if (state.early && state.early.at === state.lastChange && mark.changeFrame === 0) {
+            mark.changeFrame = -state.early.frames;
+          }
+        }
+        if (mark.style !== state.lastStyle) {
+          mark.style = state.lastStyle;
+          mark.styleFrame = frameOf(state.lastStyle);
         }
       }
       /** @type {Set<BusyCode>} */
@@ -336,9 +355,12 @@
           pending.add("submitted");
         }
         if (state.hooks.timers > 0) pending.add("timers");
-        if (recent(state.lastChange, state.changeFrame, now)) pending.add("changing");
+        const mark = seen.get(state);
+        const changeFrame = mark ? mark.changeFrame : 0;
+        const styleFrame = mark ? mark.styleFrame : 0;
+        if (recent(state.lastChange, changeFrame, now)) pending.add("changing");
         if (afterAction && now - start < ANIMATION_GRACE_MS &&
-            (recent(state.lastStyle, state.styleFrame, now) || animating(state))) {
+            (recent(state.lastStyle, styleFrame, now) || animating(state))) {
           pending.add("animating");
         }
       }
