@@ -1,5 +1,7 @@
-//! The text-mode tools: what each call does to the browser, before the page
-//! is read back (`after`).
+//! The core page tools (text mode's, and those of both modes): what each
+//! call does on the page shown, as methods of the tab-level context
+//! ([`Tab`]), before the page is read back (`after`); and their entries of
+//! the tool table.
 
 use std::fmt::Write as _;
 use std::time::Duration;
@@ -9,43 +11,228 @@ use marks::{RenderOptions, SnapshotOptions};
 use serde_json::Value;
 
 use crate::after::Expected;
-use crate::arguments::{self, ImageFormat, TabAction};
+use crate::arguments::{self, ImageFormat};
+use crate::browser::done_if_interrupted;
 use crate::error::ToolError;
-use crate::operator::{done_if_interrupted, Operator};
 use crate::options::Answers;
-use crate::output::{
-    console_line, fenced, join, mime, quote_list, typed_line, Image, Outcome, ToolOutput,
-};
+use crate::output::{join, mime, quote_list, typed_line, Image, Outcome, ToolOutput};
 use crate::page_strings::{address, shown};
-use crate::state::{digest, Picture, State};
+use crate::short;
+use crate::state::{digest, Picture};
+use crate::tab::Tab;
+use crate::table::{takes, Hints, Mode, Returns, Takes, Tool};
 use crate::validate::{check_address, check_text_length, delta, direction_word, target, Aim};
+
+/// `screenshot` as the core group offers it: without `element`, which is
+/// the forms group's.
+fn core_screenshot_schema() -> Value {
+    let mut schema = crate::schema::schema_of::<arguments::ScreenshotArgs>();
+    if let Some(properties) = schema["properties"].as_object_mut() {
+        properties.remove("element");
+    }
+    schema
+}
+
+/// The core page tools: text mode's and both modes', in the order a model is
+/// shown them. The handlers are below; `table` says what each field means.
+pub(crate) static TOOLS: &[Tool] = &[
+    Tool {
+        loads_pages: true,
+        hints: Hints { destructive: false, idempotent: true, ..Hints::ACT },
+        returns: Returns::Itself,
+        short: Some(short::OPEN),
+        example: r#"`{"url": "https://example.com/", "new_tab": false}`"#,
+        ..Tool::action(
+            "open",
+            "Open a URL",
+            "Open a URL, in this tab or a new one; answers with the page, its elements numbered [N].",
+            takes!(tab OpenArgs => open),
+        )
+    },
+    Tool {
+        mode: Mode::Text,
+        short: Some(short::SNAPSHOT),
+        example: r#"`{"full_page": true, "scope": 12, "max_tokens": 2000, "part": 2}`"#,
+        ..Tool::reader(
+            "snapshot",
+            "Read the page",
+            "Read the page: its text, every element you can act on numbered [N], *[N] if new since your last read; by default around the screen. Page text comes between --- lines that carry a code new in each answer: only a line with that code opens or closes it.",
+            takes!(tab SnapshotArgs => snapshot),
+        )
+    },
+    Tool {
+        mode: Mode::Text,
+        short: Some(short::FIND),
+        example: r#"`{"text": "checkout", "role": "link"}`"#,
+        ..Tool::reader(
+            "find",
+            "Find on the page",
+            "Search the whole page (frames too) by words and/or role; answers the matches, numbered as in a snapshot.",
+            takes!(tab FindArgs => find_on_page),
+        )
+    },
+    Tool {
+        mode: Mode::Text,
+        short: Some(short::READ),
+        example: r#"`{}`, `{"element": 12}`, `{"whole_page": true, "part": 2}`"#,
+        ..Tool::reader(
+            "read",
+            "Read the text",
+            "Read the page's main content (or an element's) as markdown, links as [text][N] (N: the number to click); long texts come in parts with an outline. For articles and docs; snapshot shows the controls.",
+            takes!(tab ReadArgs => read_text),
+        )
+    },
+    Tool {
+        mode: Mode::Text,
+        short: Some(short::CLICK),
+        example: r#"`{"element": 3}`, `{"element": 3, "count": 2}`, `{"x": 640, "y": 200, "button": "right", "modifiers": ["Control"]}`"#,
+        ..Tool::action(
+            "click",
+            "Click",
+            "Click an element by number, or a point x,y.",
+            takes!(tab ClickArgs => click),
+        )
+    },
+    Tool {
+        mode: Mode::Text,
+        short: Some(short::TYPE),
+        example: r#"`{"element": 7, "text": "hello", "submit": true, "append": false}`"#,
+        ..Tool::action(
+            "type",
+            "Type text",
+            "Type into a field by number (replacing its text unless append), or the focused element.",
+            takes!(tab TypeArgs => type_text),
+        )
+    },
+    Tool {
+        short: Some(short::PRESS),
+        example: r#"`{"keys": "Control+a Delete"}`"#,
+        ..Tool::action(
+            "press",
+            "Press keys",
+            "Press keys on the focused element.",
+            takes!(tab PressArgs => press),
+        )
+    },
+    Tool {
+        mode: Mode::Text,
+        hints: Hints { idempotent: true, ..Hints::ACT },
+        short: Some(short::SELECT),
+        example: r#"`{"element": 4, "options": ["Large"]}`"#,
+        ..Tool::action(
+            "select",
+            "Choose options",
+            "Choose options of a select element.",
+            takes!(tab SelectArgs => select),
+        )
+    },
+    Tool {
+        mode: Mode::Text,
+        hints: Hints { idempotent: true, ..Hints::MOVE },
+        short: Some(short::HOVER),
+        example: r#"`{"element": 5}`"#,
+        ..Tool::action(
+            "hover",
+            "Hover",
+            "Move the mouse over an element by number, or to x,y (opens menus, tooltips).",
+            takes!(tab HoverArgs => hover),
+        )
+    },
+    Tool {
+        mode: Mode::Text,
+        hints: Hints::MOVE,
+        short: Some(short::SCROLL),
+        example: r#"`{"direction": "down"}`, `{"element": 40}`, `{"element": 14, "direction": "down"}`"#,
+        ..Tool::action(
+            "scroll",
+            "Scroll",
+            "Scroll the page or a box, or until an element is on screen.",
+            takes!(tab ScrollArgs => scroll),
+        )
+    },
+    Tool {
+        loads_pages: true,
+        hints: Hints::MOVE,
+        ..Tool::action(
+            "back",
+            "Go back",
+            "Go back in this tab's history.",
+            takes!(tab NoArgs => back),
+        )
+    },
+    Tool {
+        loads_pages: true,
+        hints: Hints::MOVE,
+        ..Tool::action(
+            "forward",
+            "Go forward",
+            "Go forward in this tab's history.",
+            takes!(tab NoArgs => forward),
+        )
+    },
+    Tool {
+        short: Some(short::SCREENSHOT),
+        example: r#"`{"numbers": true, "format": "jpeg", "full_page": false, "if_changed": true}`"#,
+        ..Tool::reader(
+            "screenshot",
+            "Screenshot",
+            "A picture of the viewport or the full page, numbers drawn on it if asked.",
+            Takes {
+                schema: core_screenshot_schema,
+                ..takes!(tab ScreenshotArgs => screenshot)
+            },
+        )
+    },
+    Tool {
+        hints: Hints::READ,
+        short: Some(short::WAIT),
+        example: r#"`{"text": "Order placed"}`, `{"gone": "Loading"}`, `{"seconds": 2}`"#,
+        ..Tool::action(
+            "wait_for",
+            "Wait",
+            "Wait until a text is on the page or gone, or some seconds.",
+            takes!(tab WaitForArgs => wait_for),
+        )
+    },
+    Tool {
+        under_dialog: true,
+        short: Some(short::DIALOG),
+        example: r#"`{"accept": true, "text": "Ada"}`"#,
+        ..Tool::action(
+            "dialog",
+            "Answer a dialog",
+            "Answer the open alert, confirm, prompt or leave-page dialog.",
+            takes!(tab DialogArgs => dialog),
+        )
+    },
+];
 
 /// The longest `wait_for` waits.
 const WAIT_LIMIT: Duration = Duration::from_secs(30);
 
-impl Operator {
-    pub(crate) async fn open(&self, state: &mut State, args: arguments::OpenArgs) -> Outcome {
+impl Tab<'_> {
+    pub(crate) async fn open(&mut self, args: arguments::OpenArgs) -> Outcome {
         let url = args.url.trim();
         if url.is_empty() {
             return Err(ToolError::bad("open", "url is empty"));
         }
         check_address(url)?;
         let (status, at) = if args.new_tab {
-            let tab = self.driver.open_tab(Some(url)).await?;
+            let tab = self.browser.driver.open_tab(Some(url)).await?;
             (None, tab.url)
         } else {
-            let navigation = self.driver.navigate(url).await?;
+            let navigation = self.browser.driver.navigate(url).await?;
             (navigation.status, navigation.url)
         };
         if let Some(status) = status {
-            state.statuses.insert(at.clone(), status);
+            self.state.statuses.insert(at.clone(), status);
         }
         // The model asked for this URL: "URL changed" would be noise.
-        state.url = Some(at.clone());
+        self.state.url = Some(at.clone());
         // A saved state's local storage for this site, loaded before it
         // was open: written now, and the page read again with it.
-        if self.restore_storage(state).await?.is_some() {
-            self.driver.reload().await?;
+        if self.browser.restore_storage(self.state).await?.is_some() {
+            self.browser.driver.reload().await?;
         }
         let at = address(&at);
         let did = match (args.new_tab, status) {
@@ -55,28 +242,24 @@ impl Operator {
             }
             (false, _) => format!("Opened {at}."),
         };
-        self.after_whole(state, did).await
+        self.after_whole(did).await
     }
 
-    pub(crate) async fn snapshot(
-        &self,
-        state: &mut State,
-        args: arguments::SnapshotArgs,
-    ) -> Outcome {
+    pub(crate) async fn snapshot(&mut self, args: arguments::SnapshotArgs) -> Outcome {
         let options = SnapshotOptions {
             full_page: args.full_page,
             scope: args.scope,
         };
-        let render = self.render_options("snapshot", state, args.max_tokens, args.part)?;
-        self.read(state, String::new(), options, render, Answers::Full, &[])
+        let render = self.render_options("snapshot", args.max_tokens, args.part)?;
+        self.read(String::new(), options, render, Answers::Full, &[])
             .await
     }
 
-    pub(crate) async fn read_text(&self, state: &mut State, args: arguments::ReadArgs) -> Outcome {
-        let render = self.render_options("read", state, args.max_tokens, args.part)?;
+    pub(crate) async fn read_text(&mut self, args: arguments::ReadArgs) -> Outcome {
+        let render = self.render_options("read", args.max_tokens, args.part)?;
         let mut lines = Vec::new();
         let Some(text) = self
-            .settled_text(state, &mut lines, args.element, args.whole_page)
+            .settled_text(&mut lines, args.element, args.whole_page)
             .await?
         else {
             return Ok(ToolOutput::text(join(lines)));
@@ -93,7 +276,6 @@ impl Operator {
     fn render_options(
         &self,
         tool: &'static str,
-        state: &State,
         max_tokens: Option<u32>,
         part: Option<u32>,
     ) -> Result<RenderOptions, ToolError> {
@@ -105,18 +287,14 @@ impl Operator {
         }
         Ok(RenderOptions {
             budget_tokens: Some(
-                max_tokens.map_or(self.options.budget_tokens, |tokens| tokens as usize),
+                max_tokens.map_or(self.browser.options.budget_tokens, |tokens| tokens as usize),
             ),
             page: part.unwrap_or(1) as usize,
-            fence: state.fence,
+            fence: self.state.fence,
         })
     }
 
-    pub(crate) async fn find_on_page(
-        &self,
-        state: &mut State,
-        args: arguments::FindArgs,
-    ) -> Outcome {
+    pub(crate) async fn find_on_page(&mut self, args: arguments::FindArgs) -> Outcome {
         let text = args.text.as_deref().map(str::trim).unwrap_or_default();
         let role = args
             .role
@@ -136,47 +314,56 @@ impl Operator {
             (true, None) => String::new(),
         };
         let mut lines = Vec::new();
-        let Some(found) = self.settled_find(state, &mut lines, text, role).await? else {
+        let Some(found) = self.settled_find(&mut lines, text, role).await? else {
             return Ok(ToolOutput::text(join(lines)));
         };
         if !lines.is_empty() {
             lines.push(String::new());
         }
-        lines.push(found.render_found(&asked, Some(self.options.budget_tokens), state.fence));
+        lines.push(found.render_found(
+            &asked,
+            Some(self.browser.options.budget_tokens),
+            self.state.fence,
+        ));
         Ok(ToolOutput::text(join(lines)))
     }
 
-    pub(crate) async fn click(&self, state: &mut State, args: arguments::ClickArgs) -> Outcome {
+    pub(crate) async fn click(&mut self, args: arguments::ClickArgs) -> Outcome {
         let click = arguments::click_kind(args.button, args.count, &args.modifiers)?;
         match target("click", args.element, args.x, args.y)? {
             Aim::Element(number) => {
-                let done =
-                    done_if_interrupted(self.marks.click_with(&self.driver, number, click).await)?;
+                let done = done_if_interrupted(
+                    self.browser
+                        .marks
+                        .click_with(&self.browser.driver, number, click)
+                        .await,
+                )?;
                 let did = match &done.elsewhere {
                     Some(elsewhere) => crate::error::went_elsewhere(number, elsewhere),
                     None => arguments::clicked(click, &format!("[{number}]")),
                 };
-                self.after(state, did).await
+                self.after(did).await
             }
             Aim::Point(x, y) => {
-                self.on_screen("click", x, y).await?;
-                done_if_interrupted(marks::press_at_with(&self.driver, x, y, click).await)?;
-                self.after(state, arguments::clicked(click, &format!("at ({x}, {y})")))
+                self.browser.on_screen("click", x, y).await?;
+                done_if_interrupted(marks::press_at_with(&self.browser.driver, x, y, click).await)?;
+                self.after(arguments::clicked(click, &format!("at ({x}, {y})")))
                     .await
             }
         }
     }
 
-    pub(crate) async fn type_text(&self, state: &mut State, args: arguments::TypeArgs) -> Outcome {
+    pub(crate) async fn type_text(&mut self, args: arguments::TypeArgs) -> Outcome {
         check_text_length(&args.text)?;
-        let typed = self.secrets.fill_in("type", &args.text)?;
+        let typed = self.browser.secrets.fill_in("type", &args.text)?;
         let mut expected = Vec::new();
         let mut went = None;
         match args.element {
             Some(number) => {
                 let done = done_if_interrupted(
-                    self.marks
-                        .type_into(&self.driver, number, &typed, !args.append)
+                    self.browser
+                        .marks
+                        .type_into(&self.browser.driver, number, &typed, !args.append)
                         .await,
                 )?;
                 went = done
@@ -185,7 +372,8 @@ impl Operator {
                 let before = done.before;
                 if args.submit {
                     done_if_interrupted(
-                        self.driver
+                        self.browser
+                            .driver
                             .press(KeyPress::from(driver_core::Key::Enter))
                             .await,
                     )?;
@@ -209,14 +397,15 @@ impl Operator {
             ),
             None => typed_line(args.element, &args.text, args.submit),
         };
-        self.after_expecting(state, did, &expected).await
+        self.after_expecting(did, &expected).await
     }
 
     pub(crate) async fn type_focused(&self, text: &str, submit: bool) -> Result<(), ToolError> {
-        done_if_interrupted(self.driver.type_text(text).await)?;
+        done_if_interrupted(self.browser.driver.type_text(text).await)?;
         if submit {
             done_if_interrupted(
-                self.driver
+                self.browser
+                    .driver
                     .press(KeyPress::from(driver_core::Key::Enter))
                     .await,
             )?;
@@ -224,7 +413,7 @@ impl Operator {
         Ok(())
     }
 
-    pub(crate) async fn press(&self, state: &mut State, args: arguments::PressArgs) -> Outcome {
+    pub(crate) async fn press(&mut self, args: arguments::PressArgs) -> Outcome {
         let presses = args
             .keys
             .split_whitespace()
@@ -240,13 +429,12 @@ impl Operator {
             return Err(ToolError::bad("press", "at most 50 keys at a time"));
         }
         for press in presses {
-            done_if_interrupted(self.driver.press(press).await)?;
+            done_if_interrupted(self.browser.driver.press(press).await)?;
         }
-        self.after(state, format!("Pressed {}.", args.keys.trim()))
-            .await
+        self.after(format!("Pressed {}.", args.keys.trim())).await
     }
 
-    pub(crate) async fn select(&self, state: &mut State, args: arguments::SelectArgs) -> Outcome {
+    pub(crate) async fn select(&mut self, args: arguments::SelectArgs) -> Outcome {
         if args.options.is_empty() {
             return Err(ToolError::bad(
                 "select",
@@ -254,54 +442,55 @@ impl Operator {
             ));
         }
         let chosen = self
+            .browser
             .marks
-            .select(&self.driver, args.element, &args.options)
+            .select(&self.browser.driver, args.element, &args.options)
             .await?;
         let expected = [Expected {
             number: args.element,
             value: chosen.join(", "),
         }];
         self.after_expecting(
-            state,
             format!("Selected {} in [{}].", quote_list(&chosen), args.element),
             &expected,
         )
         .await
     }
 
-    pub(crate) async fn hover(&self, state: &mut State, args: arguments::HoverArgs) -> Outcome {
+    pub(crate) async fn hover(&mut self, args: arguments::HoverArgs) -> Outcome {
         match target("hover", args.element, args.x, args.y)? {
             Aim::Element(number) => {
-                done_if_interrupted(self.marks.hover(&self.driver, number).await)?;
-                self.after(state, format!("The mouse is over [{number}]."))
-                    .await
+                done_if_interrupted(self.browser.marks.hover(&self.browser.driver, number).await)?;
+                self.after(format!("The mouse is over [{number}].")).await
             }
             Aim::Point(x, y) => {
-                self.on_screen("hover", x, y).await?;
-                done_if_interrupted(self.driver.move_mouse(x, y).await)?;
-                self.after(state, format!("The mouse is at ({x}, {y})."))
-                    .await
+                self.browser.on_screen("hover", x, y).await?;
+                done_if_interrupted(self.browser.driver.move_mouse(x, y).await)?;
+                self.after(format!("The mouse is at ({x}, {y}).")).await
             }
         }
     }
 
-    pub(crate) async fn scroll(&self, state: &mut State, args: arguments::ScrollArgs) -> Outcome {
+    pub(crate) async fn scroll(&mut self, args: arguments::ScrollArgs) -> Outcome {
         match (args.element, args.direction) {
             (Some(number), None) => {
-                self.marks.scroll_to(&self.driver, number).await?;
-                self.after(state, format!("Scrolled [{number}] into view."))
-                    .await
+                self.browser
+                    .marks
+                    .scroll_to(&self.browser.driver, number)
+                    .await?;
+                self.after(format!("Scrolled [{number}] into view.")).await
             }
             (None, Some(direction)) => {
-                let viewport = self.driver.viewport().await?;
+                let viewport = self.browser.driver.viewport().await?;
                 let (dx, dy) = delta(direction, args.pixels, viewport)?;
                 match (args.x, args.y) {
                     (Some(x), Some(y)) => {
-                        self.on_screen("scroll", x, y).await?;
-                        done_if_interrupted(self.driver.wheel(x, y, dx, dy).await)?
+                        self.browser.on_screen("scroll", x, y).await?;
+                        done_if_interrupted(self.browser.driver.wheel(x, y, dx, dy).await)?
                     }
                     (None, None) => {
-                        self.driver
+                        self.browser
+                            .driver
                             .eval_isolated(
                                 &[],
                                 &format!(
@@ -312,7 +501,7 @@ impl Operator {
                     }
                     _ => return Err(ToolError::bad("scroll", "give both x and y, or neither")),
                 }
-                self.after(state, format!("Scrolled {}.", direction_word(direction)))
+                self.after(format!("Scrolled {}.", direction_word(direction)))
                     .await
             }
             (Some(number), Some(direction)) => {
@@ -324,17 +513,26 @@ impl Operator {
                         "give an element or a point to scroll at, not both",
                     ));
                 }
-                let located = self.marks.locate(&self.driver, number, true).await?;
+                let located = self
+                    .browser
+                    .marks
+                    .locate(&self.browser.driver, number, true)
+                    .await?;
                 let size = driver_core::Viewport {
                     width: u32::try_from(located.rect.width.max(1)).unwrap_or(1),
                     height: u32::try_from(located.rect.height.max(1)).unwrap_or(1),
                 };
                 let (dx, dy) = delta(direction, args.pixels, size)?;
-                done_if_interrupted(self.driver.wheel(located.x, located.y, dx, dy).await)?;
-                self.after(
-                    state,
-                    format!("Scrolled [{number}] {}.", direction_word(direction)),
-                )
+                done_if_interrupted(
+                    self.browser
+                        .driver
+                        .wheel(located.x, located.y, dx, dy)
+                        .await,
+                )?;
+                self.after(format!(
+                    "Scrolled [{number}] {}.",
+                    direction_word(direction)
+                ))
                 .await
             }
             (None, None) => Err(ToolError::bad(
@@ -344,106 +542,41 @@ impl Operator {
         }
     }
 
-    pub(crate) async fn back(&self, state: &mut State, _: arguments::NoArgs) -> Outcome {
-        self.history(state, true).await
+    pub(crate) async fn back(&mut self, _: arguments::NoArgs) -> Outcome {
+        self.history(true).await
     }
 
-    pub(crate) async fn forward(&self, state: &mut State, _: arguments::NoArgs) -> Outcome {
-        self.history(state, false).await
+    pub(crate) async fn forward(&mut self, _: arguments::NoArgs) -> Outcome {
+        self.history(false).await
     }
 
-    async fn history(&self, state: &mut State, back: bool) -> Outcome {
+    async fn history(&mut self, back: bool) -> Outcome {
         let navigation = if back {
-            self.driver.back().await?
+            self.browser.driver.back().await?
         } else {
-            self.driver.forward().await?
+            self.browser.driver.forward().await?
         };
         if let Some(status) = navigation.status {
-            state.statuses.insert(navigation.url.clone(), status);
+            self.state.statuses.insert(navigation.url.clone(), status);
         }
-        state.url = Some(navigation.url.clone());
+        self.state.url = Some(navigation.url.clone());
         let word = if back { "back" } else { "forward" };
-        self.after_whole(
-            state,
-            format!("Went {word} to {}.", address(&navigation.url)),
-        )
-        .await
-    }
-
-    pub(crate) async fn tabs(&self, state: &mut State, args: arguments::TabsArgs) -> Outcome {
-        let tabs = self.driver.tabs().await?;
-        let pick = |number: u32| {
-            usize::try_from(number)
-                .ok()
-                .and_then(|n| n.checked_sub(1))
-                .and_then(|index| tabs.get(index))
-                .ok_or(ToolError::NoTab {
-                    number,
-                    count: tabs.len(),
-                })
-        };
-        match args.action {
-            TabAction::List => {
-                if args.tab.is_some() || args.url.is_some() {
-                    return Err(ToolError::bad(
-                        "tabs",
-                        "list takes no tab or url (did you mean switch or new?)",
-                    ));
-                }
-                state.tabs = tabs.iter().map(|tab| tab.id.clone()).collect();
-                Ok(ToolOutput::text(tab_list(&tabs)))
-            }
-            TabAction::Switch => {
-                let Some(number) = args.tab else {
-                    return Err(ToolError::bad(
-                        "tabs",
-                        "switch needs tab: the tab's number in the list",
-                    ));
-                };
-                let tab = pick(number)?;
-                self.driver.switch_tab(&tab.id).await?;
-                state.url = Some(tab.url.clone());
-                self.after_whole(state, format!("Switched to tab {number}."))
-                    .await
-            }
-            TabAction::Close => {
-                let closing = match args.tab {
-                    Some(number) => (number, pick(number)?.id.clone()),
-                    None => {
-                        let index = tabs.iter().position(|tab| tab.current).unwrap_or(0);
-                        let number = index as u32 + 1;
-                        (number, pick(number)?.id.clone())
-                    }
-                };
-                self.driver.close_tab(&closing.1).await?;
-                state.tabs.retain(|id| id != &closing.1);
-                self.after_whole(state, format!("Closed tab {}.", closing.0))
-                    .await
-            }
-            TabAction::New => {
-                if let Some(url) = &args.url {
-                    check_address(url)?;
-                }
-                let tab = self.driver.open_tab(args.url.as_deref()).await?;
-                state.url = Some(tab.url.clone());
-                state.tabs.push(tab.id);
-                self.after_whole(state, "Opened a new tab.".to_owned())
-                    .await
-            }
-        }
+        self.after_whole(format!("Went {word} to {}.", address(&navigation.url)))
+            .await
     }
 
     /// `screenshot`: of one element when the forms group is on and one is
     /// named, else of the viewport or the page.
-    pub(crate) async fn screenshot(
-        &self,
-        state: &mut State,
-        args: arguments::ScreenshotArgs,
-    ) -> Outcome {
+    pub(crate) async fn screenshot(&mut self, args: arguments::ScreenshotArgs) -> Outcome {
         let Some(number) = args.element else {
-            return self.page_screenshot(state, args).await;
+            return self.page_screenshot(args).await;
         };
-        if !self.options.groups.contains(&crate::options::Group::Forms) {
+        if !self
+            .browser
+            .options
+            .groups
+            .contains(&crate::options::Group::Forms)
+        {
             return Err(ToolError::bad(
                 "screenshot",
                 "a picture of one element needs the forms tool group (start tabwright with --caps core,forms)",
@@ -459,11 +592,11 @@ impl Operator {
             .await
     }
 
-    async fn page_screenshot(&self, state: &mut State, args: arguments::ScreenshotArgs) -> Outcome {
+    async fn page_screenshot(&mut self, args: arguments::ScreenshotArgs) -> Outcome {
         let format = match args.format {
             Some(ImageFormat::Png) => ScreenshotFormat::Png,
             Some(ImageFormat::Jpeg) => ScreenshotFormat::Jpeg(80),
-            None if self.options.vision => self.options.vision_format,
+            None if self.browser.options.vision => self.browser.options.vision_format,
             None => ScreenshotFormat::Png,
         };
         let (data, what) = if args.numbers {
@@ -473,7 +606,11 @@ impl Operator {
                     "numbers are drawn on the viewport only; leave out full_page",
                 ));
             }
-            let (data, snapshot) = self.marks.marked_screenshot(&self.driver, format).await?;
+            let (data, snapshot) = self
+                .browser
+                .marks
+                .marked_screenshot(&self.browser.driver, format)
+                .await?;
             let count = snapshot.elements.values().filter(|e| !e.offscreen).count();
             (data, format!(", with {count} element numbers drawn"))
         } else {
@@ -481,18 +618,21 @@ impl Operator {
                 format,
                 full_page: args.full_page,
             };
-            (self.driver.screenshot(options).await?, String::new())
+            (
+                self.browser.driver.screenshot(options).await?,
+                String::new(),
+            )
         };
         // The same picture as the last one of this tab, taken the same way:
         // said in a line, without the picture, if the model asked so.
-        let tab = self.driver.current_tab().await?;
+        let tab = self.browser.driver.current_tab().await?;
         let picture = Picture {
             tab,
             how: format!("{format:?} {} {}", args.full_page, args.numbers),
             digest: digest(&data),
         };
-        let unchanged = state.last_picture.as_ref() == Some(&picture);
-        state.last_picture = Some(picture);
+        let unchanged = self.state.last_picture.as_ref() == Some(&picture);
+        self.state.last_picture = Some(picture);
         if args.if_changed && unchanged {
             return Ok(ToolOutput::text(
                 "The page looks exactly as in your last screenshot of this tab: no new picture."
@@ -502,6 +642,7 @@ impl Operator {
         // The viewport and the URL in one read (a page no script runs in
         // still has a viewport).
         let read = self
+            .browser
             .driver
             .eval_isolated(
                 &[],
@@ -528,7 +669,7 @@ impl Operator {
                 read["url"].as_str().map(str::to_owned),
             ),
             None => {
-                let viewport = self.driver.viewport().await?;
+                let viewport = self.browser.driver.viewport().await?;
                 (f64::from(viewport.width), f64::from(viewport.height), None)
             }
         };
@@ -556,12 +697,8 @@ impl Operator {
         })
     }
 
-    pub(crate) async fn wait_for(
-        &self,
-        state: &mut State,
-        args: arguments::WaitForArgs,
-    ) -> Outcome {
-        let limit = WAIT_LIMIT.min(self.driver_timeout());
+    pub(crate) async fn wait_for(&mut self, args: arguments::WaitForArgs) -> Outcome {
+        let limit = WAIT_LIMIT.min(self.browser.driver_timeout());
         match (args.text, args.gone, args.seconds) {
             (None, None, Some(seconds)) => {
                 if !(seconds.is_finite() && seconds >= 0.0) {
@@ -572,16 +709,16 @@ impl Operator {
                 }
                 let wait = Duration::from_secs_f64(seconds).min(WAIT_LIMIT);
                 tokio::time::sleep(wait).await;
-                self.after(state, format!("Waited {} s.", wait.as_secs_f64()))
+                self.after(format!("Waited {} s.", wait.as_secs_f64()))
                     .await
             }
             (Some(text), None, None) => {
                 self.until_text(&text, true, limit).await?;
-                self.after(state, format!("{text:?} is on the page.")).await
+                self.after(format!("{text:?} is on the page.")).await
             }
             (None, Some(text), None) => {
                 self.until_text(&text, false, limit).await?;
-                self.after(state, format!("{text:?} is no longer on the page."))
+                self.after(format!("{text:?} is no longer on the page."))
                     .await
             }
             _ => Err(ToolError::bad(
@@ -606,7 +743,7 @@ impl Operator {
         );
         let start = tokio::time::Instant::now();
         loop {
-            match self.driver.eval_isolated(&[], &check).await {
+            match self.browser.driver.eval_isolated(&[], &check).await {
                 Ok(Value::Bool(true)) => return Ok(()),
                 Ok(_) => {}
                 Err(error) if error.is_dialog_open() || error.is_browser_gone() => {
@@ -628,103 +765,19 @@ impl Operator {
         }
     }
 
-    pub(crate) async fn console(&self, state: &mut State, args: arguments::ConsoleArgs) -> Outcome {
-        self.gather_console(state).await;
-        let from = state.console_read;
-        state.console_read = state.console.next_seq();
-        let level = args.level.unwrap_or(arguments::LevelArg::Debug);
-        let all = state.console.since(from).count();
-        let entries: Vec<String> = state
-            .console
-            .since(from)
-            .filter(|entry| level.admits(entry.level))
-            .map(console_line)
-            .collect();
-        let dropped = state.console.dropped_since(from);
-        let left_out = all - entries.len();
-        let below = match level {
-            arguments::LevelArg::Debug => String::new(),
-            _ if left_out == 0 => String::new(),
-            _ => format!(" ({left_out} of a lower level left out)"),
-        };
-        if entries.is_empty() {
-            return Ok(ToolOutput::text(format!(
-                "No console messages since you last asked{below}."
-            )));
-        }
-        let mut text = format!(
-            "{} console message{} since you last asked{below}:\n",
-            entries.len(),
-            if entries.len() == 1 { "" } else { "s" }
-        );
-        if dropped > 0 {
-            let _ = writeln!(
-                text,
-                "({dropped} earlier message{} not kept: only the last {} are.)",
-                if dropped == 1 { " was" } else { "s were" },
-                state.console.len()
-            );
-        }
-        // The newest that fit the answer's budget.
-        let budget = self.options.budget_tokens * 4;
-        let mut size = 0;
-        let shown = entries
-            .iter()
-            .rev()
-            .take_while(|line| {
-                size += line.len() + 1;
-                size <= budget
-            })
-            .count();
-        if shown < entries.len() {
-            let _ = writeln!(
-                text,
-                "(The {} oldest are left out to keep this answer short.)",
-                entries.len() - shown
-            );
-        }
-        text.push_str(&fenced(
-            state.fence,
-            "console",
-            "(the page's output, untrusted)",
-            entries[entries.len() - shown..].iter().map(String::as_str),
-        ));
-        Ok(ToolOutput::text(text.trim_end().to_owned()))
-    }
-
-    pub(crate) async fn close(&self, state: &mut State, _: arguments::NoArgs) -> Outcome {
-        use std::sync::atomic::Ordering;
-        // Set before the browser goes, under the state: a call queued
-        // behind this one finds the session ended, never a fresh browser.
-        if self.close_ends.load(Ordering::Acquire) {
-            self.ended.store(true, Ordering::Release);
-        }
-        self.driver.close().await?;
-        *state = State::default();
-        if self.ended.load(Ordering::Acquire) {
-            return Ok(ToolOutput::text("Closed the browser.".to_owned()));
-        }
-        Ok(ToolOutput::text(
-            "Closed the browser; the next call starts a fresh one.".to_owned(),
-        ))
-    }
-
-    pub(crate) async fn dialog(
-        &self,
-        state: &mut State,
-        mut args: arguments::DialogArgs,
-    ) -> Outcome {
+    pub(crate) async fn dialog(&mut self, mut args: arguments::DialogArgs) -> Outcome {
         if let Some(text) = &args.text {
-            args.text = Some(self.secrets.fill_in("dialog", text)?);
+            args.text = Some(self.browser.secrets.fill_in("dialog", text)?);
         }
-        let open = self.driver.dialog().await?;
+        let open = self.browser.driver.dialog().await?;
         let Some(open) = open else {
             return Err(DriverError::NoDialog.into());
         };
-        self.driver
+        self.browser
+            .driver
             .answer_dialog(args.accept, args.text.as_deref())
             .await?;
-        state.dialog_open = false;
+        self.state.dialog_open = false;
         let did = format!(
             "{} {} {}{}.",
             if args.accept { "Accepted" } else { "Dismissed" },
@@ -735,27 +788,8 @@ impl Operator {
                 _ => String::new(),
             }
         );
-        self.after(state, did).await
+        self.after(did).await
     }
-}
-
-fn tab_list(tabs: &[driver_core::Tab]) -> String {
-    let mut text = format!(
-        "{} tab{} open:\n",
-        tabs.len(),
-        if tabs.len() == 1 { "" } else { "s" }
-    );
-    for (index, tab) in tabs.iter().enumerate() {
-        let _ = writeln!(
-            text,
-            "{}. {} {}{}",
-            index + 1,
-            shown(&tab.title),
-            address(&tab.url),
-            if tab.current { " (current)" } else { "" }
-        );
-    }
-    text.trim_end().to_owned()
 }
 
 /// What a model searched for, quoted and cut to a readable length.

@@ -7,14 +7,15 @@ use std::time::Duration;
 use driver_core::{ConsoleLevel, DownloadOutcome, Driver, DriverError, ScreenshotOptions, TabId};
 use marks::{MarksError, RenderOptions, Snapshot, SnapshotOptions};
 
+use crate::browser::Browser;
 use crate::error::{dialog_sentence, ToolError};
-use crate::operator::Operator;
 use crate::options::Answers;
 use crate::output::{console_line, fenced, join, mime, size, Image, Outcome, ToolOutput};
 use crate::page_strings::{address, shown};
 use crate::phases::since;
 use crate::settle::{settle, Begin, Settled};
 use crate::state::State;
+use crate::tab::Tab;
 
 /// What a read of the page looks for.
 #[derive(Debug, Clone, Copy)]
@@ -33,64 +34,50 @@ enum PageRead<'a> {
 /// How long a tab that just opened may take to report its URL.
 const NEW_TAB_WAIT: Duration = Duration::from_secs(1);
 
-impl Operator {
+impl Tab<'_> {
     /// Settles, then answers with what the model needs: the page (or, in
     /// vision mode, a picture of it) and a line for each thing that changed.
     /// On the page the model last read, the page is what changed on it
     /// (unless the pack answers in full).
-    pub(crate) async fn after(&self, state: &mut State, did: String) -> Outcome {
-        self.after_reading(state, did, Answers::Changes, &[]).await
+    pub(crate) async fn after(&mut self, did: String) -> Outcome {
+        self.after_reading(did, Answers::Changes, &[]).await
     }
 
     /// As [`after`](Self::after), and then checks that each field holds
     /// what the action typed or chose into it: where one does not (the
     /// page refused or rewrote it), the answer's first line says what it
     /// holds.
-    pub(crate) async fn after_expecting(
-        &self,
-        state: &mut State,
-        did: String,
-        expected: &[Expected],
-    ) -> Outcome {
-        self.after_reading(state, did, Answers::Changes, expected)
-            .await
+    pub(crate) async fn after_expecting(&mut self, did: String, expected: &[Expected]) -> Outcome {
+        self.after_reading(did, Answers::Changes, expected).await
     }
 
     /// As [`after`](Self::after), with the whole page: after a navigation
     /// or a tab switch, where a change list would not be what the model
     /// expects.
-    pub(crate) async fn after_whole(&self, state: &mut State, did: String) -> Outcome {
-        self.after_reading(state, did, Answers::Full, &[]).await
+    pub(crate) async fn after_whole(&mut self, did: String) -> Outcome {
+        self.after_reading(did, Answers::Full, &[]).await
     }
 
     async fn after_reading(
-        &self,
-        state: &mut State,
+        &mut self,
         did: String,
         answers: Answers,
         expected: &[Expected],
     ) -> Outcome {
-        if self.options.vision {
-            return self.after_vision(state, did).await;
+        if self.browser.options.vision {
+            return self.after_vision(did).await;
         }
         let render = RenderOptions {
-            budget_tokens: Some(self.options.budget_tokens),
+            budget_tokens: Some(self.browser.options.budget_tokens),
             page: 1,
-            fence: state.fence,
+            fence: self.state.fence,
         };
-        let answers = match self.options.answers {
+        let answers = match self.browser.options.answers {
             Answers::Full => Answers::Full,
             Answers::Changes => answers,
         };
-        self.read(
-            state,
-            did,
-            SnapshotOptions::default(),
-            render,
-            answers,
-            expected,
-        )
-        .await
+        self.read(did, SnapshotOptions::default(), render, answers, expected)
+            .await
     }
 
     /// Settles, gathers what changed, and renders a snapshot, or what
@@ -98,8 +85,7 @@ impl Operator {
     /// and that is clearly shorter; the first line is `did`, with what the
     /// fields `expected` hold where they do not hold what they should.
     pub(crate) async fn read(
-        &self,
-        state: &mut State,
+        &mut self,
         did: String,
         options: SnapshotOptions,
         render: RenderOptions,
@@ -109,49 +95,46 @@ impl Operator {
         let acted = !did.is_empty();
         let mut lines = vec![did];
         let begin = if acted {
-            Begin::AfterAction(state.call_started)
+            Begin::AfterAction(self.state.call_started)
         } else {
             Begin::Now
         };
-        let snapshot = match self
-            .settled_snapshot(state, &mut lines, options, begin)
-            .await
-        {
+        let snapshot = match self.settled_snapshot(&mut lines, options, begin).await {
             Ok(Some(snapshot)) => snapshot,
             Ok(None) => return Ok(ToolOutput::text(join(lines))),
             // The action happened; the page cannot be read afterwards.
             Err(error @ ToolError::Marks(MarksError::Driver(DriverError::Unscriptable { .. })))
                 if acted =>
             {
-                lines.push(error.for_model_in(state.fence));
+                lines.push(error.for_model_in(self.state.fence));
                 return Ok(ToolOutput::text(join(lines)));
             }
             Err(error) => return Err(error),
         };
-        if state.url.as_deref() != Some(&snapshot.url) {
-            if state.url.is_some() {
+        if self.state.url.as_deref() != Some(&snapshot.url) {
+            if self.state.url.is_some() {
                 lines.push(format!("The URL changed: now {}.", address(&snapshot.url)));
             }
-            state.url = Some(snapshot.url.clone());
+            self.state.url = Some(snapshot.url.clone());
         }
         lines.push(String::new());
         let rendering = std::time::Instant::now();
         // A change list only for the tab the model was last shown: if the
         // page moved it to another (its tab closed), the whole page.
-        let same_tab = state.shown_tab.as_ref() == Some(&snapshot.tab);
-        let changes = match (answers, state.readings.get(&snapshot.tab)) {
+        let same_tab = self.state.shown_tab.as_ref() == Some(&snapshot.tab);
+        let changes = match (answers, self.state.readings.get(&snapshot.tab)) {
             (Answers::Changes, Some(before)) if same_tab => {
                 snapshot.changes(before, render.budget_tokens, render.fence)
             }
             _ => None,
         };
-        state.shown_tab = Some(snapshot.tab.clone());
-        if let Some(watch) = &self.options.watch {
+        self.state.shown_tab = Some(snapshot.tab.clone());
+        if let Some(watch) = &self.browser.options.watch {
             // What a person watching is told the tab shows: the page's own
             // address and title, never a line of some answer's text.
             let (mut url, mut title) = (snapshot.url.clone(), snapshot.title.clone());
-            self.scrub(&mut url);
-            self.scrub(&mut title);
+            self.browser.scrub(&mut url);
+            self.browser.scrub(&mut title);
             watch.set_page(url, title);
         }
         if let Some(refused) = refused_values(&snapshot, expected) {
@@ -175,68 +158,53 @@ impl Operator {
         // one element's part (a scope), after which the next action shows
         // the whole page again.
         if options.scope.is_none() {
-            state
+            self.state
                 .readings
                 .insert(snapshot.tab.clone(), snapshot.reading(render));
         } else {
-            state.readings.remove(&snapshot.tab);
+            self.state.readings.remove(&snapshot.tab);
         }
-        state.phases.render_ms += since(rendering);
+        self.state.phases.render_ms += since(rendering);
         Ok(ToolOutput::text(join(lines)))
     }
 
     /// Settles and snapshots, adding status lines; `None` when a dialog
     /// blocks the page (its line is added).
     pub(crate) async fn settled_snapshot(
-        &self,
-        state: &mut State,
+        &mut self,
         lines: &mut Vec<String>,
         options: SnapshotOptions,
         begin: Begin,
     ) -> Result<Option<Snapshot>, ToolError> {
-        self.settled_look(state, lines, PageRead::Page(options), begin)
+        self.settled_look(lines, PageRead::Page(options), begin)
+            .await
+    }
+
+    /// Settles and reads the page's text (`marks::Marks::read_text`).
+    pub(crate) async fn settled_text(
+        &mut self,
+        lines: &mut Vec<String>,
+        scope: Option<u32>,
+        whole: bool,
+    ) -> Result<Option<Snapshot>, ToolError> {
+        self.settled_look(lines, PageRead::Text { scope, whole }, Begin::Now)
             .await
     }
 
     /// Settles and searches the page (`marks::Marks::find`), as
     /// [`settled_snapshot`](Self::settled_snapshot) reads it.
-    /// Settles and reads the page's text (`marks::Marks::read_text`).
-    pub(crate) async fn settled_text(
-        &self,
-        state: &mut State,
-        lines: &mut Vec<String>,
-        scope: Option<u32>,
-        whole: bool,
-    ) -> Result<Option<Snapshot>, ToolError> {
-        self.settled_look(state, lines, PageRead::Text { scope, whole }, Begin::Now)
-            .await
-    }
-
     pub(crate) async fn settled_find(
-        &self,
-        state: &mut State,
+        &mut self,
         lines: &mut Vec<String>,
         text: &str,
         role: Option<&str>,
     ) -> Result<Option<Snapshot>, ToolError> {
-        self.settled_look(state, lines, PageRead::Find { text, role }, Begin::Now)
+        self.settled_look(lines, PageRead::Find { text, role }, Begin::Now)
             .await
     }
 
-    /// Reads the page as `look` says.
-    async fn look(&self, look: PageRead<'_>) -> Result<Snapshot, MarksError> {
-        match look {
-            PageRead::Page(options) => self.marks.snapshot(&self.driver, options).await,
-            PageRead::Find { text, role } => self.marks.find(&self.driver, text, role).await,
-            PageRead::Text { scope, whole } => {
-                self.marks.read_text(&self.driver, scope, whole).await
-            }
-        }
-    }
-
     async fn settled_look(
-        &self,
-        state: &mut State,
+        &mut self,
         lines: &mut Vec<String>,
         look: PageRead<'_>,
         begin: Begin,
@@ -244,22 +212,22 @@ impl Operator {
         // A tab that closed is noticed by the call after (which then moves
         // to the most recent tab left), so a few tries.
         let mut tab_closed = false;
-        let (quiet, cap) = (self.options.quiet, self.options.settle_cap);
+        let (quiet, cap) = (self.browser.options.quiet, self.browser.options.settle_cap);
         let started = std::time::Instant::now();
-        let mut settled = settle(&self.driver, quiet, cap, begin).await;
+        let mut settled = settle(&self.browser.driver, quiet, cap, begin).await;
         for _ in 0..3 {
             if !matches!(settled, Err(DriverError::NoSuchTab { .. })) {
                 break;
             }
             tab_closed = true;
-            settled = settle(&self.driver, quiet, cap, begin).await;
+            settled = settle(&self.browser.driver, quiet, cap, begin).await;
         }
-        state.phases.settle_ms += since(started);
+        self.state.phases.settle_ms += since(started);
         let settled = match settled {
             Err(DriverError::DialogOpen { kind, message }) => {
-                self.report_changes(state, lines, tab_closed).await;
-                state.dialog_open = true;
-                lines.push(dialog_sentence(kind, &message, state.fence));
+                self.report_changes(lines, tab_closed).await;
+                self.state.dialog_open = true;
+                lines.push(dialog_sentence(kind, &message, self.state.fence));
                 return Ok(None);
             }
             other => other?,
@@ -271,8 +239,8 @@ impl Operator {
             ));
         }
         let started = std::time::Instant::now();
-        let mut snapshot = self.look(look).await;
-        state.phases.read_ms += since(started);
+        let mut snapshot = self.browser.look(look).await;
+        self.state.phases.read_ms += since(started);
         // A navigation that began only after the page looked settled leaves
         // the snapshot reading a document that is not there yet, or goes
         // away under it: settle the new one and read again.
@@ -288,52 +256,52 @@ impl Operator {
             }
             let started = std::time::Instant::now();
             settle(
-                &self.driver,
+                &self.browser.driver,
                 quiet,
                 cap,
-                Begin::AfterAction(state.call_started),
+                Begin::AfterAction(self.state.call_started),
             )
             .await?;
-            state.phases.settle_ms += since(started);
+            self.state.phases.settle_ms += since(started);
             let started = std::time::Instant::now();
-            snapshot = self.look(look).await;
-            state.phases.read_ms += since(started);
+            snapshot = self.browser.look(look).await;
+            self.state.phases.read_ms += since(started);
         }
         let snapshot = match snapshot {
             Err(MarksError::Driver(DriverError::DialogOpen { kind, message })) => {
-                self.report_changes(state, lines, tab_closed).await;
-                state.dialog_open = true;
-                lines.push(dialog_sentence(kind, &message, state.fence));
+                self.report_changes(lines, tab_closed).await;
+                self.state.dialog_open = true;
+                lines.push(dialog_sentence(kind, &message, self.state.fence));
                 return Ok(None);
             }
             other => other?,
         };
         let started = std::time::Instant::now();
-        self.report_changes(state, lines, tab_closed).await;
-        state.phases.report_ms += since(started);
+        self.report_changes(lines, tab_closed).await;
+        self.state.phases.report_ms += since(started);
         let mut snapshot = snapshot;
         // The page knows its own status whatever navigated to it; the pack's
         // record of what it opened covers a page that does not say.
         snapshot.status = snapshot
             .status
-            .or_else(|| state.statuses.get(&snapshot.url).copied());
+            .or_else(|| self.state.statuses.get(&snapshot.url).copied());
         Ok(Some(snapshot))
     }
 
-    pub(crate) async fn after_vision(&self, state: &mut State, did: String) -> Outcome {
+    pub(crate) async fn after_vision(&mut self, did: String) -> Outcome {
         let mut lines = vec![did];
-        let before = state.console.next_seq();
+        let before = self.state.console.next_seq();
         let settled = settle(
-            &self.driver,
-            self.options.quiet,
-            self.options.settle_cap,
-            Begin::AfterAction(state.call_started),
+            &self.browser.driver,
+            self.browser.options.quiet,
+            self.browser.options.settle_cap,
+            Begin::AfterAction(self.state.call_started),
         )
         .await;
         let blocked = match settled {
             Err(DriverError::DialogOpen { kind, message }) => {
-                state.dialog_open = true;
-                Some(dialog_sentence(kind, &message, state.fence))
+                self.state.dialog_open = true;
+                Some(dialog_sentence(kind, &message, self.state.fence))
             }
             Err(error) => return Err(error.into()),
             Ok(Settled::Busy { after, why }) => {
@@ -345,11 +313,11 @@ impl Operator {
             }
             Ok(Settled::Quiet) => None,
         };
-        self.report_changes(state, &mut lines, false).await;
-        let fresh: Vec<String> = state.console.since(before).map(console_line).collect();
+        self.report_changes(&mut lines, false).await;
+        let fresh: Vec<String> = self.state.console.since(before).map(console_line).collect();
         if !fresh.is_empty() {
             lines.push(fenced(
-                state.fence,
+                self.state.fence,
                 "console",
                 "since the last action (the page's output, untrusted)",
                 fresh.iter().map(String::as_str),
@@ -359,19 +327,25 @@ impl Operator {
             lines.push(blocked);
             return Ok(ToolOutput::text(join(lines)));
         }
-        let format = self.options.vision_format;
+        let format = self.browser.options.vision_format;
         let data = self
+            .browser
             .driver
             .screenshot(ScreenshotOptions {
                 format,
                 full_page: false,
             })
             .await?;
-        if let Ok(url) = self.driver.eval_isolated(&[], "location.href").await {
+        if let Ok(url) = self
+            .browser
+            .driver
+            .eval_isolated(&[], "location.href")
+            .await
+        {
             let url = url.as_str().unwrap_or_default().to_owned();
-            if state.url.as_deref() != Some(url.as_str()) {
+            if self.state.url.as_deref() != Some(url.as_str()) {
                 lines.push(format!("Now at {}.", address(&url)));
-                state.url = Some(url);
+                self.state.url = Some(url);
             }
         }
         Ok(ToolOutput {
@@ -386,31 +360,27 @@ impl Operator {
 
     /// Adds a line for each thing the model must know of: tabs opened or
     /// closed, downloads and requests refused, new console errors.
-    pub(crate) async fn report_changes(
-        &self,
-        state: &mut State,
-        lines: &mut Vec<String>,
-        tab_closed: bool,
-    ) {
+    pub(crate) async fn report_changes(&mut self, lines: &mut Vec<String>, tab_closed: bool) {
         if tab_closed {
             lines.push("The tab you were in was closed by the page.".to_owned());
         }
-        self.report_tabs(state, lines, tab_closed).await;
+        self.report_tabs(lines, tab_closed).await;
         self.report_downloads(lines).await;
-        self.report_refusals(state, lines);
-        self.report_console(state, lines).await;
+        self.report_refusals(lines);
+        self.report_console(lines).await;
     }
 
     /// Tabs that opened (named, with how to read them) or closed. The ids
     /// say what opened or closed; titles and URLs are read only when a tab
     /// opened, to name it.
-    async fn report_tabs(&self, state: &mut State, lines: &mut Vec<String>, tab_closed: bool) {
-        let Ok(ids) = self.driver.tab_ids().await else {
+    async fn report_tabs(&mut self, lines: &mut Vec<String>, tab_closed: bool) {
+        let Ok(ids) = self.browser.driver.tab_ids().await else {
             return;
         };
-        let opened = !state.tabs.is_empty() && ids.iter().any(|id| !state.tabs.contains(id));
+        let opened =
+            !self.state.tabs.is_empty() && ids.iter().any(|id| !self.state.tabs.contains(id));
         let tabs = if opened {
-            self.tabs_settled(state).await.ok()
+            self.tabs_settled().await.ok()
         } else {
             None
         };
@@ -419,7 +389,7 @@ impl Operator {
             None => ids,
         };
         for (index, tab) in tabs.iter().flatten().enumerate() {
-            if !state.tabs.contains(&tab.id) && !tab.current {
+            if !self.state.tabs.contains(&tab.id) && !tab.current {
                 // Its title may still be on its way: the URL only.
                 let what = if tab.url.is_empty() {
                     String::new()
@@ -433,8 +403,13 @@ impl Operator {
                 ));
             }
         }
-        self.marks.retain_tabs(&ids);
-        let closed = state.tabs.iter().filter(|id| !ids.contains(id)).count();
+        self.browser.marks.retain_tabs(&ids);
+        let closed = self
+            .state
+            .tabs
+            .iter()
+            .filter(|id| !ids.contains(id))
+            .count();
         if closed > 0 && !tab_closed {
             lines.push(format!(
                 "{closed} tab{} closed; {} open now.",
@@ -442,18 +417,19 @@ impl Operator {
                 ids.len()
             ));
         }
-        state.tabs = ids;
+        self.state.tabs = ids;
     }
 
     /// What became of downloads since the last call: refused, started,
     /// saved (where, how large) or cancelled for their size. One that began
     /// and ended since the last call is said once, as it ended.
     async fn report_downloads(&self, lines: &mut Vec<String>) {
-        let Ok(downloads) = self.driver.downloads().await else {
+        let Ok(downloads) = self.browser.driver.downloads().await else {
             return;
         };
         {
             let mut kept = self
+                .browser
                 .downloads
                 .lock()
                 .unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -494,9 +470,14 @@ impl Operator {
     /// Requests the guard refused since the last call, the first three
     /// named. Names that do not resolve are not the guard protecting
     /// anything: the request would fail without it too.
-    fn report_refusals(&self, state: &mut State, lines: &mut Vec<String>) {
-        let (refused, next) = self.driver.guard().refusals().read(state.refusals_seen);
-        state.refusals_seen = next;
+    fn report_refusals(&mut self, lines: &mut Vec<String>) {
+        let (refused, next) = self
+            .browser
+            .driver
+            .guard()
+            .refusals()
+            .read(self.state.refusals_seen);
+        self.state.refusals_seen = next;
         let fresh: Vec<_> = refused
             .into_iter()
             .filter(|refusal| refusal.reason.is_protection())
@@ -520,9 +501,9 @@ impl Operator {
 
     /// Console errors the page logged since the last call, counted as they
     /// arrive (however many the pack keeps for the `console` tool).
-    async fn report_console(&self, state: &mut State, lines: &mut Vec<String>) {
-        let errors = self.gather_console(state).await;
-        if errors > 0 && !self.options.vision {
+    async fn report_console(&mut self, lines: &mut Vec<String>) {
+        let errors = self.browser.gather_console(self.state).await;
+        if errors > 0 && !self.browser.options.vision {
             lines.push(format!(
                 "The page logged {errors} new error{}; call console to read {}.",
                 if errors == 1 { "" } else { "s" },
@@ -533,22 +514,32 @@ impl Operator {
 
     /// The tabs, after giving a tab that just opened a moment to know its
     /// URL (a popup starts on about:blank).
-    pub(crate) async fn tabs_settled(
-        &self,
-        state: &State,
-    ) -> Result<Vec<driver_core::Tab>, DriverError> {
+    async fn tabs_settled(&self) -> Result<Vec<driver_core::Tab>, DriverError> {
         let deadline = tokio::time::Instant::now() + NEW_TAB_WAIT;
         loop {
-            let tabs = self.driver.tabs().await?;
+            let tabs = self.browser.driver.tabs().await?;
             let unsettled = tabs.iter().any(|tab| {
-                !state.tabs.is_empty()
-                    && !state.tabs.contains(&tab.id)
+                !self.state.tabs.is_empty()
+                    && !self.state.tabs.contains(&tab.id)
                     && matches!(tab.url.as_str(), "" | "about:blank")
             });
             if !unsettled || tokio::time::Instant::now() >= deadline {
                 return Ok(tabs);
             }
             tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+    }
+}
+
+impl Browser {
+    /// Reads the page as `look` says.
+    async fn look(&self, look: PageRead<'_>) -> Result<Snapshot, MarksError> {
+        match look {
+            PageRead::Page(options) => self.marks.snapshot(&self.driver, options).await,
+            PageRead::Find { text, role } => self.marks.find(&self.driver, text, role).await,
+            PageRead::Text { scope, whole } => {
+                self.marks.read_text(&self.driver, scope, whole).await
+            }
         }
     }
 

@@ -6,10 +6,29 @@ use driver_core::{Driver, DriverError, Viewport};
 use serde_json::json;
 
 use crate::arguments;
+use crate::browser::Browser;
 use crate::error::ToolError;
-use crate::operator::Operator;
+use crate::options::Group;
 use crate::output::{Outcome, ToolOutput};
 use crate::state::State;
+use crate::table::{takes, Hints, Returns, Tool};
+
+/// The emulation group. The handlers are below; `table` says what each field
+/// means.
+pub(crate) static TOOLS: &[Tool] = &[
+    Tool {
+        group: Group::Emulation,
+        hints: Hints { idempotent: true, ..Hints::LOCAL },
+        returns: Returns::Itself,
+        example: r#"`{"device": "iPhone 15"}`, `{"width": 800, "timezone": "Asia/Tokyo", "locale": "fr-FR"}`"#,
+        ..Tool::action(
+            "emulate",
+            "Emulate a device",
+            "Look like a phone or tablet, or set the viewport, touch, place, time zone or language; reload to see the page's layout for it.",
+            takes!(browser EmulateArgs => emulate),
+        )
+    },
+];
 
 /// A device `emulate` knows by name.
 struct Device {
@@ -50,7 +69,7 @@ const DEVICES: &[Device] = &[
     },
 ];
 
-impl Operator {
+impl Browser {
     pub(crate) async fn emulate(&self, state: &mut State, args: arguments::EmulateArgs) -> Outcome {
         let mut said = Vec::new();
         let device = match args.device.as_deref().map(str::trim) {

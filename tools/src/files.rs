@@ -8,10 +8,43 @@ use driver_core::Driver;
 use serde_json::json;
 
 use crate::arguments;
+use crate::browser::done_if_interrupted;
 use crate::error::ToolError;
-use crate::operator::{done_if_interrupted, Operator};
+use crate::options::Group;
 use crate::output::{quote_list, size, Outcome, ToolOutput};
-use crate::state::State;
+use crate::tab::Tab;
+use crate::table::{takes, Hints, Returns, Tool};
+
+/// The files group: files into a page, the page into a file. Their handlers are
+/// below; `table` says what each field means.
+pub(crate) static TOOLS: &[Tool] = &[
+    Tool {
+        group: Group::Files,
+        hints: Hints {
+            idempotent: true,
+            ..Hints::ACT
+        },
+        example: r#"`{"element": 7, "paths": ["cv.pdf"]}`"#,
+        ..Tool::action(
+            "upload",
+            "Upload files",
+            "Put files from the uploads folder into a file field, or the chooser a button opens.",
+            takes!(tab UploadArgs => upload),
+        )
+    },
+    Tool {
+        group: Group::Files,
+        hints: Hints::LOCAL,
+        returns: Returns::Itself,
+        example: r#"`{"path": "receipt.pdf"}`"#,
+        ..Tool::action(
+            "pdf",
+            "Save as PDF",
+            "Save the page as a PDF file in the output folder; answers where and how large.",
+            takes!(tab PdfArgs => pdf),
+        )
+    },
+];
 
 /// The most files one `upload` puts in a field.
 const MAX_FILES: usize = 20;
@@ -46,7 +79,7 @@ const UNCATCH: &str = r#"(() => {
   return true;
 })()"#;
 
-impl Operator {
+impl Tab<'_> {
     /// An element with no file field of its own may open a chooser by
     /// script when clicked: the chooser is caught (for this one click) and
     /// its field marked with `token`; an error if none opened.
@@ -56,13 +89,22 @@ impl Operator {
         token: &str,
         selector: &str,
     ) -> Result<(), ToolError> {
-        self.driver.eval(&CATCH.replace("TOKEN", token)).await?;
-        let clicked = done_if_interrupted(self.marks.click(&self.driver, element).await);
+        self.browser
+            .driver
+            .eval(&CATCH.replace("TOKEN", token))
+            .await?;
+        let clicked = done_if_interrupted(
+            self.browser
+                .marks
+                .click(&self.browser.driver, element)
+                .await,
+        );
         let caught = self
+            .browser
             .driver
             .eval(&format!("document.querySelector({selector:?}) !== null"))
             .await;
-        let _ = self.driver.eval(UNCATCH).await;
+        let _ = self.browser.driver.eval(UNCATCH).await;
         clicked?;
         if caught? != true {
             return Err(ToolError::bad(
@@ -76,8 +118,8 @@ impl Operator {
         Ok(())
     }
 
-    pub(crate) async fn upload(&self, state: &mut State, args: arguments::UploadArgs) -> Outcome {
-        let Some(folder) = &self.options.files_dir else {
+    pub(crate) async fn upload(&mut self, args: arguments::UploadArgs) -> Outcome {
+        let Some(folder) = &self.browser.options.files_dir else {
             return Err(ToolError::bad(
                 "upload",
                 "no folder is open to uploads: start tabwright with --files-dir DIR and put the files there",
@@ -100,10 +142,10 @@ impl Operator {
             .iter()
             .map(|path| inside(folder, path))
             .collect::<Result<Vec<_>, _>>()?;
-        match self.driver.catch_file_choosers(true).await {
+        match self.browser.driver.catch_file_choosers(true).await {
             Ok(()) => {
                 let put = self.upload_unseen(args.element, &files).await;
-                let _ = self.driver.catch_file_choosers(false).await;
+                let _ = self.browser.driver.catch_file_choosers(false).await;
                 put?;
             }
             // No DevTools events (a remote end without a DevTools socket):
@@ -114,10 +156,11 @@ impl Operator {
             Err(error) => return Err(error.into()),
         }
         let names = names_of(&files);
-        self.after(
-            state,
-            format!("Put {} into [{}].", quote_list(&names), args.element),
-        )
+        self.after(format!(
+            "Put {} into [{}].",
+            quote_list(&names),
+            args.element
+        ))
         .await
     }
 
@@ -129,12 +172,17 @@ impl Operator {
     /// is given them by its position. Then the field is read back: files
     /// that did not land in [N]'s field are an error that says so.
     async fn upload_unseen(&self, number: u32, files: &[PathBuf]) -> Result<(), ToolError> {
-        let located = self.marks.locate_file(&self.driver, number, None).await?;
+        let located = self
+            .browser
+            .marks
+            .locate_file(&self.browser.driver, number, None)
+            .await?;
         if let Some(field) = &located.file {
             fits(field.multiple, files, || format!("[{number}]"))?;
         }
-        let clicked = done_if_interrupted(self.marks.click(&self.driver, number).await);
-        let chooser = self.driver.take_file_chooser().await;
+        let clicked =
+            done_if_interrupted(self.browser.marks.click(&self.browser.driver, number).await);
+        let chooser = self.browser.driver.take_file_chooser().await;
         clicked?;
         let target = match (chooser?, &located.file) {
             (Some(chooser), _) => {
@@ -161,7 +209,11 @@ impl Operator {
         };
         self.put_files(target, files).await?;
         if located.file.is_some() {
-            let now = self.marks.locate_file(&self.driver, number, None).await?;
+            let now = self
+                .browser
+                .marks
+                .locate_file(&self.browser.driver, number, None)
+                .await?;
             let held = now.file.map(|field| field.files).unwrap_or_default();
             if !names_of(files).iter().all(|name| held.contains(name)) {
                 return Err(ToolError::bad(
@@ -181,8 +233,9 @@ impl Operator {
         let token = format!("{:x}", driver_core::random_u64());
         let selector = format!("[data-tabwright-upload=\"{token}\"]");
         let answer = self
+            .browser
             .marks
-            .locate_file(&self.driver, number, Some(&token))
+            .locate_file(&self.browser.driver, number, Some(&token))
             .await?;
         match answer.file {
             Some(field) => fits(field.multiple, files, || format!("[{number}]"))?,
@@ -190,7 +243,7 @@ impl Operator {
         }
         let set = self.set_files(&selector, files).await;
         let _ = self
-            .driver
+            .browser.driver
             .eval_isolated(
                 &[],
                 &format!("document.querySelector({selector:?})?.removeAttribute('data-tabwright-upload')"),
@@ -202,6 +255,7 @@ impl Operator {
     /// The DevTools node id of what `selector` finds in the top document.
     async fn node_at(&self, selector: &str) -> Result<i64, ToolError> {
         let document = self
+            .browser
             .driver
             .devtools("DOM.getDocument", json!({ "depth": 0 }))
             .await?;
@@ -212,6 +266,7 @@ impl Operator {
             )
         })?;
         let found = self
+            .browser
             .driver
             .devtools(
                 "DOM.querySelector",
@@ -242,7 +297,8 @@ impl Operator {
             .iter()
             .map(|file| file.to_string_lossy().into_owned())
             .collect::<Vec<_>>());
-        self.driver
+        self.browser
+            .driver
             .devtools("DOM.setFileInputFiles", params)
             .await?;
         Ok(())
@@ -255,8 +311,8 @@ impl Operator {
         self.put_files(json!({ "nodeId": node }), files).await
     }
 
-    pub(crate) async fn pdf(&self, _state: &mut State, args: arguments::PdfArgs) -> Outcome {
-        let Some(folder) = &self.options.output_dir else {
+    pub(crate) async fn pdf(&mut self, args: arguments::PdfArgs) -> Outcome {
+        let Some(folder) = &self.browser.options.output_dir else {
             return Err(ToolError::bad(
                 "pdf",
                 "no output folder was given: start tabwright with --output-dir DIR",
@@ -269,6 +325,7 @@ impl Operator {
             format!("{name}.pdf")
         };
         let printed = self
+            .browser
             .driver
             .devtools("Page.printToPDF", json!({ "printBackground": true }))
             .await?;

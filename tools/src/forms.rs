@@ -9,10 +9,51 @@ use serde_json::json;
 
 use crate::after::Expected;
 use crate::arguments;
+use crate::browser::done_if_interrupted;
 use crate::error::ToolError;
-use crate::operator::{done_if_interrupted, Operator};
+use crate::options::Group;
 use crate::output::{Image, Outcome, ToolOutput};
-use crate::state::State;
+use crate::short;
+use crate::tab::Tab;
+use crate::table::{takes, Hints, Tool};
+
+/// The forms group: many fields at once, drags, one element's picture. The
+/// handlers are below; `table` says what each field means.
+pub(crate) static TOOLS: &[Tool] = &[
+    Tool {
+        group: Group::Forms,
+        hints: Hints { idempotent: true, ..Hints::ACT },
+        example: r#"`{"fields": [{"element": 1, "value": "Ada"}, {"element": 4, "value": "true"}]}`"#,
+        ..Tool::action(
+            "fill",
+            "Fill a form",
+            "Fill many fields at once: text fields, selects, checkboxes, radio buttons.",
+            takes!(tab FillArgs => fill),
+        )
+    },
+    Tool {
+        group: Group::Forms,
+        example: r#"`{"from": 9, "to": 11}`, `{"from": 12, "x": 400, "y": 300}`, `{"from_x": 90, "from_y": 40, "x": 400, "y": 300}`"#,
+        ..Tool::action(
+            "drag",
+            "Drag",
+            "Drag an element (or from a point from_x,from_y) onto another or to a point x,y, the mouse held down.",
+            takes!(tab DragArgs => drag),
+        )
+    },
+    Tool {
+        group: Group::Forms,
+        widens_core: true,
+        short: Some(short::SCREENSHOT),
+        example: r#"`{"element": 13, "format": "png"}`"#,
+        ..Tool::reader(
+            "screenshot",
+            "Screenshot",
+            "A picture of the viewport, the full page or one element, with each element's number drawn on it if asked.",
+            takes!(tab ScreenshotArgs => screenshot),
+        )
+    },
+];
 
 /// The most fields one `fill` takes.
 const MAX_FIELDS: usize = 50;
@@ -21,8 +62,8 @@ const MAX_FIELDS: usize = 50;
 /// follow the pointer (and for the browser to start a drag and drop).
 const DRAG_STEPS: u32 = 10;
 
-impl Operator {
-    pub(crate) async fn fill(&self, state: &mut State, args: arguments::FillArgs) -> Outcome {
+impl Tab<'_> {
+    pub(crate) async fn fill(&mut self, args: arguments::FillArgs) -> Outcome {
         if args.fields.is_empty() {
             return Err(ToolError::bad(
                 "fill",
@@ -39,15 +80,20 @@ impl Operator {
         let mut expected = Vec::new();
         for field in &args.fields {
             crate::validate::check_text_length(&field.value)?;
-            let value = self.secrets.fill_in("fill", &field.value)?;
+            let value = self.browser.secrets.fill_in("fill", &field.value)?;
             let number = field.element;
-            let answer = self.marks.locate(&self.driver, number, true).await?;
+            let answer = self
+                .browser
+                .marks
+                .locate(&self.browser.driver, number, true)
+                .await?;
             let kind = answer.input_type.as_deref().unwrap_or_default();
             let did = match (answer.tag.as_str(), kind) {
                 ("SELECT", _) => {
                     let chosen = self
+                        .browser
                         .marks
-                        .select(&self.driver, number, std::slice::from_ref(&value))
+                        .select(&self.browser.driver, number, std::slice::from_ref(&value))
                         .await?;
                     expected.push(Expected {
                         number,
@@ -72,7 +118,9 @@ impl Operator {
                         ));
                     }
                     if answer.checked != Some(wanted) {
-                        done_if_interrupted(self.marks.click(&self.driver, number).await)?;
+                        done_if_interrupted(
+                            self.browser.marks.click(&self.browser.driver, number).await,
+                        )?;
                     }
                     format!(
                         "[{number}] {}",
@@ -81,8 +129,9 @@ impl Operator {
                 }
                 _ => {
                     let before = done_if_interrupted(
-                        self.marks
-                            .type_into(&self.driver, number, &value, true)
+                        self.browser
+                            .marks
+                            .type_into(&self.browser.driver, number, &value, true)
                             .await,
                     )?
                     .before;
@@ -97,11 +146,11 @@ impl Operator {
             };
             done.push(did);
         }
-        self.after_expecting(state, format!("Filled {}.", done.join(", ")), &expected)
+        self.after_expecting(format!("Filled {}.", done.join(", ")), &expected)
             .await
     }
 
-    pub(crate) async fn drag(&self, state: &mut State, args: arguments::DragArgs) -> Outcome {
+    pub(crate) async fn drag(&mut self, args: arguments::DragArgs) -> Outcome {
         if args.to.is_none() && args.x.is_none() && args.y.is_none() {
             return Err(ToolError::bad(
                 "drag",
@@ -125,11 +174,15 @@ impl Operator {
         }
         let (start, what) = match source {
             crate::validate::Aim::Element(from) => {
-                let located = self.marks.locate(&self.driver, from, true).await?;
+                let located = self
+                    .browser
+                    .marks
+                    .locate(&self.browser.driver, from, true)
+                    .await?;
                 ((located.x, located.y), format!("[{from}]"))
             }
             crate::validate::Aim::Point(x, y) => {
-                self.on_screen("drag", x, y).await?;
+                self.browser.on_screen("drag", x, y).await?;
                 ((x, y), format!("from ({x}, {y})"))
             }
         };
@@ -137,15 +190,19 @@ impl Operator {
             crate::validate::Aim::Element(to) => {
                 // The target is read with the source in view: scrolling it
                 // into the middle could move the source off screen.
-                let answer = self.marks.locate(&self.driver, to, false).await?;
+                let answer = self
+                    .browser
+                    .marks
+                    .locate(&self.browser.driver, to, false)
+                    .await?;
                 ((answer.x, answer.y), format!("onto [{to}]"))
             }
             crate::validate::Aim::Point(x, y) => {
-                self.on_screen("drag", x, y).await?;
+                self.browser.on_screen("drag", x, y).await?;
                 ((x, y), format!("to ({x}, {y})"))
             }
         };
-        let viewport = self.driver.viewport().await?;
+        let viewport = self.browser.driver.viewport().await?;
         if end.0 < 0.0
             || end.1 < 0.0
             || end.0 >= f64::from(viewport.width)
@@ -160,10 +217,12 @@ impl Operator {
         }
         let end = (end.0.round(), end.1.round());
         let mouse = |kind: &str, (x, y): (f64, f64), buttons: u8| json!({ "type": kind, "x": x, "y": y, "button": "left", "buttons": buttons, "clickCount": 1 });
-        self.driver
+        self.browser
+            .driver
             .devtools("Input.dispatchMouseEvent", mouse("mouseMoved", start, 0))
             .await?;
-        self.driver
+        self.browser
+            .driver
             .devtools("Input.dispatchMouseEvent", mouse("mousePressed", start, 1))
             .await?;
         for step in 1..=DRAG_STEPS {
@@ -173,25 +232,35 @@ impl Operator {
                 start.1 + (end.1 - start.1) * t,
             );
             done_if_interrupted(
-                self.driver
+                self.browser
+                    .driver
                     .devtools("Input.dispatchMouseEvent", mouse("mouseMoved", at, 1))
                     .await
                     .map(|_| ()),
             )?;
         }
         done_if_interrupted(
-            self.driver
+            self.browser
+                .driver
                 .devtools("Input.dispatchMouseEvent", mouse("mouseReleased", end, 0))
                 .await
                 .map(|_| ()),
         )?;
-        self.after(state, format!("Dragged {what} {onto}.")).await
+        self.after(format!("Dragged {what} {onto}.")).await
     }
 
     /// A picture of one element: its box on screen, scrolled into view.
     pub(crate) async fn element_screenshot(&self, number: u32, jpeg: bool) -> Outcome {
-        let answer = self.marks.locate(&self.driver, number, true).await?;
-        let scroll = self.driver.eval_isolated(&[], "[scrollX, scrollY]").await?;
+        let answer = self
+            .browser
+            .marks
+            .locate(&self.browser.driver, number, true)
+            .await?;
+        let scroll = self
+            .browser
+            .driver
+            .eval_isolated(&[], "[scrollX, scrollY]")
+            .await?;
         let (Some(scroll_x), Some(scroll_y)) = (scroll[0].as_f64(), scroll[1].as_f64()) else {
             return Err(ToolError::bad(
                 "screenshot",
@@ -220,6 +289,7 @@ impl Operator {
             params["quality"] = json!(80);
         }
         let taken = self
+            .browser
             .driver
             .devtools("Page.captureScreenshot", params)
             .await?;

@@ -9,11 +9,38 @@ use driver_core::{Driver, Request};
 use serde_json::json;
 
 use crate::arguments;
+use crate::browser::Browser;
 use crate::error::ToolError;
-use crate::operator::Operator;
+use crate::options::Group;
 use crate::output::{size, Outcome, ToolOutput};
 use crate::page_strings::address;
 use crate::state::State;
+use crate::table::{takes, Tool};
+
+/// The network group: the requests the page made. The handlers are below;
+/// `table` says what each field means.
+pub(crate) static TOOLS: &[Tool] = &[
+    Tool {
+        group: Group::Network,
+        example: r#"`{"filter": "api/"}`"#,
+        ..Tool::reader(
+            "requests",
+            "List requests",
+            "The page's requests: number, method, status, type, size, time, URL; refused ones say why.",
+            takes!(browser RequestsArgs => requests),
+        )
+    },
+    Tool {
+        group: Group::Network,
+        example: r#"`{"id": 4}`"#,
+        ..Tool::reader(
+            "request",
+            "Read a request",
+            "One request of the list: its headers both ways (credentials hidden) and the start of its response body.",
+            takes!(browser RequestArgs => request),
+        )
+    },
+];
 
 /// The most requests one `requests` answer lists (the latest).
 const LISTED: usize = 200;
@@ -33,7 +60,7 @@ const CREDENTIALS: &[&str] = &[
     "x-xsrf-token",
 ];
 
-impl Operator {
+impl Browser {
     pub(crate) async fn requests(
         &self,
         state: &mut State,

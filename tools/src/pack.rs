@@ -12,8 +12,8 @@ use serde_json::Value;
 use tokio::sync::Mutex;
 
 use crate::arguments::MAX_TOKENS;
+use crate::browser::Browser;
 use crate::error::ToolError;
-use crate::operator::Operator;
 use crate::options::PackOptions;
 use crate::output::{Outcome, ToolOutput};
 use crate::secrets::Secrets;
@@ -48,7 +48,7 @@ impl Drop for Serving<'_> {
 
 /// The tool pack: a model's browser. See the crate docs.
 pub struct Pack {
-    pub(crate) operator: Operator,
+    pub(crate) browser: Browser,
     state: Mutex<State>,
     /// The tools it offers, from the tool table.
     pub(crate) tools: Vec<&'static Tool>,
@@ -88,13 +88,13 @@ impl Pack {
                 .ok()
         });
         Self {
-            operator: Operator {
+            browser: Browser {
                 driver,
                 marks: Marks::new().with_settle_record(crate::settle::record_key()),
                 secrets: Secrets::new(&options.secrets),
                 typed_by_person: Default::default(),
                 downloads: std::sync::Mutex::new(driver_core::Journal::new(
-                    crate::operator::DOWNLOADS_KEPT,
+                    crate::browser::DOWNLOADS_KEPT,
                 )),
                 person_scrubber: Default::default(),
                 ended: Default::default(),
@@ -115,7 +115,7 @@ impl Pack {
 
     /// The browser under the pack.
     pub fn driver(&self) -> &GuardedDriver {
-        &self.operator.driver
+        &self.browser.driver
     }
 
     /// The tools this pack answers, in the order a model is shown them:
@@ -167,7 +167,7 @@ impl Pack {
     /// then it is dropped wherever it is.
     pub(crate) async fn stop<F: Future>(&self, call: std::pin::Pin<&mut F>) {
         let mut call = call;
-        let stopped = self.operator.driver.cancel();
+        let stopped = self.browser.driver.cancel();
         tokio::pin!(stopped);
         let finished = tokio::select! {
             _ = &mut call => false,
@@ -181,7 +181,7 @@ impl Pack {
     /// While a person has the session, the model waits for the handoff's
     /// answer, and is told so at once rather than queued behind it.
     pub(crate) fn handed_over(&self, name: &str) -> Option<ToolOutput> {
-        let (reason, left) = self.operator.options.watch.as_ref()?.handoff()?;
+        let (reason, left) = self.browser.options.watch.as_ref()?.handoff()?;
         let during = self.find(name).is_ok_and(|tool| tool.during_handoff);
         (!during).then(|| ToolOutput {
             text: format!(
@@ -203,11 +203,11 @@ impl Pack {
             .get("max_tokens")
             .and_then(Value::as_u64)
             .map_or(0, |tokens| usize::try_from(tokens).unwrap_or(usize::MAX))
-            .clamp(self.operator.options.budget_tokens, MAX_TOKENS);
+            .clamp(self.browser.options.budget_tokens, MAX_TOKENS);
         let mut output = self.answer(id, name, arguments).await;
         // No secret leaves in an answer, whatever the page did with it,
         // nor what a person typed during a handoff.
-        self.operator.scrub(&mut output.text);
+        self.browser.scrub(&mut output.text);
         bound(&mut output.text, budget);
         if output.is_error {
             tracing::info!(tool = name, error = %output.text, "tool call failed");
@@ -219,7 +219,7 @@ impl Pack {
         let mut state = self.state.lock().await;
         // A call that waited behind the one that ended the session makes
         // nothing: no browser starts for a session nobody holds.
-        if self.operator.ended.load(Ordering::Acquire) {
+        if self.browser.ended.load(Ordering::Acquire) {
             return ToolOutput {
                 text: "This browser session is closed (closed, or ended by the server); call open without a session to start a new one.".to_owned(),
                 images: Vec::new(),
@@ -247,12 +247,12 @@ impl Pack {
         state.phases = Default::default();
         let started = std::time::Instant::now();
         state.call_started = started;
-        let watched = self.trace.is_some() || self.operator.options.watch.is_some();
+        let watched = self.trace.is_some() || self.browser.options.watch.is_some();
         let traced = watched.then(|| Traced {
             arguments: arguments.clone(),
             started: std::time::Instant::now(),
             at: std::time::SystemTime::now(),
-            refusals: self.operator.driver.guard().refusals().next_seq(),
+            refusals: self.browser.driver.guard().refusals().next_seq(),
             console: state.console.next_seq(),
         });
         let tool = self.find(name).ok();
@@ -296,7 +296,7 @@ impl Pack {
         if recent {
             return;
         }
-        let Ok(Some(memory)) = self.operator.driver.memory().await else {
+        let Ok(Some(memory)) = self.browser.driver.memory().await else {
             return;
         };
         *self
@@ -304,7 +304,7 @@ impl Pack {
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner()) =
             Some((std::time::Instant::now(), memory));
-        if let Some(watch) = &self.operator.options.watch {
+        if let Some(watch) = &self.browser.options.watch {
             watch.set_memory(memory);
         }
         if let (true, Some(budget)) = (memory.over_budget(), memory.budget_kib) {
@@ -340,14 +340,14 @@ impl Pack {
     ) {
         let ms = u64::try_from(traced.started.elapsed().as_millis()).unwrap_or(u64::MAX);
         let step = self.steps.fetch_add(1, Ordering::Relaxed) + 1;
-        let watch = self.operator.options.watch.as_ref();
+        let watch = self.browser.options.watch.as_ref();
         let answer = output.text.clone();
         // A picture after an action: for the trace, and for a watch whose
         // pictures do not come from a screencast while a person looks.
         let wanted = self.trace.is_some()
             || watch.is_some_and(|watch| !watch.is_screencast() && watch.is_looked_at());
         let jpeg = if acted && wanted {
-            self.operator
+            self.browser
                 .driver
                 .screenshot(driver_core::ScreenshotOptions {
                     format: driver_core::ScreenshotFormat::Jpeg(40),
@@ -375,7 +375,7 @@ impl Pack {
             .map(crate::output::console_line)
             .collect();
         let refused = self
-            .operator
+            .browser
             .driver
             .guard()
             .refusals()
@@ -403,7 +403,7 @@ impl Pack {
         };
         // One scrub for the whole record, the trace's file and the live
         // view alike: secrets, in every form, and what a person typed.
-        step.scrub_with(&|text| self.operator.scrub(text));
+        step.scrub_with(&|text| self.browser.scrub(text));
         if let Some(trace) = &self.trace {
             trace.write(&step);
         }
@@ -445,7 +445,7 @@ impl Pack {
 
     /// Closes the browser.
     pub async fn close(&self) {
-        let _ = self.operator.driver.close().await;
+        let _ = self.browser.driver.close().await;
     }
 
     /// Ends the session for good: closes the browser once the call under
@@ -453,9 +453,9 @@ impl Pack {
     /// included, answers that the session is closed and starts nothing.
     /// For a server's sessions, which no one can reach once ended.
     pub async fn end(&self) {
-        self.operator.ended.store(true, Ordering::Release);
+        self.browser.ended.store(true, Ordering::Release);
         let _state = self.state.lock().await;
-        let _ = self.operator.driver.close().await;
+        let _ = self.browser.driver.close().await;
     }
 
     /// Makes the `close` tool end the session for good (as
@@ -463,12 +463,12 @@ impl Pack {
     /// fresh browser: for a session under a server's handle, which `close`
     /// retires.
     pub fn end_on_close(&self) {
-        self.operator.close_ends.store(true, Ordering::Release);
+        self.browser.close_ends.store(true, Ordering::Release);
     }
 
     /// Whether the session has ended for good.
     pub fn is_ended(&self) -> bool {
-        self.operator.ended.load(Ordering::Acquire)
+        self.browser.ended.load(Ordering::Acquire)
     }
 
     async fn dispatch(&self, state: &mut State, name: &str, arguments: Value) -> Outcome {
@@ -479,9 +479,8 @@ impl Pack {
             other => other,
         };
         match tool.takes.handler {
-            Handler::Operator(handler) => {
-                handler(&self.operator, state, tool.name, arguments).await
-            }
+            Handler::Tab(handler) => handler(self.browser.tab(state), tool.name, arguments).await,
+            Handler::Browser(handler) => handler(&self.browser, state, tool.name, arguments).await,
             // (`run` inside a script: its tools do not offer it.)
             Handler::Pack(_) => Err(ToolError::bad(
                 tool.name,
@@ -516,7 +515,7 @@ impl Pack {
         if !state.dialog_open || tool.under_dialog {
             return Ok(());
         }
-        match self.operator.driver.dialog().await? {
+        match self.browser.driver.dialog().await? {
             Some(open) => Err(DriverError::DialogOpen {
                 kind: open.kind,
                 message: open.message,

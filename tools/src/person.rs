@@ -16,11 +16,36 @@ use std::time::{Duration, Instant};
 use driver_core::{Driver, KeyPress};
 
 use crate::arguments::HandoffArgs;
+use crate::browser::Browser;
 use crate::error::ToolError;
-use crate::operator::Operator;
+use crate::options::Group;
 use crate::output::Outcome;
 use crate::state::State;
+use crate::table::{takes, Hints, Tool};
 use crate::watch::PersonInput;
+
+/// The person group: handing the browser to a person. The handlers are below;
+/// `table` says what each field means.
+pub(crate) static TOOLS: &[Tool] = &[
+    Tool {
+        in_scripts: false,
+        during_handoff: true,
+        group: Group::Person,
+        hints: Hints {
+            read_only: false,
+            destructive: false,
+            idempotent: false,
+            open_world: true,
+        },
+        example: r#"`{"reason": "Log in with your second factor", "seconds": 300}`"#,
+        ..Tool::action(
+            "handoff",
+            "Hand over to a person",
+            "A person takes over the tab (a login, a CAPTCHA) while you wait; answers done, given up or timed out.",
+            takes!(browser HandoffArgs => handoff),
+        )
+    },
+];
 
 /// The longest a handoff may wait for its person.
 pub(crate) const HANDOFF_LIMIT: Duration = Duration::from_secs(1800);
@@ -33,7 +58,7 @@ enum Ending {
     TimedOut,
 }
 
-impl Operator {
+impl Browser {
     pub(crate) async fn handoff(&self, state: &mut State, args: HandoffArgs) -> Outcome {
         let Some(watch) = self.options.watch.clone() else {
             return Err(ToolError::bad(
@@ -137,7 +162,7 @@ impl Operator {
                 wait.as_secs()
             ),
         };
-        self.after(state, line).await
+        self.tab(state).after(line).await
     }
 
     /// A point of the picture (fractions) in the viewport's CSS pixels.

@@ -20,6 +20,25 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
+use crate::options::Group;
+use crate::table::{takes, Tool};
+
+/// The code group: a script of tool calls. The handlers are below; `table`
+/// says what each field means.
+pub(crate) static TOOLS: &[Tool] = &[
+    Tool {
+        in_scripts: false,
+        group: Group::Code,
+        example: r#"`{"script": "for (const e of await tw.elements()) if (e.role === 'checkbox' && !e.checked) await tw.click({element: e.number});"}`"#,
+        ..Tool::action(
+            "run",
+            "Run a script of tool calls",
+            "Run JavaScript that calls this session's tools: `await tw.click({element: 3})` returns the answer's text (a failure throws), `await tw.elements()` the numbered elements as data ({number, role, name, value, checked, ...}); `return` a value. Sandboxed: no network, files or timers; at most 30 s (timeout), 200 calls. Answers what it returned, a line per call, then the page.",
+            takes!(pack RunArgs => run_script),
+        )
+    },
+];
+
 /// How long a script may run unless its call says otherwise.
 pub(crate) const DEFAULT_SECONDS: u32 = 30;
 /// The longest a script may be given.
@@ -504,7 +523,7 @@ impl crate::pack::Pack {
                 if log.len() == 1 { "" } else { "s" }
             );
             text.push_str("\n\n");
-            match self.operator.after(state, did).await {
+            match self.browser.tab(state).after(did).await {
                 Ok(page) => {
                     text.push_str(&page.text);
                     images = page.images;
@@ -561,7 +580,7 @@ impl crate::pack::Pack {
             self.stop(call).await;
             return refused("the script's time ran out during this call".to_owned());
         };
-        self.operator.scrub(&mut output.text);
+        self.browser.scrub(&mut output.text);
         let first = output.text.lines().next().unwrap_or_default();
         let line = format!(
             "{name} {shown_arguments} -> {}{}",
@@ -593,8 +612,11 @@ impl crate::pack::Pack {
         let mut lines = Vec::new();
         let read = tokio::time::timeout_at(
             deadline.into(),
-            self.operator
-                .settled_snapshot(state, &mut lines, options, crate::settle::Begin::Now),
+            self.browser.tab(state).settled_snapshot(
+                &mut lines,
+                options,
+                crate::settle::Begin::Now,
+            ),
         )
         .await;
         let failed = |why: String| {
@@ -641,7 +663,7 @@ impl crate::pack::Pack {
     /// Scrubs every string in `value` of the session's secrets.
     fn scrub_strings(&self, value: &mut Value) {
         match value {
-            Value::String(text) => self.operator.scrub(text),
+            Value::String(text) => self.browser.scrub(text),
             Value::Array(items) => items.iter_mut().for_each(|item| self.scrub_strings(item)),
             Value::Object(fields) => fields
                 .values_mut()

@@ -12,10 +12,52 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::arguments;
+use crate::browser::Browser;
 use crate::error::ToolError;
-use crate::operator::Operator;
+use crate::options::Group;
 use crate::output::{Outcome, ToolOutput};
 use crate::state::State;
+use crate::table::{takes, Hints, Returns, Tool};
+
+/// The state group: cookies and local storage, saved and loaded. Their handlers
+/// are below; `table` says what each field means.
+pub(crate) static TOOLS: &[Tool] = &[
+    Tool {
+        group: Group::State,
+        // A save under a name that exists replaces it.
+        hints: Hints { destructive: true, idempotent: true, ..Hints::LOCAL },
+        returns: Returns::Itself,
+        example: r#"`{"name": "shop-login"}`"#,
+        ..Tool::action(
+            "state_save",
+            "Save cookies and storage",
+            "Save this browser's cookies and the site's local storage under a name, to stay logged in across runs.",
+            takes!(browser StateArgs => state_save),
+        )
+    },
+    Tool {
+        group: Group::State,
+        // It replaces the browser's cookies of the same names.
+        hints: Hints { destructive: true, idempotent: true, ..Hints::LOCAL },
+        returns: Returns::Itself,
+        example: r#"`{"name": "shop-login"}`"#,
+        ..Tool::action(
+            "state_load",
+            "Load cookies and storage",
+            "Load a saved state's cookies and local storage into this browser; open or reload the site after.",
+            takes!(browser StateArgs => state_load),
+        )
+    },
+    Tool {
+        group: Group::State,
+        ..Tool::reader(
+            "cookies",
+            "List cookies",
+            "The site's cookies: name, domain, path, expiry and flags (values hidden).",
+            takes!(browser NoArgs => cookies),
+        )
+    },
+];
 
 /// A saved state, as its file holds it.
 #[derive(Debug, Default, Serialize, Deserialize)]
@@ -46,7 +88,7 @@ const COOKIE_FIELDS: &[&str] = &[
 const READ_LOCAL: &str = "(() => { try { return { origin: location.origin, \
     items: Object.entries(localStorage) }; } catch { return { origin: location.origin, items: [] }; } })()";
 
-impl Operator {
+impl Browser {
     pub(crate) async fn state_save(
         &self,
         _state: &mut State,

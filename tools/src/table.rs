@@ -6,8 +6,20 @@
 //! Anthropic exports), dispatch (`Pack::call`), the dialog rule, the
 //! shell's short forms and its help.
 //!
-//! Adding a tool is one entry here and one `Operator` method taking
-//! `(&mut State, ItsArgs)`:
+//! The entries live beside their handlers: each file of tools has a
+//! `TOOLS` slice, and [`SHELVES`] lists the slices in the order a model is
+//! shown them. A tool is one of three kinds, by what it acts on:
+//!
+//! - a page tool (`takes!(tab ClickArgs => click)`): a method of [`Tab`],
+//!   the tab-level context, which holds the session's state and answers
+//!   with the page;
+//! - a browser-level tool (`takes!(browser TabsArgs => tabs)`): a method of
+//!   [`Browser`] given the state, for what acts on the browser as a whole
+//!   (tabs, cookies, the network log, emulation, handoffs);
+//! - `run` (`takes!(pack RunArgs => run_script)`), whose script's calls go
+//!   back through the pack.
+//!
+//! Adding a tool is one entry in its file's `TOOLS` and one method:
 //!
 //! ```text
 //! Tool {
@@ -16,7 +28,7 @@
 //!         "reload",
 //!         "Reload the page",
 //!         "Load the current page again.",
-//!         takes!(NoArgs => reload),
+//!         takes!(tab NoArgs => reload),
 //!     )
 //! },
 //! ```
@@ -26,18 +38,23 @@ use std::pin::Pin;
 
 use serde_json::{json, Value};
 
-use crate::arguments::*;
-use crate::operator::Operator;
+use crate::browser::Browser;
 use crate::options::{Group, PackOptions};
 use crate::output::{Outcome, ToolOutput};
 use crate::pack::Pack;
-use crate::schema::{schema_of, strict_for_openai};
+use crate::schema::strict_for_openai;
 use crate::short;
 use crate::state::State;
+use crate::tab::Tab;
 
-/// A tool's handler: reads its arguments and runs its `Operator` method.
-pub(crate) type OperatorHandler = for<'a> fn(
-    &'a Operator,
+/// A page tool's handler: reads its arguments and runs its [`Tab`] method.
+pub(crate) type TabHandler =
+    for<'a> fn(Tab<'a>, &'static str, Value) -> Pin<Box<dyn Future<Output = Outcome> + Send + 'a>>;
+
+/// A browser-level tool's handler: reads its arguments and runs its
+/// [`Browser`] method.
+pub(crate) type BrowserHandler = for<'a> fn(
+    &'a Browser,
     &'a mut State,
     &'static str,
     Value,
@@ -54,8 +71,10 @@ pub(crate) type PackHandler = for<'a> fn(
 /// Who answers a tool.
 #[derive(Clone, Copy)]
 pub(crate) enum Handler {
-    /// An `Operator` method: every tool but one.
-    Operator(OperatorHandler),
+    /// A method of the tab-level context.
+    Tab(TabHandler),
+    /// A method of the browser-level context.
+    Browser(BrowserHandler),
     /// The pack.
     Pack(PackHandler),
 }
@@ -68,31 +87,44 @@ pub(crate) struct Takes {
     pub(crate) handler: Handler,
 }
 
-/// `takes!(ClickArgs => click)`: the schema of `ClickArgs`, and a handler
-/// that reads a call's arguments into one and runs `Operator::click`.
-/// `takes!(pack RunArgs => run_script)`: a `Pack` method given the raw
-/// arguments.
+/// `takes!(tab ClickArgs => click)`: the schema of `arguments::ClickArgs`,
+/// and a handler that reads a call's arguments into one and runs
+/// `Tab::click`; `takes!(browser TabsArgs => tabs)` the same with a
+/// `Browser` method; `takes!(pack RunArgs => run_script)` a `Pack` method
+/// given the raw arguments.
 macro_rules! takes {
-    ($args:ty => $method:ident) => {
-        Takes {
-            schema: schema_of::<$args>,
-            handler: Handler::Operator(|operator, state, tool, arguments| {
+    (tab $args:ident => $method:ident) => {
+        $crate::table::Takes {
+            schema: $crate::schema::schema_of::<$crate::arguments::$args>,
+            handler: $crate::table::Handler::Tab(|mut tab, tool, arguments| {
                 Box::pin(async move {
-                    let args: $args = crate::validate::parse(tool, arguments)?;
-                    operator.$method(state, args).await
+                    let args: $crate::arguments::$args = $crate::validate::parse(tool, arguments)?;
+                    tab.$method(args).await
                 })
             }),
         }
     };
-    (pack $args:ty => $method:ident) => {
-        Takes {
-            schema: schema_of::<$args>,
-            handler: Handler::Pack(|pack, state, arguments| {
+    (browser $args:ident => $method:ident) => {
+        $crate::table::Takes {
+            schema: $crate::schema::schema_of::<$crate::arguments::$args>,
+            handler: $crate::table::Handler::Browser(|browser, state, tool, arguments| {
+                Box::pin(async move {
+                    let args: $crate::arguments::$args = $crate::validate::parse(tool, arguments)?;
+                    browser.$method(state, args).await
+                })
+            }),
+        }
+    };
+    (pack $args:ident => $method:ident) => {
+        $crate::table::Takes {
+            schema: $crate::schema::schema_of::<$crate::arguments::$args>,
+            handler: $crate::table::Handler::Pack(|pack, state, arguments| {
                 Box::pin(pack.$method(state, arguments))
             }),
         }
     };
 }
+pub(crate) use takes;
 
 /// Which mode of the pack offers a tool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -133,7 +165,7 @@ pub struct Hints {
 
 impl Hints {
     /// Reads what is already there.
-    const READ: Hints = Hints {
+    pub(crate) const READ: Hints = Hints {
         read_only: true,
         destructive: false,
         idempotent: true,
@@ -141,7 +173,7 @@ impl Hints {
     };
     /// Acts on a page as a person's input does: whatever the page does
     /// with a click (delete, pay, send) may follow.
-    const ACT: Hints = Hints {
+    pub(crate) const ACT: Hints = Hints {
         read_only: false,
         destructive: true,
         idempotent: false,
@@ -149,13 +181,13 @@ impl Hints {
     };
     /// Moves about the web (another page, another part of one) without
     /// pressing anything.
-    const MOVE: Hints = Hints {
+    pub(crate) const MOVE: Hints = Hints {
         destructive: false,
         ..Hints::ACT
     };
     /// Changes only this machine's or the browser's own state (a file
     /// written, an emulated device).
-    const LOCAL: Hints = Hints {
+    pub(crate) const LOCAL: Hints = Hints {
         read_only: false,
         destructive: false,
         idempotent: false,
@@ -202,7 +234,7 @@ pub(crate) struct Tool {
 impl Tool {
     /// A core tool acting on the page, in both modes, answered with the
     /// page (the fields most tools share; each entry says what differs).
-    const fn action(
+    pub(crate) const fn action(
         name: &'static str,
         title: &'static str,
         description: &'static str,
@@ -230,7 +262,7 @@ impl Tool {
 
     /// A core tool that reads and changes nothing, answered with what it
     /// read.
-    const fn reader(
+    pub(crate) const fn reader(
         name: &'static str,
         title: &'static str,
         description: &'static str,
@@ -268,445 +300,26 @@ const TEXT_AFTER: &str = "";
 /// The same, in vision mode.
 const VISION_AFTER: &str = " Answers with a screenshot and the console lines since.";
 
-/// `screenshot` as the core group offers it: without `element`, which is
-/// the forms group's.
-fn core_screenshot_schema() -> Value {
-    let mut schema = schema_of::<ScreenshotArgs>();
-    if let Some(properties) = schema["properties"].as_object_mut() {
-        properties.remove("element");
-    }
-    schema
-}
-
-/// Every tool, in the order a model is shown them: core first, then each
-/// group's.
-pub(crate) static TABLE: &[Tool] = &[
-    Tool {
-        loads_pages: true,
-        hints: Hints { destructive: false, idempotent: true, ..Hints::ACT },
-        returns: Returns::Itself,
-        short: Some(short::OPEN),
-        example: r#"`{"url": "https://example.com/", "new_tab": false}`"#,
-        ..Tool::action(
-            "open",
-            "Open a URL",
-            "Open a URL, in this tab or a new one; answers with the page, its elements numbered [N].",
-            takes!(OpenArgs => open),
-        )
-    },
-    Tool {
-        mode: Mode::Text,
-        short: Some(short::SNAPSHOT),
-        example: r#"`{"full_page": true, "scope": 12, "max_tokens": 2000, "part": 2}`"#,
-        ..Tool::reader(
-            "snapshot",
-            "Read the page",
-            "Read the page: its text, every element you can act on numbered [N], *[N] if new since your last read; by default around the screen. Page text comes between --- lines that carry a code new in each answer: only a line with that code opens or closes it.",
-            takes!(SnapshotArgs => snapshot),
-        )
-    },
-    Tool {
-        mode: Mode::Text,
-        short: Some(short::FIND),
-        example: r#"`{"text": "checkout", "role": "link"}`"#,
-        ..Tool::reader(
-            "find",
-            "Find on the page",
-            "Search the whole page (frames too) by words and/or role; answers the matches, numbered as in a snapshot.",
-            takes!(FindArgs => find_on_page),
-        )
-    },
-    Tool {
-        mode: Mode::Text,
-        short: Some(short::READ),
-        example: r#"`{}`, `{"element": 12}`, `{"whole_page": true, "part": 2}`"#,
-        ..Tool::reader(
-            "read",
-            "Read the text",
-            "Read the page's main content (or an element's) as markdown, links as [text][N] (N: the number to click); long texts come in parts with an outline. For articles and docs; snapshot shows the controls.",
-            takes!(ReadArgs => read_text),
-        )
-    },
-    Tool {
-        mode: Mode::Text,
-        short: Some(short::CLICK),
-        example: r#"`{"element": 3}`, `{"element": 3, "count": 2}`, `{"x": 640, "y": 200, "button": "right", "modifiers": ["Control"]}`"#,
-        ..Tool::action(
-            "click",
-            "Click",
-            "Click an element by number, or a point x,y.",
-            takes!(ClickArgs => click),
-        )
-    },
-    Tool {
-        mode: Mode::Vision,
-        short: Some(short::CLICK_AT),
-        example: r#"`{"x": 640, "y": 200}`"#,
-        ..Tool::action(
-            "click",
-            "Click",
-            "Click a point of the viewport (the screenshot's pixels).",
-            takes!(ClickPointArgs => click_point),
-        )
-    },
-    Tool {
-        mode: Mode::Text,
-        short: Some(short::TYPE),
-        example: r#"`{"element": 7, "text": "hello", "submit": true, "append": false}`"#,
-        ..Tool::action(
-            "type",
-            "Type text",
-            "Type into a field by number (replacing its text unless append), or the focused element.",
-            takes!(TypeArgs => type_text),
-        )
-    },
-    Tool {
-        mode: Mode::Vision,
-        short: Some(short::TYPE_HERE),
-        example: r#"`{"text": "hello", "submit": true}`"#,
-        ..Tool::action(
-            "type",
-            "Type text",
-            "Type into the focused element (click it first); submit presses Enter.",
-            takes!(TypeTextArgs => type_here),
-        )
-    },
-    Tool {
-        short: Some(short::PRESS),
-        example: r#"`{"keys": "Control+a Delete"}`"#,
-        ..Tool::action(
-            "press",
-            "Press keys",
-            "Press keys on the focused element.",
-            takes!(PressArgs => press),
-        )
-    },
-    Tool {
-        mode: Mode::Text,
-        hints: Hints { idempotent: true, ..Hints::ACT },
-        short: Some(short::SELECT),
-        example: r#"`{"element": 4, "options": ["Large"]}`"#,
-        ..Tool::action(
-            "select",
-            "Choose options",
-            "Choose options of a select element.",
-            takes!(SelectArgs => select),
-        )
-    },
-    Tool {
-        mode: Mode::Text,
-        hints: Hints { idempotent: true, ..Hints::MOVE },
-        short: Some(short::HOVER),
-        example: r#"`{"element": 5}`"#,
-        ..Tool::action(
-            "hover",
-            "Hover",
-            "Move the mouse over an element by number, or to x,y (opens menus, tooltips).",
-            takes!(HoverArgs => hover),
-        )
-    },
-    Tool {
-        mode: Mode::Vision,
-        hints: Hints { idempotent: true, ..Hints::MOVE },
-        short: Some(short::HOVER_AT),
-        example: r#"`{"x": 640, "y": 200}`"#,
-        ..Tool::action(
-            "hover",
-            "Hover",
-            "Move the mouse to a point (opens menus, tooltips).",
-            takes!(PointArgs => hover_point),
-        )
-    },
-    Tool {
-        mode: Mode::Text,
-        hints: Hints::MOVE,
-        short: Some(short::SCROLL),
-        example: r#"`{"direction": "down"}`, `{"element": 40}`, `{"element": 14, "direction": "down"}`"#,
-        ..Tool::action(
-            "scroll",
-            "Scroll",
-            "Scroll the page or a box, or until an element is on screen.",
-            takes!(ScrollArgs => scroll),
-        )
-    },
-    Tool {
-        mode: Mode::Vision,
-        hints: Hints::MOVE,
-        short: Some(short::SCROLL_AT),
-        example: r#"`{"direction": "down", "x": 640, "y": 400}`"#,
-        ..Tool::action(
-            "scroll",
-            "Scroll",
-            "Scroll up, down, left or right at a point (default the middle).",
-            takes!(ScrollAtArgs => scroll_at),
-        )
-    },
-    Tool {
-        loads_pages: true,
-        hints: Hints::MOVE,
-        ..Tool::action(
-            "back",
-            "Go back",
-            "Go back in this tab's history.",
-            takes!(NoArgs => back),
-        )
-    },
-    Tool {
-        loads_pages: true,
-        hints: Hints::MOVE,
-        ..Tool::action(
-            "forward",
-            "Go forward",
-            "Go forward in this tab's history.",
-            takes!(NoArgs => forward),
-        )
-    },
-    Tool {
-        loads_pages: true,
-        hints: Hints::MOVE,
-        under_dialog: true,
-        returns: Returns::Itself,
-        short: Some(short::TABS),
-        example: r#"`{}`, `{"action": "switch", "tab": 2}`, `{"action": "new", "url": "…"}`"#,
-        ..Tool::action(
-            "tabs",
-            "Tabs",
-            "List the tabs (1, 2, … as they opened), or switch to, close or open one.",
-            takes!(TabsArgs => tabs),
-        )
-    },
-    Tool {
-        short: Some(short::SCREENSHOT),
-        example: r#"`{"numbers": true, "format": "jpeg", "full_page": false, "if_changed": true}`"#,
-        ..Tool::reader(
-            "screenshot",
-            "Screenshot",
-            "A picture of the viewport or the full page, numbers drawn on it if asked.",
-            Takes {
-                schema: core_screenshot_schema,
-                ..takes!(ScreenshotArgs => screenshot)
-            },
-        )
-    },
-    Tool {
-        hints: Hints::READ,
-        short: Some(short::WAIT),
-        example: r#"`{"text": "Order placed"}`, `{"gone": "Loading"}`, `{"seconds": 2}`"#,
-        ..Tool::action(
-            "wait_for",
-            "Wait",
-            "Wait until a text is on the page or gone, or some seconds.",
-            takes!(WaitForArgs => wait_for),
-        )
-    },
-    Tool {
-        // It reads what came since the last time: asked twice, it answers
-        // differently.
-        hints: Hints { idempotent: false, ..Hints::READ },
-        under_dialog: true,
-        example: r#"`{}` or `{"level": "warning"}`"#,
-        ..Tool::reader(
-            "console",
-            "Console",
-            "The console messages and uncaught page errors since you last asked.",
-            takes!(ConsoleArgs => console),
-        )
-    },
-    Tool {
-        under_dialog: true,
-        short: Some(short::DIALOG),
-        example: r#"`{"accept": true, "text": "Ada"}`"#,
-        ..Tool::action(
-            "dialog",
-            "Answer a dialog",
-            "Answer the open alert, confirm, prompt or leave-page dialog.",
-            takes!(DialogArgs => dialog),
-        )
-    },
-    Tool {
-        ends_browser: true,
-        hints: Hints { idempotent: true, open_world: false, ..Hints::ACT },
-        under_dialog: true,
-        returns: Returns::Itself,
-        ..Tool::action(
-            "close",
-            "Close the browser",
-            "Close the browser (its tabs, cookies and storage); the next call starts a fresh one.",
-            takes!(NoArgs => close),
-        )
-    },
-    // The files group.
-    Tool {
-        group: Group::Files,
-        hints: Hints { idempotent: true, ..Hints::ACT },
-        example: r#"`{"element": 7, "paths": ["cv.pdf"]}`"#,
-        ..Tool::action(
-            "upload",
-            "Upload files",
-            "Put files from the uploads folder into a file field, or the chooser a button opens.",
-            takes!(UploadArgs => upload),
-        )
-    },
-    Tool {
-        group: Group::Files,
-        hints: Hints::LOCAL,
-        returns: Returns::Itself,
-        example: r#"`{"path": "receipt.pdf"}`"#,
-        ..Tool::action(
-            "pdf",
-            "Save as PDF",
-            "Save the page as a PDF file in the output folder; answers where and how large.",
-            takes!(PdfArgs => pdf),
-        )
-    },
-    // The person group.
-    Tool {
-        in_scripts: false,
-        during_handoff: true,
-        group: Group::Person,
-        hints: Hints {
-            read_only: false,
-            destructive: false,
-            idempotent: false,
-            open_world: true,
-        },
-        example: r#"`{"reason": "Log in with your second factor", "seconds": 300}`"#,
-        ..Tool::action(
-            "handoff",
-            "Hand over to a person",
-            "A person takes over the tab (a login, a CAPTCHA) while you wait; answers done, given up or timed out.",
-            takes!(HandoffArgs => handoff),
-        )
-    },
-    // The network group.
-    Tool {
-        group: Group::Network,
-        example: r#"`{"filter": "api/"}`"#,
-        ..Tool::reader(
-            "requests",
-            "List requests",
-            "The page's requests: number, method, status, type, size, time, URL; refused ones say why.",
-            takes!(RequestsArgs => requests),
-        )
-    },
-    Tool {
-        group: Group::Network,
-        example: r#"`{"id": 4}`"#,
-        ..Tool::reader(
-            "request",
-            "Read a request",
-            "One request of the list: its headers both ways (credentials hidden) and the start of its response body.",
-            takes!(RequestArgs => request),
-        )
-    },
-    // The state group.
-    Tool {
-        group: Group::State,
-        // A save under a name that exists replaces it.
-        hints: Hints { destructive: true, idempotent: true, ..Hints::LOCAL },
-        returns: Returns::Itself,
-        example: r#"`{"name": "shop-login"}`"#,
-        ..Tool::action(
-            "state_save",
-            "Save cookies and storage",
-            "Save this browser's cookies and the site's local storage under a name, to stay logged in across runs.",
-            takes!(StateArgs => state_save),
-        )
-    },
-    Tool {
-        group: Group::State,
-        // It replaces the browser's cookies of the same names.
-        hints: Hints { destructive: true, idempotent: true, ..Hints::LOCAL },
-        returns: Returns::Itself,
-        example: r#"`{"name": "shop-login"}`"#,
-        ..Tool::action(
-            "state_load",
-            "Load cookies and storage",
-            "Load a saved state's cookies and local storage into this browser; open or reload the site after.",
-            takes!(StateArgs => state_load),
-        )
-    },
-    Tool {
-        group: Group::State,
-        ..Tool::reader(
-            "cookies",
-            "List cookies",
-            "The site's cookies: name, domain, path, expiry and flags (values hidden).",
-            takes!(NoArgs => cookies),
-        )
-    },
-    // The forms group.
-    Tool {
-        group: Group::Forms,
-        hints: Hints { idempotent: true, ..Hints::ACT },
-        example: r#"`{"fields": [{"element": 1, "value": "Ada"}, {"element": 4, "value": "true"}]}`"#,
-        ..Tool::action(
-            "fill",
-            "Fill a form",
-            "Fill many fields at once: text fields, selects, checkboxes, radio buttons.",
-            takes!(FillArgs => fill),
-        )
-    },
-    Tool {
-        group: Group::Forms,
-        example: r#"`{"from": 9, "to": 11}`, `{"from": 12, "x": 400, "y": 300}`, `{"from_x": 90, "from_y": 40, "x": 400, "y": 300}`"#,
-        ..Tool::action(
-            "drag",
-            "Drag",
-            "Drag an element (or from a point from_x,from_y) onto another or to a point x,y, the mouse held down.",
-            takes!(DragArgs => drag),
-        )
-    },
-    Tool {
-        group: Group::Forms,
-        widens_core: true,
-        short: Some(short::SCREENSHOT),
-        example: r#"`{"element": 13, "format": "png"}`"#,
-        ..Tool::reader(
-            "screenshot",
-            "Screenshot",
-            "A picture of the viewport, the full page or one element, with each element's number drawn on it if asked.",
-            takes!(ScreenshotArgs => screenshot),
-        )
-    },
-    // The emulation group.
-    Tool {
-        group: Group::Emulation,
-        hints: Hints { idempotent: true, ..Hints::LOCAL },
-        returns: Returns::Itself,
-        example: r#"`{"device": "iPhone 15"}`, `{"width": 800, "timezone": "Asia/Tokyo", "locale": "fr-FR"}`"#,
-        ..Tool::action(
-            "emulate",
-            "Emulate a device",
-            "Look like a phone or tablet, or set the viewport, touch, place, time zone or language; reload to see the page's layout for it.",
-            takes!(EmulateArgs => emulate),
-        )
-    },
-    // The script group.
-    Tool {
-        group: Group::Script,
-        returns: Returns::Itself,
-        example: r#"`{"expression": "document.title"}`"#,
-        ..Tool::action(
-            "evaluate",
-            "Run JavaScript",
-            "Run a JavaScript expression in the page; its value comes back as JSON, fenced as page content.",
-            takes!(EvaluateArgs => evaluate),
-        )
-    },
-    // The code group.
-    Tool {
-        in_scripts: false,
-        group: Group::Code,
-        example: r#"`{"script": "for (const e of await tw.elements()) if (e.role === 'checkbox' && !e.checked) await tw.click({element: e.number});"}`"#,
-        ..Tool::action(
-            "run",
-            "Run a script of tool calls",
-            "Run JavaScript that calls this session's tools: `await tw.click({element: 3})` returns the answer's text (a failure throws), `await tw.elements()` the numbered elements as data ({number, role, name, value, checked, ...}); `return` a value. Sandboxed: no network, files or timers; at most 30 s (timeout), 200 calls. Answers what it returned, a line per call, then the page.",
-            takes!(pack RunArgs => run_script),
-        )
-    },
+/// Every file's tools, in the order a model is shown them: core first
+/// (the page's, vision mode's, the browser's), then each group's.
+static SHELVES: &[&[Tool]] = &[
+    crate::actions::TOOLS,
+    crate::vision::TOOLS,
+    crate::browser::TOOLS,
+    crate::files::TOOLS,
+    crate::person::TOOLS,
+    crate::network::TOOLS,
+    crate::storage::TOOLS,
+    crate::forms::TOOLS,
+    crate::emulation::TOOLS,
+    crate::script::TOOLS,
+    crate::run::TOOLS,
 ];
+
+/// Every tool of every file, in [`SHELVES`]' order.
+pub(crate) fn every_tool() -> impl Iterator<Item = &'static Tool> {
+    SHELVES.iter().flat_map(|shelf| shelf.iter())
+}
 
 /// The tools a pack with these options offers, in the order a model is
 /// shown them: the core tools of its mode (a group's widened tool in its
@@ -719,12 +332,11 @@ pub(crate) fn offered(options: &PackOptions) -> Vec<&'static Tool> {
         Mode::Vision => options.vision,
     };
     let widened = |name: &str| {
-        TABLE.iter().filter(fits).find(|tool| {
+        every_tool().filter(fits).find(|tool| {
             tool.widens_core && tool.name == name && options.groups.contains(&tool.group)
         })
     };
-    let mut tools: Vec<&'static Tool> = TABLE
-        .iter()
+    let mut tools: Vec<&'static Tool> = every_tool()
         .filter(fits)
         .filter(|tool| tool.group == Group::Core)
         .map(|tool| widened(tool.name).unwrap_or(tool))
@@ -736,8 +348,7 @@ pub(crate) fn offered(options: &PackOptions) -> Vec<&'static Tool> {
         }
         seen.push(*group);
         tools.extend(
-            TABLE
-                .iter()
+            every_tool()
                 .filter(fits)
                 .filter(|tool| tool.group == *group && !tool.widens_core),
         );
@@ -863,7 +474,7 @@ fn readme_table() -> String {
     let mut text = String::from(
         "| tool | group | example arguments | does | hints |\n|---|---|---|---|---|\n",
     );
-    for tool in TABLE.iter().filter(|tool| tool.mode != Mode::Vision) {
+    for tool in every_tool().filter(|tool| tool.mode != Mode::Vision) {
         let name = if tool.widens_core {
             format!("`{}` (of one element)", tool.name)
         } else {
@@ -967,7 +578,7 @@ mod tests {
 
     #[test]
     fn every_tool_has_a_title_a_description_and_an_object_schema() {
-        for tool in TABLE {
+        for tool in every_tool() {
             assert!(!tool.title.is_empty(), "{}", tool.name);
             assert!(!tool.description.is_empty(), "{}", tool.name);
             let schema = (tool.takes.schema)();

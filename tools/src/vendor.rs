@@ -789,7 +789,7 @@ impl Pack {
     /// number), and where the next read starts.
     pub(crate) fn downloads_since(&self, from: u64) -> (Vec<driver_core::Download>, u64) {
         let kept = self
-            .operator
+            .browser
             .downloads
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -798,7 +798,7 @@ impl Pack {
 
     /// Scrubs `text` of the session's secrets, as an answer is.
     pub(crate) fn scrub(&self, text: &mut String) {
-        self.operator.scrub(text);
+        self.browser.scrub(text);
     }
 }
 
