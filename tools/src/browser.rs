@@ -7,13 +7,12 @@
 //! A tool that acts on the page shown takes a [`Tab`] instead: this context
 //! with the session's [`State`], which is what reading the page back needs.
 
+use std::fmt::Write as _;
 use std::time::Duration;
 
 use driver_core::{Driver, DriverError};
 use guard::GuardedDriver;
 use marks::{Marks, MarksError};
-
-use std::fmt::Write as _;
 
 use crate::arguments::{self, TabAction};
 use crate::error::ToolError;
@@ -79,7 +78,7 @@ pub(crate) static TOOLS: &[Tool] = &[
 ];
 
 /// The browser as the tools see it, shared by every call of a session.
-/// Browser-level tools are its methods (here, `network`, `storage`,
+/// Browser-level tools are its methods (here and in `network`, `storage`,
 /// `emulation`, `person`); page tools are [`Tab`]'s.
 pub(crate) struct Browser {
     pub(crate) driver: GuardedDriver,
