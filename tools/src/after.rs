@@ -31,6 +31,9 @@ enum PageRead<'a> {
     Text { scope: Option<u32>, whole: bool },
 }
 
+/// What an answer says when the page closed the tab it was in.
+const CLOSED_UNDER_YOU: &str = "The tab you were in was closed by the page.";
+
 /// How long a tab that just opened may take to report its URL.
 const NEW_TAB_WAIT: Duration = Duration::from_secs(1);
 
@@ -361,9 +364,6 @@ impl Tab<'_> {
     /// Adds a line for each thing the model must know of: tabs opened or
     /// closed, downloads and requests refused, new console errors.
     pub(crate) async fn report_changes(&mut self, lines: &mut Vec<String>, tab_closed: bool) {
-        if tab_closed {
-            lines.push("The tab you were in was closed by the page.".to_owned());
-        }
         self.report_tabs(lines, tab_closed).await;
         self.report_downloads(lines).await;
         self.report_refusals(lines);
@@ -375,8 +375,25 @@ impl Tab<'_> {
     /// opened, to name it.
     async fn report_tabs(&mut self, lines: &mut Vec<String>, tab_closed: bool) {
         let Ok(ids) = self.browser.driver.tab_ids().await else {
+            if tab_closed {
+                lines.push(CLOSED_UNDER_YOU.to_owned());
+            }
             return;
         };
+        // The tab the last answer showed went without a tabs call while
+        // others stayed (not a browser started afresh): the page closed it,
+        // whichever of the backend's calls noticed first.
+        let stayed = ids.iter().any(|id| self.state.tabs.contains(id));
+        let shown_gone = stayed
+            && self
+                .state
+                .shown_tab
+                .as_ref()
+                .is_some_and(|shown| self.state.tabs.contains(shown) && !ids.contains(shown));
+        let tab_closed = tab_closed || shown_gone;
+        if tab_closed {
+            lines.push(CLOSED_UNDER_YOU.to_owned());
+        }
         let opened =
             !self.state.tabs.is_empty() && ids.iter().any(|id| !self.state.tabs.contains(id));
         let tabs = if opened {
