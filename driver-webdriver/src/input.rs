@@ -23,7 +23,6 @@ impl WdSession {
         y: f64,
         click: driver_core::Click,
     ) -> Result<()> {
-        self.focus_current().await?;
         let button = click.button.webdriver_number();
         let held = held_keys(click.modifiers);
         let pause = json!({ "type": "pause", "duration": 0 });
@@ -58,23 +57,27 @@ impl WdSession {
             sources.push(json!({ "type": "key", "id": "keyboard", "actions": keys }));
         }
         let acted = self.all_actions(sources).await;
-        self.or_by_bridge(
-            acted,
-            names::INPUT_DISPATCH_MOUSE_EVENT,
-            input::click_events_with(x, y, click),
-        )
-        .await
+        let acted = self
+            .or_by_bridge(
+                acted,
+                names::INPUT_DISPATCH_MOUSE_EVENT,
+                input::click_events_with(x, y, click),
+            )
+            .await;
+        self.unless_tab_gone(acted).await
     }
 
     pub(crate) async fn move_mouse(&mut self, x: f64, y: f64) -> Result<()> {
-        self.focus_current().await?;
-        let acted = self.actions(mouse(x, y, &[])).await;
-        self.or_by_bridge(
-            acted,
-            names::INPUT_DISPATCH_MOUSE_EVENT,
-            [input::move_event(x, y)],
-        )
-        .await
+        // Nothing is pressed by a move: no actions to release after it.
+        let acted = self.perform(vec![mouse(x, y, &[])]).await;
+        let acted = self
+            .or_by_bridge(
+                acted,
+                names::INPUT_DISPATCH_MOUSE_EVENT,
+                [input::move_event(x, y)],
+            )
+            .await;
+        self.unless_tab_gone(acted).await
     }
 
     pub(crate) async fn wheel(&mut self, x: f64, y: f64, dx: f64, dy: f64) -> Result<()> {
@@ -103,7 +106,6 @@ impl WdSession {
     }
 
     pub(crate) async fn type_text(&mut self, text: &str) -> Result<()> {
-        self.focus_current().await?;
         let mut actions = Vec::new();
         for press in input::typed(text) {
             let value = press.key.webdriver_char().to_string();
@@ -117,12 +119,13 @@ impl WdSession {
             .actions(json!({ "type": "key", "id": "keyboard", "actions": actions }))
             .await;
         let events: Vec<Value> = input::typed(text).flat_map(input::key_events).collect();
-        self.or_by_bridge(acted, names::INPUT_DISPATCH_KEY_EVENT, events)
-            .await
+        let acted = self
+            .or_by_bridge(acted, names::INPUT_DISPATCH_KEY_EVENT, events)
+            .await;
+        self.unless_tab_gone(acted).await
     }
 
     pub(crate) async fn press(&mut self, press: KeyPress) -> Result<()> {
-        self.focus_current().await?;
         let held = held_keys(press.modifiers);
         let key = press.key.webdriver_char().to_string();
         let mut actions: Vec<Value> = held
@@ -139,12 +142,14 @@ impl WdSession {
         let acted = self
             .actions(json!({ "type": "key", "id": "keyboard", "actions": actions }))
             .await;
-        self.or_by_bridge(
-            acted,
-            names::INPUT_DISPATCH_KEY_EVENT,
-            input::key_events(press),
-        )
-        .await
+        let acted = self
+            .or_by_bridge(
+                acted,
+                names::INPUT_DISPATCH_KEY_EVENT,
+                input::key_events(press),
+            )
+            .await;
+        self.unless_tab_gone(acted).await
     }
 
     /// What W3C actions did, or, where they could not run because the page
@@ -171,16 +176,27 @@ impl WdSession {
         self.all_actions(vec![sequence]).await
     }
 
-    /// Several input sources' actions, tick by tick together.
+    /// Several input sources' actions, tick by tick together, then
+    /// released: the remote end forgets what was pressed, so a click that
+    /// follows soon after at the same point is not counted a double click.
+    /// (Not after a failure: with a dialog open, the release would have
+    /// the remote end deal with the dialog.)
     async fn all_actions(&self, sources: Vec<Value>) -> Result<()> {
+        self.perform(sources).await?;
+        self.raw(http::Method::DELETE, "actions", None).await?;
+        Ok(())
+    }
+
+    /// Several input sources' actions, tick by tick together, not released
+    /// after (for what presses nothing).
+    async fn perform(&self, sources: Vec<Value>) -> Result<()> {
         self.raw(
             http::Method::POST,
             "actions",
             Some(json!({ "actions": sources })),
         )
-        .await?;
-        self.raw(http::Method::DELETE, "actions", None).await?;
-        Ok(())
+        .await
+        .map(|_| ())
     }
 }
 

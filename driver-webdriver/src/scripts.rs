@@ -13,15 +13,19 @@ impl WdSession {
     /// Evaluates an expression (or, if it is not one, statements) with
     /// promises awaited, as the CDP backend's `Runtime.evaluate` does.
     pub(crate) async fn eval(&mut self, expression: &str) -> Result<Value> {
-        self.focus_current().await?;
         let as_expression = format!("async () => (\n{expression}\n)");
-        match self.run_async(&as_expression).await {
+        let answer = match self.run_async(&as_expression).await {
             // Statements (`throw …`, `while …`) are not an expression.
             Err(DriverError::Script { message }) if message.contains("SyntaxError") => {
                 self.run_async(&format!("async () => {{\n{expression}\n}}"))
                     .await
             }
             other => other,
+        };
+        match answer {
+            // A script's own error is the page's answer, not a lost tab.
+            Err(DriverError::Script { .. }) => answer,
+            other => self.unless_tab_gone(other).await,
         }
     }
 
@@ -59,12 +63,13 @@ impl WdSession {
     /// browser's DevTools socket; where the session has none, in the
     /// page's world (the capability says so).
     pub(crate) async fn eval_isolated(&mut self, path: &[u32], expression: &str) -> Result<Value> {
-        if self.relay.is_some() {
-            self.focus_current().await?;
-        }
-        match &self.relay {
-            Some(relay) => relay.eval_isolated(&self.current, path, expression).await,
-            None => self.eval_in_frame(path, expression).await,
+        let Some(relay) = &self.relay else {
+            return self.eval_in_frame(path, expression).await;
+        };
+        let answer = relay.eval_isolated(&self.current, path, expression).await;
+        match answer {
+            Err(DriverError::Script { .. }) => answer,
+            other => self.unless_tab_gone(other).await,
         }
     }
 
