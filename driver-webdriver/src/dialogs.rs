@@ -7,6 +7,9 @@ use driver_core::{Dialog, DialogKind, DriverError, Result};
 use crate::errors::sort;
 use crate::session::WdSession;
 
+/// The longest an answered dialog is waited for to be heard closed.
+const DIALOG_CLOSE_LIMIT: std::time::Duration = std::time::Duration::from_millis(500);
+
 impl WdSession {
     /// The dialog with this text open in the current tab, as the DevTools
     /// socket heard it open (with its kind, which chromedriver does not
@@ -74,17 +77,30 @@ impl WdSession {
                     other => other,
                 })?;
         }
+        let opened = self
+            .relay
+            .as_ref()
+            .map(|relay| relay.dialogs_opened(&self.current));
         let answered = if accept {
             self.client.accept_alert().await
         } else {
             self.client.dismiss_alert().await
         };
-        match answered.map_err(sort) {
+        let answered = match answered.map_err(sort) {
             // chromedriver answered this dialog, then met the next one the
             // page opened at once: answered all the same (the next is the
             // caller's to see).
             Err(DriverError::DialogOpen { .. }) => Ok(()),
             other => other,
+        };
+        // Scripts go over the DevTools socket, which must have heard the
+        // dialog close first (the page may open the next at once, which is
+        // not taken for this one).
+        if let (Ok(()), Some(relay), Some(opened)) = (&answered, &self.relay, opened) {
+            relay
+                .dialog_closed(&self.current, opened, DIALOG_CLOSE_LIMIT)
+                .await;
         }
+        answered
     }
 }

@@ -268,6 +268,38 @@ impl Relay {
         })
     }
 
+    /// How many dialogs have opened in the tab `target`, as the socket
+    /// heard them.
+    pub(crate) fn dialogs_opened(&self, target: &str) -> u64 {
+        self.state.with_targets(|targets| {
+            targets
+                .tab_session(target)
+                .map_or(0, |session| targets.dialogs_opened(session))
+        })
+    }
+
+    /// Waits (at most `patience`) until the socket has heard the `opened`th
+    /// dialog of the tab `target` close: none is open, or a later one is.
+    /// A dialog answered over WebDriver closes before the socket hears it
+    /// close, and a script sent meanwhile would be told it is still open.
+    pub(crate) async fn dialog_closed(&self, target: &str, opened: u64, patience: Duration) {
+        let mut changes = self.stops.subscribe();
+        let closed = async {
+            loop {
+                let done = self.state.with_targets(|targets| {
+                    targets.tab_session(target).is_none_or(|session| {
+                        targets.dialog(session).is_none()
+                            || targets.dialogs_opened(session) != opened
+                    })
+                });
+                if done || changes.changed().await.is_err() {
+                    return;
+                }
+            }
+        };
+        let _ = tokio::time::timeout(patience, closed).await;
+    }
+
     /// Stops whatever script runs in the tab `target` and whatever it is
     /// loading; with `close`, closes the tab instead (with `replace`, after
     /// opening a blank one).
@@ -353,7 +385,11 @@ fn on_event(
     let params = &event.params;
     let session = event.session.clone().unwrap_or_default();
     match event.method.as_str() {
-        names::PAGE_JAVASCRIPT_DIALOG_OPENING => stops.send_modify(|stopped| *stopped += 1),
+        // A dialog's opening stops the calls in its tab; its closing wakes
+        // an answer waiting for it (`dialog_closed`).
+        names::PAGE_JAVASCRIPT_DIALOG_OPENING | names::PAGE_JAVASCRIPT_DIALOG_CLOSED => {
+            stops.send_modify(|stopped| *stopped += 1)
+        }
         names::INSPECTOR_TARGET_CRASHED => {
             tracing::info!(%session, "a tab's renderer crashed");
             stops.send_modify(|stopped| *stopped += 1);
