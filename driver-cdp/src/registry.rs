@@ -238,10 +238,7 @@ impl SharedRegistry {
         let closed = self.wait_until(|registry| {
             registry
                 .session_of_tab(id)
-                .is_none_or(|session| {
-                    registry.targets.dialog(session).is_none()
-                        || registry.targets.dialogs_opened(session) != opened
-                })
+                .is_none_or(|session| registry.targets.dialog_closed(session, opened))
                 .then_some(())
         });
         let _ = tokio::time::timeout(patience, closed).await;

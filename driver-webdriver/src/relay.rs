@@ -287,10 +287,9 @@ impl Relay {
         let closed = async {
             loop {
                 let done = self.state.with_targets(|targets| {
-                    targets.tab_session(target).is_none_or(|session| {
-                        targets.dialog(session).is_none()
-                            || targets.dialogs_opened(session) != opened
-                    })
+                    targets
+                        .tab_session(target)
+                        .is_none_or(|session| targets.dialog_closed(session, opened))
                 });
                 if done || changes.changed().await.is_err() {
                     return;

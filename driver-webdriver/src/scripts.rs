@@ -22,11 +22,7 @@ impl WdSession {
             }
             other => other,
         };
-        match answer {
-            // A script's own error is the page's answer, not a lost tab.
-            Err(DriverError::Script { .. }) => answer,
-            other => self.unless_tab_gone(other).await,
-        }
+        self.unless_tab_gone(answer).await
     }
 
     /// Evaluates in the frame at `path` (`window.frames` indices), then
@@ -67,10 +63,7 @@ impl WdSession {
             return self.eval_in_frame(path, expression).await;
         };
         let answer = relay.eval_isolated(&self.current, path, expression).await;
-        match answer {
-            Err(DriverError::Script { .. }) => answer,
-            other => self.unless_tab_gone(other).await,
-        }
+        self.unless_tab_gone(answer).await
     }
 
     pub(crate) async fn current_tab(&mut self) -> Result<TabId> {

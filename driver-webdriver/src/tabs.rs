@@ -43,10 +43,15 @@ impl WdSession {
     /// a tab the page closed fails the call, and then the latest tab becomes
     /// current and the error says which went. Asking the remote end for its
     /// windows only when a call failed spares every other call a round
-    /// trip (a click made about ten).
+    /// trip (a click made about ten). A dialog, a lost browser and a
+    /// script's own error are not a lost tab.
     pub(crate) async fn unless_tab_gone<T>(&mut self, answer: Result<T>) -> Result<T> {
         match answer {
-            Err(error) if !error.is_dialog_open() && !error.is_browser_gone() => {
+            Err(error)
+                if !error.is_dialog_open()
+                    && !error.is_browser_gone()
+                    && !matches!(error, DriverError::Script { .. }) =>
+            {
                 self.focus_current().await?;
                 Err(error)
             }

@@ -313,29 +313,34 @@
      * @type {Map<SettleState, {change: number, changeFrame: number, style: number, styleFrame: number}>}
      */
     const seen = new Map();
+    /**
+     * This call's mark of a document, brought up to its last changes.
+     * @param {SettleState} state
+     */
+    const markOf = (state) => {
+      let mark = seen.get(state);
+      if (!mark) {
+        mark = { change: NaN, changeFrame: 0, style: NaN, styleFrame: 0 };
+        seen.set(state, mark);
+      }
+      if (mark.change !== state.lastChange) {
+        mark.change = state.lastChange;
+        mark.changeFrame = frameOf(state.lastChange);
+        // The early hooks' change, with the frames painted since it
+        // counted already (a page that loaded during the navigation).
+        if (state.early && state.early.at === state.lastChange && mark.changeFrame === 0) {
+          mark.changeFrame = -state.early.frames;
+        }
+      }
+      if (mark.style !== state.lastStyle) {
+        mark.style = state.lastStyle;
+        mark.styleFrame = frameOf(state.lastStyle);
+      }
+      return mark;
+    };
     const check = () => {
       const now = performance.now();
       const states = watched(window);
-      for (const state of states) {
-        let mark = seen.get(state);
-        if (!mark) {
-          mark = { change: NaN, changeFrame: 0, style: NaN, styleFrame: 0 };
-          seen.set(state, mark);
-        }
-        if (mark.change !== state.lastChange) {
-          mark.change = state.lastChange;
-          mark.changeFrame = frameOf(state.lastChange);
-          // The early hooks' change, with the frames painted since it
-          // counted already (a page that loaded during the navigation).
-          if (state.early && state.early.at === state.lastChange && mark.changeFrame === 0) {
-            mark.changeFrame = -state.early.frames;
-          }
-        }
-        if (mark.style !== state.lastStyle) {
-          mark.style = state.lastStyle;
-          mark.styleFrame = frameOf(state.lastStyle);
-        }
-      }
       /** @type {Set<BusyCode>} */
       const pending = new Set();
       const requests = states.reduce((sum, state) => sum + state.hooks.requests + state.hooks.reads, 0);
@@ -355,12 +360,10 @@
           pending.add("submitted");
         }
         if (state.hooks.timers > 0) pending.add("timers");
-        const mark = seen.get(state);
-        const changeFrame = mark ? mark.changeFrame : 0;
-        const styleFrame = mark ? mark.styleFrame : 0;
-        if (recent(state.lastChange, changeFrame, now)) pending.add("changing");
+        const mark = markOf(state);
+        if (recent(state.lastChange, mark.changeFrame, now)) pending.add("changing");
         if (afterAction && now - start < ANIMATION_GRACE_MS &&
-            (recent(state.lastStyle, styleFrame, now) || animating(state))) {
+            (recent(state.lastStyle, mark.styleFrame, now) || animating(state))) {
           pending.add("animating");
         }
       }

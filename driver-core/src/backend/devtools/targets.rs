@@ -248,6 +248,13 @@ impl Targets {
         self.dialogs_opened.get(session).copied().unwrap_or(0)
     }
 
+    /// Whether the dialog that was the `opened`th in a session's page is
+    /// closed: none is open, or a later one is (a page may open the next
+    /// as soon as one is answered).
+    pub fn dialog_closed(&self, session: &str, opened: u64) -> bool {
+        self.dialog(session).is_none() || self.dialogs_opened(session) != opened
+    }
+
     /// The file chooser caught in a session's page, if one is.
     pub fn chooser(&self, session: &str) -> Option<FileChooser> {
         self.choosers.get(session).copied()
