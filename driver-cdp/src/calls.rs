@@ -180,7 +180,8 @@ impl BrowserSession for CdpSession {
 
     async fn screenshot(&mut self, options: ScreenshotOptions) -> Result<Vec<u8>> {
         let id = self.current_session().await?;
-        self.page(&id).screenshot(options).await
+        let cast_free = self.cast.is_none();
+        self.page(&id).screenshot(options, cast_free).await
     }
 
     async fn set_viewport(&mut self, viewport: Viewport) -> Result<()> {

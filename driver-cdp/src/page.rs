@@ -24,6 +24,7 @@ use crate::registry::{SharedRegistry, World};
 
 use driver_core::backend::devtools::frames;
 use driver_core::backend::input;
+use driver_core::backend::screencast;
 
 /// One tab as a driver call acts on it: the connection, the registry, and
 /// the tab's flat DevTools session.
@@ -194,8 +195,19 @@ impl<'a> Page<'a> {
         Ok(())
     }
 
-    /// A screenshot of the viewport or the whole page.
-    pub(crate) async fn screenshot(&self, options: ScreenshotOptions) -> Result<Vec<u8>> {
+    /// A screenshot of the viewport or the whole page. `cast_free`: no live
+    /// view holds the tab's screencast, so a viewport may be taken as one
+    /// frame of it ([`Self::drawn_frame`]).
+    pub(crate) async fn screenshot(
+        &self,
+        options: ScreenshotOptions,
+        cast_free: bool,
+    ) -> Result<Vec<u8>> {
+        if cast_free && !options.full_page {
+            if let Some(frame) = self.drawn_frame(options.format).await {
+                return Ok(frame);
+            }
+        }
         let (client, session) = (self.client, self.session);
         let (format, quality) = match options.format {
             ScreenshotFormat::Png => (CaptureScreenshotFormat::Png, None),
@@ -253,6 +265,13 @@ impl<'a> Page<'a> {
             .map_err(|error| {
                 DriverError::Protocol(format!("the screenshot is not base64: {error}"))
             })
+    }
+
+    /// The viewport as one screencast frame ([`screencast::one_frame`]),
+    /// or `None` to capture it.
+    async fn drawn_frame(&self, format: ScreenshotFormat) -> Option<Vec<u8>> {
+        let drawn = self.evaluate_in_frame(&[], World::Isolated, screencast::DRAWN);
+        screencast::one_frame(self.client.socket(), self.session, format, drawn).await
     }
 }
 

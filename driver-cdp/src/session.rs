@@ -40,7 +40,7 @@ pub struct CdpSession {
     opened: Vec<TabId>,
     /// The screencast, when the session has a live view: which tab it
     /// pictures, and whether it runs (only while someone looks).
-    cast: Option<screencast::SharedCast>,
+    pub(crate) cast: Option<screencast::SharedCast>,
     /// The registry's count of opened tabs when the current one was last
     /// brought to the front.
     fronted: u64,

@@ -199,6 +199,22 @@ impl Relay {
         }
     }
 
+    /// The viewport of the tab `target` as one screencast frame
+    /// (`screencast::one_frame`); `None` to take it another way, always
+    /// with a live view, whose screencast this would take over.
+    pub(crate) async fn one_frame(
+        &self,
+        target: &str,
+        format: driver_core::ScreenshotFormat,
+    ) -> Option<Vec<u8>> {
+        if self.cast.is_some() {
+            return None;
+        }
+        let tab = self.tab(target).await.ok()?;
+        let drawn = self.eval_isolated(target, &[], screencast::DRAWN);
+        screencast::one_frame(&self.socket, &tab, format, drawn).await
+    }
+
     /// What keeps the tab whose session is `tab` from answering, if
     /// anything: its renderer crashed, or a dialog is open.
     fn stop_in(&self, tab: &str) -> Option<DriverError> {

@@ -1,4 +1,5 @@
-//! Screenshots: WebDriver's PNG of the viewport, and through chromedriver's
+//! Screenshots: the viewport as one screencast frame where the session has
+//! a DevTools relay, else WebDriver's PNG of it, and through chromedriver's
 //! CDP bridge the rest (JPEG, WebP, the full page).
 
 use base64::Engine;
@@ -13,6 +14,11 @@ use crate::session::WdSession;
 impl WdSession {
     pub(crate) async fn screenshot(&mut self, options: ScreenshotOptions) -> Result<Vec<u8>> {
         self.focus_current().await?;
+        if let Some(relay) = self.relay.as_ref().filter(|_| !options.full_page) {
+            if let Some(frame) = relay.one_frame(&self.current, options.format).await {
+                return Ok(frame);
+            }
+        }
         if options == ScreenshotOptions::default() {
             // Chrome's fast encoder through the bridge where there is one
             // (a larger PNG, in a fraction of the time); WebDriver's own

@@ -50,6 +50,7 @@ suite!(
     missing_and_hidden_elements,
     key_presses,
     screenshots,
+    screenshots_are_fresh,
     text_and_value,
     wait_for_present_and_visible,
     history,

@@ -127,6 +127,7 @@ pub fn all() -> Vec<Check> {
         missing_and_hidden_elements,
         key_presses,
         screenshots,
+        screenshots_are_fresh,
         text_and_value,
         wait_for_present_and_visible,
         history,
@@ -519,6 +520,89 @@ fn png_size(png: &[u8]) -> Option<(u32, u32)> {
     let width = u32::from_be_bytes(png[16..20].try_into().ok()?);
     let height = u32::from_be_bytes(png[20..24].try_into().ok()?);
     Some((width, height))
+}
+
+/// The colour of a PNG's pixel at `x`, `y`.
+fn png_pixel(png: &[u8], x: u32, y: u32) -> Result<[u8; 3], String> {
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(png));
+    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+    let mut reader = decoder
+        .read_info()
+        .map_err(|error| format!("the PNG does not decode: {error}"))?;
+    let mut pixels = vec![0; reader.output_buffer_size().unwrap_or_default()];
+    let frame = reader
+        .next_frame(&mut pixels)
+        .map_err(|error| format!("the PNG does not decode: {error}"))?;
+    let channels = frame.color_type.samples();
+    let at = (y as usize * frame.width as usize + x as usize) * channels;
+    match pixels.get(at..at + 3) {
+        Some(&[red, green, blue]) => Ok([red, green, blue]),
+        _ => Err(format!(
+            "({x}, {y}) is outside the {}x{} PNG",
+            frame.width, frame.height
+        )),
+    }
+}
+
+/// A screenshot pictures what the page changed just before it, however
+/// soon after: colours set one after another, each pictured at once. And
+/// a page drawn at twice its CSS pixels is pictured in its device pixels.
+async fn screenshots_are_fresh(ctx: &Ctx) -> CheckResult {
+    ctx.site
+        .page("/plain", "<!doctype html><title>Plain</title>")
+        .await;
+    let driver = ctx.driver();
+    step("navigate", driver.navigate(&ctx.site.url("/plain")).await)?;
+    for round in 0..24u8 {
+        let colour = match round % 3 {
+            0 => [200, 40, 40],
+            1 => [40, 160, 40],
+            _ => [40, 40, 200],
+        };
+        let [red, green, blue] = colour;
+        // At every point of a frame's 16 ms.
+        tokio::time::sleep(Duration::from_millis(u64::from(round) * 13 % 41)).await;
+        step(
+            "paint",
+            driver
+                .eval(&format!(
+                    "document.documentElement.style.background = 'rgb({red}, {green}, {blue})'"
+                ))
+                .await,
+        )?;
+        let shot = step("PNG", driver.screenshot(ScreenshotOptions::default()).await)?;
+        let seen = png_pixel(&shot, 640, 400)?;
+        ensure!(
+            seen == colour,
+            "screenshot {round} shows {seen:?}, not the colour {colour:?} the page took just before"
+        );
+    }
+    let scaled = driver
+        .devtools(
+            "Emulation.setDeviceMetricsOverride",
+            serde_json::json!({ "width": 400, "height": 300, "deviceScaleFactor": 2, "mobile": false }),
+        )
+        .await;
+    match needs(
+        driver.as_ref(),
+        Capability::DevTools,
+        "device metrics",
+        scaled,
+    )? {
+        Needed::Value(_) => {}
+        Needed::Unsupported(outcome) => return Ok(outcome),
+    }
+    let shot = step(
+        "PNG at twice the pixels",
+        driver.screenshot(ScreenshotOptions::default()).await,
+    )?;
+    let size = png_size(&shot);
+    ensure!(
+        size == Some((800, 600)),
+        "a 400x300 viewport drawn at 2 device pixels a CSS pixel is pictured {size:?}, not 800x600"
+    );
+    step("close", driver.close().await)?;
+    Ok(Verdict::Pass)
 }
 
 async fn screenshots(ctx: &Ctx) -> CheckResult {

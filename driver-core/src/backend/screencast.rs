@@ -11,6 +11,10 @@
 //! acknowledgements that are paced ([`ack_at`]): five frames a second per
 //! tab, plenty for a view that polls about once a second (faster cost more
 //! than a core: `cargo xtask bench --only watching`).
+//!
+//! A screenshot of the viewport is one frame of a screencast where no live
+//! view runs one ([`one_frame`]): Chrome's capture waits for a forced
+//! redraw to be shown before it copies, a screencast's first frame does not.
 
 use crate::backend::devtools::names;
 use std::collections::HashMap;
@@ -45,6 +49,81 @@ pub struct Cast {
     pub tab: Option<String>,
     /// Whether the screencast runs.
     pub on: bool,
+}
+
+/// The page script a one-frame screencast waits on before it starts
+/// ([`one_frame`]): a frame begun and its paint handed on (the task after
+/// an animation frame), so what the page changed before the call is in the
+/// next frame drawn. It gives the device pixel ratio, or 0 for a page that
+/// draws no frame (hidden, or a frame held up for 200 ms).
+pub const DRAWN: &str = "new Promise((done) => { \
+    if (document.visibilityState !== 'visible') return done(0); \
+    const late = setTimeout(() => done(0), 200); \
+    requestAnimationFrame(() => setTimeout(() => { clearTimeout(late); done(devicePixelRatio); })); })";
+
+/// How long a one-frame screencast may take, the page script included,
+/// before the screenshot is taken the slow way.
+pub const SHOT_PATIENCE: Duration = Duration::from_millis(400);
+
+/// A screenshot of the viewport as the next frame the compositor draws: a
+/// screencast of the tab's DevTools `session` on `socket` for one frame,
+/// started once the page has answered [`DRAWN`] (`drawn`, evaluated in
+/// tabwright's world).
+///
+/// As fresh as `Page.captureScreenshot`, which forces a redraw and waits
+/// until it is shown before it copies the surface: three frames at 60 Hz
+/// after a frame just drawn (50 ms), where this takes about one and a
+/// half. The same pixels (`conformance::screenshots_are_fresh`). `None`,
+/// to capture it instead, for what a frame does not give as the capture
+/// would: WebP; a page drawn at a device pixel ratio other than 1 (frames
+/// are in CSS pixels); a page that draws no frame, or runs no script (its
+/// main thread busy: the capture may still picture it); a frame that does
+/// not come within [`SHOT_PATIENCE`]. Not while a live view's screencast
+/// runs on the same session: starting and stopping would take it over.
+pub async fn one_frame(
+    socket: &DevToolsSocket,
+    session: &str,
+    format: crate::ScreenshotFormat,
+    drawn: impl std::future::Future<Output = crate::Result<Value>>,
+) -> Option<Vec<u8>> {
+    use base64::Engine;
+    let params = match format {
+        crate::ScreenshotFormat::Png => json!({ "format": "png" }),
+        crate::ScreenshotFormat::Jpeg(quality) => {
+            json!({ "format": "jpeg", "quality": quality.min(100) })
+        }
+        crate::ScreenshotFormat::Webp(_) => return None,
+    };
+    let deadline = tokio::time::Instant::now() + SHOT_PATIENCE;
+    let ratio = tokio::time::timeout_at(deadline, drawn).await.ok()?.ok()?;
+    if ratio.as_f64() != Some(1.0) {
+        return None;
+    }
+    let mut events = socket.events();
+    socket
+        .call(Some(session), names::PAGE_START_SCREENCAST, params)
+        .await
+        .ok()?;
+    let frame = tokio::time::timeout_at(deadline, async {
+        while let Some(event) = events.recv().await {
+            if event.session.as_deref() == Some(session)
+                && event.method == names::PAGE_SCREENCAST_FRAME
+            {
+                return Some(event);
+            }
+        }
+        None
+    })
+    .await
+    .ok()
+    .flatten();
+    // Stopped unacknowledged: no later frame is sent.
+    let _ = socket
+        .call(Some(session), names::PAGE_STOP_SCREENCAST, json!({}))
+        .await;
+    base64::engine::general_purpose::STANDARD
+        .decode(frame?.params["data"].as_str()?)
+        .ok()
 }
 
 /// A session's screencast, shared with the task that follows the looks.
