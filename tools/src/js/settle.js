@@ -376,7 +376,14 @@
         for (const state of states) state.navigationReported = state.navigating;
         return resolve({ settled: false, waited: Math.round(now - start), busy: [...pending], requests });
       }
-      later(check, 10);
+      // Held only by the DOM's quiet time: look again the moment it ends,
+      // not at the next poll.
+      let next = 10;
+      if (pending.size === 1 && pending.has("changing")) {
+        const ends = Math.max(...states.map((state) => state.lastChange)) + quietMs - now;
+        if (ends > 0) next = Math.min(next, Math.ceil(ends));
+      }
+      later(check, next);
     };
     // After an action, let its own consequences be scheduled first: one
     // frame, or a short timeout where frames do not run (a background tab).
