@@ -12,8 +12,9 @@
 //!   and RSS (which counts shared pages in every process);
 //! - snapshots: build time on the 5,000-link page and size per fixture;
 //! - the tool pack: open→snapshot, click→snapshot (static page, and a page
-//!   that re-renders after the click), type→snapshot, screenshot, as a model
-//!   waits for them (settling included);
+//!   that re-renders after the click), type→snapshot, screenshot and
+//!   snapshot, as a model waits for them (settling included), and where
+//!   each one's time goes;
 //! - tokens: scripted sequences on the fixture site (a form filled field by
 //!   field, a menu, a paged table, a to-do list), the tokens of all their
 //!   answers with change lists against whole pages, each sequence's checks
@@ -139,13 +140,14 @@ async fn main() -> Result<(), String> {
             "the tool pack, as a model calls it (settling and the snapshot included); median / worst"
         );
         println!(
-            "{:<12}{:>24}{:>24}{:>24}{:>24}{:>24}",
+            "{:<12}{:>24}{:>24}{:>24}{:>24}{:>24}{:>24}",
             "backend",
             "open→snapshot",
             "click→snapshot",
             "click→re-render",
             "type→snapshot",
-            "screenshot"
+            "screenshot",
+            "snapshot"
         );
         for &backend in &backends {
             tools::tool_costs(backend, runs).await?;

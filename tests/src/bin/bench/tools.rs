@@ -16,7 +16,7 @@ const STATIC: &str = r#"<!doctype html><html><head><title>Static</title></head><
 
 /// What a model waits for, per tool call: `open` over the fixtures (not the
 /// 5,000-link page), a click on a static page and on a page that re-renders
-/// 50 ms after the click, typing into a field, a screenshot.
+/// 50 ms after the click, typing into a field, a screenshot, a snapshot.
 pub async fn tool_costs(backend: Backend, runs: usize) -> Result<(), String> {
     use serde_json::json;
     use tools::{Pack, PackOptions};
@@ -78,6 +78,7 @@ pub async fn tool_costs(backend: Backend, runs: usize) -> Result<(), String> {
     let mut clicks = Vec::new();
     let mut types = Vec::new();
     let mut shots = Vec::new();
+    let mut snapshots = Vec::new();
     for run in 0..runs {
         clicks.push(call("click", json!({ "element": button })).await?.0);
         let text = format!("Ada {run}");
@@ -87,6 +88,7 @@ pub async fn tool_costs(backend: Backend, runs: usize) -> Result<(), String> {
                 .0,
         );
         shots.push(call("screenshot", json!({})).await?.0);
+        snapshots.push(call("snapshot", json!({})).await?.0);
     }
 
     let still = phases.borrow().len();
@@ -108,7 +110,7 @@ pub async fn tool_costs(backend: Backend, runs: usize) -> Result<(), String> {
     let all = phases.into_inner();
     let (plain, rendered) = all.split_at(still.min(all.len()));
     let mut rows: Vec<(String, Vec<tools::Phases>)> = Vec::new();
-    for kind in ["open", "click", "type", "screenshot"] {
+    for kind in ["open", "click", "type", "screenshot", "snapshot"] {
         rows.push((
             kind.to_owned(),
             plain
@@ -133,13 +135,14 @@ pub async fn tool_costs(backend: Backend, runs: usize) -> Result<(), String> {
         }
     });
     println!(
-        "{:<12}{:>24}{:>24}{:>24}{:>24}{:>24}",
+        "{:<12}{:>24}{:>24}{:>24}{:>24}{:>24}{:>24}",
         backend.name(),
         summary(&mut opens),
         summary(&mut clicks),
         summary(&mut renders),
         summary(&mut types),
-        summary(&mut shots)
+        summary(&mut shots),
+        summary(&mut snapshots)
     );
     Ok(())
 }
