@@ -80,18 +80,16 @@
       // hooks saw it; once told, their observer stops (settle.js's own
       // watchers see what comes after).
       const early = /** @type {{at: number, frames: number, stop: () => void} | undefined} */ (page[Symbol.for(names.early + ".changed")]);
-      let changed = early && typeof early.at === "number" ? early.at : null;
-      let changedFrames = early && typeof early.frames === "number" ? early.frames : null;
+      /** @param {"at" | "frames"} field */
+      const fromEarly = (field) => (early && typeof early[field] === "number" ? early[field] : null);
       const tell = () => {
         const detail = JSON.stringify({
           requests: state.requests, reads: state.reads, timers: state.timers.size,
-          submitted: state.submitted, changed, changedFrames,
+          submitted: state.submitted, changed: fromEarly("at"), changedFrames: fromEarly("frames"),
         });
         try { dispatch.call(win, new CustomEvent(CHANNEL, { detail })); } catch { /* a page's own doing */ }
       };
       win.addEventListener(CHANNEL + "?", () => {
-        if (early && typeof early.at === "number") changed = early.at;
-        if (early && typeof early.frames === "number") changedFrames = early.frames;
         tell();
         if (early && typeof early.stop === "function") {
           try { early.stop(); } catch { /* a page's own doing */ }
