@@ -12,8 +12,14 @@ use crate::errors::{bridge, sort};
 use crate::session::WdSession;
 
 impl WdSession {
+    /// A screenshot of the current tab; a tab the page closed is noticed
+    /// when it fails, as for every call ([`unless_tab_gone`](Self::unless_tab_gone)).
     pub(crate) async fn screenshot(&mut self, options: ScreenshotOptions) -> Result<Vec<u8>> {
-        self.focus_current().await?;
+        let shot = self.take_screenshot(options).await;
+        self.unless_tab_gone(shot).await
+    }
+
+    async fn take_screenshot(&self, options: ScreenshotOptions) -> Result<Vec<u8>> {
         if let Some(relay) = self.relay.as_ref().filter(|_| !options.full_page) {
             if let Some(frame) = relay.one_frame(&self.current, options.format).await {
                 return Ok(frame);

@@ -560,7 +560,7 @@ async fn screenshots_are_fresh(ctx: &Ctx) -> CheckResult {
             _ => [40, 40, 200],
         };
         let [red, green, blue] = colour;
-        // At every point of a frame's 16 ms.
+        // At moments spread over a few frames.
         tokio::time::sleep(Duration::from_millis(u64::from(round) * 13 % 41)).await;
         step(
             "paint",
