@@ -15,7 +15,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use driver_core::backend::launch::{self, ChromeProcess, Profile};
-use driver_core::{DriverError, Options, Result, Viewport};
+use driver_core::{DriverError, Options, Result};
 
 use crate::client::Client;
 use crate::events;
@@ -53,11 +53,7 @@ impl Chrome {
         let registry = SharedRegistry::new();
         // The tab Chrome opened at start may be attached as soon as
         // auto-attach is on: its context must be ready for it by then.
-        let viewport = Viewport {
-            width: options.width,
-            height: options.height,
-        };
-        registry.prepare(&None, viewport, options.on_frame.clone());
+        registry.prepare(&None, options);
         // Events are handled as they are read, before any answer after
         // them (with a handle on the socket that does not keep it open).
         client.listen(std::sync::Arc::new({

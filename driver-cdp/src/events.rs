@@ -181,7 +181,17 @@ fn on_attached(client: &Client, registry: &SharedRegistry, event: &Event) {
     };
     match info.kind.as_str() {
         "page" => attach_tab(client, registry, info, session),
-        "iframe" => attach_frame(client, session),
+        "iframe" => {
+            // Its documents get what its tab's do.
+            let preloads = event.session.as_deref().and_then(|parent| {
+                registry.read(|registry| {
+                    let context = &registry.tab_of_session(parent)?.context;
+                    let context = registry.known_context(context.as_deref());
+                    Some(registry.by_context.get(&context)?.preloads.source())
+                })
+            });
+            attach_frame(client, session, preloads.unwrap_or_default())
+        }
         _ => client.send(
             Some(&session),
             names::RUNTIME_RUN_IF_WAITING_FOR_DEBUGGER,
@@ -190,10 +200,11 @@ fn on_attached(client: &Client, registry: &SharedRegistry, event: &Event) {
     }
 }
 
-/// Makes Chrome give every new document of a target tabwright's own world
-/// (the script itself is empty: the world is what is wanted).
-fn world_script() -> AddScriptToEvaluateOnNewDocumentParams {
-    let mut script = AddScriptToEvaluateOnNewDocumentParams::new("");
+/// Makes Chrome give every new document of a target tabwright's own world,
+/// with `source` run in it (`driver_core::Preloads`; the world alone is
+/// wanted where there is none).
+fn world_script(source: String) -> AddScriptToEvaluateOnNewDocumentParams {
+    let mut script = AddScriptToEvaluateOnNewDocumentParams::new(source);
     script.world_name = Some(WORLD_NAME.to_owned());
     script
 }
@@ -219,7 +230,7 @@ type Settings<'a> = Vec<BoxFuture<'a, Result<(), crate::client::CallError>>>;
 /// A cross-site frame runs in a process of its own: its session is how its
 /// document is read (the registry's `Targets` recorded it). Its target id
 /// is its frame id.
-fn attach_frame(client: &Client, session: String) {
+fn attach_frame(client: &Client, session: String, preloads: String) {
     let client = client.clone();
     tokio::spawn(async move {
         let s = Some(session.as_str());
@@ -227,7 +238,7 @@ fn attach_frame(client: &Client, session: String) {
             Box::pin(client.order(s, PageEnable::default())),
             Box::pin(client.order(s, RuntimeEnable::default())),
             Box::pin(client.order(s, NetworkEnable::default())),
-            Box::pin(client.order(s, world_script())),
+            Box::pin(client.order(s, world_script(preloads))),
             Box::pin(client.order(s, early_hooks())),
             Box::pin(client.order(s, auto_attach())),
             Box::pin(client.order(s, RunIfWaitingForDebuggerParams::default())),
@@ -243,13 +254,12 @@ fn attach_frame(client: &Client, session: String) {
 /// A tab: recorded (not ready yet), given its settings, let run, then
 /// marked ready.
 fn attach_tab(client: &Client, registry: &SharedRegistry, info: TargetInfo, session: String) {
-    let (context, viewport) = registry.read(|registry| {
+    let (context, viewport, preloads) = registry.read(|registry| {
         let context = registry.known_context(info.browser_context_id.as_deref());
-        let viewport = registry
-            .by_context
-            .get(&context)
-            .and_then(|context| context.viewport);
-        (context, viewport)
+        let state = registry.by_context.get(&context);
+        let viewport = state.and_then(|state| state.viewport);
+        let preloads = state.map(|state| state.preloads.source());
+        (context, viewport, preloads.unwrap_or_default())
     });
     registry.update(|registry| {
         match registry
@@ -283,7 +293,7 @@ fn attach_tab(client: &Client, registry: &SharedRegistry, info: TargetInfo, sess
             Box::pin(client.order(s, PageEnable::default())),
             Box::pin(client.order(s, RuntimeEnable::default())),
             Box::pin(client.order(s, NetworkEnable::default())),
-            Box::pin(client.order(s, world_script())),
+            Box::pin(client.order(s, world_script(preloads))),
             Box::pin(client.order(s, early_hooks())),
         ];
         if let Some(viewport) = viewport {

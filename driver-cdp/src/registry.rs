@@ -51,6 +51,8 @@ pub(crate) struct PerContext {
     pub downloading: HashMap<String, Download>,
     pub viewport: Option<Viewport>,
     pub on_frame: Option<FrameCallback>,
+    /// The scripts for tabwright's world of its tabs' documents.
+    pub preloads: driver_core::Preloads,
 }
 
 /// One page target.
@@ -291,17 +293,18 @@ impl SharedRegistry {
     }
 
     /// Gets a browser context ready for its tabs: the viewport they get,
-    /// and where its live view's frames go.
-    pub fn prepare(
-        &self,
-        context: &ContextId,
-        viewport: Viewport,
-        on_frame: Option<FrameCallback>,
-    ) {
+    /// where its live view's frames go, and the scripts their documents
+    /// get in tabwright's world, as `options` say.
+    pub fn prepare(&self, context: &ContextId, options: &driver_core::Options) {
+        let viewport = Viewport {
+            width: options.width,
+            height: options.height,
+        };
         self.update(|registry| {
             let state = registry.context(context);
             state.viewport = Some(viewport);
-            state.on_frame = on_frame;
+            state.on_frame = options.on_frame.clone();
+            state.preloads = options.preloads.clone();
         });
     }
 

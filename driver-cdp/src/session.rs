@@ -86,13 +86,7 @@ impl CdpSession {
         owns_browser: bool,
         options: &Options,
     ) -> Result<Self> {
-        let viewport = Viewport {
-            width: options.width,
-            height: options.height,
-        };
-        browser
-            .registry
-            .prepare(&context, viewport, options.on_frame.clone());
+        browser.registry.prepare(&context, options);
         let network_log = options.network_log;
         browser.registry.update(|registry| {
             registry.context(&context).network_log = network_log;

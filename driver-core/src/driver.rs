@@ -93,6 +93,20 @@ pub trait Driver: Send + Sync {
         self.eval_in_frame(frame, expression).await
     }
 
+    /// Keeps `source` to run in tabwright's own world (see
+    /// [`eval_isolated`](Self::eval_isolated)) of every new document,
+    /// frames included, before anything reads it: what it defines is there
+    /// when a call looks, rather than sent whole into each document. It
+    /// reaches the tabs opened from now on: all of them when the browser
+    /// has not started yet (it starts on the first call), and those of a
+    /// browser started again after one was lost; a tab open already keeps
+    /// what it had. A backend without such worlds keeps nothing, as this
+    /// default does: a caller looks for what the script defines and sends
+    /// it itself where it is missing.
+    fn preload(&self, source: &str) {
+        let _ = source;
+    }
+
     /// Clicks the centre of the first element matching a CSS selector, after
     /// scrolling it into view, with real mouse events.
     async fn click(&self, selector: &str) -> Result<()>;

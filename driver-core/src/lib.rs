@@ -57,7 +57,7 @@ pub use error::{DriverError, Result, Unusable};
 pub use journal::Journal;
 pub use keys::{Click, Key, KeyPress, Modifiers, MouseButton};
 pub use memory::{renew_threshold_kib, Memory, DEFAULT_BUDGET_MB};
-pub use options::{FrameCallback, FramesWanted, Options, ScreencastFrame};
+pub use options::{FrameCallback, FramesWanted, Options, Preloads, ScreencastFrame};
 pub use shots::{FullPage, FULL_PAGE_PIXELS, LEAST_FULL_PAGE_SCALE, LONGEST_SIDE};
 
 /// A number no page can guess (the process's random hash keys, mixed with

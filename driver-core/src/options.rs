@@ -33,6 +33,54 @@ pub type FrameCallback = Arc<dyn Fn(ScreencastFrame) + Send + Sync>;
 /// nothing for it.
 pub type FramesWanted = Arc<dyn Fn() -> bool + Send + Sync>;
 
+/// Scripts run in tabwright's own world of every new document, before a
+/// call looks in it ([`Driver::preload`](crate::Driver::preload)): what a
+/// later call would otherwise send whole, the first time, into every
+/// document. One list, shared by every clone of the [`Options`] holding
+/// it, so a browser started (or restarted) later, and a tab opened later,
+/// have what was added before.
+#[derive(Clone, Default)]
+pub struct Preloads(Arc<std::sync::RwLock<Vec<Arc<str>>>>);
+
+impl Preloads {
+    /// Adds `source` (once: a script already there is not added again).
+    pub fn add(&self, source: &str) {
+        let mut kept = self
+            .0
+            .write()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if !kept.iter().any(|known| &**known == source) {
+            kept.push(Arc::from(source));
+        }
+    }
+
+    fn kept(&self) -> std::sync::RwLockReadGuard<'_, Vec<Arc<str>>> {
+        self.0
+            .read()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Whether nothing was added.
+    pub fn is_empty(&self) -> bool {
+        self.kept().is_empty()
+    }
+
+    /// The scripts as one, each in a block of its own so one that throws
+    /// does not keep the next from running; empty when there are none.
+    pub fn source(&self) -> String {
+        self.kept()
+            .iter()
+            .map(|script| format!("try {{\n{script}\n}} catch (_) {{}}\n"))
+            .collect()
+    }
+}
+
+impl fmt::Debug for Preloads {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Preloads({} scripts)", self.kept().len())
+    }
+}
+
 /// How a driver starts (or finds) its browser.
 ///
 /// `Options::default()` is a headless 1280x800 Chromium found on this machine,
@@ -129,6 +177,11 @@ pub struct Options {
     /// session still over it after that is told so in the answer. `None`
     /// keeps no budget. Default 2,048 MiB.
     pub memory_budget_mb: Option<u64>,
+
+    /// The scripts kept for tabwright's world of every new document (see
+    /// [`Preloads`]). Empty by default; the tool pack adds its page
+    /// scripts.
+    pub preloads: Preloads,
 }
 
 impl Options {
@@ -173,6 +226,7 @@ impl Default for Options {
             downloads: None,
             network_log: false,
             memory_budget_mb: Some(crate::DEFAULT_BUDGET_MB),
+            preloads: Preloads::default(),
         }
     }
 }
@@ -193,6 +247,7 @@ impl fmt::Debug for Options {
             .field("downloads", &self.downloads)
             .field("network_log", &self.network_log)
             .field("memory_budget_mb", &self.memory_budget_mb)
+            .field("preloads", &self.preloads)
             .field(
                 "on_frame",
                 &self.on_frame.as_ref().map(|_| "Fn(ScreencastFrame)"),
@@ -202,5 +257,27 @@ impl fmt::Debug for Options {
                 &self.frames_wanted.as_ref().map(|_| "Fn() -> bool"),
             )
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Options, Preloads};
+
+    #[test]
+    fn preloads_are_shared_by_clones_and_kept_once() {
+        let options = Options::default();
+        let later = options.clone();
+        assert!(later.preloads.is_empty());
+        options.preloads.add("globalThis.a = 1;");
+        options.preloads.add("globalThis.b = 2;");
+        options.preloads.add("globalThis.a = 1;");
+        // A clone made before sees what was added after.
+        let source = later.preloads.source();
+        assert_eq!(source.matches("globalThis.a = 1;").count(), 1);
+        assert!(source.find("globalThis.a").unwrap() < source.find("globalThis.b").unwrap());
+        // Each in a block of its own: one that throws spares the next.
+        assert_eq!(source.matches("try {").count(), 2);
+        assert_eq!(Preloads::default().source(), "");
     }
 }

@@ -80,6 +80,9 @@ pub(crate) struct Relay {
     /// the page.
     stops: tokio::sync::watch::Sender<u64>,
     cast: Option<SharedCast>,
+    /// The scripts for tabwright's world of each tab's documents
+    /// (`Options::preloads`), given to a tab when it is attached.
+    preloads: driver_core::Preloads,
 }
 
 impl Relay {
@@ -101,6 +104,7 @@ impl Relay {
             state,
             stops,
             cast: None,
+            preloads: driver_core::Preloads::default(),
         })
     }
 
@@ -109,6 +113,7 @@ impl Relay {
     /// with a live view (`Options::on_frame`) the screencast.
     pub(crate) async fn serve(url: &str, options: &Options) -> std::result::Result<Self, String> {
         let mut relay = Self::connect(url, options.on_frame.clone()).await?;
+        relay.preloads = options.preloads.clone();
         relay
             .socket
             .call(
@@ -146,6 +151,22 @@ impl Relay {
             .with_targets(|targets| targets.tab_attached(target, &session));
         for domain in [names::PAGE_ENABLE, names::INSPECTOR_ENABLE] {
             let _ = self.socket.send(Some(&session), domain, json!({})).await;
+        }
+        // Its documents from the next on get tabwright's world made at
+        // their start, with the scripts kept for it: in place before this
+        // answers, so a navigation sent next (on chromedriver's own
+        // connection) finds it.
+        if !self.preloads.is_empty() {
+            let script =
+                json!({ "source": self.preloads.source(), "worldName": devtools::WORLD_NAME });
+            let _ = self
+                .socket
+                .call(
+                    Some(&session),
+                    names::PAGE_ADD_SCRIPT_TO_EVALUATE_ON_NEW_DOCUMENT,
+                    script,
+                )
+                .await;
         }
         Ok(session)
     }

@@ -262,6 +262,11 @@ impl Driver for GuardedDriver {
             .await
     }
 
+    fn preload(&self, source: &str) {
+        // The same list as the driver's it makes (or made) from them.
+        self.options.preloads.add(source);
+    }
+
     async fn requests_in_flight(&self) -> Result<Option<usize>> {
         self.inner().await?.driver.requests_in_flight().await
     }

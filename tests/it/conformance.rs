@@ -72,6 +72,7 @@ suite!(
     dialogs_never_block,
     hover_and_wheel,
     devtools_and_network_log,
+    preloads_reach_every_document,
 );
 
 #[test]

@@ -149,6 +149,7 @@ pub fn all() -> Vec<Check> {
         dialogs_never_block,
         hover_and_wheel,
         devtools_and_network_log,
+        preloads_reach_every_document,
     ]
 }
 
@@ -1519,6 +1520,51 @@ async fn devtools_and_network_log(ctx: &Ctx) -> CheckResult {
             && request.method == "GET"),
         "the page's own request is not in the log: {log:?}"
     );
+    step("close", driver.close().await)?;
+    Ok(Verdict::Pass)
+}
+
+/// What a caller keeps for tabwright's world (`Driver::preload`, given
+/// before the browser starts, as the tool pack gives its page scripts) has
+/// run in every document the tab loads, frames included, at its start; the
+/// page's own world does not see it.
+async fn preloads_reach_every_document(ctx: &Ctx) -> CheckResult {
+    let driver = ctx.driver();
+    driver.preload("globalThis.__kept = { url: document.URL, state: document.readyState };");
+    ctx.site
+        .page(
+            "/framed",
+            r#"<!doctype html><title>Framed</title><iframe src="/second"></iframe>"#,
+        )
+        .await;
+    let kept = "typeof __kept === 'object' ? __kept : null";
+    let seen = async |frame: &[u32], url: &str| -> Result<(), String> {
+        let found = step(
+            "read what was kept",
+            driver.eval_isolated(frame, kept).await,
+        )?;
+        ensure!(
+            found["url"] == url,
+            "in {url} (frame {frame:?}) tabwright's world holds {found}"
+        );
+        ensure!(
+            found["state"] == "loading",
+            "it ran in {url} once the document was {}, not at its start",
+            found["state"]
+        );
+        Ok(())
+    };
+    for path in ["/", "/second", "/framed"] {
+        let url = ctx.site.url(path);
+        step("navigate", driver.navigate(&url).await)?;
+        seen(&[], &url).await?;
+        let page = step(
+            "look from the page",
+            driver.eval("typeof window.__kept").await,
+        )?;
+        ensure!(page == "undefined", "the page's world sees it: {page}");
+    }
+    seen(&[0], &ctx.site.url("/second")).await?;
     step("close", driver.close().await)?;
     Ok(Verdict::Pass)
 }

@@ -201,6 +201,12 @@ impl<S: BrowserSession> Driver for SessionDriver<S> {
         .await
     }
 
+    fn preload(&self, source: &str) {
+        // Shared with the options every session starts from: a backend
+        // gives it to each tab it attaches.
+        self.options().preloads.add(source);
+    }
+
     async fn click(&self, selector: &str) -> Result<()> {
         check_selector(selector)?;
         self.on_page(format!("click {selector:?}"), async |session| {
