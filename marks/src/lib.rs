@@ -89,6 +89,15 @@ impl Marks {
         self
     }
 
+    /// Has `driver` keep the walker in tabwright's world of every document
+    /// its tabs load ([`Driver::preload`]), so the first read of a new page
+    /// sends a line rather than the whole script (some 200 KB, a tenth of
+    /// a small page's `open`). Best given before the browser starts: tabs
+    /// open already keep what they had.
+    pub fn preload(driver: &dyn Driver) {
+        driver.preload(&page::PRELOAD);
+    }
+
     fn with_tab<T>(&self, tab: &TabId, f: impl FnOnce(&mut TabMarks) -> T) -> T {
         f(self.tabs.lock().entry(tab.clone()).or_default())
     }

@@ -60,6 +60,11 @@ const AS_JSON: &str = "((answer) => { const json = (value) => [Object, Array, St
 /// time: a page could replace a function left in its own world.
 const KEPT: &str = "__tabwrightWalker";
 
+/// The walker kept as [`KEPT`] from a document's start, for
+/// `Driver::preload`: a first read then finds it there.
+pub(crate) static PRELOAD: LazyLock<String> =
+    LazyLock::new(|| format!("globalThis.{KEPT} = {};", *WALKER_JS));
+
 /// Runs the walker with `request` in a frame (the top document for an
 /// empty path), in tabwright's world where the backend has one, and reads
 /// its answer as `T`, or the code it refused with.

@@ -87,6 +87,10 @@ impl Pack {
                 })
                 .ok()
         });
+        // Before the browser starts: its tabs then have the page scripts
+        // from their first document on.
+        Marks::preload(&driver);
+        crate::settle::preload(&driver);
         Self {
             browser: Browser {
                 driver,

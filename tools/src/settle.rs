@@ -39,6 +39,15 @@ pub(crate) fn record_key() -> String {
         .unwrap_or_default()
 }
 
+/// What settle.js is kept as in tabwright's world of every document
+/// (`Driver::preload`), so a call sends a line rather than the script.
+const KEPT: &str = "__tabwrightSettle";
+
+/// Has `driver` keep settle.js in tabwright's world of its tabs' documents.
+pub(crate) fn preload(driver: &dyn Driver) {
+    driver.preload(&format!("globalThis.{KEPT} = {SETTLE_JS};"));
+}
+
 /// Between two tries while a new document replaces the old one, and
 /// between two looks at the requests in flight.
 const RETRY: Duration = Duration::from_millis(20);
@@ -89,20 +98,29 @@ pub(crate) async fn settle(
             Begin::AfterAction(began) => i64::try_from(began.elapsed().as_millis()).unwrap_or(0),
             Begin::Now => -1,
         };
-        let settle = format!(
-            "({SETTLE_JS})({}, {}, {action_ms}, {names})",
+        let arguments = format!(
+            "{}, {}, {action_ms}, {names}",
             quiet.as_millis(),
             left.as_millis(),
         );
+        let whole = || format!("({SETTLE_JS})({arguments})");
         let answer = if isolated {
             // The hooks only add hints: a page that breaks them makes
             // settling wait less, never fail.
-            match driver.eval(&hooks).await {
-                Err(error) if stops(&error) => return Err(error),
-                _ => driver.eval_isolated(&[], &settle).await,
+            if let Err(error) = driver.eval(&hooks).await {
+                if stops(&error) {
+                    return Err(error);
+                }
+            }
+            // The kept script where the document has it (it answers an
+            // object, never null), else the whole.
+            let kept = format!("typeof {KEPT} === 'function' ? {KEPT}({arguments}) : null");
+            match driver.eval_isolated(&[], &kept).await {
+                Ok(serde_json::Value::Null) => driver.eval_isolated(&[], &whole()).await,
+                other => other,
             }
         } else {
-            driver.eval(&format!("({hooks}, {settle})")).await
+            driver.eval(&format!("({hooks}, {})", whole())).await
         };
         match answer {
             Ok(answer) if answer["settled"] == true => {}
