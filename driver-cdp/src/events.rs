@@ -186,8 +186,7 @@ fn on_attached(client: &Client, registry: &SharedRegistry, event: &Event) {
             let preloads = event.session.as_deref().and_then(|parent| {
                 registry.read(|registry| {
                     let context = &registry.tab_of_session(parent)?.context;
-                    let context = registry.known_context(context.as_deref());
-                    Some(registry.by_context.get(&context)?.preloads.source())
+                    Some(registry.by_context.get(context)?.preloads.clone())
                 })
             });
             attach_frame(client, session, preloads.unwrap_or_default())
@@ -230,7 +229,7 @@ type Settings<'a> = Vec<BoxFuture<'a, Result<(), crate::client::CallError>>>;
 /// A cross-site frame runs in a process of its own: its session is how its
 /// document is read (the registry's `Targets` recorded it). Its target id
 /// is its frame id.
-fn attach_frame(client: &Client, session: String, preloads: String) {
+fn attach_frame(client: &Client, session: String, preloads: driver_core::Preloads) {
     let client = client.clone();
     tokio::spawn(async move {
         let s = Some(session.as_str());
@@ -238,7 +237,7 @@ fn attach_frame(client: &Client, session: String, preloads: String) {
             Box::pin(client.order(s, PageEnable::default())),
             Box::pin(client.order(s, RuntimeEnable::default())),
             Box::pin(client.order(s, NetworkEnable::default())),
-            Box::pin(client.order(s, world_script(preloads))),
+            Box::pin(client.order(s, world_script(preloads.source()))),
             Box::pin(client.order(s, early_hooks())),
             Box::pin(client.order(s, auto_attach())),
             Box::pin(client.order(s, RunIfWaitingForDebuggerParams::default())),
@@ -258,7 +257,7 @@ fn attach_tab(client: &Client, registry: &SharedRegistry, info: TargetInfo, sess
         let context = registry.known_context(info.browser_context_id.as_deref());
         let state = registry.by_context.get(&context);
         let viewport = state.and_then(|state| state.viewport);
-        let preloads = state.map(|state| state.preloads.source());
+        let preloads = state.map(|state| state.preloads.clone());
         (context, viewport, preloads.unwrap_or_default())
     });
     registry.update(|registry| {
@@ -293,7 +292,7 @@ fn attach_tab(client: &Client, registry: &SharedRegistry, info: TargetInfo, sess
             Box::pin(client.order(s, PageEnable::default())),
             Box::pin(client.order(s, RuntimeEnable::default())),
             Box::pin(client.order(s, NetworkEnable::default())),
-            Box::pin(client.order(s, world_script(preloads))),
+            Box::pin(client.order(s, world_script(preloads.source()))),
             Box::pin(client.order(s, early_hooks())),
         ];
         if let Some(viewport) = viewport {
