@@ -184,6 +184,15 @@ impl BrowserSession for CdpSession {
         self.page(&id).screenshot(options, cast_free).await
     }
 
+    async fn paint_probe(
+        &mut self,
+        probe: &driver_core::PaintProbe,
+    ) -> Result<driver_core::PaintPictures> {
+        let id = self.current_session().await?;
+        let cast_free = self.cast.is_none();
+        self.page(&id).paint_probe(probe, cast_free).await
+    }
+
     async fn set_viewport(&mut self, viewport: Viewport) -> Result<()> {
         self.resize(viewport).await
     }

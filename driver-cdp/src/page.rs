@@ -24,6 +24,7 @@ use crate::registry::{SharedRegistry, World};
 
 use driver_core::backend::devtools::frames;
 use driver_core::backend::input;
+use driver_core::backend::paint;
 use driver_core::backend::screencast;
 
 /// One tab as a driver call acts on it: the connection, the registry, and
@@ -139,8 +140,22 @@ impl<'a> Page<'a> {
         world: World,
         expression: &str,
     ) -> Result<serde_json::Value> {
-        let target = self
-            .registry
+        let target = self.target(path)?;
+        frames::evaluate_in(
+            self.client.socket(),
+            self.registry,
+            (self.session, &target),
+            path,
+            world,
+            expression,
+        )
+        .await
+    }
+
+    /// The tab's target id (its main frame's), for a call that names the
+    /// frame at `path`.
+    fn target(&self, path: &[u32]) -> Result<String> {
+        self.registry
             .read(|registry| {
                 registry
                     .by_session(self.session)
@@ -149,14 +164,23 @@ impl<'a> Page<'a> {
             .ok_or_else(|| DriverError::FrameUnreachable {
                 path: format!("{path:?}"),
                 reason: "its tab is gone".to_owned(),
-            })?;
-        frames::evaluate_in(
+            })
+    }
+
+    /// Pictures the tab's paint as `probe` asks (driver-core's
+    /// `backend::paint`). `cast_free`: as for [`Self::screenshot`].
+    pub(crate) async fn paint_probe(
+        &self,
+        probe: &driver_core::PaintProbe,
+        cast_free: bool,
+    ) -> Result<driver_core::PaintPictures> {
+        let target = self.target(&[])?;
+        paint::probe(
             self.client.socket(),
             self.registry,
             (self.session, &target),
-            path,
-            world,
-            expression,
+            probe,
+            cast_free,
         )
         .await
     }

@@ -37,6 +37,11 @@ pub enum Capability {
     /// The requests of the current page, kept as they happen
     /// ([`Driver::network_log`](crate::Driver::network_log)).
     NetworkLog,
+    /// Pictures of what the compositor draws, with some of the page's
+    /// paint taken away for a moment out of the page's sight
+    /// ([`Driver::paint_probe`](crate::Driver::paint_probe)): how `marks`
+    /// tells what a person sees.
+    PaintProbe,
 }
 
 impl fmt::Display for Capability {
@@ -52,6 +57,7 @@ impl fmt::Display for Capability {
             Self::SharedBrowser => "sessions sharing one browser",
             Self::DevTools => "DevTools commands",
             Self::NetworkLog => "the network log",
+            Self::PaintProbe => "judging text by the pixels drawn",
         })
     }
 }

@@ -287,6 +287,25 @@ pub trait Driver: Send + Sync {
         Ok(None)
     }
 
+    /// Pictures the current tab's viewport once per step of `probe`,
+    /// each after the step's scripts ran in tabwright's world and the
+    /// page drew a frame, with the probe's sheet given (out of the page's
+    /// sight) to the documents it names; the probe's `after` scripts run
+    /// last, whatever happened. Nothing of it reaches the page's own world:
+    /// no element, attribute, event or computed style of an element
+    /// changes. How `marks` tells what a person sees of the page's text
+    /// (see [`PaintProbe`](crate::PaintProbe)). A backend that cannot lists
+    /// [`Capability::PaintProbe`](crate::Capability::PaintProbe) as
+    /// unsupported, as this default answers.
+    async fn paint_probe(&self, probe: &crate::PaintProbe) -> Result<crate::PaintPictures> {
+        let _ = probe;
+        Err(crate::DriverError::Unsupported {
+            backend: self.capabilities().backend,
+            feature: crate::Capability::PaintProbe,
+            reason: "this backend takes no pictures of the page's paint",
+        })
+    }
+
     /// Ends the call under way, if any, at once with
     /// [`DriverError::Cancelled`](crate::DriverError::Cancelled), stopping what it was doing in the page
     /// (a load, a wait, a script) as its timeout would; calls made after

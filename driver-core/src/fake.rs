@@ -261,6 +261,7 @@ impl BrowserSession for FakeSession {
             Capability::SharedBrowser,
             Capability::DevTools,
             Capability::NetworkLog,
+            Capability::PaintProbe,
         ] {
             capabilities = capabilities.without(capability, NO_BROWSER);
         }

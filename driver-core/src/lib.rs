@@ -44,6 +44,7 @@ mod journal;
 mod keys;
 mod memory;
 mod options;
+mod paint;
 mod shots;
 
 pub use capabilities::{Capabilities, Capability};
@@ -58,6 +59,7 @@ pub use journal::Journal;
 pub use keys::{Click, Key, KeyPress, Modifiers, MouseButton};
 pub use memory::{renew_threshold_kib, Memory, DEFAULT_BUDGET_MB};
 pub use options::{FrameCallback, FramesWanted, Options, Preloads, ScreencastFrame};
+pub use paint::{marker_colour, FrameScript, PaintPictures, PaintProbe, MARKER_SIZE};
 pub use shots::{FullPage, FULL_PAGE_PIXELS, LEAST_FULL_PAGE_SCALE, LONGEST_SIDE};
 
 /// A number no page can guess (the process's random hash keys, mixed with

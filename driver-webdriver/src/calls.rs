@@ -55,6 +55,10 @@ impl BrowserSession for WdSession {
                 )
                 .without(Capability::DownloadReports, NO_DOWNLOAD_REPORTS)
                 .without(
+                    Capability::PaintProbe,
+                    "judging text by its pixels needs the browser's DevTools socket, and this session has none beside WebDriver (a remote end without Selenium Grid's se:cdp)",
+                )
+                .without(
                     Capability::IsolatedWorld,
                     "WebDriver runs scripts in the page's own world, where the page can see and change them, and this session has no DevTools socket beside it (a remote end without Selenium Grid's se:cdp)",
                 )
@@ -141,6 +145,21 @@ impl BrowserSession for WdSession {
 
     async fn press(&mut self, key: KeyPress) -> Result<()> {
         WdSession::press(self, key).await
+    }
+
+    async fn paint_probe(
+        &mut self,
+        probe: &driver_core::PaintProbe,
+    ) -> Result<driver_core::PaintPictures> {
+        let Some(relay) = &self.relay else {
+            return Err(DriverError::Unsupported {
+                backend: "webdriver",
+                feature: Capability::PaintProbe,
+                reason: "this session has no DevTools socket beside WebDriver",
+            });
+        };
+        let pictures = relay.paint_probe(&self.current, probe).await;
+        self.unless_tab_gone(pictures).await
     }
 
     async fn screenshot(&mut self, options: ScreenshotOptions) -> Result<Vec<u8>> {

@@ -236,6 +236,25 @@ impl Relay {
         screencast::one_frame(&self.socket, &tab, format, drawn).await
     }
 
+    /// Pictures the paint of the tab `target` as `probe` asks
+    /// (driver-core's `backend::paint`), by Chrome's capture while a live
+    /// view holds the screencast.
+    pub(crate) async fn paint_probe(
+        &self,
+        target: &str,
+        probe: &driver_core::PaintProbe,
+    ) -> Result<driver_core::PaintPictures> {
+        let tab = self.tab(target).await?;
+        driver_core::backend::paint::probe(
+            &self.socket,
+            &self.state,
+            (&tab, target),
+            probe,
+            self.cast.is_none(),
+        )
+        .await
+    }
+
     /// What keeps the tab whose session is `tab` from answering, if
     /// anything: its renderer crashed, or a dialog is open.
     fn stop_in(&self, tab: &str) -> Option<DriverError> {

@@ -420,6 +420,16 @@ impl Driver for GuardedDriver {
         self.inner().await?.driver.network_log().await
     }
 
+    /// The pictures `marks` judges the page's text by: scripts in
+    /// tabwright's world and a style sheet of its own, which send nothing
+    /// the proxy does not see.
+    async fn paint_probe(
+        &self,
+        probe: &driver_core::PaintProbe,
+    ) -> Result<driver_core::PaintPictures> {
+        self.inner().await?.driver.paint_probe(probe).await
+    }
+
     /// The session's memory; `None` before its first call (asking starts
     /// nothing).
     async fn memory(&self) -> Result<Option<driver_core::Memory>> {

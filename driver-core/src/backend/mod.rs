@@ -5,7 +5,8 @@
 //! after a timeout); how Chrome is started ([`launch`]); the page script
 //! behind the selector calls ([`locate`]); input events ([`input`]); the
 //! [`network`] log kept from Chrome's events; the [`screencast`] behind a
-//! live view; and a browser's own [`devtools`] socket.
+//! live view; the pictures text is judged by ([`paint`]); and a browser's
+//! own [`devtools`] socket.
 //!
 //! Behind the `backend` feature: a program that uses a driver never needs
 //! these, and the facade does not re-export them.
@@ -15,6 +16,7 @@ pub mod input;
 pub mod launch;
 pub mod locate;
 pub mod network;
+pub mod paint;
 pub mod procfs;
 pub mod screencast;
 mod session;

@@ -86,7 +86,6 @@ pub async fn one_frame(
     format: crate::ScreenshotFormat,
     drawn: impl std::future::Future<Output = crate::Result<Value>>,
 ) -> Option<Vec<u8>> {
-    use base64::Engine;
     let params = match format {
         crate::ScreenshotFormat::Png => json!({ "format": "png" }),
         crate::ScreenshotFormat::Jpeg(quality) => {
@@ -94,9 +93,28 @@ pub async fn one_frame(
         }
         crate::ScreenshotFormat::Webp(_) => return None,
     };
+    frame_after(socket, session, params, drawn, true).await
+}
+
+/// The first frame of a screencast of the tab's DevTools `session` on
+/// `socket` (started with `params`), started once the page has answered
+/// [`DRAWN`] (`drawn`, evaluated in tabwright's world), decoded from its
+/// base64. `one_ratio`: only for a page drawn at a device pixel ratio of 1
+/// (a frame is in CSS pixels, a screenshot in the device's). `None` for a
+/// page that draws no frame, or a frame that does not come within
+/// [`SHOT_PATIENCE`]. See [`one_frame`].
+pub async fn frame_after(
+    socket: &DevToolsSocket,
+    session: &str,
+    params: Value,
+    drawn: impl std::future::Future<Output = crate::Result<Value>>,
+    one_ratio: bool,
+) -> Option<Vec<u8>> {
+    use base64::Engine;
     let deadline = tokio::time::Instant::now() + SHOT_PATIENCE;
     let ratio = tokio::time::timeout_at(deadline, drawn).await.ok()?.ok()?;
-    if ratio.as_f64() != Some(1.0) {
+    let ratio = ratio.as_f64().unwrap_or_default();
+    if ratio <= 0.0 || (one_ratio && ratio != 1.0) {
         return None;
     }
     let mut events = socket.events();

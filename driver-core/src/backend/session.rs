@@ -145,6 +145,19 @@ pub trait BrowserSession: Send + Sized + 'static {
     /// capabilities list [`Capability::DevTools`](crate::Capability::DevTools)).
     async fn devtools(&mut self, method: &str, params: Value) -> Result<Value>;
 
+    /// Pictures the paint of the current tab as `probe` asks (only called
+    /// when the capabilities list
+    /// [`Capability::PaintProbe`](crate::Capability::PaintProbe)). The
+    /// default: unsupported.
+    async fn paint_probe(&mut self, probe: &crate::PaintProbe) -> Result<crate::PaintPictures> {
+        let _ = probe;
+        Err(DriverError::Unsupported {
+            backend: Self::capabilities(&Options::default(), None).backend,
+            feature: crate::Capability::PaintProbe,
+            reason: "this backend takes no pictures of the page's paint",
+        })
+    }
+
     /// The current page's requests (only called when the capabilities list
     /// [`Capability::NetworkLog`](crate::Capability::NetworkLog)).
     async fn network_log(&mut self) -> Result<Vec<Request>>;

@@ -398,6 +398,14 @@ impl<S: BrowserSession> Driver for SessionDriver<S> {
         .await
     }
 
+    async fn paint_probe(&self, probe: &crate::PaintProbe) -> Result<crate::PaintPictures> {
+        self.capabilities().check(Capability::PaintProbe)?;
+        self.on_page("picture what the page paints", async |session| {
+            session.paint_probe(probe).await
+        })
+        .await
+    }
+
     async fn network_log(&self) -> Result<Vec<Request>> {
         self.capabilities().check(Capability::NetworkLog)?;
         self.off_page("read the network log", async |session| {

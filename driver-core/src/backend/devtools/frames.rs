@@ -192,6 +192,30 @@ pub async fn evaluate_in(
     evaluate(socket, &session, Some(&context), expression).await
 }
 
+/// Sends `expression` to be evaluated in a world of the top frame of a tab
+/// (its session `tab`, its id `target`) without waiting for its answer,
+/// where the world is known (else it waits, as [`evaluate_in`]): for what
+/// must happen before the next command to the tab, whose answer nobody
+/// reads. Commands to a session are carried out in the order sent.
+pub async fn evaluate_soon(
+    socket: &DevToolsSocket,
+    targets: &impl TargetsLock,
+    (tab, target): (&str, &str),
+    world: World,
+    expression: &str,
+) -> Result<()> {
+    let Some(context) = known(targets, tab, target, world) else {
+        return evaluate_in(socket, targets, (tab, target), &[], world, expression)
+            .await
+            .map(|_| ());
+    };
+    let params = json!({ "expression": expression, "uniqueContextId": context });
+    socket
+        .send(Some(tab), names::RUNTIME_EVALUATE, params)
+        .await
+        .map_err(Into::into)
+}
+
 /// Evaluates in a context (by unique id; `None`: the session's top frame,
 /// the page's world), promises awaited, its value as JSON.
 pub async fn evaluate(

@@ -7,8 +7,16 @@
 // --- commands ---
 /// `Browser.setDownloadBehavior`.
 pub const BROWSER_SET_DOWNLOAD_BEHAVIOR: &str = "Browser.setDownloadBehavior";
+/// `CSS.createStyleSheet`.
+pub const CSS_CREATE_STYLE_SHEET: &str = "CSS.createStyleSheet";
+/// `CSS.enable`.
+pub const CSS_ENABLE: &str = "CSS.enable";
+/// `CSS.setStyleSheetText`.
+pub const CSS_SET_STYLE_SHEET_TEXT: &str = "CSS.setStyleSheetText";
 /// `DOM.describeNode`.
 pub const DOM_DESCRIBE_NODE: &str = "DOM.describeNode";
+/// `DOM.enable`.
+pub const DOM_ENABLE: &str = "DOM.enable";
 /// `DOM.setFileInputFiles`.
 pub const DOM_SET_FILE_INPUT_FILES: &str = "DOM.setFileInputFiles";
 /// `Input.dispatchKeyEvent`.
@@ -17,6 +25,12 @@ pub const INPUT_DISPATCH_KEY_EVENT: &str = "Input.dispatchKeyEvent";
 pub const INPUT_DISPATCH_MOUSE_EVENT: &str = "Input.dispatchMouseEvent";
 /// `Inspector.enable`.
 pub const INSPECTOR_ENABLE: &str = "Inspector.enable";
+/// `Overlay.enable`.
+pub const OVERLAY_ENABLE: &str = "Overlay.enable";
+/// `Overlay.hideHighlight`.
+pub const OVERLAY_HIDE_HIGHLIGHT: &str = "Overlay.hideHighlight";
+/// `Overlay.highlightRect`.
+pub const OVERLAY_HIGHLIGHT_RECT: &str = "Overlay.highlightRect";
 /// `Page.addScriptToEvaluateOnNewDocument`.
 pub const PAGE_ADD_SCRIPT_TO_EVALUATE_ON_NEW_DOCUMENT: &str =
     "Page.addScriptToEvaluateOnNewDocument";

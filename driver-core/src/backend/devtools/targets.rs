@@ -58,6 +58,14 @@ pub struct Targets {
     choosers: HashMap<String, FileChooser>,
     /// Sessions whose renderer crashed.
     crashed: HashSet<String>,
+    /// The inspector sheet given to a frame's document (`backend::paint`):
+    /// (session, frame) -> (the document's page context, the sheet's id,
+    /// its text).
+    sheets: HashMap<(String, String), (String, String, String)>,
+    /// Sessions whose DOM and CSS domains are on, for the sheets.
+    styled: HashSet<String>,
+    /// When a paint probe last ended in a session.
+    probed: HashMap<String, std::time::Instant>,
 }
 
 impl Targets {
@@ -178,6 +186,58 @@ impl Targets {
         self.dialogs_opened.remove(session);
         self.choosers.remove(session);
         self.crashed.remove(session);
+        self.sheets.retain(|(owner, _), _| owner != session);
+        self.styled.remove(session);
+        self.probed.remove(session);
+    }
+
+    /// Records that a paint probe ended in a session now.
+    pub fn probed(&mut self, session: &str) {
+        self.probed
+            .insert(session.to_owned(), std::time::Instant::now());
+    }
+
+    /// Whether a paint probe ended in a session within `lately`.
+    pub fn probed_lately(&self, session: &str, lately: std::time::Duration) -> bool {
+        self.probed
+            .get(session)
+            .is_some_and(|at| at.elapsed() < lately)
+    }
+
+    /// Whether the document now in `frame` (of `session`) was given the
+    /// inspector sheet with `text`: the sheet belongs to the document its
+    /// page context was made for.
+    pub fn has_sheet(&self, session: &str, frame: &str, text: &str) -> bool {
+        let key = (session.to_owned(), frame.to_owned());
+        match (
+            self.sheets.get(&key),
+            self.context(session, frame, World::Page),
+        ) {
+            (Some((document, _, given)), Some(context)) => {
+                *document == context.unique && given == text
+            }
+            _ => false,
+        }
+    }
+
+    /// Records that the document now in `frame` has the sheet `id` with
+    /// `text`.
+    pub fn sheet_given(&mut self, session: &str, frame: &str, id: &str, text: &str) {
+        let Some(document) = self
+            .context(session, frame, World::Page)
+            .map(|context| context.unique.clone())
+        else {
+            return;
+        };
+        self.sheets.insert(
+            (session.to_owned(), frame.to_owned()),
+            (document, id.to_owned(), text.to_owned()),
+        );
+    }
+
+    /// Whether a session's DOM and CSS domains are on; marks them on.
+    pub fn styled(&mut self, session: &str) -> bool {
+        !self.styled.insert(session.to_owned())
     }
 
     /// Records a tab's session, attached by a call of ours.

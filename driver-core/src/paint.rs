@@ -1,0 +1,74 @@
+//! [`PaintProbe`]: what [`Driver::paint_probe`](crate::Driver::paint_probe)
+//! is asked to picture.
+//!
+//! A person sees what the compositor draws, not what the page's style says.
+//! The way to know whether some text is seen is to picture the page as it
+//! is, then again with that text taken out of the paint, and compare: the
+//! pixels that change are what a person sees of it (`marks` does the
+//! comparing). Taking text out of the paint without the page noticing is
+//! what this asks of a backend: scripts in tabwright's own world register
+//! CSS custom highlights (`CSS.highlights`, which changes no element, fires
+//! no event and no computed style of any element), and a style sheet the
+//! page cannot see (DevTools' inspector sheet: not in `document.styleSheets`,
+//! no mutation) paints those highlights transparent.
+
+use serde::{Deserialize, Serialize};
+
+/// A script for tabwright's own world of one frame's document.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FrameScript {
+    /// The frame, by its path of `window.frames` indices from the top
+    /// (`[]`: the top document).
+    pub frame: Vec<u32>,
+    /// The expression, evaluated there with promises awaited.
+    pub expression: String,
+}
+
+/// What to picture: a picture of the current tab's viewport per step,
+/// each taken once the step's scripts have run and the page has drawn a
+/// frame since.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PaintProbe {
+    /// Style rules for the documents of [`frames`](Self::frames), in a
+    /// sheet the page cannot see: what paints the steps' highlights.
+    pub sheet: String,
+    /// The frames whose documents get the sheet.
+    pub frames: Vec<Vec<u32>>,
+    /// The steps, in order: each step's scripts, then one picture. A step
+    /// with no scripts pictures the page as it is.
+    pub steps: Vec<Vec<FrameScript>>,
+    /// Scripts run once the pictures are taken, whether or not the steps
+    /// went well: what puts the page's paint back as it was.
+    pub after: Vec<FrameScript>,
+    /// The page holds still (nothing animates, nothing changed since it
+    /// was last drawn): the first picture is the frame on screen, with no
+    /// wait for the page to draw another.
+    pub still: bool,
+    /// Every picture after a step's scripts is proved to show them (and
+    /// on a page that moves, the first too): a marker is drawn over the
+    /// page (DevTools' overlay, which the page does not see) after the
+    /// scripts ran, a colour of its own per step, in the top left
+    /// [`MARKER_SIZE`] pixels, and the picture is the first frame that
+    /// shows it. Without it, the picture is the next frame the compositor
+    /// sends once the scripts ran, which on a still page shows them, but
+    /// may have been begun before them on a page that moves (a caret's
+    /// blink is enough): a frame later, and sure. A probe right after
+    /// another on the same tab is marked whatever this says.
+    pub marked: bool,
+}
+
+/// The side, in CSS pixels, of the square a marked probe draws at the
+/// viewport's top left corner (see [`PaintProbe::marked`]): what is there
+/// is the marker's, not the page's.
+pub const MARKER_SIZE: u32 = 2;
+
+/// The marker's colour in the picture of step `step` of a marked probe:
+/// no two steps in a row share one.
+pub fn marker_colour(step: usize) -> [u8; 3] {
+    const COLOURS: [[u8; 3]; 3] = [[250, 3, 247], [5, 249, 11], [13, 17, 251]];
+    COLOURS[step % COLOURS.len()]
+}
+
+/// The pictures of a [`PaintProbe`]: one PNG of the viewport per step, all
+/// of one size (in CSS pixels where the backend can, else device pixels).
+pub type PaintPictures = Vec<Vec<u8>>;
