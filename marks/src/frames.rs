@@ -2,6 +2,8 @@
 //! every cross-origin frame in it at any depth, read through the backend
 //! and spliced in where each frame stands.
 
+use std::collections::HashMap;
+
 use driver_core::{Capability, Driver};
 
 use crate::page::{self, Answer, Code, FrameAnswer, WireElement, WireItem, WirePoint};
@@ -43,10 +45,12 @@ pub(crate) enum ReadLine {
 }
 
 /// The frames a snapshot read (the top one first) and their items in
-/// reading order, each with the index of its frame.
+/// reading order, each with the index of its frame; and why the text in
+/// view was judged by its style, if it was.
 pub(crate) struct FramesRead {
     pub(crate) frames: Vec<FrameRead>,
     pub(crate) lines: Vec<(ReadLine, usize)>,
+    pub(crate) unjudged: Option<String>,
 }
 
 /// All of a frame's elements: those described, and those beyond the scope
@@ -91,32 +95,199 @@ pub(crate) async fn read_frame(
     page::run::<FrameAnswer>(driver, path, &request).await
 }
 
-/// Reads the cross-origin frames the top document holds, at any depth, and
-/// splices their items in where each frame stands (a stack of iterators,
-/// innermost on top); a frame that cannot be read is a line saying why.
+/// A cross-origin frame as it was read: its answer, or why it could not
+/// be.
+type FrameResult = Result<FrameAnswer, String>;
+
+/// Reads the cross-origin frames the top document holds, at any depth;
+/// with `memory` (what pictures found before), has the pictures judge the text in view of every frame
+/// read (see `seen`) and the walks finished with what they found; then
+/// splices the frames' items in where each frame stands (a stack of
+/// iterators, innermost on top); a frame that cannot be read is a line
+/// saying why.
 pub(crate) async fn read_frames(
     driver: &dyn Driver,
     top: &mut FrameAnswer,
     path: Vec<u32>,
     options: SnapshotOptions,
     asked: &Asked,
-) -> FramesRead {
+    memory: Option<&parking_lot::Mutex<crate::seen::Memory>>,
+) -> Result<FramesRead, MarksError> {
+    let mut inner = read_inner(driver, top, options, asked, memory.is_some()).await;
+    let unjudged = if let Some(memory) = memory {
+        judge_frames(driver, top, &path, &mut inner, memory).await?
+    } else {
+        driver
+            .capabilities()
+            .reason(Capability::PaintProbe)
+            .map(str::to_owned)
+    };
+    let mut read = splice(top, path, inner);
+    read.unjudged = unjudged;
+    Ok(read)
+}
+
+/// Every cross-origin frame at any depth inside `top`, read (with
+/// `judge`, its walk kept for the pictures), by path.
+async fn read_inner(
+    driver: &dyn Driver,
+    top: &FrameAnswer,
+    options: SnapshotOptions,
+    asked: &Asked,
+    judge: bool,
+) -> HashMap<Vec<u32>, FrameResult> {
     let viewport = top.viewport;
+    let mut read = HashMap::new();
+    let mut waiting: Vec<(Vec<u32>, WirePoint, usize)> = frames_in(top, 0);
+    while let Some((frame_path, offset, depth)) = waiting.pop() {
+        if read.contains_key(&frame_path) {
+            continue;
+        }
+        if depth > MAX_FRAME_DEPTH {
+            read.insert(frame_path, Err("frames nested too deep".to_owned()));
+            continue;
+        }
+        let handlers = property_handlers(driver, &frame_path).await;
+        let frame = frame_fields(
+            &frame_path,
+            offset,
+            Some((viewport.w, viewport.h)),
+            handlers,
+            judge,
+        );
+        let request = snapshot_request(options, None, frame, asked);
+        let answer = match read_frame(driver, &frame_path, request).await {
+            Ok(Answer::Done(frame)) => {
+                waiting.extend(frames_in(&frame, depth));
+                Ok(frame)
+            }
+            Ok(Answer::Refused(refusal)) => Err(match refusal.error {
+                Code::Loading => "it is still loading".to_owned(),
+                other => format!("it answered {other:?}"),
+            }),
+            Err(error) => Err(error.to_string()),
+        };
+        read.insert(frame_path, answer);
+    }
+    read
+}
+
+/// The cross-origin frames an answer lists, with where their documents
+/// are and how deep they lie.
+fn frames_in(answer: &FrameAnswer, depth: usize) -> Vec<(Vec<u32>, WirePoint, usize)> {
+    answer
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            WireItem::Frame { path, offset, .. } => Some((path.clone(), *offset, depth + 1)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Has the pictures judge the text in view of the top document and of
+/// every frame read, and finishes each walk that waits with what they
+/// found (by its style, where no pictures could be taken).
+async fn judge_frames(
+    driver: &dyn Driver,
+    top: &mut FrameAnswer,
+    path: &[u32],
+    inner: &mut HashMap<Vec<u32>, FrameResult>,
+    memory: &parking_lot::Mutex<crate::seen::Memory>,
+) -> Result<Option<String>, MarksError> {
+    let waiting: Vec<Vec<u32>> = std::iter::once(path.to_vec())
+        .chain(
+            inner
+                .iter()
+                .filter(|(_, answer)| answer.as_ref().is_ok_and(|frame| frame.runs.is_some()))
+                .map(|(frame_path, _)| frame_path.clone()),
+        )
+        .filter(|frame_path| frame_path != path || top.runs.is_some())
+        .collect();
+    if waiting.is_empty() {
+        return Ok(None);
+    }
+    let answer_of = |frame_path: &Vec<u32>| -> Option<&FrameAnswer> {
+        if frame_path == path {
+            Some(&*top)
+        } else {
+            inner
+                .get(frame_path)
+                .and_then(|answer| answer.as_ref().ok())
+        }
+    };
+    let walks: Vec<crate::seen::Walked<'_>> = waiting
+        .iter()
+        .filter_map(|frame_path| {
+            let answer = answer_of(frame_path)?;
+            Some(crate::seen::Walked {
+                path: frame_path,
+                doc: &answer.doc,
+                epoch: answer.epoch,
+                blinks: answer.blinks,
+                runs: answer.runs.as_deref()?,
+                ghosts: &answer.ghosts,
+            })
+        })
+        .collect();
+    let viewport = (top.viewport.w as f64, top.viewport.h as f64);
+    let (verdicts, unjudged): (Vec<Option<crate::seen::Verdict>>, _) =
+        match crate::seen::judge(driver, &walks, viewport, memory).await {
+            Ok(found) => (found.into_iter().map(Some).collect(), None),
+            Err(why) => (vec![None; walks.len()], Some(why.0)),
+        };
+    let finishing: Vec<(Vec<u32>, Option<crate::seen::Verdict>)> = walks
+        .iter()
+        .map(|walk| walk.path.to_vec())
+        .zip(verdicts)
+        .collect();
+    for (frame_path, verdict) in finishing {
+        if verdict.as_ref().is_some_and(|verdict| {
+            verdict.hidden.is_empty()
+                && verdict.bare.is_empty()
+                && verdict.undecided.is_empty()
+                && verdict.placed.is_empty()
+        }) {
+            continue;
+        }
+        let finished = match page::finish(driver, &frame_path, verdict.as_ref()).await? {
+            Answer::Done(finished) => finished,
+            Answer::Refused(_) => {
+                return Err(MarksError::Script(
+                    "the page changed while its text was judged".to_owned(),
+                ))
+            }
+        };
+        if frame_path == path {
+            *top = finished;
+        } else {
+            inner.insert(frame_path, Ok(finished));
+        }
+    }
+    Ok(unjudged)
+}
+
+/// The lines of the top document with the frames' spliced in where each
+/// stands.
+fn splice(
+    top: &mut FrameAnswer,
+    path: Vec<u32>,
+    mut inner: HashMap<Vec<u32>, FrameResult>,
+) -> FramesRead {
     let mut frames = vec![FrameRead {
         path,
         doc: top.doc.clone(),
         elements: elements_of(top),
     }];
     let mut lines: Vec<(ReadLine, usize)> = Vec::new();
-    // Each frame being read: its items, its index, its depth, and (for a
-    // cross-origin frame) the origin whose words they are.
+    // Each frame being read: its items, its index, and (for a cross-origin
+    // frame) the origin whose words they are.
     let mut stack = vec![(
         std::mem::take(&mut top.items).into_iter(),
         0usize,
-        0usize,
         None::<String>,
     )];
-    while let Some((mut items, index, depth, origin)) = stack.pop() {
+    while let Some((mut items, index, origin)) = stack.pop() {
         let Some(item) = items.next() else {
             if let Some(origin) = origin {
                 lines.push((ReadLine::FrameEnds(origin), index));
@@ -126,31 +297,16 @@ pub(crate) async fn read_frames(
         let WireItem::Frame {
             path: frame_path,
             src,
-            offset,
             ..
         } = item
         else {
             lines.push((ReadLine::Item(item), index));
-            stack.push((items, index, depth, origin));
+            stack.push((items, index, origin));
             continue;
         };
-        stack.push((items, index, depth, origin));
-        if depth >= MAX_FRAME_DEPTH {
-            let problem = "frames nested too deep".to_owned();
-            lines.push((ReadLine::Unreachable(src, problem), index));
-            continue;
-        }
-        let request = snapshot_request(
-            options,
-            None,
-            &frame_path,
-            offset,
-            Some((viewport.w, viewport.h)),
-            property_handlers(driver, &frame_path).await,
-            asked,
-        );
-        match read_frame(driver, &frame_path, request).await {
-            Ok(Answer::Done(mut frame)) => {
+        stack.push((items, index, origin));
+        match inner.remove(&frame_path) {
+            Some(Ok(mut frame)) => {
                 let from = frame_origin(&frame);
                 frames.push(FrameRead {
                     path: frame_path,
@@ -158,24 +314,42 @@ pub(crate) async fn read_frames(
                     doc: frame.doc,
                 });
                 lines.push((ReadLine::FrameBegins(from.clone()), frames.len() - 1));
-                stack.push((
-                    frame.items.into_iter(),
-                    frames.len() - 1,
-                    depth + 1,
-                    Some(from),
-                ));
+                stack.push((frame.items.into_iter(), frames.len() - 1, Some(from)));
             }
-            Ok(Answer::Refused(refusal)) => {
-                let problem = match refusal.error {
-                    Code::Loading => "it is still loading".to_owned(),
-                    other => format!("it answered {other:?}"),
-                };
-                lines.push((ReadLine::Unreachable(src, problem), index));
-            }
-            Err(error) => lines.push((ReadLine::Unreachable(src, error.to_string()), index)),
+            Some(Err(problem)) => lines.push((ReadLine::Unreachable(src, problem), index)),
+            None => lines.push((
+                ReadLine::Unreachable(src, "it was not read".to_owned()),
+                index,
+            )),
         }
     }
-    FramesRead { frames, lines }
+    FramesRead {
+        frames,
+        lines,
+        unjudged: None,
+    }
+}
+
+/// What every read of one frame tells the walker: where the frame is
+/// (its path, its offset in the top viewport, the top viewport for a frame
+/// below it), which elements have click handlers its world cannot see,
+/// and whether pictures judge the text in view.
+pub(crate) fn frame_fields(
+    path: &[u32],
+    offset: WirePoint,
+    viewport: Option<(i64, i64)>,
+    handlers: Option<Handlers>,
+    judge: bool,
+) -> FrameFields {
+    FrameFields {
+        offset: Some(offset),
+        viewport: viewport.map(|(w, h)| Size { w, h }),
+        path: Some(path.to_vec()),
+        margin: Some(MARGIN),
+        handlers,
+        listeners: Some(driver_core::listeners_key().to_owned()),
+        judge: judge.then_some(true),
+    }
 }
 
 /// What the walker is asked for a snapshot (or a search, or a reading) of
@@ -183,20 +357,9 @@ pub(crate) async fn read_frames(
 pub(crate) fn snapshot_request(
     options: SnapshotOptions,
     scope: Option<u32>,
-    path: &[u32],
-    offset: WirePoint,
-    viewport: Option<(i64, i64)>,
-    handlers: Option<Handlers>,
+    frame: FrameFields,
     asked: &Asked,
 ) -> Request {
-    let frame = FrameFields {
-        offset: Some(offset),
-        viewport: viewport.map(|(w, h)| Size { w, h }),
-        path: Some(path.to_vec()),
-        margin: Some(MARGIN),
-        handlers,
-        listeners: Some(driver_core::listeners_key().to_owned()),
-    };
     match asked {
         Asked::Page => Request::Snapshot {
             frame,

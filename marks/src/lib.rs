@@ -39,6 +39,7 @@ mod page;
 mod reading;
 #[doc(hidden)]
 pub mod request;
+mod seen;
 mod snapshot;
 mod text;
 
@@ -46,7 +47,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use parking_lot::Mutex;
 
-use driver_core::{Driver, TabId};
+use driver_core::{Capability, Driver, TabId};
 
 pub use acting::{press_at, press_at_with, Acted, Elsewhere, FileField, Landed, Located, Typed};
 pub use changes::{ChangeList, Reading};
@@ -59,7 +60,8 @@ pub use snapshot::{
 pub use text::{cut, escape, fate, fence_code, one_line, page_text, quote, quoted, Fate, Fence};
 
 use frames::{
-    property_handlers, read_frame, read_frames, snapshot_request, Asked, FramesRead, ReadLine,
+    frame_fields, property_handlers, read_frame, read_frames, snapshot_request, Asked, FramesRead,
+    ReadLine,
 };
 use numbering::{look_alikes, Document, Pointee, Seen, TabMarks};
 use page::{Answer, Code, WireItem, WirePoint};
@@ -71,6 +73,9 @@ pub struct Marks {
     /// Where settling keeps what it knows of a document in tabwright's
     /// world (the page's pending short timers among it), if it runs.
     settle_key: Option<String>,
+    /// What the pictures found of each tab's text, kept while the page
+    /// holds still (`seen`).
+    seen: Mutex<HashMap<TabId, std::sync::Arc<Mutex<seen::Memory>>>>,
 }
 
 impl Marks {
@@ -176,13 +181,13 @@ impl Marks {
             .as_ref()
             .map(|(_, target)| target.path.clone())
             .unwrap_or_default();
+        let judge = driver.capabilities().supports(Capability::PaintProbe);
+        let handlers = property_handlers(driver, &path).await;
+        let frame = frame_fields(&path, WirePoint::default(), None, handlers, judge);
         let request = snapshot_request(
             options,
             scope.as_ref().map(|(_, target)| target.local),
-            &path,
-            WirePoint::default(),
-            None,
-            property_handlers(driver, &path).await,
+            frame,
             &asked,
         );
         let mut top = match read_frame(driver, &path, request).await? {
@@ -203,11 +208,14 @@ impl Marks {
             }
         }
         let partial = scope.is_some() || !matches!(asked, Asked::Page);
+        let memory = judge.then(|| self.seen.lock().entry(tab.clone()).or_default().clone());
+        let mut read =
+            read_frames(driver, &mut top, path, options, &asked, memory.as_deref()).await?;
         let content = top.read.take().map(|read| MainContent {
             root: read.root,
             left_out: read.left,
         });
-        let read = read_frames(driver, &mut top, path, options, &asked).await;
+        let unjudged = read.unjudged.take();
         // A search or a reading, like a scope, reads part of the page: it
         // numbers what it found without taking the page for read.
         let (lines, elements) = self.number(&tab, &top.doc, partial, read);
@@ -224,6 +232,7 @@ impl Marks {
             document: top.doc,
             tab,
             content,
+            unjudged,
         })
     }
 
@@ -356,9 +365,16 @@ impl Marks {
         })
     }
 
+    /// Forgets what the pictures found of every tab's text: the next
+    /// snapshot judges what it reads afresh, as after a change nobody saw.
+    pub fn forget_pictures(&self) {
+        self.seen.lock().clear();
+    }
+
     /// Forgets the numbering of tabs that are gone (all but `open`).
     pub fn retain_tabs(&self, open: &[TabId]) {
         self.tabs.lock().retain(|tab, _| open.contains(tab));
+        self.seen.lock().retain(|tab, _| open.contains(tab));
     }
 }
 

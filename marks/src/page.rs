@@ -16,7 +16,7 @@ use crate::MarksError;
 
 /// The walker's files, in the order they are joined (each may use what the
 /// ones before it define): see `js/main.js`.
-const FILES: [&str; 12] = [
+const FILES: [&str; 13] = [
     include_str!("js/registry.js"),
     include_str!("js/semantics.js"),
     include_str!("js/widgets.js"),
@@ -24,6 +24,7 @@ const FILES: [&str; 12] = [
     include_str!("js/walk.js"),
     include_str!("js/gathered.js"),
     include_str!("js/painted.js"),
+    include_str!("js/pixels.js"),
     include_str!("js/snapshot.js"),
     include_str!("js/find.js"),
     include_str!("js/read.js"),
@@ -91,6 +92,58 @@ pub(crate) async fn run<T: DeserializeOwned>(
         driver.eval_isolated(path, &whole).await?
     };
     match answer {
+        Value::String(json) => read_json(&json),
+        other => read(other),
+    }
+}
+
+/// Where the walker's registry is kept on a document's window in
+/// tabwright's world (`js/registry.js`'s `KEY`).
+const REGISTRY: &str = "__tabwrightMarks";
+
+/// The expression that has the walk waiting in a document for pictures
+/// take the candidates `runs` out of the paint as the highlight `name`
+/// (none: puts them back): `js/pixels.js`'s `Pending.paint`, called
+/// directly (not the whole walker).
+pub(crate) fn paint_call(name: &str, runs: &[u32]) -> String {
+    let (name, runs) = (
+        serde_json::Value::from(name),
+        serde_json::to_string(runs).unwrap_or_else(|_| "[]".to_owned()),
+    );
+    format!(
+        "(() => {{ const pending = globalThis.{REGISTRY} && {REGISTRY}.pending; \
+         return pending ? pending.paint({name}, {runs}) : null; }})()"
+    )
+}
+
+/// Finishes the walk waiting in the frame at `path` with what the
+/// pictures found (`None`: no pictures could be taken), and reads its
+/// answer as [`run`] does.
+pub(crate) async fn finish(
+    driver: &dyn Driver,
+    path: &[u32],
+    verdict: Option<&crate::seen::Verdict>,
+) -> Result<Answer<FrameAnswer>, MarksError> {
+    let list = |ids: &[u32]| serde_json::to_string(ids).unwrap_or_else(|_| "[]".to_owned());
+    let (hidden, bare, undecided, placed) = match verdict {
+        Some(verdict) => (
+            list(&verdict.hidden),
+            list(&verdict.bare),
+            list(&verdict.undecided),
+            list(&verdict.placed),
+        ),
+        None => (
+            "null".to_owned(),
+            "[]".to_owned(),
+            "[]".to_owned(),
+            "[]".to_owned(),
+        ),
+    };
+    let call = format!(
+        "{AS_JSON}((() => {{ const pending = globalThis.{REGISTRY} && {REGISTRY}.pending; \
+         return pending ? pending.finish({hidden}, {bare}, {undecided}, {placed}) : {{ error: 'gone' }}; }})())"
+    );
+    match driver.eval_isolated(path, &call).await? {
         Value::String(json) => read_json(&json),
         other => read(other),
     }
@@ -232,6 +285,42 @@ pub(crate) struct FrameAnswer {
     pub(crate) beyond: Vec<(u32, String, i64, i64, i64, i64)>,
     /// A reading's: what it read and what it left out (none otherwise).
     pub(crate) read: Option<WireReading>,
+    /// The text in view, for pictures to judge: then the walk waits for
+    /// them (`js/pixels.js`).
+    pub(crate) runs: Option<Vec<WireRun>>,
+    /// With `runs`: controls too faint to see that a click reaches (local
+    /// id, x, y, width, height in the top viewport), for the pictures to
+    /// say whether anything is drawn where they are.
+    #[serde(default)]
+    pub(crate) ghosts: Vec<(u32, f64, f64, f64, f64)>,
+    /// With `runs`: a caret blinks in the document (a field has the focus).
+    #[serde(default)]
+    pub(crate) blinks: bool,
+    /// With `runs`: how often the document had changed in a way that can
+    /// change what it paints (`None`: it moves by itself). What pictures
+    /// judged of a run holds while this stays and its boxes do.
+    #[serde(default)]
+    pub(crate) epoch: Option<u64>,
+}
+
+/// A text node in view, as pictures judge it (`pixels.js`'s WireRun).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct WireRun {
+    /// Its id in its document (the walker's).
+    pub(crate) i: u32,
+    /// Its boxes in the top viewport: x, y, width, height, one after
+    /// another.
+    pub(crate) r: Vec<f64>,
+    /// Its letters, spaces not counted.
+    pub(crate) c: u32,
+    /// The frame path of its document.
+    pub(crate) p: Vec<u32>,
+    /// Painted in (a colour of the pictures' own) rather than taken out,
+    /// where a highlight cannot take it out: gradient text, letters seen
+    /// by their shadow alone.
+    #[serde(default, rename = "in")]
+    pub(crate) painted_in: bool,
 }
 
 /// What a reading read (`gathered.js`'s ReadingAnswer).
@@ -370,6 +459,12 @@ pub(crate) struct WireScroll {
     below: i64,
     left: i64,
     right: i64,
+    /// Items within the margin beyond the top and bottom edges, read; -1
+    /// for text there that is no whole item.
+    #[serde(default, rename = "nearAbove")]
+    near_above: i64,
+    #[serde(default, rename = "nearBelow")]
+    near_below: i64,
 }
 
 impl WireScroll {
@@ -384,6 +479,8 @@ impl WireScroll {
             below: side(self.below),
             left: side(self.left),
             right: side(self.right),
+            read_above: side(self.near_above),
+            read_below: side(self.near_below),
         }
     }
 }

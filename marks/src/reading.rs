@@ -555,6 +555,7 @@ mod tests {
             document: String::new(),
             tab: driver_core::TabId(String::new()),
             content: None,
+            unjudged: None,
         };
         assert_eq!(
             page.markdown(),

@@ -31,6 +31,10 @@ pub(crate) struct FrameFields {
     /// The key of the early hooks' record (`driver_core::listeners_key`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) listeners: Option<String>,
+    /// Take the text in view as candidates for pictures to judge, and keep
+    /// the walk for them (`page::paint_call`, `page::finish`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) judge: Option<bool>,
 }
 
 /// A size in CSS pixels.
@@ -201,6 +205,7 @@ pub fn samples() -> Vec<serde_json::Value> {
         margin: Some(400),
         handlers: Some(Handlers::default()),
         listeners: Some("key".to_owned()),
+        judge: Some(true),
     };
     let act = |how: ActHow| {
         Request::Act(Act {

@@ -85,6 +85,9 @@ pub enum Beyond {
     More,
 }
 
+/// What a scroll box's line says when nothing lies beyond it.
+const NOTHING_MORE: &str = "nothing more to scroll to";
+
 /// What a scroll box (a box that scrolls on its own, not the page) holds
 /// beyond what it shows: a person sees its scrollbar; a model reads this.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -97,12 +100,48 @@ pub struct ScrollState {
     pub left: Beyond,
     /// To the right.
     pub right: Beyond,
+    /// What lies just above what it shows (within the snapshot's margin),
+    /// read though out of view; not counted in `above`.
+    pub read_above: Beyond,
+    /// What lies just below, read though out of view.
+    pub read_below: Beyond,
 }
 
 impl ScrollState {
     /// What a scroll box's line says of it: `3 more items below`, `more
-    /// above and 12 more items below`, or `nothing more to scroll to`.
+    /// above and 12 more items below`, `nothing more to scroll to`; with
+    /// what of it is read though out of view first (`the next 2 items
+    /// below are read, out of view; 12 more items below`).
     pub fn said(&self) -> String {
+        let beyond = self.beyond();
+        let near: Vec<(u32, String)> = [(self.read_above, "above"), (self.read_below, "below")]
+            .iter()
+            .filter_map(|(read, side)| match read {
+                Beyond::Nothing => None,
+                Beyond::More => Some((1, format!("what lies just {side}"))),
+                Beyond::Items(1) => Some((1, format!("the next item {side}"))),
+                Beyond::Items(n) => Some((*n, format!("the next {n} items {side}"))),
+            })
+            .collect();
+        if near.is_empty() {
+            return beyond;
+        }
+        let many = near.len() > 1 || near.iter().any(|(count, _)| *count > 1);
+        let said: Vec<String> = near.into_iter().map(|(_, said)| said).collect();
+        let read = format!(
+            "{} {} read, out of view",
+            said.join(" and "),
+            if many { "are" } else { "is" }
+        );
+        if beyond == NOTHING_MORE {
+            read
+        } else {
+            format!("{read}; {beyond}")
+        }
+    }
+
+    /// What lies beyond what is read of it.
+    fn beyond(&self) -> String {
         let sides = [
             (self.above, "above"),
             (self.below, "below"),
@@ -121,7 +160,7 @@ impl ScrollState {
             })
             .collect();
         match said.as_slice() {
-            [] => "nothing more to scroll to".to_owned(),
+            [] => NOTHING_MORE.to_owned(),
             [one] => one.clone(),
             [first @ .., last] => format!("{} and {last}", first.join(", ")),
         }
@@ -345,6 +384,10 @@ pub struct Snapshot {
     pub tab: driver_core::TabId,
     /// For a reading of the text, what it read (none for a snapshot).
     pub content: Option<MainContent>,
+    /// Why the text in view was judged by its style rather than by the
+    /// pixels drawn, if it was: a backend that takes no pictures
+    /// (`Capability::PaintProbe`), a page that drew no frame.
+    pub unjudged: Option<String>,
 }
 
 /// How to render a snapshot.
@@ -856,6 +899,7 @@ mod tests {
             document: "doc".into(),
             tab: driver_core::TabId("tab".into()),
             content: None,
+            unjudged: None,
         }
     }
 

@@ -218,7 +218,7 @@ async fn stopped(backend: Backend) {
         .pack
         .call_until(
             "run",
-            json!({ "script": "for (;;) { await tw.snapshot(); }" }),
+            json!({ "script": "for (;;) { await tw.snapshot(); await tw.wait_for({text: \"never on the page\"}); }" }),
             tokio::time::sleep(Duration::from_millis(1500)),
         )
         .await;

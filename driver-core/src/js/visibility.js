@@ -172,13 +172,23 @@ const SVG_NS = "http://www.w3.org/2000/svg";
  */
 /**
  * What an element's ancestors' overflow boxes let it be seen in: `clip`,
- * for good (`overflow: hidden`, `clip`); `scroll`, now (`auto`,
- * `scroll`: a person scrolls the box to see the rest); null where none is.
- * @typedef {{clip: Edges | null, scroll: Edges | null}} Bounds
+ * for good (`overflow: hidden`, `clip`); `scroll`, now and within
+ * `scrollMargin` of the edges (`auto`, `scroll`: a person scrolls the box
+ * to see the rest, and what lies just beyond its edge is read, as the
+ * page's just beyond the viewport is); `shown`, what is drawn now through
+ * both; null where none is.
+ * @typedef {{clip: Edges | null, scroll: Edges | null, shown: Edges | null}} Bounds
  */
 
 /** @type {Bounds} */
-const UNBOUNDED = { clip: null, scroll: null };
+const UNBOUNDED = { clip: null, scroll: null, shown: null };
+
+/**
+ * How far beyond a scrolling box's edges its content counts as read (the
+ * snapshot's margin beyond the viewport, given by marks; none for the
+ * selector calls).
+ */
+let scrollMargin = 0;
 
 /**
  * One look at an element: what its computed style says of it, read once
@@ -259,6 +269,12 @@ class Look {
       (element.namespaceURI === SVG_NS && SVG_UNDRAWN.has(element.localName));
     /** @type {boolean | undefined} (`hidden`) */
     this.hiddenKnown = undefined;
+    /** @type {boolean | undefined} (`notRendered`) */
+    this.notRenderedKnown = undefined;
+    /** @type {boolean | undefined} (`lettersClipBackground`) */
+    this.clipsKnown = undefined;
+    /** @type {boolean | undefined} (`hiddenBesidesFaint`) */
+    this.besidesFaintKnown = undefined;
     /** @type {boolean} Its own transform draws it elsewhere (known once its letters were judged). */
     this.transformed = false;
     if (this.position !== "static") stackingLooks.push(this);
@@ -276,6 +292,46 @@ class Look {
     if (this.draws === "summary") return tag === "SUMMARY";
     if (this.draws === "slotted") return child.parentElement === null;
     return this.draws === "all";
+  }
+
+  /**
+   * Not rendered, it or an ancestor (`mayShow`): what no picture can
+   * show, known without judging how it is drawn.
+   * @returns {boolean}
+   */
+  get notRendered() {
+    if (this.notRenderedKnown === undefined) {
+      this.notRenderedKnown = this.unrendered || (this.up !== null && this.up.notRendered);
+    }
+    return this.notRenderedKnown;
+  }
+
+  /**
+   * Hidden for another reason than how faint it and its ancestors are
+   * (`shownRect`'s transparent controls): not rendered, clipped, masked,
+   * of no size, pushed away.
+   * @returns {boolean}
+   */
+  get hiddenBesidesFaint() {
+    if (this.besidesFaintKnown === undefined) {
+      this.besidesFaintKnown = this.unrendered || (this.up !== null && this.up.hiddenBesidesFaint) ||
+        this.judge(this.style, true);
+    }
+    return this.besidesFaintKnown;
+  }
+
+  /**
+   * Whether it or an ancestor paints its background through its letters
+   * (`background-clip: text`): taking the letters out of the paint
+   * leaves that background's letter shapes (`backgroundInLetters`).
+   * @returns {boolean}
+   */
+  get lettersClipBackground() {
+    if (this.clipsKnown === undefined) {
+      const clip = this.style.backgroundClip || this.style.webkitBackgroundClip || "";
+      this.clipsKnown = clip.includes("text") || (this.up !== null && this.up.lettersClipBackground);
+    }
+    return this.clipsKnown;
   }
 
   /**
@@ -339,9 +395,9 @@ class Look {
    * only matter in some cases are read only then.
    * @param {CSSStyleDeclaration} style
    */
-  judge(style) {
+  judge(style, opacityAside = false) {
     const element = this.element;
-    if (this.opacity < FAINTEST) return true;
+    if (!opacityAside && this.opacity < FAINTEST) return true;
     // A leaf whose font is of no size draws nothing (a slot or a shadow
     // host draws what is slotted or its shadow tree, in their own fonts).
     if (element.firstElementChild === null && !element.shadowRoot && element.localName !== "slot" && this.size() === 0) return true;
@@ -469,13 +525,17 @@ const fontSizeOf = (element) => lookOf(element).size();
 const boundsOf = (look) => {
   if (look.bounds === undefined) {
     const up = look.up;
-    if (!up || up.element === document.documentElement || up.element === document.body) {
+    // The top layer is drawn apart from its ancestors: their overflow
+    // clips none of it (it is positioned fixed, as such).
+    if (!up || up.element === document.documentElement || up.element === document.body ||
+        (look.position === "fixed" && inTopLayer(look.element))) {
       look.bounds = UNBOUNDED;
     } else {
       const above = boundsOf(up);
       look.bounds = up.overflow === "visible" ? above : {
         clip: narrowed(above.clip, up, ["hidden", "clip"]),
-        scroll: narrowed(above.scroll, up, ["auto", "scroll"]),
+        scroll: narrowed(above.scroll, up, ["auto", "scroll"], scrollMargin),
+        shown: narrowed(narrowed(above.shown, up, ["hidden", "clip"]), up, ["auto", "scroll"]),
       };
     }
   }
@@ -490,7 +550,7 @@ const boundsOf = (look) => {
  * @param {string[]} kinds
  * @returns {Edges | null}
  */
-const narrowed = (edges, look, kinds) => {
+const narrowed = (edges, look, kinds, margin = 0) => {
   const alongX = kinds.includes(look.style.overflowX);
   const alongY = kinds.includes(look.style.overflowY);
   if (!alongX && !alongY) return edges;
@@ -498,10 +558,10 @@ const narrowed = (edges, look, kinds) => {
   const box = /** @type {HTMLElement} */ (look.element);
   const left = rect.left + box.clientLeft, top = rect.top + box.clientTop;
   const own = {
-    left: alongX ? left : -Infinity,
-    right: alongX ? left + (box.clientWidth || rect.width) : Infinity,
-    top: alongY ? top : -Infinity,
-    bottom: alongY ? top + (box.clientHeight || rect.height) : Infinity,
+    left: alongX ? left - margin : -Infinity,
+    right: alongX ? left + (box.clientWidth || rect.width) + margin : Infinity,
+    top: alongY ? top - margin : -Infinity,
+    bottom: alongY ? top + (box.clientHeight || rect.height) + margin : Infinity,
   };
   if (!edges) return own;
   return {
@@ -544,15 +604,23 @@ const clippedAway = (element) => outside(element, boundsOf(lookOf(element)).clip
  */
 const scrolledAway = (element) => outside(element, boundsOf(lookOf(element)).scroll);
 
+/** @type {Map<Text, DOMRect[]>} The boxes of each text node asked of in this call. */
+const textBoxes = new Map();
+
 /**
  * The boxes a text node's letters are drawn in (one per line it spans).
  * @param {Text} node
  * @returns {DOMRect[]}
  */
 const textRects = (node) => {
-  const range = node.ownerDocument.createRange();
-  range.selectNodeContents(node);
-  return Array.from(range.getClientRects()).filter(hasArea);
+  let rects = textBoxes.get(node);
+  if (rects === undefined) {
+    const range = node.ownerDocument.createRange();
+    range.selectNodeContents(node);
+    rects = Array.from(range.getClientRects()).filter(hasArea);
+    textBoxes.set(node, rects);
+  }
+  return rects;
 };
 
 /**
@@ -623,6 +691,77 @@ const textFate = (node) => {
 };
 
 /**
+ * Whether the browser may paint a text node at all: the cheap test of
+ * what is certainly not painted, which is all that style decides where
+ * the pixels drawn judge the rest (marks' pixels.js). Not so when it is
+ * not rendered (its element or an ancestor, a shadow host's child no slot
+ * shows, the inside of a closed <details> or of a subtree the browser
+ * skips), faded to nothing (an opacity of 0 through its ancestors), pushed
+ * off the page, wholly outside the boxes its ancestors clip to, or of no
+ * size.
+ * @param {Text} node
+ */
+const textMayShow = (node) => {
+  const parent = flatParentOf(node);
+  if (!parent || unslotted(node)) return false;
+  if (parent.tagName === "DETAILS" && !(/** @type {HTMLDetailsElement} */ (parent)).open) return false;
+  if (styleOf(parent).contentVisibility === "hidden") return false;
+  if (!elementMayShow(parent) || drawnAway(parent)) return false;
+  if (textOutside(node, parent, boundsOf(lookOf(parent)).clip)) return false;
+  return textRects(node).length > 0;
+};
+
+/**
+ * Whether the text drawn in an element shows a background through its
+ * letters (`background-clip: text`, on it or an ancestor).
+ * @param {Element} element
+ */
+const backgroundInLetters = (element) => lookOf(element).lettersClipBackground;
+
+/**
+ * Whether the text drawn in an element is seen by its shadow alone: a
+ * shadow, and letters with no fill.
+ * @param {Element} element
+ */
+const shadowOnly = (element) => {
+  const style = lookOf(element).style;
+  if (!style.textShadow || style.textShadow === "none") return false;
+  const fill = resolveColour(style.webkitTextFillColor || style.color);
+  return fill !== null && fill[3] === 0;
+};
+
+/**
+ * Whether the browser may paint an element (its box, what it holds):
+ * rendered, it and its ancestors, and not faded to nothing. See
+ * `textMayShow`.
+ * @param {Element} element
+ */
+const elementMayShow = (element) => {
+  const look = lookOf(element);
+  if (look.notRendered) return false;
+  if (look.opacity > 0) return true;
+  // The top layer (an open popover, a modal dialog, what is full screen)
+  // is drawn apart from its ancestors: their opacity does not fade it.
+  for (let at = /** @type {Look | null} */ (look); at; at = at.up) {
+    if (parseFloat(at.style.opacity) === 0) return false;
+    if (inTopLayer(at.element)) return true;
+  }
+  return false;
+};
+
+/**
+ * Whether an element is drawn in the top layer, apart from its ancestors.
+ * @param {Element} element
+ */
+const inTopLayer = (element) => {
+  try {
+    return element.matches(":popover-open, :modal, :fullscreen");
+  } catch (old) {
+    return false;
+  }
+};
+
+/**
  * Whether a person sees the text of `node` (a text node), judged by its
  * element's look alone (see `textFate`; faint text is not seen).
  * @param {Text} node
@@ -659,8 +798,50 @@ const contentRect = (element) => {
 
 /**
  * @typedef {{left: number, top: number, right: number, bottom: number, width: number, height: number}} Area
- * @typedef {{rect: Area, via: Element}} Shown
+ * @typedef {{rect: Area, via: Element, ghost?: true}} Shown  `ghost`: a
+ *   control too faint to see that a click on its box reaches (a
+ *   transparent real checkbox over a drawn one): what is drawn there
+ *   says whether a person sees something to click (marks' pixels)
  */
+
+/** Where a click is tried on a control too faint to see. */
+const GHOST_AIMS = [[0.5, 0.5], [0.25, 0.5], [0.75, 0.5], [0.5, 0.25], [0.5, 0.75]];
+/** Roles whose elements a click acts on, for `clickReaches`. */
+const CLICKED_ROLES = /^(button|checkbox|radio|switch|link|menuitem|menuitemcheckbox|menuitemradio|option|tab|treeitem|gridcell)$/;
+
+/**
+ * Whether an element is a control a click acts on: a form control, a
+ * link, or something with a control's role.
+ * @param {Element} element
+ */
+const clickedControl = (element) => {
+  const tag = element.tagName;
+  if (tag === "INPUT") return (/** @type {HTMLInputElement} */ (element)).type !== "hidden";
+  if (tag === "BUTTON" || tag === "SELECT" || tag === "TEXTAREA") return true;
+  if (tag === "A") return element.hasAttribute("href");
+  return CLICKED_ROLES.test(element.getAttribute("role") || "");
+};
+
+/**
+ * Whether a click on a point of `rect` (an element's own box, in its
+ * frame's viewport) reaches `element` (it, what it holds, or a label of
+ * it), hit-tested as the click would be.
+ * @param {Element} element @param {DOMRect} rect
+ */
+const clickReaches = (element, rect) => {
+  const root = /** @type {Document | ShadowRoot} */ (element.getRootNode());
+  const view = element.ownerDocument.defaultView;
+  if (!view || typeof root.elementFromPoint !== "function") return false;
+  const labels = (/** @type {HTMLInputElement} */ (element)).labels;
+  for (const [fx, fy] of GHOST_AIMS) {
+    const x = rect.left + rect.width * fx, y = rect.top + rect.height * fy;
+    if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) continue;
+    const hit = root.elementFromPoint(x, y);
+    if (hit && (hit === element || element.contains(hit) ||
+        (labels && Array.from(labels).some((label) => label === hit || label.contains(hit))))) return true;
+  }
+  return false;
+};
 
 /**
  * Where a person sees an element, and would click it: its own box, as a
@@ -682,6 +863,14 @@ const shownRect = perElement((element) => {
   if (element.tagName === "INPUT" && ["checkbox", "radio", "file"].includes(input.type) && input.labels) {
     for (const label of input.labels) {
       if (!isHidden(label) && hasArea(rectOf(label)) && !clippedAway(label) && !drawnAway(label)) return { rect: rectOf(label), via: label };
+    }
+  }
+  // Too faint to see, but what a click there reaches: shown where it is,
+  // if what is drawn there shows a person something to click.
+  if (clickedControl(element) && !lookOf(element).hiddenBesidesFaint) {
+    const own = rectOf(element);
+    if (hasArea(own) && !clippedAway(element) && !drawnAway(element) && clickReaches(element, own)) {
+      return { rect: own, via: element, ghost: true };
     }
   }
   return null;
@@ -713,4 +902,5 @@ const forgetLayout = () => {
   stackingLooks.length = 0;
   rectOf.answers.clear();
   shownRect.answers.clear();
+  textBoxes.clear();
 };

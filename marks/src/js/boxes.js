@@ -9,6 +9,10 @@
  * @typedef {{x: number, y: number, w: number, h: number}} Box
  */
 
+// What a scrolling box holds within the margin beyond its edges is read,
+// as the page's within the margin beyond the viewport.
+scrollMargin = options.margin || 0;
+
 /** @type {Point} This frame's position in the top viewport. */
 const offset = options.offset || { x: 0, y: 0 };
 /** The top viewport: a frame is told it, the top document reads its own. */
@@ -94,9 +98,11 @@ const SCROLL_ITEMS = 2000;
 /**
  * How many of a scroll box's items lie wholly beyond what it shows, on
  * each side (its items: the children of the first element in it that
- * holds more than one); -1 where more lies that way but no item does
- * (one long text).
- * @typedef {{above: number, below: number, left: number, right: number}} ScrollState
+ * holds more than one), not counting those within the margin beyond its
+ * top and bottom edges, which are read (out of view: `nearAbove`,
+ * `nearBelow`); -1 where more lies that way but no item does (one long
+ * text).
+ * @typedef {{above: number, below: number, left: number, right: number, nearAbove?: number, nearBelow?: number}} ScrollState
  * @param {Element} element
  * @returns {ScrollState}
  */
@@ -108,27 +114,43 @@ const scrollState = (element) => {
   /** @type {Element} */
   let holder = element;
   for (let depth = 0; depth < 3 && holder.childElementCount === 1 && holder.firstElementChild; depth++) holder = holder.firstElementChild;
-  let above = 0, below = 0, before = 0, after = 0, read = 0;
+  let above = 0, below = 0, before = 0, after = 0, read = 0, nearAbove = 0, nearBelow = 0;
+  const margin = options.margin || 0;
   for (let child = holder.firstElementChild; child && read < SCROLL_ITEMS; child = child.nextElementSibling, read++) {
     const item = rectOf(child);
     if (!hasArea(item) || isHidden(child)) continue;
-    if (item.bottom <= top + 1) above++;
-    else if (item.top >= bottom - 1) below++;
+    if (item.bottom <= top + 1) {
+      if (item.bottom > top - margin) nearAbove++;
+      else above++;
+    } else if (item.top >= bottom - 1) {
+      if (item.top < bottom + margin) nearBelow++;
+      else below++;
+    }
     if (item.right <= left + 1) before++;
     else if (item.left >= right - 1) after++;
   }
+  // More beyond the margin, where nothing is read, and more within it.
   const more = {
-    up: box.scrollTop > 1,
-    down: box.scrollTop + box.clientHeight < box.scrollHeight - 1,
+    up: box.scrollTop > margin + 1,
+    down: box.scrollTop + box.clientHeight + margin < box.scrollHeight - 1,
     left: Math.abs(box.scrollLeft) > 1,
     right: Math.abs(box.scrollLeft) + box.clientWidth < box.scrollWidth - 1,
   };
-  return {
+  const near = {
+    up: box.scrollTop > 1,
+    down: box.scrollTop + box.clientHeight < box.scrollHeight - 1,
+  };
+  /** @type {ScrollState} */
+  const state = {
     above: above || (more.up ? -1 : 0),
     below: below || (more.down ? -1 : 0),
     left: before || (more.left ? -1 : 0),
     right: after || (more.right ? -1 : 0),
   };
+  // -1: what lies there (no whole item) is read, out of view.
+  if (nearAbove || (near.up && !above && !more.up)) state.nearAbove = nearAbove || -1;
+  if (nearBelow || (near.down && !below && !more.down)) state.nearBelow = nearBelow || -1;
+  return state;
 };
 
 /**

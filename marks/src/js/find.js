@@ -76,7 +76,7 @@ const searchLines = (gathered, search) => {
     },
     image: (alt, element) => {
       // Judged only if it is what is searched for.
-      if (search.holds(alt) && !isHidden(element)) {
+      if (search.holds(alt) && !hiddenByStyle(element)) {
         gathered.line += " (image: " + alt + ") ";
         pending.push(" (image: " + alt + ") ");
       }
@@ -104,10 +104,10 @@ const searchLines = (gathered, search) => {
         const label = labelOf(parent);
         if (label && label.control && shownRect(label.control)) continue;
         if (ariaHidden(parent) && iconGlyphs(parent)) continue;
-        const fate = textFate(part);
+        const fate = runFate(part);
         if (fate === "hidden") continue;
         seen += part.nodeValue;
-        parts.push({ node: part, parent, faint: fate === "faint", dropped: false });
+        parts.push({ node: part, parent, faint: fate === "faint", dropped: false, pixel: fate === "pixels" });
       }
       const text = cut(clean(seen), LINE_LIMIT);
       if (text && search.holds(text)) {
@@ -126,6 +126,7 @@ const searchLines = (gathered, search) => {
  * @returns {SnapshotAnswer | {error: "loading" | "gone"}}
  */
 const find = (request) => {
+  if (judging) watch(document);
   const root = startOf(null);
   if (root === null) return { error: "loading" };
   if (root === "gone") return { error: "gone" };

@@ -54,6 +54,16 @@
  * @property {ElementRecord[]} elements
  * @property {Beyond[]} beyond
  * @property {ReadingAnswer | null} read
+ * @property {WireRun[]} [runs]  the text in view, for pictures to judge
+ *   (pixels.js): then the walk waits for `judged`
+ * @property {[number, number, number, number, number][]} [ghosts]  with
+ *   `runs`: controls too faint to see that a click reaches (local id, x,
+ *   y, width, height), for the pictures to say whether anything is drawn
+ *   where they are
+ * @property {true} [blinks]  with `runs`: a caret blinks in it
+ * @property {number | null} [epoch]  with `runs`: how often the page had
+ *   changed (`registry.changes`), or null if it moves by itself: the
+ *   pictures' verdicts hold while it stays
  */
 
 /**
@@ -136,6 +146,14 @@ class Gathered {
     this.centres = [];
     /** What is listed already, as part of something else. @type {WeakSet<Element>} */
     this.listedAs = new WeakSet();
+    /** Elements named (in part) by candidates for the pictures, to name
+     *  again once they have spoken (see pixels.js).
+     *  @type {{element: Element, record: ElementRecord, runs: Text[]}[]} */
+    this.named = [];
+    /** Controls too faint to see that a click reaches, by local id and
+     *  box in the top viewport, for the pictures to judge what is drawn
+     *  where they are. @type {[number, number, number, number, number][]} */
+    this.ghosts = [];
     // The line being gathered, as text and as its parts (each text node a
     // run the paint pass judges once the walk has seen the whole page), and
     // the top of its first text (null while it holds only spaces and cell
@@ -153,10 +171,13 @@ class Gathered {
     this.lineParts.push(text);
   }
 
-  /** @param {Text} node @param {Element} parent @param {boolean} faint */
-  addRun(node, parent, faint) {
+  /**
+   * @param {Text} node @param {Element} parent
+   * @param {"seen" | "faint" | "pixels"} fate  how it was judged (`runFate`)
+   */
+  addRun(node, parent, fate) {
     this.line += node.nodeValue || "";
-    this.lineParts.push({ node, parent, faint, dropped: false });
+    this.lineParts.push({ node, parent, faint: fate === "faint", dropped: false, pixel: fate === "pixels" });
   }
 
   /** Starts a new line, the gathered one put aside. */
@@ -212,12 +233,16 @@ class Gathered {
     const shown = shownRect(element);
     if (!shown) return null;
     const box = toBox(shown.rect, frameOffset);
+    // Too faint to see itself: shown if what is drawn where a click on it
+    // lands shows something (pixels.js), or where no pictures judge.
+    if (shown.ghost && judging) this.ghosts.push([idOf(element), box.x, box.y, box.w, box.h]);
     const offscreen = outOfView(box) || scrolledAway(shown.via);
     if (offscreen && !this.full) {
       this.count(element, role, box);
       return null;
     }
     const id = idOf(element);
+    nameRuns = name === undefined ? [] : null;
     /** @type {ElementRecord} */
     const record = { id, role, name: name === undefined ? nameOf(element, role) : name, box: [box.x, box.y, box.w, box.h] };
     if (offscreen) record.offscreen = true;
@@ -255,6 +280,8 @@ class Gathered {
     if (document.activeElement === element || root.activeElement === element) record.focused = true;
     if (tag === "A" && element.hasAttribute("href")) record.href = /** @type {string} */ (element.getAttribute("href"));
     describeLooks(element, record);
+    if (nameRuns && nameRuns.length) this.named.push({ element, record, runs: nameRuns });
+    nameRuns = null;
     if (search && !search.holds(record.name) && !search.holds(record.value) && !search.holds(record.href)) return null;
     // An element with no name is told from its look-alikes by its row (a
     // named one by its name and the text either side: reading rows costs
@@ -295,6 +322,13 @@ class Gathered {
     flush();
     const from = this.items.length;
     if (walkInside) {
+      try {
+        const doc = frame.contentDocument;
+        if (doc) {
+          placeOfDocument.set(doc, { offset: inner.offset, path: inner.path });
+          if (judging) watch(doc);
+        }
+      } catch (crossOrigin) { /* read by the backend */ }
       walkInside();
       flush();
     } else {
@@ -313,6 +347,92 @@ class Gathered {
   answer(read) {
     coverage(this.centres);
     const painted = paintPass(this.written, this.centres, this.frames);
+    if (!pixelRuns.length && !this.ghosts.length) return this.assemble(read, painted);
+    registry.pending = {
+      paint: paintRuns,
+      finish: (hidden, bare, undecided, placed) => {
+        registry.pending = null;
+        return this.finish(read, painted, hidden, bare, undecided, placed);
+      },
+    };
+    const answer = this.assemble(read, painted);
+    answer.runs = pixelWire;
+    answer.ghosts = this.ghosts;
+    const documents = [document, ...placeOfDocument.keys()];
+    answer.epoch = documents.some(moving) ? null : registry.changes;
+    if (documents.some(blinking)) answer.blinks = true;
+    return answer;
+  }
+
+  /**
+   * The answer once the pictures have spoken (`hidden`: the candidates
+   * not seen) or could not be taken (`null`: the candidates are judged by
+   * their style, as beyond the viewport): the lines that lost a run
+   * written again, the elements named by one named again.
+   * @param {ReadingAnswer | null} read
+   * @param {{items: Set<Item>, elements: Set<number>}} painted  what the paint pass left out
+   * @param {number[] | null} hidden
+   * @param {number[]} bare  the faint controls (`ghosts`) where nothing is
+   *   drawn to see
+   * @param {number[]} undecided  candidates the pictures could not judge,
+   *   to judge by their style
+   * @param {number[]} placed  candidates painted in whose place is seen:
+   *   seen if their letters read (`textHidden`)
+   * @returns {SnapshotAnswer}
+   */
+  finish(read, painted, hidden, bare, undecided, placed) {
+    for (const id of bare) painted.elements.add(id);
+    if (hidden === null) judgedByStyle = true;
+    /** @param {number[]} indices */
+    const runsOf = (indices) => indices.map((index) => pixelRuns[index]).filter(Boolean);
+    /** @type {Set<Text>} Candidates judged by their style, as beyond the viewport. */
+    const byStyle = new Set(hidden === null ? pixelRuns : runsOf(undecided));
+    pixelHidden = new Set(runsOf(hidden || []));
+    for (const node of runsOf(placed)) {
+      const parent = flatParentOf(node);
+      if (!parent || textHidden(parent)) pixelHidden.add(node);
+    }
+    for (const node of byStyle) {
+      const parent = flatParentOf(node);
+      if (!parent || textFate(node) !== "seen") pixelHidden.add(node);
+    }
+    for (const entry of this.written) {
+      const lists = "pieces" in entry ? entry.pieces.map((piece) => piece.parts) : [entry.parts];
+      for (const parts of lists) for (const part of parts) {
+        if (!isRun(part) || !part.pixel) continue;
+        if (byStyle.has(part.node)) {
+          // The paint pass judges it again, against what is painted under it.
+          const fate = textFate(part.node);
+          part.pixel = false;
+          part.faint = fate === "faint";
+          part.dropped = fate === "hidden";
+        } else if (pixelHidden.has(part.node)) {
+          part.dropped = true;
+        }
+      }
+    }
+    if (byStyle.size) paintPass(this.written, [], []).items.forEach((item) => painted.items.add(item));
+    recompose(this.written, painted.items);
+    const unseen = /** @type {Set<Text>} */ (pixelHidden);
+    registry.unseen = new WeakSet(unseen);
+    for (const { element, record, runs } of this.named) {
+      if (hidden !== null && !runs.some((node) => unseen.has(node) || byStyle.has(node))) continue;
+      record.name = nameOf(element, record.role);
+      delete record.shows;
+      delete record.title;
+      delete record.clues;
+      describeLooks(element, record);
+    }
+    return this.assemble(read, painted);
+  }
+
+  /**
+   * The answer of what was gathered, less what was left out.
+   * @param {ReadingAnswer | null} read
+   * @param {{items: Set<Item>, elements: Set<number>}} painted
+   * @returns {SnapshotAnswer}
+   */
+  assemble(read, painted) {
     const items = painted.items.size || painted.elements.size
       ? this.items.filter((item) => !painted.items.has(item) && !(item.k === "e" && painted.elements.has(item.id)))
       : this.items;

@@ -29,6 +29,9 @@
  * @property {string} [listeners]  the key of the early hooks' record
  *   (listeners.js), read directly where the walker runs in the page's own
  *   world
+ * @property {boolean} [judge]  take the text in view as candidates for
+ *   pictures to judge, and keep the walk for them (`registry.pending`,
+ *   pixels.js)
  */
 /**
  * @typedef {FrameFields & {op: "snapshot", full: boolean, scope: number | null}} SnapshotRequest

@@ -7,8 +7,9 @@
 /**
  * A text node as a line holds it: the element it is drawn in, whether its
  * ancestors' backdrop makes it faint (to be judged again against what is
- * painted under it), and whether the paint pass left it out.
- * @typedef {{node: Text, parent: Element, faint: boolean, dropped: boolean}} Run
+ * painted under it), whether pictures judge it (`pixel`: in view, see
+ * pixels.js) rather than the paint pass, and whether it was left out.
+ * @typedef {{node: Text, parent: Element, faint: boolean, dropped: boolean, pixel: boolean}} Run
  * @typedef {string | Run} LinePart
  * @typedef {{item: Item, parts: LinePart[], keep?: (text: string) => boolean}
  *   | {item: Item, pieces: {index: number, parts: LinePart[]}[], pre: boolean}} Written
@@ -31,13 +32,13 @@ const headingRuns = (heading) => {
       const text = /** @type {Text} */ (node);
       const parent = flatParentOf(text);
       if (!parent || !(text.nodeValue || "").trim()) return;
-      const fate = textFate(text);
-      if (fate !== "hidden") parts.push({ node: text, parent, faint: fate === "faint", dropped: false }, " ");
+      const fate = runFate(text);
+      if (fate !== "hidden") parts.push({ node: text, parent, faint: fate === "faint", dropped: false, pixel: fate === "pixels" }, " ");
       return;
     }
     if (node.nodeType !== 1 && node.nodeType !== 11) return;
     const element = /** @type {Element} */ (node);
-    if (node.nodeType === 1 && (SKIP_TAGS.has(element.tagName) || isHidden(element))) return;
+    if (node.nodeType === 1 && (SKIP_TAGS.has(element.tagName) || hiddenByStyle(element))) return;
     if (node.nodeType === 1 && element.shadowRoot) eachChild(element.shadowRoot, visit);
     else if (node.nodeType === 1 && element.localName === "slot") {
       const assigned = (/** @type {HTMLSlotElement} */ (element)).assignedNodes();
@@ -81,7 +82,7 @@ const paintPass = (written, centres, frames) => {
   const runs = [];
   for (const entry of written) {
     const lists = "pieces" in entry ? entry.pieces.map((piece) => piece.parts) : [entry.parts];
-    for (const parts of lists) for (const part of parts) if (isRun(part)) runs.push(part);
+    for (const parts of lists) for (const part of parts) if (isRun(part) && !part.pixel) runs.push(part);
   }
   /** @type {Set<Item>} */
   const droppedItems = new Set();
@@ -158,6 +159,17 @@ const paintPass = (written, centres, frames) => {
   } else {
     judge();
   }
+  recompose(written, droppedItems);
+  return { items: droppedItems, elements: droppedElements };
+};
+
+/**
+ * Writes again the lines (and a reading's blocks) that lost a run, adding
+ * to `droppedItems` those left with nothing (or, for a search, with
+ * nothing that still matches).
+ * @param {Written[]} written @param {Set<Item>} droppedItems
+ */
+const recompose = (written, droppedItems) => {
   for (const entry of written) {
     if ("pieces" in entry) {
       let changed = false;
@@ -173,7 +185,6 @@ const paintPass = (written, centres, frames) => {
       else entry.item.text = text;
     }
   }
-  return { items: droppedItems, elements: droppedElements };
 };
 
 /**

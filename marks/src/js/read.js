@@ -176,7 +176,7 @@ const readingVisitor = (gathered, skipping) => {
     element: (element, at, inside) => {
       // A heading holds its links where they stand.
       if (roleOf(element) === "heading" && interactive(element) !== "clickable") {
-        if (isHidden(element)) return;
+        if (hiddenByStyle(element)) return;
         const level = /^H[1-6]$/.test(element.tagName) ? Number(element.tagName[1]) : Number(element.getAttribute("aria-level") || 2);
         inBlock({ ...PARAGRAPH, kind: "h", level }, inside);
         return;
@@ -232,6 +232,7 @@ const readingVisitor = (gathered, skipping) => {
  * @returns {SnapshotAnswer | {error: "loading" | "gone"}}
  */
 const read = (request) => {
+  if (judging) watch(document);
   const start = startOf(request.scope);
   if (start === null) return { error: "loading" };
   if (start === "gone") return { error: "gone" };

@@ -12,19 +12,41 @@
  * @property {number} next     the next local id
  * @property {WeakMap<Element, number>} ids
  * @property {Map<number, WeakRef<Element>>} elements
+ * @property {Pending | null} pending  the walk that waits for pictures
+ *   (pixels.js), if one does
+ * @property {WeakMap<Text, number>} texts  text nodes' ids, for the
+ *   pictures' verdicts to be kept by (pixels.js)
+ * @property {number} nextText
+ * @property {number} changes  how often the page changed in a way that can
+ *   change what it paints (pixels.js's `watch`)
+ * @property {number} changedAt  when it last did (`performance.now()`)
+ * @property {WeakSet<Node>} watched  the documents and shadow roots watched
+ * @property {boolean} judged  whether pictures have judged this document's
+ *   text (pixels.js): then what a call works out later (a name an action
+ *   checks) is judged as they judged it
+ * @property {WeakSet<Text>} unseen  the text the last pictures found not
+ *   seen
  */
 
 const KEY = "__tabwrightMarks";
 /** @type {Registry} */
 const registry = (() => {
   const kept = /** @type {any} */ (window)[KEY];
-  if (kept && kept.doc !== undefined) return kept;
+  if (kept && kept.doc !== undefined && kept.texts !== undefined) return kept;
   /** @type {Registry} */
   const fresh = {
     doc: Math.random().toString(36).slice(2, 10),
     next: 1,
     ids: new WeakMap(),
     elements: new Map(),
+    pending: null,
+    texts: new WeakMap(),
+    nextText: 1,
+    changes: 0,
+    changedAt: 0,
+    watched: new WeakSet(),
+    judged: false,
+    unseen: new WeakSet(),
   };
   Object.defineProperty(window, KEY, { value: fresh, enumerable: false, configurable: true });
   return fresh;

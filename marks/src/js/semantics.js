@@ -110,7 +110,7 @@ const textOf = (root, hides) => {
   /** @param {Node} node */
   const walk = (node) => {
     if (node.nodeType === 3) {
-      if (hides === a11yHidden || !node.parentElement || !textHidden(node.parentElement)) text += node.nodeValue;
+      if (hides === a11yHidden || !node.parentElement || nameTextSeen(/** @type {Text} */ (node), node.parentElement)) text += node.nodeValue;
       return;
     }
     if (node.nodeType !== 1) return;
@@ -143,8 +143,8 @@ const textOf = (root, hides) => {
  * @param {Element} root
  */
 const visibleText = (root) => {
-  if (ariaHidden(root)) return textOf(root, isHidden);
-  return textOf(root, (element) => isHidden(element) || ariaHidden(element));
+  if (ariaHidden(root)) return textOf(root, hiddenByStyle);
+  return textOf(root, (element) => hiddenByStyle(element) || ariaHidden(element));
 };
 /** @param {Element} root */
 const a11yText = (root) => textOf(root, a11yHidden);

@@ -37,17 +37,17 @@ const snapshotLines = (gathered) => ({
     if (label && label.control && shownRect(label.control)) return;
     // An icon font's ligature words ("shopping_cart") draw a picture.
     if (ariaHidden(drawnIn) && iconGlyphs(drawnIn)) return;
-    const fate = textFate(text);
+    const fate = runFate(text);
     if (fate === "hidden") return;
     if (gathered.lineY === null) gathered.lineY = box.y;
-    gathered.addRun(text, drawnIn, fate === "faint");
+    gathered.addRun(text, drawnIn, fate);
   },
   blank: (value) => {
     if (value) gathered.add(" ");
   },
   image: (alt, element, at) => {
     const box = boxOf(element, at.offset);
-    if ((gathered.full || !far(box)) && !isHidden(element)) {
+    if ((gathered.full || !far(box)) && !hiddenByStyle(element)) {
       if (gathered.lineY === null) gathered.lineY = box.y;
       gathered.add(" (image: " + alt + ") ");
     }
@@ -83,7 +83,7 @@ const pageVisitor = (gathered, lines) => {
       // A dialog is numbered (to scope a snapshot to it) and read through.
       const ownRole = element.getAttribute("role");
       if (ownRole === "dialog" || ownRole === "alertdialog" || (element.tagName === "DIALOG" && (/** @type {HTMLDialogElement} */ (element)).open)) {
-        if (isHidden(element)) return;
+        if (hiddenByStyle(element)) return;
         lines.flush();
         gathered.describe(element, ownRole || "dialog", frameOffset);
         inside();
@@ -127,7 +127,7 @@ const pageVisitor = (gathered, lines) => {
     const box = boxOf(element, frameOffset);
     const outside = (!gathered.full && far(box)) || (search && (!search.lines || !search.holds(element.textContent)));
     if (!outside) {
-      if (isHidden(element)) return;
+      if (hiddenByStyle(element)) return;
       const runs = headingRuns(element);
       // Text its ancestors' backdrop makes faint is judged again against
       // what is painted under it.
@@ -207,6 +207,7 @@ const pageVisitor = (gathered, lines) => {
  * @returns {SnapshotAnswer | {error: "loading" | "gone"}}
  */
 const snapshot = (request) => {
+  if (judging) watch(document);
   const root = startOf(request.scope);
   if (root === null) return { error: "loading" };
   if (root === "gone") return { error: "gone" };

@@ -44,6 +44,7 @@ const cut = (text, limit) => (text.length > limit ? text.slice(0, limit - 1) + "
  */
 const drawnChildren = (element, into) => {
   if (element.shadowRoot) {
+    if (judging) watch(element.shadowRoot);
     eachChild(element.shadowRoot, into);
     return;
   }

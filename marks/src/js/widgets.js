@@ -121,10 +121,10 @@ const containerName = (element) => {
   const own = ownName(element);
   if (own) return own;
   const controls = new Set(element.querySelectorAll(CONTROLS));
-  const beside = textOf(element, (inner) => isHidden(inner) || ariaHidden(inner) || controls.has(inner));
+  const beside = textOf(element, (inner) => hiddenByStyle(inner) || ariaHidden(inner) || controls.has(inner));
   if (!beside) return "";
   const heading = element.querySelector("h1, h2, h3, h4, h5, h6, [role=heading]");
-  const text = heading && !isHidden(heading) ? visibleText(heading) : visibleText(element);
+  const text = heading && !hiddenByStyle(heading) ? visibleText(heading) : visibleText(element);
   return text.length > CONTAINER_NAME_LIMIT ? text.slice(0, CONTAINER_NAME_LIMIT - 1) + "…" : text;
 };
 
@@ -202,7 +202,7 @@ const describeLooks = (element, record) => {
     // What a person sees on it, words hidden from assistive technology
     // too (a button named "Pay" that shows "Pay $500"), an icon font's
     // ligatures aside.
-    const seen = textOf(element, (inner) => isHidden(inner) || (ariaHidden(inner) && iconGlyphs(inner)));
+    const seen = textOf(element, (inner) => hiddenByStyle(inner) || (ariaHidden(inner) && iconGlyphs(inner)));
     if (seen && seen !== name && !name.toLowerCase().includes(seen.toLowerCase()) && seen.length <= CLUE_LIMIT) record.shows = seen;
   }
   const title = clean(element.getAttribute("title"));

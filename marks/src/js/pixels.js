@@ -1,0 +1,340 @@
+// @ts-check
+// pixels.js: text in view judged by what the browser draws. Style decides
+// only what is certainly not painted (visibility.js's `textMayShow`); every
+// other text node in the viewport is a candidate ("run"), and pictures
+// decide: `marks` pictures the viewport as drawn, then again with the
+// candidates taken out of the paint by CSS custom highlights that the
+// inspector sheet paints transparent (`paint`), and compares. A run whose
+// pixels do not change is not seen. The page notices nothing: a highlight
+// changes no element, no attribute, no computed style of any element and
+// fires no event.
+//
+// So a walk that judges by pixels answers in two steps. Its first answer
+// holds every candidate in its lines and names, with the runs' boxes
+// (`runs`); the walk is kept (`registry.pending`) with what finishes it:
+// `paint` takes groups of runs out of the paint for the pictures, and
+// `finish` leaves out what the pictures found hidden and answers again
+// (lines written again, names worked out again), from the same walk. Text
+// beyond the viewport is judged by its style as before (painted.js).
+
+/** Whether this walk takes text in view as candidates for pictures. */
+const judging = Boolean(options.judge);
+if (judging) {
+  registry.judged = true;
+  registry.unseen = new WeakSet();
+}
+/**
+ * Set once no pictures could be taken: what is in view is judged by its
+ * style after all, as beyond it.
+ */
+let judgedByStyle = false;
+
+/** The candidates, each text node once, by its index. @type {Text[]} */
+const pixelRuns = [];
+/** @type {Map<Text, number>} */
+const pixelIndex = new Map();
+/**
+ * Each candidate as the answer gives it: its id (`textIdOf`), its boxes
+ * in the top viewport (x, y, width, height, one after another), its
+ * letters (not counting spaces), and the path of the frame its document
+ * is in.
+ * @typedef {{i: number, r: number[], c: number, p: number[], in?: true}} WireRun  `in`:
+ *   painted in rather than taken out (`takesOut`)
+ * @type {WireRun[]}
+ */
+const pixelWire = [];
+/**
+ * What the pictures found of the candidates, once told (`judged`): the
+ * hidden ones. `null` before: a candidate counts as seen.
+ * @type {Set<Text> | null}
+ */
+let pixelHidden = null;
+
+/**
+ * Where each same-origin document the walk entered is: its offset in the
+ * top viewport and its frame path (the walk's own document is `offset`
+ * and the request's path).
+ * @type {Map<Document, {offset: Point, path: number[]}>}
+ */
+const placeOfDocument = new Map();
+
+/** @param {Document} doc */
+const placeOf = (doc) => placeOfDocument.get(doc) || { offset, path: options.path || [] };
+
+/**
+ * A text node's boxes in the top viewport, flattened, if any part of it
+ * lies in view there and in its own frame's viewport; else `null`.
+ * @param {Text} node
+ * @returns {number[] | null}
+ */
+const boxesInView = (node) => {
+  const doc = node.ownerDocument;
+  const view = doc.defaultView;
+  const place = placeOf(doc);
+  const frameWidth = view ? view.innerWidth : viewport.w;
+  const frameHeight = view ? view.innerHeight : viewport.h;
+  const parent = flatParentOf(node);
+  // What its scrolling and clipping boxes draw of it now (not what lies
+  // within the margin beyond their edges, which no picture shows).
+  const shown = parent ? boundsOf(lookOf(parent)).shown : null;
+  /** @type {number[]} */
+  const boxes = [];
+  let seen = false;
+  for (const rect of textRects(node)) {
+    const x = rect.left + place.offset.x, y = rect.top + place.offset.y;
+    if (rect.right > 0 && rect.bottom > 0 && rect.left < frameWidth && rect.top < frameHeight &&
+        x + rect.width > 0 && y + rect.height > 0 && x < viewport.w && y < viewport.h &&
+        !outsideEdges(rect, shown)) seen = true;
+    boxes.push(Math.round(x * 10) / 10, Math.round(y * 10) / 10, Math.round(rect.width * 10) / 10, Math.round(rect.height * 10) / 10);
+  }
+  return seen ? boxes : null;
+};
+
+/**
+ * The events after which a page may paint otherwise with no change to its
+ * document: scrolling, a new size, a resource or font loaded, focus and
+ * hover moving, a field's value, a popover or details toggled, animations.
+ */
+const REPAINTS = ["scroll", "resize", "load", "error", "focusin", "focusout", "pointerover", "pointerout",
+  "input", "change", "toggle", "transitionrun", "transitionend", "animationstart", "animationend",
+  "animationiteration", "fullscreenchange"];
+
+/**
+ * Counts, in the registry, every change of a document (or shadow root)
+ * that can change what the page paints, from now on: what the pictures
+ * judged of its text holds while the count stays. Watched from
+ * tabwright's world, where the page sees no observer and no listener.
+ * @param {Document | ShadowRoot} root
+ */
+const watch = (root) => {
+  if (registry.watched.has(root)) return;
+  registry.watched.add(root);
+  const changed = () => {
+    registry.changes++;
+    registry.changedAt = performance.now();
+  };
+  new MutationObserver(changed).observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
+  if (root.nodeType !== 9) return;
+  const doc = /** @type {Document} */ (root);
+  const view = doc.defaultView;
+  if (view) for (const type of REPAINTS) view.addEventListener(type, changed, { capture: true, passive: true });
+  if (doc.fonts) doc.fonts.addEventListener("loadingdone", changed);
+};
+
+/** A page that changed this recently (ms) is changing still. */
+const STILL_FOR = 35;
+
+/**
+ * Whether the page moves by itself (an animation running, a video
+ * playing, its document changing as it is read): what the pictures judged
+ * may not hold a moment.
+ * @param {Document} doc
+ */
+const moving = (doc) => {
+  if (performance.now() - registry.changedAt < STILL_FOR) return true;
+  try {
+    if (doc.getAnimations().some((animation) => animation.playState === "running")) return true;
+  } catch (old) { /* no Web Animations */ }
+  return Array.from(doc.querySelectorAll("video")).some((video) => !(/** @type {HTMLVideoElement} */ (video)).paused);
+};
+
+/**
+ * Whether a caret blinks in the document (a field has the focus): a frame
+ * of its blink may come between taking text out and the picture.
+ * @param {Document} doc
+ */
+const blinking = (doc) => {
+  const active = doc.activeElement;
+  if (!active || active === doc.body) return false;
+  return active.tagName === "INPUT" || active.tagName === "TEXTAREA" || (/** @type {HTMLElement} */ (active)).isContentEditable;
+};
+
+/**
+ * A text node's id in this document, given the first time it is asked.
+ * @param {Text} node
+ */
+const textIdOf = (node) => {
+  let id = registry.texts.get(node);
+  if (id === undefined) {
+    id = registry.nextText++;
+    registry.texts.set(node, id);
+  }
+  return id;
+};
+
+/** Letters that are not spaces. */
+const LETTERS = /\S/gu;
+
+/**
+ * Notes a text node in view as a candidate for the pictures, once.
+ * @param {Text} node @param {number[]} boxes
+ */
+const noteRun = (node, boxes) => {
+  if (pixelIndex.has(node)) return;
+  pixelIndex.set(node, pixelRuns.length);
+  pixelRuns.push(node);
+  const letters = (node.nodeValue || "").match(LETTERS);
+  /** @type {WireRun} */
+  const wire = { i: textIdOf(node), r: boxes, c: letters ? letters.length : 0, p: placeOf(node.ownerDocument).path };
+  if (!takesOut(node)) wire.in = true;
+  pixelWire.push(wire);
+};
+
+/**
+ * How a text node of a line is judged: "hidden" when it is certainly not
+ * painted; "pixels" when it is in view and the pictures will judge it (it
+ * is noted as a candidate, and counts as seen until they have); else, as
+ * beyond the viewport or where no pictures are taken, by its style
+ * (`textFate`). Once the pictures have spoken, a candidate is what they
+ * said.
+ * @param {Text} node
+ * @returns {"seen" | "faint" | "hidden" | "pixels"}
+ */
+const runFate = (node) => {
+  if (pixelHidden !== null && pixelIndex.has(node)) return pixelHidden.has(node) ? "hidden" : "seen";
+  if (judging && pixelHidden === null && hasLetters(node)) {
+    if (!textMayShow(node)) return "hidden";
+    const boxes = boxesInView(node);
+    if (boxes) {
+      noteRun(node, boxes);
+      return "pixels";
+    }
+  }
+  return textFate(node);
+};
+
+/**
+ * Whether a highlight takes a text node's paint out whole: not where its
+ * element paints a background through its letters (gradient text), nor
+ * letters seen by their shadow alone, which a highlight leaves. Those are
+ * painted in instead, in a colour of the pictures' own, which shows
+ * whether their place is seen (nothing covers, clips or masks it); their
+ * style then says how they read there.
+ * @param {Text} node
+ */
+const takesOut = (node) => {
+  const parent = flatParentOf(node);
+  return parent !== null && !backgroundInLetters(parent) && !shadowOnly(parent);
+};
+
+/**
+ * Whether a text node holds letters to see: spaces alone are judged by
+ * the letters around them.
+ * @param {Text} node
+ */
+const hasLetters = (node) => /\S/u.test(node.nodeValue || "");
+
+/**
+ * The candidates a name being worked out (`Gathered.describe`) met, to
+ * work it out again once the pictures have spoken; `null` when no name is.
+ * @type {Text[] | null}
+ */
+let nameRuns = null;
+
+/**
+ * Whether the text of a text node goes into a name: as `runFate` judges
+ * a line's, but beyond the viewport by its letters alone (`textHidden`: a
+ * name is made of what assistive technology reads, less what no one sees
+ * of it).
+ * @param {Text} node @param {Element} parent
+ */
+const nameTextSeen = (node, parent) => {
+  if (judgedByStyle) return !textHidden(parent);
+  if (pixelHidden !== null && pixelIndex.has(node)) return !pixelHidden.has(node);
+  if (registry.judged && hasLetters(node) && textMayShow(node)) {
+    const boxes = boxesInView(node);
+    if (boxes && judging && pixelHidden === null) {
+      noteRun(node, boxes);
+      if (nameRuns) nameRuns.push(node);
+      return true;
+    }
+    // A call after the pictures (an action checking the name it was told)
+    // judges the text as they did.
+    if (boxes) return !registry.unseen.has(node);
+  }
+  return !textHidden(parent);
+};
+
+/**
+ * Whether an element is hidden to a person as far as its style can say
+ * where pictures judge its text: in view, only if it certainly is not
+ * painted (`elementMayShow`); elsewhere, by the whole judge (`isHidden`).
+ * @param {Element} element
+ */
+const hiddenByStyle = (element) => {
+  if (!registry.judged || judgedByStyle) return isHidden(element);
+  const place = placeOf(element.ownerDocument);
+  const rect = rectOf(element);
+  const x = rect.left + place.offset.x, y = rect.top + place.offset.y;
+  const inView = x + rect.width > 0 && y + rect.height > 0 && x < viewport.w && y < viewport.h;
+  return inView ? !elementMayShow(element) : isHidden(element);
+};
+
+/** @typedef {Window & typeof globalThis} View  a window, with its realm's CSS and classes */
+/** @type {Set<View>} The windows a highlight of this walk is in. */
+const highlighted = new Set();
+/** A highlight drawn above every other a page may register. */
+const TOP_PRIORITY = 2147483647;
+/** The name of the highlight that paints runs in, after the one that takes them out. */
+const PAINTED_IN = "i";
+
+/**
+ * Takes the candidates `ids` out of the paint, in every document they are
+ * in, as the highlight `name` (which the inspector sheet paints
+ * transparent), or paints them in (`name` + `PAINTED_IN`, in a colour the
+ * sheet gives) where a highlight cannot take them out (`takesOut`); an
+ * empty list takes the highlights away.
+ * @param {string} name @param {number[]} ids
+ * @returns {{views: number, ids: number}}
+ */
+const paintRuns = (name, ids) => {
+  const painted = name + PAINTED_IN;
+  for (const view of highlighted) {
+    try {
+      view.CSS.highlights.delete(name);
+      view.CSS.highlights.delete(painted);
+    } catch (gone) { /* a frame that went */ }
+  }
+  highlighted.clear();
+  /** @type {Map<View, {out: Range[], in: Range[]}>} */
+  const byView = new Map();
+  for (const id of ids) {
+    const node = pixelRuns[id];
+    const view = node && node.isConnected ? /** @type {View | null} */ (node.ownerDocument.defaultView) : null;
+    if (!node || !view) continue;
+    const range = node.ownerDocument.createRange();
+    range.selectNodeContents(node);
+    let ranges = byView.get(view);
+    if (!ranges) {
+      ranges = { out: [], in: [] };
+      byView.set(view, ranges);
+    }
+    (pixelWire[id].in ? ranges.in : ranges.out).push(range);
+  }
+  for (const [view, ranges] of byView) {
+    for (const [kind, list] of /** @type {[string, Range[]][]} */ ([[name, ranges.out], [painted, ranges.in]])) {
+      if (!list.length) continue;
+      const highlight = new view.Highlight(...list);
+      highlight.priority = TOP_PRIORITY;
+      view.CSS.highlights.set(kind, highlight);
+    }
+    highlighted.add(view);
+  }
+  return { views: byView.size, ids: ids.length };
+};
+
+/**
+ * Where the walk of the last judging request waits for the pictures, in
+ * this document's registry (see the file's head), called by `marks`
+ * directly, not through the walker: `paint` takes runs out of the paint
+ * (`paintRuns`), `finish` answers once the pictures have spoken
+ * (`Gathered.finish`: the candidates not seen, or `null` where no
+ * pictures could be taken; the faint controls with nothing drawn where
+ * they are; the candidates the pictures could not judge, which moved
+ * between them, judged by their style; the candidates painted in whose
+ * place is seen, judged by how their letters read) and lets the walk go.
+ * @typedef {object} Pending
+ * @property {(name: string, ids: number[]) => {views: number, ids: number}} paint
+ * @property {(hidden: number[] | null, bare: number[], undecided: number[], placed: number[]) => SnapshotAnswer} finish
+ */
+

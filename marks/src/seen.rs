@@ -1,0 +1,817 @@
+//! What a person sees of the text in view, judged by the pixels the
+//! browser draws.
+//!
+//! Style rules cannot say what is seen: each round of hiding techniques
+//! found half the next one outside them (a webfont whose glyphs are blank,
+//! covers no rule knew, a dialog's backdrop), while the rules began to hide
+//! text and controls a person does see. The engine knows what it painted.
+//! So the walker keeps style for what is certainly not painted (the
+//! pre-filter: not rendered, no box, faded to nothing, clipped away) and
+//! hands every other text node in the viewport here as a candidate
+//! ([`WireRun`]). The viewport is pictured as drawn, then again with the
+//! candidates taken out of the paint ([`Driver::paint_probe`]: CSS custom
+//! highlights the inspector sheet paints transparent, which the page cannot
+//! notice), and a candidate is seen where its own pixels change enough to
+//! be read ([`legible`]). Fonts, filters, covers, clips, masks, blend modes
+//! and backdrops are then one case.
+//!
+//! Text that overlaps other text (a row of `█` drawn over a sentence) is
+//! taken out in a picture of its own ([`groups`]), so that what changes in
+//! its boxes is its own doing; where two candidates' boxes touch a little,
+//! each is measured where it alone lies.
+
+use std::sync::LazyLock;
+
+use driver_core::{Driver, FrameScript, PaintProbe};
+
+use crate::page::WireRun;
+
+/// A pixel whose colour changes by at least this much (of 255, on its
+/// most changed channel) when a run is taken out is one the run paints:
+/// about the least contrast a person reads text by (1.15 near white).
+const CHANGED: i32 = 16;
+/// A run is read where the pixels it changes form at least this many
+/// sharp edges (a blurred smear has none), or six per letter for a short
+/// run: a letter of a small font at 16 px has a dozen or more.
+const EDGES: u32 = 24;
+const EDGES_PER_LETTER: u32 = 6;
+/// An edge is a step between neighbouring pixels of at least this share of
+/// the run's strongest change: letters blurred by up to about two and a
+/// half pixels keep such steps (and are read, with some effort), by three
+/// or more they lose them.
+const EDGE_SHARE: f64 = 0.15;
+/// Letters drawn less than this high (CSS pixels), or less than
+/// [`NARROWEST_LETTER`] wide on average, cannot be read.
+const LOWEST_LINE: f64 = 4.0;
+const NARROWEST_LETTER: f64 = 1.5;
+/// A faint control is seen where what is drawn in its box spans at least
+/// this much on some channel: a border, a picture, letters.
+const DRAWN: i32 = 24;
+/// The most pictures of text taken out a judgement takes: text overlapping
+/// text beyond that many layers is measured where it alone lies.
+const MOST_GROUPS: usize = 4;
+/// Two runs whose boxes share more than this part of the smaller one's
+/// area are taken out in pictures of their own.
+const OVERLAP: f64 = 0.3;
+
+/// The highlight candidates are taken out as: a name drawn at random once
+/// per process, so a page cannot tell it for tabwright's.
+fn highlight_name() -> &'static str {
+    static NAME: LazyLock<String> =
+        LazyLock::new(|| format!("h{:012x}", driver_core::random_u64() & 0xffff_ffff_ffff));
+    &NAME
+}
+
+/// The colour runs that cannot be taken out are painted in (see
+/// `WireRun::painted_in`): a vivid one drawn once per process, which a
+/// page cannot match on purpose.
+fn painted_in() -> [u8; 3] {
+    static COLOUR: LazyLock<[u8; 3]> = LazyLock::new(|| {
+        let bits = driver_core::random_u64();
+        // A saturated colour: one channel high, one low, one between.
+        let between = (bits & 0xff) as u8;
+        match (bits >> 8) % 6 {
+            0 => [255, between, 0],
+            1 => [between, 255, 0],
+            2 => [0, 255, between],
+            3 => [0, between, 255],
+            4 => [between, 0, 255],
+            _ => [255, 0, between],
+        }
+    });
+    *COLOUR
+}
+
+/// The sheet that paints the highlight transparent (the letters, their
+/// stroke, shadow and lines), and the one that paints letters in.
+fn sheet() -> String {
+    let [r, g, b] = painted_in();
+    format!(
+        "::highlight({name}) {{ color: transparent !important; -webkit-text-fill-color: transparent !important; \
+         -webkit-text-stroke-color: transparent !important; text-shadow: none !important; \
+         text-decoration-color: transparent !important; background-color: transparent !important; }} \
+         ::highlight({name}i) {{ color: rgb({r}, {g}, {b}) !important; -webkit-text-fill-color: rgb({r}, {g}, {b}) !important; \
+         text-shadow: none !important; }}",
+        name = highlight_name()
+    )
+}
+
+/// The candidates of one walk (a frame the walker ran in): where it ran,
+/// its document, how often that had changed (`None`: it moves by itself),
+/// and its runs by their index.
+pub(crate) struct Walked<'a> {
+    /// The path of the frame the walker ran in.
+    pub(crate) path: &'a [u32],
+    pub(crate) doc: &'a str,
+    pub(crate) epoch: Option<u64>,
+    /// A caret blinks in the document.
+    pub(crate) blinks: bool,
+    pub(crate) runs: &'a [WireRun],
+    /// Controls too faint to see that a click reaches: local id and box.
+    pub(crate) ghosts: &'a [(u32, f64, f64, f64, f64)],
+}
+
+/// A run to judge: the walk it is of, its index there, and itself.
+type Candidate<'a> = (usize, u32, &'a WireRun);
+
+/// A faint control to judge: the walk it is of, its local id, and its box.
+type Ghost = (usize, u32, [f64; 4]);
+
+/// What the pictures found of one walk: its runs not seen (by index),
+/// its faint controls (by local id) with nothing drawn where they are, its
+/// runs they could not judge, and its runs painted in whose place is seen.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Verdict {
+    pub(crate) hidden: Vec<u32>,
+    pub(crate) bare: Vec<u32>,
+    /// Runs the pictures could not judge (they moved between them), to be
+    /// judged by their style.
+    pub(crate) undecided: Vec<u32>,
+    /// Runs painted in whose place the pictures show seen: how their
+    /// letters read there, their style says.
+    pub(crate) placed: Vec<u32>,
+}
+
+/// What the pictures found of a tab's text, kept while it holds: per
+/// document (the frame path the walker ran in, and the document's id),
+/// how often it had changed then, and per run (by its id) its boxes and
+/// whether it was seen. A still page (nothing changed, the boxes the
+/// same) needs no pictures.
+#[derive(Debug, Default)]
+pub(crate) struct Memory {
+    documents: std::collections::HashMap<(Vec<u32>, String), Kept>,
+}
+
+#[derive(Debug)]
+struct Kept {
+    epoch: u64,
+    runs: std::collections::HashMap<u32, (Vec<f64>, bool)>,
+    /// Faint controls: box, and whether nothing is drawn there.
+    ghosts: std::collections::HashMap<u32, ([f64; 4], bool)>,
+}
+
+impl Memory {
+    /// Whether a run's verdict is kept: `Some(hidden)` while its document
+    /// has not changed and its boxes are the same.
+    fn recall(&self, walk: &Walked<'_>, run: &WireRun) -> Option<bool> {
+        let kept = self.kept(walk)?;
+        let (boxes, hidden) = kept.runs.get(&run.i)?;
+        (*boxes == run.r).then_some(*hidden)
+    }
+
+    /// Whether a faint control's verdict is kept: `Some(bare)` as for
+    /// [`recall`](Self::recall).
+    fn recall_ghost(&self, walk: &Walked<'_>, ghost: &(u32, f64, f64, f64, f64)) -> Option<bool> {
+        let kept = self.kept(walk)?;
+        let (rect, bare) = kept.ghosts.get(&ghost.0)?;
+        (*rect == [ghost.1, ghost.2, ghost.3, ghost.4]).then_some(*bare)
+    }
+
+    /// What is kept of a walk's document, while it has not changed.
+    fn kept(&self, walk: &Walked<'_>) -> Option<&Kept> {
+        let kept = self
+            .documents
+            .get(&(walk.path.to_vec(), walk.doc.to_owned()))?;
+        (Some(kept.epoch) == walk.epoch).then_some(kept)
+    }
+
+    /// Keeps what was found of a walk, if its document holds still.
+    fn keep(&mut self, walk: &Walked<'_>, verdict: &Verdict) {
+        let key = (walk.path.to_vec(), walk.doc.to_owned());
+        let Some(epoch) = walk.epoch else {
+            self.documents.remove(&key);
+            return;
+        };
+        let runs = walk
+            .runs
+            .iter()
+            .enumerate()
+            .map(|(index, run)| {
+                let hidden = verdict.hidden.contains(&(index as u32));
+                (run.i, (run.r.clone(), hidden))
+            })
+            .collect();
+        let ghosts = walk
+            .ghosts
+            .iter()
+            .map(|&(id, x, y, w, h)| (id, ([x, y, w, h], verdict.bare.contains(&id))))
+            .collect();
+        self.documents.insert(
+            key,
+            Kept {
+                epoch,
+                runs,
+                ghosts,
+            },
+        );
+    }
+
+    /// Forgets every document but those walked now (the tab navigated).
+    fn keep_only(&mut self, walks: &[Walked<'_>]) {
+        self.documents.retain(|(path, doc), _| {
+            walks
+                .iter()
+                .any(|walk| walk.path == path.as_slice() && walk.doc == doc)
+        });
+    }
+}
+
+/// Why text in view could not be judged by its pixels (it is then judged
+/// by its style, as beyond the viewport).
+#[derive(Debug)]
+pub(crate) struct Unjudged(pub(crate) String);
+
+/// Judges every candidate of `walks` by the pixels drawn in a viewport
+/// of `viewport` CSS pixels, and every faint control by what is drawn
+/// where it is: for each walk, what no person sees. What was found before
+/// and still holds (`memory`) is not pictured again.
+pub(crate) async fn judge(
+    driver: &dyn Driver,
+    walks: &[Walked<'_>],
+    viewport: (f64, f64),
+    memory: &parking_lot::Mutex<Memory>,
+) -> Result<Vec<Verdict>, Unjudged> {
+    let mut verdicts = vec![Verdict::default(); walks.len()];
+    let mut runs: Vec<Candidate<'_>> = Vec::new();
+    let mut ghosts: Vec<Ghost> = Vec::new();
+    {
+        let memory = memory.lock();
+        for (walk, walked) in walks.iter().enumerate() {
+            for (index, run) in walked.runs.iter().enumerate() {
+                match memory.recall(walked, run) {
+                    Some(true) => verdicts[walk].hidden.push(index as u32),
+                    Some(false) => {}
+                    None => runs.push((walk, index as u32, run)),
+                }
+            }
+            for ghost in walked.ghosts {
+                match memory.recall_ghost(walked, ghost) {
+                    Some(true) => verdicts[walk].bare.push(ghost.0),
+                    Some(false) => {}
+                    None => ghosts.push((walk, ghost.0, [ghost.1, ghost.2, ghost.3, ghost.4])),
+                }
+            }
+        }
+    }
+    if !runs.is_empty() || !ghosts.is_empty() {
+        pictured(driver, walks, viewport, (&runs, &ghosts), &mut verdicts).await?;
+    }
+    let mut memory = memory.lock();
+    memory.keep_only(walks);
+    for (walk, verdict) in walks.iter().zip(&verdicts) {
+        memory.keep(walk, verdict);
+    }
+    Ok(verdicts)
+}
+
+/// Judges `runs` (each with its walk and its index there) by pictures,
+/// and `ghosts` (each with its walk, local id and box) by what is drawn
+/// where they are, adding what no one sees to `found`.
+async fn pictured(
+    driver: &dyn Driver,
+    walks: &[Walked<'_>],
+    viewport: (f64, f64),
+    (runs, ghosts): (&[Candidate<'_>], &[Ghost]),
+    found: &mut [Verdict],
+) -> Result<(), Unjudged> {
+    let groups = groups(runs.iter().map(|(_, _, run)| *run));
+    let mut documents: Vec<Vec<u32>> = runs.iter().map(|(_, _, run)| run.p.clone()).collect();
+    documents.sort();
+    documents.dedup();
+    let script = |walk: &Walked<'_>, ids: Vec<u32>| FrameScript {
+        frame: walk.path.to_vec(),
+        expression: crate::page::paint_call(highlight_name(), &ids),
+    };
+    let mut steps: Vec<Vec<FrameScript>> = vec![Vec::new()];
+    for group in &groups {
+        steps.push(
+            walks
+                .iter()
+                .enumerate()
+                .map(|(index, walk)| {
+                    let ids = group
+                        .iter()
+                        .filter(|&&run| runs[run].0 == index)
+                        .map(|&run| runs[run].1)
+                        .collect();
+                    script(walk, ids)
+                })
+                .collect(),
+        );
+    }
+    let restore: Vec<FrameScript> = walks.iter().map(|walk| script(walk, Vec::new())).collect();
+    // A page that moves by itself is pictured once more as drawn, and a
+    // pixel counts only where the two pictures as drawn agree: what moved
+    // between them is no run's doing.
+    let moves = walks.iter().any(|walk| walk.epoch.is_none());
+    if moves {
+        steps.push(restore.clone());
+    }
+    let mut probe = PaintProbe {
+        sheet: sheet(),
+        frames: documents,
+        steps,
+        after: restore,
+        still: !moves,
+        // A page that moves (or a caret's blink) sends frames begun before
+        // the scripts after them, and a frame may be drawn between the
+        // scripts of two frames' documents: only a marker proves a
+        // picture shows them all.
+        marked: moves || walks.len() > 1 || walks.iter().any(|walk| walk.blinks),
+    };
+    let (changes, bare) = loop {
+        let pictures = driver
+            .paint_probe(&probe)
+            .await
+            .map_err(|error| Unjudged(error.to_string()))?;
+        let pictures = pictures
+            .iter()
+            .map(|png| Picture::decode(png))
+            .collect::<Result<Vec<_>, _>>()?;
+        let changes = changes(&pictures, &groups, runs, viewport, moves)?;
+        // On a page that held still, the frame after taking text out is
+        // taken to show it out; one begun before (a caret's blink, a slide
+        // that had not begun) shows next to no change. Then the pictures
+        // are taken again, each proved by a marker.
+        if !probe.marked && stale(&changes) {
+            probe.marked = true;
+            continue;
+        }
+        let scale = Scale::of(&pictures[0], viewport);
+        let bare: Vec<(usize, u32)> = ghosts
+            .iter()
+            .filter(|(_, _, rect)| !drawn_on(&pictures[0], scale, rect))
+            .map(|&(walk, id, _)| (walk, id))
+            .collect();
+        break (changes, bare);
+    };
+    for (run, changes) in changes {
+        let (walk, index, wire) = runs[run];
+        // Most of it moved between the pictures as drawn (a page fading
+        // in, a slide under way): its pixels cannot say; its style does.
+        // Letters painted in are seen where their place is: how they read
+        // there, their style says.
+        if changes.moved * 2 > changes.owned {
+            found[walk].undecided.push(index);
+        } else if !legible(wire, &changes) {
+            found[walk].hidden.push(index);
+        } else if wire.painted_in {
+            found[walk].placed.push(index);
+        }
+    }
+    for (walk, id) in bare {
+        found[walk].bare.push(id);
+    }
+    Ok(())
+}
+
+/// Whether the pictures without the runs look like a frame begun before
+/// they were taken out: nine tenths of the runs' pixels, or more, belong
+/// to runs of which nothing changed.
+fn stale(changes: &[(usize, Changes)]) -> bool {
+    let owned: u64 = changes.iter().map(|(_, c)| u64::from(c.owned)).sum();
+    let unchanged: u64 = changes
+        .iter()
+        .filter(|(_, c)| c.pixels == 0)
+        .map(|(_, c)| u64::from(c.owned))
+        .sum();
+    owned > 0 && unchanged * 10 >= owned * 9
+}
+
+/// Whether anything is drawn in a box of a picture: its pixels differ by
+/// at least [`DRAWN`] on some channel (a flat background draws nothing a
+/// person could click).
+fn drawn_on(picture: &Picture, scale: Scale, rect: &[f64; 4]) -> bool {
+    let clamp = |value: f64, most: usize| value.max(0.0).min(most as f64) as usize;
+    let [x, y, w, h] = *rect;
+    let (left, right) = (
+        clamp((x * scale.x).floor(), picture.width),
+        clamp(((x + w) * scale.x).ceil(), picture.width),
+    );
+    let (top, bottom) = (
+        clamp((y * scale.y).floor(), picture.height),
+        clamp(((y + h) * scale.y).ceil(), picture.height),
+    );
+    let colours = picture.channels.clamp(1, 3);
+    let mut least = [u8::MAX; 3];
+    let mut most = [0u8; 3];
+    for row in top..bottom {
+        for column in left..right {
+            let start = (row * picture.width + column) * picture.channels;
+            for channel in 0..colours {
+                let value = picture.samples[start + channel];
+                least[channel] = least[channel].min(value);
+                most[channel] = most[channel].max(value);
+            }
+        }
+    }
+    (0..colours).any(|channel| i32::from(most[channel]) - i32::from(least[channel]) >= DRAWN)
+}
+
+/// What taking each run out of the paint changed of its own pixels (by
+/// its index in `runs`), from the probe's pictures: the page as drawn,
+/// then one without each group, then (where the page `moves`) as drawn
+/// again.
+fn changes(
+    pictures: &[Picture],
+    groups: &[Vec<usize>],
+    runs: &[Candidate<'_>],
+    viewport: (f64, f64),
+    moves: bool,
+) -> Result<Vec<(usize, Changes)>, Unjudged> {
+    let Some((drawn, taken)) = pictures.split_first() else {
+        return Err(Unjudged("no picture came".to_owned()));
+    };
+    if taken.len() < groups.len() {
+        return Err(Unjudged("a picture is missing".to_owned()));
+    }
+    if pictures.iter().any(|picture| {
+        (picture.width, picture.height, picture.channels)
+            != (drawn.width, drawn.height, drawn.channels)
+    }) {
+        return Err(Unjudged("the pictures differ in size".to_owned()));
+    }
+    let again = if moves { taken.last() } else { None };
+    let scale = Scale::of(drawn, viewport);
+    let mut found = Vec::with_capacity(runs.len());
+    for (group, without) in groups.iter().zip(taken) {
+        let owners = Owners::of(group.iter().map(|&run| (run, runs[run].2)), drawn, scale);
+        for &run in group {
+            found.push((run, owners.changes(run, drawn, without, again)));
+        }
+    }
+    Ok(found)
+}
+
+/// The candidates in groups to take out of the paint together: no two of
+/// a group overlap by more than [`OVERLAP`] (so what changes in a run's
+/// boxes is its own doing), at most [`MOST_GROUPS`] groups, by index.
+fn groups<'a>(runs: impl Iterator<Item = &'a WireRun>) -> Vec<Vec<usize>> {
+    let mut groups: Vec<(Vec<usize>, Vec<[f64; 4]>)> = Vec::new();
+    for (index, run) in runs.enumerate() {
+        let rects = boxes(run);
+        let fits = |(_, taken): &(Vec<usize>, Vec<[f64; 4]>)| {
+            !rects
+                .iter()
+                .any(|rect| taken.iter().any(|other| overlap(rect, other) > OVERLAP))
+        };
+        let at = match groups.iter().position(fits) {
+            Some(at) => at,
+            None if groups.len() < MOST_GROUPS => {
+                groups.push((Vec::new(), Vec::new()));
+                groups.len() - 1
+            }
+            None => groups.len() - 1,
+        };
+        groups[at].0.push(index);
+        groups[at].1.extend(rects);
+    }
+    groups.into_iter().map(|(members, _)| members).collect()
+}
+
+/// A run's boxes, as `[x, y, width, height]`.
+fn boxes(run: &WireRun) -> Vec<[f64; 4]> {
+    run.r
+        .chunks_exact(4)
+        .map(|chunk| [chunk[0], chunk[1], chunk[2], chunk[3]])
+        .collect()
+}
+
+/// How much of the smaller of two boxes they share.
+fn overlap(a: &[f64; 4], b: &[f64; 4]) -> f64 {
+    let width = (a[0] + a[2]).min(b[0] + b[2]) - a[0].max(b[0]);
+    let height = (a[1] + a[3]).min(b[1] + b[3]) - a[1].max(b[1]);
+    if width <= 0.0 || height <= 0.0 {
+        return 0.0;
+    }
+    let smaller = (a[2] * a[3]).min(b[2] * b[3]);
+    if smaller <= 0.0 {
+        0.0
+    } else {
+        width * height / smaller
+    }
+}
+
+/// A picture, decoded: its pixels as the PNG holds them (grey, grey and
+/// alpha, RGB or RGBA, eight bits a sample).
+struct Picture {
+    width: usize,
+    height: usize,
+    channels: usize,
+    samples: Vec<u8>,
+}
+
+impl Picture {
+    fn decode(png: &[u8]) -> Result<Self, Unjudged> {
+        let bad = |error: png::DecodingError| Unjudged(format!("a picture is no PNG: {error}"));
+        let mut decoder = png::Decoder::new(std::io::Cursor::new(png));
+        decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+        let mut reader = decoder.read_info().map_err(bad)?;
+        let mut samples = vec![0; reader.output_buffer_size().unwrap_or_default()];
+        let info = reader.next_frame(&mut samples).map_err(bad)?;
+        samples.truncate(info.buffer_size());
+        Ok(Self {
+            width: info.width as usize,
+            height: info.height as usize,
+            channels: info.color_type.samples(),
+            samples,
+        })
+    }
+
+    /// How much the pixel at `at` differs between two pictures (of one
+    /// kind), on its most changed colour channel.
+    fn change(&self, other: &Picture, at: usize) -> i32 {
+        let colours = self.channels.clamp(1, 3);
+        let start = at * self.channels;
+        let (a, b) = (
+            &self.samples[start..start + colours],
+            &other.samples[start..start + colours],
+        );
+        a.iter()
+            .zip(b)
+            .map(|(a, b)| (i32::from(*a) - i32::from(*b)).abs())
+            .max()
+            .unwrap_or_default()
+    }
+}
+
+/// From CSS pixels to a picture's.
+#[derive(Clone, Copy)]
+struct Scale {
+    x: f64,
+    y: f64,
+}
+
+impl Scale {
+    fn of(picture: &Picture, viewport: (f64, f64)) -> Self {
+        let ratio = |pixels: usize, css: f64| if css > 0.0 { pixels as f64 / css } else { 1.0 };
+        Self {
+            x: ratio(picture.width, viewport.0),
+            y: ratio(picture.height, viewport.1),
+        }
+    }
+}
+
+/// Which run of a group each pixel belongs to: where two runs' boxes meet,
+/// to neither. Kept for the part of the picture the group's boxes span.
+struct Owners {
+    /// The span's left and top edges, its width and height, in the
+    /// picture's pixels.
+    left: usize,
+    top: usize,
+    width: usize,
+    height: usize,
+    /// The picture's width.
+    stride: usize,
+    /// The side of the marker's square at the top left (a marked probe's,
+    /// `driver_core::MARKER_SIZE`), in the picture's pixels: no run's.
+    marker: usize,
+    /// From CSS pixels to the picture's.
+    scale: Scale,
+    /// Per pixel of the span: 0 none, `run + 1`, or [`Owners::SHARED`].
+    owner: Vec<u32>,
+    /// Each run's pixels, as rows of spans in the picture: (y, x from, x to).
+    spans: std::collections::HashMap<usize, Vec<(usize, usize, usize)>>,
+}
+
+impl Owners {
+    const SHARED: u32 = u32::MAX;
+
+    fn of<'a>(
+        runs: impl Iterator<Item = (usize, &'a WireRun)>,
+        picture: &Picture,
+        scale: Scale,
+    ) -> Self {
+        let clamp = |value: f64, most: usize| value.max(0.0).min(most as f64) as usize;
+        let mut spans = std::collections::HashMap::new();
+        let (mut left, mut top, mut right, mut bottom) = (usize::MAX, usize::MAX, 0, 0);
+        for (run, wire) in runs {
+            let mut own = Vec::new();
+            for [x, y, w, h] in boxes(wire) {
+                let (from, to) = (
+                    clamp((x * scale.x).floor(), picture.width),
+                    clamp(((x + w) * scale.x).ceil(), picture.width),
+                );
+                let (first, last) = (
+                    clamp((y * scale.y).floor(), picture.height),
+                    clamp(((y + h) * scale.y).ceil(), picture.height),
+                );
+                if from >= to || first >= last {
+                    continue;
+                }
+                (left, right) = (left.min(from), right.max(to));
+                (top, bottom) = (top.min(first), bottom.max(last));
+                own.extend((first..last).map(|row| (row, from, to)));
+            }
+            spans.insert(run, own);
+        }
+        let (width, height) = (right.saturating_sub(left), bottom.saturating_sub(top));
+        let mut owners = Self {
+            left: left.min(right),
+            top: top.min(bottom),
+            width,
+            height,
+            stride: picture.width,
+            marker: (f64::from(driver_core::MARKER_SIZE) * scale.x.max(scale.y)).ceil() as usize,
+            scale,
+            owner: vec![0; width * height],
+            spans,
+        };
+        for (run, own) in &owners.spans {
+            let mine = *run as u32 + 1;
+            for &(row, from, to) in own {
+                let base = (row - owners.top) * width;
+                for column in from..to {
+                    let cell = &mut owners.owner[base + column - owners.left];
+                    *cell = match *cell {
+                        0 => mine,
+                        same if same == mine => mine,
+                        _ => Self::SHARED,
+                    };
+                }
+            }
+        }
+        owners
+    }
+
+    /// Whether the pixel at (`row`, `column`) of the picture is `mine`
+    /// alone.
+    fn owns(&self, mine: u32, row: usize, column: usize) -> bool {
+        !(row < self.marker && column < self.marker)
+            && row >= self.top
+            && column >= self.left
+            && row < self.top + self.height
+            && column < self.left + self.width
+            && self.owner[(row - self.top) * self.width + column - self.left] == mine
+    }
+
+    /// What changed of `run`'s own pixels between the picture as drawn
+    /// and the one without it; with `again` (the page pictured once more
+    /// as drawn), only where the two as drawn agree.
+    fn changes(
+        &self,
+        run: usize,
+        drawn: &Picture,
+        without: &Picture,
+        again: Option<&Picture>,
+    ) -> Changes {
+        let mine = run as u32 + 1;
+        let stride = self.stride;
+        let still = |row: usize, column: usize| {
+            again.is_none_or(|again| drawn.change(again, row * stride + column) < CHANGED)
+        };
+        let own = |row: usize, column: usize| self.owns(mine, row, column) && still(row, column);
+        let mut changes = Changes::default();
+        let (mut left, mut right, mut top, mut bottom) = (usize::MAX, 0, usize::MAX, 0);
+        let spans = self.spans.get(&run).map(Vec::as_slice).unwrap_or_default();
+        // The strongest change first: edges are steps of a share of it.
+        for &(row, from, to) in spans {
+            for column in from..to {
+                if !self.owns(mine, row, column) {
+                    continue;
+                }
+                changes.owned += 1;
+                if !still(row, column) {
+                    changes.moved += 1;
+                    continue;
+                }
+                {
+                    let change = drawn.change(without, row * stride + column);
+                    changes.peak = changes.peak.max(change);
+                    if change >= CHANGED {
+                        changes.pixels += 1;
+                        (left, right) = (left.min(column), right.max(column + 1));
+                        (top, bottom) = (top.min(row), bottom.max(row + 1));
+                    }
+                }
+            }
+        }
+        if changes.pixels == 0 {
+            return changes;
+        }
+        changes.width = (right - left) as f64 / self.scale.x;
+        changes.height = (bottom - top) as f64 / self.scale.y;
+        let step = (f64::from(changes.peak) * EDGE_SHARE).max(f64::from(CHANGED)) as i32;
+        for &(row, from, to) in spans {
+            for column in from..to {
+                if !own(row, column) {
+                    continue;
+                }
+                let here = drawn.change(without, row * stride + column);
+                for (next_row, next_column) in [(row, column + 1), (row + 1, column)] {
+                    if own(next_row, next_column) {
+                        let there = drawn.change(without, next_row * stride + next_column);
+                        if (here - there).abs() >= step {
+                            changes.edges += 1;
+                        }
+                    }
+                }
+            }
+        }
+        changes
+    }
+}
+
+/// What taking a run out of the paint changed of its own pixels.
+#[derive(Debug, Default, Clone, Copy)]
+struct Changes {
+    /// The run's own pixels.
+    owned: u32,
+    /// Of those, the pixels that changed between the two pictures as
+    /// drawn (a page that moves): they say nothing of the run.
+    moved: u32,
+    /// Pixels changed by at least [`CHANGED`].
+    pixels: u32,
+    /// The largest change.
+    peak: i32,
+    /// Sharp steps between neighbouring pixels (see [`EDGE_SHARE`]).
+    edges: u32,
+    /// How wide and high the pixels changed by [`CHANGED`] spread, in
+    /// CSS pixels.
+    width: f64,
+    height: f64,
+}
+
+/// Whether a run whose pixels changed so can be read: drawn large enough
+/// to read (its boxes, and what changed of them), and its letters' pixels
+/// changed with sharp edges.
+fn legible(run: &WireRun, changes: &Changes) -> bool {
+    let letters = f64::from(run.c.max(1));
+    let rects = boxes(run);
+    let tallest = rects
+        .iter()
+        .map(|[_, _, w, h]| w.min(*h))
+        .fold(0.0, f64::max);
+    let length: f64 = rects.iter().map(|[_, _, w, h]| w.max(*h)).sum();
+    if tallest < LOWEST_LINE || length / letters < NARROWEST_LETTER {
+        return false;
+    }
+    // A mark or two (a period after a link, a button's "-"): whatever of
+    // it is drawn is what there is to see.
+    if run.c <= 2 {
+        return changes.pixels >= 2;
+    }
+    // What changed must span a few letters' room at least, not a smear
+    // of them squeezed into a sliver.
+    let room = letters.min(3.0) * NARROWEST_LETTER;
+    if changes.width.max(changes.height) < room || changes.width.min(changes.height) < LOWEST_LINE {
+        return false;
+    }
+    let edges = EDGES.min(EDGES_PER_LETTER * run.c);
+    changes.pixels >= 4 && changes.edges >= edges
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(rects: &[[f64; 4]]) -> WireRun {
+        WireRun {
+            i: 1,
+            r: rects.iter().flatten().copied().collect(),
+            c: 10,
+            p: Vec::new(),
+            painted_in: false,
+        }
+    }
+
+    #[test]
+    fn text_over_text_is_taken_out_in_a_picture_of_its_own() {
+        let sentence = run(&[[0.0, 0.0, 200.0, 20.0]]);
+        let cover = run(&[[0.0, 2.0, 200.0, 20.0]]);
+        let beside = run(&[[200.0, 0.0, 100.0, 20.0]]);
+        let next_line = run(&[[0.0, 18.0, 200.0, 20.0]]);
+        let grouped = groups([&sentence, &cover, &beside, &next_line].into_iter());
+        assert_eq!(grouped, vec![vec![0, 2, 3], vec![1]]);
+    }
+
+    #[test]
+    fn small_or_squashed_text_is_not_legible() {
+        let strong = Changes {
+            pixels: 500,
+            peak: 200,
+            edges: 800,
+            width: 100.0,
+            height: 14.0,
+            ..Changes::default()
+        };
+        assert!(legible(&run(&[[0.0, 0.0, 100.0, 16.0]]), &strong));
+        assert!(!legible(&run(&[[0.0, 0.0, 100.0, 1.0]]), &strong));
+        assert!(!legible(&run(&[[0.0, 0.0, 5.0, 8.0]]), &strong));
+        let smear = Changes {
+            pixels: 5000,
+            peak: 30,
+            edges: 5,
+            width: 100.0,
+            height: 16.0,
+            ..Changes::default()
+        };
+        assert!(!legible(&run(&[[0.0, 0.0, 100.0, 16.0]]), &smear));
+        let sliver = Changes {
+            width: 2.0,
+            ..strong
+        };
+        assert!(!legible(&run(&[[0.0, 0.0, 100.0, 16.0]]), &sliver));
+        assert!(!legible(&run(&[[0.0, 0.0, 100.0, 16.0]]), &smear));
+    }
+}
