@@ -546,6 +546,7 @@ impl Snapshot {
                 Line::Element(number) => {
                     if let Some(element) = self.elements.get(number) {
                         body.push(element_line(element));
+                        body.extend(value_lines(element));
                         if element.role == "dialog" {
                             dialog = Some(element.name.as_str());
                         }
@@ -661,6 +662,45 @@ pub(crate) fn paginate(lines: &[String], budget: Option<usize>) -> Vec<Vec<Strin
     pages
 }
 
+/// The most lines of a field's value shown under it.
+const VALUE_LINES: usize = 500;
+
+/// A field's value of many lines, as lines of its own under the field's
+/// line: each behind `  | `, its indent kept and its text as any page
+/// text is shown (so none can pass for a line of the answer's own), at
+/// most [`VALUE_LINES`]. None for a value of one line.
+pub(crate) fn value_lines(element: &Element) -> Vec<String> {
+    let Some(value) = element
+        .value
+        .as_deref()
+        .filter(|_| element.options.is_none())
+    else {
+        return Vec::new();
+    };
+    let count = value.lines().count();
+    if count < 2 {
+        return Vec::new();
+    }
+    let mut lines: Vec<String> = value
+        .lines()
+        .take(VALUE_LINES)
+        .map(|line| {
+            let shown = crate::text::page_text(line);
+            let indent = shown.len() - shown.trim_start().len();
+            let text = one_line(&shown);
+            if text.is_empty() {
+                "  |".to_owned()
+            } else {
+                format!("  | {}{text}", " ".repeat(indent.min(40)))
+            }
+        })
+        .collect();
+    if count > VALUE_LINES {
+        lines.push(format!("  | … {} more lines", count - VALUE_LINES));
+    }
+    lines
+}
+
 pub(crate) fn element_line(element: &Element) -> String {
     let mut line = String::new();
     if element.new {
@@ -690,9 +730,13 @@ pub(crate) fn element_line(element: &Element) -> String {
         let _ = write!(line, " showing {}", quote(shows));
     }
     // A select's value is its selected options, marked in the list below;
-    // an empty field shows no value at all.
+    // an empty field shows no value at all; a value of many lines (a text
+    // area, a code editor) follows on lines of its own (`value_lines`).
     if let (Some(value), None) = (&element.value, &element.options) {
-        if !value.is_empty() {
+        let count = value.lines().count();
+        if count > 1 {
+            let _ = write!(line, " = {count} lines:");
+        } else if !value.is_empty() {
             let _ = write!(line, " = {}", quote(value));
         }
     }

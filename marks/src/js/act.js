@@ -59,12 +59,13 @@ const valueOf = (element) => {
     const select = /** @type {HTMLSelectElement} */ (element);
     return Array.from(select.selectedOptions).map((option) => clean(option.label || option.text)).join(", ");
   }
-  if (element.tagName === "INPUT" || element.tagName === "TEXTAREA") {
+  if (element.tagName === "TEXTAREA") return valueLines(field.value);
+  if (element.tagName === "INPUT") {
     if (["checkbox", "radio", "file", "submit", "button", "reset", "image"].includes(field.type)) return null;
     return field.type === "password" ? (field.value ? "••••" : "") : field.value;
   }
   const html = /** @type {HTMLElement} */ (element);
-  return html.isContentEditable ? clean(html.innerText) : null;
+  return html.isContentEditable ? valueLines(html.innerText) : null;
 };
 
 /**

@@ -251,6 +251,7 @@ class Gathered {
     if (tag === "INPUT" || tag === "TEXTAREA") {
       if (["checkbox", "radio"].includes(field.type)) record.checked = field.checked;
       else if (field.type === "password") record.value = field.value ? "••••" : "";
+      else if (tag === "TEXTAREA") record.value = valueLines(field.value);
       else if (!["file", "submit", "button", "reset", "image"].includes(field.type)) record.value = field.value;
       // The type says more than the role only for plain text boxes.
       if (tag === "INPUT" && role === "textbox" && !["text", ""].includes(field.type)) record.type = field.type;
@@ -261,7 +262,7 @@ class Gathered {
       }));
       record.value = Array.from(select.selectedOptions).map((option) => clean(option.label || option.text)).join(", ");
     } else if ((/** @type {HTMLElement} */ (element)).isContentEditable) {
-      record.value = clean((/** @type {HTMLElement} */ (element)).innerText);
+      record.value = valueLines((/** @type {HTMLElement} */ (element)).innerText);
     }
     /** @param {string} name */
     const aria = (name) => element.getAttribute(name);

@@ -26,6 +26,24 @@ const NOT_OF_THE_NAME = new Set([
 /** @param {string | null | undefined} text */
 const clean = (text) => (text || "").replace(/\s+/g, " ").trim();
 
+/** The most characters of a field's value read. */
+const VALUE_LIMIT = 20000;
+
+/**
+ * A field's value as a person reads it, its lines kept (a text area, an
+ * editable region, a code editor's file): each line's trailing spaces
+ * dropped, its indent kept, blank lines at either end dropped, cut short.
+ * @param {string | null | undefined} text
+ */
+const valueLines = (text) => {
+  const lines = (text || "").replace(/\r\n?/g, "\n").replace(/\u00a0/g, " ").split("\n")
+    .map((line) => line.replace(/\s+$/u, ""));
+  while (lines.length && !lines[0].trim()) lines.shift();
+  while (lines.length && !lines[lines.length - 1].trim()) lines.pop();
+  const joined = lines.join("\n");
+  return joined.length > VALUE_LIMIT ? joined.slice(0, VALUE_LIMIT - 1) + "…" : joined;
+};
+
 /**
  * The label an element is drawn inside, in the flat tree: across a slot
  * (a web component's own <label> around the words a page slots into it)
