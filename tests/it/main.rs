@@ -45,6 +45,7 @@ mod reading;
 mod remote;
 mod remote_guard;
 mod scripts;
+mod seen;
 mod sessions;
 mod tools;
 mod trusted;

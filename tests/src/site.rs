@@ -77,6 +77,7 @@ pub const FIXTURES: &[(&str, &str)] = &[
     ("names.html", include_str!("../fixtures/names.html")),
     ("unseen.html", include_str!("../fixtures/unseen.html")),
     ("painted.html", include_str!("../fixtures/painted.html")),
+    ("pixels.html", include_str!("../fixtures/pixels.html")),
     ("blank.html", include_str!("../fixtures/blank.html")),
     ("steps.html", include_str!("../fixtures/steps.html")),
     ("dark.html", include_str!("../fixtures/dark.html")),
@@ -88,6 +89,18 @@ pub const FIXTURES: &[(&str, &str)] = &[
         include_str!("../fixtures/forged-frame.html"),
     ),
 ];
+
+/// A font whose every glyph (printable ASCII) is blank but keeps its
+/// width: text set in it takes its place and shows nothing (served at
+/// `/fx/fonts/blank.ttf`, and inline as `{BLANK_FONT}` in a fixture).
+/// Made with fontTools' `FontBuilder` (empty outlines, advance 550/1000).
+pub const BLANK_FONT: &[u8] = include_bytes!("../fixtures/fonts/blank.ttf");
+
+/// [`BLANK_FONT`] as base64, for a `data:` URL.
+pub fn blank_font_base64() -> String {
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD.encode(BLANK_FONT)
+}
 
 /// Pages written to break a browser tool (served at `/hostile/NAME`).
 pub const HOSTILE: &[(&str, &str)] = &[
@@ -373,13 +386,21 @@ impl Site {
                         "{OTHER_SITE}",
                         &other.uri().replace("127.0.0.1", "localhost"),
                     )
-                    .replace("{OTHER}", &other.uri());
+                    .replace("{OTHER}", &other.uri())
+                    .replace("{BLANK_FONT}", &blank_font_base64());
                 Mock::given(method("GET"))
                     .and(path(format!("/fx/{name}")))
                     .respond_with(html(&body))
                     .mount(server)
                     .await;
             }
+            Mock::given(method("GET"))
+                .and(path("/fx/fonts/blank.ttf"))
+                .respond_with(
+                    ResponseTemplate::new(200).set_body_raw(BLANK_FONT.to_vec(), "font/ttf"),
+                )
+                .mount(server)
+                .await;
         }
         for (name, body) in HOSTILE {
             Mock::given(method("GET"))
