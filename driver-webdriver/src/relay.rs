@@ -199,10 +199,21 @@ impl Relay {
             World::Isolated,
             expression,
         );
+        self.unless_stopped(&tab, work).await
+    }
+
+    /// `work` on the tab whose session is `tab`, ended at once by a dialog
+    /// opening in it or its renderer crashing, which a script would wait on
+    /// for ever.
+    async fn unless_stopped<T>(
+        &self,
+        tab: &str,
+        work: impl std::future::Future<Output = Result<T>>,
+    ) -> Result<T> {
         let mut stops = self.stops.subscribe();
         let stopped = async {
             loop {
-                if let Some(stop) = self.stop_in(&tab) {
+                if let Some(stop) = self.stop_in(tab) {
                     return stop;
                 }
                 if stops.changed().await.is_err() {
@@ -238,21 +249,22 @@ impl Relay {
 
     /// Pictures the paint of the tab `target` as `probe` asks
     /// (driver-core's `backend::paint`), by Chrome's capture while a live
-    /// view holds the screencast.
+    /// view holds the screencast; a dialog opening ends it, as it ends an
+    /// evaluation.
     pub(crate) async fn paint_probe(
         &self,
         target: &str,
         probe: &driver_core::PaintProbe,
     ) -> Result<driver_core::PaintPictures> {
         let tab = self.tab(target).await?;
-        driver_core::backend::paint::probe(
+        let work = driver_core::backend::paint::probe(
             &self.socket,
             &self.state,
             (&tab, target),
             probe,
             self.cast.is_none(),
-        )
-        .await
+        );
+        self.unless_stopped(&tab, work).await
     }
 
     /// What keeps the tab whose session is `tab` from answering, if

@@ -224,7 +224,6 @@ async fn judge_frames(
                 path: frame_path,
                 doc: &answer.doc,
                 epoch: answer.epoch,
-                blinks: answer.blinks,
                 runs: answer.runs.as_deref()?,
                 ghosts: &answer.ghosts,
             })

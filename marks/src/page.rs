@@ -293,9 +293,6 @@ pub(crate) struct FrameAnswer {
     /// say whether anything is drawn where they are.
     #[serde(default)]
     pub(crate) ghosts: Vec<(u32, f64, f64, f64, f64)>,
-    /// With `runs`: a caret blinks in the document (a field has the focus).
-    #[serde(default)]
-    pub(crate) blinks: bool,
     /// With `runs`: how often the document had changed in a way that can
     /// change what it paints (`None`: it moves by itself). What pictures
     /// judged of a run holds while this stays and its boxes do.

@@ -104,8 +104,6 @@ pub(crate) struct Walked<'a> {
     pub(crate) path: &'a [u32],
     pub(crate) doc: &'a str,
     pub(crate) epoch: Option<u64>,
-    /// A caret blinks in the document.
-    pub(crate) blinks: bool,
     pub(crate) runs: &'a [WireRun],
     /// Controls too faint to see that a click reaches: local id and box.
     pub(crate) ghosts: &'a [(u32, f64, f64, f64, f64)],
@@ -313,11 +311,12 @@ async fn pictured(
         steps,
         after: restore,
         still: !moves,
-        // A page that moves (or a caret's blink) sends frames begun before
-        // the scripts after them, and a frame may be drawn between the
-        // scripts of two frames' documents: only a marker proves a
-        // picture shows them all.
-        marked: moves || walks.len() > 1 || walks.iter().any(|walk| walk.blinks),
+        // A page that moves sends frames begun before the scripts after
+        // them, and a frame may be drawn between the scripts of two
+        // frames' documents: only a marker proves a picture shows them
+        // all. (A caret's blink on a still page is a frame that shows no
+        // change at all, which `stale` finds.)
+        marked: moves || walks.len() > 1,
     };
     let (changes, bare) = loop {
         let pictures = driver

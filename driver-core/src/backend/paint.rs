@@ -233,7 +233,7 @@ async fn cast(
 
 /// A probe this soon after another on the same tab proves its first
 /// picture by a marker too.
-const RECENT_PROBE: std::time::Duration = std::time::Duration::from_millis(150);
+const RECENT_PROBE: std::time::Duration = std::time::Duration::from_millis(40);
 
 /// The colour of a PNG's top left pixel (its first row alone is decoded).
 fn first_pixel(png: &[u8]) -> Option<[u8; 3]> {

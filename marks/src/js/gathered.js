@@ -60,7 +60,6 @@
  *   `runs`: controls too faint to see that a click reaches (local id, x,
  *   y, width, height), for the pictures to say whether anything is drawn
  *   where they are
- * @property {true} [blinks]  with `runs`: a caret blinks in it
  * @property {number | null} [epoch]  with `runs`: how often the page had
  *   changed (`registry.changes`), or null if it moves by itself: the
  *   pictures' verdicts hold while it stays
@@ -361,7 +360,6 @@ class Gathered {
     answer.ghosts = this.ghosts;
     const documents = [document, ...placeOfDocument.keys()];
     answer.epoch = documents.some(moving) ? null : registry.changes;
-    if (documents.some(blinking)) answer.blinks = true;
     return answer;
   }
 

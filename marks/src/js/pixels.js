@@ -109,11 +109,14 @@ const REPAINTS = ["scroll", "resize", "load", "error", "focusin", "focusout", "p
 const watch = (root) => {
   if (registry.watched.has(root)) return;
   registry.watched.add(root);
-  const changed = () => {
-    registry.changes++;
+  const changed = () => { registry.changes++; };
+  // A document that mutates as it is read moves (`moving`); an event
+  // alone (a key typed, the pointer moved) only changes it.
+  const mutated = () => {
+    changed();
     registry.changedAt = performance.now();
   };
-  new MutationObserver(changed).observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
+  new MutationObserver(mutated).observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
   if (root.nodeType !== 9) return;
   const doc = /** @type {Document} */ (root);
   const view = doc.defaultView;
@@ -136,17 +139,6 @@ const moving = (doc) => {
     if (doc.getAnimations().some((animation) => animation.playState === "running")) return true;
   } catch (old) { /* no Web Animations */ }
   return Array.from(doc.querySelectorAll("video")).some((video) => !(/** @type {HTMLVideoElement} */ (video)).paused);
-};
-
-/**
- * Whether a caret blinks in the document (a field has the focus): a frame
- * of its blink may come between taking text out and the picture.
- * @param {Document} doc
- */
-const blinking = (doc) => {
-  const active = doc.activeElement;
-  if (!active || active === doc.body) return false;
-  return active.tagName === "INPUT" || active.tagName === "TEXTAREA" || (/** @type {HTMLElement} */ (active)).isContentEditable;
 };
 
 /**
@@ -289,13 +281,9 @@ const PAINTED_IN = "i";
  */
 const paintRuns = (name, ids) => {
   const painted = name + PAINTED_IN;
-  for (const view of highlighted) {
-    try {
-      view.CSS.highlights.delete(name);
-      view.CSS.highlights.delete(painted);
-    } catch (gone) { /* a frame that went */ }
-  }
+  for (const view of highlighted) unpaint(view, name);
   highlighted.clear();
+  registry.painted = null;
   /** @type {Map<View, {out: Range[], in: Range[]}>} */
   const byView = new Map();
   for (const id of ids) {
@@ -320,8 +308,32 @@ const paintRuns = (name, ids) => {
     }
     highlighted.add(view);
   }
+  if (highlighted.size) registry.painted = { name, views: Array.from(highlighted, (view) => new WeakRef(view)) };
   return { views: byView.size, ids: ids.length };
 };
+
+/**
+ * Takes the highlights named `name` away from a window.
+ * @param {View} view @param {string} name
+ */
+const unpaint = (view, name) => {
+  try {
+    view.CSS.highlights.delete(name);
+    view.CSS.highlights.delete(name + PAINTED_IN);
+  } catch (gone) { /* a frame that went */ }
+};
+
+// What a probe cut short (a dialog opened under it, its call ran out of
+// time) left taken out of the paint is put back by whatever call comes
+// next into this document.
+if (registry.painted) {
+  const { name, views } = registry.painted;
+  for (const ref of views) {
+    const view = ref.deref();
+    if (view) unpaint(/** @type {View} */ (view), name);
+  }
+  registry.painted = null;
+}
 
 /**
  * Where the walk of the last judging request waits for the pictures, in

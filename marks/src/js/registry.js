@@ -19,13 +19,15 @@
  * @property {number} nextText
  * @property {number} changes  how often the page changed in a way that can
  *   change what it paints (pixels.js's `watch`)
- * @property {number} changedAt  when it last did (`performance.now()`)
+ * @property {number} changedAt  when its document last mutated (`performance.now()`)
  * @property {WeakSet<Node>} watched  the documents and shadow roots watched
  * @property {boolean} judged  whether pictures have judged this document's
  *   text (pixels.js): then what a call works out later (a name an action
  *   checks) is judged as they judged it
  * @property {WeakSet<Text>} unseen  the text the last pictures found not
  *   seen
+ * @property {{name: string, views: WeakRef<Window>[]} | null} painted  the
+ *   highlights a probe has text taken out by, while it runs (pixels.js)
  */
 
 const KEY = "__tabwrightMarks";
@@ -47,6 +49,7 @@ const registry = (() => {
     watched: new WeakSet(),
     judged: false,
     unseen: new WeakSet(),
+    painted: null,
   };
   Object.defineProperty(window, KEY, { value: fresh, enumerable: false, configurable: true });
   return fresh;
