@@ -53,7 +53,9 @@ pub struct PaintProbe {
     /// sends once the scripts ran, which on a still page shows them, but
     /// may have been begun before them on a page that moves (a caret's
     /// blink is enough): a frame later, and sure. A probe right after
-    /// another on the same tab is marked whatever this says.
+    /// another on the same tab waits, whatever this says, for the page to
+    /// draw a frame before its first picture (what the last one put back
+    /// may not be drawn yet).
     pub marked: bool,
 }
 

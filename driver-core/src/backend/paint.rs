@@ -140,7 +140,13 @@ async fn cast(
     tab: (&str, &str),
     probe: &PaintProbe,
 ) -> Result<PaintPictures> {
-    if !probe.still {
+    // What a probe just before put back may not be drawn yet: the frame on
+    // screen would show its text still taken out. Where the page moved, or
+    // another probe ended just now, the first picture is a frame begun once
+    // the page has drawn what it holds. (Should it still show the text out,
+    // nothing the steps take out changes, which `stale` in marks finds.)
+    let after_another = targets.with_targets(|targets| targets.probed_lately(tab.0, RECENT_PROBE));
+    if !probe.still || after_another {
         frames::evaluate_in(
             socket,
             targets,
@@ -151,10 +157,7 @@ async fn cast(
         )
         .await?;
     }
-    // What a probe just before put back may not be drawn yet: the frame on
-    // screen would show its text still taken out.
-    let after_another = targets.with_targets(|targets| targets.probed_lately(tab.0, RECENT_PROBE));
-    let marked = probe.marked || after_another;
+    let marked = probe.marked;
     if marked {
         socket
             .call(Some(tab.0), names::OVERLAY_ENABLE, json!({}))
@@ -175,8 +178,8 @@ async fn cast(
                 run(socket, targets, tab, script).await?;
             }
             // A marked probe proves every picture, the first too where the
-            // page moves or a probe before may not be drawn away yet.
-            let marker = (marked && (index > 0 || !probe.still || after_another))
+            // page moves.
+            let marker = (marked && (index > 0 || !probe.still))
                 .then(|| marker_colour(index));
             if let Some([r, g, b]) = marker {
                 let side = f64::from(MARKER_SIZE);
