@@ -73,6 +73,7 @@ suite!(
     hover_and_wheel,
     devtools_and_network_log,
     preloads_reach_every_document,
+    paint_probe_pictures_the_paint,
 );
 
 #[test]

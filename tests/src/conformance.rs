@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 use futures::future::BoxFuture;
 
 use driver_core::{
-    Capability, ConsoleLevel, DialogKind, Driver, DriverError, Key, KeyPress, Options,
-    ScreenshotFormat, ScreenshotOptions, Unusable, Viewport, WaitFor, FULL_PAGE_PIXELS,
+    Capability, ConsoleLevel, DialogKind, Driver, DriverError, FrameScript, Key, KeyPress, Options,
+    PaintProbe, ScreenshotFormat, ScreenshotOptions, Unusable, Viewport, WaitFor, FULL_PAGE_PIXELS,
 };
 
 use crate::backend::{kill, still_running, unreaped, Backend, Marker};
@@ -150,6 +150,7 @@ pub fn all() -> Vec<Check> {
         hover_and_wheel,
         devtools_and_network_log,
         preloads_reach_every_document,
+        paint_probe_pictures_the_paint,
     ]
 }
 
@@ -1566,5 +1567,159 @@ async fn preloads_reach_every_document(ctx: &Ctx) -> CheckResult {
     }
     seen(&[0], &ctx.site.url("/second")).await?;
     step("close", driver.close().await)?;
+    Ok(Verdict::Pass)
+}
+
+/// The pixels of a PNG's box (`x`, `y`, width, height) that are dark:
+/// every channel below 100.
+fn dark_pixels(png: &[u8], [x, y, width, height]: [usize; 4]) -> Result<usize, String> {
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(png));
+    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+    let mut reader = decoder
+        .read_info()
+        .map_err(|error| format!("the PNG does not decode: {error}"))?;
+    let mut pixels = vec![0; reader.output_buffer_size().unwrap_or_default()];
+    let frame = reader
+        .next_frame(&mut pixels)
+        .map_err(|error| format!("the PNG does not decode: {error}"))?;
+    let channels = frame.color_type.samples();
+    let columns = frame.width as usize;
+    let rows = frame.height as usize;
+    let mut dark = 0;
+    for row in y..(y + height).min(rows) {
+        for column in x..(x + width).min(columns) {
+            let at = (row * columns + column) * channels;
+            if pixels[at..at + channels.min(3)]
+                .iter()
+                .all(|&value| value < 100)
+            {
+                dark += 1;
+            }
+        }
+    }
+    Ok(dark)
+}
+
+/// A paint probe pictures the page as drawn, then after each step's
+/// scripts (in tabwright's world, in the top document and in a frame's)
+/// the page with that text taken out of the paint by the probe's sheet,
+/// with and without markers; puts the paint back after; and the page
+/// hears nothing of it: no mutation, no event, no new style sheet, no
+/// computed style changed.
+async fn paint_probe_pictures_the_paint(ctx: &Ctx) -> CheckResult {
+    let listen = r#"<script>
+        window.heard = [];
+        new MutationObserver((records) => heard.push(`mutation of ${records[0].target.nodeName}`))
+          .observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+        for (const type of ["focus", "blur", "resize", "scroll", "pointermove", "visibilitychange",
+                            "selectionchange", "animationstart", "transitionrun"]) {
+          addEventListener(type, () => heard.push(type), true);
+          document.addEventListener(type, () => heard.push(type), true);
+        }
+        window.sheets = document.styleSheets.length;
+        </script>"#;
+    ctx.site
+        .page(
+            "/painted-inner",
+            &format!(
+                "<!doctype html><style>body {{ margin: 0; background: #fff }}</style>\
+                 <div id=words style='position: absolute; left: 0; top: 0; \
+                 font: bold 64px sans-serif; color: #000'>FRAME</div>{listen}"
+            ),
+        )
+        .await;
+    ctx.site
+        .page(
+            "/painted",
+            &format!(
+                "<!doctype html><title>Painted</title><style>body {{ margin: 0; background: #fff }} \
+                 #words {{ position: absolute; left: 40px; top: 40px; font: bold 64px sans-serif; color: #000 }} \
+                 iframe {{ position: absolute; left: 40px; top: 300px; width: 500px; height: 200px; border: 0 }}</style>\
+                 <div id=words>WORDS</div><iframe src='/painted-inner'></iframe>{listen}"
+            ),
+        )
+        .await;
+    let driver = ctx.driver();
+    step("navigate", driver.navigate(&ctx.site.url("/painted")).await)?;
+    let take_out = |frame: Vec<u32>| FrameScript {
+        frame,
+        expression: "(() => { const range = new Range(); \
+                     range.selectNodeContents(document.getElementById('words')); \
+                     CSS.highlights.set('conformance', new Highlight(range)); return true; })()"
+            .to_owned(),
+    };
+    let put_back = |frame: Vec<u32>| FrameScript {
+        frame,
+        expression: "CSS.highlights.delete('conformance')".to_owned(),
+    };
+    const WORDS: [usize; 4] = [40, 40, 400, 80];
+    const FRAME: [usize; 4] = [40, 300, 400, 80];
+    for (still, marked) in [(true, false), (false, true)] {
+        let probe = PaintProbe {
+            sheet: "::highlight(conformance) { color: transparent; }".to_owned(),
+            frames: vec![vec![], vec![0]],
+            steps: vec![vec![], vec![take_out(vec![])], vec![take_out(vec![0])]],
+            after: vec![put_back(vec![]), put_back(vec![0])],
+            still,
+            marked,
+        };
+        let pictures = match needs(
+            driver.as_ref(),
+            Capability::PaintProbe,
+            "paint probe",
+            driver.paint_probe(&probe).await,
+        )? {
+            Needed::Value(pictures) => pictures,
+            Needed::Unsupported(outcome) => return Ok(outcome),
+        };
+        ensure!(
+            pictures.len() == 3,
+            "{} pictures for three steps",
+            pictures.len()
+        );
+        let mut dark = Vec::new();
+        for picture in &pictures {
+            ensure!(
+                png_size(picture) == Some((1280, 800)),
+                "a picture is {:?}, not the 1280x800 viewport",
+                png_size(picture)
+            );
+            dark.push((dark_pixels(picture, WORDS)?, dark_pixels(picture, FRAME)?));
+        }
+        let expected = |(words, frame): (usize, usize), shown: (bool, bool)| {
+            (words > 500) == shown.0
+                && (words < 20) != shown.0
+                && (frame > 500) == shown.1
+                && (frame < 20) != shown.1
+        };
+        ensure!(
+            expected(dark[0], (true, true))
+                && expected(dark[1], (false, true))
+                && expected(dark[2], (false, false)),
+            "(still {still}, marked {marked}) dark pixels of the page's words and the frame's, \
+             as drawn and after each step: {dark:?}"
+        );
+        let shot = step(
+            "PNG after the probe",
+            driver.screenshot(ScreenshotOptions::default()).await,
+        )?;
+        let back = (dark_pixels(&shot, WORDS)?, dark_pixels(&shot, FRAME)?);
+        ensure!(
+            back.0 > 500 && back.1 > 500,
+            "after the probe the words are not painted back: {back:?} dark pixels"
+        );
+    }
+    let style = "[heard, document.styleSheets.length - sheets, \
+                 getComputedStyle(document.getElementById('words')).color]";
+    for frame in [&[][..], &[0]] {
+        let page = step(
+            "what the page heard",
+            driver.eval_in_frame(frame, style).await,
+        )?;
+        ensure!(
+            page == serde_json::json!([[], 0, "rgb(0, 0, 0)"]),
+            "the page (frame {frame:?}) noticed the probe: [heard, new sheets, colour] = {page}"
+        );
+    }
     Ok(Verdict::Pass)
 }
