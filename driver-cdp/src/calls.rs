@@ -193,6 +193,11 @@ impl BrowserSession for CdpSession {
         self.page(&id).paint_probe(probe, cast_free).await
     }
 
+    async fn hand_over(&mut self, handover: &driver_core::Handover) -> Result<serde_json::Value> {
+        let id = self.current_session().await?;
+        self.page(&id).hand_over(handover).await
+    }
+
     async fn set_viewport(&mut self, viewport: Viewport) -> Result<()> {
         self.resize(viewport).await
     }

@@ -26,6 +26,7 @@ use driver_core::backend::devtools::frames;
 use driver_core::backend::input;
 use driver_core::backend::paint;
 use driver_core::backend::screencast;
+use driver_core::backend::tree;
 
 /// One tab as a driver call acts on it: the connection, the registry, and
 /// the tab's flat DevTools session.
@@ -181,6 +182,22 @@ impl<'a> Page<'a> {
             (self.session, &target),
             probe,
             cast_free,
+        )
+        .await
+    }
+
+    /// Hands over what `handover` asks in the tab (driver-core's
+    /// `backend::tree`).
+    pub(crate) async fn hand_over(
+        &self,
+        handover: &driver_core::Handover,
+    ) -> Result<serde_json::Value> {
+        let target = self.target(&handover.frame)?;
+        tree::hand_over(
+            self.client.socket(),
+            self.registry,
+            (self.session, &target),
+            handover,
         )
         .await
     }

@@ -42,6 +42,11 @@ pub enum Capability {
     /// ([`Driver::paint_probe`](crate::Driver::paint_probe)): how `marks`
     /// tells what a person sees.
     PaintProbe,
+    /// What the browser knows of elements that no script can read, handed
+    /// to tabwright's world ([`Driver::hand_over`](crate::Driver::hand_over)):
+    /// closed shadow roots, and Chromium's accessibility tree (roles, names
+    /// and states set through `ElementInternals`).
+    BrowserTree,
 }
 
 impl fmt::Display for Capability {
@@ -58,6 +63,7 @@ impl fmt::Display for Capability {
             Self::DevTools => "DevTools commands",
             Self::NetworkLog => "the network log",
             Self::PaintProbe => "judging text by the pixels drawn",
+            Self::BrowserTree => "reading closed shadow roots and the accessibility tree",
         })
     }
 }

@@ -306,6 +306,23 @@ pub trait Driver: Send + Sync {
         })
     }
 
+    /// Gives tabwright's world of a frame's document the elements the
+    /// page's world lists, each with its closed shadow root and, if asked,
+    /// its node in Chromium's accessibility tree (see
+    /// [`Handover`](crate::Handover)); answers what `receive` answered.
+    /// Nothing of it reaches the page's own world but the evaluation of
+    /// the list. A backend that cannot lists
+    /// [`Capability::BrowserTree`](crate::Capability::BrowserTree) as
+    /// unsupported, as this default answers.
+    async fn hand_over(&self, handover: &crate::Handover) -> Result<serde_json::Value> {
+        let _ = handover;
+        Err(crate::DriverError::Unsupported {
+            backend: self.capabilities().backend,
+            feature: crate::Capability::BrowserTree,
+            reason: "this backend reads no closed shadow roots and no accessibility tree",
+        })
+    }
+
     /// Ends the call under way, if any, at once with
     /// [`DriverError::Cancelled`](crate::DriverError::Cancelled), stopping what it was doing in the page
     /// (a load, a wait, a script) as its timeout would; calls made after

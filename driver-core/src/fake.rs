@@ -262,6 +262,7 @@ impl BrowserSession for FakeSession {
             Capability::DevTools,
             Capability::NetworkLog,
             Capability::PaintProbe,
+            Capability::BrowserTree,
         ] {
             capabilities = capabilities.without(capability, NO_BROWSER);
         }

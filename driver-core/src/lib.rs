@@ -46,6 +46,7 @@ mod memory;
 mod options;
 mod paint;
 mod shots;
+mod tree;
 
 pub use capabilities::{Capabilities, Capability};
 pub use driver::{
@@ -61,6 +62,7 @@ pub use memory::{renew_threshold_kib, Memory, DEFAULT_BUDGET_MB};
 pub use options::{FrameCallback, FramesWanted, Options, Preloads, ScreencastFrame};
 pub use paint::{marker_colour, FrameScript, PaintPictures, PaintProbe, MARKER_SIZE};
 pub use shots::{FullPage, FULL_PAGE_PIXELS, LEAST_FULL_PAGE_SCALE, LONGEST_SIDE};
+pub use tree::{Accessible, Handover, HANDED_AT_MOST};
 
 /// A number no page can guess (the process's random hash keys, mixed with
 /// the time): for marks, fence codes and probe paths. Not for credentials.
@@ -92,8 +94,10 @@ pub const VISIBILITY_JS: &str = concat!(
 /// of every document, before the page's scripts: they record which elements
 /// a script gave a click, mouse or pointer listener (under
 /// `Symbol.for(listeners_key())`, a `WeakSet`), so the snapshot can number
-/// an anchor without `href` that a date picker listens to. They only
-/// record. See the file.
+/// an anchor without `href` that a date picker listens to; and they list
+/// the hosts of closed shadow roots and the elements given
+/// `ElementInternals` (under `Symbol.for(listeners_key() + ".tree")`), for
+/// a [`Handover`]. They only record. See the file.
 pub fn listeners_js() -> &'static str {
     static SOURCE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
         include_str!("js/listeners.js").replace(LISTENERS_KEY_SLOT, listeners_key())

@@ -59,6 +59,10 @@ impl BrowserSession for WdSession {
                     "judging text by its pixels needs the browser's DevTools socket, and this session has none beside WebDriver (a remote end without Selenium Grid's se:cdp)",
                 )
                 .without(
+                    Capability::BrowserTree,
+                    "closed shadow roots and the accessibility tree are read over the browser's DevTools socket, and this session has none beside WebDriver (a remote end without Selenium Grid's se:cdp)",
+                )
+                .without(
                     Capability::IsolatedWorld,
                     "WebDriver runs scripts in the page's own world, where the page can see and change them, and this session has no DevTools socket beside it (a remote end without Selenium Grid's se:cdp)",
                 )
@@ -160,6 +164,18 @@ impl BrowserSession for WdSession {
         };
         let pictures = relay.paint_probe(&self.current, probe).await;
         self.unless_tab_gone(pictures).await
+    }
+
+    async fn hand_over(&mut self, handover: &driver_core::Handover) -> Result<serde_json::Value> {
+        let Some(relay) = &self.relay else {
+            return Err(DriverError::Unsupported {
+                backend: "webdriver",
+                feature: Capability::BrowserTree,
+                reason: "this session has no DevTools socket beside WebDriver",
+            });
+        };
+        let handed = relay.hand_over(&self.current, handover).await;
+        self.unless_tab_gone(handed).await
     }
 
     async fn screenshot(&mut self, options: ScreenshotOptions) -> Result<Vec<u8>> {

@@ -267,6 +267,24 @@ impl Relay {
         self.unless_stopped(&tab, work).await
     }
 
+    /// Hands over what `handover` asks in the tab `target` (driver-core's
+    /// `backend::tree`); a dialog opening ends it, as it ends an
+    /// evaluation.
+    pub(crate) async fn hand_over(
+        &self,
+        target: &str,
+        handover: &driver_core::Handover,
+    ) -> Result<serde_json::Value> {
+        let tab = self.tab(target).await?;
+        let work = driver_core::backend::tree::hand_over(
+            &self.socket,
+            &self.state,
+            (&tab, target),
+            handover,
+        );
+        self.unless_stopped(&tab, work).await
+    }
+
     /// What keeps the tab whose session is `tab` from answering, if
     /// anything: its renderer crashed, or a dialog is open.
     fn stop_in(&self, tab: &str) -> Option<DriverError> {

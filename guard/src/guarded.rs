@@ -430,6 +430,12 @@ impl Driver for GuardedDriver {
         self.inner().await?.driver.paint_probe(probe).await
     }
 
+    /// What the browser knows of elements no script reads, handed to
+    /// tabwright's world: DevTools commands that fetch nothing.
+    async fn hand_over(&self, handover: &driver_core::Handover) -> Result<serde_json::Value> {
+        self.inner().await?.driver.hand_over(handover).await
+    }
+
     /// The session's memory; `None` before its first call (asking starts
     /// nothing).
     async fn memory(&self) -> Result<Option<driver_core::Memory>> {

@@ -74,6 +74,7 @@ suite!(
     devtools_and_network_log,
     preloads_reach_every_document,
     paint_probe_pictures_the_paint,
+    hand_over_gives_closed_roots_and_the_tree,
 );
 
 #[test]

@@ -12,8 +12,9 @@ use std::time::{Duration, Instant};
 use futures::future::BoxFuture;
 
 use driver_core::{
-    Capability, ConsoleLevel, DialogKind, Driver, DriverError, FrameScript, Key, KeyPress, Options,
-    PaintProbe, ScreenshotFormat, ScreenshotOptions, Unusable, Viewport, WaitFor, FULL_PAGE_PIXELS,
+    Capability, ConsoleLevel, DialogKind, Driver, DriverError, FrameScript, Handover, Key,
+    KeyPress, Options, PaintProbe, ScreenshotFormat, ScreenshotOptions, Unusable, Viewport,
+    WaitFor, FULL_PAGE_PIXELS,
 };
 
 use crate::backend::{kill, still_running, unreaped, Backend, Marker};
@@ -151,6 +152,7 @@ pub fn all() -> Vec<Check> {
         devtools_and_network_log,
         preloads_reach_every_document,
         paint_probe_pictures_the_paint,
+        hand_over_gives_closed_roots_and_the_tree,
     ]
 }
 
@@ -1721,5 +1723,84 @@ async fn paint_probe_pictures_the_paint(ctx: &Ctx) -> CheckResult {
             "the page (frame {frame:?}) noticed the probe: [heard, new sheets, colour] = {page}"
         );
     }
+    Ok(Verdict::Pass)
+}
+
+/// A handover gives tabwright's world what no script there can read: a
+/// closed shadow root (in the top document and in a frame's), and what
+/// Chromium's accessibility tree says of a custom element whose role,
+/// name and state only `ElementInternals` declares; an element that is in
+/// no document yet is handed over as it is; the page's world sees nothing
+/// of the roots.
+async fn hand_over_gives_closed_roots_and_the_tree(ctx: &Ctx) -> CheckResult {
+    let components = r#"<div role=listbox><x-pick>Apple</x-pick></div><x-sealed></x-sealed>
+        <script>
+        customElements.define("x-pick", class extends HTMLElement {
+          constructor() { super(); const inner = this.attachInternals();
+            inner.role = "option"; inner.ariaLabel = "Apple pie"; inner.ariaSelected = "true"; } });
+        customElements.define("x-sealed", class extends HTMLElement {
+          constructor() { super(); this.attachShadow({ mode: "closed" }).innerHTML = "<b>sealed words</b>"; } });
+        window.listed = () => [document.querySelector("x-pick"), document.querySelector("x-sealed"),
+                               document.createElement("div")];
+        </script>"#;
+    ctx.site
+        .page("/sealed-inner", &format!("<!doctype html>{components}"))
+        .await;
+    ctx.site
+        .page(
+            "/sealed",
+            &format!("<!doctype html><title>Sealed</title>{components}<iframe src='/sealed-inner'></iframe>"),
+        )
+        .await;
+    let driver = ctx.driver();
+    step("navigate", driver.navigate(&ctx.site.url("/sealed")).await)?;
+    let receive = "function (facts, ...nodes) { \
+        return [facts, nodes.map((node) => node === undefined ? null : \
+          node.nodeType === 11 ? node.innerHTML : node.localName)]; }";
+    for frame in [vec![], vec![0]] {
+        let handover = Handover {
+            frame: frame.clone(),
+            elements: "listed()".to_owned(),
+            receive: receive.to_owned(),
+            accessible: true,
+        };
+        let handed = match needs(
+            driver.as_ref(),
+            Capability::BrowserTree,
+            "hand over",
+            driver.hand_over(&handover).await,
+        )? {
+            Needed::Value(handed) => handed,
+            Needed::Unsupported(outcome) => return Ok(outcome),
+        };
+        let nodes = &handed[1];
+        ensure!(
+            *nodes
+                == serde_json::json!([
+                    "x-pick",
+                    null,
+                    "x-sealed",
+                    "<b>sealed words</b>",
+                    "div",
+                    null
+                ]),
+            "in frame {frame:?} the elements and roots handed over are {nodes}"
+        );
+        let pick = &handed[0][0];
+        ensure!(
+            pick["role"] == "option"
+                && pick["name"] == "Apple pie"
+                && pick["from"] == "attribute"
+                && pick["states"]["selected"] == true,
+            "in frame {frame:?} Chromium's tree said of the option {pick}"
+        );
+    }
+    let page = step(
+        "the page's view",
+        driver
+            .eval("document.querySelector('x-sealed').shadowRoot === null")
+            .await,
+    )?;
+    ensure!(page == true, "the closed root opened to the page");
     Ok(Verdict::Pass)
 }

@@ -5,8 +5,9 @@
 //! after a timeout); how Chrome is started ([`launch`]); the page script
 //! behind the selector calls ([`locate`]); input events ([`input`]); the
 //! [`network`] log kept from Chrome's events; the [`screencast`] behind a
-//! live view; the pictures text is judged by ([`paint`]); and a browser's
-//! own [`devtools`] socket.
+//! live view; the pictures text is judged by ([`paint`]); what the browser
+//! knows of elements that no script reads ([`tree`]); and a browser's own
+//! [`devtools`] socket.
 //!
 //! Behind the `backend` feature: a program that uses a driver never needs
 //! these, and the facade does not re-export them.
@@ -22,6 +23,7 @@ pub mod screencast;
 mod session;
 mod session_driver;
 pub mod supervisor;
+pub mod tree;
 
 pub use session::BrowserSession;
 pub use session_driver::SessionDriver;

@@ -179,8 +179,7 @@ async fn cast(
             }
             // A marked probe proves every picture, the first too where the
             // page moves.
-            let marker = (marked && (index > 0 || !probe.still))
-                .then(|| marker_colour(index));
+            let marker = (marked && (index > 0 || !probe.still)).then(|| marker_colour(index));
             if let Some([r, g, b]) = marker {
                 let side = f64::from(MARKER_SIZE);
                 let rect = json!({ "x": 0, "y": 0, "width": side, "height": side,

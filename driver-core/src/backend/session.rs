@@ -158,6 +158,19 @@ pub trait BrowserSession: Send + Sized + 'static {
         })
     }
 
+    /// Hands over what `handover` asks in the current tab (only called when
+    /// the capabilities list
+    /// [`Capability::BrowserTree`](crate::Capability::BrowserTree)). The
+    /// default: unsupported.
+    async fn hand_over(&mut self, handover: &crate::Handover) -> Result<Value> {
+        let _ = handover;
+        Err(DriverError::Unsupported {
+            backend: Self::capabilities(&Options::default(), None).backend,
+            feature: crate::Capability::BrowserTree,
+            reason: "this backend reads no closed shadow roots and no accessibility tree",
+        })
+    }
+
     /// The current page's requests (only called when the capabilities list
     /// [`Capability::NetworkLog`](crate::Capability::NetworkLog)).
     async fn network_log(&mut self) -> Result<Vec<Request>>;

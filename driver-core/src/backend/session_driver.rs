@@ -406,6 +406,14 @@ impl<S: BrowserSession> Driver for SessionDriver<S> {
         .await
     }
 
+    async fn hand_over(&self, handover: &crate::Handover) -> Result<serde_json::Value> {
+        self.capabilities().check(Capability::BrowserTree)?;
+        self.on_page("read what the browser knows of the page", async |session| {
+            session.hand_over(handover).await
+        })
+        .await
+    }
+
     async fn network_log(&self) -> Result<Vec<Request>> {
         self.capabilities().check(Capability::NetworkLog)?;
         self.off_page("read the network log", async |session| {

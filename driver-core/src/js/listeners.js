@@ -8,6 +8,12 @@
 // in the page says so. The snapshot reads the record (from tabwright's own
 // world, by asking the page's world which elements are in it).
 //
+// It also lists what the page made that no other world can read: the
+// hosts of closed shadow roots (`attachShadow` in closed mode) and the
+// elements given `ElementInternals` (a custom element's role, name and
+// states live there), for DevTools to hand them to tabwright's world
+// (`Driver::hand_over`). Both wrappers are Proxies of the originals too.
+//
 // It also notes when the document last changed (a MutationObserver from
 // the document's start, until settling's own watchers take over), and how
 // many frames were painted since.
@@ -78,4 +84,40 @@
     // No observer: settling watches for a while, as without this record.
   }
   Object.defineProperty(win, Symbol.for("__LISTENERS_KEY__.changed"), { value: changed, enumerable: false, configurable: false });
+  // The list, by weak reference (what the page drops is not kept alive),
+  // each element once; pruned of what is gone when it grows.
+  const tree = { hosts: /** @type {WeakRef<Element>[]} */ ([]), listed: new WeakSet() };
+  /** @param {any} element */
+  const list = (element) => {
+    if (!element || element.nodeType !== 1 || tree.listed.has(element)) return;
+    tree.listed.add(element);
+    tree.hosts.push(new WeakRef(element));
+    if (tree.hosts.length > 1024 && (tree.hosts.length & 1023) === 0) {
+      tree.hosts = tree.hosts.filter((held) => held.deref() !== undefined);
+    }
+  };
+  /**
+   * @param {object} owner
+   * @param {string} name
+   * @param {(self: any, args: any[]) => boolean} lists
+   */
+  const listing = (owner, name, lists) => {
+    const found = Object.getOwnPropertyDescriptor(owner, name);
+    if (!found || typeof found.value !== "function") return;
+    const wrapped = new Proxy(found.value, {
+      apply(target, self, args) {
+        const made = Reflect.apply(target, self, args);
+        try {
+          if (lists(self, args)) list(self);
+        } catch (ignored) {
+          // Whatever the page passed, what it made is its own.
+        }
+        return made;
+      },
+    });
+    Object.defineProperty(owner, name, { value: wrapped, writable: found.writable, configurable: found.configurable, enumerable: found.enumerable });
+  };
+  listing(Element.prototype, "attachShadow", (_, args) => Boolean(args[0]) && args[0].mode === "closed");
+  if (typeof HTMLElement === "function") listing(HTMLElement.prototype, "attachInternals", () => true);
+  Object.defineProperty(win, Symbol.for("__LISTENERS_KEY__.tree"), { value: tree, enumerable: false, configurable: false });
 })();

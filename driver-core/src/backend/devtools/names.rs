@@ -5,6 +5,8 @@
 //! Commands and events are listed by domain, in the protocol's spelling.
 
 // --- commands ---
+/// `Accessibility.getPartialAXTree`.
+pub const ACCESSIBILITY_GET_PARTIAL_AX_TREE: &str = "Accessibility.getPartialAXTree";
 /// `Browser.setDownloadBehavior`.
 pub const BROWSER_SET_DOWNLOAD_BEHAVIOR: &str = "Browser.setDownloadBehavior";
 /// `CSS.createStyleSheet`.
@@ -17,6 +19,8 @@ pub const CSS_SET_STYLE_SHEET_TEXT: &str = "CSS.setStyleSheetText";
 pub const DOM_DESCRIBE_NODE: &str = "DOM.describeNode";
 /// `DOM.enable`.
 pub const DOM_ENABLE: &str = "DOM.enable";
+/// `DOM.resolveNode`.
+pub const DOM_RESOLVE_NODE: &str = "DOM.resolveNode";
 /// `DOM.setFileInputFiles`.
 pub const DOM_SET_FILE_INPUT_FILES: &str = "DOM.setFileInputFiles";
 /// `Input.dispatchKeyEvent`.
@@ -56,12 +60,18 @@ pub const PAGE_START_SCREENCAST: &str = "Page.startScreencast";
 pub const PAGE_STOP_LOADING: &str = "Page.stopLoading";
 /// `Page.stopScreencast`.
 pub const PAGE_STOP_SCREENCAST: &str = "Page.stopScreencast";
+/// `Runtime.callFunctionOn`.
+pub const RUNTIME_CALL_FUNCTION_ON: &str = "Runtime.callFunctionOn";
 /// `Runtime.enable`.
 pub const RUNTIME_ENABLE: &str = "Runtime.enable";
 /// `Runtime.evaluate`.
 pub const RUNTIME_EVALUATE: &str = "Runtime.evaluate";
+/// `Runtime.getProperties`.
+pub const RUNTIME_GET_PROPERTIES: &str = "Runtime.getProperties";
 /// `Runtime.releaseObject`.
 pub const RUNTIME_RELEASE_OBJECT: &str = "Runtime.releaseObject";
+/// `Runtime.releaseObjectGroup`.
+pub const RUNTIME_RELEASE_OBJECT_GROUP: &str = "Runtime.releaseObjectGroup";
 /// `Runtime.runIfWaitingForDebugger`.
 pub const RUNTIME_RUN_IF_WAITING_FOR_DEBUGGER: &str = "Runtime.runIfWaitingForDebugger";
 /// `Runtime.terminateExecution`.
