@@ -383,6 +383,11 @@ pub(crate) fn snapshot_request(
 /// listener it added (recorded by the early hooks, `driver_core::listeners_js`):
 /// the page's world is asked which elements have one, by their places in
 /// document order. Only a hint; if the page breaks the question, none.
+///
+/// Nor can it read a closed shadow root or what a custom element declared
+/// through `ElementInternals`: where the early hooks list such elements,
+/// they are handed over to it ([`Driver::hand_over`]) with their closed
+/// roots and what Chromium's accessibility tree says of them.
 pub(crate) async fn property_handlers(driver: &dyn Driver, path: &[u32]) -> Option<Handlers> {
     static FIND: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
         format!(
@@ -393,8 +398,10 @@ pub(crate) async fn property_handlers(driver: &dyn Driver, path: &[u32]) -> Opti
             for (let i = 0; i < all.length; i++) {{ \
               if (typeof all[i].onclick === 'function') onclick.push(i); \
               if (record && record.has(all[i])) listened.push(i); }} \
-            return {{ onclick, listened }}; }})()",
-            key = driver_core::listeners_key()
+            {tree} \
+            return {{ onclick, listened, tree: listed.length }}; }})()",
+            key = driver_core::listeners_key(),
+            tree = listed_for_handover(),
         )
     });
     if !driver.capabilities().supports(Capability::IsolatedWorld) {
@@ -405,7 +412,59 @@ pub(crate) async fn property_handlers(driver: &dyn Driver, path: &[u32]) -> Opti
     } else {
         driver.eval_in_frame(path, &FIND).await
     };
-    found
+    let handlers: Handlers = found
         .ok()
-        .and_then(|found| serde_json::from_value(found).ok())
+        .and_then(|found| serde_json::from_value(found).ok())?;
+    if handlers.tree > 0 && driver.capabilities().supports(Capability::BrowserTree) {
+        hand_over(driver, path).await;
+    }
+    Some(handlers)
+}
+
+/// A statement for the page's world that makes `listed`: the connected
+/// elements the early hooks list for a handover (closed shadow roots'
+/// hosts, elements given `ElementInternals`).
+fn listed_for_handover() -> String {
+    format!(
+        "const tree = window[Symbol.for({key:?})]; \
+         const listed = tree && Array.isArray(tree.hosts) ? tree.hosts.map((held) => held.deref()) \
+           .filter((element) => element && element.isConnected) : [];",
+        key = format!("{}.tree", driver_core::listeners_key()),
+    )
+}
+
+/// Hands the elements the early hooks list in the frame at `path` over to
+/// the walker's world (see [`property_handlers`]). Where it cannot be
+/// done, the walker reads what it reads without it.
+async fn hand_over(driver: &dyn Driver, path: &[u32]) {
+    let handover = driver_core::Handover {
+        frame: path.to_vec(),
+        elements: format!("(() => {{ {} return listed; }})()", listed_for_handover()),
+        receive: RECEIVE.to_owned(),
+        accessible: true,
+    };
+    let _ = driver.hand_over(&handover).await;
+}
+
+/// What receives a handover in the walker's world: the closed roots kept
+/// by host for good, the accessibility facts of this handover alone, under
+/// the key driver-core's `visibility.js` reads them by (`handed`).
+const RECEIVE: &str = "function (facts, ...nodes) { \
+    let kept = window.__tabwrightHanded; \
+    if (!kept) { kept = { roots: new WeakMap(), facts: new WeakMap() }; \
+      Object.defineProperty(window, '__tabwrightHanded', { value: kept, configurable: true }); } \
+    kept.facts = new WeakMap(); \
+    facts.forEach((fact, i) => { const host = nodes[2 * i], root = nodes[2 * i + 1]; \
+      if (root) kept.roots.set(host, root); if (fact) kept.facts.set(host, fact); }); \
+    return facts.length; }";
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_handover_is_received_where_the_judge_reads_it() {
+        // driver-core's visibility.js reads the closed roots and facts
+        // under the key the receiving function writes.
+        assert!(super::RECEIVE.contains("window.__tabwrightHanded"));
+        assert!(driver_core::VISIBILITY_JS.contains("window).__tabwrightHanded"));
+    }
 }

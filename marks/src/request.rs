@@ -45,11 +45,14 @@ pub(crate) struct Size {
 }
 
 /// Elements with an `onclick` property, and with click listeners, by place
-/// in document order, as the page's own world sees them.
+/// in document order, as the page's own world sees them; and how many
+/// elements the early hooks list for a handover (`tree`, not sent back).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub(crate) struct Handlers {
     pub(crate) onclick: Vec<u32>,
     pub(crate) listened: Vec<u32>,
+    #[serde(default, skip_serializing)]
+    pub(crate) tree: u32,
 }
 
 /// What a search asks (`FindRequest.find`).

@@ -39,6 +39,7 @@ const PAGES: &[&str] = &[
     "/fx/composite.html",
     "/fx/unseen.html",
     "/fx/names.html",
+    "/fx/internals.html",
     "/kits/jquery-ui.html",
     "/kits/antd.html",
     "/kits/bootstrap.html",

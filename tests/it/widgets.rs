@@ -3,7 +3,10 @@
 //! (`fixtures/composite.html`): a focusable menu's items, suggestions that
 //! come a moment after typing, arrows that are anchors without href, grid
 //! cells and radios of divs, a stepper hidden from assistive technology, a
-//! field that refuses a minus sign, and a menu that follows the pointer.
+//! field that refuses a minus sign, and a menu that follows the pointer;
+//! and on web components (`fixtures/internals.html`) whose roles, names
+//! and states only `ElementInternals` declares, and whose controls and
+//! words live in closed shadow roots.
 
 use serde_json::json;
 use tabwright_tests::Backend;
@@ -94,4 +97,51 @@ async fn composite(backend: Backend) {
     s.ok("close", json!({})).await;
 }
 
-both_backends!(composite);
+/// Read as Chromium's tree reads them, and driven, with the page's own
+/// text saying what each action did.
+async fn components(backend: Backend) {
+    let mut s = Session::start(backend, false).await;
+    let page = s
+        .ok("open", json!({ "url": s.url("/fx/internals.html") }))
+        .await;
+    for item in [
+        "option \"Apple\"",
+        "option \"Pear\"",
+        "checkbox \"Gift wrap\" unchecked",
+        "Words inside a closed root",
+        "button \"Confirm the order\"",
+        "Slotted words in a closed card",
+    ] {
+        assert!(page.text.contains(item), "no {item}:\n{}", page.text);
+    }
+    assert!(
+        !page.text.contains("Planted words") && !page.text.contains("generic"),
+        "{}",
+        page.text
+    );
+    let pear = Session::number(&page, "option \"Pear\"");
+    let picked = s.ok("click", json!({ "element": pear })).await;
+    assert!(
+        picked.text.contains("Picked Pear") && picked.text.contains("option \"Pear\" selected"),
+        "{}",
+        picked.text
+    );
+    let wrap = Session::number(&page, "checkbox \"Gift wrap\"");
+    let wrapped = s.ok("click", json!({ "element": wrap })).await;
+    assert!(
+        wrapped.text.contains("Gift wrap on")
+            && wrapped.text.contains("checkbox \"Gift wrap\" checked"),
+        "{}",
+        wrapped.text
+    );
+    let confirm = Session::number(&page, "button \"Confirm the order\"");
+    let confirmed = s.ok("click", json!({ "element": confirm })).await;
+    assert!(
+        confirmed.text.contains("Order confirmed"),
+        "{}",
+        confirmed.text
+    );
+    s.ok("close", json!({})).await;
+}
+
+both_backends!(composite, components);

@@ -78,6 +78,7 @@ pub const FIXTURES: &[(&str, &str)] = &[
     ("unseen.html", include_str!("../fixtures/unseen.html")),
     ("painted.html", include_str!("../fixtures/painted.html")),
     ("pixels.html", include_str!("../fixtures/pixels.html")),
+    ("internals.html", include_str!("../fixtures/internals.html")),
     ("blank.html", include_str!("../fixtures/blank.html")),
     ("steps.html", include_str!("../fixtures/steps.html")),
     ("dark.html", include_str!("../fixtures/dark.html")),

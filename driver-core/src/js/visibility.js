@@ -88,6 +88,42 @@ const eachChild = (node, visit) => {
 };
 
 /**
+ * What DevTools handed to tabwright's world (`Driver::hand_over`, asked by
+ * marks): the closed shadow roots of the hosts the page's world listed,
+ * and the accessibility facts of the last handover, by element. Kept on
+ * this world's window under the key marks' receiving function writes, out
+ * of the page's reach; empty where nothing was handed over.
+ * @type {{roots: WeakMap<Element, ShadowRoot>, facts: WeakMap<Element, any>}}
+ */
+const handed = /** @type {any} */ (window).__tabwrightHanded || { roots: new WeakMap(), facts: new WeakMap() };
+
+/**
+ * An element's shadow root: its open one, or the closed one handed over.
+ * @param {Element} element
+ * @returns {ShadowRoot | null}
+ */
+const shadowOf = (element) => element.shadowRoot || handed.roots.get(element) || null;
+
+/**
+ * The slot that shows a shadow host's child: its `assignedSlot`, which is
+ * null for a closed root's slots, or else the slot of a closed root handed
+ * over that shows it.
+ * @param {Node} node
+ * @returns {HTMLSlotElement | null}
+ */
+const slotOf = (node) => {
+  const slot = /** @type {Element | Text} */ (node).assignedSlot;
+  if (slot) return slot;
+  const parent = node.parentElement;
+  const root = parent && !parent.shadowRoot ? handed.roots.get(parent) : undefined;
+  if (!root) return null;
+  for (const candidate of Array.from(root.querySelectorAll("slot"))) {
+    if (candidate.assignedNodes().includes(/** @type {ChildNode} */ (node))) return candidate;
+  }
+  return null;
+};
+
+/**
  * The element a node is drawn inside: the slot that shows it, for a
  * shadow host's child; its parent element; or the host of the shadow root
  * it is the top of (the flat tree, as the browser renders it).
@@ -95,7 +131,7 @@ const eachChild = (node, visit) => {
  * @returns {Element | null}
  */
 const flatParentOf = (node) => {
-  const slotted = /** @type {Element | Text} */ (node).assignedSlot;
+  const slotted = slotOf(node);
   if (slotted) return slotted;
   if (node.parentElement) return node.parentElement;
   // Not `instanceof ShadowRoot`: an element of a same-origin frame's
@@ -118,7 +154,7 @@ const parentOf = (element) => flatParentOf(element);
  */
 const unslotted = (node) => {
   const parent = node.parentElement;
-  return Boolean(parent && parent.shadowRoot && !(/** @type {Element | Text} */ (node)).assignedSlot);
+  return Boolean(parent && shadowOf(parent) && !slotOf(node));
 };
 
 /**
@@ -263,7 +299,7 @@ class Look {
       // Fallback content is never drawn.
       FALLBACK_TAGS.has(tag) ? "none" :
       // A host draws its shadow tree and what its slots show.
-      element.shadowRoot ? "slotted" : "all";
+      shadowOf(element) ? "slotted" : "all";
     /** @type {boolean} Not rendered, by what is known without reading more. */
     this.unrendered = hiddenAttribute || gone || (up !== null && up.draws !== "all" && !up.drawsChild(tag, element)) ||
       (element.namespaceURI === SVG_NS && SVG_UNDRAWN.has(element.localName));
@@ -400,7 +436,7 @@ class Look {
     if (!opacityAside && this.opacity < FAINTEST) return true;
     // A leaf whose font is of no size draws nothing (a slot or a shadow
     // host draws what is slotted or its shadow tree, in their own fonts).
-    if (element.firstElementChild === null && !element.shadowRoot && element.localName !== "slot" && this.size() === 0) return true;
+    if (element.firstElementChild === null && !shadowOf(element) && element.localName !== "slot" && this.size() === 0) return true;
     if (clipsAll(style.clipPath, element)) return true;
     const mask = style.maskImage || style.webkitMaskImage;
     if (mask && mask !== "none" && masksAll(mask, element)) return true;

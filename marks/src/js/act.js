@@ -126,7 +126,7 @@ const REAL_CONTROLS = "a[href], button, input:not([type=hidden]), select, textar
 
 /**
  * The element deepest under a point of a document's viewport, through
- * open shadow roots.
+ * shadow roots (open ones, and closed ones handed over).
  * @param {Document} doc
  * @param {number} x
  * @param {number} y
@@ -134,8 +134,8 @@ const REAL_CONTROLS = "a[href], button, input:not([type=hidden]), select, textar
  */
 const deepHit = (doc, x, y) => {
   let hit = doc.elementFromPoint(x, y);
-  while (hit && hit.shadowRoot) {
-    const inner = hit.shadowRoot.elementFromPoint(x, y);
+  for (let shadow = hit && shadowOf(hit); hit && shadow; shadow = shadowOf(hit)) {
+    const inner = shadow.elementFromPoint(x, y);
     if (!inner || inner === hit) break;
     hit = inner;
   }
@@ -569,8 +569,8 @@ const at = (request) => {
   let path = request.path || [];
   for (;;) {
     let hit = doc.elementFromPoint(x, y);
-    while (hit && hit.shadowRoot) {
-      const inner = hit.shadowRoot.elementFromPoint(x, y);
+    for (let shadow = hit && shadowOf(hit); hit && shadow; shadow = shadowOf(hit)) {
+      const inner = shadow.elementFromPoint(x, y);
       if (!inner || inner === hit) break;
       hit = inner;
     }

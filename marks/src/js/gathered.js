@@ -263,8 +263,18 @@ class Gathered {
     } else if ((/** @type {HTMLElement} */ (element)).isContentEditable) {
       record.value = valueLines((/** @type {HTMLElement} */ (element)).innerText);
     }
-    /** @param {string} name */
-    const aria = (name) => element.getAttribute(name);
+    const facts = factsOf(element);
+    /**
+     * An ARIA state: the attribute, or what ElementInternals declared,
+     * as Chromium's tree has it.
+     * @param {string} name
+     */
+    const aria = (name) => {
+      const own = element.getAttribute(name);
+      if (own !== null || !facts) return own;
+      const state = facts.states[name.slice(5)];
+      return state === undefined || state === null ? null : String(state);
+    };
     if (aria("aria-checked")) record.checked = aria("aria-checked") === "true" ? true : aria("aria-checked") === "mixed" ? "mixed" : false;
     if (aria("aria-selected") === "true") record.selected = true;
     if (aria("aria-expanded")) record.expanded = aria("aria-expanded") === "true";

@@ -39,7 +39,8 @@ const headingRuns = (heading) => {
     if (node.nodeType !== 1 && node.nodeType !== 11) return;
     const element = /** @type {Element} */ (node);
     if (node.nodeType === 1 && (SKIP_TAGS.has(element.tagName) || hiddenByStyle(element))) return;
-    if (node.nodeType === 1 && element.shadowRoot) eachChild(element.shadowRoot, visit);
+    const shadow = node.nodeType === 1 ? shadowOf(element) : null;
+    if (shadow) eachChild(shadow, visit);
     else if (node.nodeType === 1 && element.localName === "slot") {
       const assigned = (/** @type {HTMLSlotElement} */ (element)).assignedNodes();
       if (assigned.length) assigned.forEach(visit);

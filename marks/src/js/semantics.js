@@ -74,7 +74,21 @@ const presentationSetAside = (element) => {
 };
 
 /**
- * The element's ARIA role: explicit, or implied by its tag.
+ * What Chromium's accessibility tree said of an element when it was last
+ * handed over (`Driver::hand_over`, before each snapshot of a page whose
+ * early hooks list it, as an element given `ElementInternals` or a closed
+ * shadow root): an action checks its element as the snapshot read it.
+ * @param {Element} element
+ * @returns {{role: string, name: string, from: string, ignored: boolean, states: Record<string, unknown>} | undefined}
+ */
+const factsOf = (element) => handed.facts.get(element);
+
+/** Roles the accessibility tree gives what has none of its own. */
+const NO_ROLE = new Set(["generic", "none", "presentation"]);
+
+/**
+ * The element's ARIA role: explicit, implied by its tag, or (for a custom
+ * element) declared through `ElementInternals`, as Chromium computed it.
  * @param {Element} element
  * @returns {string | null}
  */
@@ -111,6 +125,8 @@ const roleOf = (element) => {
     case "H1": case "H2": case "H3": case "H4": case "H5": case "H6": return "heading";
     case "IMG": return "img";
   }
+  const facts = factsOf(element);
+  if (facts && !facts.ignored && /^[a-z]+$/.test(facts.role) && !NO_ROLE.has(facts.role)) return facts.role;
   const html = /** @type {HTMLElement} */ (element);
   if (html.isContentEditable && (!element.parentElement || !element.parentElement.isContentEditable)) return "textbox";
   return null;
@@ -143,7 +159,8 @@ const textOf = (root, hides) => {
     // As the browser draws it: a host's shadow tree, whose slots show
     // the host's children (Chromium names a control by its label's
     // slotted words); a slot's fallback where nothing is slotted.
-    if (element.shadowRoot) eachChild(element.shadowRoot, walk);
+    const shadow = shadowOf(element);
+    if (shadow) eachChild(shadow, walk);
     else if (element.localName === "slot" && typeof (/** @type {HTMLSlotElement} */ (element)).assignedNodes === "function" &&
              (/** @type {HTMLSlotElement} */ (element)).assignedNodes().length) {
       (/** @type {HTMLSlotElement} */ (element)).assignedNodes().forEach(walk);
@@ -191,6 +208,10 @@ const nameOf = (element, role) => {
   if (labelled) return labelled;
   const aria = clean(element.getAttribute("aria-label"));
   if (aria) return aria;
+  // A label declared through ElementInternals (or labelling elements set
+  // there), as Chromium computed it.
+  const facts = factsOf(element);
+  if (facts && facts.name && (facts.from === "attribute" || facts.from === "relatedElement")) return clean(facts.name);
   const input = /** @type {HTMLInputElement} */ (element);
   if (input.labels && input.labels.length) {
     const label = clean(Array.from(input.labels).map(visibleText).join(" "));

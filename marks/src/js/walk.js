@@ -43,9 +43,10 @@ const cut = (text, limit) => (text.length > limit ? text.slice(0, limit - 1) + "
  * @param {Element} element @param {(child: Node) => void} into
  */
 const drawnChildren = (element, into) => {
-  if (element.shadowRoot) {
-    if (judging) watch(element.shadowRoot);
-    eachChild(element.shadowRoot, into);
+  const shadow = shadowOf(element);
+  if (shadow) {
+    if (judging) watch(shadow);
+    eachChild(shadow, into);
     return;
   }
   if (element.localName === "slot" && typeof (/** @type {HTMLSlotElement} */ (element)).assignedNodes === "function") {
