@@ -1613,10 +1613,13 @@ async fn paint_probe_pictures_the_paint(ctx: &Ctx) -> CheckResult {
         window.heard = [];
         new MutationObserver((records) => heard.push(`mutation of ${records[0].target.nodeName}`))
           .observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+        // (The window's own focus comes and goes with the harness: WebDriver
+        // brings its window forward. An element's focus is the page's.)
+        const hear = (event) => { if (event.target !== window) heard.push(event.type); };
         for (const type of ["focus", "blur", "resize", "scroll", "pointermove", "visibilitychange",
                             "selectionchange", "animationstart", "transitionrun"]) {
-          addEventListener(type, () => heard.push(type), true);
-          document.addEventListener(type, () => heard.push(type), true);
+          addEventListener(type, hear, true);
+          document.addEventListener(type, hear, true);
         }
         window.sheets = document.styleSheets.length;
         </script>"#;
