@@ -5,8 +5,8 @@
 //! cells and radios of divs, a stepper hidden from assistive technology, a
 //! field that refuses a minus sign, and a menu that follows the pointer;
 //! and on web components (`fixtures/internals.html`) whose roles, names
-//! and states only `ElementInternals` declares, and whose controls and
-//! words live in closed shadow roots.
+//! and states only `ElementInternals` declares, whose controls and words
+//! live in closed shadow roots, and a list a field owns by `aria-owns`.
 
 use serde_json::json;
 use tabwright_tests::Backend;
@@ -116,6 +116,15 @@ async fn components(backend: Backend) {
     }
     assert!(
         !page.text.contains("Planted words") && !page.text.contains("generic"),
+        "{}",
+        page.text
+    );
+    // A list the field owns is read under it, though the page keeps it at
+    // its end.
+    let at = |needle: &str| page.text.find(needle).unwrap_or(usize::MAX);
+    assert!(
+        at("combobox \"City\"") < at("option \"Lisbon\"")
+            && at("option \"Porto\"") < at("Below the field"),
         "{}",
         page.text
     );

@@ -1,8 +1,9 @@
 // @ts-check
 // walk.js: the one traversal. Walks a frame's document in reading order as
 // the browser draws it (open shadow trees where their hosts stand, a
-// slot's assigned nodes where the slot is, same-origin frames in place)
-// and hands what it meets to a visitor: a snapshot (snapshot.js), a search
+// slot's assigned nodes where the slot is, same-origin frames in place,
+// what an element owns by `aria-owns` after its own children) and hands
+// what it meets to a visitor: a snapshot (snapshot.js), a search
 // (find.js) or a reading (read.js). Each consumer decides what to make of
 // an element and whether to go inside it; what is never drawn (scripts,
 // templates, `hidden`, a canvas's fallback, SVG that only defines) is
@@ -60,6 +61,32 @@ const drawnChildren = (element, into) => {
 };
 
 /**
+ * The elements an element owns by `aria-owns` (ids in its own tree) that
+ * no walk has met yet, in the order it names them: read after its own
+ * children, as Chromium's tree places them (a popup list kept at the end
+ * of the page is read under the field it belongs to). One that came
+ * earlier in the page was read where it stands, and is not read twice.
+ * @param {Element} element
+ * @returns {Element[]}
+ */
+const ownedBy = (element) => {
+  const ids = (element.getAttribute("aria-owns") || "").split(/\s+/).filter(Boolean);
+  if (!ids.length) return [];
+  const root = /** @type {Document | ShadowRoot} */ (element.getRootNode());
+  /** @type {Element[]} */
+  const owned = [];
+  for (const id of ids.slice(0, OWNED_AT_MOST)) {
+    const found = root.getElementById ? root.getElementById(id) : null;
+    if (found && found !== element && !walked.has(found) && !holdsFlat(found, element)) owned.push(found);
+  }
+  return owned;
+};
+/** The most elements one `aria-owns` brings along. */
+const OWNED_AT_MOST = 50;
+/** The elements a walk has met, so none is met twice. @type {WeakSet<Element>} */
+const walked = new WeakSet();
+
+/**
  * Walks `node` and what it draws, handing each part to `visit`.
  * @param {Node} node @param {At} at @param {Visitor} visit
  */
@@ -106,5 +133,10 @@ const walkTree = (node, at, visit) => {
     visit.frame(frame, at, inner, root && win ? () => walkTree(root, inner, visit) : null);
     return;
   }
-  visit.element(element, at, () => drawnChildren(element, into));
+  if (walked.has(element)) return;
+  walked.add(element);
+  visit.element(element, at, () => {
+    drawnChildren(element, into);
+    for (const owned of ownedBy(element)) into(owned);
+  });
 };
