@@ -2,8 +2,9 @@
 //! with ("click 3", "type into 7").
 //!
 //! [`Marks`] runs one readable script (`snapshot.js`) in the page through any
-//! [`Driver`]. The script walks the document in reading order (open shadow
-//! roots and same-origin iframes in place), keeps the text a person can see,
+//! [`Driver`]. The script walks the document in reading order (shadow roots,
+//! closed ones handed over by the browser ([`Driver::hand_over`]), and
+//! same-origin iframes in place), keeps the text a person can see,
 //! and lists every element a person could act on: links, buttons, fields,
 //! selects, checkboxes, summaries, contenteditables, elements with an
 //! interactive role or a tabindex, click handlers and `cursor: pointer`
@@ -25,10 +26,12 @@
 //!
 //! # The text
 //!
-//! See [`Snapshot::render`]. Hidden text (display:none, visibility, opacity,
-//! aria-hidden, zero-size, clipped, off-page, the colour of its background)
-//! is left out, so text planted for a model and not a person never reaches
-//! it; the page's words are fenced as untrusted content.
+//! See [`Snapshot::render`]. Text a person does not see is left out, so
+//! text planted for a model and not a person never reaches it: in the
+//! viewport judged by the pixels the browser draws (`seen`: the page
+//! pictured as drawn and with the text taken out of the paint), beyond it
+//! and where a backend cannot picture the paint by style. The page's words
+//! are fenced as untrusted content.
 
 mod acting;
 mod changes;

@@ -4,6 +4,13 @@
 // selector calls (locate.js), so what the snapshot leaves out is what a
 // selector call will not press.
 //
+// Where the backend can picture the paint, text in the viewport is judged
+// by its pixels (marks' pixels.js and seen.rs): for it this file is only
+// the pre-filter, `textMayShow`, which rules out what is certainly not
+// painted (not rendered, no box, faded to nothing, clipped away) and hands
+// the rest on as candidates. What follows judges the rest: text beyond the
+// viewport, a backend without pictures, and the selector calls.
+//
 // Hidden means hidden to the eye, judged by what the browser paints rather
 // than by a list of CSS tricks:
 //
