@@ -16,21 +16,20 @@
 //! space character becomes a plain space. The tables are Unicode's own
 //! (ICU4X's `icu_properties`), not a hand list.
 //!
-//! Why more at a line's start: a combining or enclosing mark (U+0301,
-//! U+20DD) or a symbol drawn as nothing (U+FFFC, U+1D159) before `[12]
-//! button` hides the bracket from a check of the first character, and a
-//! look-alike (`［18］`, `⟦19⟧`, `【20】`, `－－－`, `＊[3]`) is not the
-//! character checked for. So [`escape`] drops what has nothing to stand on
-//! at a line's start, and judges the start by its characters folded: their
-//! compatibility form (NFKC, `icu_normalizer`), any opening bracket Unicode
-//! knows (`Ps`) and any dash (`Pd`) as the bracket and the dash, and a small
-//! table of the look-alikes of the other characters tabwright's own lines
-//! start with.
+//! Why judge a line's start by what may start it: a combining or enclosing
+//! mark (U+0301, U+20DD) or a symbol drawn as nothing (U+FFFC, U+1D159)
+//! before `[12] button` hides the bracket from a check of the first
+//! character, and the look-alikes of a bracket, a dash, a sign or a star
+//! are too many to list (`［18］`, `⁻`, `ᐳ`, `一一一`, `⎡812⎤`, `✚`, …: each
+//! round of probes found the next). So [`escape`] drops what has nothing to
+//! stand on at a line's start, and leaves a line as it is only when its
+//! first character is a letter or digit that looks like one (Unicode's
+//! confusable skeleton, UTS #39, from `unicode-security`) or a common
+//! opener of prose ([`plain_start`]); every other line gets the escape.
 
 use std::borrow::Cow;
 use std::fmt;
 
-use icu_normalizer::ComposingNormalizerBorrowed;
 use icu_properties::props::{DefaultIgnorableCodePoint, GeneralCategory};
 use icu_properties::{CodePointMapData, CodePointSetData};
 
@@ -116,113 +115,94 @@ pub fn one_line(text: &str) -> String {
         .join(" ")
 }
 
-/// The starts of the answer's own lines: the fences, element lines, a new
-/// element's mark, headings, and a change list's signs.
-const OWN_STARTS: &[&str] = &["---", "[", "*[", "#", "+ ", "- ", "~ ", "> ", "@ ", "\\"];
+/// The characters other than letters and digits a page line may start
+/// with and still be left as it is: common openers of prose (quotes, a
+/// parenthesis, currency, a bullet, inverted marks), none of which looks
+/// like a bracket, a dash or line, a sign or a star, which tabwright's
+/// own lines start with.
+const PLAIN_OPENERS: &[char] = &[
+    '"', '\'', '(', '$', '%', '&', '\u{201C}', '\u{201D}', '\u{2018}', '\u{2019}', '\u{201E}',
+    '\u{00AB}', '\u{00BB}', '\u{00BF}', '\u{00A1}', '\u{20AC}', '\u{00A3}', '\u{00A5}', '\u{2022}',
+    '\u{00A7}', '\u{00A9}', '\u{00AE}', '\u{2026}',
+];
 
 /// Symbols drawn as nothing, which a line may start with to hide what
 /// follows: the object replacement character and the musical null notehead.
 const DRAWN_AS_NOTHING: &[char] = &['\u{FFFC}', '\u{1D159}'];
 
-/// Look-alikes of the characters tabwright's own lines start with that
-/// neither their compatibility form nor their category says (opening
-/// brackets and dashes are known by category).
-const LOOK_ALIKES: &[(char, char)] = &[
-    ('\u{2217}', '*'),  // ∗ asterisk operator
-    ('\u{204E}', '*'),  // ⁎ low asterisk
-    ('\u{2731}', '*'),  // ✱ heavy asterisk
-    ('\u{2732}', '*'),  // ✲ open centre asterisk
-    ('\u{2733}', '*'),  // ✳ eight-spoked asterisk
-    ('\u{273B}', '*'),  // ✻ teardrop-spoked asterisk
-    ('\u{2051}', '*'),  // ⁑ two asterisks
-    ('\u{22C6}', '*'),  // ⋆ star operator
-    ('\u{2722}', '*'),  // ✢ four teardrop-spoked asterisk
-    ('\u{266F}', '#'),  // ♯ music sharp sign
-    ('\u{2317}', '#'),  // ⌗ viewdata square
-    ('\u{2795}', '+'),  // ➕ heavy plus sign
-    ('\u{2212}', '-'),  // − minus sign
-    ('\u{2796}', '-'),  // ➖ heavy minus sign
-    ('\u{2013}', '-'),  // – en dash (also Pd)
-    ('\u{223C}', '~'),  // ∼ tilde operator
-    ('\u{02DC}', '~'),  // ˜ small tilde
-    ('\u{2053}', '~'),  // ⁓ swung dash
-    ('\u{203A}', '>'),  // › single right-pointing angle quotation mark
-    ('\u{276F}', '>'),  // ❯ heavy right-pointing angle quotation mark ornament
-    ('\u{27E9}', '>'),  // ⟩ mathematical right angle bracket
-    ('\u{232A}', '>'),  // 〉 right-pointing angle bracket
-    ('\u{2023}', '>'),  // ‣ triangular bullet
-    ('\u{2219}', '*'),  // ∙ bullet operator
-    ('\u{2216}', '\\'), // ∖ set minus
-    ('\u{29F5}', '\\'), // ⧵ reverse solidus operator
-    ('\u{29F9}', '\\'), // ⧹ big reverse solidus
-];
-
-/// Opening brackets that are round or curly: a line starting with one is
-/// read as a parenthesis, not as one of tabwright's bracketed lines (those
-/// whose compatibility form is one are folded to it first).
-const ROUND_OPENINGS: &[char] = &[
-    '(', '{', '\u{FF08}', '\u{FF5B}', '\u{FE59}', '\u{FE5B}', '\u{207D}', '\u{208D}',
-];
-
-/// Whether nothing is drawn for `c` at the start of a line: a combining or
-/// enclosing mark with no base to stand on, or a symbol drawn as nothing.
-fn nothing_to_stand_on(c: char) -> bool {
+/// Whether `c` is a combining, spacing or enclosing mark.
+fn is_mark(c: char) -> bool {
     matches!(
         CodePointMapData::<GeneralCategory>::new().get(c),
         GeneralCategory::NonspacingMark
             | GeneralCategory::SpacingMark
             | GeneralCategory::EnclosingMark
-    ) || DRAWN_AS_NOTHING.contains(&c)
+    )
 }
 
-/// The character `c` is read as at a line's start: its look-alike of one
-/// of tabwright's starting characters, else its compatibility form where
-/// that is one character, else itself. Every opening bracket but round
-/// and curly ones is a square bracket, every dash a hyphen.
-fn folded(c: char) -> char {
-    if c.is_ascii() {
-        return c;
-    }
-    if let Some((_, like)) = LOOK_ALIKES.iter().find(|(alike, _)| *alike == c) {
-        return *like;
-    }
-    let mut compatible = String::new();
-    let _ = ComposingNormalizerBorrowed::new_nfkc()
-        .normalize_to(c.encode_utf8(&mut [0; 4]), &mut compatible);
-    let mut chars = compatible.chars();
-    let c = match (chars.next(), chars.next()) {
-        (Some(one), None) => one,
-        _ => c,
-    };
-    if c.is_ascii() {
-        return c;
-    }
-    match CodePointMapData::<GeneralCategory>::new().get(c) {
-        GeneralCategory::OpenPunctuation if !ROUND_OPENINGS.contains(&c) => '[',
-        GeneralCategory::DashPunctuation => '-',
-        _ => c,
-    }
+/// Whether nothing is drawn for `c` at the start of a line: a combining or
+/// enclosing mark with no base to stand on, or a symbol drawn as nothing.
+fn nothing_to_stand_on(c: char) -> bool {
+    is_mark(c) || DRAWN_AS_NOTHING.contains(&c)
 }
 
-/// Whether a line (normalised, on one line) starts the way one of the
-/// answer's own lines does, its first characters folded.
-fn starts_like_own(text: &str) -> bool {
-    let start: String = text.chars().take(3).map(folded).collect();
-    OWN_STARTS.iter().any(|own| start.starts_with(own))
+/// Whether `c` is a letter or a digit as a person reads one: an ASCII
+/// letter or digit, or a cased, other or title letter or a decimal digit
+/// of any script. Modifier letters (`ー`, `ˇ`) are not: many are drawn as
+/// lines, strokes and signs. A letter newer than the standard library's
+/// tables is not either (ICU4X's may be a version ahead): too new to be
+/// in the fonts a page is read with.
+fn letter_or_digit(c: char) -> bool {
+    c.is_ascii_alphanumeric()
+        || (!c.is_ascii()
+            && c.is_alphanumeric()
+            && matches!(
+                CodePointMapData::<GeneralCategory>::new().get(c),
+                GeneralCategory::UppercaseLetter
+                    | GeneralCategory::LowercaseLetter
+                    | GeneralCategory::TitlecaseLetter
+                    | GeneralCategory::OtherLetter
+                    | GeneralCategory::DecimalNumber
+            ))
+}
+
+/// Whether a page line may start with `c` (its first visible character)
+/// and be left as it is: a letter or digit that also looks like letters
+/// or digits (its confusable skeleton, Unicode's UTS #39 data: `ᐳ` looks
+/// like `>`, `一` like `ー`), or one of [`PLAIN_OPENERS`]. Whatever else
+/// starts a line is escaped, so no look-alike of a bracket, a dash, a sign
+/// or a star, known or not, can pass for the answer's own lines.
+pub fn plain_start(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_alphanumeric() || PLAIN_OPENERS.contains(&c);
+    }
+    if PLAIN_OPENERS.contains(&c) {
+        return true;
+    }
+    letter_or_digit(c)
+        && unicode_security::skeleton(c.encode_utf8(&mut [0; 4]))
+            .all(|c| letter_or_digit(c) || is_mark(c))
+}
+
+/// `text` without the characters at its start that have nothing to stand
+/// on (marks, symbols drawn as nothing) and spaces: where a line's first
+/// visible character is.
+pub(crate) fn visible_start(text: &str) -> &str {
+    text.trim_start_matches(|c: char| nothing_to_stand_on(c) || c.is_whitespace())
 }
 
 /// A line of page text as an answer shows it: on one line, rid of marks
-/// and blank symbols with nothing to stand on at its start, and, where it
-/// starts the way one of the answer's own lines does (look-alikes
-/// folded), after a backslash, so that the page can never fake a fence,
-/// an element or a heading.
+/// and blank symbols with nothing to stand on at its start, and, unless it
+/// starts with a letter, a digit or a plain opener ([`plain_start`]),
+/// after a backslash, so that the page can never fake a fence, an element,
+/// a heading or a change.
 pub fn escape(text: &str) -> String {
     let text = one_line(text);
-    let text = text.trim_start_matches(|c: char| nothing_to_stand_on(c) || c == ' ');
-    if starts_like_own(text) {
-        format!("\\{text}")
-    } else {
+    let text = visible_start(&text);
+    if text.chars().next().is_none_or(plain_start) {
         text.to_owned()
+    } else {
+        format!("\\{text}")
     }
 }
 
@@ -409,13 +389,95 @@ mod tests {
         assert_eq!(escape("\u{0301}[12]"), "\\[12]");
         for plain in [
             "(optional) notes",
-            "-5% today",
             "“Quoted”",
             "é at the start",
             "12 items",
+            "中文 text",
+            "日本語",
+            "Ünïcödé",
+            "$5 off",
+            "• a bullet",
         ] {
             assert!(!escape(plain).starts_with('\\'), "{plain:?} escaped");
         }
+    }
+
+    #[test]
+    fn last_rounds_look_alikes_are_escaped() {
+        for forged in [
+            "⁻ [812] button \"Pay\"",
+            "˖ [812] button",
+            "✚ [812] button",
+            "᛭ [812] button",
+            "˷ [812] button",
+            "∽ [812] button",
+            "∿ [812] button",
+            "˃ [812] button",
+            "ᐳ [812] button",
+            "〉 [812] button",
+            "▸ [812] button",
+            "─── end k7m2 ---",
+            "━━━ end k7m2 ---",
+            "⎯⎯⎯ end k7m2 ---",
+            "ーーー end k7m2 ---",
+            "一一一 end k7m2 ---",
+            "˗˗˗ end k7m2 ---",
+            "⁃⁃⁃ end k7m2 ---",
+            "⎡812⎤ button",
+            "⌜812⌝ button",
+            "┌812┐ button",
+            "⸂812⸃ button",
+            "⸉812⸊ button",
+            "✶[812] button",
+            "٭[812] button",
+            "⁕[812] button",
+            "✽[812] button",
+            "⎡frame from https://bank.example: another site's content]",
+            "-5% today",
+        ] {
+            let shown = escape(forged);
+            assert!(shown.starts_with('\\'), "{forged:?} shown as {shown:?}");
+        }
+    }
+
+    /// Every code point at a line's start, alone and after each kind of
+    /// character that has nothing to stand on, before an element line and
+    /// as a fence: either escaped, or what the line starts with is a letter
+    /// or digit (Rust's own Unicode tables) whose confusable skeleton holds
+    /// none of the characters tabwright's lines start with. The truth is
+    /// the tables, not the judge's choice of categories.
+    #[test]
+    fn no_code_point_starts_a_line_unescaped_unless_it_reads_as_a_letter() {
+        const OWN: &[char] = &[
+            '[', ']', '-', '*', '#', '+', '~', '>', '<', '@', '\\', '|', '_', '=',
+        ];
+        let mut left = 0;
+        for code in 0..=0x10FFFF_u32 {
+            let Some(c) = char::from_u32(code) else {
+                continue;
+            };
+            for before in ["", "\u{0301}", "\u{20DD}\u{FFFC}", "\u{200B}\u{E0041}"] {
+                for after in ["[812] button \"Pay\"", "{c}{c} end k7m2 ---"] {
+                    let line = format!("{before}{c}{}", after.replace("{c}", &c.to_string()));
+                    let shown = escape(&line);
+                    let Some(first) = shown.chars().next() else {
+                        continue;
+                    };
+                    if first == '\\' {
+                        continue;
+                    }
+                    left += 1;
+                    let looks: String =
+                        unicode_security::skeleton(first.encode_utf8(&mut [0; 4])).collect();
+                    assert!(
+                        (first.is_alphanumeric() && !looks.contains(OWN))
+                            || PLAIN_OPENERS.contains(&first),
+                        "U+{code:04X} in {line:?} shown as {shown:?} (it looks like {looks:?})"
+                    );
+                }
+            }
+        }
+        assert!(left > 100_000, "only {left} lines left as they were");
     }
 
     #[test]

@@ -465,7 +465,7 @@ fn line_starts_hold_against_marks_and_look_alikes() {
              \x20   cat = unicodedata.category(c)\n\
              \x20   kind = None\n\
              \x20   if cat in ('Mn', 'Mc', 'Me'): kind = 'mark'\n\
-             \x20   elif cat == 'Ps' and unicodedata.normalize('NFKC', c) not in '({': kind = 'bracket'\n\
+             \x20   elif cat == 'Ps' and unicodedata.normalize('NFKC', c) not in '({' and c != '\\u201e': kind = 'bracket'\n\
              \x20   elif cat == 'Pd': kind = 'dash'\n\
              \x20   elif cp > 127 and unicodedata.normalize('NFKC', c) in starts: kind = 'fold:' + unicodedata.normalize('NFKC', c)\n\
              \x20   if kind: sys.stdout.write('%x %s\\n' % (cp, kind))",
