@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use chromiumoxide::cdp::browser_protocol::browser::{BrowserContextId, CancelDownloadParams};
 
-use driver_core::{Download, DownloadOutcome};
+use driver_core::{Download, DownloadOutcome, PageText};
 
 use crate::client::{Client, Event};
 use crate::registry::{ContextId, Registry, SharedRegistry, World, CONSOLE_LIMIT};
@@ -29,10 +29,10 @@ pub(crate) fn began(client: &Client, registry: &SharedRegistry, event: &Event) {
         };
         let download = Download {
             url: text("url"),
-            filename: text("suggestedFilename"),
+            filename: text("suggestedFilename").into(),
             outcome,
         };
-        tracing::info!(url = %download.url, file = %download.filename, outcome = ?download.outcome, "a download");
+        tracing::info!(url = %download.url, file = ?download.filename, outcome = ?download.outcome, "a download");
         if download.outcome == DownloadOutcome::Started {
             state.downloading.insert(guid, download.clone());
         }
@@ -185,8 +185,10 @@ fn context_of_frame(registry: &Registry, frame: &str) -> ContextId {
 /// Renames a finished download from its guid to the name the page
 /// suggested, made safe (no folders, no leading dot), never replacing a
 /// file already there ("name (2).ext").
-fn keep(dir: &Path, guid: &str, suggested: &str) -> std::io::Result<PathBuf> {
-    let name = safe_name(suggested);
+fn keep(dir: &Path, guid: &str, suggested: &PageText) -> std::io::Result<PathBuf> {
+    // The door for a page's words into a name on disk: `safe_name`.
+    #[allow(clippy::disallowed_methods)]
+    let name = safe_name(suggested.untrusted());
     let (stem, extension) = match name.rsplit_once('.') {
         Some((stem, extension)) if !stem.is_empty() => (stem.to_owned(), format!(".{extension}")),
         _ => (name.clone(), String::new()),
@@ -243,6 +245,10 @@ fn drawn_in_a_name(c: char) -> bool {
     if c.is_ascii() {
         return !c.is_ascii_control();
     }
+    // The Braille pattern with no dots is drawn blank.
+    if c == '\u{2800}' {
+        return false;
+    }
     !matches!(
         CodePointMapData::<GeneralCategory>::new().get(c),
         GeneralCategory::Control
@@ -273,5 +279,30 @@ mod tests {
         assert_eq!(safe_name("photo\u{202E}gpj.exe"), "photogpj.exe");
         assert_eq!(safe_name("a\u{0085}b\u{200B}c\u{E0041}.txt"), "abc.txt");
         assert_eq!(safe_name("résumé 中文.pdf"), "résumé 中文.pdf");
+        // Each of the characters that break a line, are not drawn or turn
+        // text around, at every place in a name.
+        for hidden in [
+            '\u{0085}',
+            '\u{000B}',
+            '\u{000C}',
+            '\u{001E}',
+            '\u{2028}',
+            '\u{2029}',
+            '\u{2800}',
+            '\u{E0049}',
+            '\u{E007F}',
+            '\u{FE0F}',
+            '\u{E0100}',
+            '\u{2066}',
+            '\u{2067}',
+            '\u{2068}',
+            '\u{2069}',
+            '\u{200E}',
+            '\u{061C}',
+            '\u{180E}',
+        ] {
+            let suggested = format!("{hidden}a{hidden}b{hidden}.txt{hidden}");
+            assert_eq!(safe_name(&suggested), "ab.txt", "U+{:04X}", hidden as u32);
+        }
     }
 }

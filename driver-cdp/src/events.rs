@@ -100,7 +100,7 @@ pub(crate) fn handle(client: &Client, registry: &SharedRegistry, event: &Event) 
         names::BROWSER_DOWNLOAD_PROGRESS => crate::downloads::progressed(client, registry, event),
         names::PAGE_JAVASCRIPT_DIALOG_OPENING => {
             let dialog = driver_core::backend::devtools::dialog_of(params);
-            tracing::info!(kind = %dialog.kind, message = %dialog.message, "a dialog opened");
+            tracing::info!(kind = %dialog.kind, message = ?dialog.message, "a dialog opened");
         }
         names::PAGE_SCREENCAST_FRAME => {
             let callback = session.and_then(|session| {
@@ -364,7 +364,11 @@ fn push_entry(registry: &SharedRegistry, session: &str, level: ConsoleLevel, mut
         text.truncate(cut);
     }
     registry.update(|registry| {
-        registry.push_console(session, |tab| ConsoleEntry { level, text, tab });
+        registry.push_console(session, |tab| ConsoleEntry {
+            level,
+            text: text.into(),
+            tab,
+        });
     });
 }
 

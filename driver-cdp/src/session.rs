@@ -282,7 +282,7 @@ impl CdpSession {
                 .filter(|tab| self.is_ours(tab))
                 .map(|tab: &TabRecord| Tab {
                     id: tab.id.clone(),
-                    title: tab.title.clone(),
+                    title: tab.title.clone().into(),
                     url: tab.url.clone(),
                     current: Some(&tab.id) == self.current.as_ref(),
                 })

@@ -5,7 +5,7 @@ use std::fmt;
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 
-use crate::{Capabilities, KeyPress, Result};
+use crate::{Capabilities, KeyPress, PageText, Result};
 
 /// One browser session, driven by one agent, one call at a time.
 ///
@@ -379,7 +379,7 @@ pub struct Tab {
     /// The backend's identifier.
     pub id: TabId,
     /// The document title (may be empty).
-    pub title: String,
+    pub title: PageText,
     /// The URL the tab shows.
     pub url: String,
     /// Whether page calls act on this tab.
@@ -516,7 +516,7 @@ pub struct Download {
     /// Where it came from.
     pub url: String,
     /// The file name the page suggested.
-    pub filename: String,
+    pub filename: PageText,
     /// What became of it, as of this report.
     pub outcome: DownloadOutcome,
 }
@@ -560,7 +560,7 @@ pub struct ConsoleEntry {
     /// How severe it is.
     pub level: ConsoleLevel,
     /// The message text (arguments joined by spaces).
-    pub text: String,
+    pub text: PageText,
     /// The tab it came from.
     pub tab: TabId,
 }
@@ -593,9 +593,9 @@ pub struct Dialog {
     /// Which function opened it.
     pub kind: DialogKind,
     /// The text the page shows in it.
-    pub message: String,
+    pub message: PageText,
     /// A prompt's pre-filled answer (empty otherwise).
-    pub default_prompt: String,
+    pub default_prompt: PageText,
 }
 
 /// Which kind of dialog is open.

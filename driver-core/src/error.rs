@@ -186,7 +186,7 @@ pub enum DriverError {
         /// Which kind.
         kind: crate::DialogKind,
         /// Its text.
-        message: String,
+        message: crate::PageText,
     },
 
     /// There is no dialog to answer.

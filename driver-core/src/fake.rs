@@ -390,7 +390,7 @@ impl BrowserSession for FakeSession {
             self.with(|state| (state.current.title.clone(), state.current.url.clone()));
         Ok(vec![Tab {
             id: TabId("fake".to_owned()),
-            title,
+            title: title.into(),
             url,
             current: true,
         }])

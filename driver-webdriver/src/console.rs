@@ -38,7 +38,7 @@ impl WdSession {
                 };
                 ConsoleEntry {
                     level,
-                    text,
+                    text: text.into(),
                     tab: tab.clone(),
                 }
             })

@@ -2,7 +2,7 @@
 
 use fantoccini::error::{CmdError, ErrorStatus};
 
-use driver_core::{Dialog, DialogKind, DriverError, Result};
+use driver_core::{Dialog, DialogKind, DriverError, PageText, Result};
 
 use crate::errors::sort;
 use crate::session::WdSession;
@@ -14,11 +14,11 @@ impl WdSession {
     /// The dialog with this text open in the current tab, as the DevTools
     /// socket heard it open (with its kind, which chromedriver does not
     /// say), if it did.
-    fn heard_dialog(&self, message: &str) -> Option<Dialog> {
+    fn heard_dialog(&self, message: &PageText) -> Option<Dialog> {
         self.relay
             .as_ref()
             .and_then(|relay| relay.dialog(&self.current))
-            .filter(|heard| heard.message == message)
+            .filter(|heard| heard.message == *message)
     }
 
     /// A call's result with the kind of the dialog that stopped it, where
@@ -48,11 +48,14 @@ impl WdSession {
         }
         match self.client.get_alert_text().await {
             // Which kind it is, the DevTools socket heard as it opened.
-            Ok(message) => Ok(Some(self.heard_dialog(&message).unwrap_or(Dialog {
-                kind: DialogKind::Unknown,
-                message,
-                default_prompt: String::new(),
-            }))),
+            Ok(message) => {
+                let message = PageText::from(message);
+                Ok(Some(self.heard_dialog(&message).unwrap_or(Dialog {
+                    kind: DialogKind::Unknown,
+                    message,
+                    default_prompt: PageText::default(),
+                })))
+            }
             Err(CmdError::Standard(error)) if error.error == ErrorStatus::NoSuchAlert => Ok(None),
             Err(error) => Err(sort(error)),
         }

@@ -109,7 +109,7 @@ pub(crate) fn sort(error: CmdError) -> DriverError {
                 ErrorStatus::NoSuchElement => DriverError::NoSuchElement { selector: message },
                 ErrorStatus::UnexpectedAlertOpen => DriverError::DialogOpen {
                     kind: DialogKind::Unknown,
-                    message: alert_text(&webdriver.data, &message),
+                    message: alert_text(&webdriver.data, &message).into(),
                 },
                 _ => DriverError::Protocol(message),
             }

@@ -488,10 +488,10 @@ fn on_event(
             let text = |key: &str| params[key].as_str().unwrap_or_default().to_owned();
             let download = Download {
                 url: text("url"),
-                filename: text("suggestedFilename"),
+                filename: text("suggestedFilename").into(),
                 outcome: DownloadOutcome::Refused,
             };
-            tracing::info!(url = %download.url, file = %download.filename, "a download refused");
+            tracing::info!(url = %download.url, file = ?download.filename, "a download refused");
             let frame = text("frameId");
             let told = {
                 let mut state = state.lock();

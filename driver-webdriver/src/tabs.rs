@@ -150,7 +150,7 @@ impl WdSession {
             tabs.push(Tab {
                 current: handle == current,
                 id: TabId(handle),
-                title,
+                title: title.into(),
                 url,
             });
         }

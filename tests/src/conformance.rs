@@ -953,7 +953,7 @@ async fn console_and_page_errors(ctx: &Ctx) -> CheckResult {
     let has = |level: ConsoleLevel, text: &str| {
         entries
             .iter()
-            .any(|entry| entry.level == level && entry.text.contains(text))
+            .any(|entry| entry.level == level && entry.text.untrusted().contains(text))
     };
     ensure!(
         has(ConsoleLevel::Info, "hello 42"),

@@ -135,7 +135,10 @@ impl Tab<'_> {
         if let Some(watch) = &self.browser.options.watch {
             // What a person watching is told the tab shows: the page's own
             // address and title, never a line of some answer's text.
-            let (mut url, mut title) = (snapshot.url.clone(), snapshot.title.clone());
+            let (mut url, mut title) = (
+                crate::page_strings::inline(&snapshot.url, 2_000),
+                crate::page_strings::inline(&snapshot.title, 500),
+            );
             self.browser.scrub(&mut url);
             self.browser.scrub(&mut title);
             watch.set_page(url, title);

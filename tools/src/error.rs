@@ -1,7 +1,7 @@
 //! [`ToolError`]: why a tool call failed, and the one sentence a model reads
 //! about it ([`ToolError::for_model`]): what happened and what to do next.
 
-use driver_core::{DialogKind, DriverError};
+use driver_core::{DialogKind, DriverError, PageText};
 use marks::{MarksError, Unsuitable};
 
 use crate::page_strings::{address, fenced, shown};
@@ -148,8 +148,8 @@ fn marks_sentence(error: &MarksError, fence: marks::Fence) -> String {
             options,
         } => format!(
             "Element {number} has no option {}; its options are: {}.",
-            wanted.iter().map(|one| shown(one)).collect::<Vec<_>>().join(" / "),
-            options.iter().map(|one| shown(one)).collect::<Vec<_>>().join(", ")
+            wanted.iter().map(shown).collect::<Vec<_>>().join(" / "),
+            options.iter().map(shown).collect::<Vec<_>>().join(", ")
         ),
         MarksError::Unsteady { number } => format!(
             "Element {number} kept moving for 2 s (an animation that did not end), so it was not pressed; wait a moment and try again, or take a snapshot."
@@ -211,7 +211,7 @@ pub(crate) fn dialog_name(kind: DialogKind) -> &'static str {
 
 /// The lines that say a dialog is open: which, what it says (the page's
 /// words, fenced), and how to answer it.
-pub(crate) fn dialog_sentence(kind: DialogKind, message: &str, fence: marks::Fence) -> String {
+pub(crate) fn dialog_sentence(kind: DialogKind, message: &PageText, fence: marks::Fence) -> String {
     format!(
         "{} is open and blocks the page. It says:\n{}\n{}\n{}\nAnswer it with dialog (accept true or false{}).",
         dialog_name(kind),

@@ -117,8 +117,8 @@ async fn an_open_dialog_stops_what_needs_the_page_only() {
         .await;
     fake.open_dialog(Dialog {
         kind: DialogKind::Confirm,
-        message: "Delete everything?".to_owned(),
-        default_prompt: String::new(),
+        message: "Delete everything?".into(),
+        default_prompt: Default::default(),
     });
     let blocked = pack.call("snapshot", json!({})).await;
     assert!(

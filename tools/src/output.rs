@@ -65,8 +65,10 @@ pub(crate) fn console_line(entry: &ConsoleEntry) -> String {
         ConsoleLevel::Error => "error",
         ConsoleLevel::PageError => "uncaught",
     };
-    let text: String = entry.text.chars().take(500).collect();
-    format!("[{level}] {}", marks::one_line(&text))
+    format!(
+        "[{level}] {}",
+        crate::page_strings::inline(&entry.text, 500)
+    )
 }
 
 /// Lines that hold page content, between this answer's fences. Each line

@@ -547,9 +547,16 @@ impl crate::pack::Pack {
         arguments: Value,
         deadline: Instant,
     ) -> (Result<String, String>, Logged) {
-        let shown_arguments = marks::cut(&arguments.to_string(), 120).into_owned();
+        // The script's arguments and the answer's first line may carry page
+        // text: on the log's one line, the answer's quoted.
+        let shown_arguments =
+            marks::cut(&marks::one_line(&arguments.to_string()), 120).into_owned();
         let refused = |why: String| {
-            let line = format!("{tool} {shown_arguments} -> refused: {why}");
+            let line = format!(
+                "{} {shown_arguments} -> refused: {}",
+                marks::quoted(tool, 60),
+                marks::one_line(&why)
+            );
             (
                 Err(why),
                 Logged {
@@ -585,7 +592,7 @@ impl crate::pack::Pack {
         let line = format!(
             "{name} {shown_arguments} -> {}{}",
             if output.is_error { "failed: " } else { "" },
-            marks::cut(first, if output.is_error { 400 } else { 160 })
+            marks::quoted(first, if output.is_error { 400 } else { 160 })
         );
         let answer = if output.is_error {
             Err(output.text)
@@ -620,7 +627,7 @@ impl crate::pack::Pack {
         )
         .await;
         let failed = |why: String| {
-            let line = format!("elements -> failed: {}", marks::cut(&why, 160));
+            let line = format!("elements -> failed: {}", marks::quoted(&why, 160));
             (
                 Err(why),
                 Logged {
@@ -641,6 +648,7 @@ impl crate::pack::Pack {
             .map(|element| {
                 let mut value = element_data(element);
                 self.scrub_strings(&mut value);
+                seen_strings(&mut value);
                 value
             })
             .collect();
@@ -649,7 +657,7 @@ impl crate::pack::Pack {
         // is the model's to know.
         for noticed in lines.iter().filter(|line| !line.is_empty()) {
             line.push_str("; ");
-            line.push_str(&marks::cut(noticed, 160));
+            line.push_str(&marks::quoted(noticed, 160));
         }
         (
             Ok(Value::Array(elements)),
@@ -670,6 +678,24 @@ impl crate::pack::Pack {
                 .for_each(|field| self.scrub_strings(field)),
             _ => {}
         }
+    }
+}
+
+/// Every string in `value` as a person sees it (`marks::page_text`), line
+/// by line: no invisible, format or line-breaking character of the page's
+/// reaches a script, which could pass it into a call's log line.
+fn seen_strings(value: &mut Value) {
+    match value {
+        Value::String(text) => {
+            let lines: Vec<String> = text
+                .split('\n')
+                .map(|line| marks::page_text(line).into_owned())
+                .collect();
+            *text = lines.join("\n");
+        }
+        Value::Array(items) => items.iter_mut().for_each(seen_strings),
+        Value::Object(fields) => fields.values_mut().for_each(seen_strings),
+        _ => {}
     }
 }
 
@@ -713,11 +739,20 @@ fn element_data(element: &marks::Element) -> Value {
 
 /// The answer's first part: how the script ended.
 fn ended_text(ended: &Ended, fence: marks::Fence) -> String {
+    // A value's lines are JSON's own (a string in them quoted, its line
+    // breakers made spaces); an error's are the script's words, which may
+    // carry page text, escaped as page lines are.
     let block = |what: &str, text: &str| {
         let cut = marks::cut(text, RETURNED_SHOWN);
         let lines: Vec<String> = cut
             .lines()
-            .map(|line| marks::page_text(line).into_owned())
+            .map(|line| {
+                if what == "value" {
+                    marks::page_text(line).into_owned()
+                } else {
+                    marks::escape(line)
+                }
+            })
             .collect();
         crate::output::fenced(
             fence,
@@ -741,7 +776,8 @@ fn ended_text(ended: &Ended, fence: marks::Fence) -> String {
             match tool {
                 // The call's failure is the log's line for it.
                 Some(tool) => format!(
-                    "The script failed{at}: a call of {tool} failed and was not caught (its answer is in the log)."
+                    "The script failed{at}: a call of {} failed and was not caught (its answer is in the log).",
+                    marks::quoted(tool, 60)
                 ),
                 None => format!("The script failed{at}; its error:\n{}", block("error", message)),
             }

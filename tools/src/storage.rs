@@ -16,6 +16,7 @@ use crate::browser::Browser;
 use crate::error::ToolError;
 use crate::options::Group;
 use crate::output::{Outcome, ToolOutput};
+use crate::page_strings::address;
 use crate::state::State;
 use crate::table::{takes, Hints, Returns, Tool};
 
@@ -224,10 +225,12 @@ impl Browser {
             if host.is_empty() || !(host == bare || host.ends_with(&format!(".{bare}"))) {
                 continue;
             }
+            // A cookie's name, domain and path are the site's strings.
             let mut line = format!(
-                "{} (domain {domain}, path {})",
-                cookie["name"].as_str().unwrap_or_default(),
-                cookie["path"].as_str().unwrap_or("/")
+                "{} (domain {}, path {})",
+                address(cookie["name"].as_str().unwrap_or_default()),
+                address(domain),
+                address(cookie["path"].as_str().unwrap_or("/"))
             );
             match cookie["expires"].as_f64() {
                 Some(expires) if cookie["session"] != true && expires > 0.0 => {
@@ -242,7 +245,7 @@ impl Browser {
                 }
             }
             if let Some(same_site) = cookie["sameSite"].as_str() {
-                let _ = write!(line, ", SameSite={same_site}");
+                let _ = write!(line, ", SameSite={}", address(same_site));
             }
             let length = cookie["value"]
                 .as_str()

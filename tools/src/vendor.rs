@@ -28,6 +28,7 @@ use tokio::sync::Mutex;
 
 use crate::output::ToolOutput;
 use crate::pack::Pack;
+use crate::page_strings::inline;
 
 /// A vendor's tool family.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -144,7 +145,7 @@ struct Known {
     /// Where the download reports were read up to.
     downloads_read: u64,
     /// Each download's id, by where it came from and its name.
-    downloads: HashMap<(String, String), String>,
+    downloads: HashMap<(String, driver_core::PageText), String>,
     next_download: u32,
 }
 
@@ -462,14 +463,14 @@ impl<'a> Executor<'a> {
                     id
                 }
             };
-            let mut title = tab.title.clone();
-            let mut url = tab.url.clone();
+            let mut title = inline(&tab.title, 500);
+            let mut url = inline(&tab.url, 2_000);
             self.pack.scrub(&mut title);
             self.pack.scrub(&mut url);
             entries.push(json!({
                 "tab_id": id,
-                "title": one_line(&title, 500),
-                "url": one_line(&url, 2_000),
+                "title": title,
+                "url": url,
                 "active": tab.current,
             }));
         }
@@ -495,7 +496,7 @@ impl<'a> Executor<'a> {
                     id
                 }
             };
-            let url = one_line(&download.url, 2_000);
+            let url = inline(&download.url, 2_000);
             changes.push(match download.outcome {
                 DownloadOutcome::Started => {
                     json!({ "type": "download_started", "download_id": id, "url": url })
@@ -767,21 +768,6 @@ fn referenced(mut output: ToolOutput) -> ToolOutput {
     }
     output.text = text;
     output
-}
-
-/// A page-chosen string on one bounded line.
-fn one_line(text: &str, limit: usize) -> String {
-    let folded: String = text
-        .chars()
-        .map(|c| {
-            if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') {
-                ' '
-            } else {
-                c
-            }
-        })
-        .collect();
-    marks::cut(&folded, limit).into_owned()
 }
 
 impl Pack {

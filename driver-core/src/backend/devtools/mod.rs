@@ -115,7 +115,7 @@ pub fn dialog_of(params: &Value) -> Dialog {
     let text = |key: &str| params[key].as_str().unwrap_or_default().to_owned();
     Dialog {
         kind,
-        message: text("message"),
-        default_prompt: text("defaultPrompt"),
+        message: text("message").into(),
+        default_prompt: text("defaultPrompt").into(),
     }
 }

@@ -399,8 +399,8 @@ mod tests {
         let opening = json!({ "type": "confirm", "message": "Sure?", "defaultPrompt": "" });
         targets.observe(&event(Some("TAB"), "Page.javascriptDialogOpening", opening));
         assert_eq!(
-            targets.dialog("TAB").map(|dialog| dialog.message.as_str()),
-            Some("Sure?")
+            targets.dialog("TAB").map(|dialog| dialog.message.clone()),
+            Some("Sure?".into())
         );
         assert_eq!(targets.dialogs_opened("TAB"), 1);
         targets.observe(&event(
