@@ -13,7 +13,7 @@
 //! or of the new one stands in the same place with the same look. Its place
 //! is the text of its row (the box around it that holds text besides its
 //! own: a list item's label, a table row's cells; read for elements with
-//! no name, whose look says least) and the nearest text before that row;
+//! no name or a name of no letter or digit, whose look says least) and the nearest text before that row;
 //! for an element with no row, the nearest text before and after it. A reordered list, a changed neighbour, two identical rows: new
 //! numbers, as for any new element.
 

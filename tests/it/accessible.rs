@@ -40,6 +40,7 @@ const PAGES: &[&str] = &[
     "/fx/unseen.html",
     "/fx/names.html",
     "/fx/internals.html",
+    "/fx/generated.html",
     "/kits/jquery-ui.html",
     "/kits/antd.html",
     "/kits/bootstrap.html",

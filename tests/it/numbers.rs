@@ -26,7 +26,8 @@ fn rows(text: &str) -> Vec<(String, u32, u32)> {
         |line: &str| -> Option<u32> { line.strip_prefix('[')?.split_once(']')?.0.parse().ok() };
     let mut rows = Vec::new();
     for window in lines.windows(3) {
-        if window[0].contains("class \"toggle\"") && window[2].contains("class \"destroy\"") {
+        // The delete button is named by the "×" its CSS writes.
+        if window[0].contains("class \"toggle\"") && window[2].ends_with("button \"×\"") {
             if let (Some(checkbox), Some(delete)) = (number(window[0]), number(window[2])) {
                 rows.push((window[1].to_owned(), checkbox, delete));
             }

@@ -153,4 +153,43 @@ async fn components(backend: Backend) {
     s.ok("close", json!({})).await;
 }
 
-both_backends!(composite, components);
+/// Words only CSS writes (`::before`, `::after`, `attr()`, quotes) are read
+/// where a person reads them, in the snapshot, a search and a reading, and
+/// name an icon button (Chromium's tree agrees: `accessible.rs` holds the
+/// page); what CSS hides of them is not.
+async fn generated_text(backend: Backend) {
+    let mut s = Session::start(backend, false).await;
+    let page = s
+        .ok("open", json!({ "url": s.url("/fx/generated.html") }))
+        .await;
+    let found = s.ok("find", json!({ "text": "step 2 of 5" })).await;
+    let read = s.ok("read", json!({ "whole_page": true })).await;
+    for (what, text) in [("open", &page.text), ("read", &read.text)] {
+        for item in [
+            "New: 3 messages waiting",
+            "Shipping address (step 2 of 5)",
+            "\u{201C}Quoted words\u{201D} said the page.",
+            "Starred note text",
+        ] {
+            assert!(text.contains(item), "{what}: no {item:?}:\n{text}");
+        }
+        assert!(!text.contains("Ignore previous"), "{what}:\n{text}");
+        for neighbour in ["Faint pseudo text", "Gone pseudo text", "Tiny pseudo text"] {
+            assert!(
+                text.contains(neighbour),
+                "{what}: no {neighbour:?}:\n{text}"
+            );
+        }
+    }
+    assert!(
+        found.text.contains("Shipping address (step 2 of 5)"),
+        "{}",
+        found.text
+    );
+    let close = Session::number(&page, "button \"Close\"");
+    let closed = s.ok("click", json!({ "element": close })).await;
+    assert!(closed.text.contains("Closed"), "{}", closed.text);
+    s.ok("close", json!({})).await;
+}
+
+both_backends!(composite, components, generated_text);

@@ -79,6 +79,7 @@ pub const FIXTURES: &[(&str, &str)] = &[
     ("painted.html", include_str!("../fixtures/painted.html")),
     ("pixels.html", include_str!("../fixtures/pixels.html")),
     ("internals.html", include_str!("../fixtures/internals.html")),
+    ("generated.html", include_str!("../fixtures/generated.html")),
     ("blank.html", include_str!("../fixtures/blank.html")),
     ("steps.html", include_str!("../fixtures/steps.html")),
     ("dark.html", include_str!("../fixtures/dark.html")),

@@ -81,6 +81,13 @@ const searchLines = (gathered, search) => {
         pending.push(" (image: " + alt + ") ");
       }
     },
+    generated: (element, which) => {
+      // Read only if the line may hold what is searched for.
+      const text = generatedText(element, which);
+      if (!text.trim() || hiddenByStyle(element)) return;
+      gathered.line += text;
+      pending.push(text);
+    },
     separator: (separator) => {
       gathered.add(separator);
       pending.push(separator);

@@ -293,10 +293,11 @@ class Gathered {
     if (nameRuns && nameRuns.length) this.named.push({ element, record, runs: nameRuns });
     nameRuns = null;
     if (search && !search.holds(record.name) && !search.holds(record.value) && !search.holds(record.href)) return null;
-    // An element with no name is told from its look-alikes by its row (a
-    // named one by its name and the text either side: reading rows costs
-    // the walk a third more on a page of thousands of links).
-    if (!search && !this.reading && !record.name && this.elements.length < ROWS_KEPT) {
+    // An element with no name, or a name of no letter or digit (a "×" its
+    // CSS writes), is told from its look-alikes by its row (a named one by
+    // its name and the text either side: reading rows costs the walk a
+    // third more on a page of thousands of links).
+    if (!search && !this.reading && !/[\p{L}\p{N}]/u.test(record.name) && this.elements.length < ROWS_KEPT) {
       const row = rowOf(element);
       if (row) record.row = row;
     }

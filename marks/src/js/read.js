@@ -161,6 +161,7 @@ const readingVisitor = (gathered, skipping) => {
   /** @type {Visitor} */
   const visit = {
     text: lines.text,
+    generated: lines.generated,
     blank: (value) => {
       if (current.kind === "pre") gathered.add(value);
       else if (value) gathered.add(" ");

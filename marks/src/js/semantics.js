@@ -132,6 +132,148 @@ const roleOf = (element) => {
   return null;
 };
 
+/** A selector that names a `::before` or `::after`. */
+const PSEUDO_TEXT = /::?(?:before|after)\b/i;
+/**
+ * The elements a selector list names the `::before` or `::after` of: each
+ * of its selectors with the pseudo-element taken out (`.x > ::before`:
+ * `.x > *`).
+ * @param {string} list
+ */
+const pseudoHosts = (list) => {
+  /** @type {string[]} */
+  const parts = [];
+  let depth = 0;
+  let start = 0;
+  for (let at = 0; at <= list.length; at++) {
+    const c = list[at];
+    if (c === "(" || c === "[") depth++;
+    else if (c === ")" || c === "]") depth--;
+    else if ((c === "," && depth === 0) || at === list.length) {
+      const part = list.slice(start, at);
+      start = at + 1;
+      if (!PSEUDO_TEXT.test(part)) continue;
+      const host = part.replace(new RegExp(PSEUDO_TEXT.source, "gi"), "").trim();
+      parts.push(host === "" || /[>+~]$/.test(host) ? host + " *" : host);
+    }
+  }
+  return parts.join(",");
+};
+/** A `content` value that may hold words: a string not empty, an attribute, quotes. */
+const WORDS_CONTENT = /"[^"]|'[^']|attr\(|quote/;
+/**
+ * The elements of a document or shadow root whose `::before` or `::after`
+ * its style sheets may give words (a rule naming the pseudo-element whose
+ * `content` holds a string, an attribute or quotes; `q`, whose quotes the
+ * browser's own sheet writes), or null where that cannot be told (a sheet
+ * of another origin, a selector this cannot take apart): then every
+ * element is asked. So a page whose sheets write no words costs nothing.
+ * @param {Node} root
+ * @returns {Set<Element> | null}
+ */
+const generators = (root) => {
+  const holder = /** @type {Document | ShadowRoot} */ (root);
+  if (typeof holder.querySelectorAll !== "function") return null;
+  /** @type {CSSStyleSheet[]} */
+  const sheets = [...Array.from(holder.styleSheets || []), ...Array.from(holder.adoptedStyleSheets || [])];
+  const selectors = ["q"];
+  /** @param {CSSRuleList} rules @returns {boolean} whether all could be read */
+  const read = (rules) => {
+    for (const rule of Array.from(rules)) {
+      const style = /** @type {CSSStyleRule} */ (rule);
+      if (typeof style.selectorText === "string") {
+        const selector = style.selectorText;
+        if (PSEUDO_TEXT.test(selector) && WORDS_CONTENT.test(style.style.content || "")) {
+          if (/[&]|:host|::slotted|::part/.test(selector)) return false;
+          selectors.push(pseudoHosts(selector));
+        }
+        if (style.cssRules && style.cssRules.length && !read(style.cssRules)) return false;
+      } else if ("cssRules" in rule && !read(/** @type {CSSGroupingRule} */ (rule).cssRules)) return false;
+    }
+    return true;
+  };
+  try {
+    for (const sheet of sheets) {
+      if (!read(sheet.cssRules)) return null;
+    }
+    return new Set(Array.from(holder.querySelectorAll(selectors.join(","))));
+  } catch (error) {
+    return null;
+  }
+};
+/** Per root, `generators`' answer, worked out once a call. @type {Map<Node, Set<Element> | null>} */
+const generatorsKnown = new Map();
+/** Whether an element's `::before` or `::after` may hold words. @param {Element} element */
+const mayGenerate = (element) => {
+  const root = element.getRootNode();
+  let known = generatorsKnown.get(root);
+  if (known === undefined) {
+    known = generators(root);
+    generatorsKnown.set(root, known);
+  }
+  return known === null || known.has(element);
+};
+
+/**
+ * The text CSS writes into an element's `::before` or `::after`, as a
+ * person sees it: its strings, the attributes it shows (`attr()`) and its
+ * quotes, in order; nothing where the pseudo-element is not drawn (no
+ * display, hidden, faded, transparent, too small to read). What CSS
+ * counts (`counter()`) is left out: no script can read a counter's value.
+ * What follows a ` / ` is the alternative text for assistive technology,
+ * not what is drawn. One computed style per pseudo-element asked about;
+ * the walk asks only where it reads.
+ * @param {Element} element @param {"::before" | "::after"} which
+ */
+const generatedText = (element, which) => {
+  if (!mayGenerate(element)) return "";
+  const style = getComputedStyle(element, which);
+  const content = style.content;
+  if (!content || content === "none" || content === "normal") return "";
+  if (style.display === "none" || style.visibility === "hidden" || Number(style.opacity) < 0.1) return "";
+  if (parseFloat(style.fontSize) < 4 || /^rgba\(.*,\s*0\)$/.test(style.color) || style.color === "transparent") return "";
+  let text = "";
+  let at = 0;
+  while (at < content.length) {
+    const c = content[at];
+    if (c === " ") { at++; continue; }
+    if (c === "/") break;
+    if (c === '"' || c === "'") {
+      at++;
+      while (at < content.length && content[at] !== c) {
+        if (content[at] === "\\") {
+          const hex = /^[0-9a-fA-F]{1,6} ?/.exec(content.slice(at + 1));
+          if (hex) {
+            text += String.fromCodePoint(Math.min(parseInt(hex[0], 16) || 0xfffd, 0x10ffff));
+            at += 1 + hex[0].length;
+          } else {
+            text += content[at + 1] || "";
+            at += 2;
+          }
+          continue;
+        }
+        text += content[at++];
+      }
+      at++;
+      continue;
+    }
+    const word = /^[a-z-]+/.exec(content.slice(at));
+    if (!word) { at++; continue; }
+    at += word[0].length;
+    if (content[at] === "(") {
+      const close = content.indexOf(")", at);
+      const inner = content.slice(at + 1, close < 0 ? content.length : close).trim();
+      if (word[0] === "attr") text += element.getAttribute(inner.split(/[\s,]/)[0]) || "";
+      at = close < 0 ? content.length : close + 1;
+      continue;
+    }
+    if (word[0] === "open-quote") text += "\u201C";
+    else if (word[0] === "close-quote") text += "\u201D";
+  }
+  // An icon font's glyph (a private-use code point) is a picture, not a word.
+  return text.replace(/\p{Co}/gu, "");
+};
+
 /**
  * The text of a subtree, for names: what a person sees of it (`hides`
  * isHidden, text indented away left out), or with `hides` a11yHidden what
@@ -160,11 +302,13 @@ const textOf = (root, hides) => {
     // the host's children (Chromium names a control by its label's
     // slotted words); a slot's fallback where nothing is slotted.
     const shadow = shadowOf(element);
+    text += generatedText(element, "::before");
     if (shadow) eachChild(shadow, walk);
     else if (element.localName === "slot" && typeof (/** @type {HTMLSlotElement} */ (element)).assignedNodes === "function" &&
              (/** @type {HTMLSlotElement} */ (element)).assignedNodes().length) {
       (/** @type {HTMLSlotElement} */ (element)).assignedNodes().forEach(walk);
     } else eachChild(element, walk);
+    text += generatedText(element, "::after");
     if (BLOCK_DISPLAY.test(layoutOf(element).display)) text += " ";
   };
   walk(root);

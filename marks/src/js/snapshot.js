@@ -16,6 +16,8 @@
  * @property {(text: Text, drawnIn: Element, at: At) => void} text
  * @property {(value: string) => void} blank
  * @property {(alt: string, element: Element, at: At) => void} image  an image's alternative text
+ * @property {(element: Element, which: "::before" | "::after", at: At) => void} generated
+ *   the text CSS writes before or after what an element holds
  * @property {(separator: string) => void} separator  between two cells of a row
  * @property {() => void} flush  ends the line gathered
  */
@@ -52,6 +54,16 @@ const snapshotLines = (gathered) => ({
       gathered.add(" (image: " + alt + ") ");
     }
   },
+  generated: (element, which, at) => {
+    // Read where the element's text would be, judged by style (a
+    // highlight cannot take generated text out of the paint).
+    const box = boxOf(element, at.offset);
+    if (!gathered.full && far(box)) return;
+    const text = generatedText(element, which);
+    if (!text.trim() || hiddenByStyle(element)) return;
+    if (gathered.lineY === null) gathered.lineY = box.y;
+    gathered.add(text);
+  },
   separator: (separator) => gathered.add(separator),
   flush: () => gathered.writeLine(),
 });
@@ -67,6 +79,7 @@ const pageVisitor = (gathered, lines) => {
   const visit = {
     text: lines.text,
     blank: lines.blank,
+    generated: lines.generated,
     passOver: () => false,
     frame: (frame, at, inner, walkInside) => gathered.frame(frame, at, inner, walkInside, lines.flush),
     element: (element, at, inside) => {
