@@ -253,7 +253,7 @@ impl Pack {
         state.call_started = started;
         let watched = self.trace.is_some() || self.browser.options.watch.is_some();
         let traced = watched.then(|| Traced {
-            arguments: arguments.clone(),
+            arguments: crate::trace::bounded(&arguments, 0),
             started: std::time::Instant::now(),
             at: std::time::SystemTime::now(),
             refusals: self.browser.driver.guard().refusals().next_seq(),
@@ -385,7 +385,7 @@ impl Pack {
             .refusals()
             .since(traced.refusals)
             .iter()
-            .map(ToString::to_string)
+            .map(|refusal| marks::cut(&refusal.to_string(), 500).into_owned())
             .collect();
         let mut step = crate::trace::Step {
             step,

@@ -27,6 +27,38 @@ pub const TRACE_FILE: &str = "trace.jsonl";
 /// line of every trace says which it was written in.
 pub const TRACE_VERSION: u64 = 1;
 
+/// The most bytes of a trace file `read_steps` reads: a longer one is
+/// refused, not read until memory runs out.
+pub const TRACE_READ_LIMIT: u64 = 256 << 20;
+
+/// The trace file of `folder`, read: opened without following a link and
+/// without waiting on a pipe, refused unless it is a regular file, and at
+/// most [`TRACE_READ_LIMIT`] bytes.
+fn read_trace_file(folder: &Path) -> std::io::Result<String> {
+    use std::io::Read;
+    let file = OpenOptions::new()
+        .read(true)
+        // A link in the last part refused; a pipe not waited on.
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(folder.join(TRACE_FILE))?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(std::io::Error::other(format!(
+            "{TRACE_FILE} is not a regular file"
+        )));
+    }
+    if meta.len() > TRACE_READ_LIMIT {
+        return Err(std::io::Error::other(format!(
+            "{TRACE_FILE} is {} MiB, more than the {} MiB a page is made of",
+            meta.len() >> 20,
+            TRACE_READ_LIMIT >> 20
+        )));
+    }
+    let mut text = String::new();
+    file.take(TRACE_READ_LIMIT).read_to_string(&mut text)?;
+    Ok(text)
+}
+
 /// One call, as the trace keeps it.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Step {
@@ -183,7 +215,7 @@ fn owner_only(path: &Path) -> std::io::Result<File> {
 /// a crash is left out). A trace of a later format than this build reads
 /// is refused, saying which it needs.
 pub fn read_steps(folder: &Path) -> std::io::Result<Vec<Step>> {
-    let text = std::fs::read_to_string(folder.join(TRACE_FILE))?;
+    let text = read_trace_file(folder)?;
     let mut lines = text.lines();
     let header: Value = lines
         .next()
@@ -192,11 +224,12 @@ pub fn read_steps(folder: &Path) -> std::io::Result<Vec<Step>> {
     match header["trace"].as_u64() {
         Some(version) if version <= TRACE_VERSION => {}
         Some(version) => {
+            // The header is the file's word: quoted, on one line, no
+            // control character reaches a terminal.
+            let writer = marks::quoted(header["tabwright"].as_str().unwrap_or("?"), 40);
             return Err(std::io::Error::other(format!(
-                "this trace is in format {version}, written by tabwright {}; this tabwright reads format {TRACE_VERSION} and older: use tabwright {} or later",
-                header["tabwright"].as_str().unwrap_or("?"),
-                header["tabwright"].as_str().unwrap_or("?")
-            )))
+                "this trace is in format {version}, written by tabwright {writer}; this tabwright reads format {TRACE_VERSION} and older: use tabwright {writer} or later"
+            )));
         }
         None => {
             return Err(std::io::Error::other(
@@ -213,9 +246,18 @@ pub fn read_steps(folder: &Path) -> std::io::Result<Vec<Step>> {
 /// its call, what the model read, its timing, refusals and console lines,
 /// and the picture after it. Everything from the page is escaped.
 pub fn page(folder: &Path) -> std::io::Result<String> {
-    let steps = read_steps(folder)?;
+    let mut steps = read_steps(folder)?;
+    // A picture is a file of the folder's own, or none: never another
+    // address (a remote one would be fetched on opening the page).
+    for step in &mut steps {
+        if let Some(picture) = step.picture.take() {
+            step.picture = own_picture(folder, &picture).then_some(picture);
+        }
+    }
     let mut html = String::from(
-        "<!doctype html><meta charset=utf-8><title>tabwright trace</title>\
+        "<!doctype html><meta charset=utf-8>\
+         <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src 'self' file:; style-src 'unsafe-inline'\">\
+         <title>tabwright trace</title>\
          <style>body{font:14px system-ui;margin:1em}\
          .strip{display:flex;gap:6px;overflow-x:auto;padding-bottom:8px}\
          .strip a{flex:none;text-align:center;font-size:12px;color:#333;text-decoration:none}\
@@ -273,7 +315,105 @@ pub fn page(folder: &Path) -> std::io::Result<String> {
     Ok(html)
 }
 
+/// The most characters of one string, items of one list or fields of one
+/// object a step's arguments keep, and how deep: a trace and a live view
+/// hold what a call was asked, bounded as an answer is.
+const ARGUMENT_STRING: usize = 2_000;
+const ARGUMENT_ITEMS: usize = 100;
+const ARGUMENT_DEPTH: usize = 16;
+
+/// A call's arguments as a trace keeps them: each string cut to
+/// [`ARGUMENT_STRING`] characters, lists and objects to
+/// [`ARGUMENT_ITEMS`] entries, nesting to [`ARGUMENT_DEPTH`] levels (what
+/// is cut says so).
+pub(crate) fn bounded(value: &Value, depth: usize) -> Value {
+    match value {
+        Value::String(text) => Value::String(marks::cut(text, ARGUMENT_STRING).into_owned()),
+        _ if depth >= ARGUMENT_DEPTH => Value::String("…".to_owned()),
+        Value::Array(items) => {
+            let mut kept: Vec<Value> = items
+                .iter()
+                .take(ARGUMENT_ITEMS)
+                .map(|item| bounded(item, depth + 1))
+                .collect();
+            if items.len() > ARGUMENT_ITEMS {
+                kept.push(Value::String(format!(
+                    "… {} more",
+                    items.len() - ARGUMENT_ITEMS
+                )));
+            }
+            Value::Array(kept)
+        }
+        Value::Object(fields) => {
+            let mut kept: serde_json::Map<String, Value> = fields
+                .iter()
+                .take(ARGUMENT_ITEMS)
+                .map(|(key, item)| (marks::cut(key, 100).into_owned(), bounded(item, depth + 1)))
+                .collect();
+            if fields.len() > ARGUMENT_ITEMS {
+                kept.insert(
+                    "…".to_owned(),
+                    Value::String(format!("{} more", fields.len() - ARGUMENT_ITEMS)),
+                );
+            }
+            Value::Object(kept)
+        }
+        other => other.clone(),
+    }
+}
+
+/// Whether `name` is a picture this folder holds itself: a plain file
+/// name (letters, digits, `.`, `-`, `_`; not starting with a dot) of an
+/// image, that is a regular file here (not a link).
+fn own_picture(folder: &Path, name: &str) -> bool {
+    let plain = !name.is_empty()
+        && name.len() <= 64
+        && !name.starts_with('.')
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'));
+    let image = [".jpg", ".jpeg", ".png", ".webp"]
+        .iter()
+        .any(|extension| name.ends_with(extension));
+    plain
+        && image
+        && std::fs::symlink_metadata(folder.join(name)).is_ok_and(|meta| meta.file_type().is_file())
+}
+
+/// Writes a session's trace page as `index.html` in its folder and
+/// answers its path. The page is written to a new file beside it (made
+/// exclusively, owner-only) and renamed over `index.html`, so a link
+/// planted there is replaced, never written through.
+pub fn write_page(folder: &Path) -> std::io::Result<PathBuf> {
+    let html = page(folder)?;
+    let path = folder.join("index.html");
+    let fresh = folder.join(format!(".index-{:016x}.html", driver_core::random_u64()));
+    let written = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(&fresh)
+        .and_then(|mut file| file.write_all(html.as_bytes()))
+        .and_then(|()| std::fs::rename(&fresh, &path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&fresh);
+    }
+    written.map(|()| path)
+}
+
+/// Text for HTML: its markup characters as entities, and what no one
+/// should see raw in a page (controls, line and format characters) folded
+/// as page text is.
 fn escape(text: &str) -> String {
+    let text: String = text
+        .chars()
+        .map(|c| match c {
+            '\n' | '\t' => c,
+            c if marks::fate(c) == marks::Fate::Kept => c,
+            _ => ' ',
+        })
+        .collect();
+    let text = text.as_str();
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -312,6 +452,134 @@ mod tests {
         .expect("a file");
         let refused = read_steps(&later).expect_err("a later format");
         assert!(refused.to_string().contains("format 99"), "{refused}");
+    }
+
+    /// A step keeps a bounded copy of its arguments, however large.
+    #[test]
+    fn arguments_are_kept_bounded() {
+        let huge = serde_json::json!({
+            "text": "x".repeat(5_000_000),
+            "list": (0..10_000).collect::<Vec<u32>>(),
+        });
+        let kept = bounded(&huge, 0).to_string();
+        assert!(kept.len() < 10_000, "{} bytes kept", kept.len());
+        let mut deep = serde_json::json!("bottom");
+        for _ in 0..200 {
+            deep = serde_json::json!([deep]);
+        }
+        assert!(bounded(&deep, 0).to_string().len() < 100);
+    }
+
+    /// A step whose fields a page or a hand wrote to attack the reader.
+    fn hostile_step(picture: &str) -> Step {
+        Step {
+            step: 1,
+            at_ms: 0,
+            tool: "open\u{1b}[2J".to_owned(),
+            arguments: serde_json::json!({ "url": "https://example.com/" }),
+            answer: "<script>alert(1)</script>\u{1b}]0;owned\u{7}".to_owned(),
+            is_error: false,
+            ms: 5,
+            picture: Some(picture.to_owned()),
+            refused: Vec::new(),
+            console: Vec::new(),
+            phases: None,
+        }
+    }
+
+    /// The page of a trace makes no request and runs nothing: a picture
+    /// that is not a file of the folder's own is left out, whatever its
+    /// form; the policy allows nothing else; no control byte is written.
+    #[test]
+    fn a_trace_page_is_inert() {
+        let root = tempfile::tempdir().expect("a folder");
+        let trace = Trace::create(root.path()).expect("a trace");
+        let own = trace.picture(1, b"jpeg bytes").expect("a picture");
+        for picture in [
+            "https://evil.example/x.png",
+            "//evil.example/x.png",
+            "javascript:alert(1)",
+            "data:image/png;base64,AAAA",
+            "../outside.png",
+            "link.png",
+            ".hidden.png",
+            own.as_str(),
+        ] {
+            trace.write(&hostile_step(picture));
+        }
+        std::os::unix::fs::symlink("/etc/hostname", trace.folder().join("link.png"))
+            .expect("a link");
+        let html = page(trace.folder()).expect("the page");
+        assert!(html.contains("Content-Security-Policy"), "{html}");
+        assert!(html.contains("default-src 'none'"), "{html}");
+        for absent in [
+            "evil",
+            "javascript:",
+            "data:image",
+            "outside",
+            "link.png",
+            ".hidden",
+            "<script>",
+            "\u{1b}",
+            "\u{7}",
+        ] {
+            assert!(!html.contains(absent), "{absent:?} in the page:\n{html}");
+        }
+        assert!(html.contains(&format!("src=\"{own}\"")), "{html}");
+    }
+
+    /// `tabwright trace` follows no link and waits on no pipe: a link
+    /// planted as `index.html` is replaced, not written through; a trace
+    /// file that is a pipe, a device or a link is refused at once; a
+    /// header's control bytes never reach a terminal.
+    #[test]
+    fn a_trace_folder_is_read_and_written_without_following() {
+        let root = tempfile::tempdir().expect("a folder");
+        let trace = Trace::create(root.path()).expect("a trace");
+        trace.write(&hostile_step("none.png"));
+        let target = root.path().join("precious.txt");
+        std::fs::write(&target, "keep me").expect("a file");
+        std::os::unix::fs::symlink(&target, trace.folder().join("index.html")).expect("a link");
+        let written = write_page(trace.folder()).expect("the page");
+        assert_eq!(std::fs::read_to_string(&target).expect("kept"), "keep me");
+        assert!(std::fs::symlink_metadata(&written)
+            .expect("the page")
+            .file_type()
+            .is_file());
+        for (name, make) in [
+            ("fifo", "mkfifo"),
+            ("zero", "link to /dev/zero"),
+            ("linked", "link to a trace"),
+        ] {
+            let folder = root.path().join(name);
+            std::fs::create_dir(&folder).expect("a folder");
+            let file = folder.join(TRACE_FILE);
+            match make {
+                "mkfifo" => {
+                    let made = std::process::Command::new("mkfifo")
+                        .arg(&file)
+                        .status()
+                        .expect("mkfifo runs");
+                    assert!(made.success());
+                }
+                "link to /dev/zero" => {
+                    std::os::unix::fs::symlink("/dev/zero", &file).expect("a link")
+                }
+                _ => std::os::unix::fs::symlink(trace.folder().join(TRACE_FILE), &file)
+                    .expect("a link"),
+            }
+            let refused = read_steps(&folder).expect_err(make);
+            assert!(!refused.to_string().is_empty(), "{make}");
+        }
+        let later = root.path().join("later");
+        std::fs::create_dir(&later).expect("a folder");
+        std::fs::write(
+            later.join(TRACE_FILE),
+            "{\"trace\": 99, \"tabwright\": \"9\\u001b[31m\"}\n",
+        )
+        .expect("a file");
+        let refused = read_steps(&later).expect_err("a later format").to_string();
+        assert!(!refused.contains('\u{1b}'), "{refused:?}");
     }
 
     /// A secret in every string of a step, in each form the guard may see

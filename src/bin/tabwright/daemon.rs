@@ -499,16 +499,28 @@ fn save_picture(image: &Value, file: Option<PathBuf>, at: usize) -> Result<PathB
         Some("image/webp") => "webp",
         _ => "png",
     };
-    let path = match file {
-        Some(path) => path,
+    let (path, mut out) = match file {
+        Some(path) => {
+            let out = std::fs::File::create(&path).map_err(|error| error.to_string())?;
+            (path, out)
+        }
+        // A name no one can guess, made new (never through a link another
+        // user planted in the shared temporary folder), owner-only.
         None => {
-            let millis = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |since| since.as_millis());
-            std::env::temp_dir().join(format!("tabwright-{millis}-{at}.{extension}"))
+            use std::os::unix::fs::OpenOptionsExt;
+            let path = std::env::temp_dir().join(format!(
+                "tabwright-{:016x}-{at}.{extension}",
+                driver_core::random_u64()
+            ));
+            let out = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .open(&path)
+                .map_err(|error| format!("cannot make {}: {error}", path.display()))?;
+            (path, out)
         }
     };
-    let mut out = std::fs::File::create(&path).map_err(|error| error.to_string())?;
     out.write_all(&data).map_err(|error| error.to_string())?;
     Ok(path)
 }

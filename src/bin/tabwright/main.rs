@@ -663,13 +663,14 @@ async fn tool_command(cli: &Cli, words: Vec<std::ffi::OsString>) -> Result<(), S
 
 /// `tabwright trace FOLDER`: a page for each session's trace in it.
 fn trace_pages(folder: &std::path::Path) -> Result<(), String> {
-    use std::os::unix::fs::OpenOptionsExt;
     let sessions: Vec<PathBuf> = if folder.join(tools::trace::TRACE_FILE).exists() {
         vec![folder.to_owned()]
     } else {
         let mut found: Vec<PathBuf> = std::fs::read_dir(folder)
             .map_err(|error| format!("cannot read {}: {error}", folder.display()))?
             .filter_map(Result::ok)
+            // A session is a folder of its own, not a link elsewhere.
+            .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_dir()))
             .map(|entry| entry.path())
             .filter(|path| path.join(tools::trace::TRACE_FILE).exists())
             .collect();
@@ -683,17 +684,12 @@ fn trace_pages(folder: &std::path::Path) -> Result<(), String> {
         ));
     }
     for session in sessions {
-        let page = tools::trace::page(&session)
-            .map_err(|error| format!("cannot read the trace in {}: {error}", session.display()))?;
-        let path = session.join("index.html");
-        let written = std::fs::OpenOptions::new()
-            .create(true)
-            .write(true)
-            .truncate(true)
-            .mode(0o600)
-            .open(&path)
-            .and_then(|mut file| std::io::Write::write_all(&mut file, page.as_bytes()));
-        written.map_err(|error| format!("cannot write {}: {error}", path.display()))?;
+        let path = tools::trace::write_page(&session).map_err(|error| {
+            format!(
+                "cannot make the page of the trace in {}: {error}",
+                session.display()
+            )
+        })?;
         println!("{}", path.display());
     }
     Ok(())
