@@ -264,3 +264,44 @@ async fn openai_batches(backend: Backend) {
 }
 
 both_backends!(anthropic_replayed, openai_batches);
+
+/// A line of `exec` input that is not UTF-8 is answered as an error, and
+/// the lines after it are read: the process and its browser go on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn exec_answers_a_line_that_is_not_utf8() {
+    let mut child = tokio::process::Command::new(binary())
+        .args(["exec", "--toolset", "browser_toolset_20260801"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("exec starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin
+        .write_all(b"{\"a\": \"\xff\xfe\"}\n{ not json\n")
+        .await
+        .expect("the lines");
+    drop(stdin);
+    let output = tokio::time::timeout(Duration::from_secs(60), child.wait_with_output())
+        .await
+        .expect("exec ends with its input")
+        .expect("exec runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let results: Vec<Value> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect();
+    assert_eq!(results.len(), 2, "{results:?}");
+    assert_eq!(results[0]["error"], "the line is not UTF-8", "{results:?}");
+    assert!(
+        results[1]["error"]
+            .as_str()
+            .is_some_and(|error| error.starts_with("the line is not JSON")),
+        "{results:?}"
+    );
+}

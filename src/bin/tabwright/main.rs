@@ -583,13 +583,21 @@ async fn exec(args: &BrowserArgs, toolset: &str, print_toolset: bool) -> Result<
         println!("{}", executor.tool_entry());
         return Ok(());
     }
-    let mut lines = tokio::io::BufReader::new(tokio::io::stdin()).lines();
+    // Lines as bytes: one that is not UTF-8 is answered, and the next read.
+    let mut lines = tokio::io::BufReader::new(tokio::io::stdin()).split(b'\n');
     let served = async {
-        while let Some(line) = lines
-            .next_line()
+        while let Some(bytes) = lines
+            .next_segment()
             .await
             .map_err(|error| format!("cannot read stdin: {error}"))?
         {
+            let Ok(line) = String::from_utf8(bytes) else {
+                println!(
+                    "{}",
+                    serde_json::json!({ "type": "error", "error": "the line is not UTF-8" })
+                );
+                continue;
+            };
             if line.trim().is_empty() {
                 continue;
             }
