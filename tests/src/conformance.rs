@@ -526,8 +526,9 @@ fn png_size(png: &[u8]) -> Option<(u32, u32)> {
     Some((width, height))
 }
 
-/// The colour of a PNG's pixel at `x`, `y`.
-fn png_pixel(png: &[u8], x: u32, y: u32) -> Result<[u8; 3], String> {
+/// A PNG decoded: its pixels (8 bits a channel), channels per pixel,
+/// width and height.
+fn decoded_png(png: &[u8]) -> Result<(Vec<u8>, usize, usize, usize), String> {
     let mut decoder = png::Decoder::new(std::io::Cursor::new(png));
     decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
     let mut reader = decoder
@@ -537,14 +538,21 @@ fn png_pixel(png: &[u8], x: u32, y: u32) -> Result<[u8; 3], String> {
     let frame = reader
         .next_frame(&mut pixels)
         .map_err(|error| format!("the PNG does not decode: {error}"))?;
-    let channels = frame.color_type.samples();
-    let at = (y as usize * frame.width as usize + x as usize) * channels;
+    Ok((
+        pixels,
+        frame.color_type.samples(),
+        frame.width as usize,
+        frame.height as usize,
+    ))
+}
+
+/// The colour of a PNG's pixel at `x`, `y`.
+fn png_pixel(png: &[u8], x: u32, y: u32) -> Result<[u8; 3], String> {
+    let (pixels, channels, width, height) = decoded_png(png)?;
+    let at = (y as usize * width + x as usize) * channels;
     match pixels.get(at..at + 3) {
         Some(&[red, green, blue]) => Ok([red, green, blue]),
-        _ => Err(format!(
-            "({x}, {y}) is outside the {}x{} PNG",
-            frame.width, frame.height
-        )),
+        _ => Err(format!("({x}, {y}) is outside the {width}x{height} PNG")),
     }
 }
 
@@ -1575,18 +1583,7 @@ async fn preloads_reach_every_document(ctx: &Ctx) -> CheckResult {
 /// The pixels of a PNG's box (`x`, `y`, width, height) that are dark:
 /// every channel below 100.
 fn dark_pixels(png: &[u8], [x, y, width, height]: [usize; 4]) -> Result<usize, String> {
-    let mut decoder = png::Decoder::new(std::io::Cursor::new(png));
-    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
-    let mut reader = decoder
-        .read_info()
-        .map_err(|error| format!("the PNG does not decode: {error}"))?;
-    let mut pixels = vec![0; reader.output_buffer_size().unwrap_or_default()];
-    let frame = reader
-        .next_frame(&mut pixels)
-        .map_err(|error| format!("the PNG does not decode: {error}"))?;
-    let channels = frame.color_type.samples();
-    let columns = frame.width as usize;
-    let rows = frame.height as usize;
+    let (pixels, channels, columns, rows) = decoded_png(png)?;
     let mut dark = 0;
     for row in y..(y + height).min(rows) {
         for column in x..(x + width).min(columns) {

@@ -147,15 +147,7 @@ async fn cast(
     // nothing the steps take out changes, which `stale` in marks finds.)
     let after_another = targets.with_targets(|targets| targets.probed_lately(tab.0, RECENT_PROBE));
     if !probe.still || after_another {
-        frames::evaluate_in(
-            socket,
-            targets,
-            tab,
-            &[],
-            World::Isolated,
-            screencast::DRAWN,
-        )
-        .await?;
+        drawn(socket, targets, tab).await?;
     }
     let marked = probe.marked;
     if marked {
@@ -283,6 +275,24 @@ fn no_frame() -> DriverError {
     )
 }
 
+/// Waits, in tabwright's world of the top document, until the page has
+/// begun a frame and handed its paint on (`screencast::DRAWN`).
+async fn drawn(
+    socket: &DevToolsSocket,
+    targets: &impl TargetsLock,
+    tab: (&str, &str),
+) -> Result<Value> {
+    frames::evaluate_in(
+        socket,
+        targets,
+        tab,
+        &[],
+        World::Isolated,
+        screencast::DRAWN,
+    )
+    .await
+}
+
 /// The viewport as the page draws it: one screencast frame once the page
 /// has begun a frame and handed its paint on, or Chrome's capture after
 /// the same wait where a live view holds the screencast.
@@ -292,17 +302,7 @@ async fn picture(
     tab: (&str, &str),
     cast_free: bool,
 ) -> Result<Vec<u8>> {
-    let drawn = async {
-        frames::evaluate_in(
-            socket,
-            targets,
-            tab,
-            &[],
-            World::Isolated,
-            screencast::DRAWN,
-        )
-        .await
-    };
+    let drawn = drawn(socket, targets, tab);
     if cast_free {
         return screencast::frame_after(socket, tab.0, json!({ "format": "png" }), drawn, false)
             .await
