@@ -193,7 +193,7 @@ pub(crate) fn visible_start(text: &str) -> &str {
 
 /// A line of page text as an answer shows it: on one line, rid of marks
 /// and blank symbols with nothing to stand on at its start, and, unless it
-/// starts with a letter, a digit or a plain opener ([`plain_start`]),
+/// starts with a letter, a digit or a plain opener (`plain_start`),
 /// after a backslash, so that the page can never fake a fence, an element,
 /// a heading or a change.
 pub fn escape(text: &str) -> String {
