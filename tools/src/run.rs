@@ -81,6 +81,8 @@ pub(crate) enum Ended {
         line: Option<u32>,
         tool: Option<String>,
     },
+    /// It returned a value that has no JSON form to show, and why.
+    Unshowable(String),
     /// A limit stopped it.
     Limit(Limit),
     /// The script could not be started (a syntax error is `Threw`).
@@ -259,7 +261,10 @@ fn execute(
             promise.finish::<rquickjs::Value<'_>>()
         });
         match outcome {
-            Ok(value) => Ended::Returned(to_json(&ctx, value)),
+            Ok(value) => match to_json(&ctx, value) {
+                Ok(json) => Ended::Returned(json),
+                Err(why) => Ended::Unshowable(why),
+            },
             Err(rquickjs::Error::WouldBlock) => Ended::Threw {
                 message: "the script waits on a promise that nothing will settle".to_owned(),
                 line: None,
@@ -346,17 +351,43 @@ fn prelude_lines(tools: &[&'static str]) -> u32 {
     u32::try_from(lines).unwrap_or(u32::MAX)
 }
 
-/// What a script returned, as JSON (`undefined` and functions as `null`).
-fn to_json<'js>(ctx: &rquickjs::Ctx<'js>, value: rquickjs::Value<'js>) -> Value {
+/// The most bytes of JSON a script's value may make.
+const RETURNED_JSON_LIMIT: usize = 1 << 20;
+
+/// What a script returned, as JSON (`undefined` and functions as `null`),
+/// or why it cannot be shown: no JSON form (a cycle, a BigInt), larger
+/// than [`RETURNED_JSON_LIMIT`], nested deeper than JSON is read here.
+fn to_json<'js>(ctx: &rquickjs::Ctx<'js>, value: rquickjs::Value<'js>) -> Result<Value, String> {
     if value.is_undefined() {
-        return Value::Null;
+        return Ok(Value::Null);
     }
-    ctx.json_stringify(value)
-        .ok()
-        .flatten()
-        .and_then(|text| text.to_string().ok())
-        .and_then(|text| serde_json::from_str(&text).ok())
-        .unwrap_or(Value::Null)
+    let text = match ctx.json_stringify(value) {
+        Ok(Some(text)) => text.to_string().map_err(|error| error.to_string())?,
+        Ok(None) => return Ok(Value::Null),
+        Err(rquickjs::Error::Exception) => {
+            let thrown = ctx.catch();
+            let why = thrown
+                .as_exception()
+                .and_then(rquickjs::Exception::message)
+                .unwrap_or_else(|| "it has no JSON form".to_owned());
+            return Err(format!("it has no JSON form ({})", marks::one_line(&why)));
+        }
+        Err(error) => return Err(error.to_string()),
+    };
+    if text.len() > RETURNED_JSON_LIMIT {
+        return Err(format!(
+            "its JSON is {} KiB, more than the {} KiB a script may return",
+            text.len() >> 10,
+            RETURNED_JSON_LIMIT >> 10
+        ));
+    }
+    serde_json::from_str(&text).map_err(|error| {
+        if error.to_string().contains("recursion limit") {
+            "it nests deeper than the 128 levels JSON is read to".to_owned()
+        } else {
+            format!("its JSON does not read back ({error})")
+        }
+    })
 }
 
 /// What the script threw, with its line where the stack says it.
@@ -647,8 +678,8 @@ impl crate::pack::Pack {
             .values()
             .map(|element| {
                 let mut value = element_data(element);
-                self.scrub_strings(&mut value);
                 seen_strings(&mut value);
+                self.scrub_strings(&mut value);
                 value
             })
             .collect();
@@ -782,6 +813,9 @@ fn ended_text(ended: &Ended, fence: marks::Fence) -> String {
                 None => format!("The script failed{at}; its error:\n{}", block("error", message)),
             }
         }
+        Ended::Unshowable(why) => format!(
+            "The script finished, but what it returned cannot be shown: {why}. Return plain data (objects, arrays, strings, numbers)."
+        ),
         Ended::Limit(limit) => limit.sentence(),
         Ended::Broken(why) => format!("The script could not run: {why}."),
     }

@@ -152,3 +152,33 @@ async fn a_cancelled_script_stops_and_the_pack_goes_on() {
     assert!(!next.is_error, "{}", next.text);
     assert!(next.text.contains("42"), "{}", next.text);
 }
+
+/// A value that cannot be written as JSON is said, with why, never read
+/// as "returned nothing".
+#[tokio::test]
+async fn a_value_without_json_says_why() {
+    let pack = coded();
+    for (script, why) in [
+        ("const a = {}; a.self = a; return a;", "no JSON form"),
+        ("return 10n;", "no JSON form"),
+        ("return 'x'.repeat(2 * 1024 * 1024);", "KiB"),
+        (
+            "let v = 1; for (let i = 0; i < 200; i++) v = [v]; return v;",
+            "128 levels",
+        ),
+    ] {
+        let answer = run(&pack, script).await;
+        assert!(answer.is_error, "{script}: {}", answer.text);
+        assert!(
+            answer.text.contains("cannot be shown") && answer.text.contains(why),
+            "{script}: {}",
+            answer.text
+        );
+    }
+    let nothing = run(&pack, "return undefined;").await;
+    assert!(
+        nothing.text.contains("returned nothing"),
+        "{}",
+        nothing.text
+    );
+}
