@@ -188,6 +188,10 @@ const generators = (root) => {
           selectors.push(pseudoHosts(selector));
         }
         if (style.cssRules && style.cssRules.length && !read(style.cssRules)) return false;
+      } else if ("styleSheet" in rule) {
+        // An imported sheet (another origin's throws, and every element is asked).
+        const imported = /** @type {CSSImportRule} */ (rule).styleSheet;
+        if (imported && !read(imported.cssRules)) return false;
       } else if ("cssRules" in rule && !read(/** @type {CSSGroupingRule} */ (rule).cssRules)) return false;
     }
     return true;
