@@ -653,6 +653,32 @@ async fn daemon_sessions(backend: Backend) {
 /// The skill file a coding agent loads: the format's front matter, the
 /// commands and rules in under 1,000 tokens, and what `tabwright skill`
 /// prints.
+/// A daemon folder others may enter, or another user's, means no daemon
+/// can be reached: the tool commands, `status` and `stop` exit 2 (as
+/// `docs/commands.md` says) and say why.
+#[tokio::test]
+async fn a_refused_daemon_folder_exits_2() {
+    use std::os::unix::fs::PermissionsExt;
+    let root = tempfile::tempdir().expect("a folder");
+    let open = root.path().join("open");
+    std::fs::create_dir(&open).expect("a folder");
+    std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o755)).expect("its mode");
+    for args in [vec!["status"], vec!["stop"], vec!["tabs"]] {
+        let output = Command::new(binary())
+            .env("TABWRIGHT_RUNTIME_DIR", &open)
+            .args(&args)
+            .output()
+            .await
+            .expect("tabwright runs");
+        let said = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {said}");
+        assert!(
+            said.contains("may be entered by other users"),
+            "{args:?}: {said}"
+        );
+    }
+}
+
 #[tokio::test]
 async fn the_skill_teaches_in_few_tokens() {
     let skill = std::fs::read_to_string(concat!(

@@ -622,6 +622,19 @@ async fn exec(args: &BrowserArgs, toolset: &str, print_toolset: bool) -> Result<
 /// What `tabwright skill` prints: the skill file coding agents load.
 const SKILL: &str = include_str!("../../../skills/tabwright/SKILL.md");
 
+/// The daemon's folder. One that is refused (another user's, or one
+/// others may enter) means no daemon can be reached: exit 2, as the docs
+/// say, not a tool's error.
+fn place_or_exit() -> daemon::Place {
+    match daemon::Place::find() {
+        Ok(place) => place,
+        Err(problem) => {
+            eprintln!("tabwright: {problem}");
+            std::process::exit(2);
+        }
+    }
+}
+
 /// Ends the process with a command's exit code (after the runtime's work
 /// is done: nothing of it is left to close).
 fn exit_with(code: u8) -> Result<(), String> {
@@ -640,7 +653,7 @@ async fn tool_command(cli: &Cli, words: Vec<std::ffi::OsString>) -> Result<(), S
         .collect();
     // The settings are checked here, before any daemon starts with them.
     cli.browser.settings(&[])?;
-    let place = daemon::Place::find()?;
+    let place = place_or_exit();
     let ask = match words.as_slice() {
         [run, path] if run == "run" && !path.trim_start().starts_with('{') => daemon::Ask::Call {
             tool: "run".to_owned(),
@@ -867,7 +880,7 @@ async fn run(cli: Cli) -> Result<(), String> {
             Some(listen) => serve_http(&cli.browser, &mcp, listen).await,
         },
         Command::Serve { idle } => {
-            let place = daemon::Place::find()?;
+            let place = place_or_exit();
             let settings = cli.browser.settings(&[])?;
             let maker = daemon::Maker {
                 browser: tabwright::Browser::new(settings.backend, settings.options),
@@ -884,7 +897,7 @@ async fn run(cli: Cli) -> Result<(), String> {
             .await
         }
         Command::Stop | Command::Status => {
-            let place = daemon::Place::find()?;
+            let place = place_or_exit();
             let ask = match cli.command {
                 Command::Stop => daemon::Ask::Stop,
                 _ => daemon::Ask::Status,
