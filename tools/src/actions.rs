@@ -414,6 +414,10 @@ impl Tab<'_> {
     }
 
     pub(crate) async fn press(&mut self, args: arguments::PressArgs) -> Outcome {
+        // Counted before a key is parsed: a long text is refused at once.
+        if args.keys.split_whitespace().nth(50).is_some() {
+            return Err(ToolError::bad("press", "at most 50 keys at a time"));
+        }
         let presses = args
             .keys
             .split_whitespace()

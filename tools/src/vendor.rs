@@ -30,6 +30,11 @@ use crate::output::ToolOutput;
 use crate::pack::Pack;
 use crate::page_strings::inline;
 
+/// The most keys one `press` takes (`actions.rs` refuses more): a `key`
+/// action's text and `repeat` are checked against it before the keys are
+/// built.
+const PRESSED_AT_MOST: usize = 50;
+
 /// A vendor's tool family.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Toolset {
@@ -395,6 +400,15 @@ impl<'a> Executor<'a> {
             "type" => ("type".to_owned(), json!({ "text": text("text") })),
             "key" => {
                 let repeat = input["repeat"].as_u64().unwrap_or(1).clamp(1, 100);
+                let chords = input["text"]
+                    .as_str()
+                    .map_or(0, |keys| keys.split_whitespace().count());
+                // Checked before the repeated text is built.
+                if chords.saturating_mul(usize::try_from(repeat).unwrap_or(1)) > PRESSED_AT_MOST {
+                    return Err(format!(
+                        "key: {chords} keys repeated {repeat} times is more than the {PRESSED_AT_MOST} keys one call presses; send fewer."
+                    ));
+                }
                 let keys = vec![text("text"); usize::try_from(repeat).unwrap_or(1)].join(" ");
                 ("press".to_owned(), json!({ "keys": keys }))
             }
@@ -807,6 +821,25 @@ mod tests {
             ));
         }
         table
+    }
+
+    /// A `key` action whose keys and `repeat` make more than one call
+    /// presses is refused before its text is built.
+    #[tokio::test]
+    async fn a_key_repeated_past_the_limit_is_refused_first() {
+        let (pack, _) = crate::fake_tests::pack_with(crate::PackOptions::default());
+        let executor = super::Executor::new(&pack, super::Toolset::AnthropicBrowser);
+        let long = "a ".repeat(1_000_000);
+        for input in [
+            serde_json::json!({ "text": "a b c d e f g h i j", "repeat": 100 }),
+            serde_json::json!({ "text": long }),
+        ] {
+            let result = executor
+                .execute(&serde_json::json!({ "type": "tool_use", "id": "t", "name": "key", "input": input }))
+                .await;
+            assert_eq!(result["is_error"], true, "{result}");
+            assert!(result.to_string().contains("50 keys"), "{result}");
+        }
     }
 
     #[test]
