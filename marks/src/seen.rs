@@ -253,6 +253,7 @@ pub(crate) async fn judge(
     }
     if !runs.is_empty() || !ghosts.is_empty() {
         pictured(driver, walks, viewport, (&runs, &ghosts), &mut verdicts).await?;
+        confirm_hidden(driver, walks, viewport, &runs, &mut verdicts).await;
     }
     let mut memory = memory.lock();
     memory.keep_only(walks);
@@ -260,6 +261,50 @@ pub(crate) async fn judge(
         memory.keep(walk, verdict);
     }
     Ok(verdicts)
+}
+
+/// Pictures the runs of `runs` that `verdicts` found hidden once more, by
+/// themselves, and keeps hidden only those this probe finds hidden too. A
+/// picture taken while the page was still drawing (a busy machine, a
+/// frame begun before the text was painted) shows nothing change, and
+/// what a person does see must not be left out for it; hidden text is
+/// rare, so the second probe costs only where some is. A run that moved
+/// between the pictures goes by its style; one the second probe cannot
+/// picture stays as the first found it.
+async fn confirm_hidden(
+    driver: &dyn Driver,
+    walks: &[Walked<'_>],
+    viewport: (f64, f64),
+    runs: &[Candidate<'_>],
+    verdicts: &mut [Verdict],
+) {
+    let found: Vec<Candidate<'_>> = runs
+        .iter()
+        .filter(|(walk, index, _)| verdicts[*walk].hidden.contains(index))
+        .copied()
+        .collect();
+    if found.is_empty() {
+        return;
+    }
+    let mut again = vec![Verdict::default(); walks.len()];
+    if pictured(driver, walks, viewport, (&found, &[]), &mut again)
+        .await
+        .is_err()
+    {
+        return;
+    }
+    for &(walk, index, _) in &found {
+        if again[walk].hidden.contains(&index) {
+            continue;
+        }
+        verdicts[walk].hidden.retain(|hidden| *hidden != index);
+        if again[walk].undecided.contains(&index) {
+            verdicts[walk].undecided.push(index);
+        }
+        if again[walk].placed.contains(&index) {
+            verdicts[walk].placed.push(index);
+        }
+    }
 }
 
 /// Judges `runs` (each with its walk and its index there) by pictures,
