@@ -28,11 +28,11 @@ pub(crate) fn began(client: &Client, registry: &SharedRegistry, event: &Event) {
             DownloadOutcome::Refused
         };
         let download = Download {
-            url: text("url"),
+            url: text("url").into(),
             filename: text("suggestedFilename").into(),
             outcome,
         };
-        tracing::info!(url = %download.url, file = ?download.filename, outcome = ?download.outcome, "a download");
+        tracing::info!(url = ?download.url, file = ?download.filename, outcome = ?download.outcome, "a download");
         if download.outcome == DownloadOutcome::Started {
             state.downloading.insert(guid, download.clone());
         }
@@ -187,7 +187,6 @@ fn context_of_frame(registry: &Registry, frame: &str) -> ContextId {
 /// file already there ("name (2).ext").
 fn keep(dir: &Path, guid: &str, suggested: &PageText) -> std::io::Result<PathBuf> {
     // The door for a page's words into a name on disk: `safe_name`.
-    #[allow(clippy::disallowed_methods)]
     let name = safe_name(suggested.untrusted());
     let (stem, extension) = match name.rsplit_once('.') {
         Some((stem, extension)) if !stem.is_empty() => (stem.to_owned(), format!(".{extension}")),

@@ -72,7 +72,7 @@ impl<'a> Page<'a> {
             // No new document: a same-document (fragment) navigation.
             None => Ok(Navigation {
                 status: None,
-                url: self.current_url().await?,
+                url: self.current_url().await?.into(),
             }),
         }
     }
@@ -352,7 +352,10 @@ async fn wait_for_load(
                     );
                     if params["type"] == "BackForwardCacheRestore" {
                         // A page restored whole fires no load event.
-                        return Ok(Navigation { status: None, url });
+                        return Ok(Navigation {
+                            status: None,
+                            url: url.into(),
+                        });
                     }
                     committed = Some((id.to_owned(), url));
                 }
@@ -360,7 +363,7 @@ async fn wait_for_load(
             names::PAGE_NAVIGATED_WITHIN_DOCUMENT if committed.is_none() && loader.is_none() => {
                 return Ok(Navigation {
                     status: None,
-                    url: params["url"].as_str().unwrap_or_default().to_owned(),
+                    url: params["url"].as_str().unwrap_or_default().into(),
                 });
             }
             names::PAGE_LOAD_EVENT_FIRED => {
@@ -372,7 +375,7 @@ async fn wait_for_load(
                         .map(|(_, status)| *status);
                     return Ok(Navigation {
                         status,
-                        url: url.clone(),
+                        url: url.clone().into(),
                     });
                 }
             }

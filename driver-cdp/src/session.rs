@@ -283,7 +283,7 @@ impl CdpSession {
                 .map(|tab: &TabRecord| Tab {
                     id: tab.id.clone(),
                     title: tab.title.clone().into(),
-                    url: tab.url.clone(),
+                    url: tab.url.clone().into(),
                     current: Some(&tab.id) == self.current.as_ref(),
                 })
                 .collect()

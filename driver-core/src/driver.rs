@@ -360,7 +360,7 @@ pub struct Navigation {
     /// (`about:blank` and history entries restored from cache may have none).
     pub status: Option<u16>,
     /// The URL the tab shows after redirects.
-    pub url: String,
+    pub url: PageText,
 }
 
 /// A backend's identifier for a tab: stable while the tab lives.
@@ -381,7 +381,7 @@ pub struct Tab {
     /// The document title (may be empty).
     pub title: PageText,
     /// The URL the tab shows.
-    pub url: String,
+    pub url: PageText,
     /// Whether page calls act on this tab.
     pub current: bool,
 }
@@ -514,7 +514,7 @@ pub struct Request {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Download {
     /// Where it came from.
-    pub url: String,
+    pub url: PageText,
     /// The file name the page suggested.
     pub filename: PageText,
     /// What became of it, as of this report.

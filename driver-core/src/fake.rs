@@ -195,7 +195,7 @@ impl FakeSession {
     fn here(&self) -> Navigation {
         Navigation {
             status: Some(200),
-            url: self.with(|state| state.current.url.clone()),
+            url: self.with(|state| state.current.url.clone()).into(),
         }
     }
 
@@ -391,7 +391,7 @@ impl BrowserSession for FakeSession {
         Ok(vec![Tab {
             id: TabId("fake".to_owned()),
             title: title.into(),
-            url,
+            url: url.into(),
             current: true,
         }])
     }

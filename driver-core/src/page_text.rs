@@ -59,6 +59,12 @@ impl PartialEq<str> for PageText {
     }
 }
 
+impl PartialEq<String> for PageText {
+    fn eq(&self, other: &String) -> bool {
+        self.0 == *other
+    }
+}
+
 impl PartialEq<&str> for PageText {
     fn eq(&self, other: &&str) -> bool {
         self.0 == *other

@@ -92,7 +92,10 @@ impl WdSession {
                     .and_then(|index| history["entries"][index]["url"].as_str())
                     .unwrap_or_default()
                     .to_owned();
-                return Ok(Navigation { status: None, url });
+                return Ok(Navigation {
+                    status: None,
+                    url: url.into(),
+                });
             }
             other => other?,
         };
@@ -102,7 +105,7 @@ impl WdSession {
             .map(|status| status as u16);
         Ok(Navigation {
             status,
-            url: found[0].as_str().unwrap_or_default().to_owned(),
+            url: found[0].as_str().unwrap_or_default().into(),
         })
     }
 
@@ -151,7 +154,7 @@ impl WdSession {
             return Err(nowhere());
         }
         let arrived = self.arrived().await?;
-        if delta < 0 && is_start_page(&arrived.url) {
+        if delta < 0 && is_start_page(arrived.url.untrusted()) {
             self.client.forward().await.map_err(sort)?;
             return Err(nowhere());
         }

@@ -487,11 +487,11 @@ fn on_event(
         names::BROWSER_DOWNLOAD_WILL_BEGIN => {
             let text = |key: &str| params[key].as_str().unwrap_or_default().to_owned();
             let download = Download {
-                url: text("url"),
+                url: text("url").into(),
                 filename: text("suggestedFilename").into(),
                 outcome: DownloadOutcome::Refused,
             };
-            tracing::info!(url = %download.url, file = ?download.filename, "a download refused");
+            tracing::info!(url = ?download.url, file = ?download.filename, "a download refused");
             let frame = text("frameId");
             let told = {
                 let mut state = state.lock();

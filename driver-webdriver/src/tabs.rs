@@ -151,7 +151,7 @@ impl WdSession {
                 current: handle == current,
                 id: TabId(handle),
                 title: title.into(),
-                url,
+                url: url.into(),
             });
         }
         self.visit(&current).await?;

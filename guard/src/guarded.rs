@@ -147,7 +147,7 @@ impl GuardedDriver {
         };
         match result {
             Ok(navigation) if navigation.status == Some(403) => {
-                match main_document(&navigation.url) {
+                match main_document(navigation.url.untrusted()) {
                     Some(refusal) => Err(refused(refusal.target, &refusal.reason)),
                     None => Ok(navigation),
                 }

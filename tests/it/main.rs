@@ -4,8 +4,6 @@
 
 // A failed expectation in a test is a test failure: panicking is the point.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
-// Tests compare what a page wrote with what it should have.
-#![allow(clippy::disallowed_methods)]
 
 /// A scenario `async fn(Backend)` as one test per backend:
 /// `module::scenario::cdp` and `module::scenario::webdriver`.

@@ -7,10 +7,6 @@
 //! as `cargo xtask conformance` (a table of check × backend), and the
 //! benchmarks in `src/bin/bench.rs` reuse the site.
 
-// The checks compare what a page wrote with what it should have: that is
-// what `PageText::untrusted` is for.
-#![allow(clippy::disallowed_methods)]
-
 pub mod backend;
 pub mod canary;
 pub mod conformance;

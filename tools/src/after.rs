@@ -114,11 +114,12 @@ impl Tab<'_> {
             }
             Err(error) => return Err(error),
         };
-        if self.state.url.as_deref() != Some(&snapshot.url) {
+        let url = driver_core::PageText::from(snapshot.url.as_str());
+        if self.state.url.as_ref() != Some(&url) {
             if self.state.url.is_some() {
-                lines.push(format!("The URL changed: now {}.", address(&snapshot.url)));
+                lines.push(format!("The URL changed: now {}.", address(&url)));
             }
-            self.state.url = Some(snapshot.url.clone());
+            self.state.url = Some(url);
         }
         lines.push(String::new());
         let rendering = std::time::Instant::now();
@@ -288,9 +289,10 @@ impl Tab<'_> {
         let mut snapshot = snapshot;
         // The page knows its own status whatever navigated to it; the pack's
         // record of what it opened covers a page that does not say.
-        snapshot.status = snapshot
-            .status
-            .or_else(|| self.state.statuses.get(&snapshot.url).copied());
+        snapshot.status = snapshot.status.or_else(|| {
+            let url = driver_core::PageText::from(snapshot.url.as_str());
+            self.state.statuses.get(&url).copied()
+        });
         Ok(Some(snapshot))
     }
 
@@ -348,8 +350,8 @@ impl Tab<'_> {
             .eval_isolated(&[], "location.href")
             .await
         {
-            let url = url.as_str().unwrap_or_default().to_owned();
-            if self.state.url.as_deref() != Some(url.as_str()) {
+            let url = driver_core::PageText::from(url.as_str().unwrap_or_default());
+            if self.state.url.as_ref() != Some(&url) {
                 lines.push(format!("Now at {}.", address(&url)));
                 self.state.url = Some(url);
             }
@@ -541,7 +543,7 @@ impl Tab<'_> {
             let unsettled = tabs.iter().any(|tab| {
                 !self.state.tabs.is_empty()
                     && !self.state.tabs.contains(&tab.id)
-                    && matches!(tab.url.as_str(), "" | "about:blank")
+                    && (tab.url.is_empty() || tab.url == "about:blank")
             });
             if !unsettled || tokio::time::Instant::now() >= deadline {
                 return Ok(tabs);

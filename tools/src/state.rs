@@ -21,9 +21,9 @@ pub(crate) struct State {
     /// The tabs after the previous call, oldest first.
     pub(crate) tabs: Vec<TabId>,
     /// The URL of the last page shown.
-    pub(crate) url: Option<String>,
+    pub(crate) url: Option<driver_core::PageText>,
     /// HTTP statuses of the documents the pack navigated to, by URL.
-    pub(crate) statuses: HashMap<String, u16>,
+    pub(crate) statuses: HashMap<driver_core::PageText, u16>,
     /// A dialog was reported open and not yet answered.
     pub(crate) dialog_open: bool,
     /// What the model last read of each tab's page, for change lists.

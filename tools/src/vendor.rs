@@ -150,7 +150,7 @@ struct Known {
     /// Where the download reports were read up to.
     downloads_read: u64,
     /// Each download's id, by where it came from and its name.
-    downloads: HashMap<(String, driver_core::PageText), String>,
+    downloads: HashMap<(driver_core::PageText, driver_core::PageText), String>,
     next_download: u32,
 }
 
