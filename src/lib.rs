@@ -15,7 +15,8 @@
 //!
 //! let browser = tabwright::browser(Backend::Cdp, Options::default(), Policy::default());
 //! let page = browser.navigate("https://example.com/").await?;
-//! println!("HTTP {:?} at {}", page.status, page.url);
+//! // The URL is the page's word: `untrusted` when it is not shown to a model.
+//! println!("HTTP {:?} at {}", page.status, page.url.untrusted());
 //! // Refused before the browser is even asked:
 //! assert!(browser.navigate("http://169.254.169.254/").await.unwrap_err().is_refused());
 //! browser.close().await?;

@@ -10,7 +10,7 @@
 //! # async fn run() -> Result<(), DriverError> {
 //! let driver = CdpDriver::new(Options::default());
 //! let page = driver.navigate("https://example.com/").await?;
-//! println!("{} answered {:?}", page.url, page.status);
+//! println!("{} answered {:?}", page.url.untrusted(), page.status);
 //! driver.close().await?;
 //! # Ok(()) }
 //! ```
