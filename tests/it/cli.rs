@@ -653,6 +653,26 @@ async fn daemon_sessions(backend: Backend) {
 /// The skill file a coding agent loads: the format's front matter, the
 /// commands and rules in under 1,000 tokens, and what `tabwright skill`
 /// prints.
+/// Flags written after a tool command's words (as people and coding agents
+/// write them) are read as the command's settings, and the daemon it
+/// starts runs with them: the next command with the same flags is served
+/// by it, not refused as another daemon's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn flags_after_a_tool_command_are_its_settings() {
+    let site = Site::with_fixtures().await;
+    let daemon = Daemon::new();
+    let origin = site.origin();
+    let page = site.url("/fx/todo.html");
+    let opened = daemon
+        .ok(&["open", &page, "--allow-origin", &origin, "--caps", "core"])
+        .await;
+    assert!(opened.contains("What needs to be done?"), "{opened}");
+    let again = daemon
+        .ok(&["snapshot", "--allow-origin", &origin, "--caps", "core"])
+        .await;
+    assert!(again.contains("What needs to be done?"), "{again}");
+}
+
 /// A daemon folder others may enter, or another user's, means no daemon
 /// can be reached: the tool commands, `status` and `stop` exit 2 (as
 /// `docs/commands.md` says) and say why.

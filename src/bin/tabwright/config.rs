@@ -29,6 +29,63 @@ pub fn with_settings(
     with_settings_from(command, argv, |name| std::env::var(name).ok())
 }
 
+/// A tool's command with global flags written after its words
+/// (`tabwright open URL --allow-origin X`, as people and coding agents
+/// write them), with those flags moved before the command's name, where
+/// clap reads them. Only flags the top level knows move, each with its
+/// value; after a bare `--`, everything is the command's own words. Any
+/// other command line is given back as it is.
+pub fn hoist_tool_flags(command: &clap::Command, argv: Vec<OsString>) -> Vec<OsString> {
+    let Ok(matches) = command.clone().try_get_matches_from(&argv) else {
+        return argv;
+    };
+    let Some((name, given)) = matches.subcommand() else {
+        return argv;
+    };
+    if command.find_subcommand(name).is_some() {
+        return argv;
+    }
+    let words = 1 + given.get_many::<OsString>("").map_or(0, Iterator::count);
+    let Some(split) = argv.len().checked_sub(words) else {
+        return argv;
+    };
+    let globals: Vec<&clap::Arg> = command
+        .get_arguments()
+        .filter(|arg| {
+            arg.get_long()
+                .is_some_and(|long| !matches!(long, "help" | "version"))
+        })
+        .collect();
+    let mut head: Vec<OsString> = argv[..split].to_vec();
+    let mut own: Vec<OsString> = vec![argv[split].clone()];
+    let mut rest = argv[split + 1..].iter();
+    while let Some(word) = rest.next() {
+        let text = word.to_string_lossy();
+        if text == "--" {
+            own.push(word.clone());
+            own.extend(rest.by_ref().cloned());
+            break;
+        }
+        let flag = text
+            .strip_prefix("--")
+            .map(|flag| flag.split_once('=').map_or(flag, |(name, _)| name));
+        let Some(arg) =
+            flag.and_then(|flag| globals.iter().find(|arg| arg.get_long() == Some(flag)))
+        else {
+            own.push(word.clone());
+            continue;
+        };
+        head.push(word.clone());
+        if arg.get_action().takes_values() && !text.contains('=') {
+            if let Some(value) = rest.next() {
+                head.push(value.clone());
+            }
+        }
+    }
+    head.extend(own);
+    head
+}
+
 fn with_settings_from(
     command: &clap::Command,
     argv: Vec<OsString>,
@@ -214,6 +271,81 @@ mod tests {
 
     fn argv(words: &[&str]) -> Vec<OsString> {
         words.iter().map(OsString::from).collect()
+    }
+
+    /// Global flags written after a tool's words are read as if written
+    /// before its name; a tool's own words, and what follows `--`, stay.
+    #[test]
+    fn flags_after_a_tool_command_are_read() {
+        let command = crate::Cli::command();
+        let hoisted = |words: &[&str]| -> Vec<String> {
+            hoist_tool_flags(&command, argv(words))
+                .into_iter()
+                .map(|word| word.to_string_lossy().into_owned())
+                .collect()
+        };
+        assert_eq!(
+            hoisted(&[
+                "tabwright",
+                "open",
+                "http://x/",
+                "--allow-origin",
+                "http://x",
+                "--headed"
+            ]),
+            [
+                "tabwright",
+                "--allow-origin",
+                "http://x",
+                "--headed",
+                "open",
+                "http://x/"
+            ]
+        );
+        assert_eq!(
+            hoisted(&[
+                "tabwright",
+                "--caps",
+                "core",
+                "type",
+                "3",
+                "--caps=core,forms",
+                "hi"
+            ]),
+            [
+                "tabwright",
+                "--caps",
+                "core",
+                "--caps=core,forms",
+                "type",
+                "3",
+                "hi"
+            ]
+        );
+        assert_eq!(
+            hoisted(&["tabwright", "type", "3", "--", "--headed"]),
+            ["tabwright", "type", "3", "--", "--headed"]
+        );
+        assert_eq!(
+            hoisted(&["tabwright", "type", "3", "--not-a-flag", "--help"]),
+            ["tabwright", "type", "3", "--not-a-flag", "--help"]
+        );
+        // A command of tabwright's own is left to clap.
+        assert_eq!(
+            hoisted(&["tabwright", "mcp", "--http", "127.0.0.1:0"]),
+            ["tabwright", "mcp", "--http", "127.0.0.1:0"]
+        );
+        let cli = crate::Cli::parse_from(hoist_tool_flags(
+            &command,
+            argv(&[
+                "tabwright",
+                "open",
+                "http://x/",
+                "--allow-origin",
+                "http://x",
+            ]),
+        ));
+        assert_eq!(cli.browser.allow_origin.len(), 1);
     }
 
     #[test]

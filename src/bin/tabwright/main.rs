@@ -512,7 +512,8 @@ fn secret(spec: &str) -> Result<Secret, String> {
 fn main() {
     let argv = {
         use clap::CommandFactory;
-        match config::with_settings(&Cli::command(), std::env::args_os().collect()) {
+        let argv = config::hoist_tool_flags(&Cli::command(), std::env::args_os().collect());
+        match config::with_settings(&Cli::command(), argv) {
             Ok(argv) => argv,
             Err(problem) => {
                 eprintln!("tabwright: {problem}");
@@ -675,8 +676,15 @@ async fn tool_command(cli: &Cli, words: Vec<std::ffi::OsString>) -> Result<(), S
         ask,
     };
     // The daemon is started with this command's own flags (what comes
-    // before its words), and reads the same config and variables.
-    let argv: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    // before its words, once flags written after them are moved there),
+    // and reads the same config and variables.
+    let argv: Vec<std::ffi::OsString> = {
+        use clap::CommandFactory;
+        config::hoist_tool_flags(&Cli::command(), std::env::args_os().collect())
+            .into_iter()
+            .skip(1)
+            .collect()
+    };
     let flags = argv[..argv.len().saturating_sub(words.len())].to_vec();
     let code = daemon::command(&place, request, || daemon::spawn_daemon(&place, &flags)).await;
     exit_with(code)
