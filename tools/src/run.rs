@@ -678,8 +678,13 @@ impl crate::pack::Pack {
             .values()
             .map(|element| {
                 let mut value = element_data(element);
-                seen_strings(&mut value);
-                self.scrub_strings(&mut value);
+                // Each string as a person sees it, then scrubbed: removing
+                // an invisible character cannot join a secret's pieces
+                // after the scrub.
+                crate::trace::scrub_value(&mut value, &|text: &mut String| {
+                    *text = seen_lines(text);
+                    self.browser.scrub(text);
+                });
                 value
             })
             .collect();
@@ -698,36 +703,16 @@ impl crate::pack::Pack {
             },
         )
     }
-
-    /// Scrubs every string in `value` of the session's secrets.
-    fn scrub_strings(&self, value: &mut Value) {
-        match value {
-            Value::String(text) => self.browser.scrub(text),
-            Value::Array(items) => items.iter_mut().for_each(|item| self.scrub_strings(item)),
-            Value::Object(fields) => fields
-                .values_mut()
-                .for_each(|field| self.scrub_strings(field)),
-            _ => {}
-        }
-    }
 }
 
-/// Every string in `value` as a person sees it (`marks::page_text`), line
-/// by line: no invisible, format or line-breaking character of the page's
-/// reaches a script, which could pass it into a call's log line.
-fn seen_strings(value: &mut Value) {
-    match value {
-        Value::String(text) => {
-            let lines: Vec<String> = text
-                .split('\n')
-                .map(|line| marks::page_text(line).into_owned())
-                .collect();
-            *text = lines.join("\n");
-        }
-        Value::Array(items) => items.iter_mut().for_each(seen_strings),
-        Value::Object(fields) => fields.values_mut().for_each(seen_strings),
-        _ => {}
-    }
+/// A string as a person sees it (`marks::page_text`), line by line: no
+/// invisible, format or line-breaking character of the page's reaches a
+/// script, which could pass it into a call's log line.
+fn seen_lines(text: &str) -> String {
+    text.split('\n')
+        .map(|line| marks::page_text(line).into_owned())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// One element as a script reads it: what a snapshot line says, as fields.

@@ -121,7 +121,7 @@ impl Step {
 }
 
 /// Passes every string in `value` (keys too) through `scrub`.
-fn scrub_value(value: &mut Value, scrub: &impl Fn(&mut String)) {
+pub(crate) fn scrub_value(value: &mut Value, scrub: &impl Fn(&mut String)) {
     match value {
         Value::String(text) => scrub(text),
         Value::Array(items) => items.iter_mut().for_each(|item| scrub_value(item, scrub)),
