@@ -26,14 +26,10 @@ use driver_core::{DownloadOutcome, Driver, TabId};
 use serde_json::{json, Value};
 use tokio::sync::Mutex;
 
+use crate::actions::PRESSED_AT_MOST;
 use crate::output::ToolOutput;
 use crate::pack::Pack;
 use crate::page_strings::inline;
-
-/// The most keys one `press` takes (`actions.rs` refuses more): a `key`
-/// action's text and `repeat` are checked against it before the keys are
-/// built.
-const PRESSED_AT_MOST: usize = 50;
 
 /// A vendor's tool family.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
