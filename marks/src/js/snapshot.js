@@ -57,10 +57,11 @@ const snapshotLines = (gathered) => ({
   generated: (element, which, at) => {
     // Read where the element's text would be, judged by style (a
     // highlight cannot take generated text out of the paint).
-    const box = boxOf(element, at.offset);
-    if (!gathered.full && far(box)) return;
+    // The words first: most elements have none, and then no box is read.
     const text = generatedText(element, which);
-    if (!text.trim() || hiddenByStyle(element)) return;
+    if (!text.trim()) return;
+    const box = boxOf(element, at.offset);
+    if ((!gathered.full && far(box)) || hiddenByStyle(element)) return;
     if (gathered.lineY === null) gathered.lineY = box.y;
     gathered.add(text);
   },
