@@ -505,8 +505,13 @@ mod tests {
     use super::*;
 
     fn paragraph(parts: Vec<Part>) -> Line {
-        Line::Block(Block {
-            kind: BlockKind::P,
+        Line::Block(block(BlockKind::P, parts))
+    }
+
+    /// A block of `kind` at the top level, holding `parts`.
+    fn block(kind: BlockKind, parts: Vec<Part>) -> Block {
+        Block {
+            kind,
             level: 0,
             depth: 0,
             n: 0,
@@ -515,7 +520,7 @@ mod tests {
             col: 0,
             more: false,
             parts,
-        })
+        }
     }
 
     #[test]
@@ -564,18 +569,8 @@ mod tests {
         let elements = BTreeMap::new();
         let code = |source: &str| {
             let mut lines = Vec::new();
-            let block = Block {
-                kind: BlockKind::Pre,
-                level: 0,
-                depth: 0,
-                n: 0,
-                table: 0,
-                row: 0,
-                col: 0,
-                more: false,
-                parts: vec![Part::Text(source.into())],
-            };
-            write_block(&mut lines, &block, &elements);
+            let pre = block(BlockKind::Pre, vec![Part::Text(source.into())]);
+            write_block(&mut lines, &pre, &elements);
             lines[1..lines.len() - 1].join("\n")
         };
         assert_eq!(

@@ -38,6 +38,38 @@ fn text_of(result: &Value) -> String {
         .join("\n")
 }
 
+/// Runs an `exec` command with `input` on its stdin until it ends (within
+/// `patience`), checks it ended well, and answers its JSON result lines.
+async fn exec_results(
+    command: &mut tokio::process::Command,
+    input: &[u8],
+    patience: Duration,
+) -> Vec<Value> {
+    let mut child = command
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("exec starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(input).await.expect("the calls");
+    drop(stdin);
+    let output = tokio::time::timeout(patience, child.wait_with_output())
+        .await
+        .expect("exec ends with its input")
+        .expect("exec runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect()
+}
+
 fn state_of(result: &Value) -> Option<&Value> {
     result["content"]
         .as_array()?
@@ -57,31 +89,13 @@ async fn anthropic_replayed(backend: Backend) {
             "exec",
             "--toolset",
             "browser_toolset_20260801",
-        ])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .kill_on_drop(true);
-    let mut child = command.spawn().expect("exec starts");
-    let mut stdin = child.stdin.take().expect("stdin");
-    stdin
-        .write_all(RECORDED.replace("SITE", &site.origin()).as_bytes())
-        .await
-        .expect("the calls");
-    drop(stdin);
-    let output = tokio::time::timeout(Duration::from_secs(120), child.wait_with_output())
-        .await
-        .expect("exec ends with its input")
-        .expect("exec runs");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let results: Vec<Value> = String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .map(|line| serde_json::from_str(line).expect("a JSON line"))
-        .collect();
+        ]);
+    let results = exec_results(
+        &mut command,
+        RECORDED.replace("SITE", &site.origin()).as_bytes(),
+        Duration::from_secs(120),
+    )
+    .await;
     assert_eq!(
         results.len(),
         RECORDED.lines().count(),
@@ -269,33 +283,14 @@ both_backends!(anthropic_replayed, openai_batches);
 /// the lines after it are read: the process and its browser go on.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn exec_answers_a_line_that_is_not_utf8() {
-    let mut child = tokio::process::Command::new(binary())
-        .args(["exec", "--toolset", "browser_toolset_20260801"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("exec starts");
-    let mut stdin = child.stdin.take().expect("stdin");
-    stdin
-        .write_all(b"{\"a\": \"\xff\xfe\"}\n{ not json\n")
-        .await
-        .expect("the lines");
-    drop(stdin);
-    let output = tokio::time::timeout(Duration::from_secs(60), child.wait_with_output())
-        .await
-        .expect("exec ends with its input")
-        .expect("exec runs");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let results: Vec<Value> = String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .map(|line| serde_json::from_str(line).expect("a JSON line"))
-        .collect();
+    let mut command = tokio::process::Command::new(binary());
+    command.args(["exec", "--toolset", "browser_toolset_20260801"]);
+    let results = exec_results(
+        &mut command,
+        b"{\"a\": \"\xff\xfe\"}\n{ not json\n",
+        Duration::from_secs(60),
+    )
+    .await;
     assert_eq!(results.len(), 2, "{results:?}");
     assert_eq!(results[0]["error"], "the line is not UTF-8", "{results:?}");
     assert!(
