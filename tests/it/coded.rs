@@ -19,6 +19,7 @@ const SECRET: &str = "correct horse 42";
 async fn start(backend: Backend) -> Session {
     let pack = PackOptions {
         groups: vec![Group::Core, Group::Code, Group::Script],
+        script_engine: crate::script_engine(),
         secrets: vec![Secret {
             name: "PASSWORD".to_owned(),
             value: SECRET.to_owned(),

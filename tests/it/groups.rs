@@ -59,6 +59,7 @@ impl Folders {
     fn pack(&self) -> PackOptions {
         PackOptions {
             groups: Group::ALL.to_vec(),
+            script_engine: crate::script_engine(),
             files_dir: Some(self.files.clone()),
             output_dir: Some(self.output.clone()),
             state_dir: Some(self.state.clone()),

@@ -499,6 +499,7 @@ async fn no_look_alike_starts_a_line(backend: Backend) {
         backend,
         tools::PackOptions {
             groups: tools::Group::ALL.to_vec(),
+            script_engine: crate::script_engine(),
             state_dir: Some(folder.path().to_owned()),
             trace_dir: Some(traces.path().to_owned()),
             watch: Some(watch.clone()),

@@ -62,6 +62,7 @@ mod after;
 mod arguments;
 mod browser;
 mod emulation;
+mod engine;
 mod error;
 mod files;
 mod forms;
@@ -88,6 +89,7 @@ mod vendor;
 mod vision;
 mod watch;
 
+pub use engine::{serve_if_asked, ScriptEngine};
 pub use error::ToolError;
 pub use options::{Answers, Group, PackOptions, Secret};
 pub use output::{Image, ToolOutput};

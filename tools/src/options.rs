@@ -53,6 +53,9 @@ pub struct PackOptions {
     /// What a person watching the session sees (a live view): filled
     /// after each call. Default: none.
     pub watch: Option<std::sync::Arc<crate::Watch>>,
+    /// The program `run` starts each script's engine with. Default: this
+    /// program, whose `main` calls [`crate::serve_if_asked`] first.
+    pub script_engine: crate::ScriptEngine,
 }
 
 /// A value the model may type but never read: see [`PackOptions::secrets`].
@@ -176,6 +179,7 @@ impl Default for PackOptions {
             secrets: Vec::new(),
             trace_dir: None,
             watch: None,
+            script_engine: crate::ScriptEngine::this_program(),
         }
     }
 }

@@ -1,25 +1,25 @@
 //! The code group: `run`, a script that calls the session's tools.
 //!
-//! The script is JavaScript run by QuickJS (`rquickjs`) on a thread of its
-//! own, in a context that has the language and nothing of the host: no
-//! files, network, timers or modules. Its one way out is `tw`, an object
-//! with an async function per tool of the session (made from the tool
-//! table, so a new tool appears in scripts without code) and
+//! The script is JavaScript run by QuickJS (`rquickjs`) in a process of
+//! its own (`engine`), in a context that has the language and nothing of
+//! the host: no files, network, timers or modules. Its one way out is `tw`,
+//! an object with an async function per tool of the session (made from the
+//! tool table, so a new tool appears in scripts without code) and
 //! `tw.elements()`. Each call crosses to the pack as a message and runs
 //! there as a tool call of its own (guard, secrets, dialog rule, trace),
-//! while the script's thread waits for its answer.
+//! while the script waits for its answer.
 //!
 //! QuickJS was chosen over boa for what a sandbox needs of an engine: a
-//! memory limit and an interrupt handler (time and cancel), a start in
-//! about a millisecond, and a mature, spec-complete language.
+//! memory limit and an interrupt handler (time), a start in about a
+//! millisecond, and a mature, spec-complete language. What it cannot
+//! interrupt, the engine's process being killed ends.
 
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use tokio::sync::{mpsc, oneshot};
 
+use crate::engine::{start, Ask};
 use crate::options::Group;
 use crate::table::{takes, Tool};
 
@@ -47,30 +47,11 @@ pub(crate) const MAX_SECONDS: u32 = 300;
 pub(crate) const MAX_CALLS: u32 = 200;
 /// The most memory the script's engine may hold.
 pub(crate) const MEMORY: usize = 64 * 1024 * 1024;
-/// The deepest the script's stack may grow.
-const STACK: usize = 1024 * 1024;
 /// The most characters of what a script returns that are shown.
 pub(crate) const RETURNED_SHOWN: usize = 4_000;
 
-/// What the script's thread asks of the pack.
-pub(crate) enum Ask {
-    /// A tool call: its name and arguments, and where the answer goes
-    /// (`Err`: the call failed, with the answer's text).
-    Call {
-        tool: String,
-        arguments: Value,
-        reply: oneshot::Sender<Result<String, String>>,
-    },
-    /// The numbered elements, as JSON (`Err`: why they cannot be read).
-    Elements {
-        reply: oneshot::Sender<Result<Value, String>>,
-    },
-    /// The script is over.
-    Done(Ended),
-}
-
 /// How a script ended.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(crate) enum Ended {
     /// It returned this (JSON; `null` for nothing).
     Returned(Value),
@@ -90,12 +71,11 @@ pub(crate) enum Ended {
 }
 
 /// A limit a script hit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) enum Limit {
     Time(u32),
     Memory,
     Calls,
-    Cancelled,
 }
 
 impl Limit {
@@ -112,335 +92,8 @@ impl Limit {
             Limit::Calls => format!(
                 "The script was stopped: it made more than {MAX_CALLS} tool calls; split the work into several scripts."
             ),
-            Limit::Cancelled => "The script was stopped: the call was cancelled.".to_owned(),
         }
     }
-}
-
-/// A script running on its thread; dropping it stops the script.
-pub(crate) struct Running {
-    pub(crate) asks: mpsc::UnboundedReceiver<Ask>,
-    stop: Arc<AtomicBool>,
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::Release);
-    }
-}
-
-/// Starts `script` on a thread of its own, with `tools` as the functions
-/// of `tw`, stopped at `deadline`.
-pub(crate) fn start(
-    script: String,
-    tools: Vec<&'static str>,
-    deadline: Instant,
-    seconds: u32,
-) -> Running {
-    let (sender, asks) = mpsc::unbounded_channel();
-    let stop = Arc::new(AtomicBool::new(false));
-    let stopped = Arc::clone(&stop);
-    let spawned = std::thread::Builder::new()
-        .name("tabwright-run".to_owned())
-        .stack_size(4 * STACK)
-        .spawn({
-            let sender = sender.clone();
-            move || {
-                let ended = execute(&script, &tools, &sender, &stopped, deadline, seconds);
-                let _ = sender.send(Ask::Done(ended));
-            }
-        });
-    if let Err(error) = spawned {
-        let _ = sender.send(Ask::Done(Ended::Broken(format!(
-            "no thread could be started for it ({error})"
-        ))));
-    }
-    Running { asks, stop }
-}
-
-/// What stopped the engine, as its interrupt handler saw it.
-#[derive(Default)]
-struct Why {
-    time: AtomicBool,
-    calls: AtomicBool,
-    cancelled: AtomicBool,
-}
-
-/// Runs the script to its end, on the script's thread.
-fn execute(
-    script: &str,
-    tools: &[&'static str],
-    sender: &mpsc::UnboundedSender<Ask>,
-    stop: &Arc<AtomicBool>,
-    deadline: Instant,
-    seconds: u32,
-) -> Ended {
-    use rquickjs::{Context, Function, Runtime};
-
-    let runtime = match Runtime::new() {
-        Ok(runtime) => runtime,
-        Err(error) => return Ended::Broken(error.to_string()),
-    };
-    runtime.set_memory_limit(MEMORY);
-    runtime.set_max_stack_size(STACK);
-    let why = Arc::new(Why::default());
-    runtime.set_interrupt_handler(Some(Box::new({
-        let why = Arc::clone(&why);
-        let stop = Arc::clone(stop);
-        move || {
-            if stop.load(Ordering::Acquire) {
-                why.cancelled.store(true, Ordering::Release);
-                return true;
-            }
-            if Instant::now() >= deadline {
-                why.time.store(true, Ordering::Release);
-                return true;
-            }
-            why.calls.load(Ordering::Acquire)
-        }
-    })));
-    let context = match Context::full(&runtime) {
-        Ok(context) => context,
-        Err(error) => return Ended::Broken(error.to_string()),
-    };
-    let calls = Arc::new(AtomicU32::new(0));
-    let ended = context.with(|ctx| {
-        let call = Function::new(ctx.clone(), {
-            let sender = sender.clone();
-            let why = Arc::clone(&why);
-            move |tool: String, arguments: String| -> String {
-                if calls.fetch_add(1, Ordering::AcqRel) >= MAX_CALLS {
-                    why.calls.store(true, Ordering::Release);
-                    return reply_json(Err("the script made too many tool calls".to_owned()));
-                }
-                if tool == "elements" {
-                    let (reply, answer) = oneshot::channel();
-                    if sender.send(Ask::Elements { reply }).is_err() {
-                        return reply_json(Err(GONE.to_owned()));
-                    }
-                    return match answer.blocking_recv() {
-                        Ok(Ok(elements)) => serde_json::json!({ "ok": elements }).to_string(),
-                        Ok(Err(error)) => reply_json(Err(error)),
-                        Err(_) => reply_json(Err(GONE.to_owned())),
-                    };
-                }
-                let arguments = serde_json::from_str(&arguments).unwrap_or(Value::Null);
-                let (reply, answer) = oneshot::channel();
-                let ask = Ask::Call {
-                    tool,
-                    arguments,
-                    reply,
-                };
-                if sender.send(ask).is_err() {
-                    return reply_json(Err(GONE.to_owned()));
-                }
-                reply_json(
-                    answer
-                        .blocking_recv()
-                        .unwrap_or_else(|_| Err(GONE.to_owned())),
-                )
-            }
-        });
-        let call = match call {
-            Ok(call) => call,
-            Err(error) => return Ended::Broken(error.to_string()),
-        };
-        if let Err(error) = ctx.globals().set("__tabwright_call", call) {
-            return Ended::Broken(error.to_string());
-        }
-        let source = format!("{}\n{OPENING}{script}\n}})()", prelude(tools));
-        let mut options = rquickjs::context::EvalOptions::default();
-        options.global = true;
-        options.strict = false;
-        options.filename = Some("script".to_owned());
-        let promise: rquickjs::Result<rquickjs::Promise<'_>> =
-            ctx.eval_with_options(source, options);
-        let outcome = promise.and_then(|promise| {
-            // No timers and no I/O: the job queue alone drives the script,
-            // and it runs dry only when the script waits on nothing.
-            promise.finish::<rquickjs::Value<'_>>()
-        });
-        match outcome {
-            Ok(value) => match to_json(&ctx, value) {
-                Ok(json) => Ended::Returned(json),
-                Err(why) => Ended::Unshowable(why),
-            },
-            Err(rquickjs::Error::WouldBlock) => Ended::Threw {
-                message: "the script waits on a promise that nothing will settle".to_owned(),
-                line: None,
-                tool: None,
-            },
-            Err(rquickjs::Error::Exception) => {
-                let thrown = ctx.catch();
-                thrown_as_ended(&thrown, prelude_lines(tools))
-            }
-            Err(error) => Ended::Broken(error.to_string()),
-        }
-    });
-    // A limit shows as an exception from inside the engine; say which.
-    let limit = if why.cancelled.load(Ordering::Acquire) {
-        Some(Limit::Cancelled)
-    } else if why.calls.load(Ordering::Acquire) {
-        Some(Limit::Calls)
-    } else if why.time.load(Ordering::Acquire) || Instant::now() >= deadline {
-        // (A call the deadline stopped throws before the engine is
-        // interrupted: the time is still what ended the script.)
-        Some(Limit::Time(seconds))
-    } else {
-        match &ended {
-            Ended::Threw { message, .. } if message.contains("out of memory") => {
-                Some(Limit::Memory)
-            }
-            _ => None,
-        }
-    };
-    limit.map_or(ended, Ended::Limit)
-}
-
-/// The line the script's own text begins after: the prelude takes lines
-/// of its own, so a line the engine reports is the script's once this
-/// many are taken off.
-const OPENING: &str = "(async function () {\n";
-
-/// What a tool call answers when the pack is gone (the call cancelled).
-const GONE: &str = "the session is gone";
-
-/// The answer a tool call gives the script, as JSON text it parses.
-fn reply_json(answer: Result<String, String>) -> String {
-    match answer {
-        Ok(text) => serde_json::json!({ "ok": text }),
-        Err(text) => serde_json::json!({ "error": text }),
-    }
-    .to_string()
-}
-
-/// The JavaScript before the script: `tw`, made of the tools' names, with
-/// the bridge hidden in it and taken off the global object.
-fn prelude(tools: &[&'static str]) -> String {
-    let names = serde_json::to_string(tools).unwrap_or_else(|_| "[]".to_owned());
-    format!(
-        r#"(function (bridge) {{
-"use strict";
-const ask = (tool, args) => {{
-  if (args !== undefined && (args === null || typeof args !== "object" || Array.isArray(args))) {{
-    throw new TypeError("tw." + tool + " takes one object of arguments, as the tool does");
-  }}
-  const reply = JSON.parse(bridge(tool, JSON.stringify(args === undefined ? {{}} : args)));
-  if ("error" in reply) {{
-    const error = new Error(reply.error);
-    error.name = "ToolError";
-    error.tool = tool;
-    throw error;
-  }}
-  return reply.ok;
-}};
-const tw = {{}};
-for (const name of {names}) {{
-  tw[name] = async (args) => ask(name, args);
-}}
-tw.elements = async () => ask("elements", {{}});
-globalThis.tw = Object.freeze(tw);
-}})(globalThis.__tabwright_call);
-delete globalThis.__tabwright_call;"#
-    )
-}
-
-/// How many lines come before the script's first (see [`OPENING`]).
-fn prelude_lines(tools: &[&'static str]) -> u32 {
-    let lines = prelude(tools).lines().count() + OPENING.lines().count();
-    u32::try_from(lines).unwrap_or(u32::MAX)
-}
-
-/// The most bytes of JSON a script's value may make.
-const RETURNED_JSON_LIMIT: usize = 1 << 20;
-
-/// What a script returned, as JSON (`undefined` and functions as `null`),
-/// or why it cannot be shown: no JSON form (a cycle, a BigInt), larger
-/// than [`RETURNED_JSON_LIMIT`], nested deeper than JSON is read here.
-fn to_json<'js>(ctx: &rquickjs::Ctx<'js>, value: rquickjs::Value<'js>) -> Result<Value, String> {
-    if value.is_undefined() {
-        return Ok(Value::Null);
-    }
-    let text = match ctx.json_stringify(value) {
-        Ok(Some(text)) => text.to_string().map_err(|error| error.to_string())?,
-        Ok(None) => return Ok(Value::Null),
-        Err(rquickjs::Error::Exception) => {
-            let thrown = ctx.catch();
-            let why = thrown
-                .as_exception()
-                .and_then(rquickjs::Exception::message)
-                .unwrap_or_else(|| "it has no JSON form".to_owned());
-            return Err(format!("it has no JSON form ({})", marks::one_line(&why)));
-        }
-        Err(error) => return Err(error.to_string()),
-    };
-    if text.len() > RETURNED_JSON_LIMIT {
-        return Err(format!(
-            "its JSON is {} KiB, more than the {} KiB a script may return",
-            text.len() >> 10,
-            RETURNED_JSON_LIMIT >> 10
-        ));
-    }
-    serde_json::from_str(&text).map_err(|error| {
-        if error.to_string().contains("recursion limit") {
-            "it nests deeper than the 128 levels JSON is read to".to_owned()
-        } else {
-            format!("its JSON does not read back ({error})")
-        }
-    })
-}
-
-/// What the script threw, with its line where the stack says it.
-fn thrown_as_ended(thrown: &rquickjs::Value<'_>, before: u32) -> Ended {
-    if let Some(exception) = thrown.as_exception() {
-        let name = exception
-            .get::<_, String>("name")
-            .unwrap_or_else(|_| "Error".to_owned());
-        let message = exception.message().unwrap_or_default();
-        let line = exception
-            .stack()
-            .and_then(|stack| script_line(&stack, before));
-        let tool = (name == "ToolError")
-            .then(|| exception.get::<_, String>("tool").ok())
-            .flatten();
-        let message = if name == "Error" || name == "ToolError" {
-            message
-        } else {
-            format!("{name}: {message}")
-        };
-        return Ended::Threw {
-            message,
-            line,
-            tool,
-        };
-    }
-    let message = thrown
-        .as_string()
-        .and_then(|text| text.to_string().ok())
-        .unwrap_or_else(|| "the script threw a value that is not an Error".to_owned());
-    Ended::Threw {
-        message,
-        line: None,
-        tool: None,
-    }
-}
-
-/// The innermost frame of a stack (`at … (script:12:5)`) in the
-/// script's own text (not the prelude's `before` lines), as the script's
-/// line.
-fn script_line(stack: &str, before: u32) -> Option<u32> {
-    stack.lines().find_map(|frame| {
-        let at = frame.find("script:")? + "script:".len();
-        let digits: String = frame[at..]
-            .chars()
-            .take_while(char::is_ascii_digit)
-            .collect();
-        digits
-            .parse::<u32>()
-            .ok()?
-            .checked_sub(before)
-            .filter(|line| *line > 0)
-    })
 }
 
 /// Seconds as a deadline from now.
@@ -502,16 +155,17 @@ impl crate::pack::Pack {
         let readings = state.readings.clone();
         let shown_tab = state.shown_tab.clone();
         let url = state.url.clone();
-        let mut running = start(args.script, tools, deadline, seconds);
+        let mut running = start(
+            &self.browser.options.script_engine,
+            args.script,
+            tools,
+            deadline,
+            seconds,
+        );
         let mut log: Vec<Logged> = Vec::new();
         let ended = loop {
-            let ask = tokio::select! {
-                ask = running.asks.recv() => ask,
-                // The engine stops itself at the deadline; a second more
-                // is for a thread that cannot be reached.
-                () = tokio::time::sleep_until((deadline + Duration::from_secs(1)).into()) => None,
-            };
-            let Some(ask) = ask else {
+            // The engine ends at its deadline, killed if it must be.
+            let Some(ask) = running.asks.recv().await else {
                 break Ended::Limit(Limit::Time(seconds));
             };
             match ask {

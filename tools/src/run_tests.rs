@@ -10,9 +10,34 @@ use crate::{Group, Pack, PackOptions};
 fn coded() -> Pack {
     pack_with(PackOptions {
         groups: vec![Group::Core, Group::Code],
+        script_engine: engine(),
         ..PackOptions::default()
     })
     .0
+}
+
+/// This test binary as the scripts' engine: started again to run only
+/// [`engine_serves`], which serves.
+pub(crate) fn engine() -> crate::ScriptEngine {
+    let binary = std::env::current_exe().expect("the test binary's path");
+    crate::ScriptEngine::new(
+        binary,
+        [
+            "run_tests::engine_serves",
+            "--exact",
+            "--nocapture",
+            "--test-threads=1",
+            "-q",
+        ]
+        .map(std::ffi::OsString::from),
+    )
+}
+
+/// Serves as a script's engine when this binary was started as one (see
+/// [`engine`]); passes at once otherwise.
+#[test]
+fn engine_serves() {
+    crate::serve_if_asked();
 }
 
 async fn run(pack: &Pack, script: &str) -> crate::ToolOutput {
@@ -181,4 +206,99 @@ async fn a_value_without_json_says_why() {
         "{}",
         nothing.text
     );
+}
+
+/// The engines of this test process still running (not yet reaped ones
+/// hold nothing): children whose command line names [`engine_serves`].
+fn engines_running() -> Vec<String> {
+    let me = std::process::id().to_string();
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let path = entry.path();
+        let Ok(status) = std::fs::read_to_string(path.join("status")) else {
+            continue;
+        };
+        let field = |name: &str| {
+            status
+                .lines()
+                .find_map(|line| line.strip_prefix(name))
+                .map(str::trim)
+                .unwrap_or_default()
+                .to_owned()
+        };
+        let command = std::fs::read(path.join("cmdline")).unwrap_or_default();
+        let command = String::from_utf8_lossy(&command);
+        if field("PPid:") == me
+            && !field("State:").starts_with('Z')
+            && command.contains("engine_serves")
+        {
+            found.push(format!("{} {}", path.display(), field("State:")));
+        }
+    }
+    // (Before engines had processes, a script's thread outlived it here.)
+    for task in std::fs::read_dir("/proc/self/task")
+        .into_iter()
+        .flatten()
+        .flatten()
+    {
+        let name = std::fs::read_to_string(task.path().join("comm")).unwrap_or_default();
+        if name.trim() == "tabwright-run" {
+            found.push(format!("thread {}", task.path().display()));
+        }
+    }
+    found
+}
+
+/// Loops the engine cannot interrupt (a promise storm keeps its job
+/// queue full; built-ins loop in C without asking) end at the deadline,
+/// on cancel too, and nothing of them runs afterwards.
+#[tokio::test]
+async fn what_the_engine_cannot_interrupt_ends_with_its_process() {
+    let pack = coded();
+    for script in [
+        "const f = () => { Promise.resolve().then(f); Promise.resolve().then(f); }; f(); await new Promise(() => {});",
+        "Array.prototype.reverse.call({length: 2 ** 53 - 1});",
+        "Array.prototype.copyWithin.call({length: 2 ** 53 - 1}, 0, 1);",
+        "Array.prototype.fill.call({length: 2 ** 53 - 1}, 0);",
+        "Array.prototype.indexOf.call({length: 2 ** 53 - 1}, 1);",
+    ] {
+        let started = std::time::Instant::now();
+        let answer = pack
+            .call("run", json!({ "script": script, "timeout": 1 }))
+            .await;
+        assert!(answer.is_error, "{script}: {}", answer.text);
+        assert!(
+            answer.text.contains("ran longer than its 1 s")
+                || answer.text.contains("more than 64 MiB"),
+            "{script}: {}",
+            answer.text
+        );
+        // (Bounded, not timed: a loaded machine may take a while.)
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(20),
+            "{script}: {:?}",
+            started.elapsed()
+        );
+        assert_eq!(engines_running(), Vec::<String>::new(), "{script}");
+    }
+    let cancelled = pack
+        .call_until(
+            "run",
+            json!({ "script": "Array.prototype.reverse.call({length: 2 ** 53 - 1});" }),
+            tokio::time::sleep(std::time::Duration::from_millis(300)),
+        )
+        .await;
+    assert!(cancelled.text.contains("cancelled"), "{}", cancelled.text);
+    // The kill is sent as the call is dropped; the kernel takes a moment.
+    let mut left = engines_running();
+    for _ in 0..50 {
+        if left.is_empty() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        left = engines_running();
+    }
+    assert_eq!(left, Vec::<String>::new());
+    let next = run(&pack, "return 6 * 7;").await;
+    assert!(next.text.contains("42"), "{}", next.text);
 }

@@ -510,6 +510,8 @@ fn secret(spec: &str) -> Result<Secret, String> {
 }
 
 fn main() {
+    // Started again as a `run` script's engine: that, and nothing else.
+    tools::serve_if_asked();
     let argv = {
         use clap::CommandFactory;
         let argv = config::hoist_tool_flags(&Cli::command(), std::env::args_os().collect());
