@@ -3,7 +3,7 @@
 //! person would give it; and pointing: the numbered element at a point, and
 //! a screenshot with the numbers drawn on it.
 
-use crate::request::{Act, ActAction, ActHow, FrameFields, MarkBox, Request};
+use crate::request::{Act, ActAction, ActHow, FrameFields, Holds, MarkBox, Request};
 use driver_core::{Driver, ScreenshotFormat, ScreenshotOptions};
 
 use driver_core::Capability;
@@ -11,8 +11,8 @@ use driver_core::Capability;
 use crate::frames::MAX_FRAME_DEPTH;
 use crate::numbering::Pointee;
 use crate::page::{
-    self, ActAnswer, Answer, AtAnswer, Code, Empty, FrameBoxAnswer, HoveredAnswer, ReachedAnswer,
-    Refusal, WireSeen,
+    self, ActAnswer, Answer, AtAnswer, Code, Empty, FrameBoxAnswer, HeldAnswer, HoveredAnswer,
+    ReachedAnswer, Refusal, WireSeen,
 };
 use crate::{Marks, MarksError, Rect, Snapshot, SnapshotOptions, Unsuitable};
 
@@ -210,8 +210,12 @@ impl Marks {
         driver: &dyn Driver,
         target: &Pointee,
         events: &[&str],
+        holds: Option<Holds>,
     ) -> Option<Elsewhere> {
-        let request = Request::Reached { id: target.local };
+        let request = Request::Reached {
+            id: target.local,
+            holds,
+        };
         let Ok(Answer::Done(answer)) =
             page::run::<ReachedAnswer>(driver, &target.path, &request).await
         else {
@@ -290,7 +294,7 @@ impl Marks {
         };
         driver.click_with(x, y, click).await?;
         let elsewhere = if record {
-            self.reached(driver, &target, POINTER_EVENTS).await
+            self.reached(driver, &target, POINTER_EVENTS, None).await
         } else {
             None
         };
@@ -405,12 +409,18 @@ impl Marks {
     /// Returns what the field held before (a password's as `••••`), so the
     /// caller can tell what it should hold now, and where the keys went if
     /// the page moved the focus elsewhere.
+    ///
+    /// With `secret`, the field and every field the keys wrote into hold a
+    /// secret from now on: their values read as `••••` in every answer,
+    /// however they are edited, until plain text is typed over the field
+    /// (`clear` without `secret`).
     pub async fn type_into(
         &self,
         driver: &dyn Driver,
         number: u32,
         text: &str,
         clear: bool,
+        secret: bool,
     ) -> Result<Typed, MarksError> {
         let record = driver.capabilities().supports(Capability::IsolatedWorld);
         let (_, _, answer, target) = self
@@ -438,11 +448,20 @@ impl Marks {
                 .await?;
         }
         driver.type_text(text).await?;
+        let holds = if secret {
+            Some(Holds::Secret)
+        } else {
+            clear.then_some(Holds::Plain)
+        };
         let elsewhere = if record && !text.is_empty() {
-            self.reached(driver, &target, KEY_EVENTS).await
+            self.reached(driver, &target, KEY_EVENTS, holds).await
         } else {
             None
         };
+        if secret {
+            // The top document says so, whichever frame the field is in.
+            page::run::<Empty>(driver, &[], &Request::Hold { focused: false }).await?;
+        }
         Ok(Typed {
             before: answer.value,
             elsewhere,
@@ -650,6 +669,27 @@ impl Marks {
             .await;
         let _ = page::run::<Empty>(driver, &[], &Request::Unmark).await;
         Ok((picture?, snapshot))
+    }
+}
+
+/// After a secret was typed without a number (into whatever had the
+/// focus): the focused field holds it from now on, its value read as
+/// `••••` in every answer (see [`Marks::type_into`]), and the document
+/// says it held one ([`holds_secret`]).
+pub async fn hold_focused(driver: &dyn Driver) -> Result<(), MarksError> {
+    page::run::<Empty>(driver, &[], &Request::Hold { focused: true }).await?;
+    Ok(())
+}
+
+/// Whether a secret was ever typed in the current tab's document or a
+/// frame of it: its fields, or the page's own copies, may still hold it, so
+/// nothing that runs the page's script may read there.
+pub async fn holds_secret(driver: &dyn Driver) -> Result<bool, MarksError> {
+    let answer = page::run::<HeldAnswer>(driver, &[], &Request::Held).await?;
+    match answer {
+        Answer::Done(answer) => Ok(answer.held),
+        // A page the walker cannot answer in is taken to hold one.
+        _ => Ok(true),
     }
 }
 

@@ -52,7 +52,10 @@ use parking_lot::Mutex;
 
 use driver_core::{Capability, Driver, TabId};
 
-pub use acting::{press_at, press_at_with, Acted, Elsewhere, FileField, Landed, Located, Typed};
+pub use acting::{
+    hold_focused, holds_secret, press_at, press_at_with, Acted, Elsewhere, FileField, Landed,
+    Located, Typed,
+};
 pub use changes::{ChangeList, Reading};
 pub use error::{MarksError, Unsuitable};
 pub use page::WALKER_JS;

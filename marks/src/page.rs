@@ -668,6 +668,13 @@ pub(crate) struct WireReached {
     pub(crate) seen: WireSeen,
 }
 
+/// Whether a secret was typed in a document (`held`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct HeldAnswer {
+    pub(crate) held: bool,
+}
+
 /// An answer with nothing in it (`mark`, `unmark`).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -178,8 +178,9 @@ pub(crate) enum Request {
         noted: bool,
         settle: Option<String>,
     },
-    /// What the events of the action just done reached.
-    Reached { id: u32 },
+    /// What the events of the action just done reached, and what typing
+    /// left in the fields it reached.
+    Reached { id: u32, holds: Option<Holds> },
     /// The numbered element at a viewport point (in the frame `frame`
     /// says, at its offset).
     At {
@@ -194,6 +195,22 @@ pub(crate) enum Request {
     Mark { marks: Vec<MarkBox> },
     /// Takes them away.
     Unmark,
+    /// A secret was typed in the document (or a frame of it); with
+    /// `focused`, into its focused field, which holds it from now on.
+    Hold { focused: bool },
+    /// Whether a secret was ever typed in the document or a frame of it.
+    Held,
+}
+
+/// What typing left in the fields its keys reached.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Holds {
+    /// A secret: each such field's value reads as hidden from now on.
+    Secret,
+    /// The model's own words, typed over the whole value: the field no
+    /// longer holds a secret.
+    Plain,
 }
 
 /// One request of each kind, serialised as the walker gets it: what
@@ -262,7 +279,10 @@ pub fn samples() -> Vec<serde_json::Value> {
             noted: true,
             settle: Some("s".to_owned()),
         },
-        Request::Reached { id: 7 },
+        Request::Reached {
+            id: 7,
+            holds: Some(Holds::Secret),
+        },
         Request::At {
             x: 10.0,
             y: 20.0,
@@ -279,6 +299,8 @@ pub fn samples() -> Vec<serde_json::Value> {
             }],
         },
         Request::Unmark,
+        Request::Hold { focused: true },
+        Request::Held,
     ];
     requests
         .iter()

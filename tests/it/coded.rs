@@ -127,7 +127,8 @@ async fn guarded(backend: Backend) {
         r#"await tw.open({{url: "{url}"}});
 const field = (await tw.elements()).find((e) => e.role === "textbox");
 const typed = await tw.type({{element: field.number, text: "{{{{secret:PASSWORD}}}}"}});
-const value = await tw.evaluate({{expression: "document.getElementById('secret').value"}});
+let value = "";
+try {{ value = await tw.evaluate({{expression: "[...document.getElementById('secret').value].reverse().join(' ')"}}); }} catch (e) {{ value = e.message; }}
 const seen = (await tw.elements()).find((e) => e.number === field.number).value;
 let refused = "";
 try {{ await tw.open({{url: "http://10.20.30.40/admin"}}); }} catch (e) {{ refused = e.message; }}
@@ -138,6 +139,13 @@ return {{typed, value, seen, refused}};"#
     assert!(!answer.text.contains(SECRET), "{}", answer.text);
     assert!(!answer.text.contains("horse"), "{}", answer.text);
     assert!(answer.text.contains("••••"), "{}", answer.text);
+    // The page's own script is not run where a secret was typed.
+    assert!(
+        answer.text.contains("a secret was typed on this page"),
+        "{}",
+        answer.text
+    );
+    assert!(!answer.text.contains("2 4"), "{}", answer.text);
     assert!(answer.text.contains("refused"), "{}", answer.text);
     assert!(answer.text.contains("10.20.30.40"), "{}", answer.text);
     let field = s
@@ -237,4 +245,77 @@ async fn stopped(backend: Backend) {
     s.pack.close().await;
 }
 
-both_backends!(loops_and_branches, guarded, stopped);
+/// A page that copies the first three characters of a field into
+/// another as they are typed, and an editable note.
+const PIECES: &str = r#"<!doctype html><html><head><title>Pieces</title></head><body>
+<label>Code <input id="code" type="text"></label>
+<label>Echo <input id="echo" type="text"></label>
+<div id="note" contenteditable="true" role="textbox" aria-label="Note" style="min-height: 2em"></div>
+<script>
+const code = document.getElementById('code');
+code.addEventListener('input', () => { document.getElementById('echo').value = code.value.slice(0, 3); });
+</script>
+</body></html>"#;
+
+/// A secret typed into a plain text field and cut down with keys to
+/// pieces shorter than any scrub matches, each read back (the issue's
+/// attack, in one script): every read shows the field, and the page's copy
+/// of it, as holding a secret, while the browser's own field does hold
+/// each piece; typing plain text over the field makes it readable again.
+async fn secret_pieces_never_read_back(backend: Backend) {
+    let mut s = start(backend).await;
+    s.site.page("/pieces", PIECES).await;
+    let url = s.url("/pieces");
+    s.ok("open", json!({ "url": url })).await;
+    let script = r#"const number = (name) => tw.elements().then((all) => all.find((e) => e.name === name).number);
+const values = async () => (await tw.elements()).filter((e) => e.role === "textbox").map((e) => e.name + "=" + e.value);
+const code = await number("Code");
+await tw.type({element: code, text: "{{secret:PASSWORD}}"});
+const seen = [await values()];
+await tw.press({keys: "End " + "Backspace ".repeat(13)});
+seen.push(await values());
+await tw.press({keys: "Home Delete"});
+seen.push(await values());
+await tw.type({element: await number("Note"), text: "{{secret:PASSWORD}}"});
+await tw.press({keys: "Backspace ".repeat(12)});
+seen.push(await values());
+return seen;"#;
+    let answer = s.ok("run", json!({ "script": script })).await;
+    // The browser holds the pieces: the reads were real.
+    let field = s
+        .pack
+        .driver()
+        .eval("[document.getElementById('code').value, document.getElementById('echo').value, document.getElementById('note').innerText.trim()]")
+        .await
+        .expect("the fields");
+    assert_eq!(field, json!(["or", "or", "corr"]), "{}", answer.text);
+    for piece in ["cor", "or\"", "=or", "corr", "horse", "42"] {
+        assert!(!answer.text.contains(piece), "{piece}: {}", answer.text);
+    }
+    assert!(answer.text.contains("Code=••••"), "{}", answer.text);
+    assert!(answer.text.contains("Echo=••••"), "{}", answer.text);
+    assert!(answer.text.contains("Note=••••"), "{}", answer.text);
+    let snapshot = s.ok("snapshot", json!({})).await;
+    assert!(!snapshot.text.contains("corr"), "{}", snapshot.text);
+    assert!(!snapshot.text.contains("\"or\""), "{}", snapshot.text);
+    // The model's own words, typed over the whole field, read as they are.
+    let code = Session::number(&snapshot, "textbox \"Code\"");
+    let typed = s
+        .ok("type", json!({ "element": code, "text": "plain words" }))
+        .await;
+    assert!(
+        typed.text.contains("\"Code\" = \"plain words\""),
+        "{}",
+        typed.text
+    );
+    assert!(!typed.text.contains("But ["), "{}", typed.text);
+    assert!(!answer.text.contains("But ["), "{}", answer.text);
+    s.pack.close().await;
+}
+
+both_backends!(
+    loops_and_branches,
+    guarded,
+    stopped,
+    secret_pieces_never_read_back
+);

@@ -295,7 +295,7 @@ async fn acting_through_numbers(backend: Backend) {
     let snapshot = page.visit("/fx/forms.html").await;
     let name = number_of(&snapshot, "Full name");
     page.marks
-        .type_into(driver, name, "Grace Hopper", true)
+        .type_into(driver, name, "Grace Hopper", true, false)
         .await
         .unwrap();
     assert_eq!(
@@ -306,7 +306,7 @@ async fn acting_through_numbers(backend: Backend) {
         "Grace Hopper"
     );
     let later = number_of(&snapshot, "Later");
-    let disabled = page.marks.type_into(driver, later, "x", false).await;
+    let disabled = page.marks.type_into(driver, later, "x", false, false).await;
     assert!(
         disabled.is_err(),
         "typing into a disabled button: {disabled:?}"

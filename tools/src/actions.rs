@@ -367,7 +367,13 @@ impl Tab<'_> {
                 let done = done_if_interrupted(
                     self.browser
                         .marks
-                        .type_into(&self.browser.driver, number, &typed, !args.append)
+                        .type_into(
+                            &self.browser.driver,
+                            number,
+                            &typed,
+                            !args.append,
+                            typed != args.text,
+                        )
                         .await,
                 )?;
                 went = done
@@ -381,7 +387,9 @@ impl Tab<'_> {
                             .press(KeyPress::from(driver_core::Key::Enter))
                             .await,
                     )?;
-                } else if let Some(before) = before.filter(|before| before != "••••") {
+                } else if let Some(before) =
+                    before.filter(|before| before != "••••" && typed == args.text)
+                {
                     // What it should hold now; after Enter a page may clear
                     // or leave it, which is no refusal.
                     let value = if args.append {
@@ -392,7 +400,10 @@ impl Tab<'_> {
                     expected.push(Expected { number, value });
                 }
             }
-            None => self.type_focused(&typed, args.submit).await?,
+            None => {
+                self.type_focused(&typed, typed != args.text, args.submit)
+                    .await?;
+            }
         }
         let did = match went {
             Some(went) => format!(
@@ -404,8 +415,23 @@ impl Tab<'_> {
         self.after_expecting(did, &expected).await
     }
 
-    pub(crate) async fn type_focused(&self, text: &str, submit: bool) -> Result<(), ToolError> {
+    /// Types into whatever has the focus; with `secret`, the field it was
+    /// and the one it is after hold a secret from now on.
+    pub(crate) async fn type_focused(
+        &self,
+        text: &str,
+        secret: bool,
+        submit: bool,
+    ) -> Result<(), ToolError> {
+        // (Where the page cannot be asked, a dialog opened: the pieces rule
+        // still hides what a field shows of it.)
+        if secret {
+            let _ = marks::hold_focused(&self.browser.driver).await;
+        }
         done_if_interrupted(self.browser.driver.type_text(text).await)?;
+        if secret {
+            let _ = marks::hold_focused(&self.browser.driver).await;
+        }
         if submit {
             done_if_interrupted(
                 self.browser

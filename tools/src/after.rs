@@ -287,6 +287,11 @@ impl Tab<'_> {
         self.report_changes(lines, tab_closed).await;
         self.state.phases.report_ms += since(started);
         let mut snapshot = snapshot;
+        for element in snapshot.elements.values_mut() {
+            if let Some(value) = element.value.as_mut() {
+                self.browser.secrets.hide_piece(value);
+            }
+        }
         // The page knows its own status whatever navigated to it; the pack's
         // record of what it opened covers a page that does not say.
         snapshot.status = snapshot.status.or_else(|| {

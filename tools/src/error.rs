@@ -50,6 +50,14 @@ pub enum ToolError {
         /// How long.
         seconds: u64,
     },
+    /// The call is not made here, by a rule of tabwright's.
+    #[error("{tool} refused: {why}")]
+    Refused {
+        /// The tool.
+        tool: &'static str,
+        /// Why, and what the model can do instead, as one sentence.
+        why: String,
+    },
     /// Reading or acting on a numbered element failed.
     #[error(transparent)]
     Marks(#[from] MarksError),
@@ -99,6 +107,7 @@ impl ToolError {
             Self::WaitTimedOut { what, seconds } => {
                 format!("Waited {seconds} s and {what}; take a snapshot to see the page as it is.")
             }
+            Self::Refused { tool, why } => format!("{tool} was not run: {why}."),
             Self::Marks(error) => marks_sentence(error, fence),
             Self::Driver(error) => driver_sentence(error, fence),
         }

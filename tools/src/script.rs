@@ -35,6 +35,15 @@ impl Tab<'_> {
         if expression.is_empty() {
             return Err(ToolError::bad("evaluate", "expression is empty"));
         }
+        // The page's own script can read a field a secret was typed into
+        // (or the page's copies of it) in any form, pieces and reversed
+        // included: not on a document that ever held one.
+        if self.browser.secrets.any_typed() && marks::holds_secret(&self.browser.driver).await? {
+            return Err(ToolError::Refused {
+                tool: "evaluate",
+                why: "a secret was typed on this page, and a script here could read it back; it runs again once the tab leaves this page (open it anew), and snapshot reads the page meanwhile".to_owned(),
+            });
+        }
         let value = self.browser.driver.eval(expression).await?;
         let text = serde_json::to_string_pretty(&value).unwrap_or_else(|_| "null".to_owned());
         // JSON's own lines: its strings hold no line break (a page's U+2028

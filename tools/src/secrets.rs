@@ -27,7 +27,25 @@ pub(crate) struct Secrets {
     /// run: text holding a chain of them holds a part of a secret long
     /// enough to hide.
     grams: Vec<(usize, std::collections::HashSet<Vec<char>>)>,
+    /// What was typed so far: which secrets, and the model's own words.
+    typed: std::sync::Mutex<Typed>,
 }
+
+/// What the pack typed in a session.
+#[derive(Default)]
+struct Typed {
+    /// Each secret typed, folded.
+    secrets: Vec<Vec<char>>,
+    /// The last texts the model typed with no secret in them.
+    plain: std::collections::VecDeque<String>,
+}
+
+/// How many of the model's own texts are remembered as its words.
+const PLAIN_KEPT: usize = 64;
+
+/// The shortest piece of a typed secret a field's whole value is hidden
+/// as (a single character says too little to hide ordinary values by).
+const SHORTEST_PIECE: usize = 2;
 
 impl Secrets {
     pub(crate) fn new(secrets: &[Secret]) -> Self {
@@ -61,6 +79,7 @@ impl Secrets {
                 .collect(),
             forms,
             grams,
+            typed: std::sync::Mutex::default(),
         }
     }
 
@@ -81,7 +100,15 @@ impl Secrets {
             };
             let name = after[..end].trim();
             match self.values.iter().find(|(known, _)| known == name) {
-                Some((_, value)) => out.push_str(value),
+                Some((_, value)) => {
+                    if let Ok(mut typed) = self.typed.lock() {
+                        let folded = fold(value);
+                        if !typed.secrets.contains(&folded) {
+                            typed.secrets.push(folded);
+                        }
+                    }
+                    out.push_str(value);
+                }
                 None => {
                     return Err(ToolError::bad(
                         tool,
@@ -99,7 +126,47 @@ impl Secrets {
             rest = &after[end + 2..];
         }
         out.push_str(rest);
+        if out == text {
+            if let Ok(mut typed) = self.typed.lock() {
+                if typed.plain.len() == PLAIN_KEPT {
+                    typed.plain.pop_front();
+                }
+                typed.plain.push_back(out.clone());
+            }
+        }
         Ok(out)
+    }
+
+    /// Whether a secret was typed in this session.
+    pub(crate) fn any_typed(&self) -> bool {
+        self.typed
+            .lock()
+            .is_ok_and(|typed| !typed.secrets.is_empty())
+    }
+
+    /// A field's value as an answer shows it: `••••` where all of it is a
+    /// piece of a secret typed in this session (a page that copied a
+    /// secret's parts into fields of its own, or a field cut down to a
+    /// piece), unless the model typed that value itself.
+    pub(crate) fn hide_piece(&self, value: &mut String) {
+        let Ok(typed) = self.typed.lock() else {
+            return;
+        };
+        if typed.secrets.is_empty() || value == HIDDEN {
+            return;
+        }
+        let folded = fold(value);
+        if folded.len() < SHORTEST_PIECE || typed.plain.iter().any(|plain| plain == value) {
+            return;
+        }
+        let piece = typed.secrets.iter().any(|secret| {
+            secret
+                .windows(folded.len())
+                .any(|window| window == folded.as_slice())
+        });
+        if piece {
+            *value = HIDDEN.to_owned();
+        }
     }
 
     /// Replaces every form of every secret's value in `text` by `••••`,
@@ -351,6 +418,31 @@ mod tests {
         let mut text = "the word 4dor& alone".to_owned();
         secrets.scrub(&mut text);
         assert_eq!(text, "the word 4dor& alone");
+    }
+
+    #[test]
+    fn a_field_holding_a_piece_of_a_typed_secret_reads_hidden() {
+        let secrets = Secrets::new(&[Secret {
+            name: "PW".to_owned(),
+            value: "Hunter-2024".to_owned(),
+        }]);
+        let hidden = |value: &str| {
+            let mut value = value.to_owned();
+            secrets.hide_piece(&mut value);
+            value
+        };
+        // Nothing is hidden before the secret is typed.
+        assert_eq!(hidden("hun"), "hun");
+        secrets.fill_in("type", "{{secret:PW}}").expect("known");
+        for piece in ["Hun", "ter-2", "024", "HUNTER", "r-", "Hunter-2024"] {
+            assert_eq!(hidden(piece), HIDDEN, "{piece}");
+        }
+        for other in ["x", "2", "Hunt3r", "hello", ""] {
+            assert_eq!(hidden(other), other, "{other}");
+        }
+        // The model's own words stay its own.
+        secrets.fill_in("type", "Hunt").expect("plain");
+        assert_eq!(hidden("Hunt"), "Hunt");
     }
 
     #[test]

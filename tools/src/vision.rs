@@ -90,7 +90,8 @@ impl Tab<'_> {
     pub(crate) async fn type_here(&mut self, args: arguments::TypeTextArgs) -> Outcome {
         check_text_length(&args.text)?;
         let typed = self.browser.secrets.fill_in("type", &args.text)?;
-        self.type_focused(&typed, args.submit).await?;
+        self.type_focused(&typed, typed != args.text, args.submit)
+            .await?;
         self.after(typed_line(None, &args.text, args.submit)).await
     }
 

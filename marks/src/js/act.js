@@ -49,7 +49,8 @@
 const pointedOut = (element) => element.tagName.toLowerCase() + (element.id ? "#" + element.id : "");
 
 /**
- * A field's value as an answer carries it: a password's hidden.
+ * A field's value as an answer carries it: a password's hidden, and one
+ * a secret was typed into.
  * @param {Element} element
  * @returns {string | null}
  */
@@ -59,13 +60,15 @@ const valueOf = (element) => {
     const select = /** @type {HTMLSelectElement} */ (element);
     return Array.from(select.selectedOptions).map((option) => clean(option.label || option.text)).join(", ");
   }
-  if (element.tagName === "TEXTAREA") return valueLines(field.value);
+  const html = /** @type {HTMLElement} */ (element);
+  const held = holdsSecret(element);
+  if (element.tagName === "TEXTAREA") return held ? (field.value ? HIDDEN : "") : valueLines(field.value);
   if (element.tagName === "INPUT") {
     if (["checkbox", "radio", "file", "submit", "button", "reset", "image"].includes(field.type)) return null;
-    return field.type === "password" ? (field.value ? "••••" : "") : field.value;
+    return field.type === "password" || held ? (field.value ? HIDDEN : "") : field.value;
   }
-  const html = /** @type {HTMLElement} */ (element);
-  return html.isContentEditable ? valueLines(html.innerText) : null;
+  if (!html.isContentEditable) return null;
+  return held ? (html.innerText.trim() ? HIDDEN : "") : valueLines(html.innerText);
 };
 
 /**
@@ -254,7 +257,7 @@ const REPORTED = ["pointerdown", "mousedown", "mouseup", "click", "keydown", "in
  * of the page's reach), armed for one action at a time.
  * @param {Window} view
  * @returns {{armed: boolean, target: Element | null, seen: Map<string, Element>,
- *   noted: {element: Element, target: Element, rect: DOMRect} | null}}
+ *   noted: {element: Element, target: Element, rect: DOMRect} | null, inputs: Set<Element>}}
  */
 const recordOf = (view) => {
   const kept = /** @type {any} */ (view)[REACHED];
@@ -262,15 +265,19 @@ const recordOf = (view) => {
   const record = {
     armed: false, target: /** @type {Element | null} */ (null), seen: new Map(),
     noted: /** @type {{element: Element, target: Element, rect: DOMRect} | null} */ (null),
+    inputs: /** @type {Set<Element>} */ (new Set()),
   };
   Object.defineProperty(view, REACHED, { value: record, enumerable: false, configurable: true });
   for (const type of REPORTED) {
     view.addEventListener(type, (event) => {
-      if (!record.armed || record.seen.has(type)) return;
+      if (!record.armed) return;
       const first = event.composedPath()[0];
       const element = first && /** @type {Node} */ (first).nodeType === 1 ? /** @type {Element} */ (first)
         : first && /** @type {Node} */ (first).nodeType === 3 ? /** @type {Node} */ (first).parentElement : null;
-      if (element) record.seen.set(type, element);
+      if (!element) return;
+      // Every field the keys wrote into, for a secret's to be known.
+      if (type === "input") record.inputs.add(element);
+      if (!record.seen.has(type)) record.seen.set(type, element);
     }, { capture: true });
   }
   return record;
@@ -378,6 +385,17 @@ const reached = (request) => {
     if (!target) continue;
     events.push({ type, inside: Boolean(element && (target === element || reaches(target, element) || holdsFlat(element, target))), seen: seenAs(target) });
   }
+  // What the typing left in the fields it reached: a secret (each field
+  // holds one from now on), or, typed over the whole value, the model's
+  // own words.
+  if (request.holds === "secret") {
+    if (element) registry.holders.add(element);
+    for (const field of record.inputs) registry.holders.add(field);
+    registry.held = true;
+  } else if (request.holds === "plain" && element) {
+    registry.holders.delete(element);
+  }
+  record.inputs.clear();
   record.seen.clear();
   return { events };
 };
@@ -427,6 +445,7 @@ const act = (request) => {
       record.noted = { element, target, rect: rectOf(target) };
       if (request.record === true) {
         record.seen.clear();
+        record.inputs.clear();
         record.armed = true;
       }
     }
@@ -441,6 +460,7 @@ const act = (request) => {
       if (!("error" in ready) && request.record === true) {
         const record = recordOf(element.ownerDocument.defaultView || window);
         record.seen.clear();
+        record.inputs.clear();
         record.armed = true;
       }
       return ready;
@@ -466,6 +486,7 @@ const readied = (element, target, frameOffset, request) => {
   if (request.record === true && request.steady !== true) {
     const record = recordOf(element.ownerDocument.defaultView || window);
     record.seen.clear();
+    record.inputs.clear();
     record.armed = true;
   }
   /** @type {ActAnswer} */
@@ -654,5 +675,22 @@ const mark = (request) => {
 /** @returns {{}} */
 const unmark = () => {
   document.querySelectorAll("tabwright-marks").forEach((host) => host.remove());
+  return {};
+};
+
+/**
+ * A secret was typed in this document, or in a frame of it: `held` says so
+ * from now on (and `evaluate` is refused here); with `focused`, the
+ * focused field (through open shadow roots) holds it, what typing without
+ * a number wrote into.
+ * @param {HoldRequest} request
+ * @returns {{}}
+ */
+const hold = (request) => {
+  registry.held = true;
+  if (!request.focused) return {};
+  let at = document.activeElement;
+  while (at && at.shadowRoot && at.shadowRoot.activeElement) at = at.shadowRoot.activeElement;
+  if (at && at !== document.body && at !== document.documentElement) registry.holders.add(at);
   return {};
 };

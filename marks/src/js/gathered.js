@@ -249,7 +249,7 @@ class Gathered {
     const field = /** @type {HTMLInputElement} */ (element);
     if (tag === "INPUT" || tag === "TEXTAREA") {
       if (["checkbox", "radio"].includes(field.type)) record.checked = field.checked;
-      else if (field.type === "password") record.value = field.value ? "••••" : "";
+      else if (field.type === "password" || holdsSecret(element)) record.value = field.value ? HIDDEN : "";
       else if (tag === "TEXTAREA") record.value = valueLines(field.value);
       else if (!["file", "submit", "button", "reset", "image"].includes(field.type)) record.value = field.value;
       // The type says more than the role only for plain text boxes.
@@ -261,7 +261,8 @@ class Gathered {
       }));
       record.value = Array.from(select.selectedOptions).map((option) => clean(option.label || option.text)).join(", ");
     } else if ((/** @type {HTMLElement} */ (element)).isContentEditable) {
-      record.value = valueLines((/** @type {HTMLElement} */ (element)).innerText);
+      const text = (/** @type {HTMLElement} */ (element)).innerText;
+      record.value = holdsSecret(element) ? (text.trim() ? HIDDEN : "") : valueLines(text);
     }
     const facts = factsOf(element);
     /**

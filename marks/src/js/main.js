@@ -61,13 +61,19 @@
  *   after the pointer's move: is the element still what lies there;
  *   `noted`: check the box `act` noted held still; `settle`: the key of
  *   settling's record of a document
- * @typedef {FrameFields & {op: "reached", id: number}} ReachedRequest
+ * @typedef {FrameFields & {op: "reached", id: number, holds: "secret" | "plain" | null}} ReachedRequest
  * @typedef {FrameFields & {op: "at", x: number, y: number}} AtRequest
  * @typedef {FrameFields & {op: "frame_box", frame: number[]}} FrameBoxRequest
  * @typedef {FrameFields & {op: "mark", marks: {n: number, x: number, y: number, w: number, h: number}[]}} MarkRequest
  * @typedef {FrameFields & {op: "unmark"}} UnmarkRequest
+ * @typedef {FrameFields & {op: "hold", focused: boolean}} HoldRequest
+ *   a secret was typed in this document (`focused`: into the focused
+ *   field, without a number)
+ * @typedef {FrameFields & {op: "held"}} HeldRequest
+ *   whether a secret was ever typed in this document or a frame of it
  * @typedef {SnapshotRequest | FindRequest | ReadRequest | ActRequest | HoveredRequest
- *   | ReachedRequest | AtRequest | FrameBoxRequest | MarkRequest | UnmarkRequest} WalkerRequest
+ *   | ReachedRequest | AtRequest | FrameBoxRequest | MarkRequest | UnmarkRequest
+ *   | HoldRequest | HeldRequest} WalkerRequest
  */
 
 /** Runs what the request asks. */
@@ -84,6 +90,8 @@ const dispatch = () => {
     case "frame_box": return frameBox(request);
     case "mark": return mark(request);
     case "unmark": return unmark();
+    case "hold": return hold(request);
+    case "held": return { held: registry.held };
     default: return { error: "unknown_op" };
   }
 };

@@ -28,13 +28,18 @@
  *   seen
  * @property {{name: string, views: WeakRef<Window>[]} | null} painted  the
  *   highlights a probe has text taken out by, while it runs (pixels.js)
+ * @property {WeakSet<Element>} holders  the fields a secret was typed into
+ *   (or reached while one was typed): their value reads as hidden, however
+ *   it is edited since, until the model types a plain value over it
+ * @property {boolean} held  whether any element of the document ever held
+ *   a secret (the walk asks of each text only then)
  */
 
 const KEY = "__tabwrightMarks";
 /** @type {Registry} */
 const registry = (() => {
   const kept = /** @type {any} */ (window)[KEY];
-  if (kept && kept.doc !== undefined && kept.texts !== undefined) return kept;
+  if (kept && kept.doc !== undefined && kept.texts !== undefined && kept.holders !== undefined) return kept;
   /** @type {Registry} */
   const fresh = {
     doc: Math.random().toString(36).slice(2, 10),
@@ -50,6 +55,8 @@ const registry = (() => {
     judged: false,
     unseen: new WeakSet(),
     painted: null,
+    holders: new WeakSet(),
+    held: false,
   };
   Object.defineProperty(window, KEY, { value: fresh, enumerable: false, configurable: true });
   return fresh;
@@ -68,6 +75,21 @@ const idOf = (element) => {
     registry.elements.set(id, new WeakRef(element));
   }
   return id;
+};
+
+/** What a field that holds a secret reads as. */
+const HIDDEN = "••••";
+
+/**
+ * Whether a secret was typed into an element, or into a field or editable
+ * region around it.
+ * @param {Element} element
+ */
+const holdsSecret = (element) => {
+  for (let at = /** @type {Element | null} */ (element); at; at = at.parentElement) {
+    if (registry.holders.has(at)) return true;
+  }
+  return false;
 };
 
 /**

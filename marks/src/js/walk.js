@@ -100,6 +100,9 @@ const walkTree = (node, at, visit) => {
     const text = /** @type {Text} */ (node);
     const drawnIn = flatParentOf(text);
     if (!text.parentElement || !drawnIn) return;
+    // An editable region a secret was typed into is read as its value
+    // (hidden), never as text.
+    if (registry.held && holdsSecret(text.parentElement)) return;
     const value = text.nodeValue || "";
     if (value.trim()) visit.text(text, drawnIn, at);
     else visit.blank(value);
