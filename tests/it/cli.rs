@@ -650,9 +650,6 @@ async fn daemon_sessions(backend: Backend) {
     assert!(!idle.folder().join("daemon.sock").exists());
 }
 
-/// The skill file a coding agent loads: the format's front matter, the
-/// commands and rules in under 1,000 tokens, and what `tabwright skill`
-/// prints.
 /// Flags written after a tool command's words (as people and coding agents
 /// write them) are read as the command's settings, and the daemon it
 /// starts runs with them: the next command with the same flags is served
@@ -699,6 +696,64 @@ async fn a_refused_daemon_folder_exits_2() {
     }
 }
 
+/// A command sent while the daemon is ending waits for it and is answered
+/// by the next daemon (not refused after 20 s because the old one still
+/// held the folder); `stop` returns once the daemon and its browser are
+/// gone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_command_while_the_daemon_ends_is_answered_by_the_next() {
+    let site = Site::with_fixtures().await;
+    let daemon = Daemon::new();
+    let origin = site.origin();
+    let page = site.url("/fx/todo.html");
+    let open = [
+        "open",
+        page.as_str(),
+        "--allow-origin",
+        &origin,
+        "--caps",
+        "core",
+    ];
+    daemon.ok(&open).await;
+    let status = daemon.ok(&["status"]).await;
+    let pid: i32 = status
+        .split_whitespace()
+        .nth(2)
+        .and_then(|pid| pid.parse().ok())
+        .unwrap_or_else(|| panic!("no pid in {status}"));
+    let browsers = children_of(pid);
+    assert!(!browsers.is_empty(), "the daemon runs no browser");
+    let mut stop = daemon.command();
+    stop.arg("stop").stdin(Stdio::null()).stdout(Stdio::piped());
+    let stopping = stop.spawn().expect("stop runs");
+    // The daemon takes its socket away first, then closes its browser.
+    let socket = daemon.folder().join("daemon.sock");
+    let began = std::time::Instant::now();
+    while socket.exists() && began.elapsed() < Duration::from_secs(10) {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let during = daemon.ok(&open).await;
+    assert!(during.contains("What needs to be done?"), "{during}");
+    let stopped = tokio::time::timeout(LIMIT, stopping.wait_with_output())
+        .await
+        .expect("stop ends in time")
+        .expect("stop runs");
+    assert_eq!(stopped.status.code(), Some(0), "{stopped:?}");
+    // By the time stop returned, the old daemon and its browser were gone.
+    for gone in std::iter::once(pid).chain(browsers) {
+        let stat = std::fs::read_to_string(format!("/proc/{gone}/stat")).unwrap_or_default();
+        assert!(
+            stat.is_empty() || stat.contains(") Z "),
+            "{gone} outlived stop: {stat}"
+        );
+    }
+    let status = daemon.ok(&["status"]).await;
+    assert!(!status.contains(&pid.to_string()), "{status}");
+}
+
+/// The skill file a coding agent loads: the format's front matter, the
+/// commands and rules in under 1,000 tokens, and what `tabwright skill`
+/// prints.
 #[tokio::test]
 async fn the_skill_teaches_in_few_tokens() {
     let skill = std::fs::read_to_string(concat!(

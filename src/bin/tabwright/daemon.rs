@@ -155,11 +155,10 @@ pub async fn serve(
         .write(true)
         .open(place.lock())
         .map_err(|error| format!("cannot open {}: {error}", place.lock().display()))?;
-    let _held = match nix::fcntl::Flock::lock(lock, nix::fcntl::FlockArg::LockExclusiveNonblock) {
-        Ok(held) => held,
+    let Some(_held) = take_over(place, lock).await else {
         // Another daemon serves this folder (two commands raced to start
         // one): it answers them both.
-        Err(_) => return Ok(()),
+        return Ok(());
     };
     let socket = place.socket();
     let _ = std::fs::remove_file(&socket);
@@ -209,6 +208,28 @@ pub async fn serve(
     }
     sessions.maker.browser.close().await;
     Ok(())
+}
+
+/// The folder's lock, once this daemon may serve it: at once when no
+/// daemon holds it; after the one that holds it has ended, when that one
+/// is ending (its socket gone: a command that came meanwhile started this
+/// one, and is answered once it listens); `None` when another daemon
+/// serves (its socket answers), or still ends after [`START_WAIT`].
+async fn take_over(
+    place: &Place,
+    mut lock: std::fs::File,
+) -> Option<nix::fcntl::Flock<std::fs::File>> {
+    let began = Instant::now();
+    loop {
+        match nix::fcntl::Flock::lock(lock, nix::fcntl::FlockArg::LockExclusiveNonblock) {
+            Ok(held) => return Some(held),
+            Err((file, _)) => lock = file,
+        }
+        if UnixStream::connect(place.socket()).await.is_ok() || began.elapsed() > START_WAIT {
+            return None;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }
 
 /// Answers one connection's request.
