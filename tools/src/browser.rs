@@ -19,7 +19,7 @@ use crate::error::ToolError;
 use crate::options::PackOptions;
 use crate::output::{console_line, fenced, Outcome, ToolOutput};
 use crate::page_strings::{address, shown};
-use crate::secrets::Secrets;
+use crate::secrets::{PersonWords, Secrets};
 use crate::short;
 use crate::state::State;
 use crate::tab::Tab;
@@ -85,9 +85,9 @@ pub(crate) struct Browser {
     pub(crate) marks: Marks,
     pub(crate) options: PackOptions,
     pub(crate) secrets: Secrets,
-    /// What a person typed during handoffs, hidden as secrets are.
-    pub(crate) typed_by_person: std::sync::RwLock<Vec<crate::options::Secret>>,
-    pub(crate) person_scrubber: std::sync::RwLock<Option<Secrets>>,
+    /// What a person typed during handoffs, hidden as whole words.
+    pub(crate) typed_by_person: std::sync::RwLock<Vec<String>>,
+    pub(crate) person_scrubber: std::sync::RwLock<Option<PersonWords>>,
     /// The session is over for good (see [`crate::Pack::end`]): no call
     /// starts a browser again.
     pub(crate) ended: std::sync::atomic::AtomicBool,
@@ -113,29 +113,23 @@ impl Browser {
         }
     }
 
-    /// Hides from every answer from now on what a person typed (texts of
-    /// four characters or more; shorter ones would hide ordinary words).
+    /// Hides from every answer from now on what a person typed, as whole
+    /// words of theirs (see [`PersonWords`]).
     pub(crate) fn hide_typed(&self, typed: &[String]) {
-        let fresh: Vec<crate::options::Secret> = typed
-            .iter()
-            .filter(|text| text.chars().count() >= 4)
-            .map(|text| crate::options::Secret {
-                name: "typed by a person".to_owned(),
-                value: text.clone(),
-            })
-            .collect();
-        if fresh.is_empty() {
+        if typed.is_empty() {
             return;
         }
         let mut all = self
             .typed_by_person
             .write()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        all.extend(fresh);
+        all.extend(typed.iter().cloned());
+        let words = PersonWords::new(&all);
         *self
             .person_scrubber
             .write()
-            .unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(Secrets::new(&all));
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) =
+            (!words.is_empty()).then_some(words);
     }
 
     /// Scrubs `text` of every secret and of what a person typed.

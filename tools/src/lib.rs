@@ -90,6 +90,9 @@ mod vision;
 mod watch;
 
 pub use engine::{serve_if_asked, ScriptEngine};
+/// The longest any call may run: a handoff waiting for its person (every
+/// other call's time limit is shorter).
+pub const LONGEST_CALL: std::time::Duration = person::HANDOFF_LIMIT;
 pub use error::ToolError;
 pub use options::{Answers, Group, PackOptions, Secret};
 pub use output::{Image, ToolOutput};

@@ -186,6 +186,85 @@ impl Secrets {
     }
 }
 
+/// What a person typed during handoffs, hidden from the model as whole
+/// words of theirs: each text, and each of its words of four characters or
+/// more, wherever it stands alone (whatever its case), never as a part of
+/// another word. (A secret's beginnings and parts are hidden because a page
+/// echoing keys shows them; a person's ordinary words would then hide
+/// every word that starts like one: "Continue" every "Cont…".)
+#[derive(Default)]
+pub(crate) struct PersonWords {
+    /// Lower case, longest first.
+    words: Vec<Vec<char>>,
+}
+
+/// The shortest word of a person's that is hidden (shorter ones would
+/// hide ordinary words).
+const SHORTEST_WORD: usize = 4;
+
+impl PersonWords {
+    pub(crate) fn new(typed: &[String]) -> Self {
+        let mut words: Vec<Vec<char>> = typed
+            .iter()
+            .flat_map(|text| std::iter::once(text.trim()).chain(text.split_whitespace()))
+            .map(|word| word.chars().map(lower).collect::<Vec<char>>())
+            .filter(|word| word.len() >= SHORTEST_WORD)
+            .collect();
+        words.sort_by_key(|word| std::cmp::Reverse(word.len()));
+        words.dedup();
+        Self { words }
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.words.is_empty()
+    }
+
+    /// `text` with each of the words, where it stands alone, as `••••`.
+    pub(crate) fn scrub(&self, text: &mut String) {
+        if self.words.is_empty() {
+            return;
+        }
+        let chars: Vec<(usize, char)> = text.char_indices().collect();
+        let lowered: Vec<char> = chars.iter().map(|(_, c)| lower(*c)).collect();
+        let apart = |at: Option<usize>| {
+            at.and_then(|at| chars.get(at))
+                .is_none_or(|(_, c)| !c.is_alphanumeric())
+        };
+        let mut hidden = String::with_capacity(text.len());
+        let (mut copied, mut at, mut any) = (0, 0, false);
+        while at < chars.len() {
+            let found = self.words.iter().find(|word| {
+                lowered[at..].starts_with(word)
+                    && apart(at.checked_sub(1))
+                    && apart(Some(at + word.len()))
+            });
+            let Some(word) = found else {
+                at += 1;
+                continue;
+            };
+            let start = chars[at].0;
+            let end = chars
+                .get(at + word.len())
+                .map_or(text.len(), |(byte, _)| *byte);
+            hidden.push_str(&text[copied..start]);
+            hidden.push_str(HIDDEN);
+            copied = end;
+            at += word.len();
+            any = true;
+        }
+        if any {
+            hidden.push_str(&text[copied..]);
+            *text = hidden;
+        }
+    }
+}
+
+/// A character as words are compared: lower case (its first character,
+/// where lowering makes several).
+fn lower(c: char) -> char {
+    c.to_lowercase().next().unwrap_or(c)
+}
+
 /// Hides secrets in text the pack does not answer with (a program's own
 /// logs), in every form an answer hides them in.
 pub struct Scrubber(Secrets);
@@ -443,6 +522,18 @@ mod tests {
         // The model's own words stay its own.
         secrets.fill_in("type", "Hunt").expect("plain");
         assert_eq!(hidden("Hunt"), "Hunt");
+    }
+
+    #[test]
+    fn a_persons_words_are_hidden_whole_never_as_beginnings() {
+        let words = PersonWords::new(&["Continue".to_owned(), "my p@ss-w0rd!".to_owned()]);
+        let mut text =
+            "Continue to Contact us; CONTINUE. continued. my p@ss-w0rd! (p@ss-w0rd!)".to_owned();
+        words.scrub(&mut text);
+        assert_eq!(text, "•••• to Contact us; ••••. continued. •••• (••••)");
+        let mut short = "my pass".to_owned();
+        words.scrub(&mut short);
+        assert_eq!(short, "my pass");
     }
 
     #[test]

@@ -45,6 +45,15 @@ const TASK_AFTER: Duration = Duration::from_secs(2);
 /// How long a task's answer is kept for the client to read (10 minutes).
 const TASK_KEPT_MS: u64 = 600_000;
 
+/// A task's time to live, counted from its start: the longest its call
+/// may run (a handoff's, whose person's link the task holds) and a
+/// minute, then [`TASK_KEPT_MS`] to read the answer. A task dropped while
+/// its call runs would revoke that link mid-handoff.
+fn task_ttl_ms() -> u64 {
+    let longest = u64::try_from(tools::LONGEST_CALL.as_millis()).unwrap_or(u64::MAX);
+    longest.saturating_add(60_000).saturating_add(TASK_KEPT_MS)
+}
+
 /// The MCP face of the tool pack.
 #[derive(Clone)]
 pub struct McpServer {
@@ -268,7 +277,7 @@ impl McpServer {
             .and_then(Value::as_f64)
             .filter(|seconds| seconds.is_finite())
             .unwrap_or(300.0)
-            .clamp(1.0, 1800.0);
+            .clamp(1.0, tools::LONGEST_CALL.as_secs_f64());
         let lasts = Duration::from_secs_f64(seconds);
         let key = hub.view_key(id, owner(context), lasts + Duration::from_secs(60));
         let link = url::Url::parse(&format!("{}/live?key={key}", hub.live_url)).ok()?;
@@ -370,7 +379,7 @@ impl McpServer {
         let started = Instant::now();
         let task = self.tasks.manager.spawn(
             TaskOptions::new()
-                .with_ttl_ms(TASK_KEPT_MS)
+                .with_ttl_ms(task_ttl_ms())
                 .with_poll_interval_ms(1000)
                 .with_status_message(format!("{name}: waiting for {waiting_for} (0 s)")),
             move |task: TaskContext| {
@@ -689,5 +698,22 @@ impl ServerHandler for McpServer {
     ) -> Result<(), ErrorData> {
         self.tasks.check(&request.task_id, owner(&context))?;
         self.tasks.manager.cancel_task(&request.task_id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A handoff may wait its whole limit and its answer still be read:
+    /// the task outlives the call by the time an answer is kept.
+    #[test]
+    fn a_task_lasts_as_long_as_its_longest_call() {
+        let handoff_ms = 1_800_000;
+        assert!(
+            task_ttl_ms() >= handoff_ms + TASK_KEPT_MS,
+            "{}",
+            task_ttl_ms()
+        );
     }
 }
