@@ -11,8 +11,8 @@ use driver_core::Capability;
 use crate::frames::MAX_FRAME_DEPTH;
 use crate::numbering::Pointee;
 use crate::page::{
-    self, ActAnswer, Answer, AtAnswer, Code, Empty, FrameBoxAnswer, HeldAnswer, HoveredAnswer,
-    ReachedAnswer, Refusal, WireSeen,
+    self, ActAnswer, Answer, AtAnswer, Code, CoverAnswer, Empty, FrameBoxAnswer, HeldAnswer,
+    HoveredAnswer, ReachedAnswer, Refusal, WireSeen,
 };
 use crate::{Marks, MarksError, Rect, Snapshot, SnapshotOptions, Unsuitable};
 
@@ -637,11 +637,14 @@ impl Marks {
     }
 
     /// A screenshot of the viewport with each numbered element's box and
-    /// number drawn on it, the same numbers as the snapshot it returns.
+    /// number drawn on it, the same numbers as the snapshot it returns;
+    /// with `cover`, the fields that hold a secret covered (see
+    /// [`screenshot_covering_secrets`]).
     pub async fn marked_screenshot(
         &self,
         driver: &dyn Driver,
         format: ScreenshotFormat,
+        cover: bool,
     ) -> Result<(Vec<u8>, Snapshot), MarksError> {
         let snapshot = self.snapshot(driver, SnapshotOptions::default()).await?;
         let marks: Vec<MarkBox> = snapshot
@@ -661,6 +664,9 @@ impl Marks {
             })
             .collect();
         page::run::<Empty>(driver, &[], &Request::Mark { marks }).await?;
+        if cover {
+            page::run::<CoverAnswer>(driver, &[], &Request::Cover).await?;
+        }
         let picture = driver
             .screenshot(ScreenshotOptions {
                 format,
@@ -670,6 +676,32 @@ impl Marks {
         let _ = page::run::<Empty>(driver, &[], &Request::Unmark).await;
         Ok((picture?, snapshot))
     }
+}
+
+/// A screenshot with every field of the page that holds a secret (see
+/// [`Marks::type_into`]) covered by an opaque box: a picture shows that a
+/// field holds one, never what it holds, even where the field is no
+/// password box. (Fields in frames are not covered.)
+pub async fn screenshot_covering_secrets(
+    driver: &dyn Driver,
+    options: ScreenshotOptions,
+) -> Result<Vec<u8>, MarksError> {
+    cover_secrets(driver).await?;
+    let picture = driver.screenshot(options).await;
+    uncover(driver).await;
+    Ok(picture?)
+}
+
+/// Covers every field of the page that holds a secret with an opaque box,
+/// for a picture taken some other way; [`uncover`] takes the boxes away.
+pub async fn cover_secrets(driver: &dyn Driver) -> Result<(), MarksError> {
+    page::run::<CoverAnswer>(driver, &[], &Request::Cover).await?;
+    Ok(())
+}
+
+/// Takes away what [`cover_secrets`] (and a marked picture) drew.
+pub async fn uncover(driver: &dyn Driver) {
+    let _ = page::run::<Empty>(driver, &[], &Request::Unmark).await;
 }
 
 /// After a secret was typed without a number (into whatever had the

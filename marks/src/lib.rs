@@ -53,8 +53,8 @@ use parking_lot::Mutex;
 use driver_core::{Capability, Driver, TabId};
 
 pub use acting::{
-    hold_focused, holds_secret, press_at, press_at_with, Acted, Elsewhere, FileField, Landed,
-    Located, Typed,
+    cover_secrets, hold_focused, holds_secret, press_at, press_at_with,
+    screenshot_covering_secrets, uncover, Acted, Elsewhere, FileField, Landed, Located, Typed,
 };
 pub use changes::{ChangeList, Reading};
 pub use error::{MarksError, Unsuitable};

@@ -675,6 +675,14 @@ pub(crate) struct HeldAnswer {
     pub(crate) held: bool,
 }
 
+/// How many fields holding a secret a picture has covered (`cover`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CoverAnswer {
+    #[allow(dead_code)] // a picture is taken whether or not any was
+    pub(crate) covered: u32,
+}
+
 /// An answer with nothing in it (`mark`, `unmark`).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -200,6 +200,8 @@ pub(crate) enum Request {
     Hold { focused: bool },
     /// Whether a secret was ever typed in the document or a frame of it.
     Held,
+    /// Covers the fields that hold a secret (taken away by `Unmark`).
+    Cover,
 }
 
 /// What typing left in the fields its keys reached.
@@ -301,6 +303,7 @@ pub fn samples() -> Vec<serde_json::Value> {
         Request::Unmark,
         Request::Hold { focused: true },
         Request::Held,
+        Request::Cover,
     ];
     requests
         .iter()

@@ -298,6 +298,49 @@ return seen;"#;
     let snapshot = s.ok("snapshot", json!({})).await;
     assert!(!snapshot.text.contains("corr"), "{}", snapshot.text);
     assert!(!snapshot.text.contains("\"or\""), "{}", snapshot.text);
+    // A picture shows that the field holds a secret, never what: the field
+    // is covered in the tool's picture, not in the browser's own.
+    let rect = s
+        .pack
+        .driver()
+        .eval("(() => { const r = document.getElementById('code').getBoundingClientRect(); return [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)]; })()")
+        .await
+        .expect("the field's box");
+    let (x, y) = (
+        rect[0].as_u64().expect("x") as usize,
+        rect[1].as_u64().expect("y") as usize,
+    );
+    let pixel = |png: &[u8]| {
+        let mut decoder = png::Decoder::new(std::io::Cursor::new(png));
+        decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+        let mut reader = decoder.read_info().expect("a PNG");
+        let mut buffer = vec![0; reader.output_buffer_size().expect("a size")];
+        let info = reader.next_frame(&mut buffer).expect("a frame");
+        let channels = info.color_type.samples();
+        let at = (y * info.width as usize + x) * channels;
+        [buffer[at], buffer[at + 1], buffer[at + 2]]
+    };
+    let shot = s.ok("screenshot", json!({ "format": "png" })).await;
+    assert_eq!(
+        pixel(&shot.images[0].data),
+        [128, 128, 128],
+        "{}",
+        shot.text
+    );
+    let own = s
+        .pack
+        .driver()
+        .screenshot(driver_core::ScreenshotOptions::default())
+        .await
+        .expect("a picture");
+    assert_ne!(pixel(&own), [128, 128, 128], "the field is grey on its own");
+    let left = s
+        .pack
+        .driver()
+        .eval("document.querySelectorAll('tabwright-covers, tabwright-marks').length")
+        .await
+        .expect("the page");
+    assert_eq!(left, json!(0), "a cover stayed on the page");
     // The model's own words, typed over the whole field, read as they are.
     let code = Session::number(&snapshot, "textbox \"Code\"");
     let typed = s

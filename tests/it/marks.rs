@@ -518,7 +518,7 @@ async fn marks_are_drawn_where_the_elements_are(backend: Backend) {
     let plain = driver.screenshot(Default::default()).await.unwrap();
     let (marked, snapshot) = page
         .marks
-        .marked_screenshot(driver, driver_core::ScreenshotFormat::Png)
+        .marked_screenshot(driver, driver_core::ScreenshotFormat::Png, false)
         .await
         .unwrap();
     assert_ne!(plain, marked, "the marks changed the picture");

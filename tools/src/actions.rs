@@ -643,7 +643,11 @@ impl Tab<'_> {
             let (data, snapshot) = self
                 .browser
                 .marks
-                .marked_screenshot(&self.browser.driver, format)
+                .marked_screenshot(
+                    &self.browser.driver,
+                    format,
+                    self.browser.secrets.any_typed(),
+                )
                 .await?;
             let count = snapshot.elements.values().filter(|e| !e.offscreen).count();
             (data, format!(", with {count} element numbers drawn"))
@@ -652,10 +656,7 @@ impl Tab<'_> {
                 format,
                 full_page: args.full_page,
             };
-            (
-                self.browser.driver.screenshot(options).await?,
-                String::new(),
-            )
+            (self.browser.picture(options).await?, String::new())
         };
         // The same picture as the last one of this tab, taken the same way:
         // said in a line, without the picture, if the model asked so.

@@ -343,8 +343,7 @@ impl Tab<'_> {
         let format = self.browser.options.vision_format;
         let data = self
             .browser
-            .driver
-            .screenshot(ScreenshotOptions {
+            .picture(ScreenshotOptions {
                 format,
                 full_page: false,
             })

@@ -132,6 +132,20 @@ impl Browser {
             (!words.is_empty()).then_some(words);
     }
 
+    /// A picture of the page: once a secret was typed in the session,
+    /// with every field that holds one covered (a plain text field shows
+    /// its value as it is drawn).
+    pub(crate) async fn picture(
+        &self,
+        options: driver_core::ScreenshotOptions,
+    ) -> Result<Vec<u8>, ToolError> {
+        if self.secrets.any_typed() {
+            Ok(marks::screenshot_covering_secrets(&self.driver, options).await?)
+        } else {
+            Ok(self.driver.screenshot(options).await?)
+        }
+    }
+
     /// Scrubs `text` of every secret and of what a person typed.
     pub(crate) fn scrub(&self, text: &mut String) {
         self.secrets.scrub(text);

@@ -296,11 +296,20 @@ impl Tab<'_> {
         if jpeg {
             params["quality"] = json!(80);
         }
+        // A field that holds a secret shows that it does, never what.
+        let covering = self.browser.secrets.any_typed();
+        if covering {
+            marks::cover_secrets(&self.browser.driver).await?;
+        }
         let taken = self
             .browser
             .driver
             .devtools("Page.captureScreenshot", params)
-            .await?;
+            .await;
+        if covering {
+            marks::uncover(&self.browser.driver).await;
+        }
+        let taken = taken?;
         let data = taken["data"]
             .as_str()
             .and_then(|data| base64::engine::general_purpose::STANDARD.decode(data).ok())

@@ -352,8 +352,7 @@ impl Pack {
             || watch.is_some_and(|watch| !watch.is_screencast() && watch.is_looked_at());
         let jpeg = if acted && wanted {
             self.browser
-                .driver
-                .screenshot(driver_core::ScreenshotOptions {
+                .picture(driver_core::ScreenshotOptions {
                     format: driver_core::ScreenshotFormat::Jpeg(40),
                     full_page: false,
                 })

@@ -674,9 +674,39 @@ const mark = (request) => {
 
 /** @returns {{}} */
 const unmark = () => {
-  document.querySelectorAll("tabwright-marks").forEach((host) => host.remove());
+  document.querySelectorAll("tabwright-marks, tabwright-covers").forEach((host) => host.remove());
   return {};
 };
+
+/**
+ * Covers every field of the document that holds a secret with an opaque
+ * box (in the document's coordinates, so a full-page picture has them
+ * too), for a picture to show that it holds one and nothing of it.
+ * @returns {{covered: number}}
+ */
+const cover = () => {
+  document.querySelectorAll("tabwright-covers").forEach((host) => host.remove());
+  if (!registry.held) return { covered: 0 };
+  const host = document.createElement("tabwright-covers");
+  host.style.cssText = "position:absolute;left:0;top:0;width:0;height:0;z-index:2147483647;pointer-events:none;";
+  const shadow = host.attachShadow({ mode: "closed" });
+  let covered = 0;
+  for (const field of document.querySelectorAll("input, textarea, [contenteditable]")) {
+    if (!holdsSecret(field)) continue;
+    const rect = field.getBoundingClientRect();
+    if (rect.width <= 0 || rect.height <= 0) continue;
+    const box = document.createElement("div");
+    box.style.cssText = `position:absolute;left:${rect.left + scrollX}px;top:${rect.top + scrollY}px;` +
+      `width:${rect.width}px;height:${rect.height}px;background:${COVER};`;
+    shadow.append(box);
+    covered++;
+  }
+  document.documentElement.appendChild(host);
+  return { covered };
+};
+
+/** The colour a field holding a secret is covered with in pictures. */
+const COVER = "rgb(128, 128, 128)";
 
 /**
  * A secret was typed in this document, or in a frame of it: `held` says so

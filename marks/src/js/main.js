@@ -70,10 +70,12 @@
  *   a secret was typed in this document (`focused`: into the focused
  *   field, without a number)
  * @typedef {FrameFields & {op: "held"}} HeldRequest
+ * @typedef {FrameFields & {op: "cover"}} CoverRequest
+ *   covers the fields that hold a secret, for a picture
  *   whether a secret was ever typed in this document or a frame of it
  * @typedef {SnapshotRequest | FindRequest | ReadRequest | ActRequest | HoveredRequest
  *   | ReachedRequest | AtRequest | FrameBoxRequest | MarkRequest | UnmarkRequest
- *   | HoldRequest | HeldRequest} WalkerRequest
+ *   | HoldRequest | HeldRequest | CoverRequest} WalkerRequest
  */
 
 /** Runs what the request asks. */
@@ -92,6 +94,7 @@ const dispatch = () => {
     case "unmark": return unmark();
     case "hold": return hold(request);
     case "held": return { held: registry.held };
+    case "cover": return cover();
     default: return { error: "unknown_op" };
   }
 };
