@@ -26,6 +26,11 @@
 //! - sessions: one idle browser's memory and what launch flags would cut
 //!   from it; the shared browser's memory with 1, 10 and 50 sessions (CDP),
 //!   and with a browser per session (WebDriver, to ten);
+//! - scripts: `run` as a model calls it: a script that returns at once
+//!   (its engine's process started, run and ended), one that makes a tool
+//!   call, and loops the engine cannot interrupt (a promise storm, a
+//!   built-in looping in C) with a 1 s limit: when the answer came, and
+//!   what of the engine was left running after it;
 //! - watching: an action with a trace against one without (and what the
 //!   trace writes), and the CPU of an animated page with a live view
 //!   against the same page unwatched;
@@ -41,6 +46,7 @@ mod drivers;
 mod guard;
 mod long;
 mod measure;
+mod scripts;
 mod sessions;
 mod snapshot;
 mod tasks;
@@ -51,8 +57,15 @@ mod watching;
 use tabwright_tests::site::Site;
 use tabwright_tests::Backend;
 
-#[tokio::main]
-async fn main() -> Result<(), String> {
+fn main() -> Result<(), String> {
+    // `run`'s scripts run in this program started again.
+    ::tools::serve_if_asked();
+    tokio::runtime::Runtime::new()
+        .map_err(|error| error.to_string())?
+        .block_on(bench())
+}
+
+async fn bench() -> Result<(), String> {
     let mut wanted = "all".to_owned();
     let mut runs = 20usize;
     let mut calls: Option<usize> = None;
@@ -172,6 +185,12 @@ async fn main() -> Result<(), String> {
         println!();
         sessions::sessions(&site, &backends).await?;
     }
+    if wants("scripts") {
+        println!();
+        for &backend in &backends {
+            scripts::script_costs(backend, runs).await?;
+        }
+    }
     if wants("watching") {
         println!();
         for &backend in &backends {
@@ -192,9 +211,9 @@ async fn main() -> Result<(), String> {
 }
 
 /// What `--only` can pick.
-const PARTS: [&str; 10] = [
-    "drivers", "guard", "snapshot", "tools", "tokens", "tasks", "sessions", "watching", "long",
-    "soak",
+const PARTS: [&str; 11] = [
+    "drivers", "guard", "snapshot", "tools", "tokens", "tasks", "sessions", "scripts", "watching",
+    "long", "soak",
 ];
 
 /// Parts run only when asked for by name.
