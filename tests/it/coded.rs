@@ -250,6 +250,7 @@ async fn stopped(backend: Backend) {
 const PIECES: &str = r#"<!doctype html><html><head><title>Pieces</title></head><body>
 <label>Code <input id="code" type="text"></label>
 <label>Echo <input id="echo" type="text"></label>
+<label>Other <input id="other" type="text"></label>
 <div id="note" contenteditable="true" role="textbox" aria-label="Note" style="min-height: 2em"></div>
 <script>
 const code = document.getElementById('code');
@@ -289,7 +290,7 @@ return seen;"#;
         .await
         .expect("the fields");
     assert_eq!(field, json!(["or", "or", "corr"]), "{}", answer.text);
-    for piece in ["cor", "or\"", "=or", "corr", "horse", "42"] {
+    for piece in ["cor", "or\"", "=or", "corr", "horse", "se 42"] {
         assert!(!answer.text.contains(piece), "{piece}: {}", answer.text);
     }
     assert!(answer.text.contains("Code=••••"), "{}", answer.text);
@@ -298,6 +299,31 @@ return seen;"#;
     let snapshot = s.ok("snapshot", json!({})).await;
     assert!(!snapshot.text.contains("corr"), "{}", snapshot.text);
     assert!(!snapshot.text.contains("\"or\""), "{}", snapshot.text);
+    // Copied through the clipboard into another field and cut down there
+    // to one character: still read as a secret's.
+    let snapshot = s.ok("snapshot", json!({})).await;
+    let other = Session::number(&snapshot, "textbox \"Other\"");
+    let code = Session::number(&snapshot, "textbox \"Code\"");
+    s.ok("click", json!({ "element": code })).await;
+    s.ok("press", json!({ "keys": "Control+a Control+c" }))
+        .await;
+    s.ok("click", json!({ "element": other })).await;
+    s.ok("press", json!({ "keys": "Control+v End Backspace" }))
+        .await;
+    let pasted = s
+        .pack
+        .driver()
+        .eval("document.getElementById('other').value")
+        .await
+        .expect("the field");
+    // (The browser's own clipboard carried a piece: the truth below.)
+    assert_eq!(pasted, json!("o"), "the paste did not happen");
+    let read = s.ok("snapshot", json!({})).await;
+    assert!(
+        read.text.contains("textbox \"Other\" = \"••••\""),
+        "{}",
+        read.text
+    );
     // A picture shows that the field holds a secret, never what: the field
     // is covered in the tool's picture, not in the browser's own.
     let rect = s

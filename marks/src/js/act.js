@@ -392,6 +392,7 @@ const reached = (request) => {
     if (element) registry.holders.add(element);
     for (const field of record.inputs) registry.holders.add(field);
     registry.held = true;
+    watchCopies(view || window);
   } else if (request.holds === "plain" && element) {
     registry.holders.delete(element);
   }
@@ -718,9 +719,36 @@ const COVER = "rgb(128, 128, 128)";
  */
 const hold = (request) => {
   registry.held = true;
+  watchCopies(window);
   if (!request.focused) return {};
   let at = document.activeElement;
   while (at && at.shadowRoot && at.shadowRoot.activeElement) at = at.shadowRoot.activeElement;
   if (at && at !== document.body && at !== document.documentElement) registry.holders.add(at);
   return {};
+};
+
+/** The key a window's watch for pasted and dropped text is kept under. */
+const COPIES = "__tabwrightCopies";
+
+/**
+ * Once a secret was typed in a document, a field that text is pasted or
+ * dropped into holds one too: the clipboard may carry the secret (or a
+ * piece of it) out of the field it was typed into.
+ * @param {Window} view
+ */
+const watchCopies = (view) => {
+  if (/** @type {any} */ (view)[COPIES]) return;
+  Object.defineProperty(view, COPIES, { value: true, enumerable: false, configurable: true });
+  for (const type of ["paste", "drop"]) {
+    view.addEventListener(type, (event) => {
+      const first = /** @type {Node | undefined} */ (event.composedPath()[0]);
+      const element = first && first.nodeType === 1 ? /** @type {Element} */ (first)
+        : first ? first.parentElement : null;
+      if (!element) return;
+      const host = /** @type {HTMLElement} */ (element);
+      const field = element.tagName === "INPUT" || element.tagName === "TEXTAREA" ? element
+        : host.isContentEditable ? host.closest("[contenteditable]") || element : null;
+      if (field) registry.holders.add(field);
+    }, { capture: true });
+  }
 };
