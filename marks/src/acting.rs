@@ -11,8 +11,8 @@ use driver_core::Capability;
 use crate::frames::MAX_FRAME_DEPTH;
 use crate::numbering::Pointee;
 use crate::page::{
-    self, ActAnswer, Answer, AtAnswer, Code, CoverAnswer, Empty, FrameBoxAnswer, HeldAnswer,
-    HoveredAnswer, ReachedAnswer, Refusal, WireSeen,
+    self, ActAnswer, Answer, ArmKeysAnswer, AtAnswer, Code, CoverAnswer, Empty, FrameBoxAnswer,
+    HeldAnswer, HoveredAnswer, ReachedAnswer, Refusal, WireReached, WireSeen,
 };
 use crate::{Marks, MarksError, Rect, Snapshot, SnapshotOptions, Unsuitable};
 
@@ -33,6 +33,9 @@ pub struct Landed {
 /// The events of a pointer action, and of typing, whose targets are checked.
 const POINTER_EVENTS: &[&str] = &["pointerdown", "mousedown", "mouseup", "click"];
 const KEY_EVENTS: &[&str] = &["keydown", "input"];
+/// The events of pressed keys, and what they may cause: a key's own, the
+/// text it types, the click it makes on a button.
+const PRESS_EVENTS: &[&str] = &["keydown", "keypress", "keyup", "input", "click"];
 
 /// Where an action's input went, when it was not the element acted on:
 /// the first event (`pointerdown`, `mousedown`, `mouseup`, `click`, or for
@@ -63,6 +66,42 @@ pub struct Typed {
     pub before: Option<String>,
     /// Where the keys went instead, if not into the field.
     pub elsewhere: Option<Elsewhere>,
+    /// When any of the text went elsewhere (the page moved the focus as
+    /// the keys came): each run of it, in order, and where it went.
+    pub went: Vec<Went>,
+    /// A secret's typing that was stopped: where the first key stopped was
+    /// headed (no key reached it, nor any after).
+    pub stopped: Option<Landed>,
+    /// Text was typed and no element took any of it (the element takes
+    /// no text: a link, a button), as far as the page's events tell.
+    pub took_none: bool,
+}
+
+/// What had the focus as keys were pressed (see [`Marks::arm_keys`]).
+#[derive(Debug, Clone)]
+pub struct KeysArmed(Pointee);
+
+/// A run of typed text and where it went.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Went {
+    /// The text (empty for a secret's: only its length is said).
+    pub text: String,
+    /// How many characters.
+    pub length: usize,
+    /// Whether it went into the field typed into.
+    pub into_field: bool,
+    /// The element it went into.
+    pub reached: Landed,
+}
+
+/// What a readied element's recorded events reached (see `reached`).
+#[derive(Default)]
+struct Reached {
+    elsewhere: Option<Elsewhere>,
+    went: Vec<Went>,
+    stopped: Option<Landed>,
+    /// The page answered, and no element took text.
+    took_none: bool,
 }
 
 /// A numbered element readied for an action of the caller's own: where it
@@ -211,7 +250,7 @@ impl Marks {
         target: &Pointee,
         events: &[&str],
         holds: Option<Holds>,
-    ) -> Option<Elsewhere> {
+    ) -> Reached {
         let request = Request::Reached {
             id: target.local,
             holds,
@@ -219,12 +258,42 @@ impl Marks {
         let Ok(Answer::Done(answer)) =
             page::run::<ReachedAnswer>(driver, &target.path, &request).await
         else {
-            return None;
+            return Reached::default();
         };
+        let mut went = Vec::new();
+        for piece in answer.pieces {
+            went.push(Went {
+                text: piece.text,
+                length: piece.length,
+                into_field: piece.inside,
+                reached: self.landed(driver, target, piece.seen).await,
+            });
+        }
+        let stopped = match answer.blocked {
+            Some(seen) => Some(self.landed(driver, target, seen).await),
+            None => None,
+        };
+        let elsewhere = self.elsewhere(driver, target, events, answer.events).await;
+        Reached {
+            elsewhere,
+            went,
+            stopped,
+            took_none: !answer.took,
+        }
+    }
+
+    /// The first of the action's own kind of events that reached another
+    /// element than the one acted on, numbered.
+    async fn elsewhere(
+        &self,
+        driver: &dyn Driver,
+        target: &Pointee,
+        events: &[&str],
+        reached: Vec<WireReached>,
+    ) -> Option<Elsewhere> {
         // Only the action's own kind of event: a click that makes the page
         // fire `input` on a field of its own is no typing gone astray.
-        let first = answer
-            .events
+        let first = reached
             .into_iter()
             .find(|event| !event.inside && events.contains(&event.kind.as_str()))?;
         let pressed = matches!(first.kind.as_str(), "mouseup" | "click");
@@ -294,7 +363,9 @@ impl Marks {
         };
         driver.click_with(x, y, click).await?;
         let elsewhere = if record {
-            self.reached(driver, &target, POINTER_EVENTS, None).await
+            self.reached(driver, &target, POINTER_EVENTS, None)
+                .await
+                .elsewhere
         } else {
             None
         };
@@ -431,6 +502,7 @@ impl Marks {
                 ActHow {
                     clear: Some(clear),
                     record: Some(record),
+                    guard: (record && secret).then_some(true),
                     ..ActHow::default()
                 },
             )
@@ -453,10 +525,10 @@ impl Marks {
         } else {
             clear.then_some(Holds::Plain)
         };
-        let elsewhere = if record && !text.is_empty() {
+        let reached = if record && !text.is_empty() {
             self.reached(driver, &target, KEY_EVENTS, holds).await
         } else {
-            None
+            Reached::default()
         };
         if secret {
             // The top document says so, whichever frame the field is in.
@@ -464,8 +536,37 @@ impl Marks {
         }
         Ok(Typed {
             before: answer.value,
-            elsewhere,
+            elsewhere: reached.elsewhere,
+            went: reached.went,
+            stopped: reached.stopped,
+            took_none: reached.took_none,
         })
+    }
+
+    /// Before keys are pressed: notes what has the focus (not in a frame)
+    /// and arms its record, for [`keys_reached`](Self::keys_reached) to say
+    /// where the keys' events went. `None` where nothing is focused.
+    pub async fn arm_keys(&self, driver: &dyn Driver) -> Option<KeysArmed> {
+        let Ok(Answer::Done(answer)) =
+            page::run::<ArmKeysAnswer>(driver, &[], &Request::ArmKeys).await
+        else {
+            return None;
+        };
+        Some(KeysArmed(Pointee {
+            path: Vec::new(),
+            doc: answer.doc,
+            local: answer.id?,
+            seen_as: Some((answer.role, answer.name)),
+        }))
+    }
+
+    /// After keys were pressed: the first element their events reached
+    /// (a key's own, its text, a click it made) that is not what had the
+    /// focus, numbered.
+    pub async fn keys_reached(&self, driver: &dyn Driver, armed: &KeysArmed) -> Option<Elsewhere> {
+        self.reached(driver, &armed.0, PRESS_EVENTS, None)
+            .await
+            .elsewhere
     }
 
     /// Selects options of a numbered select by label or value; returns the

@@ -54,7 +54,8 @@ use driver_core::{Capability, Driver, TabId};
 
 pub use acting::{
     cover_secrets, hold_focused, holds_secret, press_at, press_at_with,
-    screenshot_covering_secrets, uncover, Acted, Elsewhere, FileField, Landed, Located, Typed,
+    screenshot_covering_secrets, uncover, Acted, Elsewhere, FileField, KeysArmed, Landed, Located,
+    Typed, Went,
 };
 pub use changes::{ChangeList, Reading};
 pub use error::{MarksError, Unsuitable};

@@ -656,6 +656,25 @@ pub(crate) struct HoveredAnswer {
 #[serde(deny_unknown_fields)]
 pub(crate) struct ReachedAnswer {
     pub(crate) events: Vec<WireReached>,
+    /// Where each run of typed text went, when any went astray.
+    pub(crate) pieces: Vec<WirePiece>,
+    /// Where the first key a secret's guard stopped was headed.
+    pub(crate) blocked: Option<WireSeen>,
+    /// Whether any element took text (an `input` event).
+    pub(crate) took: bool,
+}
+
+/// A run of typed text and the element it went into.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct WirePiece {
+    /// The text (empty for a secret's).
+    pub(crate) text: String,
+    /// Its length in characters.
+    pub(crate) length: usize,
+    /// Whether it went into the element typed into.
+    pub(crate) inside: bool,
+    pub(crate) seen: WireSeen,
 }
 
 /// One event an action's input caused, and what it reached.
@@ -666,6 +685,20 @@ pub(crate) struct WireReached {
     pub(crate) kind: String,
     pub(crate) inside: bool,
     pub(crate) seen: WireSeen,
+}
+
+/// What has the focus before keys are pressed (`arm_keys`); no id when
+/// nothing does, or a frame.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ArmKeysAnswer {
+    pub(crate) id: Option<u32>,
+    #[serde(default)]
+    pub(crate) doc: String,
+    #[serde(default)]
+    pub(crate) role: String,
+    #[serde(default)]
+    pub(crate) name: String,
 }
 
 /// Whether a secret was typed in a document (`held`).

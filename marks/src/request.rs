@@ -106,6 +106,10 @@ pub(crate) struct ActHow {
     /// Arm the record of what the action's events reach.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) record: Option<bool>,
+    /// (with record) No text the keys type may go into another element:
+    /// a secret is typed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) guard: Option<bool>,
     /// (file) Marks the file field with this token.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) token: Option<String>,
@@ -202,6 +206,8 @@ pub(crate) enum Request {
     Held,
     /// Covers the fields that hold a secret (taken away by `Unmark`).
     Cover,
+    /// Before keys are pressed: what has the focus, its record armed.
+    ArmKeys,
 }
 
 /// What typing left in the fields its keys reached.
@@ -269,6 +275,7 @@ pub fn samples() -> Vec<serde_json::Value> {
             steady: Some(true),
             note: Some(true),
             record: Some(true),
+            guard: Some(true),
             token: Some("t".to_owned()),
             values: Some(vec!["Middle".to_owned()]),
         }),
@@ -304,6 +311,7 @@ pub fn samples() -> Vec<serde_json::Value> {
         Request::Hold { focused: true },
         Request::Held,
         Request::Cover,
+        Request::ArmKeys,
     ];
     requests
         .iter()

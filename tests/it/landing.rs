@@ -4,9 +4,12 @@
 //! answer says what the click reached), a checkbox's label with another
 //! nearly invisible checkbox at its centre, a button that slides in, a
 //! real button inside an element a library made a tab, and a web
-//! component's checkbox labelled across its shadow boundary; on both
-//! backends, through the pack.
+//! component's checkbox labelled across its shadow boundary; and where
+//! typing lands when the page moves the focus as the keys come (a
+//! secret's stopped before a key lands elsewhere); on both backends,
+//! through the pack.
 
+use driver_core::Driver;
 use serde_json::json;
 use tabwright_tests::Backend;
 
@@ -126,4 +129,171 @@ async fn controls_inside_controls(backend: Backend) {
     s.ok("close", json!({})).await;
 }
 
-both_backends!(clicks_land_where_they_say, controls_inside_controls);
+/// A checkout form whose name field sends the focus to the card number
+/// at the third key (as code fields that jump to the next box do), and
+/// whose card field tells what it heard.
+const FOCUS_THIEF: &str = r#"<!doctype html><html><head><title>Checkout</title></head><body>
+<label>Name <input id="name"></label>
+<label>Card number <input id="card"></label>
+<p id="log">Card heard nothing.</p>
+<script>
+let keys = 0;
+const heard = [];
+document.getElementById('name').addEventListener('keydown', () => {
+  keys += 1;
+  if (keys === 3) document.getElementById('card').focus();
+});
+for (const type of ['keydown', 'beforeinput', 'input']) {
+  document.getElementById('card').addEventListener(type, (e) => {
+    heard.push(type);
+    document.getElementById('log').textContent = 'Card heard ' + heard.length + ' events.';
+  });
+}
+</script>
+</body></html>"#;
+
+/// What the checkout's fields hold, and what its card field heard.
+async fn held(s: &Session) -> serde_json::Value {
+    s.pack
+        .driver()
+        .eval("[document.getElementById('name').value, document.getElementById('card').value, document.getElementById('log').textContent]")
+        .await
+        .expect("the page")
+}
+
+/// A search field whose Enter the page sends to another button.
+const ENTER_THIEF: &str = r#"<!doctype html><html><head><title>Account</title></head><body>
+<label>Search <input id="search"></label>
+<button id="delete" onclick="document.getElementById('log').textContent = 'DELETED'">Delete account</button>
+<p id="log">Nothing done.</p>
+<script>
+document.getElementById('search').addEventListener('keydown', (e) => {
+  if (e.key === 'Enter') document.getElementById('delete').focus();
+});
+</script>
+</body></html>"#;
+
+/// A field that opens an alert at the fifth key.
+const ALERTING: &str = r#"<!doctype html><html><head><title>Alerting</title></head><body>
+<label>Code <input id="code"></label>
+<script>
+let n = 0;
+document.getElementById('code').addEventListener('keydown', () => { n += 1; if (n === 5) alert('Slow down'); });
+</script>
+</body></html>"#;
+
+/// Typing says where its text went when the page moves the focus as the
+/// keys come, and a secret goes into the field it was typed into or
+/// nowhere: checked against what the page's fields hold and heard.
+async fn keys_land_where_they_say(backend: Backend) {
+    let pack = tools::PackOptions {
+        secrets: vec![tools::Secret {
+            name: "PW".to_owned(),
+            value: "hunter22".to_owned(),
+        }],
+        ..tools::PackOptions::default()
+    };
+    let mut s = Session::start_packed(backend, pack, driver_core::Options::default()).await;
+    s.site.page("/thief", FOCUS_THIEF).await;
+    let url = s.url("/thief");
+    let page = s.ok("open", json!({ "url": url })).await;
+    let name = Session::number(&page, "textbox \"Name\"");
+    let card = Session::number(&page, "textbox \"Card number\"");
+    let typed = s
+        .ok("type", json!({ "element": name, "text": "Alice Smith" }))
+        .await;
+
+    let fields = held(&s).await;
+    assert_eq!(
+        (&fields[0], &fields[1]),
+        (&json!("Al"), &json!("ice Smith")),
+        "{}",
+        typed.text
+    );
+    assert!(
+        typed.text.contains(&format!(
+            "\"Al\" into [{name}] textbox \"Name\"; \"ice Smith\" into [{card}] textbox \"Card number\""
+        )),
+        "{}",
+        typed.text
+    );
+
+    // A secret: stopped at the key the page sent elsewhere.
+    let page = s.ok("open", json!({ "url": url })).await;
+    let name = Session::number(&page, "textbox \"Name\"");
+    let typed = s
+        .ok("type", json!({ "element": name, "text": "{{secret:PW}}" }))
+        .await;
+    assert_eq!(
+        held(&s).await,
+        json!(["hu", "", "Card heard nothing."]),
+        "{}",
+        typed.text
+    );
+    assert!(
+        typed.text.contains("Typing stopped")
+            && typed.text.contains("textbox \"Card number\"")
+            && typed.text.contains("got 2 of its characters"),
+        "{}",
+        typed.text
+    );
+    assert!(!typed.text.contains("hunter"), "{}", typed.text);
+
+    // A dialog mid-way: the answer does not claim the rest was typed.
+    s.site.page("/alerting", ALERTING).await;
+    let page = s.ok("open", json!({ "url": s.url("/alerting") })).await;
+    let code = Session::number(&page, "textbox \"Code\"");
+    let cut = s
+        .call("type", json!({ "element": code, "text": "ABCDEFGHIJKL" }))
+        .await;
+    assert!(
+        cut.text.contains("cut short") && !cut.text.contains("Typed \"ABCDEFGHIJKL\""),
+        "{}",
+        cut.text
+    );
+    s.ok("dialog", json!({ "accept": true })).await;
+
+    // A key: the answer names what its events reached.
+    s.site.page("/enter", ENTER_THIEF).await;
+    let page = s.ok("open", json!({ "url": s.url("/enter") })).await;
+    let search = Session::number(&page, "textbox \"Search\"");
+    let delete = Session::number(&page, "button \"Delete account\"");
+    s.ok("type", json!({ "element": search, "text": "shoes" }))
+        .await;
+    let pressed = s.ok("press", json!({ "keys": "Enter" })).await;
+    let heard = s
+        .pack
+        .driver()
+        .eval("document.getElementById('log').textContent")
+        .await
+        .expect("the page");
+    assert_eq!(heard, json!("DELETED"), "{}", pressed.text);
+    // Typing into what takes no text says so, and claims nothing typed.
+    let page = s.ok("open", json!({ "url": s.url("/enter") })).await;
+    let button = Session::number(&page, "button \"Delete account\"");
+    let typed = s
+        .ok("type", json!({ "element": button, "text": "x" }))
+        .await;
+    assert!(
+        typed
+            .text
+            .starts_with(&format!("No text went in: [{button}]"))
+            && !typed.text.contains("Typed"),
+        "{}",
+        typed.text
+    );
+    assert!(
+        pressed.text.starts_with("Pressed Enter, but its")
+            && pressed.text.contains(&format!(
+                "reached [{delete}] button \"Delete account\", not \"Search\""
+            )),
+        "{}",
+        pressed.text
+    );
+}
+
+both_backends!(
+    clicks_land_where_they_say,
+    controls_inside_controls,
+    keys_land_where_they_say
+);

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use std::time::Duration;
 
 use driver_core::{Driver, DriverError, FullPage, KeyPress, ScreenshotFormat, ScreenshotOptions};
-use marks::{RenderOptions, SnapshotOptions};
+use marks::{MarksError, RenderOptions, SnapshotOptions};
 use serde_json::Value;
 
 use crate::after::Expected;
@@ -362,24 +362,44 @@ impl Tab<'_> {
         let typed = self.browser.secrets.fill_in("type", &args.text)?;
         let mut expected = Vec::new();
         let mut went = None;
+        let mut cut_short = false;
         match args.element {
             Some(number) => {
-                let done = done_if_interrupted(
-                    self.browser
-                        .marks
-                        .type_into(
-                            &self.browser.driver,
-                            number,
-                            &typed,
-                            !args.append,
-                            typed != args.text,
-                        )
-                        .await,
-                )?;
-                went = done
-                    .elsewhere
-                    .map(|elsewhere| crate::error::went_elsewhere(number, &elsewhere));
-                let before = done.before;
+                let result = self
+                    .browser
+                    .marks
+                    .type_into(
+                        &self.browser.driver,
+                        number,
+                        &typed,
+                        !args.append,
+                        typed != args.text,
+                    )
+                    .await;
+                let dialog = matches!(
+                    &result,
+                    Err(MarksError::Driver(DriverError::DialogOpen { .. }))
+                );
+                let done = done_if_interrupted(result)?;
+                if dialog {
+                    // The keys after it reached no page: said, not claimed.
+                    cut_short = true;
+                    went = Some(format!(
+                        "Typing into [{number}] was cut short: a dialog opened as the keys came, and the keys after it were not typed; answer the dialog, then read the field."
+                    ));
+                }
+                let astray = crate::error::typed_astray(number, &done);
+                let whole = astray.is_none();
+                // Nothing went in, or a secret was stopped: said alone.
+                cut_short |= done.took_none || done.stopped.is_some();
+                went = went.or(astray).or_else(|| {
+                    done.elsewhere
+                        .as_ref()
+                        .map(|elsewhere| crate::error::went_elsewhere(number, elsewhere))
+                });
+                // (What went astray is said; the field is not then held to
+                // all of it.)
+                let before = done.before.filter(|_| whole);
                 if args.submit {
                     done_if_interrupted(
                         self.browser
@@ -406,6 +426,7 @@ impl Tab<'_> {
             }
         }
         let did = match went {
+            Some(went) if cut_short => went,
             Some(went) => format!(
                 "{went} {}",
                 typed_line(args.element, &args.text, args.submit)
@@ -462,10 +483,27 @@ impl Tab<'_> {
         if presses.is_empty() {
             return Err(ToolError::bad("press", "keys is empty"));
         }
+        // What had the focus, for the answer to say where the keys went if
+        // the page moved it as they came.
+        let armed = self.browser.marks.arm_keys(&self.browser.driver).await;
         for press in presses {
             done_if_interrupted(self.browser.driver.press(press).await)?;
         }
-        self.after(format!("Pressed {}.", args.keys.trim())).await
+        let keys = args.keys.trim();
+        let elsewhere = match &armed {
+            Some(armed) => {
+                self.browser
+                    .marks
+                    .keys_reached(&self.browser.driver, armed)
+                    .await
+            }
+            None => None,
+        };
+        let did = match elsewhere {
+            Some(elsewhere) => crate::error::keys_went_elsewhere(keys, &elsewhere),
+            None => format!("Pressed {keys}."),
+        };
+        self.after(did).await
     }
 
     pub(crate) async fn select(&mut self, args: arguments::SelectArgs) -> Outcome {

@@ -207,6 +207,64 @@ pub(crate) fn went_elsewhere(number: u32, elsewhere: &marks::Elsewhere) -> Strin
     )
 }
 
+/// The sentence that leads a `press` answer whose keys' events reached
+/// another element than the one that had the focus.
+pub(crate) fn keys_went_elsewhere(keys: &str, elsewhere: &marks::Elsewhere) -> String {
+    let meant = if elsewhere.meant.is_empty() {
+        "what had the focus".to_owned()
+    } else {
+        shown(&elsewhere.meant)
+    };
+    format!(
+        "Pressed {keys}, but its {} reached {}, not {meant}, which had the focus: the page moved the focus as the keys came.",
+        elsewhere.event,
+        landed(&elsewhere.reached)
+    )
+}
+
+/// The sentence that leads an answer whose typing did not all go into
+/// the field asked for: where each run of it went, or, for a secret the
+/// guard stopped, where the page sent the focus and how much of it the
+/// field got. `None` when all of it went in.
+pub(crate) fn typed_astray(number: u32, typed: &marks::Typed) -> Option<String> {
+    let into_field: usize = typed
+        .went
+        .iter()
+        .filter(|went| went.into_field)
+        .map(|went| went.length)
+        .sum();
+    if let Some(stopped) = &typed.stopped {
+        return Some(format!(
+            "Typing stopped: the page moved the focus to {} as the secret was typed, and no character of it went anywhere but [{number}], which got {into_field} of its characters; check the field, then type it again if it is the right one.",
+            landed(stopped)
+        ));
+    }
+    if typed.took_none && typed.stopped.is_none() {
+        return Some(format!(
+            "No text went in: [{number}] took none of the keys as text (it is no text field, or it refused them); the page heard the keys only."
+        ));
+    }
+    if typed.went.iter().all(|went| went.into_field) {
+        return None;
+    }
+    let runs: Vec<String> = typed
+        .went
+        .iter()
+        .map(|went| {
+            let what = if went.text.is_empty() {
+                format!("{} characters", went.length)
+            } else {
+                shown(&went.text)
+            };
+            format!("{what} into {}", landed(&went.reached))
+        })
+        .collect();
+    Some(format!(
+        "The keys went elsewhere as they came (the page moved the focus): {}.",
+        runs.join("; ")
+    ))
+}
+
 /// A dialog named the way a person would.
 pub(crate) fn dialog_name(kind: DialogKind) -> &'static str {
     match kind {

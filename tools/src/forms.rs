@@ -128,7 +128,7 @@ impl Tab<'_> {
                     )
                 }
                 _ => {
-                    let before = done_if_interrupted(
+                    let typed = done_if_interrupted(
                         self.browser
                             .marks
                             .type_into(
@@ -139,10 +139,23 @@ impl Tab<'_> {
                                 value != field.value,
                             )
                             .await,
-                    )?
-                    .before;
+                    )?;
+                    if let Some(astray) = crate::error::typed_astray(number, &typed) {
+                        // The rest is not filled: the page took the focus,
+                        // or the field took no text.
+                        let filled = if done.is_empty() {
+                            String::new()
+                        } else {
+                            format!("Filled {}. ", done.join(", "))
+                        };
+                        return self
+                            .after(format!(
+                                "{filled}{astray} The fields after [{number}] were not filled."
+                            ))
+                            .await;
+                    }
                     // (A field a secret went into reads as hidden.)
-                    if value == field.value && before.is_some_and(|before| before != "••••")
+                    if value == field.value && typed.before.is_some_and(|before| before != "••••")
                     {
                         expected.push(Expected {
                             number,

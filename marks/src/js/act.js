@@ -22,7 +22,12 @@
  * @typedef {{id: number | null, role: string, name: string, tag: string}} Seen
  *   an element as a model would be told of it: by its number (its
  *   nearest actionable ancestor's local id), or by its tag
- * @typedef {{events: {type: string, inside: boolean, seen: Seen}[]}} ReachedAnswer
+ * @typedef {{events: {type: string, inside: boolean, seen: Seen}[],
+ *   pieces: {text: string, length: number, inside: boolean, seen: Seen}[], blocked: Seen | null,
+ *   took: boolean}} ReachedAnswer
+ *   what the action's events reached; for typing that went astray, where each
+ *   run of its text went (a secret's text left out), and where the first key
+ *   a secret's guard stopped was headed, and whether any element took text
  * @typedef {object} ActAnswer
  * @property {Box} box        where it is now, in this frame's top viewport
  * @property {number} x       its centre
@@ -246,41 +251,103 @@ const steady = async (target) => {
   }
 };
 
+/**
+ * @typedef {object} EventRecord
+ * @property {boolean} armed
+ * @property {Element | null} target
+ * @property {Map<string, Element>} seen  the first element each kind of event reached
+ * @property {{element: Element, target: Element, rect: DOMRect} | null} noted
+ * @property {Set<Element>} inputs  every element an `input` reached
+ * @property {{element: Element, text: string}[]} pieces  what the keys typed, in order,
+ *   by the element it went into
+ * @property {Element | null} guard  the only element text may go into (a secret's)
+ * @property {Element | null} blocked  where the first key the guard stopped was
+ *   headed, once it stopped the keys
+ */
+
 /** The key tabwright's own world keeps its record of reached events under. */
 const REACHED = "__tabwrightReached";
 /** The events whose targets a pointer action or typing reports. */
-const REPORTED = ["pointerdown", "mousedown", "mouseup", "click", "keydown", "input"];
+const REPORTED = ["pointerdown", "mousedown", "mouseup", "click", "keydown", "keypress", "keyup", "input"];
 
 /**
  * The record of what the pointer's and the keys' events reached in a
  * window, from listeners at capture on it (in tabwright's own world, out
  * of the page's reach), armed for one action at a time.
  * @param {Window} view
- * @returns {{armed: boolean, target: Element | null, seen: Map<string, Element>,
- *   noted: {element: Element, target: Element, rect: DOMRect} | null, inputs: Set<Element>}}
+ * @returns {EventRecord}
  */
 const recordOf = (view) => {
   const kept = /** @type {any} */ (view)[REACHED];
   if (kept) return kept;
+  /** @type {EventRecord} */
   const record = {
-    armed: false, target: /** @type {Element | null} */ (null), seen: new Map(),
-    noted: /** @type {{element: Element, target: Element, rect: DOMRect} | null} */ (null),
-    inputs: /** @type {Set<Element>} */ (new Set()),
+    armed: false, target: null, seen: new Map(), noted: null, inputs: new Set(),
+    pieces: [], guard: null, blocked: null,
   };
   Object.defineProperty(view, REACHED, { value: record, enumerable: false, configurable: true });
   for (const type of REPORTED) {
     view.addEventListener(type, (event) => {
       if (!record.armed) return;
-      const first = event.composedPath()[0];
-      const element = first && /** @type {Node} */ (first).nodeType === 1 ? /** @type {Element} */ (first)
-        : first && /** @type {Node} */ (first).nodeType === 3 ? /** @type {Node} */ (first).parentElement : null;
+      const element = eventElement(event);
       if (!element) return;
-      // Every field the keys wrote into, for a secret's to be known.
-      if (type === "input") record.inputs.add(element);
+      if (type === "input") {
+        // Every field the keys wrote into, for a secret's to be known, and
+        // what went into each, in order.
+        record.inputs.add(element);
+        const data = /** @type {InputEvent} */ (event).data;
+        if (typeof data === "string" && data) {
+          const last = record.pieces[record.pieces.length - 1];
+          if (last && last.element === element) last.text += data;
+          else record.pieces.push({ element, text: data });
+        }
+      }
       if (!record.seen.has(type)) record.seen.set(type, element);
     }, { capture: true });
   }
+  // A secret goes into the one field it was typed into, or nowhere: from
+  // the first key the page sends elsewhere, no key reaches the page and no
+  // text goes in (here, in tabwright's world, before the page's own
+  // listeners on the element hear it).
+  const guarded = (/** @type {Event} */ event) => {
+    if (!record.armed || !record.guard) return;
+    const element = eventElement(event);
+    const guard = record.guard;
+    if (!record.blocked && element && (element === guard || reaches(element, guard))) return;
+    if (!record.blocked) record.blocked = element || guard;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+  };
+  for (const type of ["keydown", "keypress", "beforeinput", "keyup"]) {
+    view.addEventListener(type, guarded, { capture: true });
+  }
   return record;
+};
+
+/**
+ * The element an event is about: its first target, or a text node's parent.
+ * @param {Event} event
+ * @returns {Element | null}
+ */
+const eventElement = (event) => {
+  const first = /** @type {Node | undefined} */ (event.composedPath()[0]);
+  return first && first.nodeType === 1 ? /** @type {Element} */ (first)
+    : first && first.nodeType === 3 ? first.parentElement : null;
+};
+
+/**
+ * Arms the record of the window `element` is in for one action: what its
+ * events reach from now on; with `guard`, no text may go elsewhere.
+ * @param {Element} element @param {boolean} guard
+ */
+const arm = (element, guard) => {
+  const record = recordOf(element.ownerDocument.defaultView || window);
+  record.seen.clear();
+  record.inputs.clear();
+  record.pieces = [];
+  record.guard = guard ? element : null;
+  record.blocked = null;
+  record.armed = true;
 };
 
 /**
@@ -378,13 +445,29 @@ const reached = (request) => {
   record.armed = false;
   /** @type {{type: string, inside: boolean, seen: Seen}[]} */
   const events = [];
+  /** @param {Element} target */
+  const inside = (target) => Boolean(element && (target === element || reaches(target, element) || holdsFlat(element, target)));
   // (What the click removed, a list it closed, was still reached: a
   // target taken out of the page since is judged where it was.)
   for (const type of REPORTED) {
     const target = record.seen.get(type);
     if (!target) continue;
-    events.push({ type, inside: Boolean(element && (target === element || reaches(target, element) || holdsFlat(element, target))), seen: seenAs(target) });
+    events.push({ type, inside: inside(target), seen: seenAs(target) });
   }
+  // Where the typed text went, when any of it went elsewhere (a secret's
+  // pieces are never said, only how many characters).
+  const astray = record.pieces.some((piece) => !inside(piece.element));
+  const pieces = astray || record.blocked
+    ? record.pieces.map((piece) => ({
+      text: request.holds === "secret" ? "" : piece.text,
+      length: Array.from(piece.text).length, inside: inside(piece.element), seen: seenAs(piece.element),
+    }))
+    : [];
+  const blocked = record.blocked ? seenAs(record.blocked) : null;
+  const took = record.inputs.size > 0;
+  record.guard = null;
+  record.blocked = null;
+  record.pieces = [];
   // What the typing left in the fields it reached: a secret (each field
   // holds one from now on), or, typed over the whole value, the model's
   // own words.
@@ -398,7 +481,7 @@ const reached = (request) => {
   }
   record.inputs.clear();
   record.seen.clear();
-  return { events };
+  return { events, pieces, blocked, took };
 };
 
 /**
@@ -444,11 +527,7 @@ const act = (request) => {
     if (!("error" in ready)) {
       const record = recordOf(element.ownerDocument.defaultView || window);
       record.noted = { element, target, rect: rectOf(target) };
-      if (request.record === true) {
-        record.seen.clear();
-        record.inputs.clear();
-        record.armed = true;
-      }
+      if (request.record === true) arm(element, request.guard === true);
     }
     return ready;
   }
@@ -458,12 +537,7 @@ const act = (request) => {
     return steady(target).then((still) => {
       if (!still) return { error: "unsteady" };
       const ready = readied(element, target, frameOffset, request);
-      if (!("error" in ready) && request.record === true) {
-        const record = recordOf(element.ownerDocument.defaultView || window);
-        record.seen.clear();
-        record.inputs.clear();
-        record.armed = true;
-      }
+      if (!("error" in ready) && request.record === true) arm(element, request.guard === true);
       return ready;
     });
   }
@@ -484,12 +558,7 @@ const readied = (element, target, frameOffset, request) => {
   const box = toBox(shown.rect, frameOffset);
   const aimed = aim(element, shown.rect);
   const field = /** @type {HTMLInputElement} */ (element);
-  if (request.record === true && request.steady !== true) {
-    const record = recordOf(element.ownerDocument.defaultView || window);
-    record.seen.clear();
-    record.inputs.clear();
-    record.armed = true;
-  }
+  if (request.record === true && request.steady !== true) arm(element, request.guard === true);
   /** @type {ActAnswer} */
   const result = {
     // The point itself, to the nearest pixel: a box rounded first moves it
@@ -751,4 +820,19 @@ const watchCopies = (view) => {
       if (field) registry.holders.add(field);
     }, { capture: true });
   }
+};
+
+/**
+ * Before keys are pressed: arms the record of the focused element's window
+ * (through open shadow roots; not into a frame), for `reached` to say
+ * which element each key's events reached.
+ * @returns {{id: number, doc: string, role: string, name: string} | {id: null}}
+ */
+const armKeys = () => {
+  let at = document.activeElement;
+  while (at && at.shadowRoot && at.shadowRoot.activeElement) at = at.shadowRoot.activeElement;
+  if (!at || at === document.body || at === document.documentElement || at.tagName === "IFRAME") return { id: null };
+  arm(at, false);
+  const seen = seenAs(at);
+  return { id: idOf(at), doc: registry.doc, role: seen.role, name: seen.name };
 };

@@ -53,6 +53,8 @@
  * @property {boolean} [steady] wait until its box stays put over two frames
  * @property {boolean} [note]   note its box for `hovered` to hold against, instead
  * @property {boolean} [record] arm the record of what the action's events reach
+ * @property {boolean} [guard]  (with record) no text the keys type may go into any
+ *   other element than this one: a secret is typed
  * @property {string} [token]   (file) marks the file field
  * @property {string[]} [values]  (select) labels or values to choose
  * @typedef {FrameFields & ActFields} ActRequest  readies a numbered element (act.js)
@@ -70,12 +72,14 @@
  *   a secret was typed in this document (`focused`: into the focused
  *   field, without a number)
  * @typedef {FrameFields & {op: "held"}} HeldRequest
+ * @typedef {FrameFields & {op: "arm_keys"}} ArmKeysRequest
+ *   before keys are pressed: what has the focus, its record armed
  * @typedef {FrameFields & {op: "cover"}} CoverRequest
  *   covers the fields that hold a secret, for a picture
  *   whether a secret was ever typed in this document or a frame of it
  * @typedef {SnapshotRequest | FindRequest | ReadRequest | ActRequest | HoveredRequest
  *   | ReachedRequest | AtRequest | FrameBoxRequest | MarkRequest | UnmarkRequest
- *   | HoldRequest | HeldRequest | CoverRequest} WalkerRequest
+ *   | HoldRequest | HeldRequest | CoverRequest | ArmKeysRequest} WalkerRequest
  */
 
 /** Runs what the request asks. */
@@ -95,6 +99,7 @@ const dispatch = () => {
     case "hold": return hold(request);
     case "held": return { held: registry.held };
     case "cover": return cover();
+    case "arm_keys": return armKeys();
     default: return { error: "unknown_op" };
   }
 };
