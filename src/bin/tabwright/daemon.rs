@@ -273,7 +273,11 @@ async fn handle(
     let settings = request["settings"].as_str().unwrap_or_default();
     if request["ask"] == "stop" {
         sessions.stop.notify_one();
-        return json!({ "text": "The tabwright daemon is ending; its sessions close.", "is_error": false });
+        return json!({
+            "text": "The tabwright daemon is ending; its sessions close.",
+            "is_error": false,
+            "pid": std::process::id(),
+        });
     }
     if request["ask"] == "status" {
         let open = sessions.open.lock().await;
@@ -422,7 +426,14 @@ pub async fn command(
         // Stopped means gone: the daemon holds its lock until it exits,
         // its sessions and browser closed.
         println!("{text}");
-        return if ended(place).await { 0 } else { TOOL_FAILED };
+        let pid = reply["pid"]
+            .as_i64()
+            .and_then(|pid| i32::try_from(pid).ok());
+        return if ended(place, pid).await {
+            0
+        } else {
+            TOOL_FAILED
+        };
     }
     if reply["usage"] == true {
         eprintln!("tabwright: {text}");
@@ -443,17 +454,23 @@ pub async fn command(
     }
 }
 
-/// Waits (a while) until the daemon has exited: its lock is free.
-async fn ended(place: &Place) -> bool {
+/// Waits (a while) until the daemon has exited: its process is gone (the
+/// next daemon, started by a command meanwhile, may hold the lock at once),
+/// or, where its pid is not known, its lock is free.
+async fn ended(place: &Place, pid: Option<i32>) -> bool {
     let began = Instant::now();
     while began.elapsed() < START_WAIT {
-        let free = std::fs::OpenOptions::new()
-            .write(true)
-            .open(place.lock())
-            .ok()
-            .is_none_or(|file| {
-                nix::fcntl::Flock::lock(file, nix::fcntl::FlockArg::LockExclusiveNonblock).is_ok()
-            });
+        let free = match pid {
+            Some(pid) => gone(pid),
+            None => std::fs::OpenOptions::new()
+                .write(true)
+                .open(place.lock())
+                .ok()
+                .is_none_or(|file| {
+                    nix::fcntl::Flock::lock(file, nix::fcntl::FlockArg::LockExclusiveNonblock)
+                        .is_ok()
+                }),
+        };
         if free {
             return true;
         }
@@ -464,6 +481,16 @@ async fn ended(place: &Place) -> bool {
         START_WAIT.as_secs()
     );
     false
+}
+
+/// Whether a process has exited (a zombie no one reaped yet counts).
+fn gone(pid: i32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat
+            .rsplit_once(") ")
+            .is_some_and(|(_, after)| after.starts_with('Z') || after.starts_with('X')),
+    }
 }
 
 /// Starts a daemon and waits until it listens.
