@@ -33,9 +33,6 @@ pub struct Landed {
 /// The events of a pointer action, and of typing, whose targets are checked.
 const POINTER_EVENTS: &[&str] = &["pointerdown", "mousedown", "mouseup", "click"];
 const KEY_EVENTS: &[&str] = &["keydown", "input"];
-/// The events of pressed keys, and what they may cause: a key's own, the
-/// text it types, the click it makes on a button.
-const PRESS_EVENTS: &[&str] = &["keydown", "keypress", "keyup", "input", "click"];
 
 /// Where an action's input went, when it was not the element acted on:
 /// the first event (`pointerdown`, `mousedown`, `mouseup`, `click`, or for
@@ -56,6 +53,9 @@ pub struct Elsewhere {
 pub struct Acted {
     /// Where the input went instead, if its events reached another element.
     pub elsewhere: Option<Elsewhere>,
+    /// The other elements the page's script passed the click on to (a
+    /// handler's `click()` on another control, a label pointing elsewhere).
+    pub also: Vec<Landed>,
 }
 
 /// What typing into a numbered field did.
@@ -102,6 +102,11 @@ struct Reached {
     stopped: Option<Landed>,
     /// The page answered, and no element took text.
     took_none: bool,
+    /// What else the page passed a click on to.
+    also: Vec<Landed>,
+    /// For pressed keys: the event that went where the page moved the
+    /// focus while its key was on its way, and what that was.
+    moved: Option<(String, Landed)>,
 }
 
 /// A numbered element readied for an action of the caller's own: where it
@@ -273,12 +278,22 @@ impl Marks {
             Some(seen) => Some(self.landed(driver, target, seen).await),
             None => None,
         };
+        let mut also = Vec::new();
+        for seen in answer.also {
+            also.push(self.landed(driver, target, seen).await);
+        }
+        let moved = match answer.moved {
+            Some(moved) => Some((moved.kind, self.landed(driver, target, moved.seen).await)),
+            None => None,
+        };
         let elsewhere = self.elsewhere(driver, target, events, answer.events).await;
         Reached {
             elsewhere,
             went,
             stopped,
             took_none: !answer.took,
+            also,
+            moved,
         }
     }
 
@@ -362,14 +377,15 @@ impl Marks {
             ..click
         };
         driver.click_with(x, y, click).await?;
-        let elsewhere = if record {
-            self.reached(driver, &target, POINTER_EVENTS, None)
-                .await
-                .elsewhere
+        let reached = if record {
+            self.reached(driver, &target, POINTER_EVENTS, None).await
         } else {
-            None
+            Reached::default()
         };
-        Ok(Acted { elsewhere })
+        Ok(Acted {
+            elsewhere: reached.elsewhere,
+            also: reached.also,
+        })
     }
 
     /// Readies a numbered element for a pointer, moves the pointer onto it
@@ -560,13 +576,22 @@ impl Marks {
         }))
     }
 
-    /// After keys were pressed: the first element their events reached
-    /// (a key's own, its text, a click it made) that is not what had the
-    /// focus, numbered.
+    /// After keys were pressed: where the page moved the focus while one
+    /// was on its way (in a keydown handler), so that its keypress, text
+    /// or click went there instead of what had the focus; numbered. (A
+    /// focus the key's own default action moves, Tab's, is no surprise.)
     pub async fn keys_reached(&self, driver: &dyn Driver, armed: &KeysArmed) -> Option<Elsewhere> {
-        self.reached(driver, &armed.0, PRESS_EVENTS, None)
-            .await
-            .elsewhere
+        let (event, reached) = self.reached(driver, &armed.0, &[], None).await.moved?;
+        Some(Elsewhere {
+            event,
+            reached,
+            meant: armed
+                .0
+                .seen_as
+                .as_ref()
+                .map(|(_, name)| name.clone())
+                .unwrap_or_default(),
+        })
     }
 
     /// Selects options of a numbered select by label or value; returns the

@@ -662,6 +662,20 @@ pub(crate) struct ReachedAnswer {
     pub(crate) blocked: Option<WireSeen>,
     /// Whether any element took text (an `input` event).
     pub(crate) took: bool,
+    /// The other elements the page passed a click on to.
+    pub(crate) also: Vec<WireSeen>,
+    /// For pressed keys: where the page moved the focus while a key was
+    /// on its way, and the event that went there.
+    pub(crate) moved: Option<WireMoved>,
+}
+
+/// A focus the page moved while a key was on its way.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct WireMoved {
+    #[serde(rename = "type")]
+    pub(crate) kind: String,
+    pub(crate) seen: WireSeen,
 }
 
 /// A run of typed text and the element it went into.

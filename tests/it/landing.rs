@@ -283,17 +283,87 @@ async fn keys_land_where_they_say(backend: Backend) {
         typed.text
     );
     assert!(
-        pressed.text.starts_with("Pressed Enter, but its")
-            && pressed.text.contains(&format!(
-                "reached [{delete}] button \"Delete account\", not \"Search\""
-            )),
+        pressed.text.starts_with(&format!(
+            "Pressed Enter, but the page moved the focus to [{delete}] button \"Delete account\" as a key came"
+        )) && pressed.text.contains("not to \"Search\""),
         "{}",
         pressed.text
     );
 }
 
+/// A box of text that scrolls, with no label of its own, which logs a
+/// click on it.
+const SCROLL_BOX: &str = r#"<!doctype html><html><head><title>Inbox</title></head><body>
+<div id="box" style="height: 120px; overflow: auto; border: 1px solid #888"></div>
+<p id="log">No click.</p>
+<script>
+const box = document.getElementById('box');
+for (let i = 1; i <= 40; i++) { const p = document.createElement('p'); p.textContent = 'Primary message ' + i; box.append(p); }
+box.addEventListener('click', () => { document.getElementById('log').textContent = 'Box clicked.'; });
+</script>
+</body></html>"#;
+
+/// A numbered scroll box is clicked like any element: the check that it is
+/// still what the model read compares the name the snapshot listed it by
+/// (its own label, none here), not all the text it holds.
+async fn a_scroll_box_takes_a_click(backend: Backend) {
+    let mut s = Session::start(backend, false).await;
+    s.site.page("/box", SCROLL_BOX).await;
+    let page = s.ok("open", json!({ "url": s.url("/box") })).await;
+    let number = Session::number(&page, "scroll box");
+    let clicked = s.ok("click", json!({ "element": number })).await;
+    let heard = s
+        .pack
+        .driver()
+        .eval("document.getElementById('log').textContent")
+        .await
+        .expect("the page");
+    assert_eq!(heard, json!("Box clicked."), "{}", clicked.text);
+}
+
+/// A button whose handler clicks another, and a label whose `for` points
+/// at another checkbox than the one beside it.
+const PASSED_ON: &str = r#"<!doctype html><html><head><title>Plans</title></head><body>
+<button id="keep">Keep my plan</button>
+<button id="upgrade" onclick="document.getElementById('log').textContent = 'PAID'">Upgrade for $99</button>
+<p id="log">Nothing paid.</p>
+<script>
+document.getElementById('keep').addEventListener('click', () => document.getElementById('upgrade').click());
+</script>
+</body></html>"#;
+
+/// A click the page's script passes on to another control is said, with
+/// what it activated; what the page heard is the truth.
+async fn a_click_passed_on_is_said(backend: Backend) {
+    let mut s = Session::start(backend, false).await;
+    s.site.page("/passed", PASSED_ON).await;
+    let page = s.ok("open", json!({ "url": s.url("/passed") })).await;
+    let keep = Session::number(&page, "button \"Keep my plan\"");
+    let upgrade = Session::number(&page, "button \"Upgrade for $99\"");
+    let clicked = s.ok("click", json!({ "element": keep })).await;
+    let heard = s
+        .pack
+        .driver()
+        .eval("document.getElementById('log').textContent")
+        .await
+        .expect("the page");
+    assert_eq!(heard, json!("PAID"), "{}", clicked.text);
+    assert!(
+        clicked.text.contains(&format!(
+            "it also activated [{upgrade}] button \"Upgrade for $99\""
+        )),
+        "{}",
+        clicked.text
+    );
+    // A plain click says nothing more.
+    let again = s.ok("click", json!({ "element": upgrade })).await;
+    assert!(!again.text.contains("also activated"), "{}", again.text);
+}
+
 both_backends!(
     clicks_land_where_they_say,
     controls_inside_controls,
-    keys_land_where_they_say
+    keys_land_where_they_say,
+    a_scroll_box_takes_a_click,
+    a_click_passed_on_is_said
 );

@@ -342,10 +342,14 @@ impl Tab<'_> {
                         .click_with(&self.browser.driver, number, click)
                         .await,
                 )?;
-                let did = match &done.elsewhere {
+                let mut did = match &done.elsewhere {
                     Some(elsewhere) => crate::error::went_elsewhere(number, elsewhere),
                     None => arguments::clicked(click, &format!("[{number}]")),
                 };
+                if let Some(passed) = crate::error::passed_on(&done.also) {
+                    did.push(' ');
+                    did.push_str(&passed);
+                }
                 self.after(did).await
             }
             Aim::Point(x, y) => {

@@ -207,6 +207,19 @@ pub(crate) fn went_elsewhere(number: u32, elsewhere: &marks::Elsewhere) -> Strin
     )
 }
 
+/// The sentence that says what else a click activated: the elements the
+/// page's own script passed it on to. `None` when nothing else was.
+pub(crate) fn passed_on(also: &[marks::Landed]) -> Option<String> {
+    if also.is_empty() {
+        return None;
+    }
+    let named: Vec<String> = also.iter().map(landed).collect();
+    Some(format!(
+        "The page passed the click on: it also activated {}.",
+        named.join(", ")
+    ))
+}
+
 /// The sentence that leads a `press` answer whose keys' events reached
 /// another element than the one that had the focus.
 pub(crate) fn keys_went_elsewhere(keys: &str, elsewhere: &marks::Elsewhere) -> String {
@@ -216,9 +229,9 @@ pub(crate) fn keys_went_elsewhere(keys: &str, elsewhere: &marks::Elsewhere) -> S
         shown(&elsewhere.meant)
     };
     format!(
-        "Pressed {keys}, but its {} reached {}, not {meant}, which had the focus: the page moved the focus as the keys came.",
-        elsewhere.event,
-        landed(&elsewhere.reached)
+        "Pressed {keys}, but the page moved the focus to {} as a key came, and the key's {} went there, not to {meant}, which had the focus.",
+        landed(&elsewhere.reached),
+        elsewhere.event
     )
 }
 

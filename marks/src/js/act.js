@@ -24,10 +24,12 @@
  *   nearest actionable ancestor's local id), or by its tag
  * @typedef {{events: {type: string, inside: boolean, seen: Seen}[],
  *   pieces: {text: string, length: number, inside: boolean, seen: Seen}[], blocked: Seen | null,
- *   took: boolean}} ReachedAnswer
+ *   took: boolean, also: Seen[], moved: {type: string, seen: Seen} | null}} ReachedAnswer
  *   what the action's events reached; for typing that went astray, where each
  *   run of its text went (a secret's text left out), and where the first key
- *   a secret's guard stopped was headed, and whether any element took text
+ *   a secret's guard stopped was headed, whether any element took text, and
+ *   what else the page passed a click on to; for pressed keys, where the page
+ *   moved the focus while a key was on its way
  * @typedef {object} ActAnswer
  * @property {Box} box        where it is now, in this frame's top viewport
  * @property {number} x       its centre
@@ -263,6 +265,12 @@ const steady = async (target) => {
  * @property {Element | null} guard  the only element text may go into (a secret's)
  * @property {Element | null} blocked  where the first key the guard stopped was
  *   headed, once it stopped the keys
+ * @property {Element[]} clicks  every element a click event reached, in order
+ * @property {boolean} keys  armed for pressed keys
+ * @property {Element | null} keyFocus  what had the focus as the last key went down
+ * @property {{to: Element, type: string} | null} moved  where the page moved the
+ *   focus while a key was on its way (between its keydown and its keypress or
+ *   text), and the event that then went there
  */
 
 /** The key tabwright's own world keeps its record of reached events under. */
@@ -283,7 +291,7 @@ const recordOf = (view) => {
   /** @type {EventRecord} */
   const record = {
     armed: false, target: null, seen: new Map(), noted: null, inputs: new Set(),
-    pieces: [], guard: null, blocked: null,
+    pieces: [], guard: null, blocked: null, clicks: [], keys: false, keyFocus: null, moved: null,
   };
   Object.defineProperty(view, REACHED, { value: record, enumerable: false, configurable: true });
   for (const type of REPORTED) {
@@ -302,7 +310,23 @@ const recordOf = (view) => {
           else record.pieces.push({ element, text: data });
         }
       }
+      // Every element a click reached: a page's script may pass one on
+      // (`click()` on another control, a label pointing elsewhere).
+      if (type === "click" && record.clicks.length < 16) record.clicks.push(element);
       if (!record.seen.has(type)) record.seen.set(type, element);
+    }, { capture: true });
+  }
+  // Pressed keys: a focus the page moves while a key is on its way (in a
+  // keydown handler) takes that key's keypress, text and click; a focus
+  // the key's own default action moves (Tab) takes none of them.
+  view.addEventListener("keydown", () => {
+    if (record.armed && record.keys) record.keyFocus = deepActive(view.document);
+  }, { capture: true });
+  for (const type of ["keypress", "beforeinput"]) {
+    view.addEventListener(type, () => {
+      if (!record.armed || !record.keys || record.moved || !record.keyFocus) return;
+      const now = deepActive(view.document);
+      if (now && now !== record.keyFocus) record.moved = { to: now, type };
     }, { capture: true });
   }
   // A secret goes into the one field it was typed into, or nowhere: from
@@ -345,6 +369,10 @@ const arm = (element, guard) => {
   record.seen.clear();
   record.inputs.clear();
   record.pieces = [];
+  record.clicks = [];
+  record.keys = false;
+  record.keyFocus = null;
+  record.moved = null;
   record.guard = guard ? element : null;
   record.blocked = null;
   record.armed = true;
@@ -465,6 +493,18 @@ const reached = (request) => {
     : [];
   const blocked = record.blocked ? seenAs(record.blocked) : null;
   const took = record.inputs.size > 0;
+  // Clicks after the first that reached other elements: what the page
+  // passed the click on to.
+  /** @type {Element[]} */
+  const passed = [];
+  for (const clicked of record.clicks.slice(1)) {
+    if (!inside(clicked) && clicked !== record.seen.get("click") && !passed.includes(clicked)) passed.push(clicked);
+  }
+  const also = passed.map(seenAs);
+  record.clicks = [];
+  const moved = record.moved ? { type: record.moved.type, seen: seenAs(record.moved.to) } : null;
+  record.moved = null;
+  record.keys = false;
   record.guard = null;
   record.blocked = null;
   record.pieces = [];
@@ -481,7 +521,7 @@ const reached = (request) => {
   }
   record.inputs.clear();
   record.seen.clear();
-  return { events, pieces, blocked, took };
+  return { events, pieces, blocked, took, also, moved };
 };
 
 /**
@@ -503,7 +543,7 @@ const act = (request) => {
   // Still what the model read: a node a re-render filled with other
   // content is not the element it was told of.
   if (typeof request.name === "string") {
-    const now = nameOf(element, request.role || "");
+    const now = listedName(element, request.role || "");
     if (now !== request.name) return { error: "changed", now };
   }
   if (request.scroll !== false) before.via.scrollIntoView({ block: "center", inline: "center" });
@@ -829,10 +869,21 @@ const watchCopies = (view) => {
  * @returns {{id: number, doc: string, role: string, name: string} | {id: null}}
  */
 const armKeys = () => {
-  let at = document.activeElement;
-  while (at && at.shadowRoot && at.shadowRoot.activeElement) at = at.shadowRoot.activeElement;
+  const at = deepActive(document);
   if (!at || at === document.body || at === document.documentElement || at.tagName === "IFRAME") return { id: null };
   arm(at, false);
+  recordOf(window).keys = true;
   const seen = seenAs(at);
   return { id: idOf(at), doc: registry.doc, role: seen.role, name: seen.name };
+};
+
+/**
+ * What has the focus in a document, through open shadow roots.
+ * @param {Document} doc
+ * @returns {Element | null}
+ */
+const deepActive = (doc) => {
+  let at = doc.activeElement;
+  while (at && at.shadowRoot && at.shadowRoot.activeElement) at = at.shadowRoot.activeElement;
+  return at;
 };

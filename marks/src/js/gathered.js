@@ -317,8 +317,7 @@ class Gathered {
    * @param {Element} element @param {Point} frameOffset
    */
   describeScrollBox(element, frameOffset) {
-    const name = byIds(element, "aria-labelledby") || clean(element.getAttribute("aria-label")) || clean(element.getAttribute("title"));
-    const record = this.describe(element, "scrollbox", frameOffset, name);
+    const record = this.describe(element, "scrollbox", frameOffset, scrollBoxName(element));
     if (record) record.scroll = scrollState(element);
   }
 
@@ -478,3 +477,18 @@ const startOf = (scope) => {
   const root = scope ? elementOf(scope) : document.body || document.documentElement;
   return root && root.isConnected ? root : "gone";
 };
+
+/**
+ * A scroll box's name: its own label only (what it holds is listed apart).
+ * @param {Element} element
+ */
+const scrollBoxName = (element) =>
+  byIds(element, "aria-labelledby") || clean(element.getAttribute("aria-label")) || clean(element.getAttribute("title"));
+
+/**
+ * The name an element was listed by, as the snapshot worked it out: what
+ * an action checks the element against (the same computation, or a scroll
+ * box's label would be held against all the text it holds).
+ * @param {Element} element @param {string} role
+ */
+const listedName = (element, role) => (role === "scrollbox" ? scrollBoxName(element) : nameOf(element, role));
