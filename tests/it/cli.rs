@@ -296,7 +296,7 @@ async fn fails_saying(mut command: Command, says: &str) {
 #[tokio::test]
 async fn bad_groups_and_secrets_stop_the_start() {
     for (args, says) in [
-        (vec!["--caps", "core,bogus", "mcp"], "\"bogus\" is not a tool group (the groups: core, files, network, state, forms, emulation, script, person, code)"),
+        (vec!["--caps", "core,bogus", "mcp"], "\"bogus\" is not a tool group (the groups: core, files, network, state, forms, emulation, script, person, code, page_tools)"),
         (vec!["--secret", "PASSWORD", "mcp"], "expected NAME=ENV_VAR"),
         (vec!["--secret", "PASSWORD=TABWRIGHT_TEST_UNSET", "mcp"], "the environment variable \"TABWRIGHT_TEST_UNSET\" is not set"),
     ] {

@@ -40,6 +40,7 @@ mod landing;
 mod marks;
 mod memory;
 mod numbers;
+mod page_tools;
 mod proxy;
 mod reading;
 mod remote;

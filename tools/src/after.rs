@@ -147,6 +147,7 @@ impl Tab<'_> {
         if let Some(refused) = refused_values(&snapshot, expected) {
             lines[0] = format!("{} {refused}", lines[0]);
         }
+        let whole = changes.is_none();
         match changes {
             // Nothing at all changed: the first line says so, and no more.
             Some(nothing) if nothing.nothing && acted => {
@@ -160,6 +161,18 @@ impl Tab<'_> {
             }
             Some(changes) => lines.push(changes.text),
             None => lines.push(snapshot.render(render)),
+        }
+        // The page's own tools, when the model may call them: with the
+        // whole page, or when they changed.
+        if self
+            .browser
+            .options
+            .groups
+            .contains(&crate::options::Group::PageTools)
+        {
+            if let Some(listed) = self.page_tools_listing(&snapshot.tab, whole).await {
+                lines.push(listed);
+            }
         }
         // What the model now knows of the page: all of it, unless it read
         // one element's part (a scope), after which the next action shows

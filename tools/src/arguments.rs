@@ -523,6 +523,22 @@ pub(crate) struct Geolocation {
     pub(crate) longitude: f64,
 }
 
+/// `page_tool`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PageToolArgs {
+    /// The page tool's name, as the page's list of tools gives it.
+    pub(crate) name: String,
+    /// Its arguments: a JSON object, written as text (`{"item": "socks"}`);
+    /// `{{secret:NAME}}` in a string is typed as the secret. Default `{}`.
+    pub(crate) input: Option<String>,
+    /// The origin that offers it, where two of the page's frames offer one
+    /// of that name.
+    pub(crate) origin: Option<String>,
+    /// Seconds to wait for its answer (1 to 120). Default 30.
+    pub(crate) timeout: Option<u32>,
+}
+
 /// `evaluate`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

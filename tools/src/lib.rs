@@ -71,6 +71,7 @@ mod options;
 mod output;
 mod pack;
 mod page_strings;
+mod page_tools;
 mod person;
 mod phases;
 mod run;

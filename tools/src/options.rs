@@ -96,11 +96,15 @@ pub enum Group {
     Person,
     /// `run`: a script that calls the session's tools, in a sandbox.
     Code,
+    /// `page_tool`: the tools a page offers of its own (WebMCP), listed
+    /// with the page and called through tabwright (Chromium started with
+    /// `--enable-features=WebMCP`).
+    PageTools,
 }
 
 impl Group {
     /// Every group, in the order the README lists them.
-    pub const ALL: [Group; 9] = [
+    pub const ALL: [Group; 10] = [
         Group::Core,
         Group::Files,
         Group::Network,
@@ -110,6 +114,7 @@ impl Group {
         Group::Script,
         Group::Person,
         Group::Code,
+        Group::PageTools,
     ];
 
     /// Its name on the command line.
@@ -124,6 +129,7 @@ impl Group {
             Group::Script => "script",
             Group::Person => "person",
             Group::Code => "code",
+            Group::PageTools => "page_tools",
         }
     }
 }

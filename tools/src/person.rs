@@ -59,6 +59,48 @@ enum Ending {
 }
 
 impl Browser {
+    /// Asks the person watching to confirm what `tool` is about to do
+    /// (`asked`, shown to them as a handoff's reason): `Ok` once they press
+    /// Done; a refusal the model reads when they give up, do not answer
+    /// within `within`, or no person can be asked (no live view).
+    pub(crate) async fn confirm(
+        &self,
+        tool: &'static str,
+        asked: String,
+        within: Duration,
+    ) -> Result<(), ToolError> {
+        let Some(watch) = self.options.watch.clone() else {
+            return Err(ToolError::Refused {
+                tool,
+                why: "it needs a person's yes, and no person can be asked here (no live view: tabwright mcp --http, or mcp --live ADDR); tell the user what it would do".to_owned(),
+            });
+        };
+        let until = Instant::now() + within;
+        let mut inputs = watch.begin(asked.chars().take(800).collect(), until);
+        let agreed = loop {
+            let input = tokio::select! {
+                input = inputs.recv() => input,
+                () = tokio::time::sleep_until(until.into()) => break false,
+            };
+            // Only their answer counts: the page is not theirs to work
+            // here, and nothing they click changes what was asked.
+            match input {
+                Some(PersonInput::Done) => break true,
+                Some(PersonInput::GiveUp) | None => break false,
+                Some(_) => {}
+            }
+        };
+        watch.end();
+        if agreed {
+            Ok(())
+        } else {
+            Err(ToolError::Refused {
+                tool,
+                why: "the person did not agree to it (they declined, or did not answer in time); it did not run".to_owned(),
+            })
+        }
+    }
+
     pub(crate) async fn handoff(&self, state: &mut State, args: HandoffArgs) -> Outcome {
         let Some(watch) = self.options.watch.clone() else {
             return Err(ToolError::bad(

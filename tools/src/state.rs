@@ -12,6 +12,9 @@ const CONSOLE_KEPT: usize = 500;
 /// What the pack remembers between calls.
 #[derive(Debug)]
 pub(crate) struct State {
+    /// The page tools last listed for each tab (a digest of names, origins
+    /// and descriptions), so a change list lists them only when they change.
+    pub(crate) page_tools_shown: std::collections::HashMap<driver_core::TabId, String>,
     /// Where the guard's refusals stood when they were last reported.
     pub(crate) refusals_seen: u64,
     /// The page's console messages, numbered as they came.
@@ -68,6 +71,7 @@ pub(crate) fn digest(data: &[u8]) -> u64 {
 impl Default for State {
     fn default() -> Self {
         Self {
+            page_tools_shown: HashMap::new(),
             refusals_seen: 0,
             console: Journal::new(CONSOLE_KEPT),
             console_read: 0,

@@ -314,6 +314,7 @@ static SHELVES: &[&[Tool]] = &[
     crate::emulation::TOOLS,
     crate::script::TOOLS,
     crate::run::TOOLS,
+    crate::page_tools::TOOLS,
 ];
 
 /// Every tool of every file, in [`SHELVES`]' order.

@@ -197,19 +197,21 @@ pub fn chrome_flags(options: &Options, user_data_dir: &Path, major: Option<u32>)
     ));
     flags.push(format!("--user-data-dir={}", user_data_dir.display()));
     for extra in &options.extra_args {
-        // Chrome reads only the last --disable-features: a caller's list
-        // joins ours rather than bringing back what ours turns off.
-        match (
-            extra.strip_prefix("--disable-features="),
-            flags
-                .iter_mut()
-                .find(|flag| flag.starts_with("--disable-features=")),
-        ) {
-            (Some(more), Some(ours)) if !more.is_empty() => {
-                ours.push(',');
-                ours.push_str(more);
-            }
-            _ => flags.push(extra.clone()),
+        // Chrome reads only the last --disable-features (and the last
+        // --enable-features): a later list joins the one before rather
+        // than bringing back what it turns off or dropping what it turns on.
+        let list = ["--disable-features=", "--enable-features="]
+            .into_iter()
+            .find(|prefix| extra.starts_with(prefix));
+        let joined = list.and_then(|prefix| {
+            let more = extra.strip_prefix(prefix).filter(|more| !more.is_empty())?;
+            let earlier = flags.iter_mut().find(|flag| flag.starts_with(prefix))?;
+            earlier.push(',');
+            earlier.push_str(more);
+            Some(())
+        });
+        if joined.is_none() {
+            flags.push(extra.clone());
         }
     }
     flags

@@ -271,7 +271,8 @@ struct BrowserArgs {
     timeout: f64,
     /// The tool groups offered, comma-separated: core (always), files,
     /// network, state, forms, emulation, script, person (handoff: added
-    /// wherever a live view is served).
+    /// wherever a live view is served), code (run), page_tools (the page's
+    /// own WebMCP tools; starts Chromium with the feature).
     #[arg(long, value_name = "GROUPS", default_value = "core", global = true)]
     caps: String,
     /// The folder `upload` takes files from (files under it only).
@@ -385,11 +386,17 @@ impl BrowserArgs {
             timeout: Duration::from_secs_f64(self.timeout),
             endpoint: self.cdp_endpoint.clone().or(self.webdriver_url.clone()),
             executable: self.browser_path.clone(),
-            // Before the user's own flags, which come last and so win.
+            // Before the user's own flags, which come last and so win (a
+            // feature list of theirs joins ours).
             extra_args: self
                 .user_agent
                 .iter()
                 .map(|agent| format!("--user-agent={agent}"))
+                .chain(
+                    groups
+                        .contains(&Group::PageTools)
+                        .then(|| "--enable-features=WebMCP".to_owned()),
+                )
                 .chain(self.chrome_arg.iter().cloned())
                 .collect(),
             memory_budget_mb: (self.session_memory_mb > 0).then_some(self.session_memory_mb),
