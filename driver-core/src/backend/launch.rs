@@ -606,6 +606,23 @@ mod tests {
     }
 
     #[test]
+    fn enabled_features_join_too() {
+        let options = Options {
+            extra_args: vec![
+                "--enable-features=WebMCP".into(),
+                "--enable-features=Other".into(),
+            ],
+            ..Options::default()
+        };
+        let flags = chrome_flags(&options, Path::new("/tmp/p"), None);
+        let enabled: Vec<&String> = flags
+            .iter()
+            .filter(|flag| flag.starts_with("--enable-features="))
+            .collect();
+        assert_eq!(enabled, ["--enable-features=WebMCP,Other"], "{flags:?}");
+    }
+
+    #[test]
     fn preferences_merge_into_an_existing_profile() {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let default_dir = dir.path().join("Default");
