@@ -76,7 +76,7 @@ async fn listed_called_checked_and_bounded(backend: Backend) {
         page.text.contains("page tools")
             && page
                 .text
-                .contains("- add_to_cart (item: string*): Adds an item to the cart"),
+                .contains("\nadd_to_cart (item: string*): Adds an item to the cart"),
         "{}",
         page.text
     );
@@ -189,7 +189,56 @@ async fn a_person_confirms_what_acts(backend: Backend) {
     s.pack.close().await;
 }
 
+/// A tool a cross-origin frame registers is listed with its origin and
+/// runs in that frame.
+async fn a_frames_tools_are_its_own(backend: Backend) {
+    let mut s = start(backend, None).await;
+    let Some(other) = s.site.other_origin() else {
+        return;
+    };
+    s.site
+        .other_page(
+            "/inner-tool",
+            r#"<!doctype html><html><body><p id="log">inner</p>
+<script>document.modelContext.registerTool({name: "inner_tool", description: "From the frame",
+  execute: async () => { document.getElementById('log').textContent = 'inner ran'; return "inner ran"; }});</script>
+</body></html>"#,
+        )
+        .await;
+    s.site
+        .page(
+            "/framed-tools",
+            &format!(
+                r#"<!doctype html><html><head><title>Framed</title></head><body><h1>Framed</h1>
+<iframe allow="tools" src="{other}/inner-tool"></iframe>
+<script>document.modelContext.registerTool({{name: "top_tool", description: "From the top", execute: async () => "top ran"}});</script>
+</body></html>"#
+            ),
+        )
+        .await;
+    let page = s.ok("open", json!({ "url": s.url("/framed-tools") })).await;
+    assert!(
+        page.text.contains("\ntop_tool (no inputs): From the top")
+            && page.text.contains(&format!(
+                "\ninner_tool (no inputs): From the frame from {other}"
+            )),
+        "{}",
+        page.text
+    );
+    let ran = s.ok("page_tool", json!({ "name": "inner_tool" })).await;
+    assert!(ran.text.contains("inner ran"), "{}", ran.text);
+    let heard = s
+        .pack
+        .driver()
+        .eval_in_frame(&[0], "document.getElementById('log').textContent")
+        .await
+        .expect("the frame");
+    assert_eq!(heard, json!("inner ran"), "{}", ran.text);
+    s.pack.close().await;
+}
+
 both_backends!(
     listed_called_checked_and_bounded,
-    a_person_confirms_what_acts
+    a_person_confirms_what_acts,
+    a_frames_tools_are_its_own
 );

@@ -451,6 +451,17 @@ impl Site {
         self.serve(route, html(body)).await;
     }
 
+    /// Serves `body` as HTML at `route` of the second origin (see
+    /// [`other_origin`](Self::other_origin)) from now on; nothing without one.
+    pub async fn other_page(&self, route: &str, body: &str) {
+        if let Some(other) = &self.other {
+            Mock::given(path(route.to_owned()))
+                .respond_with(html(body))
+                .mount(other)
+                .await;
+        }
+    }
+
     /// Serves `response` at `route` (GET or POST) from now on.
     pub async fn serve(&self, route: &str, response: ResponseTemplate) {
         Mock::given(path(route.to_owned()))

@@ -61,7 +61,13 @@ pub(crate) struct PageTool {
     pub(crate) consequential: bool,
     /// The origin of the frame that registered it.
     pub(crate) origin: String,
+    /// That frame, by its path of `window.frames` indices (`[]`: the top).
+    #[serde(skip)]
+    pub(crate) frame: Vec<u32>,
 }
+
+/// The most frames of a page (directly under the top) asked for tools.
+const FRAMES_ASKED: u32 = 8;
 
 /// Lists the page's tools in tabwright's world: `null` where the browser
 /// offers no `document.modelContext` (started without WebMCP).
@@ -83,17 +89,30 @@ const LIST: &str = r#"(async () => {
 })()"#;
 
 impl Tab<'_> {
-    /// The page's tools, or `None` where the browser has no WebMCP.
+    /// The page's tools, the top document's and its frames' (each frame
+    /// lists only its own), or `None` where the browser has no WebMCP.
     async fn page_tools(&self) -> Result<Option<Vec<PageTool>>, ToolError> {
         let listed = self.browser.driver.eval_isolated(&[], LIST).await?;
         if listed.is_null() {
             return Ok(None);
         }
-        let tools: Vec<PageTool> =
-            serde_json::from_value(listed).map_err(|error| ToolError::Refused {
-                tool: "page_tool",
-                why: format!("the page's list of tools could not be read ({error})"),
-            })?;
+        let mut tools = read_list(listed, &[])?;
+        let frames = self
+            .browser
+            .driver
+            .eval_isolated(&[], "window.frames.length")
+            .await?
+            .as_u64()
+            .map_or(0, |count| u32::try_from(count).unwrap_or(u32::MAX));
+        for index in 0..frames.min(FRAMES_ASKED) {
+            // A frame that cannot be asked (gone, still loading) offers
+            // nothing now.
+            if let Ok(listed) = self.browser.driver.eval_isolated(&[index], LIST).await {
+                if !listed.is_null() {
+                    tools.extend(read_list(listed, &[index])?);
+                }
+            }
+        }
         Ok(Some(tools))
     }
 
@@ -124,7 +143,7 @@ impl Tab<'_> {
         let mut lines = Vec::new();
         for tool in tools.iter().take(LISTED_AT_MOST) {
             let mut line = format!(
-                "- {} ({})",
+                "{} ({})",
                 crate::page_strings::inline(&tool.name, 80),
                 inputs(&tool.schema)
             );
@@ -264,7 +283,7 @@ impl Tab<'_> {
         );
         let answered = tokio::time::timeout(
             Duration::from_secs(u64::from(seconds)),
-            self.browser.driver.eval_isolated(&[], &call),
+            self.browser.driver.eval_isolated(&tool.frame, &call),
         )
         .await;
         let shown_name = crate::page_strings::inline(&tool.name, 80);
@@ -317,6 +336,19 @@ impl Tab<'_> {
         output.is_error = failed;
         Ok(output)
     }
+}
+
+/// A frame's list of its tools.
+fn read_list(listed: Value, frame: &[u32]) -> Result<Vec<PageTool>, ToolError> {
+    let mut tools: Vec<PageTool> =
+        serde_json::from_value(listed).map_err(|error| ToolError::Refused {
+            tool: "page_tool",
+            why: format!("the page's list of tools could not be read ({error})"),
+        })?;
+    for tool in &mut tools {
+        tool.frame = frame.to_vec();
+    }
+    Ok(tools)
 }
 
 /// A tool's inputs in a few words: `item: string*` (a star: required).
