@@ -107,6 +107,10 @@ struct Reached {
     /// For pressed keys: the event that went where the page moved the
     /// focus while its key was on its way, and what that was.
     moved: Option<(String, Landed)>,
+    /// The page answered.
+    answered: bool,
+    /// A click event reached something in the element's document.
+    clicked: bool,
 }
 
 /// A numbered element readied for an action of the caller's own: where it
@@ -286,6 +290,7 @@ impl Marks {
             Some(moved) => Some((moved.kind, self.landed(driver, target, moved.seen).await)),
             None => None,
         };
+        let clicked = answer.events.iter().any(|event| event.kind == "click");
         let elsewhere = self.elsewhere(driver, target, events, answer.events).await;
         Reached {
             elsewhere,
@@ -294,6 +299,8 @@ impl Marks {
             took_none: !answer.took,
             also,
             moved,
+            answered: true,
+            clicked,
         }
     }
 
@@ -382,9 +389,57 @@ impl Marks {
         } else {
             Reached::default()
         };
+        let mut elsewhere = reached.elsewhere;
+        // A left click the page answered of, with no click event in the
+        // element's document at all: its release went to something else,
+        // a frame of another document laid over it as it went down, say.
+        if reached.answered
+            && !reached.clicked
+            && elsewhere.is_none()
+            && click.button == driver_core::MouseButton::Left
+        {
+            elsewhere = self.released_elsewhere(driver, &target, number, x, y).await;
+        }
         Ok(Acted {
-            elsewhere: reached.elsewhere,
+            elsewhere,
             also: reached.also,
+        })
+    }
+
+    /// What lies where a click was released that made no click in the
+    /// element's document: numbered where it can be, or, where nothing
+    /// of the page's is there (another site's frame), said as nothing.
+    async fn released_elsewhere(
+        &self,
+        driver: &dyn Driver,
+        target: &Pointee,
+        number: u32,
+        x: f64,
+        y: f64,
+    ) -> Option<Elsewhere> {
+        let reached = match self.element_at(driver, x, y).await {
+            Ok(Some((at, _, _))) if at == number => return None,
+            Ok(Some((at, role, name))) => Landed {
+                number: Some(at),
+                role,
+                name,
+                tag: String::new(),
+            },
+            _ => Landed {
+                number: None,
+                role: String::new(),
+                name: String::new(),
+                tag: String::new(),
+            },
+        };
+        Some(Elsewhere {
+            event: "click".to_owned(),
+            reached,
+            meant: target
+                .seen_as
+                .as_ref()
+                .map(|(_, name)| name.clone())
+                .unwrap_or_default(),
         })
     }
 

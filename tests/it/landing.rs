@@ -360,7 +360,49 @@ async fn a_click_passed_on_is_said(backend: Backend) {
     assert!(!again.text.contains("also activated"), "{}", again.text);
 }
 
+/// A button that another site's transparent frame covers the moment the
+/// button goes down: the release, and so the click, goes into the frame.
+async fn a_frame_slid_over_takes_the_click(backend: Backend) {
+    let mut s = Session::start(backend, false).await;
+    let Some(other) = s.site.other_origin() else {
+        return;
+    };
+    s.site
+        .page(
+            "/slid",
+            &format!(
+                r#"<!doctype html><html><head><title>Pay</title></head><body>
+<button id="pay" style="position:absolute;left:40px;top:80px;width:200px;height:60px">Pay</button>
+<iframe id="cover" src="{other}/fx/blank.html" style="position:absolute;left:0;top:0;width:400px;height:300px;border:0;opacity:0;pointer-events:none"></iframe>
+<p id="log" style="position:absolute;top:320px">No payment.</p>
+<script>
+document.getElementById('pay').addEventListener('click', () => {{ document.getElementById('log').textContent = 'PAID'; }});
+window.addEventListener('pointerdown', () => {{ document.getElementById('cover').style.pointerEvents = 'auto'; }}, true);
+</script>
+</body></html>"#
+            ),
+        )
+        .await;
+    let page = s.ok("open", json!({ "url": s.url("/slid") })).await;
+    let pay = Session::number(&page, "button \"Pay\"");
+    let clicked = s.call("click", json!({ "element": pay })).await;
+    let heard = s
+        .pack
+        .driver()
+        .eval("document.getElementById('log').textContent")
+        .await
+        .expect("the page");
+    assert_eq!(heard, json!("No payment."), "{}", clicked.text);
+    assert!(
+        !clicked.text.starts_with(&format!("Clicked [{pay}]"))
+            && clicked.text.contains(&format!("not [{pay}]")),
+        "{}",
+        clicked.text
+    );
+}
+
 both_backends!(
+    a_frame_slid_over_takes_the_click,
     clicks_land_where_they_say,
     controls_inside_controls,
     keys_land_where_they_say,

@@ -201,9 +201,15 @@ pub(crate) fn went_elsewhere(number: u32, elsewhere: &marks::Elsewhere) -> Strin
     } else {
         format!("[{number}] {}", shown(&elsewhere.meant))
     };
+    let reached = &elsewhere.reached;
+    if reached.number.is_none() && reached.tag.is_empty() {
+        return format!(
+            "{what} no element of the page, not {meant}: something laid over it as the button went down (another site's frame, perhaps) took it; nothing was clicked there."
+        );
+    }
     format!(
         "{what} {}, not {meant}: the page moved it there as the input came.",
-        landed(&elsewhere.reached)
+        landed(reached)
     )
 }
 
