@@ -262,6 +262,7 @@ impl Marks {
     ) -> Reached {
         let request = Request::Reached {
             id: target.local,
+            doc: target.doc.clone(),
             holds,
         };
         let Ok(Answer::Done(answer)) =
@@ -329,11 +330,7 @@ impl Marks {
         Some(Elsewhere {
             event: first.kind,
             reached,
-            meant: target
-                .seen_as
-                .as_ref()
-                .map(|(_, name)| name.clone())
-                .unwrap_or_default(),
+            meant: target.meant(),
         })
     }
 
@@ -435,11 +432,7 @@ impl Marks {
         Some(Elsewhere {
             event: "click".to_owned(),
             reached,
-            meant: target
-                .seen_as
-                .as_ref()
-                .map(|(_, name)| name.clone())
-                .unwrap_or_default(),
+            meant: target.meant(),
         })
     }
 
@@ -640,12 +633,7 @@ impl Marks {
         Some(Elsewhere {
             event,
             reached,
-            meant: armed
-                .0
-                .seen_as
-                .as_ref()
-                .map(|(_, name)| name.clone())
-                .unwrap_or_default(),
+            meant: armed.0.meant(),
         })
     }
 

@@ -30,6 +30,17 @@ pub(crate) struct Pointee {
     pub(crate) seen_as: Option<(String, String)>,
 }
 
+impl Pointee {
+    /// The name the model was shown for it (empty where no snapshot
+    /// described it).
+    pub(crate) fn meant(&self) -> String {
+        self.seen_as
+            .as_ref()
+            .map(|(_, name)| name.clone())
+            .unwrap_or_default()
+    }
+}
+
 /// A frame's document: its path of `window.frames` indices and its id.
 pub(crate) type Document = (Vec<u32>, String);
 

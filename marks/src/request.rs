@@ -184,7 +184,11 @@ pub(crate) enum Request {
     },
     /// What the events of the action just done reached, and what typing
     /// left in the fields it reached.
-    Reached { id: u32, holds: Option<Holds> },
+    Reached {
+        id: u32,
+        doc: String,
+        holds: Option<Holds>,
+    },
     /// The numbered element at a viewport point (in the frame `frame`
     /// says, at its offset).
     At {
@@ -290,6 +294,7 @@ pub fn samples() -> Vec<serde_json::Value> {
         },
         Request::Reached {
             id: 7,
+            doc: "d".to_owned(),
             holds: Some(Holds::Secret),
         },
         Request::At {

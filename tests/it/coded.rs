@@ -337,14 +337,10 @@ return seen;"#;
         rect[1].as_u64().expect("y") as usize,
     );
     let pixel = |png: &[u8]| {
-        let mut decoder = png::Decoder::new(std::io::Cursor::new(png));
-        decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
-        let mut reader = decoder.read_info().expect("a PNG");
-        let mut buffer = vec![0; reader.output_buffer_size().expect("a size")];
-        let info = reader.next_frame(&mut buffer).expect("a frame");
-        let channels = info.color_type.samples();
-        let at = (y * info.width as usize + x) * channels;
-        [buffer[at], buffer[at + 1], buffer[at + 2]]
+        let (pixels, channels, width, _) =
+            tabwright_tests::conformance::decoded_png(png).expect("a PNG");
+        let at = (y * width + x) * channels;
+        [pixels[at], pixels[at + 1], pixels[at + 2]]
     };
     let shot = s.ok("screenshot", json!({ "format": "png" })).await;
     assert_eq!(

@@ -152,6 +152,15 @@ for (const type of ['keydown', 'beforeinput', 'input']) {
 </script>
 </body></html>"#;
 
+/// The text of the page's `#log`: what it heard, by its own account.
+async fn page_log(s: &Session) -> serde_json::Value {
+    s.pack
+        .driver()
+        .eval("document.getElementById('log').textContent")
+        .await
+        .expect("the page")
+}
+
 /// What the checkout's fields hold, and what its card field heard.
 async fn held(s: &Session) -> serde_json::Value {
     s.pack
@@ -261,12 +270,7 @@ async fn keys_land_where_they_say(backend: Backend) {
     s.ok("type", json!({ "element": search, "text": "shoes" }))
         .await;
     let pressed = s.ok("press", json!({ "keys": "Enter" })).await;
-    let heard = s
-        .pack
-        .driver()
-        .eval("document.getElementById('log').textContent")
-        .await
-        .expect("the page");
+    let heard = page_log(&s).await;
     assert_eq!(heard, json!("DELETED"), "{}", pressed.text);
     // Typing into what takes no text says so, and claims nothing typed.
     let page = s.ok("open", json!({ "url": s.url("/enter") })).await;
@@ -312,12 +316,7 @@ async fn a_scroll_box_takes_a_click(backend: Backend) {
     let page = s.ok("open", json!({ "url": s.url("/box") })).await;
     let number = Session::number(&page, "scroll box");
     let clicked = s.ok("click", json!({ "element": number })).await;
-    let heard = s
-        .pack
-        .driver()
-        .eval("document.getElementById('log').textContent")
-        .await
-        .expect("the page");
+    let heard = page_log(&s).await;
     assert_eq!(heard, json!("Box clicked."), "{}", clicked.text);
 }
 
@@ -341,12 +340,7 @@ async fn a_click_passed_on_is_said(backend: Backend) {
     let keep = Session::number(&page, "button \"Keep my plan\"");
     let upgrade = Session::number(&page, "button \"Upgrade for $99\"");
     let clicked = s.ok("click", json!({ "element": keep })).await;
-    let heard = s
-        .pack
-        .driver()
-        .eval("document.getElementById('log').textContent")
-        .await
-        .expect("the page");
+    let heard = page_log(&s).await;
     assert_eq!(heard, json!("PAID"), "{}", clicked.text);
     assert!(
         clicked.text.contains(&format!(
@@ -386,12 +380,7 @@ window.addEventListener('pointerdown', () => {{ document.getElementById('cover')
     let page = s.ok("open", json!({ "url": s.url("/slid") })).await;
     let pay = Session::number(&page, "button \"Pay\"");
     let clicked = s.call("click", json!({ "element": pay })).await;
-    let heard = s
-        .pack
-        .driver()
-        .eval("document.getElementById('log').textContent")
-        .await
-        .expect("the page");
+    let heard = page_log(&s).await;
     assert_eq!(heard, json!("No payment."), "{}", clicked.text);
     assert!(
         !clicked.text.starts_with(&format!("Clicked [{pay}]"))

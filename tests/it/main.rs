@@ -56,18 +56,7 @@ mod widgets;
 /// This test binary as the engine of `run`'s scripts: started again to
 /// run only [`engine_serves`], which serves.
 pub(crate) fn script_engine() -> ::tools::ScriptEngine {
-    let binary = std::env::current_exe().expect("the test binary's path");
-    ::tools::ScriptEngine::new(
-        binary,
-        [
-            "engine_serves",
-            "--exact",
-            "--nocapture",
-            "--test-threads=1",
-            "-q",
-        ]
-        .map(std::ffi::OsString::from),
-    )
+    ::tools::ScriptEngine::test_binary("engine_serves")
 }
 
 /// Serves as a script's engine when this binary was started as one (see

@@ -528,7 +528,7 @@ fn png_size(png: &[u8]) -> Option<(u32, u32)> {
 
 /// A PNG decoded: its pixels (8 bits a channel), channels per pixel,
 /// width and height.
-fn decoded_png(png: &[u8]) -> Result<(Vec<u8>, usize, usize, usize), String> {
+pub fn decoded_png(png: &[u8]) -> Result<(Vec<u8>, usize, usize, usize), String> {
     let mut decoder = png::Decoder::new(std::io::Cursor::new(png));
     decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
     let mut reader = decoder

@@ -79,6 +79,17 @@ impl ScriptEngine {
         }
     }
 
+    /// A test binary as the engine, started again to run only the test
+    /// named `test` (its full path, as `cargo test -- --exact` takes it),
+    /// which calls [`serve_if_asked`].
+    pub fn test_binary(test: &str) -> Self {
+        let binary = std::env::current_exe().unwrap_or_default();
+        Self::new(
+            binary,
+            [test, "--exact", "--nocapture", "--test-threads=1", "-q"].map(OsString::from),
+        )
+    }
+
     /// The command that starts the engine, or why there is none.
     fn command(&self) -> Result<tokio::process::Command, String> {
         let program = match &self.program {
@@ -260,15 +271,7 @@ fn read_line(input: &mut impl BufRead, limit: usize) -> std::io::Result<Option<V
     let mut line = Vec::new();
     let read = std::io::Read::take(&mut *input, u64::try_from(limit).unwrap_or(u64::MAX) + 1)
         .read_until(b'\n', &mut line)?;
-    if read == 0 {
-        return Ok(None);
-    }
-    if line.last() == Some(&b'\n') {
-        line.pop();
-    } else if line.len() > limit {
-        return Err(std::io::Error::other("a line longer than allowed"));
-    }
-    Ok(Some(line))
+    a_line(line, read, limit)
 }
 
 /// The same, read from the engine's stdout.
@@ -282,6 +285,12 @@ async fn read_line_async(
         .take(u64::try_from(limit).unwrap_or(u64::MAX) + 1)
         .read_until(b'\n', &mut line)
         .await?;
+    a_line(line, read, limit)
+}
+
+/// What a bounded read of `read` bytes into `line` gave: the line without
+/// its newline, `None` at the end of the input, an error past `limit`.
+fn a_line(mut line: Vec<u8>, read: usize, limit: usize) -> std::io::Result<Option<Vec<u8>>> {
     if read == 0 {
         return Ok(None);
     }

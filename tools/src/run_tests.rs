@@ -19,18 +19,7 @@ fn coded() -> Pack {
 /// This test binary as the scripts' engine: started again to run only
 /// [`engine_serves`], which serves.
 pub(crate) fn engine() -> crate::ScriptEngine {
-    let binary = std::env::current_exe().expect("the test binary's path");
-    crate::ScriptEngine::new(
-        binary,
-        [
-            "run_tests::engine_serves",
-            "--exact",
-            "--nocapture",
-            "--test-threads=1",
-            "-q",
-        ]
-        .map(std::ffi::OsString::from),
-    )
+    crate::ScriptEngine::test_binary("run_tests::engine_serves")
 }
 
 /// Serves as a script's engine when this binary was started as one (see

@@ -464,9 +464,12 @@ const hovered = async (request) => {
  * the readied element (or inside it, or its label); the record is
  * disarmed.
  * @param {ReachedRequest} request
- * @returns {ReachedAnswer}
+ * @returns {ReachedAnswer | {error: "navigated"}}
  */
 const reached = (request) => {
+  // Another document (the action navigated): its record knows nothing of
+  // the action, and its ids are not the action's.
+  if (request.doc !== registry.doc) return { error: "navigated" };
   const element = elementOf(Number(request.id));
   const view = element ? element.ownerDocument.defaultView : window;
   const record = recordOf(view || window);

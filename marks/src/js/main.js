@@ -63,7 +63,7 @@
  *   after the pointer's move: is the element still what lies there;
  *   `noted`: check the box `act` noted held still; `settle`: the key of
  *   settling's record of a document
- * @typedef {FrameFields & {op: "reached", id: number, holds: "secret" | "plain" | null}} ReachedRequest
+ * @typedef {FrameFields & {op: "reached", id: number, doc: string, holds: "secret" | "plain" | null}} ReachedRequest
  * @typedef {FrameFields & {op: "at", x: number, y: number}} AtRequest
  * @typedef {FrameFields & {op: "frame_box", frame: number[]}} FrameBoxRequest
  * @typedef {FrameFields & {op: "mark", marks: {n: number, x: number, y: number, w: number, h: number}[]}} MarkRequest
