@@ -820,6 +820,13 @@ both_backends!(
 );
 
 /// Sets a cookie (`?set=NAME`) and shows the cookies the page has.
+/// A page that offers a consequential tool of its own (WebMCP).
+const BUY: &str = "<!doctype html><title>Buy</title><p id=log>Nothing bought.</p><script>\
+    document.modelContext.registerTool({name: 'buy', description: 'Buys it',\
+    annotations: {consequentialHint: true}, execute: async () => {\
+    document.getElementById('log').textContent = 'BOUGHT'; return 'bought'; }});\
+    </script>";
+
 const REMEMBER: &str = "<!doctype html><title>Remember</title><script>\
     const name = new URLSearchParams(location.search).get('set');\
     if (name) document.cookie = 'who=' + name + '; path=/';\
@@ -896,10 +903,13 @@ async fn until_none(marker: &tabwright_tests::backend::Marker) -> Vec<u32> {
 async fn mcp_over_http_serves_many_clients() {
     let site = Site::start().await;
     site.page("/remember", REMEMBER).await;
+    site.page("/buy", BUY).await;
     let marker = tabwright_tests::backend::Marker::new();
     let (mut server, port) = http_server(&site, |command| {
         command
             .args([
+                "--caps",
+                "core,page_tools",
                 "--max-sessions",
                 "3",
                 // (Long enough that the first client to open its page
@@ -927,6 +937,7 @@ async fn mcp_over_http_serves_many_clients() {
         "one too many: HTTP 503",
         "new MCP session per call: 7 calls, one browser",
         "handoff through the host: a link to that session alone",
+        "page tool confirmed through the host: it ran",
         "idle session closed",
         "no token: HTTP 401",
     ] {

@@ -142,6 +142,30 @@ async def handoff_through_host(url, origin, token):
     print("handoff through the host: a link to that session alone, done there")
 
 
+async def page_tool_through_host(url, origin, token):
+    """A page's consequential tool (WebMCP): the server asks the person
+    through the host's link before it runs; accepted, it runs."""
+    asked = {}
+
+    async def shown(context, params):
+        asked["message"] = params.message
+        return types.ElicitResult(action="accept")
+
+    async with streamablehttp_client(url, headers=headers_for(token)) as (read, write, _):
+        async with ClientSession(read, write, elicitation_callback=shown) as session:
+            await session.initialize()
+            opened = await session.call_tool("open", {"url": f"{origin}/buy"})
+            assert not opened.isError, text_of(opened)
+            assert "buy (no inputs): Buys it [consequential" in text_of(opened), text_of(opened)
+            ran = await session.call_tool("page_tool", {"name": "buy"})
+            said = text_of(ran)
+            assert not ran.isError, said
+            assert said.startswith("Called the page's tool buy"), said
+            assert "BOUGHT" in said, said
+    assert "buy" in asked.get("message", ""), asked
+    print("page tool confirmed through the host: it ran")
+
+
 async def main(url, origin, max_sessions, idle, token):
     names = ["ada", "grace", "edsger"][:max_sessions]
     ready = asyncio.Semaphore(0)
@@ -174,6 +198,7 @@ async def main(url, origin, max_sessions, idle, token):
 
     await churn(url, origin, token, max_sessions)
     await handoff_through_host(url, origin, token)
+    await page_tool_through_host(url, origin, token)
 
     # A session left open without a word is closed by the server.
     async with httpx.AsyncClient() as http:

@@ -253,10 +253,13 @@ impl McpServer {
     /// asks the host to show the live view of this session alone, under a
     /// key that expires with the handoff: the person does what the reason
     /// says in the picture there, then presses Done there or accepts in
-    /// the host (declining gives up). `None` where the host cannot, or on
-    /// stdio (its live view has no keys).
+    /// the host (declining gives up). For `page_tool`, the same once the
+    /// pack asks the person to confirm a consequential tool (accepting lets
+    /// it run). `None` where the host cannot, or on stdio (its live view
+    /// has no keys).
     fn hand_over_through_host(
         &self,
+        tool: &str,
         target: &Route,
         arguments: &Map<String, Value>,
         context: &RequestContext<RoleServer>,
@@ -288,19 +291,38 @@ impl McpServer {
             .chars()
             .take(300)
             .collect();
-        let message = format!(
-            "The agent hands you its browser: {reason}. Open the link and do it in the picture there; then press Done on that page, or accept here."
-        );
+        let handoff = tool == "handoff";
         let peer = context.peer.clone();
         let asked = tokio::spawn(async move {
             // The handoff begins in the pack a moment later; an answer
-            // before it would reach nothing.
-            for _ in 0..100 {
-                if watch.handoff().is_some() {
-                    break;
+            // before it would reach nothing. A page tool's question begins
+            // only for a consequential tool, whenever the pack gets there
+            // (this waits no longer than the call: it is aborted with it).
+            let began = async {
+                loop {
+                    if let Some((asked, _)) = watch.handoff() {
+                        return asked;
+                    }
+                    tokio::time::sleep(Duration::from_millis(50)).await;
                 }
-                tokio::time::sleep(Duration::from_millis(50)).await;
-            }
+            };
+            let begun = if handoff {
+                tokio::time::timeout(Duration::from_secs(5), began)
+                    .await
+                    .ok()
+            } else {
+                Some(began.await)
+            };
+            let message = match (handoff, begun) {
+                (true, _) => format!(
+                    "The agent hands you its browser: {reason}. Open the link and do it in the picture there; then press Done on that page, or accept here."
+                ),
+                (false, Some(asked)) => format!(
+                    "{} Open the link to see the page; accept here to let it run, decline to refuse.",
+                    asked.chars().take(900).collect::<String>()
+                ),
+                (false, None) => return,
+            };
             let answered = peer
                 .elicit_url_with_timeout(message, link, format!("handoff-{id}"), Some(lasts))
                 .await;
@@ -641,8 +663,10 @@ impl ServerHandler for McpServer {
         };
         // A handoff, where the host can show a person a link, is offered
         // there too; it is withdrawn when the call ends.
-        let through_host = (name == "handoff")
-            .then(|| self.hand_over_through_host(&target, &arguments, &context))
+        // So is a page tool's question to the person (asked only if the
+        // tool is consequential: the question begins in the pack).
+        let through_host = matches!(name.as_str(), "handoff" | "page_tool")
+            .then(|| self.hand_over_through_host(&name, &target, &arguments, &context))
             .flatten();
         let takes_tasks = context
             .client_capabilities()
