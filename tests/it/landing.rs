@@ -153,7 +153,7 @@ for (const type of ['keydown', 'beforeinput', 'input']) {
 </body></html>"#;
 
 /// The text of the page's `#log`: what it heard, by its own account.
-async fn page_log(s: &Session) -> serde_json::Value {
+pub(crate) async fn page_log(s: &Session) -> serde_json::Value {
     s.pack
         .driver()
         .eval("document.getElementById('log').textContent")

@@ -12,6 +12,7 @@ use serde_json::json;
 use tabwright_tests::Backend;
 use tools::{Group, PackOptions, PersonInput, Watch};
 
+use crate::landing::page_log as log;
 use crate::tools::Session;
 
 /// A shop that offers tools of its own: one to add to the cart, one whose
@@ -59,14 +60,6 @@ async fn start(backend: Backend, watch: Option<std::sync::Arc<Watch>>) -> Sessio
     let s = Session::start_packed(backend, pack, options).await;
     s.site.page("/shop", SHOP).await;
     s
-}
-
-async fn log(s: &Session) -> serde_json::Value {
-    s.pack
-        .driver()
-        .eval("document.getElementById('log').textContent")
-        .await
-        .expect("the page")
 }
 
 async fn listed_called_checked_and_bounded(backend: Backend) {
