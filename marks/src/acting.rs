@@ -565,6 +565,7 @@ impl Marks {
                 Action::Focus,
                 ActHow {
                     clear: Some(clear),
+                    text: (!text.is_empty()).then_some(true),
                     record: Some(record),
                     guard: (record && secret).then_some(true),
                     ..ActHow::default()
@@ -957,6 +958,7 @@ fn refused(
         Code::Disabled => unsuitable(Unsuitable::Disabled),
         Code::NotSelect => unsuitable(Unsuitable::NotASelect),
         Code::FrameFile => unsuitable(Unsuitable::FileFieldInFrame),
+        Code::NoText => unsuitable(Unsuitable::NoText),
         Code::Unsteady => MarksError::Unsteady { number },
         code @ (Code::Loading | Code::Nothing) => {
             MarksError::Script(format!("the walker refused to act: {code:?}"))

@@ -14,6 +14,8 @@ pub enum Unsuitable {
     NoFocus,
     /// Its file field is inside a frame, where files cannot be put yet.
     FileFieldInFrame,
+    /// Text typed into it would press it (a button, a link, a box).
+    NoText,
 }
 
 impl std::fmt::Display for Unsuitable {
@@ -23,6 +25,7 @@ impl std::fmt::Display for Unsuitable {
             Self::NotASelect => "it is not a select element",
             Self::NoFocus => "it cannot take keyboard focus",
             Self::FileFieldInFrame => "its file field is inside a frame",
+            Self::NoText => "it takes no text: keys would press it",
         })
     }
 }

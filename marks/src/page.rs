@@ -217,6 +217,8 @@ pub(crate) enum Code {
     Nothing,
     /// It kept moving (an animation that did not end in time).
     Unsteady,
+    /// Text typed into a control keys press.
+    NoText,
 }
 
 /// A refusal, with what it says besides its code.

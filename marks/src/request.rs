@@ -97,6 +97,9 @@ pub(crate) struct ActHow {
     /// (focus) Empty the field first.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) clear: Option<bool>,
+    /// (focus) For typing text: refused on a control keys would press.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) text: Option<bool>,
     /// Wait until its box stays put over two frames.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) steady: Option<bool>,
@@ -276,6 +279,7 @@ pub fn samples() -> Vec<serde_json::Value> {
         act(ActHow {
             scroll: Some(false),
             clear: Some(true),
+            text: Some(true),
             steady: Some(true),
             note: Some(true),
             record: Some(true),

@@ -272,20 +272,19 @@ async fn keys_land_where_they_say(backend: Backend) {
     let pressed = s.ok("press", json!({ "keys": "Enter" })).await;
     let heard = page_log(&s).await;
     assert_eq!(heard, json!("DELETED"), "{}", pressed.text);
-    // Typing into what takes no text says so, and claims nothing typed.
+    // Text typed into a button would press it (the space): refused, and
+    // the page heard nothing.
     let page = s.ok("open", json!({ "url": s.url("/enter") })).await;
     let button = Session::number(&page, "button \"Delete account\"");
     let typed = s
-        .ok("type", json!({ "element": button, "text": "x" }))
+        .call("type", json!({ "element": button, "text": "a b" }))
         .await;
     assert!(
-        typed
-            .text
-            .starts_with(&format!("No text went in: [{button}]"))
-            && !typed.text.contains("Typed"),
+        typed.is_error && typed.text.contains("it takes no text"),
         "{}",
         typed.text
     );
+    assert_eq!(page_log(&s).await, json!("Nothing done."), "{}", typed.text);
     assert!(
         pressed.text.starts_with(&format!(
             "Pressed Enter, but the page moved the focus to [{delete}] button \"Delete account\" as a key came"

@@ -148,6 +148,7 @@ fn marks_sentence(error: &MarksError, fence: marks::Fence) -> String {
                 Unsuitable::NotASelect => "it is not a select element (click it, then pick the option it shows)",
                 Unsuitable::NoFocus => "it cannot take keyboard focus",
                 Unsuitable::FileFieldInFrame => "its file field is inside a frame, where files cannot be put yet",
+                Unsuitable::NoText => "it takes no text, and keys would press it (a space or Enter is a click); type into a text field, or use press to press keys on it",
                 _ => "it does not take that action",
             }
         ),

@@ -18,7 +18,7 @@
 
 /**
  * @typedef {"navigated" | "gone" | "hidden" | "changed" | "disabled" | "not_select"
- *   | "no_option" | "frame_file" | "unsteady"} ActCode
+ *   | "no_option" | "frame_file" | "unsteady" | "no_text"} ActCode
  * @typedef {{id: number | null, role: string, name: string, tag: string}} Seen
  *   an element as a model would be told of it: by its number (its
  *   nearest actionable ancestor's local id), or by its tag
@@ -616,6 +616,9 @@ const readied = (element, target, frameOffset, request) => {
   switch (request.action) {
     case "focus": {
       if (field.disabled) return { error: "disabled" };
+      // Text typed into a control that keys press (a button, a link, a
+      // box) would press it: a space or Enter in the text is a click.
+      if (request.text === true && pressedByKeys(element)) return { error: "no_text" };
       const html = /** @type {HTMLElement} */ (element);
       html.focus();
       if (typeof field.setSelectionRange === "function" && request.clear !== true) {
@@ -889,4 +892,26 @@ const deepActive = (doc) => {
   let at = doc.activeElement;
   while (at && at.shadowRoot && at.shadowRoot.activeElement) at = at.shadowRoot.activeElement;
   return at;
+};
+
+/** The roles of controls that a key presses rather than types into. */
+const PRESSED_ROLES = new Set(["button", "link", "checkbox", "radio", "switch", "tab", "menuitem",
+  "menuitemcheckbox", "menuitemradio", "option", "treeitem"]);
+
+/**
+ * Whether keys press `element` rather than type into it: a button, a link,
+ * a box to tick, by its tag or its role, unless it is editable itself.
+ * @param {Element} element
+ */
+const pressedByKeys = (element) => {
+  const html = /** @type {HTMLElement} */ (element);
+  if (html.isContentEditable) return false;
+  const tag = element.tagName;
+  if (tag === "TEXTAREA" || tag === "SELECT") return false;
+  if (tag === "INPUT") {
+    return ["button", "submit", "reset", "image", "checkbox", "radio", "file", "color", "range"]
+      .includes(/** @type {HTMLInputElement} */ (element).type);
+  }
+  if (tag === "BUTTON" || tag === "SUMMARY" || (tag === "A" && element.hasAttribute("href"))) return true;
+  return PRESSED_ROLES.has(element.getAttribute("role") || "");
 };

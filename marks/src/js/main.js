@@ -50,6 +50,7 @@
  * @property {string} [name]
  * @property {boolean} [scroll] false: do not scroll it into view
  * @property {boolean} [clear]  (focus) empty the field first
+ * @property {boolean} [text]   (focus) for typing text: refused on a control keys would press
  * @property {boolean} [steady] wait until its box stays put over two frames
  * @property {boolean} [note]   note its box for `hovered` to hold against, instead
  * @property {boolean} [record] arm the record of what the action's events reach
