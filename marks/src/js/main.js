@@ -86,6 +86,13 @@
 /** Runs what the request asks. */
 const dispatch = () => {
   const request = options;
+  // A secret's guard belongs to one action: whatever comes next here but
+  // its own `reached` (a snapshot after a dialog that cut the typing short)
+  // ends it, so no later key is held back.
+  if (request.op !== "reached") {
+    const kept = /** @type {any} */ (window)[REACHED];
+    if (kept) kept.guard = null;
+  }
   switch (request.op) {
     case "snapshot": return snapshot(request);
     case "find": return find(request);
