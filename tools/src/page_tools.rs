@@ -288,12 +288,13 @@ impl Tab<'_> {
         .await;
         let shown_name = crate::page_strings::inline(&tool.name, 80);
         let answer = match answered {
+            // It did run: what it started may go on in the page.
             Err(_) => {
-                return Err(ToolError::Refused {
-                    tool: "page_tool",
-                    why: format!(
-                        "the page's tool {shown_name} did not answer within {seconds} s; what it started may go on in the page (take a snapshot)"
+                return Err(ToolError::WaitTimedOut {
+                    what: format!(
+                        "the page's tool {shown_name} did not answer within {seconds} s (what it started may go on in the page)"
                     ),
+                    seconds: u64::from(seconds),
                 })
             }
             Ok(answer) => answer?,

@@ -836,8 +836,7 @@ const hold = (request) => {
   registry.held = true;
   watchCopies(window);
   if (!request.focused) return {};
-  let at = document.activeElement;
-  while (at && at.shadowRoot && at.shadowRoot.activeElement) at = at.shadowRoot.activeElement;
+  const at = deepActive(document);
   if (at && at !== document.body && at !== document.documentElement) registry.holders.add(at);
   return {};
 };
