@@ -12,9 +12,8 @@ use serde_json::Value;
 use driver_core::backend::supervisor::BoxFuture;
 use driver_core::backend::{input, BrowserSession};
 use driver_core::{
-    Capabilities, Capability, Click, ConsoleEntry, Dialog, Download, DriverError, FileChooser,
-    KeyPress, Memory, Navigation, Options, Request, Result, ScreenshotOptions, Tab, TabId,
-    Viewport,
+    Capabilities, Click, ConsoleEntry, Dialog, Download, DriverError, FileChooser, KeyPress,
+    Memory, Navigation, Options, Request, Result, ScreenshotOptions, Tab, TabId, Viewport,
 };
 
 use crate::registry::World;
@@ -36,15 +35,7 @@ impl BrowserSession for CdpSession {
     }
 
     fn capabilities(options: &Options, _session: Option<&Self>) -> Capabilities {
-        let capabilities = Capabilities::full("cdp");
-        if options.network_log {
-            capabilities
-        } else {
-            capabilities.without(
-                Capability::NetworkLog,
-                driver_core::backend::network::NOT_KEPT,
-            )
-        }
+        Capabilities::full("cdp").as_asked(options)
     }
 
     fn gone(&mut self) -> Option<String> {

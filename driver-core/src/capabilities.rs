@@ -47,6 +47,11 @@ pub enum Capability {
     /// closed shadow roots, and Chromium's accessibility tree (roles, names
     /// and states set through `ElementInternals`).
     BrowserTree,
+    /// Tools a page offers of its own (WebMCP), listed and called in
+    /// tabwright's script world: the browser started with the feature
+    /// ([`Options::page_tools`](crate::Options::page_tools)) and an
+    /// isolated world to ask it from.
+    PageTools,
 }
 
 impl fmt::Display for Capability {
@@ -64,9 +69,15 @@ impl fmt::Display for Capability {
             Self::NetworkLog => "the network log",
             Self::PaintProbe => "judging text by the pixels drawn",
             Self::BrowserTree => "reading closed shadow roots and the accessibility tree",
+            Self::PageTools => "tools a page offers of its own (WebMCP)",
         })
     }
 }
+
+/// Why a session made without `Options::network_log` has no log, on any
+/// backend.
+pub(crate) const NETWORK_NOT_KEPT: &str =
+    "the session was started without a network log (Options::network_log; tabwright --caps network asks for it)";
 
 /// What a backend can do: everything but the capabilities it lists as
 /// unsupported, each with why.
@@ -91,6 +102,25 @@ impl Capabilities {
     pub fn without(mut self, capability: Capability, why: &'static str) -> Self {
         self.unsupported.push((capability, why));
         self
+    }
+
+    /// The same, without what a session must ask for in its options and
+    /// did not: the network log ([`Options::network_log`](crate::Options::network_log))
+    /// and page tools ([`Options::page_tools`](crate::Options::page_tools)).
+    pub fn as_asked(self, options: &crate::Options) -> Self {
+        let capabilities = if options.network_log {
+            self
+        } else {
+            self.without(Capability::NetworkLog, NETWORK_NOT_KEPT)
+        };
+        if options.page_tools {
+            capabilities
+        } else {
+            capabilities.without(
+                Capability::PageTools,
+                "the browser was started without WebMCP, so pages offer no tools (Options::page_tools; tabwright --caps page_tools asks for it)",
+            )
+        }
     }
 
     /// Whether the backend can do it.

@@ -263,6 +263,7 @@ impl BrowserSession for FakeSession {
             Capability::NetworkLog,
             Capability::PaintProbe,
             Capability::BrowserTree,
+            Capability::PageTools,
         ] {
             capabilities = capabilities.without(capability, NO_BROWSER);
         }

@@ -170,6 +170,13 @@ pub struct Options {
     /// asked for; the tools' `--caps network` asks. Default `false`.
     pub network_log: bool,
 
+    /// Let pages offer tools of their own (WebMCP: Chromium started with
+    /// `--enable-features=WebMCP`), which tabwright lists and calls in its
+    /// own script world. Off by default; the tools' `--caps page_tools`
+    /// asks. Without it [`Capability::PageTools`](crate::Capability::PageTools)
+    /// is unsupported. Sessions sharing one browser share its features.
+    pub page_tools: bool,
+
     /// The session's memory budget in MiB: its renderers and its share of
     /// the browser (see [`Memory`](crate::Memory)). A tab whose renderer
     /// holds a quarter of it moves to a fresh renderer at its next
@@ -225,6 +232,7 @@ impl Default for Options {
             frames_wanted: None,
             downloads: None,
             network_log: false,
+            page_tools: false,
             memory_budget_mb: Some(crate::DEFAULT_BUDGET_MB),
             preloads: Preloads::default(),
         }
@@ -246,6 +254,7 @@ impl fmt::Debug for Options {
             .field("proxy", &self.proxy)
             .field("downloads", &self.downloads)
             .field("network_log", &self.network_log)
+            .field("page_tools", &self.page_tools)
             .field("memory_budget_mb", &self.memory_budget_mb)
             .field("preloads", &self.preloads)
             .field(

@@ -39,12 +39,7 @@ impl BrowserSession for WdSession {
             Some(session) => session.relay.is_some(),
             None => options.endpoint.is_none(),
         };
-        let capabilities = Capabilities::full("webdriver");
-        let capabilities = if options.network_log {
-            capabilities
-        } else {
-            capabilities.without(Capability::NetworkLog, crate::network::NOT_KEPT)
-        };
+        let capabilities = Capabilities::full("webdriver").as_asked(options);
         let capabilities = if relayed {
             capabilities
         } else {
@@ -61,6 +56,10 @@ impl BrowserSession for WdSession {
                 .without(
                     Capability::BrowserTree,
                     "closed shadow roots and the accessibility tree are read over the browser's DevTools socket, and this session has none beside WebDriver (a remote end without Selenium Grid's se:cdp)",
+                )
+                .without(
+                    Capability::PageTools,
+                    "a page's tools are listed and called from tabwright's own script world, over the browser's DevTools socket, and this session has none beside WebDriver (a remote end without Selenium Grid's se:cdp)",
                 )
                 .without(
                     Capability::IsolatedWorld,

@@ -196,7 +196,10 @@ pub fn chrome_flags(options: &Options, user_data_dir: &Path, major: Option<u32>)
         options.width, options.height
     ));
     flags.push(format!("--user-data-dir={}", user_data_dir.display()));
-    for extra in &options.extra_args {
+    let page_tools = options
+        .page_tools
+        .then(|| "--enable-features=WebMCP".to_owned());
+    for extra in page_tools.iter().chain(&options.extra_args) {
         // Chrome reads only the last --disable-features (and the last
         // --enable-features): a later list joins the one before rather
         // than bringing back what it turns off or dropping what it turns on.
@@ -608,10 +611,8 @@ mod tests {
     #[test]
     fn enabled_features_join_too() {
         let options = Options {
-            extra_args: vec![
-                "--enable-features=WebMCP".into(),
-                "--enable-features=Other".into(),
-            ],
+            page_tools: true,
+            extra_args: vec!["--enable-features=Other".into()],
             ..Options::default()
         };
         let flags = chrome_flags(&options, Path::new("/tmp/p"), None);

@@ -11,8 +11,7 @@ use crate::{Request, NETWORK_LOG_KEPT};
 
 /// Why a session made without `Options::network_log` has no log, on any
 /// backend.
-pub const NOT_KEPT: &str =
-    "the session was started without a network log (Options::network_log; tabwright --caps network asks for it)";
+pub const NOT_KEPT: &str = crate::capabilities::NETWORK_NOT_KEPT;
 
 /// One target's requests, oldest first, each with when it began (Chrome's
 /// monotonic seconds).

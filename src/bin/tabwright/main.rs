@@ -275,6 +275,10 @@ struct BrowserArgs {
     /// own WebMCP tools; starts Chromium with the feature).
     #[arg(long, value_name = "GROUPS", default_value = "core", global = true)]
     caps: String,
+    /// Ask the person before every page tool runs (`page_tool`), not only
+    /// those the page marks consequential.
+    #[arg(long, global = true)]
+    confirm_page_tools: bool,
     /// The folder `upload` takes files from (files under it only).
     #[arg(long, value_name = "DIR", global = true)]
     files_dir: Option<PathBuf>,
@@ -375,6 +379,7 @@ impl BrowserArgs {
         let groups = groups(&self.caps)?;
         let options = Options {
             network_log: groups.contains(&Group::Network),
+            page_tools: groups.contains(&Group::PageTools),
             downloads: self.downloads.clone().map(|dir| Downloads {
                 dir,
                 max_bytes: self.max_download_mb * 1_000_000,
@@ -392,11 +397,6 @@ impl BrowserArgs {
                 .user_agent
                 .iter()
                 .map(|agent| format!("--user-agent={agent}"))
-                .chain(
-                    groups
-                        .contains(&Group::PageTools)
-                        .then(|| "--enable-features=WebMCP".to_owned()),
-                )
                 .chain(self.chrome_arg.iter().cloned())
                 .collect(),
             memory_budget_mb: (self.session_memory_mb > 0).then_some(self.session_memory_mb),
@@ -457,6 +457,7 @@ impl BrowserArgs {
                 output_dir: self.output_dir.clone(),
                 state_dir: self.state_dir.clone(),
                 trace_dir: self.trace.clone(),
+                confirm_page_tools: self.confirm_page_tools,
                 secrets: self
                     .secret
                     .iter()
