@@ -47,14 +47,21 @@ mc.registerTool({
 </body></html>"#;
 
 async fn start(backend: Backend, watch: Option<std::sync::Arc<Watch>>) -> Session {
-    let pack = PackOptions {
-        groups: vec![Group::Core, Group::PageTools],
-        watch,
-        ..PackOptions::default()
-    };
+    start_with(
+        backend,
+        PackOptions {
+            groups: vec![Group::Core, Group::PageTools],
+            watch,
+            ..PackOptions::default()
+        },
+    )
+    .await
+}
+
+async fn start_with(backend: Backend, pack: PackOptions) -> Session {
     let options = Options {
         timeout: Duration::from_secs(15),
-        extra_args: vec!["--enable-features=WebMCP".to_owned()],
+        page_tools: true,
         ..Options::default()
     };
     let s = Session::start_packed(backend, pack, options).await;
@@ -230,8 +237,142 @@ async fn a_frames_tools_are_its_own(backend: Backend) {
     s.pack.close().await;
 }
 
+/// A page whose tools change while it is read: `greet` is withdrawn (its
+/// signal aborted) and offered again in other words; `go_away` navigates.
+const CHANGING: &str = r#"<!doctype html><html><head><title>Changing</title></head><body>
+<h1>Changing</h1>
+<script>
+let greeting;
+window.offerGreet = (words) => {
+  greeting = new AbortController();
+  document.modelContext.registerTool(
+    {name: "greet", description: words, execute: async () => "hello"}, {signal: greeting.signal});
+};
+window.dropGreet = () => greeting.abort();
+offerGreet("Says hello");
+document.modelContext.registerTool({name: "go_away", description: "Goes elsewhere",
+  execute: async () => { setTimeout(() => { location.href = "/tools-elsewhere"; }, 0); return "going"; }});
+</script>
+</body></html>"#;
+
+/// Tools come and go with the page: one withdrawn leaves the list (and
+/// cannot be called), one offered again is listed in its new words, `tabs`
+/// lists the current page's, and a tool that navigates answers with the
+/// page it went to, which offers none.
+async fn tools_come_and_go(backend: Backend) {
+    let mut s = start(backend, None).await;
+    s.site.page("/changing", CHANGING).await;
+    s.site
+        .page(
+            "/tools-elsewhere",
+            "<!doctype html><title>Elsewhere</title><h1>Elsewhere</h1><p>No tools here.</p>",
+        )
+        .await;
+    let page = s.ok("open", json!({ "url": s.url("/changing") })).await;
+    assert!(
+        page.text.contains("\ngreet (no inputs): Says hello from")
+            && page.text.contains("\ngo_away (no inputs): Goes elsewhere"),
+        "{}",
+        page.text
+    );
+    s.pack
+        .driver()
+        .eval("dropGreet()")
+        .await
+        .expect("withdrawn");
+    let tabs = s.ok("tabs", json!({ "action": "list" })).await;
+    assert!(
+        tabs.text
+            .contains("The current tab's page offers tools of its own")
+            && tabs.text.contains("\ngo_away (no inputs)")
+            && !tabs.text.contains("\ngreet ("),
+        "{}",
+        tabs.text
+    );
+    let gone = s.call("page_tool", json!({ "name": "greet" })).await;
+    assert!(
+        gone.is_error
+            && gone
+                .text
+                .contains("offers no tool greet; it offers: go_away"),
+        "{}",
+        gone.text
+    );
+    s.pack
+        .driver()
+        .eval("offerGreet('Says hello again')")
+        .await
+        .expect("offered again");
+    let again = s.ok("snapshot", json!({})).await;
+    assert!(
+        again
+            .text
+            .contains("\ngreet (no inputs): Says hello again from"),
+        "{}",
+        again.text
+    );
+    let went = s.ok("page_tool", json!({ "name": "go_away" })).await;
+    assert!(
+        went.text.contains("Elsewhere") && !went.text.contains("page tools"),
+        "{}",
+        went.text
+    );
+    assert_eq!(
+        s.pack
+            .driver()
+            .eval("location.pathname")
+            .await
+            .expect("the address"),
+        json!("/tools-elsewhere"),
+        "{}",
+        went.text
+    );
+    s.pack.close().await;
+}
+
+/// With every page tool to be confirmed (`confirm_page_tools`), none runs
+/// without a person's yes, and a script cannot get round it.
+async fn every_tool_waits_for_a_yes(backend: Backend) {
+    let mut s = start_with(
+        backend,
+        PackOptions {
+            groups: vec![Group::Core, Group::PageTools, Group::Code],
+            confirm_page_tools: true,
+            script_engine: crate::script_engine(),
+            ..PackOptions::default()
+        },
+    )
+    .await;
+    s.ok("open", json!({ "url": s.url("/shop") })).await;
+    let added = s
+        .call(
+            "page_tool",
+            json!({ "name": "add_to_cart", "input": "{\"item\": \"socks\"}" }),
+        )
+        .await;
+    assert!(
+        added.is_error && added.text.contains("needs a person's yes"),
+        "{}",
+        added.text
+    );
+    let script = r#"for (const name of ["add_to_cart", "buy"]) {
+  try { await tw.page_tool({name, input: '{"item": "hat"}'}); } catch (e) { }
+}
+return "tried";"#;
+    let ran = s.call("run", json!({ "script": script })).await;
+    assert!(
+        ran.text.matches("needs a person's yes").count() == 2,
+        "{}",
+        ran.text
+    );
+    assert_eq!(log(&s).await, json!("Cart empty."), "{}", ran.text);
+    s.pack.close().await;
+}
+
 both_backends!(
     listed_called_checked_and_bounded,
     a_person_confirms_what_acts,
-    a_frames_tools_are_its_own
+    a_frames_tools_are_its_own,
+    tools_come_and_go,
+    every_tool_waits_for_a_yes
 );

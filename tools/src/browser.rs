@@ -210,7 +210,18 @@ impl Browser {
                     ));
                 }
                 state.tabs = tabs.iter().map(|tab| tab.id.clone()).collect();
-                Ok(ToolOutput::text(tab_list(&tabs)))
+                let mut text = tab_list(&tabs);
+                // What the current page offers of its own, as its reading
+                // lists it (the other tabs' pages are asked on switching).
+                if let Some(current) = tabs.iter().find(|tab| tab.current) {
+                    if let Some(listed) =
+                        self.tab(state).page_tools_listing(&current.id, true).await
+                    {
+                        text.push_str("\nThe current tab's page offers tools of its own:\n");
+                        text.push_str(&listed);
+                    }
+                }
+                Ok(ToolOutput::text(text))
             }
             TabAction::Switch => {
                 let Some(number) = args.tab else {

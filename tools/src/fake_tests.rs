@@ -171,3 +171,27 @@ async fn a_number_from_a_page_left_behind_says_so() {
         unknown.text
     );
 }
+
+/// Where the driver cannot list a page's tools, `page_tool` says so from
+/// its capabilities, and asks the page nothing.
+#[tokio::test]
+async fn page_tools_missing_are_said_by_the_capabilities() {
+    let (pack, fake) = pack_with(PackOptions {
+        groups: vec![crate::Group::Core, crate::Group::PageTools],
+        ..PackOptions::default()
+    });
+    pack.call("open", json!({ "url": format!("{ORIGIN}/one") }))
+        .await;
+    let before = fake.calls().len();
+    let answer = pack.call("page_tool", json!({ "name": "buy" })).await;
+    assert!(
+        answer.is_error && answer.text.contains("tools a page offers of its own (WebMCP)"),
+        "{}",
+        answer.text
+    );
+    assert!(
+        !fake.calls()[before..].iter().any(|call| call == "eval_isolated"),
+        "{:?}",
+        fake.calls()
+    );
+}

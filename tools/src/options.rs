@@ -53,6 +53,10 @@ pub struct PackOptions {
     /// What a person watching the session sees (a live view): filled
     /// after each call. Default: none.
     pub watch: Option<std::sync::Arc<crate::Watch>>,
+    /// Ask a person before every page tool runs, not only those the page
+    /// marks consequential (`page_tool`; the question goes where a
+    /// consequential tool's does). Default `false`.
+    pub confirm_page_tools: bool,
     /// The program `run` starts each script's engine with. Default: this
     /// program, whose `main` calls [`crate::serve_if_asked`] first.
     pub script_engine: crate::ScriptEngine,
@@ -185,6 +189,7 @@ impl Default for PackOptions {
             secrets: Vec::new(),
             trace_dir: None,
             watch: None,
+            confirm_page_tools: false,
             script_engine: crate::ScriptEngine::this_program(),
         }
     }

@@ -9,13 +9,14 @@
 //! it causes goes through the guard, as the page's own do). Both the list
 //! and the call are made in tabwright's script world, where the page's
 //! overrides of `getTools` or `executeTool` do not reach. A tool the page
-//! marks consequential runs only once a person confirms it in the live
-//! view.
+//! marks consequential (every tool, with
+//! `PackOptions::confirm_page_tools`) runs only once a person confirms it
+//! (the live view, or the MCP host's link).
 
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use driver_core::Driver;
+use driver_core::{Capability, Driver};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -92,6 +93,14 @@ impl Tab<'_> {
     /// The page's tools, the top document's and its frames' (each frame
     /// lists only its own), or `None` where the browser has no WebMCP.
     async fn page_tools(&self) -> Result<Option<Vec<PageTool>>, ToolError> {
+        if !self
+            .browser
+            .driver
+            .capabilities()
+            .supports(Capability::PageTools)
+        {
+            return Ok(None);
+        }
         let listed = self.browser.driver.eval_isolated(&[], LIST).await?;
         if listed.is_null() {
             return Ok(None);
@@ -180,6 +189,10 @@ impl Tab<'_> {
         if name.is_empty() {
             return Err(ToolError::bad("page_tool", "name the page's tool"));
         }
+        self.browser
+            .driver
+            .capabilities()
+            .check(Capability::PageTools)?;
         let Some(tools) = self.page_tools().await? else {
             return Err(ToolError::Refused {
                 tool: "page_tool",
@@ -255,14 +268,19 @@ impl Tab<'_> {
             ));
         }
         check_input(&tool, &input)?;
-        if tool.consequential {
+        if tool.consequential || self.browser.options.confirm_page_tools {
             self.browser
                 .confirm(
                     "page_tool",
                     format!(
-                        "The agent asks to run the page's tool {} (from {}), which the page marks as having consequences, with {}. Press Done to let it run, or Give up to refuse.",
+                        "The agent asks to run the page's tool {} (from {}){}, with {}. Press Done to let it run, or Give up to refuse.",
                         crate::page_strings::inline(&tool.name, 80),
                         crate::page_strings::inline(&tool.origin, 200),
+                        if tool.consequential {
+                            ", which the page marks as having consequences"
+                        } else {
+                            ""
+                        },
                         crate::page_strings::inline(text, 300)
                     ),
                     CONFIRM_WITHIN,

@@ -253,9 +253,9 @@ impl McpServer {
     /// asks the host to show the live view of this session alone, under a
     /// key that expires with the handoff: the person does what the reason
     /// says in the picture there, then presses Done there or accepts in
-    /// the host (declining gives up). For `page_tool`, the same once the
-    /// pack asks the person to confirm a consequential tool (accepting lets
-    /// it run). `None` where the host cannot, or on stdio (its live view
+    /// the host (declining gives up). For `page_tool` (and `run`, whose
+    /// script may call one), the same once the pack asks the person to
+    /// confirm a page tool (accepting lets it run). `None` where the host cannot, or on stdio (its live view
     /// has no keys).
     fn hand_over_through_host(
         &self,
@@ -663,9 +663,10 @@ impl ServerHandler for McpServer {
         };
         // A handoff, where the host can show a person a link, is offered
         // there too; it is withdrawn when the call ends.
-        // So is a page tool's question to the person (asked only if the
-        // tool is consequential: the question begins in the pack).
-        let through_host = matches!(name.as_str(), "handoff" | "page_tool")
+        // So is a page tool's question to the person (asked only if it
+        // must be confirmed: the question begins in the pack), a script's
+        // page tool's included.
+        let through_host = matches!(name.as_str(), "handoff" | "page_tool" | "run")
             .then(|| self.hand_over_through_host(&name, &target, &arguments, &context))
             .flatten();
         let takes_tasks = context
