@@ -486,28 +486,28 @@ pub const NETWORK_LOG_KEPT: usize = 1_000;
 pub struct Request {
     /// The backend's id for it (CDP's `requestId`), to read its body by.
     pub id: String,
-    /// GET, POST, …
-    pub method: String,
+    /// GET, POST, … (a page's `fetch` may name its own).
+    pub method: PageText,
     /// Where it went (the first URL, before redirects).
-    pub url: String,
+    pub url: PageText,
     /// What asked for it: Document, Stylesheet, Image, Script, XHR, Fetch, …
     pub kind: String,
     /// The response's HTTP status, once it came.
     pub status: Option<u16>,
-    /// The response's MIME type, once it came.
-    pub mime: Option<String>,
+    /// The response's MIME type, once it came (the server's word).
+    pub mime: Option<PageText>,
     /// Bytes received on the wire, once it finished.
     pub size: Option<u64>,
     /// Milliseconds from sending it to its end (finished or failed).
     pub millis: Option<f64>,
     /// Chrome's net error when it failed (`net::ERR_…`).
     pub failure: Option<String>,
-    /// The request's headers, as sent.
-    pub request_headers: Vec<(String, String)>,
-    /// The response's headers.
-    pub response_headers: Vec<(String, String)>,
+    /// The request's headers, as sent (the page chooses most of them).
+    pub request_headers: Vec<(PageText, PageText)>,
+    /// The response's headers (the server's words).
+    pub response_headers: Vec<(PageText, PageText)>,
     /// The request's body, when it had one Chrome kept (form posts, JSON).
-    pub post_data: Option<String>,
+    pub post_data: Option<PageText>,
 }
 
 /// A download a page started, and what became of it.

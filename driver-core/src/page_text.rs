@@ -39,6 +39,11 @@ impl PageText {
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
+
+    /// How many bytes the page wrote (a body's size, say).
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
 }
 
 impl From<String> for PageText {

@@ -185,12 +185,17 @@ async fn page_tools_missing_are_said_by_the_capabilities() {
     let before = fake.calls().len();
     let answer = pack.call("page_tool", json!({ "name": "buy" })).await;
     assert!(
-        answer.is_error && answer.text.contains("tools a page offers of its own (WebMCP)"),
+        answer.is_error
+            && answer
+                .text
+                .contains("tools a page offers of its own (WebMCP)"),
         "{}",
         answer.text
     );
     assert!(
-        !fake.calls()[before..].iter().any(|call| call == "eval_isolated"),
+        !fake.calls()[before..]
+            .iter()
+            .any(|call| call == "eval_isolated"),
         "{:?}",
         fake.calls()
     );

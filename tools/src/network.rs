@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use base64::Engine;
-use driver_core::{Driver, Request};
+use driver_core::{Driver, PageText, Request};
 use serde_json::json;
 
 use crate::arguments;
@@ -13,7 +13,7 @@ use crate::browser::Browser;
 use crate::error::ToolError;
 use crate::options::Group;
 use crate::output::{size, Outcome, ToolOutput};
-use crate::page_strings::address;
+use crate::page_strings::{address, holds, inline, is, lines};
 use crate::state::State;
 use crate::table::{takes, Tool};
 
@@ -82,16 +82,18 @@ impl Browser {
             .filter(|(_, request)| {
                 filter.as_ref().is_none_or(|filter| {
                     let status = request.status.map(|s| s.to_string()).unwrap_or_default();
-                    [&request.url, &request.method, &request.kind, &status]
-                        .iter()
-                        .any(|field| field.to_lowercase().contains(filter.as_str()))
+                    holds(&request.url, filter)
+                        || holds(&request.method, filter)
+                        || [&request.kind, &status]
+                            .iter()
+                            .any(|field| field.to_lowercase().contains(filter.as_str()))
                 })
             })
             .collect();
         let skip = matching.len().saturating_sub(LISTED);
         for (index, request) in matching.iter().skip(skip) {
             shown_count += 1;
-            let mut line = format!("{}. {} ", index + 1, request.method);
+            let mut line = format!("{}. {} ", index + 1, inline(&request.method, 40));
             match (request.status, &request.failure) {
                 (Some(status), _) => {
                     let _ = write!(line, "{status}");
@@ -173,7 +175,7 @@ impl Browser {
         };
         let mut text = format!(
             "{} {}\n{}\n",
-            request.method,
+            inline(&request.method, 40),
             address(&request.url),
             state.fence.start_of(
                 "request",
@@ -193,8 +195,8 @@ impl Browser {
             request.kind,
             request
                 .mime
-                .as_deref()
-                .map(|mime| format!("; {mime}"))
+                .as_ref()
+                .map(|mime| format!("; {}", inline(mime, 100)))
                 .unwrap_or_default(),
             request
                 .millis
@@ -205,7 +207,7 @@ impl Browser {
         headers(&mut text, &request.request_headers);
         if let Some(body) = &request.post_data {
             let _ = writeln!(text, "\nRequest body ({}):", size(body.len() as u64));
-            lines_of(&mut text, &marks::cut(body, BODY_SHOWN));
+            lines_of(&mut text, body);
         }
         if request.status.is_some() {
             text.push_str("\nResponse headers:\n");
@@ -223,11 +225,12 @@ impl Browser {
                         .and_then(|bytes| String::from_utf8(bytes).ok())
                 } else {
                     Some(content.to_owned())
-                };
+                }
+                .map(PageText::from);
                 match decoded {
                     Some(body) => {
                         let _ = writeln!(text, "\nResponse body ({}):", size(body.len() as u64));
-                        lines_of(&mut text, &marks::cut(&body, BODY_SHOWN));
+                        lines_of(&mut text, &body);
                     }
                     None => text.push_str("\nResponse body: binary, not shown.\n"),
                 }
@@ -238,32 +241,35 @@ impl Browser {
     }
 }
 
-/// A body's lines, each escaped (a body's line may start like a fence).
-fn lines_of(text: &mut String, body: &str) {
-    for line in body.lines() {
-        text.push_str(&marks::escape(line));
+/// A body's start, each line escaped (a body's line may start like a
+/// fence).
+fn lines_of(text: &mut String, body: &PageText) {
+    for line in lines(body, BODY_SHOWN) {
+        text.push_str(&line);
         text.push('\n');
     }
 }
 
 /// Headers as lines, credentials hidden.
-fn headers(text: &mut String, headers: &[(String, String)]) {
+fn headers(text: &mut String, headers: &[(PageText, PageText)]) {
     if headers.is_empty() {
         text.push_str("  (none seen)\n");
     }
     for (name, value) in headers {
-        let value = if CREDENTIALS.contains(&name.to_ascii_lowercase().as_str()) {
+        let value = if CREDENTIALS.iter().any(|credential| is(name, credential)) {
             "(hidden: a credential)".to_owned()
         } else {
-            marks::cut(&marks::one_line(value), 300).into_owned()
+            inline(value, 300)
         };
-        let _ = writeln!(text, "  {}: {value}", marks::one_line(name));
+        let _ = writeln!(text, "  {}: {value}", inline(name, 100));
     }
 }
 
 /// Whether a guard refusal's target (a URL, or `host:port` of a tunnel) is
 /// the request to `url`.
-fn same_target(target: &str, url: &str) -> bool {
+#[allow(clippy::disallowed_methods)] // compared, not shown
+fn same_target(target: &str, url: &PageText) -> bool {
+    let url = url.untrusted();
     if target == url {
         return true;
     }

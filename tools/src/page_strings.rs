@@ -73,3 +73,36 @@ pub(crate) fn fenced(text: &(impl Words + ?Sized)) -> String {
 pub(crate) fn inline(text: &(impl Words + ?Sized), limit: usize) -> String {
     marks::one_line(&marks::cut(text.words(Key(())), limit))
 }
+
+/// Lines a page or its server wrote (a body, a tool's answer), inside a
+/// fence of their own: cut to `limit` characters, then each line
+/// normalised and escaped where it starts like one of the answer's own.
+pub(crate) fn lines(text: &(impl Words + ?Sized), limit: usize) -> Vec<String> {
+    marks::cut(text.words(Key(())), limit)
+        .lines()
+        .map(marks::escape)
+        .collect()
+}
+
+/// JSON text serde wrote of a value a page gave (an `evaluate` result),
+/// inside a fence of its own: cut to `limit` characters, each line
+/// normalised. Its strings are quoted and hold no line break of their own
+/// (normalising turns U+2028 and its kind into spaces), so a line starts
+/// only as JSON does; it is not escaped, which would change the JSON.
+pub(crate) fn json_lines(text: &(impl Words + ?Sized), limit: usize) -> Vec<String> {
+    marks::cut(text.words(Key(())), limit)
+        .lines()
+        .map(|line| marks::page_text(line).into_owned())
+        .collect()
+}
+
+/// Whether a page's words hold `lower` (already lower case), ignoring
+/// case: for matching, nothing of them is shown.
+pub(crate) fn holds(text: &(impl Words + ?Sized), lower: &str) -> bool {
+    text.words(Key(())).to_lowercase().contains(lower)
+}
+
+/// Whether a page's words are `lower` (lower case ASCII), ignoring case.
+pub(crate) fn is(text: &(impl Words + ?Sized), lower: &str) -> bool {
+    text.words(Key(())).eq_ignore_ascii_case(lower)
+}

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use driver_core::Driver;
+use driver_core::{Driver, PageText};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
@@ -123,7 +123,7 @@ impl Browser {
         let storage = if origin == "null" {
             "no local storage (this page has no site)".to_owned()
         } else {
-            format!("{stored} local storage items of {origin}")
+            format!("{stored} local storage items of {}", address(&origin))
         };
         Ok(ToolOutput::text(format!(
             "Saved {} cookies and {storage} as {:?} ({}).",
@@ -174,11 +174,12 @@ impl Browser {
         if let Some(origin) = &restored {
             let _ = write!(
                 text,
-                " Restored the local storage of {origin}; reload the page to see it logged in."
+                " Restored the local storage of {}; reload the page to see it logged in.",
+                address(origin)
             );
         }
         if !state.pending_storage.is_empty() {
-            let origins: Vec<&str> = state.pending_storage.keys().map(String::as_str).collect();
+            let origins: Vec<String> = state.pending_storage.keys().map(address).collect();
             let _ = write!(
                 text,
                 " The local storage of {} is restored when a page of it is opened.",
@@ -216,41 +217,44 @@ impl Browser {
             .driver
             .devtools("Network.getAllCookies", json!({}))
             .await?;
+        // Every string of a cookie is the site's (its name, domain, path,
+        // SameSite and value): read as page words from the start.
+        let cookies: Vec<Cookie> = cookies["cookies"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|cookie| serde_json::from_value(cookie.clone()).ok())
+            .collect();
         let site = self.driver.eval_isolated(&[], "location.hostname").await?;
         let host = site.as_str().unwrap_or_default().to_ascii_lowercase();
         let mut lines = Vec::new();
-        for cookie in cookies["cookies"].as_array().into_iter().flatten() {
-            let domain = cookie["domain"].as_str().unwrap_or_default();
-            let bare = domain.trim_start_matches('.').to_ascii_lowercase();
-            if host.is_empty() || !(host == bare || host.ends_with(&format!(".{bare}"))) {
-                continue;
-            }
-            // A cookie's name, domain and path are the site's strings.
+        for cookie in cookies.iter().filter(|cookie| cookie.of_site(&host)) {
             let mut line = format!(
                 "{} (domain {}, path {})",
-                address(cookie["name"].as_str().unwrap_or_default()),
-                address(domain),
-                address(cookie["path"].as_str().unwrap_or("/"))
+                address(&cookie.name),
+                address(&cookie.domain),
+                address(&cookie.path)
             );
-            match cookie["expires"].as_f64() {
-                Some(expires) if cookie["session"] != true && expires > 0.0 => {
+            match cookie.expires {
+                Some(expires) if !cookie.session && expires > 0.0 => {
                     let days = (expires - now_seconds()) / 86_400.0;
                     let _ = write!(line, ", expires in {:.0} days", days.max(0.0));
                 }
                 _ => line.push_str(", for this session"),
             }
-            for (flag, name) in [("httpOnly", "HttpOnly"), ("secure", "Secure")] {
-                if cookie[flag] == true {
+            for (set, name) in [(cookie.http_only, "HttpOnly"), (cookie.secure, "Secure")] {
+                if set {
                     let _ = write!(line, ", {name}");
                 }
             }
-            if let Some(same_site) = cookie["sameSite"].as_str() {
+            if let Some(same_site) = &cookie.same_site {
                 let _ = write!(line, ", SameSite={}", address(same_site));
             }
-            let length = cookie["value"]
-                .as_str()
-                .map_or(0, |value| value.chars().count());
-            let _ = write!(line, "; value hidden ({length} characters)");
+            let _ = write!(
+                line,
+                "; value hidden ({} characters)",
+                cookie.value_length()
+            );
             lines.push(line);
         }
         if host.is_empty() {
@@ -261,10 +265,11 @@ impl Browser {
         }
         if lines.is_empty() {
             return Ok(ToolOutput::text(format!(
-                "{host} has no cookies in this browser."
+                "{} has no cookies in this browser.",
+                address(&host)
             )));
         }
-        lines.insert(0, format!("{} cookies of {host}:", lines.len()));
+        lines.insert(0, format!("{} cookies of {}:", lines.len(), address(&host)));
         Ok(ToolOutput::text(lines.join("\n")))
     }
 
@@ -370,4 +375,41 @@ fn write_private(file: &Path, bytes: &[u8]) -> std::io::Result<()> {
         out.sync_all()?;
     }
     std::fs::rename(partial, file)
+}
+
+/// A cookie as DevTools lists it, its strings the site's.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Cookie {
+    name: PageText,
+    value: PageText,
+    domain: PageText,
+    #[serde(default)]
+    path: PageText,
+    expires: Option<f64>,
+    #[serde(default)]
+    session: bool,
+    #[serde(default)]
+    http_only: bool,
+    #[serde(default)]
+    secure: bool,
+    same_site: Option<PageText>,
+}
+
+#[allow(clippy::disallowed_methods)] // compared and counted, not shown
+impl Cookie {
+    /// Whether it is sent to `host` (lower case): its domain is the host
+    /// or, with or without a leading dot, a site the host is under.
+    fn of_site(&self, host: &str) -> bool {
+        let bare = self
+            .domain
+            .untrusted()
+            .trim_start_matches('.')
+            .to_ascii_lowercase();
+        !host.is_empty() && (host == bare || host.ends_with(&format!(".{bare}")))
+    }
+
+    fn value_length(&self) -> usize {
+        self.value.untrusted().chars().count()
+    }
 }

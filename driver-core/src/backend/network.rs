@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 
 use serde_json::Value;
 
-use crate::{Request, NETWORK_LOG_KEPT};
+use crate::{PageText, Request, NETWORK_LOG_KEPT};
 
 /// Why a session made without `Options::network_log` has no log, on any
 /// backend.
@@ -37,7 +37,7 @@ impl NetworkLog {
                     entry.status = response["status"]
                         .as_u64()
                         .and_then(|status| u16::try_from(status).ok());
-                    entry.mime = response["mimeType"].as_str().map(str::to_owned);
+                    entry.mime = response["mimeType"].as_str().map(PageText::from);
                     entry.response_headers = headers(&response["headers"]);
                 }
             }
@@ -75,7 +75,7 @@ impl NetworkLog {
         if self.entries.len() >= NETWORK_LOG_KEPT {
             self.entries.pop_front();
         }
-        let text = |value: &Value| value.as_str().unwrap_or_default().to_owned();
+        let text = |value: &Value| PageText::from(value.as_str().unwrap_or_default());
         self.entries.push_back((
             Request {
                 id: id.to_owned(),
@@ -89,7 +89,7 @@ impl NetworkLog {
                 failure: None,
                 request_headers: headers(&request["headers"]),
                 response_headers: Vec::new(),
-                post_data: request["postData"].as_str().map(str::to_owned),
+                post_data: request["postData"].as_str().map(PageText::from),
             },
             params["timestamp"].as_f64().unwrap_or_default(),
         ));
@@ -111,7 +111,7 @@ pub fn merged<'a>(logs: impl IntoIterator<Item = &'a NetworkLog>) -> Vec<Request
         .collect()
 }
 
-fn headers(value: &Value) -> Vec<(String, String)> {
+fn headers(value: &Value) -> Vec<(PageText, PageText)> {
     value
         .as_object()
         .map(|object| {
@@ -121,7 +121,7 @@ fn headers(value: &Value) -> Vec<(String, String)> {
                     let value = value
                         .as_str()
                         .map_or_else(|| value.to_string(), str::to_owned);
-                    (name.clone(), value)
+                    (PageText::from(name.as_str()), PageText::from(value))
                 })
                 .collect()
         })
