@@ -106,3 +106,15 @@ pub(crate) fn holds(text: &(impl Words + ?Sized), lower: &str) -> bool {
 pub(crate) fn is(text: &(impl Words + ?Sized), lower: &str) -> bool {
     text.words(Key(())).eq_ignore_ascii_case(lower)
 }
+
+/// Whether a page's words are exactly `other`: for finding what the model
+/// named, nothing of them is shown.
+pub(crate) fn same(text: &(impl Words + ?Sized), other: &str) -> bool {
+    text.words(Key(())) == other
+}
+
+/// A page's words on one line, as `inline` shows them but uncut: for
+/// asking whether there are any.
+pub(crate) fn one_line(text: &(impl Words + ?Sized)) -> String {
+    marks::one_line(text.words(Key(())))
+}

@@ -16,7 +16,7 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use driver_core::{Capability, Driver};
+use driver_core::{Capability, Driver, PageText};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -54,14 +54,14 @@ const CONFIRM_WITHIN: Duration = Duration::from_secs(300);
 /// A tool a page offers, as its list gives it.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub(crate) struct PageTool {
-    pub(crate) name: String,
-    pub(crate) description: String,
+    pub(crate) name: PageText,
+    pub(crate) description: PageText,
     /// Its input's JSON Schema (`null` when it gave none).
     pub(crate) schema: Value,
     /// The page says calling it has consequences (a purchase, a message).
     pub(crate) consequential: bool,
     /// The origin of the frame that registered it.
-    pub(crate) origin: String,
+    pub(crate) origin: PageText,
     /// That frame, by its path of `window.frames` indices (`[]`: the top).
     #[serde(skip)]
     pub(crate) frame: Vec<u32>,
@@ -156,7 +156,7 @@ impl Tab<'_> {
                 crate::page_strings::inline(&tool.name, 80),
                 inputs(&tool.schema)
             );
-            if !tool.description.trim().is_empty() {
+            if !crate::page_strings::one_line(&tool.description).is_empty() {
                 let _ = write!(
                     line,
                     ": {}",
@@ -201,11 +201,11 @@ impl Tab<'_> {
         };
         let named: Vec<&PageTool> = tools
             .iter()
-            .filter(|tool| tool.name == name)
+            .filter(|tool| crate::page_strings::same(&tool.name, name))
             .filter(|tool| {
                 args.origin
                     .as_deref()
-                    .is_none_or(|origin| tool.origin == origin)
+                    .is_none_or(|origin| crate::page_strings::same(&tool.origin, origin))
             })
             .collect();
         let tool = match named.as_slice() {
