@@ -389,7 +389,86 @@ window.addEventListener('pointerdown', () => {{ document.getElementById('cover')
     );
 }
 
+/// A page that slides `Upgrade for $99` over its own same-origin frame
+/// the moment the pointer arrives over the frame (`hover`) or goes down
+/// in it (`press`): the frame's `Renew` is what the model asks for.
+fn slid_over_frame(when: &str) -> String {
+    let slide = match when {
+        "hover" => "frame.addEventListener('pointerover', slide);",
+        _ => "frame.addEventListener('load', () => frame.contentDocument.addEventListener('pointerdown', slide, true));",
+    };
+    format!(
+        r#"<!doctype html><html><head><title>Plans</title></head><body>
+<h1>Plans</h1>
+<iframe id="inner" src="/over-frame-inner" style="margin-top:300px;width:400px;height:200px;border:0"></iframe>
+<button id="upgrade" style="display:none;position:absolute;width:400px;height:200px">Upgrade for $99</button>
+<p id="log">Nothing.</p>
+<script>
+window.heard = (what) => {{ document.getElementById('log').textContent = what; }};
+document.getElementById('upgrade').addEventListener('click', () => heard('PAID'));
+const frame = document.getElementById('inner');
+const slide = () => {{
+  const box = frame.getBoundingClientRect();
+  const up = document.getElementById('upgrade');
+  up.style.left = box.left + 'px'; up.style.top = box.top + window.scrollY + 'px';
+  up.style.display = 'block';
+}};
+{slide}
+</script>
+</body></html>"#
+    )
+}
+
+/// A click on a same-origin frame's button that the parent page covers
+/// with its own when the pointer arrives, or when it goes down: the press
+/// is checked against the top document's hit test too, so the answer never
+/// says the button was clicked, and says what the page did get.
+async fn a_parent_slid_over_a_frame_is_seen(backend: Backend) {
+    let mut s = Session::start(backend, false).await;
+    s.site
+        .page(
+            "/over-frame-inner",
+            "<!doctype html><button id='renew' style='margin:40px;width:200px;height:60px' onclick='parent.heard(\"RENEWED\")'>Renew</button>",
+        )
+        .await;
+    for when in ["hover", "press"] {
+        s.site
+            .page(&format!("/over-frame-{when}"), &slid_over_frame(when))
+            .await;
+        let page = s
+            .ok(
+                "open",
+                json!({ "url": s.url(&format!("/over-frame-{when}")) }),
+            )
+            .await;
+        let renew = Session::number(&page, "button \"Renew\"");
+        let clicked = s.call("click", json!({ "element": renew })).await;
+        let heard = page_log(&s).await;
+        let said_clicked = clicked.text.starts_with(&format!("Clicked [{renew}]."));
+        match heard.as_str() {
+            // Arrived over: seen before the press, and nothing pressed.
+            Some("Nothing.") => assert!(
+                clicked.is_error && !said_clicked && clicked.text.contains("Upgrade for $99"),
+                "{when}: {}",
+                clicked.text
+            ),
+            // Slid over on the press: the release stays with the frame that
+            // took the press, as in Chrome; the click said is the one heard.
+            Some("RENEWED") => assert!(said_clicked, "{when}: {}", clicked.text),
+            _ => assert!(
+                !said_clicked && clicked.text.contains("Upgrade for $99"),
+                "{when}: the page heard {heard}, and the answer said {}",
+                clicked.text
+            ),
+        }
+        if when == "hover" {
+            assert_eq!(heard, json!("Nothing."), "{}", clicked.text);
+        }
+    }
+}
+
 both_backends!(
+    a_parent_slid_over_a_frame_is_seen,
     a_frame_slid_over_takes_the_click,
     clicks_land_where_they_say,
     controls_inside_controls,

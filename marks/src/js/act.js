@@ -181,6 +181,32 @@ const reaches = (hit, element) => {
   }
   return false;
 };
+/**
+ * What a press at a point of an element's document lands on in the
+ * documents above it, up to this world's own: each same-origin frame the
+ * element sits in must be what its parent's hit test finds there, or the
+ * press goes to the parent's element (one it slid over the frame). Null
+ * when nothing above takes it.
+ * @param {Element} element
+ * @param {number} x  in the element's document's viewport
+ * @param {number} y
+ * @returns {Element | null}
+ */
+const coverAbove = (element, x, y) => {
+  let px = x, py = y;
+  for (let win = /** @type {Window | null} */ (element.ownerDocument.defaultView); win && win !== window; win = win.parent) {
+    const frame = win.frameElement;
+    if (!frame) return null;
+    const inner = contentOffset(frame, { x: 0, y: 0 });
+    px += inner.x; py += inner.y;
+    const doc = frame.ownerDocument;
+    if (!onScreen(doc, px, py)) return null;
+    const hit = deepHit(doc, px, py);
+    if (hit && hit !== frame) return hit;
+  }
+  return null;
+};
+
 /** Roles of controls that take a click for themselves. */
 const CONTROL_ROLES = new Set(["button", "checkbox", "radio", "switch", "link", "menuitem", "option", "tab"]);
 
@@ -203,7 +229,7 @@ const aim = (element, rect) => {
   for (const [fx, fy] of AIMS) {
     const x = rect.left + fx * rect.width, y = rect.top + fy * rect.height;
     if (!onScreen(doc, x, y)) continue;
-    const hit = deepHit(doc, x, y);
+    const hit = coverAbove(element, x, y) || deepHit(doc, x, y);
     if (reaches(hit, element)) return { x, y, covered: null };
     if (!first) first = hit;
   }
@@ -445,7 +471,9 @@ const hovered = async (request) => {
   // (One the page replaced is still known by its reference, and its
   // document is where to look.)
   const doc = element ? element.ownerDocument : document;
-  const hit = deepHit(doc, Number(request.x), Number(request.y));
+  const x = Number(request.x), y = Number(request.y);
+  // What the frames above it slid over it counts as what lies there.
+  const hit = (element && element.isConnected && coverAbove(element, x, y)) || deepHit(doc, x, y);
   if (element && element.isConnected && (!hit || reaches(hit, element))) return { still: true };
   if (!hit) return { error: "gone" };
   const now = seenAs(hit);
