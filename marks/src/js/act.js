@@ -286,8 +286,8 @@ const steady = async (target) => {
  * @property {Map<string, Element>} seen  the first element each kind of event reached
  * @property {{element: Element, target: Element, rect: DOMRect} | null} noted
  * @property {Set<Element>} inputs  every element an `input` reached
- * @property {{element: Element, text: string}[]} pieces  what the keys typed, in order,
- *   by the element it went into
+ * @property {{element: Element, text: string, at: number}[]} pieces  what the keys
+ *   typed, in order (`at`, across the world's windows), by the element it went into
  * @property {Element | null} guard  the only element text may go into (a secret's)
  * @property {Element | null} blocked  where the first key the guard stopped was
  *   headed, once it stopped the keys
@@ -332,8 +332,8 @@ const recordOf = (view) => {
         const data = /** @type {InputEvent} */ (event).data;
         if (typeof data === "string" && data) {
           const last = record.pieces[record.pieces.length - 1];
-          if (last && last.element === element) last.text += data;
-          else record.pieces.push({ element, text: data });
+          if (last && last.element === element && last.at === typedPieces) last.text += data;
+          else record.pieces.push({ element, text: data, at: ++typedPieces });
         }
       }
       // Every element a click reached: a page's script may pass one on
@@ -374,6 +374,43 @@ const recordOf = (view) => {
   return record;
 };
 
+/** How many pieces of typed text all records have begun: their order. */
+let typedPieces = 0;
+
+/**
+ * The windows of this world's documents: its own and every same-origin
+ * frame's below it (at most 32), where a page may send an action's events
+ * by moving the focus or the pointer's target across its frames.
+ * @returns {Window[]}
+ */
+const worldViews = () => {
+  /** @type {Window[]} */
+  const views = [];
+  /** @param {Window} view */
+  const visit = (view) => {
+    views.push(view);
+    for (let i = 0; i < view.length && views.length < 32; i++) {
+      /** @type {Window | null} */
+      let inner = null;
+      try { inner = view[i].document ? view[i] : null; } catch (error) { inner = null; }
+      if (inner) visit(inner);
+    }
+  };
+  visit(window);
+  return views;
+};
+
+/**
+ * The records of the action on `element`: its own window's first, then
+ * every other window of this world's.
+ * @param {Element | null} element
+ * @returns {EventRecord[]}
+ */
+const recordsOf = (element) => {
+  const own = (element && element.ownerDocument.defaultView) || window;
+  return [own, ...worldViews().filter((view) => view !== own)].map(recordOf);
+};
+
 /**
  * The element an event is about: its first target, or a text node's parent.
  * @param {Event} event
@@ -391,17 +428,20 @@ const eventElement = (event) => {
  * @param {Element} element @param {boolean} guard
  */
 const arm = (element, guard) => {
-  const record = recordOf(element.ownerDocument.defaultView || window);
-  record.seen.clear();
-  record.inputs.clear();
-  record.pieces = [];
-  record.clicks = [];
-  record.keys = false;
-  record.keyFocus = null;
-  record.moved = null;
-  record.guard = guard ? element : null;
-  record.blocked = null;
-  record.armed = true;
+  // Every window of the world's: the page may move the focus, and so the
+  // keys and a secret's characters, to a field of another frame.
+  for (const record of recordsOf(element)) {
+    record.seen.clear();
+    record.inputs.clear();
+    record.pieces = [];
+    record.clicks = [];
+    record.keys = false;
+    record.keyFocus = null;
+    record.moved = null;
+    record.guard = guard ? element : null;
+    record.blocked = null;
+    record.armed = true;
+  }
 };
 
 /**
@@ -500,8 +540,10 @@ const reached = (request) => {
   if (request.doc !== registry.doc) return { error: "navigated" };
   const element = elementOf(Number(request.id));
   const view = element ? element.ownerDocument.defaultView : window;
-  const record = recordOf(view || window);
-  record.armed = false;
+  // The element's own window's record, with what the others heard.
+  const records = recordsOf(element);
+  const record = merged(records);
+  for (const each of records) each.armed = false;
   /** @type {{type: string, inside: boolean, seen: Seen}[]} */
   const events = [];
   /** @param {Element} target */
@@ -532,13 +574,15 @@ const reached = (request) => {
     if (!inside(clicked) && clicked !== record.seen.get("click") && !passed.includes(clicked)) passed.push(clicked);
   }
   const also = passed.map(seenAs);
-  record.clicks = [];
   const moved = record.moved ? { type: record.moved.type, seen: seenAs(record.moved.to) } : null;
-  record.moved = null;
-  record.keys = false;
-  record.guard = null;
-  record.blocked = null;
-  record.pieces = [];
+  for (const each of records) {
+    each.clicks = [];
+    each.moved = null;
+    each.keys = false;
+    each.guard = null;
+    each.blocked = null;
+    each.pieces = [];
+  }
   // What the typing left in the fields it reached: a secret (each field
   // holds one from now on), or, typed over the whole value, the model's
   // own words.
@@ -550,9 +594,35 @@ const reached = (request) => {
   } else if (request.holds === "plain" && element) {
     registry.holders.delete(element);
   }
-  record.inputs.clear();
-  record.seen.clear();
+  for (const each of records) {
+    each.inputs.clear();
+    each.seen.clear();
+  }
   return { events, pieces, blocked, took, also, moved };
+};
+
+/**
+ * One record of what an action's events reached in several windows: the
+ * first's (the element's own window) first, then the others'; the typed
+ * pieces in the order they were typed.
+ * @param {EventRecord[]} records
+ * @returns {EventRecord}
+ */
+const merged = (records) => {
+  const [own, ...others] = records;
+  const seen = new Map(own.seen);
+  for (const other of others) {
+    for (const [type, target] of other.seen) if (!seen.has(type)) seen.set(type, target);
+  }
+  return {
+    ...own,
+    seen,
+    inputs: new Set(records.flatMap((each) => Array.from(each.inputs))),
+    pieces: records.flatMap((each) => each.pieces).sort((a, b) => a.at - b.at),
+    clicks: records.flatMap((each) => each.clicks),
+    blocked: records.map((each) => each.blocked).find((blocked) => blocked) || null,
+    moved: records.map((each) => each.moved).find((moved) => moved) || null,
+  };
 };
 
 /**
