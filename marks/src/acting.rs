@@ -470,16 +470,28 @@ impl Marks {
             ActHow {
                 note: Some(true),
                 record: Some(record),
+                press: Some(true),
                 ..ActHow::default()
             }
         } else {
             ActHow {
                 steady: Some(true),
                 record: Some(record),
+                press: Some(true),
                 ..ActHow::default()
             }
         };
-        let (x, y, answer, target) = self.ready_target(driver, number, Action::None, how).await?;
+        let (x, y, answer, target) = self
+            .ready_target(driver, number, Action::None, how)
+            .await
+            .map_err(|error| match error {
+                MarksError::Unsuitable { number, why, .. } => MarksError::Unsuitable {
+                    number,
+                    action: "clicked",
+                    why,
+                },
+                other => other,
+            })?;
         if let Some(by) = answer.covered {
             return Err(MarksError::Covered { number, by });
         }

@@ -109,6 +109,10 @@ pub(crate) struct ActHow {
     /// Arm the record of what the action's events reach.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) record: Option<bool>,
+    /// The pointer will press it: refused on a disabled control, which
+    /// hears no press (a person's click on one does nothing).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) press: Option<bool>,
     /// (with record) No text the keys type may go into another element:
     /// a secret is typed.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -283,6 +287,7 @@ pub fn samples() -> Vec<serde_json::Value> {
             steady: Some(true),
             note: Some(true),
             record: Some(true),
+            press: Some(true),
             guard: Some(true),
             token: Some("t".to_owned()),
             values: Some(vec!["Middle".to_owned()]),

@@ -597,7 +597,6 @@ outer.addEventListener('pointerover', () => {
     let page = s.ok("open", json!({ "url": s.url("/deep") })).await;
     let name = Session::number(&page, "textbox \"Name\"");
     let card = Session::number(&page, "textbox \"Card number\"");
-    let renew = Session::number(&page, "button \"Renew\"");
     let typed = s
         .ok("type", json!({ "element": name, "text": "Alice Smith" }))
         .await;

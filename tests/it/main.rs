@@ -48,6 +48,7 @@ mod remote_guard;
 mod scripts;
 mod seen;
 mod sessions;
+mod sweep;
 mod tools;
 mod trusted;
 mod vendor;

@@ -696,6 +696,8 @@ const act = (request) => {
 const readied = (element, target, frameOffset, request) => {
   const shown = shownRect(target);
   if (!shown) return { error: "hidden" };
+  // A disabled control hears no press: a click would do nothing.
+  if (request.press === true && element.matches(":disabled")) return { error: "disabled" };
   const box = toBox(shown.rect, frameOffset);
   const aimed = aim(element, shown.rect);
   const field = /** @type {HTMLInputElement} */ (element);

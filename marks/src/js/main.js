@@ -54,6 +54,7 @@
  * @property {boolean} [steady] wait until its box stays put over two frames
  * @property {boolean} [note]   note its box for `hovered` to hold against, instead
  * @property {boolean} [record] arm the record of what the action's events reach
+ * @property {boolean} [press]  the pointer will press it: refused on a disabled control
  * @property {boolean} [guard]  (with record) no text the keys type may go into any
  *   other element than this one: a secret is typed
  * @property {string} [token]   (file) marks the file field
