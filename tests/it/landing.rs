@@ -658,7 +658,39 @@ outer.addEventListener('pointerover', () => {
     );
 }
 
+/// A drawn checkbox whose words are a label `for` another checkbox, kept
+/// out of sight: a click on the drawn one ticks the other.
+const LABEL_ELSEWHERE: &str = r#"<!doctype html><html><head><title>Order</title></head><body>
+<div id="wrap" role="checkbox" aria-checked="false" tabindex="0" style="display:inline-block"><label for="insurance">Gift wrap</label></div>
+<input type="checkbox" id="insurance" aria-label="Add insurance for $30" style="position:absolute;left:-9999px">
+<p id="log">Nothing added.</p>
+<script>
+document.getElementById('insurance').addEventListener('change', (e) => {
+  document.getElementById('log').textContent = e.target.checked ? 'INSURED' : 'Nothing added.';
+});
+</script>
+</body></html>"#;
+
+/// The click the label passes to the control it is `for` is said.
+async fn a_label_passes_the_click_on(backend: Backend) {
+    let mut s = Session::start(backend, false).await;
+    s.site.page("/label-elsewhere", LABEL_ELSEWHERE).await;
+    let page = s
+        .ok("open", json!({ "url": s.url("/label-elsewhere") }))
+        .await;
+    let wrap = Session::number(&page, "checkbox \"Gift wrap\"");
+    let clicked = s.ok("click", json!({ "element": wrap })).await;
+    assert_eq!(page_log(&s).await, json!("INSURED"), "{}", clicked.text);
+    assert!(
+        clicked.text.contains("it also activated")
+            && clicked.text.contains("Add insurance for $30"),
+        "{}",
+        clicked.text
+    );
+}
+
 both_backends!(
+    a_label_passes_the_click_on,
     keys_sent_elsewhere_by_any_handler,
     two_frames_deep,
     a_parent_slid_over_a_frame_is_seen,
