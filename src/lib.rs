@@ -54,8 +54,8 @@ pub use driver_core::{
     ScreenshotOptions, Tab, TabId, Viewport, WaitFor, DEFAULT_BUDGET_MB,
 };
 pub use guard::{
-    AllowedOrigin, Guard, GuardedDriver, IpNet, Policy, Reason, Refusal, RefusedClient,
-    UpstreamProxy,
+    AllowedOrigin, Guard, GuardedDriver, IpNet, Policy, Reason, Refusal, RefusedClient, Task,
+    TaskOrigin, UpstreamProxy,
 };
 
 /// A browser backend this build has.

@@ -219,6 +219,7 @@ fn refused(url: String, reason: &Reason) -> DriverError {
         | Reason::LocalName { .. }
         | Reason::BlockedDomain { .. }
         | Reason::Scheme { .. }
+        | Reason::OutsideTask { .. }
         | Reason::Malformed { .. } => DriverError::Refused {
             url,
             reason: reason.to_string(),

@@ -44,7 +44,7 @@ pub use ipnet::IpNet;
 pub use policy::AddressRefusal;
 pub use proxy::{EgressProxy, PROBE_HOST};
 pub use resolve::{HickoryResolver, Resolve, StaticResolver};
-pub use rules::{parse_openable, AllowedOrigin, Openable, Policy, UpstreamProxy};
+pub use rules::{parse_openable, AllowedOrigin, Openable, Policy, Task, TaskOrigin, UpstreamProxy};
 
 /// Why the guard refused something.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -96,6 +96,13 @@ pub enum Reason {
     Scheme {
         /// The scheme asked for.
         scheme: String,
+    },
+    /// Outside the origins the task names (`--read-origin`,
+    /// `--act-origin`).
+    #[error("{target} is outside this task's origins (the person can allow it with --read-origin, or --act-origin to act there)")]
+    OutsideTask {
+        /// The origin asked for.
+        target: String,
     },
     /// Not a URL a browser would load as it is.
     #[error("{input:?} is not a valid URL: {problem}")]
@@ -300,6 +307,11 @@ impl Guard {
     pub async fn check_url(&self, input: &str) -> Result<Openable, Reason> {
         let openable = parse_openable(input)?;
         if let Openable::Web(url) = &openable {
+            if !self.policy.task.may_read(url) {
+                return Err(Reason::OutsideTask {
+                    target: url.origin().ascii_serialization(),
+                });
+            }
             if let (Some(host), Some(port)) = (url.host(), url.port_or_known_default()) {
                 self.vet(Some(url.scheme()), &host.to_owned(), port).await?;
             }
@@ -315,6 +327,14 @@ impl Guard {
         host: &Host<String>,
         port: u16,
     ) -> Result<Vec<SocketAddr>, Reason> {
+        if self.policy.task.strict && !self.policy.task.may_reach(scheme, host, port) {
+            return Err(Reason::OutsideTask {
+                target: match scheme {
+                    Some(scheme) => format!("{scheme}://{host}:{port}"),
+                    None => format!("{host}:{port}"),
+                },
+            });
+        }
         let trusted_name = self.policy.allows_name(scheme, host, port);
         let addresses =
             match host {

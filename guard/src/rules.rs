@@ -86,6 +86,132 @@ impl std::fmt::Display for AllowedOrigin {
     }
 }
 
+/// An origin a task names (`--read-origin`, `--act-origin`): scheme, host
+/// and port, the host exactly or, written `https://*.example.com`, that
+/// domain and every subdomain of it. The host is read as the URL standard
+/// reads it (`HTTPS://EXAMPLE.com:443` is `https://example.com`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TaskOrigin {
+    scheme: String,
+    host: Host<String>,
+    /// `*.` was written before the domain.
+    subdomains: bool,
+    port: u16,
+}
+
+impl TaskOrigin {
+    /// Parses `https://shop.example`, `http://127.0.0.1:8080` or
+    /// `https://*.example.com` (a path, if given, must be `/`).
+    pub fn parse(origin: &str) -> Result<Self, Reason> {
+        let (subdomains, spelled) = match origin.split_once("://*.") {
+            Some((scheme, rest)) => (true, format!("{scheme}://{rest}")),
+            None => (false, origin.to_owned()),
+        };
+        let allowed = AllowedOrigin::parse(&spelled)?;
+        if subdomains && !matches!(allowed.host, Host::Domain(_)) {
+            return Err(Reason::Malformed {
+                input: origin.to_owned(),
+                problem: "*. goes before a domain, not an address".to_owned(),
+            });
+        }
+        Ok(Self {
+            scheme: allowed.scheme,
+            host: allowed.host,
+            subdomains,
+            port: allowed.port,
+        })
+    }
+
+    /// Whether a request (scheme if known: CONNECT tunnels carry none) to
+    /// `host:port` is of this origin. WebSockets share their page's.
+    pub fn matches(&self, scheme: Option<&str>, host: &Host<String>, port: u16) -> bool {
+        let scheme_matches = match scheme {
+            None => true,
+            Some("ws") => self.scheme == "http",
+            Some("wss") => self.scheme == "https",
+            Some(scheme) => self.scheme == scheme,
+        };
+        let host_matches = match (&self.host, host) {
+            (Host::Domain(own), Host::Domain(name)) if self.subdomains => {
+                is_within(&name.trim_end_matches('.').to_ascii_lowercase(), own)
+            }
+            (own, other) => own == other,
+        };
+        scheme_matches && host_matches && self.port == port
+    }
+
+    /// Whether `url`'s origin is this one.
+    pub fn matches_url(&self, url: &Url) -> bool {
+        match (url.host(), url.port_or_known_default()) {
+            (Some(host), Some(port)) => self.matches(Some(url.scheme()), &host.to_owned(), port),
+            _ => false,
+        }
+    }
+}
+
+impl std::fmt::Display for TaskOrigin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let star = if self.subdomains { "*." } else { "" };
+        let default = match self.scheme.as_str() {
+            "http" => 80,
+            _ => 443,
+        };
+        if self.port == default {
+            write!(f, "{}://{star}{}", self.scheme, self.host)
+        } else {
+            write!(f, "{}://{star}{}:{}", self.scheme, self.host, self.port)
+        }
+    }
+}
+
+/// The origins a task may read and act on. Empty (the default): every
+/// origin the address rules allow, as before. Named: the model opens only
+/// these origins, acts (types, submits, uploads, changes state) only on
+/// the act origins, and, `strict`, every request of the browser stays
+/// within them too.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Task {
+    /// Origins the task may read (open, follow links to).
+    pub read: Vec<TaskOrigin>,
+    /// Origins the task may act on (and read).
+    pub act: Vec<TaskOrigin>,
+    /// Every request the browser makes stays within the task's origins,
+    /// not only what the model opens.
+    pub strict: bool,
+}
+
+impl Task {
+    /// Whether the task names any origin (else nothing is checked).
+    pub fn is_set(&self) -> bool {
+        !self.read.is_empty() || !self.act.is_empty()
+    }
+
+    /// Whether a request to `host:port` stays within the task's origins.
+    pub fn may_reach(&self, scheme: Option<&str>, host: &Host<String>, port: u16) -> bool {
+        !self.is_set()
+            || self
+                .read
+                .iter()
+                .chain(&self.act)
+                .any(|origin| origin.matches(scheme, host, port))
+    }
+
+    /// Whether the task may read `url`'s origin.
+    pub fn may_read(&self, url: &Url) -> bool {
+        !self.is_set()
+            || self
+                .read
+                .iter()
+                .chain(&self.act)
+                .any(|origin| origin.matches_url(url))
+    }
+
+    /// Whether the task may act on `url`'s origin.
+    pub fn may_act(&self, url: &Url) -> bool {
+        !self.is_set() || self.act.iter().any(|origin| origin.matches_url(url))
+    }
+}
+
 /// What the guard lets through. The default refuses everything but public
 /// addresses.
 #[derive(Debug, Clone, Default)]
@@ -111,6 +237,9 @@ pub struct Policy {
     /// proxy (with `CONNECT`) for exactly the address it judged, never for
     /// a name the proxy could resolve elsewhere. `None`: dial directly.
     pub upstream: Option<UpstreamProxy>,
+    /// The origins the task may read and act on (`--read-origin`,
+    /// `--act-origin`, `--task-strict`). Empty: as the rules above say.
+    pub task: Task,
 }
 
 /// An upstream HTTP proxy: where it listens, and the credentials it asks
@@ -244,6 +373,32 @@ pub fn parse_openable(input: &str) -> Result<Openable, Reason> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn task_origins_match_as_the_url_standard_reads_hosts() {
+        let shop = TaskOrigin::parse("HTTPS://Shop.Example").expect("an origin");
+        let any = TaskOrigin::parse("https://*.example.com").expect("an origin");
+        let url = |text: &str| Url::parse(text).expect("a URL");
+        assert!(shop.matches_url(&url("https://shop.example:443/cart")));
+        assert!(!shop.matches_url(&url("http://shop.example/")));
+        assert!(!shop.matches_url(&url("https://shop.example.evil.test/")));
+        assert!(any.matches_url(&url("https://a.b.example.com/")));
+        assert!(any.matches_url(&url("https://example.com/")));
+        assert!(!any.matches_url(&url("https://notexample.com/")));
+        assert_eq!(any.to_string(), "https://*.example.com");
+        assert!(TaskOrigin::parse("https://*.10.0.0.1").is_err());
+        let task = Task {
+            read: vec![TaskOrigin::parse("https://mail.example").expect("an origin")],
+            act: vec![shop],
+            strict: true,
+        };
+        assert!(task.may_read(&url("https://mail.example/inbox")));
+        assert!(!task.may_act(&url("https://mail.example/inbox")));
+        assert!(task.may_act(&url("https://shop.example/")));
+        assert!(task.may_reach(None, &Host::Domain("shop.example".into()), 443));
+        assert!(!task.may_reach(None, &Host::Domain("evil.test".into()), 443));
+        assert!(Task::default().may_act(&url("https://anything.test/")));
+    }
 
     #[test]
     fn local_names_with_and_without_the_trailing_dot() {

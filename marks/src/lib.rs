@@ -372,6 +372,24 @@ impl Marks {
         })
     }
 
+    /// Where a number points on `tab`'s page, as far as the model was
+    /// told: the frame its element is in (by path of `window.frames`
+    /// indices; empty for the top document or a frame of its origin) and
+    /// the role a snapshot described it with (empty if none did). `None`
+    /// for a number the tab does not know.
+    pub fn pointed(&self, tab: &TabId, number: u32) -> Option<(Vec<u32>, String)> {
+        self.with_tab(tab, |marks| {
+            marks.targets.get(&number).map(|target| {
+                let role = target
+                    .seen_as
+                    .as_ref()
+                    .map(|(role, _)| role.clone())
+                    .unwrap_or_default();
+                (target.path.clone(), role)
+            })
+        })
+    }
+
     /// Forgets what the pictures found of every tab's text: the next
     /// snapshot judges what it reads afresh, as after a change nobody saw.
     pub fn forget_pictures(&self) {

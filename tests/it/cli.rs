@@ -291,14 +291,16 @@ async fn fails_saying(mut command: Command, says: &str) {
     );
 }
 
-/// A tool group or a secret that cannot be had stops the start with a
-/// sentence saying why, before any browser starts.
+/// A tool group, a secret or a task's origins that cannot be had stop the
+/// start with a sentence saying why, before any browser starts.
 #[tokio::test]
 async fn bad_groups_and_secrets_stop_the_start() {
     for (args, says) in [
         (vec!["--caps", "core,bogus", "mcp"], "\"bogus\" is not a tool group (the groups: core, files, network, state, forms, emulation, script, person, code, page_tools)"),
         (vec!["--secret", "PASSWORD", "mcp"], "expected NAME=ENV_VAR"),
         (vec!["--secret", "PASSWORD=TABWRIGHT_TEST_UNSET", "mcp"], "the environment variable \"TABWRIGHT_TEST_UNSET\" is not set"),
+        (vec!["--task-strict", "mcp"], "--task-strict keeps requests within the task's origins"),
+        (vec!["--act-origin", "https://*.10.0.0.1", "mcp"], "--act-origin \"https://*.10.0.0.1\""),
     ] {
         let out = Command::new(binary())
             .args(&args)

@@ -49,6 +49,7 @@ mod scripts;
 mod seen;
 mod sessions;
 mod sweep;
+mod task;
 mod tools;
 mod trusted;
 mod vendor;

@@ -84,6 +84,7 @@ mod state;
 mod storage;
 mod tab;
 mod table;
+mod task;
 pub mod trace;
 mod validate;
 mod vendor;

@@ -268,6 +268,9 @@ impl Pack {
         if tool.is_some_and(|tool| tool.loads_pages) {
             self.weigh(&mut output).await;
         }
+        if tool.is_some_and(|tool| !tool.ends_browser) {
+            self.keep_to_task(state, &mut output.text).await;
+        }
         state.phases.total_ms = crate::phases::since(started);
         *self
             .phases
@@ -481,6 +484,7 @@ impl Pack {
             Value::Null => Value::Object(Default::default()),
             other => other,
         };
+        self.hold_to_task(state, tool, &arguments).await?;
         match tool.takes.handler {
             Handler::Tab(handler) => handler(self.browser.tab(state), tool.name, arguments).await,
             Handler::Browser(handler) => handler(&self.browser, state, tool.name, arguments).await,

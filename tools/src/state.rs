@@ -46,6 +46,9 @@ pub(crate) struct State {
     pub(crate) fence: marks::Fence,
     /// Where the time of the call under way went.
     pub(crate) phases: crate::phases::Phases,
+    /// What the model read, by origin: where it may go under the task's
+    /// origins (see `task`).
+    pub(crate) provenance: crate::task::Provenance,
     /// When the call under way began: what the page did from then on is
     /// the action's doing, which settling waits out (`settle::Begin`).
     pub(crate) call_started: std::time::Instant,
@@ -87,6 +90,7 @@ impl Default for State {
             user_agent: None,
             fence: marks::Fence::new(),
             phases: Default::default(),
+            provenance: Default::default(),
             call_started: std::time::Instant::now(),
         }
     }

@@ -275,6 +275,17 @@ impl Tool {
         }
     }
 
+    /// It acts on a page as a person's input does (a click, typing, a
+    /// form, a page's own tool, a script in the page): what a task may do
+    /// only on its act origins (`task`). `run` is not: each call of its
+    /// script is judged as the model's own.
+    pub(crate) fn acts_on_page(&self) -> bool {
+        !self.hints.read_only
+            && self.hints.destructive
+            && self.hints.open_world
+            && !matches!(self.takes.handler, Handler::Pack(_))
+    }
+
     /// What the model reads of it, in this mode.
     pub(crate) fn def(&self, vision: bool) -> ToolDef {
         let mut description = self.description.to_owned();

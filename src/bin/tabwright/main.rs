@@ -240,6 +240,19 @@ struct BrowserArgs {
     /// network (scheme://host:port; repeatable).
     #[arg(long, value_name = "ORIGIN", global = true)]
     allow_origin: Vec<String>,
+    /// An origin this task may read: open, follow links to
+    /// (scheme://host[:port], or scheme://*.domain for its subdomains too;
+    /// repeatable). Naming any read or act origin limits the model to them.
+    #[arg(long, value_name = "ORIGIN", global = true)]
+    read_origin: Vec<String>,
+    /// An origin this task may act on: type into, submit, upload to,
+    /// change state on (and read; repeatable).
+    #[arg(long, value_name = "ORIGIN", global = true)]
+    act_origin: Vec<String>,
+    /// Keep every request of the browser within the task's origins, the
+    /// pages' own included, not only what the model opens and acts on.
+    #[arg(long, global = true)]
+    task_strict: bool,
     /// For a browser on another machine (--cdp-endpoint, --webdriver-url):
     /// the address of this machine the guard's proxy listens on, which
     /// that browser can reach (each session gets a port of its own).
@@ -425,7 +438,28 @@ impl BrowserArgs {
                     .to_owned(),
             );
         }
+        let task_origins = |flag: &str, origins: &[String]| {
+            origins
+                .iter()
+                .map(|origin| {
+                    tabwright::TaskOrigin::parse(origin)
+                        .map_err(|reason| format!("{flag} {origin:?}: {reason}"))
+                })
+                .collect::<Result<Vec<_>, _>>()
+        };
+        let task = tabwright::Task {
+            read: task_origins("--read-origin", &self.read_origin)?,
+            act: task_origins("--act-origin", &self.act_origin)?,
+            strict: self.task_strict,
+        };
+        if task.strict && !task.is_set() {
+            return Err(
+                "--task-strict keeps requests within the task's origins: name them with --read-origin or --act-origin"
+                    .to_owned(),
+            );
+        }
         let policy = Policy {
+            task,
             allowed_origins,
             blocked_domains: self.block_site.clone(),
             listen: self.guard_listen,

@@ -1,0 +1,327 @@
+//! The task's origins (`guard::Task`: `--read-origin`, `--act-origin`):
+//! what the model may act on, and where what it read may go.
+//!
+//! With no origin named, nothing here refuses anything. With origins
+//! named:
+//!
+//! - The model opens only the task's origins (the guard's URL gate).
+//! - A tool that acts on a page (a click, typing, a form, a page's tool, a
+//!   script in the page) runs only where the element's document is of an
+//!   act origin. On a page the task may only read, a click on a link is
+//!   reading, and is let through.
+//! - What the model read is remembered by the origin it was read on: the
+//!   words of it that carry data (numbers of four digits or more, e-mail
+//!   addresses, words of letters and digits). What a call sends (a URL it
+//!   opens, text it types or fills in, a page tool's input, a script) may
+//!   carry such a word only back to the origin it was read on or to an act
+//!   origin; a one-time code read in the mail does not go to a forum in a
+//!   link.
+//! - A page that goes to an origin outside the task's (a link, a script)
+//!   is taken back, and the answer says so; with `strict`, the guard
+//!   refuses such requests before they leave.
+//!
+//! Every refusal says which origin, why, and the flag that allows it: the
+//! person widens the task, a page never can.
+
+use std::collections::{HashMap, HashSet};
+
+use driver_core::{Driver, PageText};
+use guard::Task;
+use serde_json::Value;
+use url::Url;
+
+use crate::error::ToolError;
+use crate::state::State;
+use crate::table::Tool;
+
+/// The most origins whose words are remembered, and the most words of one.
+const ORIGINS_KEPT: usize = 64;
+const WORDS_KEPT: usize = 20_000;
+
+/// What the model read, by the origin it was read on.
+#[derive(Debug, Default)]
+pub(crate) struct Provenance {
+    words: HashMap<String, HashSet<String>>,
+}
+
+impl Provenance {
+    /// Remembers the data-carrying words of `text`, read on `origin`.
+    pub(crate) fn read(&mut self, origin: &str, text: &str) {
+        if self.words.len() >= ORIGINS_KEPT && !self.words.contains_key(origin) {
+            return;
+        }
+        let kept = self.words.entry(origin.to_owned()).or_default();
+        for word in data_words(text) {
+            if kept.len() >= WORDS_KEPT {
+                break;
+            }
+            kept.insert(word.to_lowercase());
+        }
+    }
+
+    /// The first data-carrying word of `sent` read on an origin from which
+    /// it may not go to `destination`, with that origin.
+    fn astray(&self, sent: &str, destination: &Url, task: &Task) -> Option<(String, String)> {
+        let to = destination.origin().ascii_serialization();
+        if task.may_act(destination) {
+            return None;
+        }
+        for word in data_words(sent) {
+            let word = word.to_lowercase();
+            for (origin, words) in &self.words {
+                if *origin != to && words.contains(&word) {
+                    return Some((origin.clone(), word));
+                }
+            }
+        }
+        None
+    }
+}
+
+/// The words of `text` that carry data: runs of letters, digits and
+/// `@._+-` holding four digits or more, an e-mail address, or letters and
+/// digits mixed in six characters or more.
+fn data_words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(c.is_alphanumeric() || "@._+-".contains(c)))
+        .map(|word| word.trim_matches(|c: char| ".-_+".contains(c)))
+        // (An address is where something is, not what it says.)
+        .filter(|word| word.parse::<std::net::IpAddr>().is_err())
+        .filter(|word| {
+            let digits = word.chars().filter(char::is_ascii_digit).count();
+            let letters = word.chars().filter(|c| c.is_alphabetic()).count();
+            digits >= 4
+                || (word.contains('@') && word.contains('.') && letters >= 3)
+                || (digits > 0 && letters > 0 && word.chars().count() >= 6)
+        })
+}
+
+/// Every string of a call's arguments (what it would send).
+fn sent_strings(arguments: &Value, into: &mut Vec<String>) {
+    match arguments {
+        Value::String(text) => into.push(text.clone()),
+        Value::Array(items) => items.iter().for_each(|item| sent_strings(item, into)),
+        Value::Object(fields) => fields.values().for_each(|field| sent_strings(field, into)),
+        _ => {}
+    }
+}
+
+/// A tool's call refused for the task: which origin, why, how to allow it.
+fn refused(tool: &'static str, why: String) -> ToolError {
+    ToolError::Refused { tool, why }
+}
+
+/// The address of the document an element is in (the top document's for
+/// no element), as the browser reports it in tabwright's world.
+async fn document_url(driver: &dyn Driver, frame: &[u32]) -> Option<Url> {
+    let href = driver
+        .eval_isolated(frame, "location.href")
+        .await
+        .ok()?
+        .as_str()
+        .map(str::to_owned)?;
+    Url::parse(&href).ok()
+}
+
+impl crate::Pack {
+    /// Refuses a call the task does not allow (see the module docs): an
+    /// action on a page of an origin the task may only read, or what it
+    /// sends carrying data read on another origin to one it may not go to.
+    pub(crate) async fn hold_to_task(
+        &self,
+        state: &mut State,
+        tool: &'static Tool,
+        arguments: &Value,
+    ) -> Result<(), ToolError> {
+        let task = &self.browser.driver.guard().policy().task;
+        if !task.is_set() {
+            return Ok(());
+        }
+        let driver = &self.browser.driver;
+        // Where what it sends goes: the URL it opens, or the document it
+        // acts in (an element's frame, else the top document).
+        let destination = match (tool.name, arguments.get("url").and_then(Value::as_str)) {
+            // An origin outside the task the guard refuses itself, saying
+            // so; what the URL carries is its path, query and fragment.
+            ("open" | "tabs", Some(url)) => match Url::parse(url) {
+                Ok(parsed) if task.may_read(&parsed) => {
+                    let carried = &parsed[url::Position::BeforePath..];
+                    return self.hold_flow(state, tool, carried, &parsed);
+                }
+                _ => return Ok(()),
+            },
+            ("open" | "tabs", None) => None,
+            // Answering a dialog is no act of its own (the page asked);
+            // what a prompt is given goes to the page, checked below.
+            ("dialog", _) => document_url(driver, &[]).await,
+            _ if tool.acts_on_page() => {
+                let pointed = match arguments.get("element").and_then(Value::as_u64) {
+                    Some(number) => match driver.current_tab().await {
+                        Ok(tab) => self
+                            .browser
+                            .marks
+                            .pointed(&tab, u32::try_from(number).unwrap_or(u32::MAX)),
+                        Err(_) => None,
+                    },
+                    None => None,
+                };
+                let (frame, role) = pointed.unwrap_or_default();
+                let Some(url) = document_url(driver, &frame).await else {
+                    return Ok(());
+                };
+                // Following a link reads; pressing anything else acts.
+                let reads = tool.name == "click" && role == "link" && task.may_read(&url);
+                if !task.may_act(&url) && !reads {
+                    let origin = url.origin().ascii_serialization();
+                    let acts: Vec<String> = task.act.iter().map(ToString::to_string).collect();
+                    return Err(refused(
+                        tool.name,
+                        format!(
+                            "{} is an origin this task may read, not act on (it acts on {}); the person can allow it with --act-origin {}",
+                            crate::page_strings::address(&origin),
+                            if acts.is_empty() {
+                                "none".to_owned()
+                            } else {
+                                acts.join(", ")
+                            },
+                            crate::page_strings::address(&origin),
+                        ),
+                    ));
+                }
+                Some(url)
+            }
+            _ => None,
+        };
+        let Some(destination) = destination else {
+            return Ok(());
+        };
+        let mut sent = Vec::new();
+        sent_strings(arguments, &mut sent);
+        for text in &sent {
+            self.hold_flow(state, tool, text, &destination)?;
+        }
+        Ok(())
+    }
+
+    /// Refuses `sent` going to `destination` if it carries data read on
+    /// an origin it may not go from to there.
+    fn hold_flow(
+        &self,
+        state: &State,
+        tool: &'static Tool,
+        sent: &str,
+        destination: &Url,
+    ) -> Result<(), ToolError> {
+        let task = &self.browser.driver.guard().policy().task;
+        let Some((origin, word)) = state.provenance.astray(sent, destination, task) else {
+            return Ok(());
+        };
+        let to = destination.origin().ascii_serialization();
+        Err(refused(
+            tool.name,
+            format!(
+                "it would carry {} (read on {}) to {}, which is not where it was read nor an origin the task acts on; what a page shows goes only back to its own origin or to the task's act origins (the person can allow this one with --act-origin {})",
+                crate::page_strings::shown(&word),
+                crate::page_strings::address(&origin),
+                crate::page_strings::address(&to),
+                crate::page_strings::address(&to),
+            ),
+        ))
+    }
+
+    /// After a call: remembers what its answer showed by the page's origin,
+    /// and takes a page that went outside the task's origins back (saying
+    /// so in the answer).
+    pub(crate) async fn keep_to_task(&self, state: &mut State, text: &mut String) {
+        let task = &self.browser.driver.guard().policy().task;
+        if !task.is_set() {
+            return;
+        }
+        let Some(url) = document_url(&self.browser.driver, &[]).await else {
+            return;
+        };
+        if url.scheme() == "http" || url.scheme() == "https" {
+            if task.may_read(&url) {
+                let origin = url.origin().ascii_serialization();
+                for line in page_lines(text) {
+                    state.provenance.read(&origin, line);
+                }
+            } else {
+                let went = PageText::from(url.origin().ascii_serialization());
+                let back = self.browser.driver.back().await.is_ok();
+                text.insert_str(
+                    0,
+                    &format!(
+                        "The page went to {}, outside this task's origins; {} (the person can allow it with --read-origin).\n",
+                        crate::page_strings::address(&went),
+                        if back {
+                            "it was taken back"
+                        } else {
+                            "it could not be taken back: open a page of the task"
+                        }
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// The lines of an answer inside its fences: what the page wrote (not
+/// tabwright's own lines, its addresses, titles and sentences).
+fn page_lines(answer: &str) -> impl Iterator<Item = &str> {
+    let mut inside = false;
+    answer.lines().filter(move |line| {
+        if line.starts_with("--- ") {
+            inside = !line.starts_with("--- end ");
+            return false;
+        }
+        inside
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn data_words_are_codes_addresses_and_mixed_words() {
+        let words: Vec<&str> = data_words(
+            "Your code is 482913. Write to ada@mail.test, account DE44-5001-0517, ref AB12CD; the cat sat 12 times.",
+        )
+        .collect();
+        assert_eq!(
+            words,
+            ["482913", "ada@mail.test", "DE44-5001-0517", "AB12CD"]
+        );
+    }
+
+    #[test]
+    fn words_go_back_where_they_were_read_or_to_act_origins() {
+        let task = Task {
+            read: vec![
+                guard::TaskOrigin::parse("http://mail.test").expect("an origin"),
+                guard::TaskOrigin::parse("http://forum.test").expect("an origin"),
+            ],
+            act: vec![guard::TaskOrigin::parse("http://shop.test").expect("an origin")],
+            strict: false,
+        };
+        let mut read = Provenance::default();
+        read.read("http://mail.test", "Your code is 482913.");
+        let url = |text: &str| Url::parse(text).expect("a URL");
+        assert_eq!(
+            read.astray("?c=482913", &url("http://forum.test/?c=482913"), &task),
+            Some(("http://mail.test".to_owned(), "482913".to_owned()))
+        );
+        assert_eq!(
+            read.astray("482913", &url("http://shop.test/pay"), &task),
+            None
+        );
+        assert_eq!(
+            read.astray("482913", &url("http://mail.test/inbox"), &task),
+            None
+        );
+        assert_eq!(
+            read.astray("hello there", &url("http://forum.test/"), &task),
+            None
+        );
+    }
+}
