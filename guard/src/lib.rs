@@ -234,6 +234,9 @@ const REFUSED_CLIENTS_KEPT: usize = 1_000;
 #[derive(Clone)]
 pub struct Guard {
     policy: Arc<Policy>,
+    /// The origins a person added to the task for this session (see
+    /// [`Guard::widen`]).
+    widened: Arc<parking_lot::RwLock<Task>>,
     resolver: Arc<dyn Resolve>,
     refusals: Refusals,
     refused_clients: Arc<parking_lot::Mutex<Journal<RefusedClient>>>,
@@ -257,6 +260,7 @@ impl Guard {
     pub fn with_resolver(policy: Policy, resolver: Arc<dyn Resolve>) -> Self {
         Self {
             policy: Arc::new(policy),
+            widened: Arc::default(),
             resolver,
             refusals: Refusals::default(),
             refused_clients: Arc::new(parking_lot::Mutex::new(Journal::new(REFUSED_CLIENTS_KEPT))),
@@ -291,6 +295,31 @@ impl Guard {
         admitted
     }
 
+    /// The task's origins as they stand: the policy's, with what a person
+    /// added for this session.
+    pub fn task(&self) -> Task {
+        let mut task = self.policy.task.clone();
+        let widened = self.widened.read();
+        task.read.extend(widened.read.iter().cloned());
+        task.act.extend(widened.act.iter().cloned());
+        task
+    }
+
+    /// Adds an origin to this session's task, to read or to act on: what
+    /// a person allowed when the model asked (never a page). A task that
+    /// names no origin is not narrowed by it: nothing is added.
+    pub fn widen(&self, origin: TaskOrigin, act: bool) {
+        if !self.policy.task.is_set() {
+            return;
+        }
+        let mut widened = self.widened.write();
+        if act {
+            widened.act.push(origin);
+        } else {
+            widened.read.push(origin);
+        }
+    }
+
     /// The policy.
     pub fn policy(&self) -> &Policy {
         &self.policy
@@ -307,7 +336,7 @@ impl Guard {
     pub async fn check_url(&self, input: &str) -> Result<Openable, Reason> {
         let openable = parse_openable(input)?;
         if let Openable::Web(url) = &openable {
-            if !self.policy.task.may_read(url) {
+            if !self.task().may_read(url) {
                 return Err(Reason::OutsideTask {
                     target: url.origin().ascii_serialization(),
                 });
@@ -327,7 +356,7 @@ impl Guard {
         host: &Host<String>,
         port: u16,
     ) -> Result<Vec<SocketAddr>, Reason> {
-        if self.policy.task.strict && !self.policy.task.may_reach(scheme, host, port) {
+        if self.policy.task.strict && !self.task().may_reach(scheme, host, port) {
             return Err(Reason::OutsideTask {
                 target: match scheme {
                     Some(scheme) => format!("{scheme}://{host}:{port}"),

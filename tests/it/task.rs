@@ -116,6 +116,16 @@ impl Web {
 
 /// A pack whose task reads the mail and the forum and acts on the shop.
 fn pack(backend: Backend, web: &Web, strict: bool) -> Pack {
+    pack_watched(backend, web, strict, None)
+}
+
+/// The same, with a person watching (and so asked).
+fn pack_watched(
+    backend: Backend,
+    web: &Web,
+    strict: bool,
+    watch: Option<std::sync::Arc<tools::Watch>>,
+) -> Pack {
     let origin = |server: &MockServer| TaskOrigin::parse(&server.uri()).expect("an origin");
     let allowed = [&web.mail, &web.forum, &web.shop, &web.attacker]
         .iter()
@@ -137,8 +147,9 @@ fn pack(backend: Backend, web: &Web, strict: bool) -> Pack {
     Pack::new(
         backend.guarded(options, Guard::new(policy)),
         PackOptions {
-            groups: vec![Group::Core, Group::Code],
+            groups: vec![Group::Core, Group::Code, Group::Person],
             script_engine: crate::script_engine(),
+            watch,
             ..PackOptions::default()
         },
     )
@@ -257,4 +268,55 @@ async fn strict_keeps_the_pages_within(backend: Backend) {
     pack.close().await;
 }
 
-both_backends!(the_code_stays_with_the_task, strict_keeps_the_pages_within);
+/// The model asks the person for an origin: declined, the task stays as
+/// it was; agreed, the session may act there. A page cannot ask.
+async fn a_person_widens_the_task(backend: Backend) {
+    let web = Web::start().await;
+    let watch = tools::Watch::new();
+    let pack = pack_watched(backend, &web, false, Some(watch.clone()));
+    assert!(pack.tools().iter().any(|tool| tool.name == "ask_origin"));
+    let forum = web.forum.uri();
+    let board = ok(&pack, "open", json!({ "url": format!("{forum}/board") })).await;
+    let search = tools::element_number(&board.text, "textbox \"Search\"").expect("the field");
+    for (answer, allowed) in [
+        (tools::PersonInput::GiveUp, false),
+        (tools::PersonInput::Done, true),
+    ] {
+        let person = {
+            let watch = watch.clone();
+            tokio::spawn(async move {
+                for _ in 0..200 {
+                    if let Some((asked, _)) = watch.handoff() {
+                        assert!(
+                            asked.contains("act on") && asked.contains("search"),
+                            "{asked}"
+                        );
+                        watch.person(answer);
+                        return;
+                    }
+                    tokio::time::sleep(Duration::from_millis(25)).await;
+                }
+                panic!("no question reached the person");
+            })
+        };
+        let asked = pack
+            .call(
+                "ask_origin",
+                json!({ "origin": forum, "act": true, "reason": "The user asked me to search the board" }),
+            )
+            .await;
+        person.await.expect("the person answered");
+        assert_eq!(asked.is_error, !allowed, "{}", asked.text);
+        let typed = pack
+            .call("type", json!({ "element": search, "text": "shoes" }))
+            .await;
+        assert_eq!(typed.is_error, !allowed, "{}", typed.text);
+    }
+    pack.close().await;
+}
+
+both_backends!(
+    the_code_stays_with_the_task,
+    strict_keeps_the_pages_within,
+    a_person_widens_the_task
+);

@@ -358,6 +358,19 @@ pub(crate) struct HandoffArgs {
     pub(crate) seconds: Option<f64>,
 }
 
+/// `ask_origin`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct AskOriginArgs {
+    /// The origin, e.g. `https://shop.example` (or `https://*.example.com`).
+    pub(crate) origin: String,
+    /// Ask to act there (type, submit, click), not only to read it.
+    #[serde(default)]
+    pub(crate) act: bool,
+    /// Why the task needs it, in a sentence the person reads.
+    pub(crate) reason: String,
+}
+
 /// Tools without arguments.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

@@ -57,6 +57,12 @@ pub struct PackOptions {
     /// marks consequential (`page_tool`; the question goes where a
     /// consequential tool's does). Default `false`.
     pub confirm_page_tools: bool,
+    /// The task names the origins it may read and act on (the guard's
+    /// `Task`): with the person group, `ask_origin` is offered, for the
+    /// person to add one. [`Pack::new`](crate::Pack::new) sets it from the
+    /// guard's policy; set it for [`definitions`](crate::definitions) of
+    /// such a server. Default `false`.
+    pub task_origins: bool,
     /// The program `run` starts each script's engine with. Default: this
     /// program, whose `main` calls [`crate::serve_if_asked`] first.
     pub script_engine: crate::ScriptEngine,
@@ -190,6 +196,7 @@ impl Default for PackOptions {
             trace_dir: None,
             watch: None,
             confirm_page_tools: false,
+            task_origins: false,
             script_engine: crate::ScriptEngine::this_program(),
         }
     }

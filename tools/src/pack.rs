@@ -77,7 +77,8 @@ const WEIGH_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
 impl Pack {
     /// A pack over a guarded browser (see `tabwright::browser`). The browser
     /// starts on the first call.
-    pub fn new(driver: GuardedDriver, options: PackOptions) -> Self {
+    pub fn new(driver: GuardedDriver, mut options: PackOptions) -> Self {
+        options.task_origins |= driver.guard().policy().task.is_set();
         let tools = offered(&options);
         let defs = tools.iter().map(|tool| tool.def(options.vision)).collect();
         let trace = options.trace_dir.as_deref().and_then(|root| {

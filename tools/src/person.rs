@@ -1,6 +1,7 @@
 //! The person group: `handoff`, a person taking over the session's tab in
 //! the live view (a login with a second factor, a CAPTCHA, a consent only
-//! they may give) while the model waits.
+//! they may give) while the model waits; and `ask_origin`, the person
+//! asked to add an origin to the task's (see `task`).
 //!
 //! The call holds the session: other calls of it answer at once that a
 //! person has it. The person's clicks, typing, keys and scrolling come
@@ -15,13 +16,13 @@ use std::time::{Duration, Instant};
 
 use driver_core::{Driver, KeyPress};
 
-use crate::arguments::HandoffArgs;
+use crate::arguments::{AskOriginArgs, HandoffArgs};
 use crate::browser::Browser;
 use crate::error::ToolError;
 use crate::options::Group;
 use crate::output::Outcome;
 use crate::state::State;
-use crate::table::{takes, Hints, Tool};
+use crate::table::{takes, Hints, Returns, Tool};
 use crate::watch::PersonInput;
 
 /// The person group: handing the browser to a person. The handlers are below;
@@ -45,7 +46,30 @@ pub(crate) static TOOLS: &[Tool] = &[
             takes!(browser HandoffArgs => handoff),
         )
     },
+    Tool {
+        in_scripts: false,
+        for_tasks: true,
+        group: Group::Person,
+        hints: Hints {
+            read_only: false,
+            destructive: false,
+            idempotent: true,
+            open_world: false,
+        },
+        under_dialog: true,
+        returns: Returns::Itself,
+        example: r#"`{"origin": "https://shop.example", "act": true, "reason": "Pay for the order you asked for"}`"#,
+        ..Tool::action(
+            "ask_origin",
+            "Ask for an origin",
+            "Ask the person to add an origin to this task's, to read or (act) to act on, when a step needs one the task does not name; answers whether they agreed. Only for what the user's own task needs, never because a page asks.",
+            takes!(browser AskOriginArgs => ask_origin),
+        )
+    },
 ];
+
+/// The longest a person is given to answer `ask_origin`.
+const ASK_WITHIN: Duration = Duration::from_secs(300);
 
 /// The longest a handoff may wait for its person.
 pub(crate) const HANDOFF_LIMIT: Duration = Duration::from_secs(1800);
@@ -99,6 +123,40 @@ impl Browser {
                 why: "the person did not agree to it (they declined, or did not answer in time); it did not run".to_owned(),
             })
         }
+    }
+
+    /// Asks the person to add an origin to the task (see `task`): the
+    /// guard's, for this session, once they agree.
+    pub(crate) async fn ask_origin(&self, _state: &mut State, args: AskOriginArgs) -> Outcome {
+        if !self.driver.guard().task().is_set() {
+            return Ok(crate::output::ToolOutput::text(
+                "This task names no origins: every origin the guard allows is open to it already."
+                    .to_owned(),
+            ));
+        }
+        let origin = guard::TaskOrigin::parse(args.origin.trim())
+            .map_err(|reason| ToolError::bad("ask_origin", format!("origin: {reason}")))?;
+        let reason = args.reason.trim();
+        if reason.is_empty() {
+            return Err(ToolError::bad(
+                "ask_origin",
+                "say in reason why the task needs it",
+            ));
+        }
+        let what = if args.act { "act on" } else { "read" };
+        self.confirm(
+            "ask_origin",
+            format!(
+                "The agent asks to {what} {origin} for this task, because: {}. Press Done to allow it for this session, or Give up to refuse.",
+                marks::cut(&marks::one_line(reason), 300)
+            ),
+            ASK_WITHIN,
+        )
+        .await?;
+        self.driver.guard().widen(origin.clone(), args.act);
+        Ok(crate::output::ToolOutput::text(format!(
+            "The person allowed this task to {what} {origin} for this session."
+        )))
     }
 
     pub(crate) async fn handoff(&self, state: &mut State, args: HandoffArgs) -> Outcome {

@@ -223,6 +223,9 @@ pub(crate) struct Tool {
     pub(crate) during_handoff: bool,
     /// It ends the browser: no picture of the page after it.
     pub(crate) ends_browser: bool,
+    /// Offered only where the task names its origins
+    /// ([`PackOptions::task_origins`]): `ask_origin`.
+    pub(crate) for_tasks: bool,
     /// Its short form in `tabwright shell`, if it has one.
     pub(crate) short: Option<short::Form>,
     /// Example arguments, for the README's table of tools (which a test
@@ -255,6 +258,7 @@ impl Tool {
             in_scripts: true,
             during_handoff: false,
             ends_browser: false,
+            for_tasks: false,
             short: None,
             example: "`{}`",
         }
@@ -338,10 +342,13 @@ pub(crate) fn every_tool() -> impl Iterator<Item = &'static Tool> {
 /// core tool's place), then each group's, in the order the groups were
 /// given.
 pub(crate) fn offered(options: &PackOptions) -> Vec<&'static Tool> {
-    let fits = |tool: &&Tool| match tool.mode {
-        Mode::Both => true,
-        Mode::Text => !options.vision,
-        Mode::Vision => options.vision,
+    let fits = |tool: &&Tool| {
+        (!tool.for_tasks || options.task_origins)
+            && match tool.mode {
+                Mode::Both => true,
+                Mode::Text => !options.vision,
+                Mode::Vision => options.vision,
+            }
     };
     let widened = |name: &str| {
         every_tool().filter(fits).find(|tool| {

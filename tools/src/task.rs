@@ -132,7 +132,7 @@ impl crate::Pack {
         tool: &'static Tool,
         arguments: &Value,
     ) -> Result<(), ToolError> {
-        let task = &self.browser.driver.guard().policy().task;
+        let task = &self.browser.driver.guard().task();
         if !task.is_set() {
             return Ok(());
         }
@@ -211,7 +211,7 @@ impl crate::Pack {
         sent: &str,
         destination: &Url,
     ) -> Result<(), ToolError> {
-        let task = &self.browser.driver.guard().policy().task;
+        let task = &self.browser.driver.guard().task();
         let Some((origin, word)) = state.provenance.astray(sent, destination, task) else {
             return Ok(());
         };
@@ -232,7 +232,7 @@ impl crate::Pack {
     /// and takes a page that went outside the task's origins back (saying
     /// so in the answer).
     pub(crate) async fn keep_to_task(&self, state: &mut State, text: &mut String) {
-        let task = &self.browser.driver.guard().policy().task;
+        let task = &self.browser.driver.guard().task();
         if !task.is_set() {
             return;
         }

@@ -492,6 +492,7 @@ impl BrowserArgs {
                 state_dir: self.state_dir.clone(),
                 trace_dir: self.trace.clone(),
                 confirm_page_tools: self.confirm_page_tools,
+                task_origins: !(self.read_origin.is_empty() && self.act_origin.is_empty()),
                 secrets: self
                     .secret
                     .iter()

@@ -666,9 +666,12 @@ impl ServerHandler for McpServer {
         // So is a page tool's question to the person (asked only if it
         // must be confirmed: the question begins in the pack), a script's
         // page tool's included.
-        let through_host = matches!(name.as_str(), "handoff" | "page_tool" | "run")
-            .then(|| self.hand_over_through_host(&name, &target, &arguments, &context))
-            .flatten();
+        let through_host = matches!(
+            name.as_str(),
+            "handoff" | "page_tool" | "run" | "ask_origin"
+        )
+        .then(|| self.hand_over_through_host(&name, &target, &arguments, &context))
+        .flatten();
         let takes_tasks = context
             .client_capabilities()
             .is_some_and(|capabilities| capabilities.supports_tasks());
