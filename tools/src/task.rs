@@ -16,6 +16,9 @@
 //!   carry such a word only back to the origin it was read on or to an act
 //!   origin; a one-time code read in the mail does not go to a forum in a
 //!   link.
+//! - A script for the page (`evaluate`) may carry no such word at all
+//!   unless `strict` keeps the page's requests within the task: it could
+//!   send it anywhere.
 //! - A page that goes to an origin outside the task's (a link, a script)
 //!   is taken back, and the answer says so; with `strict`, the guard
 //!   refuses such requests before they leave.
@@ -75,6 +78,18 @@ impl Provenance {
             }
         }
         None
+    }
+
+    /// The first data-carrying word of `sent` read anywhere, with its
+    /// origin: for what may go anywhere (a script in the page).
+    fn any(&self, sent: &str) -> Option<(String, String)> {
+        data_words(sent).find_map(|word| {
+            let word = word.to_lowercase();
+            self.words
+                .iter()
+                .find(|(_, words)| words.contains(&word))
+                .map(|(origin, _)| (origin.clone(), word))
+        })
     }
 }
 
@@ -176,8 +191,13 @@ impl crate::Pack {
                     return Err(refused(
                         tool.name,
                         format!(
-                            "{} is an origin this task may read, not act on (it acts on {}); the person can allow it with --act-origin {}",
+                            "{} is {} (it acts on {}); the person can allow it with --act-origin {}",
                             crate::page_strings::address(&origin),
+                            if task.may_read(&url) {
+                                "an origin this task may read, not act on"
+                            } else {
+                                "outside this task's origins (a frame of another site's, say)"
+                            },
                             if acts.is_empty() {
                                 "none".to_owned()
                             } else {
@@ -196,6 +216,20 @@ impl crate::Pack {
         };
         let mut sent = Vec::new();
         sent_strings(arguments, &mut sent);
+        // A script in the page can send what it is given anywhere, unless
+        // the guard keeps the page's requests within the task (strict).
+        if tool.name == "evaluate" && !task.strict {
+            if let Some((origin, word)) = sent.iter().find_map(|text| state.provenance.any(text)) {
+                return Err(refused(
+                    tool.name,
+                    format!(
+                        "the script carries {} (read on {}), and a script in the page can send it to any origin; start tabwright with --task-strict to keep the page's requests within the task's origins",
+                        crate::page_strings::shown(&word),
+                        crate::page_strings::address(&origin),
+                    ),
+                ));
+            }
+        }
         for text in &sent {
             self.hold_flow(state, tool, text, &destination)?;
         }
