@@ -9,7 +9,7 @@ use chromiumoxide::cdp::browser_protocol::browser::{
 use chromiumoxide::cdp::browser_protocol::target::{
     CreateBrowserContextParams, DisposeBrowserContextParams, SetDiscoverTargetsParams,
 };
-use driver_core::backend::devtools::names;
+use driver_core::backend::devtools::{names, DevToolsSocket};
 use parking_lot::Mutex;
 use serde::Deserialize;
 use serde_json::json;
@@ -42,14 +42,17 @@ impl Chrome {
     /// downloads in its default context are refused.
     pub async fn start(options: &Options) -> Result<Self> {
         options.refuse_local_only()?;
-        let (ws_url, process, profile) = match &options.endpoint {
-            Some(endpoint) => (remote_ws_url(endpoint).await?, None, None),
+        let (client, process, profile) = match &options.endpoint {
+            Some(endpoint) => (
+                Client::connect(&remote_ws_url(endpoint).await?).await?,
+                None,
+                None,
+            ),
             None => {
-                let (url, process, profile) = launch_chrome(options).await?;
-                (url, Some(process), Some(profile))
+                let (client, process, profile) = launch_chrome(options).await?;
+                (client, Some(process), Some(profile))
             }
         };
-        let client = Client::connect(&ws_url).await?;
         let registry = SharedRegistry::new();
         // The tab Chrome opened at start may be attached as soon as
         // auto-attach is on: its context must be ready for it by then.
@@ -210,26 +213,48 @@ impl Chrome {
     }
 }
 
-/// Starts Chrome with our flags and a fresh (or the configured) profile, and
-/// reads its DevTools URL.
-async fn launch_chrome(options: &Options) -> Result<(String, ChromeProcess, Profile)> {
+/// Starts Chrome with our flags and a fresh (or the configured) profile,
+/// driven over a pipe (`--remote-debugging-pipe`): it opens no DevTools
+/// port, so no other process of this machine can drive it around the
+/// guard. Answers once it has answered a first command.
+async fn launch_chrome(options: &Options) -> Result<(Client, ChromeProcess, Profile)> {
+    let timeout = options.timeout;
     let options = options.clone();
-    tokio::task::spawn_blocking(move || {
+    let (process, profile, to, from) = tokio::task::spawn_blocking(move || {
         let executable = launch::find_chrome(options.executable.as_deref())?;
         let major = launch::chrome_major_version(&executable);
         let profile = Profile::prepare(&options)?;
         let mut args = launch::chrome_flags(&options, profile.path(), major);
-        // Port 0: Chrome picks a free port and prints it; nothing guessable.
-        args.insert(0, "--remote-debugging-port=0".to_owned());
+        args.insert(0, "--remote-debugging-pipe".to_owned());
         args.push("about:blank".to_owned());
-        let process = ChromeProcess::spawn(&executable, &args)?;
-        let url = process.wait_for_devtools_url(options.timeout)?;
-        Ok((url, process, profile))
+        let (process, to, from) = ChromeProcess::spawn_piped(&executable, &args)?;
+        Ok::<_, DriverError>((process, profile, to, from))
     })
     .await
     .map_err(|error| DriverError::Launch {
         reason: format!("the launch task failed: {error}"),
-    })?
+    })??;
+    let socket = DevToolsSocket::over_pipe(to, from).map_err(|reason| DriverError::Launch {
+        reason: format!("cannot speak to Chrome: {reason}"),
+    })?;
+    let answered =
+        tokio::time::timeout(timeout, socket.call(None, "Browser.getVersion", json!({}))).await;
+    match answered {
+        Ok(Ok(_)) => Ok((Client::over(socket), process, profile)),
+        Ok(Err(error)) => Err(DriverError::Launch {
+            reason: format!(
+                "Chrome did not answer at start ({error}); its last output: {}",
+                process.stderr_tail()
+            ),
+        }),
+        Err(_) => Err(DriverError::Launch {
+            reason: format!(
+                "Chrome did not answer within {} ms of its start; its last output: {}",
+                timeout.as_millis(),
+                process.stderr_tail()
+            ),
+        }),
+    }
 }
 
 /// The browser WebSocket URL of a remote endpoint: a `ws://` URL as it is, or

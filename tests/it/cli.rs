@@ -979,7 +979,10 @@ async fn mcp_stateless_clients_keep_their_browser() {
         command
             .args(["--max-sessions", "4", "--timeout", "20"])
             .args(["--token", "open-sesame,other-key"])
-            .args(["--chrome-arg", &marker.flag()]);
+            .args(["--chrome-arg", &marker.flag()])
+            // A DevTools port for the test to list Chrome's own tabs
+            // through (the browser tabwright starts has none of its own).
+            .args(["--chrome-arg=--remote-debugging-port=0"]);
     })
     .await;
     let mut python = sdk2_client("modern_client.py");

@@ -305,3 +305,63 @@ async fn a_flag_around_the_guard_is_refused() {
         driver.close().await.expect("closes");
     }
 }
+
+/// The browser the CDP backend starts is driven over a pipe: no process of
+/// this machine finds a DevTools port to drive it around the guard (no
+/// `DevToolsActivePort` in its profile, no socket of its processes
+/// listening). Read from `/proc`, not from the driver.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_browser_tabwright_starts_has_no_devtools_port() {
+    let site = Site::start().await;
+    let marker = tabwright_tests::backend::Marker::new();
+    let options = Options {
+        timeout: Duration::from_secs(15),
+        extra_args: vec![marker.flag()],
+        ..Options::default()
+    };
+    let policy = Policy {
+        allowed_origins: vec![AllowedOrigin::parse(&site.origin()).expect("the site's origin")],
+        ..Policy::default()
+    };
+    let browser = Backend::Cdp.guarded(options, Guard::new(policy));
+    browser.navigate(&site.url("/")).await.expect("a page");
+    let profile = marker.profile_dir().expect("the browser's profile");
+    assert!(
+        !profile.join("DevToolsActivePort").exists(),
+        "{} announces a DevTools port",
+        profile.display()
+    );
+    let mut sockets = std::collections::HashSet::new();
+    for pid in marker.tree() {
+        for entry in std::fs::read_dir(format!("/proc/{pid}/fd"))
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            if let Ok(target) = std::fs::read_link(entry.path()) {
+                let target = target.to_string_lossy().into_owned();
+                if let Some(inode) = target
+                    .strip_prefix("socket:[")
+                    .and_then(|rest| rest.strip_suffix(']'))
+                {
+                    sockets.insert(inode.to_owned());
+                }
+            }
+        }
+    }
+    assert!(!sockets.is_empty(), "no socket of the browser's seen");
+    for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+        let listed = std::fs::read_to_string(table).unwrap_or_default();
+        for line in listed.lines().skip(1) {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            // State 0A is LISTEN; the inode is the tenth field.
+            if fields.get(3) == Some(&"0A") {
+                assert!(
+                    fields.get(9).is_none_or(|inode| !sockets.contains(*inode)),
+                    "the browser listens: {line}"
+                );
+            }
+        }
+    }
+    browser.close().await.expect("closed");
+}

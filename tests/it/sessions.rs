@@ -227,7 +227,12 @@ async fn a_crash_is_one_sessions_alone() {
         "<!doctype html><title>Doomed</title><p>soon gone</p>",
     )
     .await;
-    let shared = SharedBrowser::new(options());
+    // A DevTools port for the test to crash a renderer through, as a user
+    // may ask for one (the browser tabwright starts has none).
+    let shared = SharedBrowser::new(Options {
+        extra_args: vec!["--remote-debugging-port=0".to_owned()],
+        ..options()
+    });
     let doomed = session(&shared, policy(&site));
     let other = session(&shared, policy(&site));
     doomed

@@ -1130,7 +1130,15 @@ async fn browser_gone_then_fresh(ctx: &Ctx) -> CheckResult {
 /// the tab is left for another, and the call after works. Twice: once
 /// found by a script in the page's world, once by one in tabwright's.
 async fn a_crashed_tab_is_left(ctx: &Ctx) -> CheckResult {
-    let (marker, driver) = marked(ctx);
+    // The test reaches the browser from outside, through a DevTools port
+    // it asks for as a user may (tabwright's own browser has none).
+    let marker = Marker::new();
+    let mut options = ctx.options();
+    options.extra_args.push(marker.flag());
+    options
+        .extra_args
+        .push("--remote-debugging-port=0".to_owned());
+    let driver = ctx.backend.driver(options);
     step("navigate", driver.navigate(&ctx.site.url("/")).await)?;
     let profile = marker
         .profile_dir()

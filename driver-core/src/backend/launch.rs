@@ -341,6 +341,59 @@ impl ChromeProcess {
     /// remembers the last lines (for error messages) and picks out the
     /// `DevTools listening on ws://…` line.
     pub fn spawn(executable: &Path, args: &[String]) -> Result<Self> {
+        Self::spawn_with(executable, args, |_| {})
+    }
+
+    /// Starts `executable` with `args` driven over a pipe: `args` asks for
+    /// `--remote-debugging-pipe`, and Chrome reads commands from its file
+    /// descriptor 3 and writes answers and events to 4 (each message ends
+    /// with a NUL). No port is opened, so no other process can drive it.
+    /// Returns the process, the end to write commands to and the end to
+    /// read from.
+    #[allow(unsafe_code)]
+    pub fn spawn_piped(
+        executable: &Path,
+        args: &[String],
+    ) -> Result<(Self, std::os::fd::OwnedFd, std::os::fd::OwnedFd)> {
+        use std::os::fd::AsRawFd;
+        use std::os::unix::process::CommandExt;
+        let pipe = || {
+            nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC).map_err(|error| DriverError::Launch {
+                reason: format!("cannot make the DevTools pipe: {error}"),
+            })
+        };
+        let (commands_in, commands_out) = pipe()?;
+        let (answers_in, answers_out) = pipe()?;
+        let (read_end, write_end) = (commands_in.as_raw_fd(), answers_out.as_raw_fd());
+        let process = Self::spawn_with(executable, args, |command| {
+            // SAFETY: the closure runs in the child between fork and exec,
+            // where only async-signal-safe calls are allowed: fcntl(2) and
+            // dup2(2) are system calls that neither allocate nor take locks.
+            // The two ends are copied above 10 first, so that neither is 3
+            // or 4 already (dup2 onto itself would keep close-on-exec); the
+            // copies onto 3 and 4 are not closed on exec, the rest are.
+            unsafe {
+                command.pre_exec(move || {
+                    let read = libc::fcntl(read_end, libc::F_DUPFD_CLOEXEC, 10);
+                    let write = libc::fcntl(write_end, libc::F_DUPFD_CLOEXEC, 10);
+                    if read < 0 || write < 0 || libc::dup2(read, 3) < 0 || libc::dup2(write, 4) < 0
+                    {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
+            }
+        })?;
+        // The child's ends are the child's now.
+        drop((commands_in, answers_out));
+        Ok((process, commands_out, answers_in))
+    }
+
+    fn spawn_with(
+        executable: &Path,
+        args: &[String],
+        prepare: impl FnOnce(&mut Command),
+    ) -> Result<Self> {
         use std::os::unix::process::CommandExt;
         let mut command = Command::new(executable);
         command
@@ -349,6 +402,7 @@ impl ChromeProcess {
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .process_group(0);
+        prepare(&mut command);
         let mut child = spawn_tied(command).map_err(|error| DriverError::Launch {
             reason: format!("cannot run {}: {error}", executable.display()),
         })?;

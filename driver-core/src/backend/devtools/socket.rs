@@ -102,8 +102,46 @@ pub struct DevToolsSocket {
 
 type Answer = oneshot::Sender<Result<Value, CallError>>;
 
+/// Where commands go: a WebSocket, or the pipe to a browser tabwright
+/// started (`--remote-debugging-pipe`: each message ends with a NUL).
+enum Sink {
+    Socket(WebSocketSender<Stream>),
+    Pipe(tokio::net::unix::pipe::Sender),
+}
+
+impl Sink {
+    async fn send_text(&mut self, text: String) -> Result<(), String> {
+        match self {
+            Self::Socket(socket) => socket
+                .send(Message::text(text))
+                .await
+                .map_err(|error| error.to_string()),
+            Self::Pipe(pipe) => {
+                use tokio::io::AsyncWriteExt;
+                let mut bytes = text.into_bytes();
+                bytes.push(0);
+                pipe.write_all(&bytes)
+                    .await
+                    .map_err(|error| error.to_string())
+            }
+        }
+    }
+
+    async fn close(&mut self) {
+        match self {
+            Self::Socket(socket) => {
+                let _ = socket.close(None).await;
+            }
+            Self::Pipe(pipe) => {
+                use tokio::io::AsyncWriteExt;
+                let _ = pipe.shutdown().await;
+            }
+        }
+    }
+}
+
 struct Shared {
-    sink: tokio::sync::Mutex<WebSocketSender<Stream>>,
+    sink: tokio::sync::Mutex<Sink>,
     waiting: parking_lot::Mutex<HashMap<u64, (String, Answer)>>,
     next: AtomicU64,
     listener: parking_lot::RwLock<Option<Listener>>,
@@ -130,13 +168,24 @@ impl Drop for Reader {
         shared.end(CLOSED.to_owned());
         if let Ok(runtime) = tokio::runtime::Handle::try_current() {
             runtime.spawn(async move {
-                let _ = shared.sink.lock().await.close(None).await;
+                shared.sink.lock().await.close().await;
             });
         }
     }
 }
 
 impl Shared {
+    fn new(sink: Sink) -> Arc<Self> {
+        Arc::new(Self {
+            sink: tokio::sync::Mutex::new(sink),
+            waiting: parking_lot::Mutex::default(),
+            next: AtomicU64::new(1),
+            listener: parking_lot::RwLock::default(),
+            subscribers: parking_lot::Mutex::default(),
+            gone: watch::Sender::new(None),
+        })
+    }
+
     /// The connection ended (for `reason`, unless it had already): every
     /// caller still waiting is answered that it is gone.
     fn end(&self, reason: String) {
@@ -174,22 +223,32 @@ impl DevToolsSocket {
                 .await
                 .map_err(|error| cannot(&error))?;
         let (sink, stream) = socket.split();
-        let shared = Arc::new(Shared {
-            sink: tokio::sync::Mutex::new(sink),
-            waiting: parking_lot::Mutex::default(),
-            next: AtomicU64::new(1),
-            listener: parking_lot::RwLock::default(),
-            subscribers: parking_lot::Mutex::default(),
-            gone: watch::Sender::new(None),
-        });
+        let shared = Shared::new(Sink::Socket(sink));
         let reader = tokio::spawn(read(Arc::downgrade(&shared), stream));
-        Ok(Self {
+        Ok(Self::reading(shared, &reader))
+    }
+
+    /// Speaks over the pipe to a browser tabwright started
+    /// (`launch::ChromeProcess::spawn_piped`): commands into `to`, answers
+    /// and events out of `from`.
+    pub fn over_pipe(to: std::os::fd::OwnedFd, from: std::os::fd::OwnedFd) -> Result<Self, String> {
+        use tokio::net::unix::pipe;
+        let cannot = |error: std::io::Error| format!("cannot use the DevTools pipe: {error}");
+        let sender = pipe::Sender::from_owned_fd(to).map_err(cannot)?;
+        let receiver = pipe::Receiver::from_owned_fd(from).map_err(cannot)?;
+        let shared = Shared::new(Sink::Pipe(sender));
+        let reader = tokio::spawn(read_pipe(Arc::downgrade(&shared), receiver));
+        Ok(Self::reading(shared, &reader))
+    }
+
+    fn reading(shared: Arc<Shared>, reader: &tokio::task::JoinHandle<()>) -> Self {
+        Self {
             _reader: Some(Arc::new(Reader {
                 task: reader.abort_handle(),
                 shared: Arc::downgrade(&shared),
             })),
             shared,
-        })
+        }
     }
 
     /// Connects to the browser running on `profile` (on this machine).
@@ -300,7 +359,7 @@ impl DevToolsSocket {
             .sink
             .lock()
             .await
-            .send(Message::text(message.to_string()))
+            .send_text(message.to_string())
             .await
             .map_err(|error| CallError::Gone {
                 reason: format!("the DevTools connection failed: {error}"),
@@ -310,7 +369,7 @@ impl DevToolsSocket {
     /// Closes the connection (for every clone).
     pub async fn close(&self) {
         self.shared.end(CLOSED.to_owned());
-        let _ = self.shared.sink.lock().await.close(None).await;
+        self.shared.sink.lock().await.close().await;
     }
 }
 
@@ -329,52 +388,93 @@ async fn read(shared: std::sync::Weak<Shared>, mut stream: WebSocketReceiver<Str
         let Ok(text) = message.into_text() else {
             continue;
         };
-        let Ok(mut message) = serde_json::from_str::<Value>(text.as_str()) else {
-            continue;
-        };
-        if let Some(id) = message["id"].as_u64() {
-            if let Some((method, tell)) = shared.waiting.lock().remove(&id) {
-                let answer = match message.get("error") {
-                    Some(error) => {
-                        let text = error["message"]
-                            .as_str()
-                            .map_or_else(|| error.to_string(), str::to_owned);
-                        let message = match error["code"].as_i64() {
-                            Some(code) => format!("{text} (code {code})"),
-                            None => text,
-                        };
-                        Err(CallError::Protocol { method, message })
-                    }
-                    None => Ok(message["result"].take()),
-                };
-                let _ = tell.send(answer);
-            }
-            continue;
-        }
-        let Some(method) = message["method"].as_str().map(str::to_owned) else {
-            continue;
-        };
-        let event = Arc::new(Event {
-            session: message["sessionId"].as_str().map(str::to_owned),
-            method,
-            params: message["params"].take(),
-        });
-        let listener = shared.listener.read().clone();
-        if let Some(listener) = listener {
-            // The listener gets a handle that does not keep the reader
-            // alive (it would never stop).
-            let socket = DevToolsSocket {
-                shared: Arc::clone(&shared),
-                _reader: None,
-            };
-            listener(&socket, &event);
-        }
-        shared
-            .subscribers
-            .lock()
-            .retain(|subscriber| subscriber.send(Arc::clone(&event)).is_ok());
+        deliver(&shared, text.as_str());
     };
     if let Some(shared) = shared.upgrade() {
         shared.end(reason);
     }
+}
+
+/// Reads the pipe until it closes, a message to each NUL, as [`read`]
+/// reads the socket.
+async fn read_pipe(shared: std::sync::Weak<Shared>, mut pipe: tokio::net::unix::pipe::Receiver) {
+    use tokio::io::AsyncReadExt;
+    let mut pending: Vec<u8> = Vec::new();
+    let mut chunk = vec![0_u8; 64 * 1024];
+    let reason = loop {
+        let read = match pipe.read(&mut chunk).await {
+            Ok(0) => break CLOSED.to_owned(),
+            Err(error) => break format!("the DevTools connection failed: {error}"),
+            Ok(read) => read,
+        };
+        let Some(shared) = shared.upgrade() else {
+            return;
+        };
+        let start = pending.len();
+        pending.extend_from_slice(&chunk[..read]);
+        // Only the new bytes can hold a new end.
+        let mut from = 0;
+        let mut search = start;
+        while let Some(end) = pending[search..].iter().position(|byte| *byte == 0) {
+            let end = search + end;
+            if let Ok(text) = std::str::from_utf8(&pending[from..end]) {
+                deliver(&shared, text);
+            }
+            from = end + 1;
+            search = from;
+        }
+        pending.drain(..from);
+    };
+    if let Some(shared) = shared.upgrade() {
+        shared.end(reason);
+    }
+}
+
+/// One message from the browser: an answer to its caller, or an event to
+/// the listener and the subscribers.
+fn deliver(shared: &Arc<Shared>, text: &str) {
+    let Ok(mut message) = serde_json::from_str::<Value>(text) else {
+        return;
+    };
+    if let Some(id) = message["id"].as_u64() {
+        if let Some((method, tell)) = shared.waiting.lock().remove(&id) {
+            let answer = match message.get("error") {
+                Some(error) => {
+                    let text = error["message"]
+                        .as_str()
+                        .map_or_else(|| error.to_string(), str::to_owned);
+                    let message = match error["code"].as_i64() {
+                        Some(code) => format!("{text} (code {code})"),
+                        None => text,
+                    };
+                    Err(CallError::Protocol { method, message })
+                }
+                None => Ok(message["result"].take()),
+            };
+            let _ = tell.send(answer);
+        }
+        return;
+    }
+    let Some(method) = message["method"].as_str().map(str::to_owned) else {
+        return;
+    };
+    let event = Arc::new(Event {
+        session: message["sessionId"].as_str().map(str::to_owned),
+        method,
+        params: message["params"].take(),
+    });
+    let listener = shared.listener.read().clone();
+    if let Some(listener) = listener {
+        // The listener gets a handle that does not keep the reader alive
+        // (it would never stop).
+        let socket = DevToolsSocket {
+            shared: Arc::clone(shared),
+            _reader: None,
+        };
+        listener(&socket, &event);
+    }
+    shared
+        .subscribers
+        .lock()
+        .retain(|subscriber| subscriber.send(Arc::clone(&event)).is_ok());
 }

@@ -60,6 +60,9 @@ pub async fn long_session(
     let marker = Marker::new();
     let mut extra_args = vec![marker.flag()];
     extra_args.extend(chrome_args.iter().cloned());
+    // A DevTools port for the bench to ask the browser through (the one
+    // tabwright starts has none of its own).
+    extra_args.push("--remote-debugging-port=0".to_owned());
     let options = Options {
         timeout: TIMEOUT,
         extra_args,
