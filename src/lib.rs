@@ -58,6 +58,20 @@ pub use guard::{
     TaskOrigin, UpstreamProxy,
 };
 
+/// The tool pack (the `tabwright-tools` crate): the tools a model calls,
+/// their schemas and their answers, over a browser from [`browser`].
+pub use tools as pack;
+
+// The Rust examples of the README and the library guide, compiled as the
+// crate's own (not run: they start a browser).
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExamples;
+
+#[cfg(doctest)]
+#[doc = include_str!("../docs/library.md")]
+struct LibraryExamples;
+
 /// A browser backend this build has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]

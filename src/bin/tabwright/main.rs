@@ -1009,3 +1009,90 @@ async fn run(cli: Cli) -> Result<(), String> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    /// The long flags every command takes (the global ones), as clap has
+    /// them.
+    fn global_flags() -> Vec<String> {
+        super::Cli::command()
+            .get_arguments()
+            .filter(|arg| arg.is_global_set())
+            .filter_map(|arg| arg.get_long().map(|long| format!("--{long}")))
+            .collect()
+    }
+
+    /// The `--flag`s a piece of the docs names.
+    fn named_flags(text: &str) -> Vec<String> {
+        let mut flags = Vec::new();
+        for (at, _) in text.match_indices("`--") {
+            let flag: String = text[at + 1..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+                .collect();
+            if !flags.contains(&flag) {
+                flags.push(flag);
+            }
+        }
+        flags
+    }
+
+    fn doc(path: &str) -> String {
+        std::fs::read_to_string(format!("{}/{path}", env!("CARGO_MANIFEST_DIR")))
+            .unwrap_or_else(|error| panic!("{path}: {error}"))
+    }
+
+    /// The flags' reference in docs/configuration.md is clap's: it names
+    /// every flag every command takes, and names none that is not one.
+    #[test]
+    fn the_flags_reference_is_clap_s() {
+        let docs = doc("docs/configuration.md");
+        let section = docs
+            .split("## Flags")
+            .nth(1)
+            .and_then(|rest| rest.split("\n## ").next())
+            .expect("a Flags section");
+        // Chrome's own flags the section names (how to start a browser
+        // for --cdp-endpoint), not tabwright's.
+        let chrome_s = ["--remote-debugging-port"];
+        let named: Vec<String> = named_flags(section)
+            .into_iter()
+            .filter(|flag| !chrome_s.contains(&flag.as_str()))
+            .collect();
+        let flags = global_flags();
+        let unnamed: Vec<&String> = flags.iter().filter(|flag| !named.contains(flag)).collect();
+        let unknown: Vec<&String> = named.iter().filter(|flag| !flags.contains(flag)).collect();
+        assert!(
+            unnamed.is_empty() && unknown.is_empty(),
+            "docs/configuration.md's Flags section does not name {unnamed:?}, and names {unknown:?}, which no command takes"
+        );
+    }
+
+    /// Every list of the tool groups (the docs', `--caps`' help) names
+    /// each group of `Group::ALL`, in its order.
+    #[test]
+    fn every_list_of_groups_is_the_groups() {
+        let all: Vec<&str> = tools::Group::ALL.iter().map(|group| group.name()).collect();
+        let listed = format!("--caps {}", all.join(","));
+        for path in ["docs/configuration.md", "docs/tools.md"] {
+            assert!(
+                doc(path).contains(&listed),
+                "{path} does not list the groups as `{listed}`"
+            );
+        }
+        let help = super::Cli::command()
+            .get_arguments()
+            .find(|arg| arg.get_long() == Some("caps"))
+            .and_then(|arg| arg.get_help().map(ToString::to_string))
+            .expect("--caps has help");
+        let mut from = 0;
+        for group in all {
+            let at = help[from..]
+                .find(group)
+                .unwrap_or_else(|| panic!("--caps' help does not name {group} in order: {help}"));
+            from += at + group.len();
+        }
+    }
+}
