@@ -74,6 +74,7 @@ mod page_strings;
 mod page_tools;
 mod person;
 mod phases;
+mod provenance;
 mod run;
 mod schema;
 mod script;

@@ -48,7 +48,7 @@ pub(crate) struct State {
     pub(crate) phases: crate::phases::Phases,
     /// What the model read, by origin: where it may go under the task's
     /// origins (see `task`).
-    pub(crate) provenance: crate::task::Provenance,
+    pub(crate) provenance: crate::provenance::Provenance,
     /// When the call under way began: what the page did from then on is
     /// the action's doing, which settling waits out (`settle::Begin`).
     pub(crate) call_started: std::time::Instant,
