@@ -230,6 +230,15 @@ async fn the_code_stays_with_the_task(backend: Backend) {
         "may read, not act on",
     )
     .await;
+    // Keys that move about read; Enter acts.
+    ok(&pack, "press", json!({ "keys": "PageDown Shift+Tab" })).await;
+    refused(
+        &pack,
+        "press",
+        json!({ "keys": "Enter" }),
+        "may read, not act on",
+    )
+    .await;
     // A link of the mail's to an origin outside the task: the page is
     // taken back, and the answer says so.
     let inbox = ok(&pack, "open", json!({ "url": format!("{mail}/inbox") })).await;

@@ -49,16 +49,41 @@ fn refused(tool: &'static str, why: String) -> ToolError {
     ToolError::Refused { tool, why }
 }
 
-/// The address of the document an element is in (the top document's for
-/// no element), as the browser reports it in tabwright's world.
+/// The origin of the document an element is in (the top document's for
+/// no element), as the browser reports it in tabwright's world, as a URL:
+/// a frame of `srcdoc` or `about:blank` has its parent's; `None` for an
+/// opaque one (`data:`, a sandbox) or where it cannot be read.
 async fn document_url(driver: &dyn Driver, frame: &[u32]) -> Option<Url> {
-    let href = driver
-        .eval_isolated(frame, "location.href")
+    let origin = driver
+        .eval_isolated(frame, "location.origin")
         .await
         .ok()?
         .as_str()
         .map(str::to_owned)?;
-    Url::parse(&href).ok()
+    Url::parse(&origin).ok()
+}
+
+/// Keys that move about a page or close what covers it, and neither type
+/// nor press anything: reading, on an origin the task only reads.
+const READING_KEYS: &[&str] = &[
+    "PageUp",
+    "PageDown",
+    "Home",
+    "End",
+    "ArrowUp",
+    "ArrowDown",
+    "ArrowLeft",
+    "ArrowRight",
+    "Escape",
+    "Tab",
+    "Shift",
+];
+
+/// Whether every key of a `press` is one of [`READING_KEYS`] (a chord's
+/// each key included: `Shift+Tab`).
+fn reading_keys(keys: &str) -> bool {
+    keys.split_whitespace()
+        .all(|chord| chord.split('+').all(|key| READING_KEYS.contains(&key)))
 }
 
 impl crate::Pack {
@@ -105,10 +130,17 @@ impl crate::Pack {
                 };
                 let (frame, role) = pointed.unwrap_or_default();
                 let Some(url) = document_url(driver, &frame).await else {
-                    return Ok(());
+                    return Err(refused(
+                        tool.name,
+                        "the origin of the page it would act on cannot be read (a page of no origin, or one still loading), and this task acts only on its act origins; take a snapshot".to_owned(),
+                    ));
                 };
-                // Following a link reads; pressing anything else acts.
-                let reads = tool.name == "click" && role == "link" && task.may_read(&url);
+                // Following a link reads, and so do keys that only move
+                // about; pressing anything else acts.
+                let keys = arguments.get("keys").and_then(Value::as_str);
+                let reads = task.may_read(&url)
+                    && ((tool.name == "click" && role == "link")
+                        || (tool.name == "press" && keys.is_some_and(reading_keys)));
                 if !task.may_act(&url) && !reads {
                     let origin = url.origin().ascii_serialization();
                     let acts: Vec<String> = task.act.iter().map(ToString::to_string).collect();
@@ -197,29 +229,27 @@ impl crate::Pack {
         let Some(url) = document_url(&self.browser.driver, &[]).await else {
             return;
         };
-        if url.scheme() == "http" || url.scheme() == "https" {
-            if task.may_read(&url) {
-                let origin = url.origin().ascii_serialization();
-                for line in page_lines(text) {
-                    state.provenance.read(&origin, line);
-                }
-            } else {
-                let went = PageText::from(url.origin().ascii_serialization());
-                let back = self.browser.driver.back().await.is_ok();
-                text.insert_str(
-                    0,
-                    &format!(
-                        "The page went to {}, outside this task's origins; {} (the person can allow it with --read-origin).\n",
-                        crate::page_strings::address(&went),
-                        if back {
-                            "it was taken back"
-                        } else {
-                            "it could not be taken back: open a page of the task"
-                        }
-                    ),
-                );
+        if task.may_read(&url) {
+            let origin = url.origin().ascii_serialization();
+            for line in page_lines(text) {
+                state.provenance.read(&origin, line);
             }
+            return;
         }
+        let went = PageText::from(url.origin().ascii_serialization());
+        let back = self.browser.driver.back().await.is_ok();
+        text.insert_str(
+            0,
+            &format!(
+                "The page went to {}, outside this task's origins; {} (the person can allow it with --read-origin).\n",
+                crate::page_strings::address(&went),
+                if back {
+                    "it was taken back"
+                } else {
+                    "it could not be taken back: open a page of the task"
+                }
+            ),
+        );
     }
 }
 
