@@ -535,6 +535,16 @@ async fn keys_sent_elsewhere_by_any_handler(backend: Backend) {
     }
 }
 
+/// What the two-deep page's fields hold: the outer frame's card, the
+/// inner frame's name.
+async fn deep_fields(s: &Session) -> serde_json::Value {
+    s.pack
+        .driver()
+        .eval("[document.getElementById('outer').contentDocument.getElementById('card').value, document.getElementById('outer').contentDocument.getElementById('inner').contentDocument.getElementById('name').value]")
+        .await
+        .expect("the fields")
+}
+
 /// Two frames deep (same origin): the top slides its own button over the
 /// outer frame as the pointer arrives, and the inner frame's field sends
 /// its keys to a field of the outer frame. Neither a click nor the typing
@@ -600,12 +610,7 @@ outer.addEventListener('pointerover', () => {
     let typed = s
         .ok("type", json!({ "element": name, "text": "Alice Smith" }))
         .await;
-    let held = s
-        .pack
-        .driver()
-        .eval("[document.getElementById('outer').contentDocument.getElementById('card').value, document.getElementById('outer').contentDocument.getElementById('inner').contentDocument.getElementById('name').value]")
-        .await
-        .expect("the fields");
+    let held = deep_fields(&s).await;
     // (The key whose keydown moved the focus to another document is lost
     // on the way, as in Chrome by hand.)
     let carried = held[0].as_str().unwrap_or_default();
@@ -629,12 +634,7 @@ outer.addEventListener('pointerover', () => {
     let secret = s
         .ok("type", json!({ "element": name, "text": "{{secret:PW}}" }))
         .await;
-    let held = s
-        .pack
-        .driver()
-        .eval("[document.getElementById('outer').contentDocument.getElementById('card').value, document.getElementById('outer').contentDocument.getElementById('inner').contentDocument.getElementById('name').value]")
-        .await
-        .expect("the fields");
+    let held = deep_fields(&s).await;
     assert_eq!(held, json!(["", "hu"]), "{}", secret.text);
     assert!(
         secret.text.contains("Typing stopped") && !secret.text.contains("hunter"),
