@@ -398,10 +398,11 @@ pub(crate) async fn property_handlers(driver: &dyn Driver, path: &[u32]) -> Opti
             for (let i = 0; i < all.length; i++) {{ \
               if (typeof all[i].onclick === 'function') onclick.push(i); \
               if (record && record.has(all[i])) listened.push(i); }} \
-            {tree} \
-            return {{ onclick, listened, tree: listed.length }}; }})()",
+            {tree} {unseen} \
+            return {{ onclick, listened, tree: listed.length, unseen: unseen.length }}; }})()",
             key = driver_core::listeners_key(),
             tree = listed_for_handover(),
+            unseen = unseen_for_handover(false),
         )
     });
     if !driver.capabilities().supports(Capability::IsolatedWorld) {
@@ -415,8 +416,10 @@ pub(crate) async fn property_handlers(driver: &dyn Driver, path: &[u32]) -> Opti
     let handlers: Handlers = found
         .ok()
         .and_then(|found| serde_json::from_value(found).ok())?;
-    if handlers.tree > 0 && driver.capabilities().supports(Capability::BrowserTree) {
-        hand_over(driver, path).await;
+    if (handlers.tree > 0 || handlers.unseen > 0)
+        && driver.capabilities().supports(Capability::BrowserTree)
+    {
+        hand_over(driver, path, &handlers).await;
     }
     Some(handlers)
 }
@@ -433,18 +436,73 @@ fn listed_for_handover() -> String {
     )
 }
 
+/// The most custom elements of a document asked about at once for a
+/// closed root no script made.
+const UNSEEN_ROOTS_ASKED: usize = 64;
+
+/// A statement for the page's world, after [`listed_for_handover`]'s, that
+/// makes `unseen`: the custom elements never asked about whose root, if
+/// any, no script sees and no hook saw made (a closed root the parser
+/// made from `<template shadowrootmode="closed">`), for DevTools to find
+/// the root of, once each. `mark`: they are noted as asked (the handover
+/// itself; the count before it leaves them for it).
+fn unseen_for_handover(mark: bool) -> String {
+    format!(
+        "const unseen = []; \
+         if (tree && tree.listed) {{ \
+           if (!tree.asked) tree.asked = new WeakSet(); \
+           const every = document.getElementsByTagName('*'); \
+           for (let i = 0; i < every.length && unseen.length < {most}; i++) {{ \
+             const element = every[i]; \
+             if (element.localName.includes('-') && element.shadowRoot === null \
+                 && !tree.listed.has(element) && !tree.asked.has(element)) {{ \
+               if ({mark}) tree.asked.add(element); \
+               unseen.push(element); }} }} }}",
+        most = UNSEEN_ROOTS_ASKED,
+    )
+}
+
 /// Hands the elements the early hooks list in the frame at `path` over to
 /// the walker's world (see [`property_handlers`]). Where it cannot be
 /// done, the walker reads what it reads without it.
-async fn hand_over(driver: &dyn Driver, path: &[u32]) {
-    let handover = driver_core::Handover {
-        frame: path.to_vec(),
-        elements: format!("(() => {{ {} return listed; }})()", listed_for_handover()),
-        receive: RECEIVE.to_owned(),
-        accessible: true,
-    };
-    let _ = driver.hand_over(&handover).await;
+async fn hand_over(driver: &dyn Driver, path: &[u32], handlers: &Handlers) {
+    if handlers.tree > 0 {
+        let handover = driver_core::Handover {
+            frame: path.to_vec(),
+            elements: format!("(() => {{ {} return listed; }})()", listed_for_handover()),
+            receive: RECEIVE.to_owned(),
+            accessible: true,
+        };
+        let _ = driver.hand_over(&handover).await;
+    }
+    // The custom elements no hook saw given a root: their closed roots, if
+    // DevTools finds any, kept for good; nothing else of them (what the
+    // walker reads of a light-DOM element stays its own).
+    if handlers.unseen > 0 {
+        let handover = driver_core::Handover {
+            frame: path.to_vec(),
+            elements: format!(
+                "(() => {{ {} {} return unseen; }})()",
+                listed_for_handover(),
+                unseen_for_handover(true)
+            ),
+            receive: RECEIVE_ROOTS.to_owned(),
+            accessible: false,
+        };
+        let _ = driver.hand_over(&handover).await;
+    }
 }
+
+/// What receives the roots of custom elements no hook saw given one: each
+/// found kept by host, as [`RECEIVE`] keeps them.
+const RECEIVE_ROOTS: &str = "function (facts, ...nodes) { \
+    let kept = window.__tabwrightHanded; \
+    if (!kept) { kept = { roots: new WeakMap(), facts: new WeakMap() }; \
+      Object.defineProperty(window, '__tabwrightHanded', { value: kept, configurable: true }); } \
+    let found = 0; \
+    facts.forEach((_, i) => { const host = nodes[2 * i], root = nodes[2 * i + 1]; \
+      if (root) { kept.roots.set(host, root); found++; } }); \
+    return found; }";
 
 /// What receives a handover in the walker's world: the closed roots kept
 /// by host for good, the accessibility facts of this handover alone, under
@@ -465,6 +523,7 @@ mod tests {
         // driver-core's visibility.js reads the closed roots and facts
         // under the key the receiving function writes.
         assert!(super::RECEIVE.contains("window.__tabwrightHanded"));
+        assert!(super::RECEIVE_ROOTS.contains("window.__tabwrightHanded"));
         assert!(driver_core::VISIBILITY_JS.contains("window).__tabwrightHanded"));
     }
 }

@@ -53,6 +53,10 @@ pub(crate) struct Handlers {
     pub(crate) listened: Vec<u32>,
     #[serde(default, skip_serializing)]
     pub(crate) tree: u32,
+    /// How many custom elements no hook saw given a root wait to be asked
+    /// for one (see `frames::unseen_for_handover`).
+    #[serde(default, skip_serializing)]
+    pub(crate) unseen: u32,
 }
 
 /// What a search asks (`FindRequest.find`).

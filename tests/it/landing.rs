@@ -689,7 +689,39 @@ async fn a_label_passes_the_click_on(backend: Backend) {
     );
 }
 
+/// A control in a closed shadow root the parser made
+/// (`<template shadowrootmode="closed">`): no script made it, no hook saw
+/// it; DevTools finds it, and it is read, numbered and pressed. The page
+/// hears the click at its host.
+const DECLARED_ROOT: &str = r#"<!doctype html><html><head><title>Checkout</title></head><body>
+<h1>Checkout</h1>
+<x-pay><template shadowrootmode="closed"><p>Total 30 EUR</p><button>Pay now</button></template></x-pay>
+<p id="log">Not paid.</p>
+<script>
+document.addEventListener('click', (e) => {
+  if (e.target.localName === 'x-pay') document.getElementById('log').textContent = 'PAID';
+});
+</script>
+</body></html>"#;
+
+/// A declarative closed root's controls are numbered and acted on.
+async fn a_declared_closed_root_is_numbered(backend: Backend) {
+    let mut s = Session::start(backend, false).await;
+    s.site.page("/declared", DECLARED_ROOT).await;
+    let page = s.ok("open", json!({ "url": s.url("/declared") })).await;
+    assert!(page.text.contains("Total 30 EUR"), "{}", page.text);
+    let pay = Session::number(&page, "button \"Pay now\"");
+    let paid = s.ok("click", json!({ "element": pay })).await;
+    assert_eq!(page_log(&s).await, json!("PAID"), "{}", paid.text);
+    assert!(
+        paid.text.starts_with(&format!("Clicked [{pay}]")),
+        "{}",
+        paid.text
+    );
+}
+
 both_backends!(
+    a_declared_closed_root_is_numbered,
     a_label_passes_the_click_on,
     keys_sent_elsewhere_by_any_handler,
     two_frames_deep,
