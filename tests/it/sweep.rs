@@ -24,6 +24,7 @@ const PAGES: &[&str] = &[
     "/fx/todo.html",
     "/fx/pointer.html",
     "/fx/traps.html",
+    "/fx/shadow.html",
 ];
 
 /// The most elements of one page swept.
