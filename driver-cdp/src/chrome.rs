@@ -17,7 +17,7 @@ use serde_json::json;
 use driver_core::backend::launch::{self, ChromeProcess, Profile};
 use driver_core::{DriverError, Options, Result};
 
-use crate::client::Client;
+use crate::client::{decode, Client};
 use crate::events;
 use crate::registry::{SharedRegistry, TargetInfo};
 
@@ -31,8 +31,8 @@ pub(crate) struct Chrome {
     process: Mutex<Option<ChromeProcess>>,
     /// How many sessions live in it (a share of its memory is each's).
     sessions: std::sync::atomic::AtomicUsize,
-    /// Tracing is the whole browser's: one trace at a time.
-    tracing: tokio::sync::Mutex<()>,
+    /// Tracing is the whole browser's: one trace at a time (`memory`).
+    pub(crate) tracing: tokio::sync::Mutex<()>,
     _profile: Option<Profile>,
 }
 
@@ -199,13 +199,6 @@ impl Chrome {
         self.sessions.load(std::sync::atomic::Ordering::Relaxed)
     }
 
-    /// A tab's frames and the processes rendering them, from a trace
-    /// started from its DevTools session `flat` (one at a time).
-    pub async fn trace_frames(&self, flat: &str) -> Result<Vec<crate::memory::TracedFrame>> {
-        let _one = self.tracing.lock().await;
-        crate::memory::trace_frames(&self.client, flat).await
-    }
-
     /// The process ids of the browser we started (its process group), for
     /// tests and measurements; none for a connected one.
     pub fn pid(&self) -> Option<u32> {
@@ -289,10 +282,4 @@ async fn remote_ws_url(endpoint: &str) -> Result<String> {
         reason: format!("{version_url} is not a DevTools endpoint: {error}"),
     })?;
     Ok(version.web_socket_debugger_url)
-}
-
-/// Decodes a command's JSON answer into the few fields we read.
-pub(crate) fn decode<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> Result<T> {
-    serde_json::from_value(value)
-        .map_err(|error| DriverError::Protocol(format!("unexpected answer from Chrome: {error}")))
 }

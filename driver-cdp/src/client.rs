@@ -115,3 +115,11 @@ impl Client {
         self.socket.until_gone().await
     }
 }
+
+/// Decodes a command's JSON answer into the few fields we read.
+pub(crate) fn decode<T: serde::de::DeserializeOwned>(
+    value: serde_json::Value,
+) -> Result<T, DriverError> {
+    serde_json::from_value(value)
+        .map_err(|error| DriverError::Protocol(format!("unexpected answer from Chrome: {error}")))
+}

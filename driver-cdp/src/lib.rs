@@ -51,6 +51,7 @@ mod memory;
 mod network;
 mod page;
 mod registry;
+mod renderers;
 mod session;
 mod shared;
 

@@ -18,7 +18,7 @@
 //! from the network instead of the back-forward cache).
 
 use driver_core::backend::devtools::names;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::time::Duration;
 
 use chromiumoxide::cdp::browser_protocol::page::CrashParams;
@@ -28,36 +28,26 @@ use serde_json::json;
 use driver_core::backend::procfs;
 use driver_core::{renew_threshold_kib, Memory, Result, TabId};
 
+use crate::chrome::Chrome;
 use crate::client::Client;
 use crate::page::Page;
+use crate::renderers::Mapped;
 use crate::session::CdpSession;
+
+impl Chrome {
+    /// A tab's frames and the processes rendering them, from a trace
+    /// started from its DevTools session `flat` (one at a time).
+    pub async fn trace_frames(&self, flat: &str) -> Result<Vec<TracedFrame>> {
+        let _one = self.tracing.lock().await;
+        trace_frames(&self.client, flat).await
+    }
+}
 
 /// How long a trace that tells a tab's renderers may take.
 const TRACE_LIMIT: Duration = Duration::from_secs(3);
 
 /// How long a renderer crashed on purpose may take to go.
 const CRASH_LIMIT: Duration = Duration::from_secs(3);
-
-/// What the session knows of its tabs' renderers.
-#[derive(Default)]
-pub(crate) struct Renderers {
-    /// Per tab: the site it showed when traced, and its renderers.
-    mapped: HashMap<TabId, Mapped>,
-    /// Tabs moved to a fresh renderer so far.
-    pub renewed: u32,
-}
-
-/// A tab's renderers, as a trace told them.
-#[derive(Clone, Default)]
-struct Mapped {
-    /// The site the tab showed then.
-    site: String,
-    /// The renderers of all its frames.
-    all: Vec<u32>,
-    /// The renderers of its main frame: its document, and those it keeps
-    /// in the back-forward cache.
-    main: Vec<u32>,
-}
 
 /// A browser process as `/proc` shows it.
 struct Process {

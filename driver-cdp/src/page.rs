@@ -18,8 +18,7 @@ use driver_core::{
     DriverError, FullPage, KeyPress, Navigation, Result, ScreenshotFormat, ScreenshotOptions,
 };
 
-use crate::chrome::decode;
-use crate::client::{Client, Event};
+use crate::client::{decode, Client, Event};
 use crate::registry::{SharedRegistry, World};
 
 use driver_core::backend::devtools::frames;

@@ -47,7 +47,7 @@ pub struct CdpSession {
     /// The session's memory budget (`Options::memory_budget_mb`), in KiB.
     pub(crate) budget_kib: Option<u64>,
     /// What it knows of its tabs' renderers.
-    pub(crate) renderers: crate::memory::Renderers,
+    pub(crate) renderers: crate::renderers::Renderers,
 }
 
 impl CdpSession {
@@ -114,7 +114,7 @@ impl CdpSession {
                 .then(screencast::SharedCast::default),
             fronted: 0,
             budget_kib: options.memory_budget_mb.map(|mb| mb.saturating_mul(1024)),
-            renderers: crate::memory::Renderers::default(),
+            renderers: crate::renderers::Renderers::default(),
         };
         if let Some(cast) = &session.cast {
             tokio::spawn(screencast::follow_looks(
