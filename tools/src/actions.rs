@@ -20,7 +20,7 @@ use crate::page_strings::{address, shown};
 use crate::short;
 use crate::state::{digest, Picture};
 use crate::tab::Tab;
-use crate::table::{takes, Hints, Mode, Returns, Takes, Tool};
+use crate::tool::{takes, Hints, Mode, Returns, Takes, Tool};
 use crate::validate::{check_address, check_text_length, delta, direction_word, target, Aim};
 
 /// `screenshot` as the core group offers it: without `element`, which is

@@ -11,7 +11,7 @@ use crate::error::ToolError;
 use crate::options::Group;
 use crate::output::{Outcome, ToolOutput};
 use crate::state::State;
-use crate::table::{takes, Hints, Returns, Tool};
+use crate::tool::{takes, Hints, Returns, Tool};
 
 /// The emulation group. The handlers are below; `table` says what each field
 /// means.

@@ -29,7 +29,62 @@ use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
 use tokio::sync::{mpsc, oneshot};
 
-use crate::run::{Ended, Limit, MAX_CALLS, MEMORY};
+/// How long a script may run unless its call says otherwise.
+pub(crate) const DEFAULT_SECONDS: u32 = 30;
+/// The longest a script may be given.
+pub(crate) const MAX_SECONDS: u32 = 300;
+/// The most tool calls one script may make.
+pub(crate) const MAX_CALLS: u32 = 200;
+/// The most memory the script's engine may hold.
+pub(crate) const MEMORY: usize = 64 * 1024 * 1024;
+/// The most characters of what a script returns that are shown.
+pub(crate) const RETURNED_SHOWN: usize = 4_000;
+
+/// How a script ended.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) enum Ended {
+    /// It returned this (JSON; `null` for nothing).
+    Returned(Value),
+    /// It threw: the message, the script's line where known, and the
+    /// tool whose failure it was, if it was one's.
+    Threw {
+        message: String,
+        line: Option<u32>,
+        tool: Option<String>,
+    },
+    /// It returned a value that has no JSON form to show, and why.
+    Unshowable(String),
+    /// A limit stopped it.
+    Limit(Limit),
+    /// The script could not be started (a syntax error is `Threw`).
+    Broken(String),
+}
+
+/// A limit a script hit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) enum Limit {
+    Time(u32),
+    Memory,
+    Calls,
+}
+
+impl Limit {
+    /// The sentence a model reads.
+    pub(crate) fn sentence(self) -> String {
+        match self {
+            Limit::Time(seconds) => format!(
+                "The script was stopped: it ran longer than its {seconds} s (give timeout, at most {MAX_SECONDS}, or split the work)."
+            ),
+            Limit::Memory => format!(
+                "The script was stopped: it held more than {} MiB of memory.",
+                MEMORY / (1024 * 1024)
+            ),
+            Limit::Calls => format!(
+                "The script was stopped: it made more than {MAX_CALLS} tool calls; split the work into several scripts."
+            ),
+        }
+    }
+}
 
 /// The environment variable that starts this program as a script engine.
 const ASKED: &str = "TABWRIGHT_SCRIPT_ENGINE";

@@ -13,7 +13,7 @@ use crate::error::ToolError;
 use crate::options::Group;
 use crate::output::{quote_list, size, Outcome, ToolOutput};
 use crate::tab::Tab;
-use crate::table::{takes, Hints, Returns, Tool};
+use crate::tool::{takes, Hints, Returns, Tool};
 
 /// The files group: files into a page, the page into a file. Their handlers are
 /// below; `table` says what each field means.

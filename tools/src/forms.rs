@@ -15,7 +15,7 @@ use crate::options::Group;
 use crate::output::{Image, Outcome, ToolOutput};
 use crate::short;
 use crate::tab::Tab;
-use crate::table::{takes, Hints, Tool};
+use crate::tool::{takes, Hints, Tool};
 
 /// The forms group: many fields at once, drags, one element's picture. The
 /// handlers are below; `table` says what each field means.

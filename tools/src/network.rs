@@ -15,7 +15,7 @@ use crate::options::Group;
 use crate::output::{size, Outcome, ToolOutput};
 use crate::page_strings::{address, holds, inline, is, lines};
 use crate::state::State;
-use crate::table::{takes, Tool};
+use crate::tool::{takes, Tool};
 
 /// The network group: the requests the page made. The handlers are below;
 /// `table` says what each field means.

@@ -19,7 +19,8 @@ use crate::output::{Outcome, ToolOutput};
 use crate::secrets::Secrets;
 use crate::short::{self, ShortCall};
 use crate::state::State;
-use crate::table::{offered, Handler, Tool, ToolDef};
+use crate::table::offered;
+use crate::tool::{Handler, Tool, ToolDef};
 
 /// What a traced call notes before it runs.
 struct Traced {
@@ -170,7 +171,7 @@ impl Pack {
     /// Stops a call under way: it is polled on while its driver call ends
     /// and the page is stopped (the driver's recovery, never cut short);
     /// then it is dropped wherever it is.
-    pub(crate) async fn stop<F: Future>(&self, call: std::pin::Pin<&mut F>) {
+    pub(crate) async fn stop<F: Future + ?Sized>(&self, call: std::pin::Pin<&mut F>) {
         let mut call = call;
         let stopped = self.browser.driver.cancel();
         tokio::pin!(stopped);
@@ -581,4 +582,39 @@ async fn futures_catch<F: std::future::Future>(
             .or_else(|| panic.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "a panic".to_owned())
     })
+}
+
+/// The pack as `run`'s host: what a script's calls reach of it.
+impl crate::tool::Host for Pack {
+    fn browser(&self) -> &Browser {
+        &self.browser
+    }
+
+    fn offered(&self) -> &[&'static Tool] {
+        &self.tools
+    }
+
+    fn find(&self, name: &str) -> Result<&'static Tool, ToolError> {
+        Pack::find(self, name)
+    }
+
+    fn handed_over(&self, name: &str) -> Option<ToolOutput> {
+        Pack::handed_over(self, name)
+    }
+
+    fn answer_in<'a>(
+        &'a self,
+        state: &'a mut State,
+        name: &'a str,
+        arguments: Value,
+    ) -> crate::tool::Answering<'a> {
+        Pack::answer_in(self, state, name, arguments)
+    }
+
+    fn stop<'a>(
+        &'a self,
+        mut call: crate::tool::Answering<'a>,
+    ) -> std::pin::Pin<Box<dyn Future<Output = ()> + Send + 'a>> {
+        Box::pin(async move { Pack::stop(self, call.as_mut()).await })
+    }
 }

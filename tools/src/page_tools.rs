@@ -25,7 +25,7 @@ use crate::error::ToolError;
 use crate::options::Group;
 use crate::output::Outcome;
 use crate::tab::Tab;
-use crate::table::{takes, Tool};
+use crate::tool::{takes, Tool};
 
 /// The page-tools group. The handler is below; `table` says what each
 /// field means.

@@ -22,7 +22,7 @@ use crate::error::ToolError;
 use crate::options::Group;
 use crate::output::Outcome;
 use crate::state::State;
-use crate::table::{takes, Hints, Returns, Tool};
+use crate::tool::{takes, Hints, Returns, Tool};
 use crate::watch::PersonInput;
 
 /// The person group: handing the browser to a person. The handlers are below;

@@ -16,12 +16,11 @@
 
 use std::time::{Duration, Instant};
 
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::engine::{start, Ask};
+use crate::engine::{start, Ask, Ended, Limit, DEFAULT_SECONDS, MAX_SECONDS, RETURNED_SHOWN};
 use crate::options::Group;
-use crate::table::{takes, Tool};
+use crate::tool::{takes, Tool};
 
 /// The code group: a script of tool calls. The handlers are below; `table`
 /// says what each field means.
@@ -38,63 +37,6 @@ pub(crate) static TOOLS: &[Tool] = &[
         )
     },
 ];
-
-/// How long a script may run unless its call says otherwise.
-pub(crate) const DEFAULT_SECONDS: u32 = 30;
-/// The longest a script may be given.
-pub(crate) const MAX_SECONDS: u32 = 300;
-/// The most tool calls one script may make.
-pub(crate) const MAX_CALLS: u32 = 200;
-/// The most memory the script's engine may hold.
-pub(crate) const MEMORY: usize = 64 * 1024 * 1024;
-/// The most characters of what a script returns that are shown.
-pub(crate) const RETURNED_SHOWN: usize = 4_000;
-
-/// How a script ended.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub(crate) enum Ended {
-    /// It returned this (JSON; `null` for nothing).
-    Returned(Value),
-    /// It threw: the message, the script's line where known, and the
-    /// tool whose failure it was, if it was one's.
-    Threw {
-        message: String,
-        line: Option<u32>,
-        tool: Option<String>,
-    },
-    /// It returned a value that has no JSON form to show, and why.
-    Unshowable(String),
-    /// A limit stopped it.
-    Limit(Limit),
-    /// The script could not be started (a syntax error is `Threw`).
-    Broken(String),
-}
-
-/// A limit a script hit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub(crate) enum Limit {
-    Time(u32),
-    Memory,
-    Calls,
-}
-
-impl Limit {
-    /// The sentence a model reads.
-    pub(crate) fn sentence(self) -> String {
-        match self {
-            Limit::Time(seconds) => format!(
-                "The script was stopped: it ran longer than its {seconds} s (give timeout, at most {MAX_SECONDS}, or split the work)."
-            ),
-            Limit::Memory => format!(
-                "The script was stopped: it held more than {} MiB of memory.",
-                MEMORY / (1024 * 1024)
-            ),
-            Limit::Calls => format!(
-                "The script was stopped: it made more than {MAX_CALLS} tool calls; split the work into several scripts."
-            ),
-        }
-    }
-}
 
 /// Seconds as a deadline from now.
 pub(crate) fn deadline(seconds: u32) -> Instant {
@@ -113,7 +55,7 @@ struct Logged {
     reached: bool,
 }
 
-impl crate::pack::Pack {
+impl dyn crate::tool::Host + '_ {
     /// Runs the model's script: its tool calls are answered here, one at a
     /// time, with the state held, until it ends, hits a limit or the call
     /// is dropped (cancelled). Answers with what it returned, a line per
@@ -145,7 +87,7 @@ impl crate::pack::Pack {
         // (A pack offers each name once: a group's widened tool takes its
         // core tool's place.)
         let tools: Vec<&'static str> = self
-            .tools
+            .offered()
             .iter()
             .filter(|tool| tool.in_scripts)
             .map(|tool| tool.name)
@@ -156,7 +98,7 @@ impl crate::pack::Pack {
         let shown_tab = state.shown_tab.clone();
         let url = state.url.clone();
         let mut running = start(
-            &self.browser.options.script_engine,
+            &self.browser().options.script_engine,
             args.script,
             tools,
             deadline,
@@ -208,7 +150,7 @@ impl crate::pack::Pack {
                 if log.len() == 1 { "" } else { "s" }
             );
             text.push_str("\n\n");
-            match self.browser.tab(state).after(did).await {
+            match self.browser().tab(state).after(did).await {
                 Ok(page) => {
                     text.push_str(&page.text);
                     images = page.images;
@@ -262,8 +204,7 @@ impl crate::pack::Pack {
         if let Some(refusal) = self.handed_over(name) {
             return refused(refusal.text);
         }
-        let call = self.answer_in(state, name, arguments);
-        tokio::pin!(call);
+        let mut call = self.answer_in(state, name, arguments);
         let output = tokio::select! {
             output = &mut call => Some(output),
             () = tokio::time::sleep_until(deadline.into()) => None,
@@ -272,7 +213,7 @@ impl crate::pack::Pack {
             self.stop(call).await;
             return refused("the script's time ran out during this call".to_owned());
         };
-        self.browser.scrub(&mut output.text);
+        self.browser().scrub(&mut output.text);
         let first = output.text.lines().next().unwrap_or_default();
         let line = format!(
             "{name} {shown_arguments} -> {}{}",
@@ -304,7 +245,7 @@ impl crate::pack::Pack {
         let mut lines = Vec::new();
         let read = tokio::time::timeout_at(
             deadline.into(),
-            self.browser.tab(state).settled_snapshot(
+            self.browser().tab(state).settled_snapshot(
                 &mut lines,
                 options,
                 crate::settle::Begin::Now,
@@ -337,7 +278,7 @@ impl crate::pack::Pack {
                 // after the scrub.
                 crate::trace::scrub_value(&mut value, &|text: &mut String| {
                     *text = seen_lines(text);
-                    self.browser.scrub(text);
+                    self.browser().scrub(text);
                 });
                 value
             })

@@ -8,7 +8,7 @@ use crate::error::ToolError;
 use crate::options::Group;
 use crate::output::{Outcome, ToolOutput};
 use crate::tab::Tab;
-use crate::table::{takes, Returns, Tool};
+use crate::tool::{takes, Returns, Tool};
 
 /// The script group: JavaScript in the page. The handlers are below; `table`
 /// says what each field means.

@@ -5,7 +5,7 @@
 
 use serde_json::{json, Value};
 
-use crate::table::Tool;
+use crate::tool::{Form, Read, Tool};
 
 /// A tool call read from a short form.
 #[derive(Debug, Clone, PartialEq)]
@@ -18,20 +18,6 @@ pub struct ShortCall {
     /// file (`screenshot shot.png`).
     pub file: Option<String>,
 }
-
-/// How a tool is written short: the word a line starts with, how to write
-/// the rest (for help), and the reader of the rest (its words, and the rest
-/// as typed, for text that keeps its spaces); `None` when the words do not
-/// fit.
-#[derive(Clone, Copy)]
-pub(crate) struct Form {
-    pub(crate) word: &'static str,
-    pub(crate) usage: &'static str,
-    pub(crate) read: fn(&[&str], &str) -> Option<Read>,
-}
-
-/// What a form read: the arguments, and a file to save a picture to.
-type Read = (Value, Option<String>);
 
 fn number(word: &str) -> Option<u32> {
     word.parse().ok()

@@ -18,7 +18,7 @@ use crate::options::Group;
 use crate::output::{Outcome, ToolOutput};
 use crate::page_strings::address;
 use crate::state::State;
-use crate::table::{takes, Hints, Returns, Tool};
+use crate::tool::{takes, Hints, Returns, Tool};
 
 /// The state group: cookies and local storage, saved and loaded. Their handlers
 /// are below; `table` says what each field means.

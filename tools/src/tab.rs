@@ -16,3 +16,14 @@ pub(crate) struct Tab<'a> {
     pub(crate) browser: &'a Browser,
     pub(crate) state: &'a mut State,
 }
+
+impl Browser {
+    /// The tab-level context of a call: this browser and the session's
+    /// state, for a tool that acts on the page shown (or answers with it).
+    pub(crate) fn tab<'a>(&'a self, state: &'a mut State) -> Tab<'a> {
+        Tab {
+            browser: self,
+            state,
+        }
+    }
+}

@@ -32,7 +32,7 @@ use url::Url;
 
 use crate::error::ToolError;
 use crate::state::State;
-use crate::table::Tool;
+use crate::tool::Tool;
 
 /// Every string of a call's arguments (what it would send).
 fn sent_strings(arguments: &Value, into: &mut Vec<String>) {

@@ -9,7 +9,7 @@ use crate::browser::done_if_interrupted;
 use crate::output::{typed_line, Outcome};
 use crate::short;
 use crate::tab::Tab;
-use crate::table::{takes, Hints, Mode, Tool};
+use crate::tool::{takes, Hints, Mode, Tool};
 use crate::validate::{check_text_length, delta, direction_word};
 
 /// Vision mode's core tools: the pointing ones, at a point of the picture.
