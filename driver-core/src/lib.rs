@@ -7,13 +7,18 @@
 //! Protocol, `driver-webdriver` over W3C WebDriver) are held to the same
 //! behaviour by one conformance suite.
 //!
-//! # Why one small trait
+//! # Why one trait, and who implements it
 //!
 //! The tool layer above must not care which protocol moves the browser: a user
 //! picks CDP for speed and live view, WebDriver to run on a Selenium grid. So the
-//! trait says only what both can honour, states its contract (lazy start,
-//! serialised calls, idempotent close) once here, and lets a backend declare
-//! what it cannot do through [`Driver::capabilities`] rather than fake it.
+//! trait (some forty calls: what a session of a browser is asked) says only
+//! what both can honour, states its contract (lazy start, serialised calls,
+//! idempotent close) once here, and lets a backend declare what it cannot do
+//! through [`Driver::capabilities`] rather than fake it. A backend does not
+//! implement `Driver` itself: it implements `backend::BrowserSession` (its
+//! protocol's half) and is driven by the generic `backend::SessionDriver`,
+//! which checks the arguments, labels the errors and bounds every call; the
+//! guard's `GuardedDriver` is the one hand-written `Driver` besides.
 //!
 //! This crate depends on no browser crate: a program that only consumes the
 //! trait (or a test that fakes it) builds without chromiumoxide or fantoccini.
