@@ -15,7 +15,7 @@ use parking_lot::Mutex;
 use serde::Deserialize;
 use tokio::sync::watch;
 
-use driver_core::backend::devtools::{Targets, TargetsLock};
+use driver_core::backend::devtools::{waits, Targets, TargetsLock};
 use driver_core::backend::network::merged;
 use driver_core::{ConsoleEntry, Dialog, Download, FrameCallback, Request, TabId, Viewport};
 
@@ -227,40 +227,23 @@ impl SharedRegistry {
 
     /// How many dialogs have opened in tab `id`.
     pub fn dialogs_opened(&self, id: &TabId) -> u64 {
-        self.read(|registry| {
-            registry
-                .session_of_tab(id)
-                .map_or(0, |session| registry.targets.dialogs_opened(session))
-        })
+        waits::dialogs_opened(self, &id.0)
     }
 
     /// Waits (at most `patience`) until the dialog that was the `opened`th
-    /// is closed: none is open, or a later one is.
+    /// is closed: none is open, or a later one is (the shared wait).
     pub async fn dialog_closed(&self, id: &TabId, opened: u64, patience: Duration) {
-        let closed = self.wait_until(|registry| {
-            registry
-                .session_of_tab(id)
-                .is_none_or(|session| registry.targets.dialog_closed(session, opened))
-                .then_some(())
-        });
-        let _ = tokio::time::timeout(patience, closed).await;
+        waits::dialog_closed(self, &id.0, opened, patience).await;
     }
 
     /// Takes the file chooser caught in tab `id`, waiting at most
-    /// `patience` for one.
+    /// `patience` for one (the shared wait).
     pub async fn take_chooser(
         &self,
         id: &TabId,
         patience: Duration,
     ) -> Option<driver_core::FileChooser> {
-        let caught = self.wait_until(|registry| {
-            registry
-                .session_of_tab(id)
-                .and_then(|session| registry.targets.chooser(session))
-        });
-        let caught = tokio::time::timeout(patience, caught).await.ok()?;
-        self.clear_chooser(id);
-        Some(caught)
+        waits::take_chooser(self, &id.0, patience).await
     }
 
     /// Forgets the file chooser caught in tab `id`, if any.
@@ -392,6 +375,14 @@ impl TargetsLock for SharedRegistry {
         let out = f(&mut self.state.lock().targets);
         self.changed.send_modify(|version| *version += 1);
         out
+    }
+
+    fn read_targets<T>(&self, f: impl FnOnce(&Targets) -> T) -> T {
+        f(&self.state.lock().targets)
+    }
+
+    fn changes(&self) -> watch::Receiver<u64> {
+        self.changed.subscribe()
     }
 }
 

@@ -37,7 +37,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use driver_core::backend::devtools::{
-    self, frames, CallError, DevToolsSocket, Event, Targets, TargetsLock, World,
+    self, frames, waits, CallError, DevToolsSocket, Event, Targets, TargetsLock, World,
 };
 use driver_core::backend::screencast::{self, SharedCast};
 use driver_core::{Dialog, Download, DownloadOutcome, DriverError, Options, Result};
@@ -56,9 +56,19 @@ struct State {
     downloads: Vec<Download>,
 }
 
-/// The relay's state, shared with its socket's listener.
-#[derive(Clone, Default)]
-struct Shared(Arc<parking_lot::Mutex<State>>);
+/// The relay's state, shared with its socket's listener, and the signal
+/// of every change to its record of targets (for the shared waits).
+#[derive(Clone)]
+struct Shared(
+    Arc<parking_lot::Mutex<State>>,
+    tokio::sync::watch::Sender<u64>,
+);
+
+impl Default for Shared {
+    fn default() -> Self {
+        Self(Arc::default(), tokio::sync::watch::Sender::new(0))
+    }
+}
 
 impl Shared {
     fn lock(&self) -> parking_lot::MutexGuard<'_, State> {
@@ -68,7 +78,17 @@ impl Shared {
 
 impl TargetsLock for Shared {
     fn with_targets<T>(&self, f: impl FnOnce(&mut Targets) -> T) -> T {
-        f(&mut self.lock().targets)
+        let out = f(&mut self.lock().targets);
+        self.1.send_modify(|version| *version += 1);
+        out
+    }
+
+    fn read_targets<T>(&self, f: impl FnOnce(&Targets) -> T) -> T {
+        f(&self.lock().targets)
+    }
+
+    fn changes(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.1.subscribe()
     }
 }
 
@@ -323,26 +343,15 @@ impl Relay {
     }
 
     /// Takes the file chooser caught in the tab `target`, waiting at most
-    /// `patience` for one.
+    /// `patience` for one (the shared wait).
     pub(crate) async fn take_chooser(
         &self,
         target: &str,
         patience: Duration,
     ) -> Result<Option<driver_core::FileChooser>> {
-        let session = self.tab(target).await?;
-        let until = tokio::time::Instant::now() + patience;
-        loop {
-            if let Some(chooser) = self
-                .state
-                .with_targets(|targets| targets.take_chooser(&session))
-            {
-                return Ok(Some(chooser));
-            }
-            if tokio::time::Instant::now() >= until {
-                return Ok(None);
-            }
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
+        // (Attached first, so that the record knows the tab's session.)
+        self.tab(target).await?;
+        Ok(waits::take_chooser(&self.state, target, patience).await)
     }
 
     /// The dialog open in the tab `target`, as the browser told it (with
@@ -357,32 +366,13 @@ impl Relay {
     /// How many dialogs have opened in the tab `target`, as the socket
     /// heard them.
     pub(crate) fn dialogs_opened(&self, target: &str) -> u64 {
-        self.state.with_targets(|targets| {
-            targets
-                .tab_session(target)
-                .map_or(0, |session| targets.dialogs_opened(session))
-        })
+        waits::dialogs_opened(&self.state, target)
     }
 
     /// Waits (at most `patience`) until the socket has heard the `opened`th
-    /// dialog of the tab `target` close: none is open, or a later one is.
-    /// A dialog answered over WebDriver closes before the socket hears it
-    /// close, and a script sent meanwhile would be told it is still open.
+    /// dialog of the tab `target` close (the shared wait).
     pub(crate) async fn dialog_closed(&self, target: &str, opened: u64, patience: Duration) {
-        let mut changes = self.stops.subscribe();
-        let closed = async {
-            loop {
-                let done = self.state.with_targets(|targets| {
-                    targets
-                        .tab_session(target)
-                        .is_none_or(|session| targets.dialog_closed(session, opened))
-                });
-                if done || changes.changed().await.is_err() {
-                    return;
-                }
-            }
-        };
-        let _ = tokio::time::timeout(patience, closed).await;
+        waits::dialog_closed(&self.state, target, opened, patience).await;
     }
 
     /// Stops whatever script runs in the tab `target` and whatever it is

@@ -22,6 +22,14 @@ pub trait TargetsLock: Send + Sync {
     /// Runs `f` on the record (briefly: it is the lock the socket's
     /// listener takes for every event).
     fn with_targets<T>(&self, f: impl FnOnce(&mut Targets) -> T) -> T;
+
+    /// Runs `f` on the record to read it: no change to tell anyone of.
+    fn read_targets<T>(&self, f: impl FnOnce(&Targets) -> T) -> T {
+        self.with_targets(|targets| f(targets))
+    }
+
+    /// Told of every change to the record (see [`waits`](super::waits)).
+    fn changes(&self) -> tokio::sync::watch::Receiver<u64>;
 }
 
 /// A frame found by its path: the session its document lives in, and its

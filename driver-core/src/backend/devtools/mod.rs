@@ -15,6 +15,7 @@ pub mod frames;
 pub mod names;
 mod socket;
 mod targets;
+pub mod waits;
 
 pub use frames::{FoundFrame, TargetsLock};
 pub use socket::{CallError, DevToolsSocket, Event, Listener};
