@@ -16,7 +16,7 @@ use crate::MarksError;
 
 /// The walker's files, in the order they are joined (each may use what the
 /// ones before it define): see `js/main.js`.
-const FILES: [&str; 13] = [
+const FILES: [&str; 14] = [
     include_str!("js/registry.js"),
     include_str!("js/semantics.js"),
     include_str!("js/widgets.js"),
@@ -29,6 +29,7 @@ const FILES: [&str; 13] = [
     include_str!("js/find.js"),
     include_str!("js/read.js"),
     include_str!("js/act.js"),
+    include_str!("js/record.js"),
     include_str!("js/main.js"),
 ];
 
