@@ -77,6 +77,7 @@ mod phases;
 mod provenance;
 mod run;
 mod schema;
+mod screenshot;
 mod script;
 mod secrets;
 mod settle;
