@@ -88,9 +88,10 @@ pub fn random_u64() -> u64 {
 /// The page script that judges what a person sees of an element and its
 /// text, from what the browser paints: one judge, which the snapshot's
 /// numbering (`marks`) and the selector calls share, joined before the
-/// script that uses it. Five files in this order (see `visibility.js`).
+/// script that uses it. Six files in this order (see `visibility.js`).
 pub const VISIBILITY_JS: &str = concat!(
     include_str!("js/visibility.js"),
+    include_str!("js/shown.js"),
     include_str!("js/colours.js"),
     include_str!("js/shapes.js"),
     include_str!("js/letters.js"),

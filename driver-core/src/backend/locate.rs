@@ -11,6 +11,7 @@
 pub const LOCATE: &str = concat!(
     "async function (operation, selector, extra) {\n",
     include_str!("../js/visibility.js"),
+    include_str!("../js/shown.js"),
     include_str!("../js/colours.js"),
     include_str!("../js/shapes.js"),
     include_str!("../js/letters.js"),
