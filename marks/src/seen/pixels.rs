@@ -1,0 +1,274 @@
+//! The pictures the judge reads: decoded, scaled to the page's pixels,
+//! and which text run owns which changed pixel; whether a run's own
+//! changes are legible.
+
+use super::*;
+
+/// A picture, decoded: its pixels as the PNG holds them (grey, grey and
+/// alpha, RGB or RGBA, eight bits a sample).
+pub(crate) struct Picture {
+    pub(crate) width: usize,
+    pub(crate) height: usize,
+    pub(crate) channels: usize,
+    pub(crate) samples: Vec<u8>,
+}
+
+impl Picture {
+    pub(crate) fn decode(png: &[u8]) -> Result<Self, Unjudged> {
+        let bad = |error: png::DecodingError| Unjudged(format!("a picture is no PNG: {error}"));
+        let mut decoder = png::Decoder::new(std::io::Cursor::new(png));
+        decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+        let mut reader = decoder.read_info().map_err(bad)?;
+        let mut samples = vec![0; reader.output_buffer_size().unwrap_or_default()];
+        let info = reader.next_frame(&mut samples).map_err(bad)?;
+        samples.truncate(info.buffer_size());
+        Ok(Self {
+            width: info.width as usize,
+            height: info.height as usize,
+            channels: info.color_type.samples(),
+            samples,
+        })
+    }
+
+    /// How much the pixel at `at` differs between two pictures (of one
+    /// kind), on its most changed colour channel.
+    pub(crate) fn change(&self, other: &Picture, at: usize) -> i32 {
+        let colours = self.channels.clamp(1, 3);
+        let start = at * self.channels;
+        let (a, b) = (
+            &self.samples[start..start + colours],
+            &other.samples[start..start + colours],
+        );
+        a.iter()
+            .zip(b)
+            .map(|(a, b)| (i32::from(*a) - i32::from(*b)).abs())
+            .max()
+            .unwrap_or_default()
+    }
+}
+
+/// From CSS pixels to a picture's.
+#[derive(Clone, Copy)]
+pub(crate) struct Scale {
+    pub(crate) x: f64,
+    pub(crate) y: f64,
+}
+
+impl Scale {
+    pub(crate) fn of(picture: &Picture, viewport: (f64, f64)) -> Self {
+        let ratio = |pixels: usize, css: f64| if css > 0.0 { pixels as f64 / css } else { 1.0 };
+        Self {
+            x: ratio(picture.width, viewport.0),
+            y: ratio(picture.height, viewport.1),
+        }
+    }
+}
+
+/// Which run of a group each pixel belongs to: where two runs' boxes meet,
+/// to neither. Kept for the part of the picture the group's boxes span.
+pub(crate) struct Owners {
+    /// The span's left and top edges, its width and height, in the
+    /// picture's pixels.
+    pub(crate) left: usize,
+    pub(crate) top: usize,
+    pub(crate) width: usize,
+    pub(crate) height: usize,
+    /// The picture's width.
+    pub(crate) stride: usize,
+    /// The side of the marker's square at the top left (a marked probe's,
+    /// `driver_core::MARKER_SIZE`), in the picture's pixels: no run's.
+    pub(crate) marker: usize,
+    /// From CSS pixels to the picture's.
+    pub(crate) scale: Scale,
+    /// Per pixel of the span: 0 none, `run + 1`, or [`Owners::SHARED`].
+    pub(crate) owner: Vec<u32>,
+    /// Each run's pixels, as rows of spans in the picture: (y, x from, x to).
+    pub(crate) spans: std::collections::HashMap<usize, Vec<(usize, usize, usize)>>,
+}
+
+impl Owners {
+    const SHARED: u32 = u32::MAX;
+
+    pub(crate) fn of<'a>(
+        runs: impl Iterator<Item = (usize, &'a WireRun)>,
+        picture: &Picture,
+        scale: Scale,
+    ) -> Self {
+        let clamp = |value: f64, most: usize| value.max(0.0).min(most as f64) as usize;
+        let mut spans = std::collections::HashMap::new();
+        let (mut left, mut top, mut right, mut bottom) = (usize::MAX, usize::MAX, 0, 0);
+        for (run, wire) in runs {
+            let mut own = Vec::new();
+            for [x, y, w, h] in boxes(wire) {
+                let (from, to) = (
+                    clamp((x * scale.x).floor(), picture.width),
+                    clamp(((x + w) * scale.x).ceil(), picture.width),
+                );
+                let (first, last) = (
+                    clamp((y * scale.y).floor(), picture.height),
+                    clamp(((y + h) * scale.y).ceil(), picture.height),
+                );
+                if from >= to || first >= last {
+                    continue;
+                }
+                (left, right) = (left.min(from), right.max(to));
+                (top, bottom) = (top.min(first), bottom.max(last));
+                own.extend((first..last).map(|row| (row, from, to)));
+            }
+            spans.insert(run, own);
+        }
+        let (width, height) = (right.saturating_sub(left), bottom.saturating_sub(top));
+        let mut owners = Self {
+            left: left.min(right),
+            top: top.min(bottom),
+            width,
+            height,
+            stride: picture.width,
+            marker: (f64::from(driver_core::MARKER_SIZE) * scale.x.max(scale.y)).ceil() as usize,
+            scale,
+            owner: vec![0; width * height],
+            spans,
+        };
+        for (run, own) in &owners.spans {
+            let mine = *run as u32 + 1;
+            for &(row, from, to) in own {
+                let base = (row - owners.top) * width;
+                for column in from..to {
+                    let cell = &mut owners.owner[base + column - owners.left];
+                    *cell = match *cell {
+                        0 => mine,
+                        same if same == mine => mine,
+                        _ => Self::SHARED,
+                    };
+                }
+            }
+        }
+        owners
+    }
+
+    /// Whether the pixel at (`row`, `column`) of the picture is `mine`
+    /// alone.
+    pub(crate) fn owns(&self, mine: u32, row: usize, column: usize) -> bool {
+        !(row < self.marker && column < self.marker)
+            && row >= self.top
+            && column >= self.left
+            && row < self.top + self.height
+            && column < self.left + self.width
+            && self.owner[(row - self.top) * self.width + column - self.left] == mine
+    }
+
+    /// What changed of `run`'s own pixels between the picture as drawn
+    /// and the one without it; with `again` (the page pictured once more
+    /// as drawn), only where the two as drawn agree.
+    pub(crate) fn changes(
+        &self,
+        run: usize,
+        drawn: &Picture,
+        without: &Picture,
+        again: Option<&Picture>,
+    ) -> Changes {
+        let mine = run as u32 + 1;
+        let stride = self.stride;
+        let still = |row: usize, column: usize| {
+            again.is_none_or(|again| drawn.change(again, row * stride + column) < CHANGED)
+        };
+        let own = |row: usize, column: usize| self.owns(mine, row, column) && still(row, column);
+        let mut changes = Changes::default();
+        let (mut left, mut right, mut top, mut bottom) = (usize::MAX, 0, usize::MAX, 0);
+        let spans = self.spans.get(&run).map(Vec::as_slice).unwrap_or_default();
+        // The strongest change first: edges are steps of a share of it.
+        for &(row, from, to) in spans {
+            for column in from..to {
+                if !self.owns(mine, row, column) {
+                    continue;
+                }
+                changes.owned += 1;
+                if !still(row, column) {
+                    changes.moved += 1;
+                    continue;
+                }
+                {
+                    let change = drawn.change(without, row * stride + column);
+                    changes.peak = changes.peak.max(change);
+                    if change >= CHANGED {
+                        changes.pixels += 1;
+                        (left, right) = (left.min(column), right.max(column + 1));
+                        (top, bottom) = (top.min(row), bottom.max(row + 1));
+                    }
+                }
+            }
+        }
+        if changes.pixels == 0 {
+            return changes;
+        }
+        changes.width = (right - left) as f64 / self.scale.x;
+        changes.height = (bottom - top) as f64 / self.scale.y;
+        let step = (f64::from(changes.peak) * EDGE_SHARE).max(f64::from(CHANGED)) as i32;
+        for &(row, from, to) in spans {
+            for column in from..to {
+                if !own(row, column) {
+                    continue;
+                }
+                let here = drawn.change(without, row * stride + column);
+                for (next_row, next_column) in [(row, column + 1), (row + 1, column)] {
+                    if own(next_row, next_column) {
+                        let there = drawn.change(without, next_row * stride + next_column);
+                        if (here - there).abs() >= step {
+                            changes.edges += 1;
+                        }
+                    }
+                }
+            }
+        }
+        changes
+    }
+}
+
+/// What taking a run out of the paint changed of its own pixels.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct Changes {
+    /// The run's own pixels.
+    pub(crate) owned: u32,
+    /// Of those, the pixels that changed between the two pictures as
+    /// drawn (a page that moves): they say nothing of the run.
+    pub(crate) moved: u32,
+    /// Pixels changed by at least [`CHANGED`].
+    pub(crate) pixels: u32,
+    /// The largest change.
+    pub(crate) peak: i32,
+    /// Sharp steps between neighbouring pixels (see [`EDGE_SHARE`]).
+    pub(crate) edges: u32,
+    /// How wide and high the pixels changed by [`CHANGED`] spread, in
+    /// CSS pixels.
+    pub(crate) width: f64,
+    pub(crate) height: f64,
+}
+
+/// Whether a run whose pixels changed so can be read: drawn large enough
+/// to read (its boxes, and what changed of them), and its letters' pixels
+/// changed with sharp edges.
+pub(crate) fn legible(run: &WireRun, changes: &Changes) -> bool {
+    let letters = f64::from(run.c.max(1));
+    let rects = boxes(run);
+    let tallest = rects
+        .iter()
+        .map(|[_, _, w, h]| w.min(*h))
+        .fold(0.0, f64::max);
+    let length: f64 = rects.iter().map(|[_, _, w, h]| w.max(*h)).sum();
+    if tallest < LOWEST_LINE || length / letters < NARROWEST_LETTER {
+        return false;
+    }
+    // A mark or two (a period after a link, a button's "-"): whatever of
+    // it is drawn is what there is to see.
+    if run.c <= 2 {
+        return changes.pixels >= 2;
+    }
+    // What changed must span a few letters' room at least, not a smear
+    // of them squeezed into a sliver.
+    let room = letters.min(3.0) * NARROWEST_LETTER;
+    if changes.width.max(changes.height) < room || changes.width.min(changes.height) < LOWEST_LINE {
+        return false;
+    }
+    let edges = EDGES.min(EDGES_PER_LETTER * run.c);
+    changes.pixels >= 4 && changes.edges >= edges
+}
