@@ -158,7 +158,10 @@ pub(super) async fn tabs(ctx: &Ctx) -> CheckResult {
 }
 
 /// Waits (up to 5 s) until `count` tabs are listed.
-pub(super) async fn until_tabs(driver: &dyn Driver, count: usize) -> Result<Vec<driver_core::Tab>, String> {
+pub(super) async fn until_tabs(
+    driver: &dyn Driver,
+    count: usize,
+) -> Result<Vec<driver_core::Tab>, String> {
     let deadline = Instant::now() + Duration::from_secs(5);
     loop {
         let tabs = step("tabs", driver.tabs().await)?;
