@@ -110,6 +110,7 @@ impl WdSession {
 
     /// Starts chromedriver (or uses `options.endpoint`) and opens a session
     /// whose Chrome has our flags.
+    // (Over 100 lines: a session's start in its order (chromedriver, capabilities, the session, the relay), each step's failure said where it happens.)
     pub(crate) async fn start(options: &Options) -> Result<Self> {
         if options.downloads.is_some() {
             // Allowed without their events, downloads could not be capped

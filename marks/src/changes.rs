@@ -183,6 +183,7 @@ fn number_of(line: &str) -> Option<u32> {
 /// removed and an added line of the same element are one element changed
 /// (or moved, if its line is the same), and a text line removed in one
 /// place and added in another has moved.
+// (Over 100 lines: the change list's one pass over two readings, line by line.)
 fn diff(old: &[String], new: &[String]) -> (Vec<Change>, usize) {
     let ops = capture_diff_slices(Algorithm::Myers, old, new);
     let mut unchanged = 0;

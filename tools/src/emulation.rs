@@ -70,6 +70,7 @@ const DEVICES: &[Device] = &[
 ];
 
 impl Browser {
+    // (Over 100 lines: one arm per thing emulated (device, locale, time zone, place, agent), each its checks and its commands.)
     pub(crate) async fn emulate(&self, state: &mut State, args: arguments::EmulateArgs) -> Outcome {
         let mut said = Vec::new();
         let device = match args.device.as_deref().map(str::trim) {

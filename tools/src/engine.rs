@@ -541,6 +541,7 @@ struct Why {
 }
 
 /// Runs the script to its end, in the engine's process.
+// (Over 100 lines: the engine's side of one script: its limits set, the script run, each call and the answer written.)
 fn execute(start: &Start, ask: Arc<Asker>, deadline: Instant) -> Ended {
     use rquickjs::{Context, Function, Runtime};
 

@@ -63,6 +63,7 @@ const MAX_FIELDS: usize = 50;
 const DRAG_STEPS: u32 = 10;
 
 impl Tab<'_> {
+    // (Over 100 lines: one arm per kind of field, each what it fills and what it reads back.)
     pub(crate) async fn fill(&mut self, args: arguments::FillArgs) -> Outcome {
         if args.fields.is_empty() {
             return Err(ToolError::bad(

@@ -159,6 +159,7 @@ impl Browser {
         )))
     }
 
+    // (Over 100 lines: the person's inputs in one loop, an arm each, until done, given up or timed out.)
     pub(crate) async fn handoff(&self, state: &mut State, args: HandoffArgs) -> Outcome {
         let Some(watch) = self.options.watch.clone() else {
             return Err(ToolError::bad(

@@ -60,6 +60,7 @@ impl dyn crate::tool::Host + '_ {
     /// time, with the state held, until it ends, hits a limit or the call
     /// is dropped (cancelled). Answers with what it returned, a line per
     /// call, then the page.
+    // (Over 100 lines: the script's loop: each call answered as the model's, each limit said.)
     pub(crate) async fn run_script(
         &self,
         state: &mut crate::state::State,

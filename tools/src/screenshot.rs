@@ -41,6 +41,7 @@ impl Tab<'_> {
             .await
     }
 
+    // (Over 100 lines: the viewport, the whole page in tiles and the same-picture check in one place.)
     async fn page_screenshot(&mut self, args: arguments::ScreenshotArgs) -> Outcome {
         let format = match args.format {
             Some(ImageFormat::Png) => ScreenshotFormat::Png,

@@ -117,54 +117,7 @@ impl crate::Pack {
             // Answering a dialog is no act of its own (the page asked);
             // what a prompt is given goes to the page, checked below.
             ("dialog", _) => document_url(driver, &[]).await,
-            _ if tool.acts_on_page() => {
-                let pointed = match arguments.get("element").and_then(Value::as_u64) {
-                    Some(number) => match driver.current_tab().await {
-                        Ok(tab) => self
-                            .browser
-                            .marks
-                            .pointed(&tab, u32::try_from(number).unwrap_or(u32::MAX)),
-                        Err(_) => None,
-                    },
-                    None => None,
-                };
-                let (frame, role) = pointed.unwrap_or_default();
-                let Some(url) = document_url(driver, &frame).await else {
-                    return Err(refused(
-                        tool.name,
-                        "the origin of the page it would act on cannot be read (a page of no origin, or one still loading), and this task acts only on its act origins; take a snapshot".to_owned(),
-                    ));
-                };
-                // Following a link reads, and so do keys that only move
-                // about; pressing anything else acts.
-                let keys = arguments.get("keys").and_then(Value::as_str);
-                let reads = task.may_read(&url)
-                    && ((tool.name == "click" && role == "link")
-                        || (tool.name == "press" && keys.is_some_and(reading_keys)));
-                if !task.may_act(&url) && !reads {
-                    let origin = url.origin().ascii_serialization();
-                    let acts: Vec<String> = task.act.iter().map(ToString::to_string).collect();
-                    return Err(refused(
-                        tool.name,
-                        format!(
-                            "{} is {} (it acts on {}); the person can allow it with --act-origin {}",
-                            crate::page_strings::address(&origin),
-                            if task.may_read(&url) {
-                                "an origin this task may read, not act on"
-                            } else {
-                                "outside this task's origins (a frame of another site's, say)"
-                            },
-                            if acts.is_empty() {
-                                "none".to_owned()
-                            } else {
-                                acts.join(", ")
-                            },
-                            crate::page_strings::address(&origin),
-                        ),
-                    ));
-                }
-                Some(url)
-            }
+            _ if tool.acts_on_page() => Some(self.acted_on(tool, arguments, task).await?),
             _ => None,
         };
         let Some(destination) = destination else {
@@ -190,6 +143,65 @@ impl crate::Pack {
             self.hold_flow(state, tool, text, &destination)?;
         }
         Ok(())
+    }
+
+    /// The origin a tool that acts on a page acts in, as a URL: the
+    /// element's document's (its frame's, for one in a frame), else the
+    /// top document's; refused where the task may not act there (a click
+    /// on a link and keys that only move about read, and pass).
+    async fn acted_on(
+        &self,
+        tool: &'static Tool,
+        arguments: &Value,
+        task: &guard::Task,
+    ) -> Result<Url, ToolError> {
+        let driver = &self.browser.driver;
+        let pointed = match arguments.get("element").and_then(Value::as_u64) {
+            Some(number) => match driver.current_tab().await {
+                Ok(tab) => self
+                    .browser
+                    .marks
+                    .pointed(&tab, u32::try_from(number).unwrap_or(u32::MAX)),
+                Err(_) => None,
+            },
+            None => None,
+        };
+        let (frame, role) = pointed.unwrap_or_default();
+        let Some(url) = document_url(driver, &frame).await else {
+            return Err(refused(
+                tool.name,
+                "the origin of the page it would act on cannot be read (a page of no origin, or one still loading), and this task acts only on its act origins; take a snapshot".to_owned(),
+            ));
+        };
+        // Following a link reads, and so do keys that only move
+        // about; pressing anything else acts.
+        let keys = arguments.get("keys").and_then(Value::as_str);
+        let reads = task.may_read(&url)
+            && ((tool.name == "click" && role == "link")
+                || (tool.name == "press" && keys.is_some_and(reading_keys)));
+        if !task.may_act(&url) && !reads {
+            let origin = url.origin().ascii_serialization();
+            let acts: Vec<String> = task.act.iter().map(ToString::to_string).collect();
+            return Err(refused(
+                tool.name,
+                format!(
+                    "{} is {} (it acts on {}); the person can allow it with --act-origin {}",
+                    crate::page_strings::address(&origin),
+                    if task.may_read(&url) {
+                        "an origin this task may read, not act on"
+                    } else {
+                        "outside this task's origins (a frame of another site's, say)"
+                    },
+                    if acts.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        acts.join(", ")
+                    },
+                    crate::page_strings::address(&origin),
+                ),
+            ));
+        }
+        Ok(url)
     }
 
     /// Refuses `sent` going to `destination` if it carries data read on

@@ -115,6 +115,7 @@ pub(crate) fn value_lines(element: &Element) -> Vec<String> {
     lines
 }
 
+// (Over 100 lines: one element's line, its parts in the order the format gives them.)
 pub(crate) fn element_line(element: &Element) -> String {
     let mut line = String::new();
     if element.new {

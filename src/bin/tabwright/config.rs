@@ -86,6 +86,7 @@ pub fn hoist_tool_flags(command: &clap::Command, argv: Vec<OsString>) -> Vec<OsS
     head
 }
 
+// (Over 100 lines: every source of settings in order of precedence (flags, environment, file), each checked as a flag.)
 fn with_settings_from(
     command: &clap::Command,
     argv: Vec<OsString>,

@@ -71,6 +71,7 @@ type Body = BoxBody<Bytes, Infallible>;
 
 /// Serves MCP over HTTP until `stop` resolves; `make_pack` gives each new
 /// session its pack (and so its browser session).
+// (Over 100 lines: the server's one loop: accept, the gate before every route, the routes.)
 pub async fn serve(
     options: HttpOptions,
     make_pack: impl Fn(Arc<tools::Watch>) -> Pack + Send + Sync + 'static,

@@ -175,6 +175,7 @@ impl BrowserArgs {
 
     /// The backend, options, guard policy and pack options these flags
     /// describe, with `extra` origins also allowed.
+    // (Over 100 lines: every flag read and checked in the order the docs give them; split, the checks would scatter.)
     pub(crate) fn settings(&self, extra: &[String]) -> Result<Settings, String> {
         let (width, height) = self
             .viewport
