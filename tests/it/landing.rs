@@ -170,6 +170,18 @@ async fn held(s: &Session) -> serde_json::Value {
         .expect("the page")
 }
 
+/// A session that can type the secret `PW` (`hunter22`) by name.
+async fn with_secret(backend: Backend) -> Session {
+    let pack = tools::PackOptions {
+        secrets: vec![tools::Secret {
+            name: "PW".to_owned(),
+            value: "hunter22".to_owned(),
+        }],
+        ..tools::PackOptions::default()
+    };
+    Session::start_packed(backend, pack, driver_core::Options::default()).await
+}
+
 /// A search field whose Enter the page sends to another button.
 const ENTER_THIEF: &str = r#"<!doctype html><html><head><title>Account</title></head><body>
 <label>Search <input id="search"></label>
@@ -195,14 +207,7 @@ document.getElementById('code').addEventListener('keydown', () => { n += 1; if (
 /// keys come, and a secret goes into the field it was typed into or
 /// nowhere: checked against what the page's fields hold and heard.
 async fn keys_land_where_they_say(backend: Backend) {
-    let pack = tools::PackOptions {
-        secrets: vec![tools::Secret {
-            name: "PW".to_owned(),
-            value: "hunter22".to_owned(),
-        }],
-        ..tools::PackOptions::default()
-    };
-    let mut s = Session::start_packed(backend, pack, driver_core::Options::default()).await;
+    let mut s = with_secret(backend).await;
     s.site.page("/thief", FOCUS_THIEF).await;
     let url = s.url("/thief");
     let page = s.ok("open", json!({ "url": url })).await;
@@ -550,14 +555,7 @@ async fn deep_fields(s: &Session) -> serde_json::Value {
 /// its keys to a field of the outer frame. Neither a click nor the typing
 /// is claimed where it did not land.
 async fn two_frames_deep(backend: Backend) {
-    let pack = tools::PackOptions {
-        secrets: vec![tools::Secret {
-            name: "PW".to_owned(),
-            value: "hunter22".to_owned(),
-        }],
-        ..tools::PackOptions::default()
-    };
-    let mut s = Session::start_packed(backend, pack, driver_core::Options::default()).await;
+    let mut s = with_secret(backend).await;
     s.site
         .page(
             "/deep-inner",
