@@ -20,8 +20,8 @@
 //!   unless `strict` keeps the page's requests within the task: it could
 //!   send it anywhere.
 //! - A page that goes to an origin outside the task's (a link, a script)
-//!   is taken back, and the answer says so; with `strict`, the guard
-//!   refuses such requests before they leave.
+//!   is taken back, a tab it opens there is closed, and the answer says
+//!   so; with `strict`, the guard refuses such requests before they leave.
 //!
 //! Every refusal says which origin, why, and the flag that allows it: the
 //! person widens the task, a page never can.
@@ -238,6 +238,7 @@ impl crate::Pack {
         if !task.is_set() {
             return;
         }
+        self.close_tabs_outside(task, text).await;
         let Some(url) = document_url(&self.browser.driver, &[]).await else {
             return;
         };
@@ -262,6 +263,35 @@ impl crate::Pack {
                 }
             ),
         );
+    }
+}
+
+impl crate::Pack {
+    /// Closes the tabs other than the current one whose page is outside
+    /// the task's origins (a popup a page opened there), saying so.
+    async fn close_tabs_outside(&self, task: &guard::Task, text: &mut String) {
+        let Ok(tabs) = self.browser.driver.tabs().await else {
+            return;
+        };
+        for tab in tabs.iter().filter(|tab| !tab.current) {
+            #[allow(clippy::disallowed_methods)] // compared, not shown
+            let Ok(url) = Url::parse(tab.url.untrusted()) else {
+                continue;
+            };
+            if !matches!(url.scheme(), "http" | "https") || task.may_read(&url) {
+                continue;
+            }
+            if self.browser.driver.close_tab(&tab.id).await.is_ok() {
+                let went = PageText::from(url.origin().ascii_serialization());
+                text.insert_str(
+                    0,
+                    &format!(
+                        "A tab the page opened went to {}, outside this task's origins; it was closed (the person can allow it with --read-origin).\n",
+                        crate::page_strings::address(&went)
+                    ),
+                );
+            }
+        }
     }
 }
 
