@@ -110,6 +110,16 @@ pub enum DriverError {
         reason: String,
     },
 
+    /// The guard refused it because it is outside the origins the task
+    /// names (`guard::Task`), not to protect this machine.
+    #[error("refused {url}: {origin} is outside this task's origins")]
+    OutsideTask {
+        /// What was asked for.
+        url: String,
+        /// Its origin.
+        origin: String,
+    },
+
     /// There is no history entry in that direction.
     #[error("there is no {direction} page in this tab's history")]
     NoHistory {
@@ -226,7 +236,7 @@ impl DriverError {
 
     /// The guard refused the address.
     pub fn is_refused(&self) -> bool {
-        matches!(self, Self::Refused { .. })
+        matches!(self, Self::Refused { .. } | Self::OutsideTask { .. })
     }
 
     /// A dialog blocks the page.

@@ -213,13 +213,16 @@ fn refused(url: String, reason: &Reason) -> DriverError {
             url,
             host: host.clone(),
         },
+        Reason::OutsideTask { target } => DriverError::OutsideTask {
+            url,
+            origin: target.clone(),
+        },
         Reason::Resolved { .. }
         | Reason::Address(_)
         | Reason::OwnAddress { .. }
         | Reason::LocalName { .. }
         | Reason::BlockedDomain { .. }
         | Reason::Scheme { .. }
-        | Reason::OutsideTask { .. }
         | Reason::Malformed { .. } => DriverError::Refused {
             url,
             reason: reason.to_string(),

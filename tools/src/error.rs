@@ -326,6 +326,11 @@ fn driver_sentence(error: &DriverError, fence: marks::Fence) -> String {
             "Refused to open {}: {reason}. Pages on this machine and its private network are off limits; open a public address instead.",
             address(url)
         ),
+        DriverError::OutsideTask { url, origin } => format!(
+            "Refused to open {}: {} is outside this task's origins. Open a page of the task's origins instead; if the user's task needs this one, ask the person (ask_origin, where offered; they can also allow it with --read-origin).",
+            address(url),
+            address(origin)
+        ),
         DriverError::UnknownHost { url, host } => format!(
             "Could not open {}: there is no site called {} (the name does not exist); check the spelling of the address.",
             address(url),
