@@ -395,14 +395,16 @@ pub(crate) async fn property_handlers(driver: &dyn Driver, path: &[u32]) -> Opti
             const all = document.getElementsByTagName('*'); \
             const kept = window[Symbol.for({key:?})]; \
             const record = kept && typeof kept.has === 'function' ? kept : null; \
+            {tree} {unseen} let unseenCount = 0; \
             for (let i = 0; i < all.length; i++) {{ \
               if (typeof all[i].onclick === 'function') onclick.push(i); \
-              if (record && record.has(all[i])) listened.push(i); }} \
-            {tree} {unseen} \
-            return {{ onclick, listened, tree: listed.length, unseen: unseen.length }}; }})()",
+              if (record && record.has(all[i])) listened.push(i); \
+              if (unseenCount < {most} && isUnseen(all[i])) unseenCount++; }} \
+            return {{ onclick, listened, tree: listed.length, unseen: unseenCount }}; }})()",
             key = driver_core::listeners_key(),
             tree = listed_for_handover(),
-            unseen = unseen_for_handover(false),
+            unseen = UNSEEN,
+            most = UNSEEN_ROOTS_ASKED,
         )
     });
     if !driver.capabilities().supports(Capability::IsolatedWorld) {
@@ -441,26 +443,14 @@ fn listed_for_handover() -> String {
 const UNSEEN_ROOTS_ASKED: usize = 64;
 
 /// A statement for the page's world, after [`listed_for_handover`]'s, that
-/// makes `unseen`: the custom elements never asked about whose root, if
-/// any, no script sees and no hook saw made (a closed root the parser
-/// made from `<template shadowrootmode="closed">`), for DevTools to find
-/// the root of, once each. `mark`: they are noted as asked (the handover
-/// itself; the count before it leaves them for it).
-fn unseen_for_handover(mark: bool) -> String {
-    format!(
-        "const unseen = []; \
-         if (tree && tree.listed) {{ \
-           if (!tree.asked) tree.asked = new WeakSet(); \
-           const every = document.getElementsByTagName('*'); \
-           for (let i = 0; i < every.length && unseen.length < {most}; i++) {{ \
-             const element = every[i]; \
-             if (element.localName.includes('-') && element.shadowRoot === null \
-                 && !tree.listed.has(element) && !tree.asked.has(element)) {{ \
-               if ({mark}) tree.asked.add(element); \
-               unseen.push(element); }} }} }}",
-        most = UNSEEN_ROOTS_ASKED,
-    )
-}
+/// makes `isUnseen`: whether an element is a custom element never asked
+/// about whose root, if any, no script sees and no hook saw made (a closed
+/// root the parser made from `<template shadowrootmode="closed">`), for
+/// DevTools to find the root of, once each.
+const UNSEEN: &str =
+    "const asked = tree && tree.listed ? (tree.asked || (tree.asked = new WeakSet())) : null; \
+    const isUnseen = (element) => asked !== null && element.localName.includes('-') \
+      && element.shadowRoot === null && !tree.listed.has(element) && !asked.has(element);";
 
 /// Hands the elements the early hooks list in the frame at `path` over to
 /// the walker's world (see [`property_handlers`]). Where it cannot be
@@ -481,10 +471,14 @@ async fn hand_over(driver: &dyn Driver, path: &[u32], handlers: &Handlers) {
     if handlers.unseen > 0 {
         let handover = driver_core::Handover {
             frame: path.to_vec(),
+            // Each noted as asked as it is handed over.
             elements: format!(
-                "(() => {{ {} {} return unseen; }})()",
+                "(() => {{ {} {UNSEEN} const unseen = []; \
+                 const every = document.getElementsByTagName('*'); \
+                 for (let i = 0; i < every.length && unseen.length < {UNSEEN_ROOTS_ASKED}; i++) \
+                   if (isUnseen(every[i])) {{ asked.add(every[i]); unseen.push(every[i]); }} \
+                 return unseen; }})()",
                 listed_for_handover(),
-                unseen_for_handover(true)
             ),
             receive: RECEIVE_ROOTS.to_owned(),
             accessible: false,

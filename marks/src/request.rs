@@ -54,7 +54,7 @@ pub(crate) struct Handlers {
     #[serde(default, skip_serializing)]
     pub(crate) tree: u32,
     /// How many custom elements no hook saw given a root wait to be asked
-    /// for one (see `frames::unseen_for_handover`).
+    /// for one (see `frames::UNSEEN`).
     #[serde(default, skip_serializing)]
     pub(crate) unseen: u32,
 }
