@@ -109,7 +109,7 @@ impl crate::Pack {
             ("open" | "tabs", Some(url)) => match Url::parse(url) {
                 Ok(parsed) if task.may_read(&parsed) => {
                     let carried = &parsed[url::Position::BeforePath..];
-                    return self.hold_flow(state, tool, carried, &parsed);
+                    return hold_flow(state, tool, task, carried, &parsed);
                 }
                 _ => return Ok(()),
             },
@@ -140,7 +140,7 @@ impl crate::Pack {
             }
         }
         for text in &sent {
-            self.hold_flow(state, tool, text, &destination)?;
+            hold_flow(state, tool, task, text, &destination)?;
         }
         Ok(())
     }
@@ -202,32 +202,6 @@ impl crate::Pack {
             ));
         }
         Ok(url)
-    }
-
-    /// Refuses `sent` going to `destination` if it carries data read on
-    /// an origin it may not go from to there.
-    fn hold_flow(
-        &self,
-        state: &State,
-        tool: &'static Tool,
-        sent: &str,
-        destination: &Url,
-    ) -> Result<(), ToolError> {
-        let task = &self.browser.driver.guard().task();
-        let Some((origin, word)) = state.provenance.astray(sent, destination, task) else {
-            return Ok(());
-        };
-        let to = destination.origin().ascii_serialization();
-        Err(refused(
-            tool.name,
-            format!(
-                "it would carry {} (read on {}) to {}, which is not where it was read nor an origin the task acts on; what a page shows goes only back to its own origin or to the task's act origins (the person can allow this one with --act-origin {})",
-                crate::page_strings::shown(&word),
-                crate::page_strings::address(&origin),
-                crate::page_strings::address(&to),
-                crate::page_strings::address(&to),
-            ),
-        ))
     }
 
     /// After a call: remembers what its answer showed by the page's origin,
@@ -293,6 +267,31 @@ impl crate::Pack {
             }
         }
     }
+}
+
+/// Refuses `sent` going to `destination` if it carries data read on
+/// an origin it may not go from to there.
+fn hold_flow(
+    state: &State,
+    tool: &'static Tool,
+    task: &guard::Task,
+    sent: &str,
+    destination: &Url,
+) -> Result<(), ToolError> {
+    let Some((origin, word)) = state.provenance.astray(sent, destination, task) else {
+        return Ok(());
+    };
+    let to = destination.origin().ascii_serialization();
+    Err(refused(
+        tool.name,
+        format!(
+            "it would carry {} (read on {}) to {}, which is not where it was read nor an origin the task acts on; what a page shows goes only back to its own origin or to the task's act origins (the person can allow this one with --act-origin {})",
+            crate::page_strings::shown(&word),
+            crate::page_strings::address(&origin),
+            crate::page_strings::address(&to),
+            crate::page_strings::address(&to),
+        ),
+    ))
 }
 
 /// The lines of an answer inside its fences: what the page wrote (not

@@ -290,6 +290,7 @@ impl BrowserArgs {
                     .to_owned(),
             );
         }
+        let task_origins = task.is_set();
         let policy = Policy {
             task,
             allowed_origins,
@@ -324,7 +325,7 @@ impl BrowserArgs {
                 state_dir: self.state_dir.clone(),
                 trace_dir: self.trace.clone(),
                 confirm_page_tools: self.confirm_page_tools,
-                task_origins: !(self.read_origin.is_empty() && self.act_origin.is_empty()),
+                task_origins,
                 secrets: self
                     .secret
                     .iter()
