@@ -132,7 +132,7 @@ impl crate::Pack {
                 return Err(refused(
                     tool.name,
                     format!(
-                        "the script carries {} (read on {}), and a script in the page can send it to any origin; start tabwright with --task-strict to keep the page's requests within the task's origins",
+                        "the script carries {} (read on {}), and a script in the page can send it to any origin; type it where the task needs it instead (type, on an act origin), or the person can keep the page's requests within the task's origins with --task-strict",
                         crate::page_strings::shown(&word),
                         crate::page_strings::address(&origin),
                     ),
@@ -185,7 +185,7 @@ impl crate::Pack {
             return Err(refused(
                 tool.name,
                 format!(
-                    "{} is {} (it acts on {}); the person can allow it with --act-origin {}",
+                    "{} is {} (it acts on {}); do it on a page of those, or ask the person (ask_origin, where offered; they can allow it with --act-origin {})",
                     crate::page_strings::address(&origin),
                     if task.may_read(&url) {
                         "an origin this task may read, not act on"
@@ -285,7 +285,7 @@ fn hold_flow(
     Err(refused(
         tool.name,
         format!(
-            "it would carry {} (read on {}) to {}, which is not where it was read nor an origin the task acts on; what a page shows goes only back to its own origin or to the task's act origins (the person can allow this one with --act-origin {})",
+            "it would carry {} (read on {}) to {}, which is not where it was read nor an origin the task acts on; what a page shows goes only back to its own origin or to the task's act origins, so leave it out, or ask the person (ask_origin, where offered; they can allow this one with --act-origin {})",
             crate::page_strings::shown(&word),
             crate::page_strings::address(&origin),
             crate::page_strings::address(&to),
