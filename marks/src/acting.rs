@@ -4,7 +4,7 @@
 //! a screenshot with the numbers drawn on it.
 
 use crate::request::{Act, ActAction, ActHow, FrameFields, Holds, MarkBox, Request};
-use driver_core::{Driver, ScreenshotFormat, ScreenshotOptions};
+use driver_core::{Driver, PageText, ScreenshotFormat, ScreenshotOptions};
 
 use driver_core::Capability;
 
@@ -25,11 +25,11 @@ pub struct Landed {
     /// Its number, where it (or what holds it) is something to act on.
     pub number: Option<u32>,
     /// Its role (empty where it has no number).
-    pub role: String,
+    pub role: PageText,
     /// Its name, or its first words where it has no number.
-    pub name: String,
+    pub name: PageText,
     /// Its tag, lower case.
-    pub tag: String,
+    pub tag: PageText,
 }
 
 /// The events of a pointer action, and of typing, whose targets are checked.
@@ -47,7 +47,7 @@ pub struct Elsewhere {
     /// What it reached.
     pub reached: Landed,
     /// The name the model was shown for the element it acted on.
-    pub meant: String,
+    pub meant: PageText,
 }
 
 /// What an action on a numbered element did, beyond doing it.
@@ -65,7 +65,7 @@ pub struct Acted {
 pub struct Typed {
     /// What the field held before (a password's as `••••`), so the caller
     /// can tell what it should hold now.
-    pub before: Option<String>,
+    pub before: Option<PageText>,
     /// Where the keys went instead, if not into the field.
     pub elsewhere: Option<Elsewhere>,
     /// When any of the text went elsewhere (the page moved the focus as
@@ -133,11 +133,11 @@ pub struct Located {
     /// A checkbox's or radio's state, if it has one.
     pub checked: Option<bool>,
     /// A field's value (a password's as `••••`), if it has one.
-    pub value: Option<String>,
+    pub value: Option<PageText>,
     /// (for `"file"`) the file field it stands for, if it has one.
     pub file: Option<FileField>,
     /// What covers its centre, if something does.
-    pub covered: Option<String>,
+    pub covered: Option<PageText>,
 }
 
 /// The file field an element stands for (itself, the one its label is
@@ -147,7 +147,7 @@ pub struct FileField {
     /// It takes several files.
     pub multiple: bool,
     /// The names of the files it holds now.
-    pub files: Vec<String>,
+    pub files: Vec<PageText>,
     /// A selector that finds it by its position in the document alone
     /// (`None` inside a shadow tree).
     pub path: Option<String>,
@@ -422,14 +422,9 @@ impl Marks {
                 number: Some(at),
                 role,
                 name,
-                tag: String::new(),
+                tag: PageText::default(),
             },
-            _ => Landed {
-                number: None,
-                role: String::new(),
-                name: String::new(),
-                tag: String::new(),
-            },
+            _ => Landed::default(),
         };
         Some(Elsewhere {
             event: "click".to_owned(),
@@ -635,7 +630,7 @@ fn refused(
     number: u32,
     action: Action,
     refusal: Refusal,
-    seen_as: &Option<(String, String)>,
+    seen_as: &Option<(String, PageText)>,
     wanted: Vec<String>,
 ) -> MarksError {
     let unsuitable = |why| MarksError::Unsuitable {

@@ -39,7 +39,7 @@ use crate::text::{cut, one_line, Fence};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Reading {
     document: String,
-    title: String,
+    title: driver_core::PageText,
     scroll_y: i64,
     viewport: (i64, i64),
     full_page: bool,
@@ -111,7 +111,7 @@ impl Snapshot {
             let _ = writeln!(
                 text,
                 "The title is now: {}",
-                cut(&one_line(&self.title), TITLE_SHOWN)
+                cut(&one_line(self.title.untrusted()), TITLE_SHOWN)
             );
         }
         let nothing = changes.is_empty() && before.title == self.title;

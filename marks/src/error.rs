@@ -1,6 +1,6 @@
 //! [`MarksError`]: what can go wrong when reading or acting on numbers.
 
-use driver_core::DriverError;
+use driver_core::{DriverError, PageText};
 
 /// Why an element cannot take an action ([`MarksError::Unsuitable`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,17 +65,17 @@ pub enum MarksError {
         /// The number asked for.
         number: u32,
         /// Its name in the snapshot.
-        was: String,
+        was: PageText,
         /// Its name now.
-        now: String,
+        now: PageText,
     },
     /// Something else is on top of the element.
-    #[error("element {number} is covered by {by}")]
+    #[error("element {number} is covered by {by:?}")]
     Covered {
         /// The number asked for.
         number: u32,
         /// What covers it, e.g. `div#cookie-banner`.
-        by: String,
+        by: PageText,
     },
     /// The element cannot take that action (not a select, disabled…).
     #[error("element {number} cannot be {action}: {why}")]
@@ -95,7 +95,7 @@ pub enum MarksError {
         /// What was asked.
         wanted: Vec<String>,
         /// What there is.
-        options: Vec<String>,
+        options: Vec<PageText>,
     },
     /// The element kept moving (an animation, a list still filling) past
     /// the time a pointer action waits for it to hold still.

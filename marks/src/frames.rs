@@ -83,7 +83,7 @@ fn frame_origin(frame: &FrameAnswer) -> String {
     if frame.origin != "null" && !frame.origin.is_empty() {
         return frame.origin.clone();
     }
-    crate::text::cut(&frame.url, 60).into_owned()
+    crate::text::cut(frame.url.untrusted(), 60).into_owned()
 }
 
 /// Reads one frame's document (the top one for an empty path).

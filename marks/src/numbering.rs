@@ -19,6 +19,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use driver_core::PageText;
+
 /// Where a number points: a frame (by path), that frame's document, and the
 /// element's local id there; and, once a snapshot described it, its role
 /// and name as the model read them.
@@ -27,13 +29,13 @@ pub(crate) struct Pointee {
     pub(crate) path: Vec<u32>,
     pub(crate) doc: String,
     pub(crate) local: u32,
-    pub(crate) seen_as: Option<(String, String)>,
+    pub(crate) seen_as: Option<(String, PageText)>,
 }
 
 impl Pointee {
     /// The name the model was shown for it (empty where no snapshot
     /// described it).
-    pub(crate) fn meant(&self) -> String {
+    pub(crate) fn meant(&self) -> PageText {
         self.seen_as
             .as_ref()
             .map(|(_, name)| name.clone())

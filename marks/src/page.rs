@@ -6,7 +6,7 @@
 
 use std::sync::LazyLock;
 
-use driver_core::{Capability, Driver, DOCUMENT_STATUS, VISIBILITY_JS};
+use driver_core::{Capability, Driver, PageText, DOCUMENT_STATUS, VISIBILITY_JS};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::Value;
@@ -228,9 +228,9 @@ pub(crate) enum Code {
 pub(crate) struct Refusal {
     pub(crate) error: Code,
     /// (changed) its name now.
-    pub(crate) now: Option<String>,
+    pub(crate) now: Option<PageText>,
     /// (no option) the options there are.
-    pub(crate) options: Option<Vec<String>>,
+    pub(crate) options: Option<Vec<PageText>>,
 }
 
 /// A box as the walker writes it.
@@ -275,8 +275,8 @@ pub(crate) struct WireSize {
 #[serde(deny_unknown_fields)]
 pub(crate) struct FrameAnswer {
     pub(crate) doc: String,
-    pub(crate) title: String,
-    pub(crate) url: String,
+    pub(crate) title: PageText,
+    pub(crate) url: PageText,
     pub(crate) origin: String,
     pub(crate) status: u16,
     pub(crate) viewport: WireSize,
@@ -423,28 +423,28 @@ pub(crate) enum MixedWord {
 pub(crate) struct WireElement {
     pub(crate) id: u32,
     pub(crate) role: String,
-    pub(crate) name: String,
+    pub(crate) name: PageText,
     /// Sent as `[x, y, w, h]` (serde reads a struct from an array too).
     #[serde(rename = "box")]
     pub(crate) rect: WireBox,
     /// Sent only when true.
     #[serde(default)]
     pub(crate) offscreen: bool,
-    pub(crate) value: Option<String>,
+    pub(crate) value: Option<PageText>,
     pub(crate) checked: Option<WireChecked>,
     pub(crate) selected: Option<bool>,
     pub(crate) expanded: Option<bool>,
     pub(crate) disabled: Option<bool>,
     pub(crate) required: Option<bool>,
     pub(crate) focused: Option<bool>,
-    pub(crate) covered: Option<String>,
-    pub(crate) href: Option<String>,
+    pub(crate) covered: Option<PageText>,
+    pub(crate) href: Option<PageText>,
     pub(crate) options: Option<Vec<WireOption>>,
     #[serde(rename = "type")]
     pub(crate) input_type: Option<String>,
     pub(crate) level: Option<u32>,
-    pub(crate) shows: Option<String>,
-    pub(crate) title: Option<String>,
+    pub(crate) shows: Option<PageText>,
+    pub(crate) title: Option<PageText>,
     pub(crate) clues: Option<WireClues>,
     pub(crate) row: Option<String>,
     pub(crate) scroll: Option<WireScroll>,
@@ -552,8 +552,8 @@ impl WireElement {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct WireOption {
-    pub(crate) label: String,
-    pub(crate) value: String,
+    pub(crate) label: PageText,
+    pub(crate) value: PageText,
     pub(crate) selected: bool,
 }
 
@@ -568,16 +568,16 @@ pub(crate) struct ActAnswer {
     /// The point aimed at in its own frame's viewport.
     pub(crate) lx: f64,
     pub(crate) ly: f64,
-    pub(crate) covered: Option<String>,
+    pub(crate) covered: Option<PageText>,
     pub(crate) tag: String,
     #[serde(rename = "type")]
     pub(crate) input_type: Option<String>,
     pub(crate) checked: Option<bool>,
-    pub(crate) value: Option<String>,
+    pub(crate) value: Option<PageText>,
     pub(crate) focused: Option<bool>,
     pub(crate) selected_all: Option<bool>,
     pub(crate) file: Option<WireFileField>,
-    pub(crate) selected: Option<Vec<String>>,
+    pub(crate) selected: Option<Vec<PageText>>,
 }
 
 /// The file field an element stands for.
@@ -585,7 +585,7 @@ pub(crate) struct ActAnswer {
 #[serde(deny_unknown_fields)]
 pub(crate) struct WireFileField {
     pub(crate) multiple: bool,
-    pub(crate) files: Vec<String>,
+    pub(crate) files: Vec<PageText>,
     pub(crate) path: Option<String>,
 }
 
@@ -604,8 +604,8 @@ pub(crate) enum AtAnswer {
     Element {
         id: u32,
         doc: String,
-        role: String,
-        name: String,
+        role: PageText,
+        name: PageText,
         #[allow(dead_code)] // the caller snapshots it if it wants more
         #[serde(rename = "box")]
         rect: WireBox,
@@ -613,11 +613,11 @@ pub(crate) enum AtAnswer {
     /// Something no person would act on.
     Nothing {
         #[allow(dead_code)]
-        role: String,
+        role: PageText,
         #[allow(dead_code)]
-        tag: String,
+        tag: PageText,
         #[allow(dead_code)]
-        name: String,
+        name: PageText,
     },
 }
 
@@ -634,9 +634,9 @@ pub(crate) struct FrameBoxAnswer {
 #[serde(deny_unknown_fields)]
 pub(crate) struct WireSeen {
     pub(crate) id: Option<u32>,
-    pub(crate) role: String,
-    pub(crate) name: String,
-    pub(crate) tag: String,
+    pub(crate) role: PageText,
+    pub(crate) name: PageText,
+    pub(crate) tag: PageText,
 }
 
 /// After the pointer arrived (`act.js`'s `hovered`).
@@ -715,7 +715,7 @@ pub(crate) struct ArmKeysAnswer {
     #[serde(default)]
     pub(crate) role: String,
     #[serde(default)]
-    pub(crate) name: String,
+    pub(crate) name: PageText,
 }
 
 /// Whether a secret was typed in a document (`held`).

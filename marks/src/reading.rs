@@ -16,6 +16,7 @@ use crate::snapshot::{
 };
 use crate::text::{cut, escape, one_line, page_text, plain_start, visible_start};
 use crate::{ContentRoot, RenderOptions, Snapshot};
+use driver_core::PageText;
 
 /// The most headings an outline lists.
 const OUTLINE_LIMIT: usize = 60;
@@ -188,7 +189,7 @@ impl Block {
                 Part::Text(piece) => text.push_str(piece),
                 Part::Link(number) => {
                     if let Some(element) = elements.get(number) {
-                        text.push_str(&element.name);
+                        text.push_str(element.name.untrusted());
                     }
                 }
             }
@@ -381,12 +382,11 @@ fn inline(parts: &[Part], elements: &BTreeMap<u32, Element>, in_cell: bool) -> S
 /// A link as a reading writes it: `[its name][its number]`.
 fn link(number: u32, elements: &BTreeMap<u32, Element>) -> String {
     let name = elements.get(&number).map_or(String::new(), |element| {
-        let name = one_line(&element.name);
+        let name = one_line(element.name.untrusted());
         if name.is_empty() {
-            element
-                .href
-                .as_deref()
-                .map_or(String::new(), |href| cut(&one_line(href), 60).into_owned())
+            element.href.as_ref().map_or(String::new(), |href| {
+                cut(&one_line(href.untrusted()), 60).into_owned()
+            })
         } else {
             cut(&name, 200).into_owned()
         }
@@ -408,7 +408,8 @@ fn link(number: u32, elements: &BTreeMap<u32, Element>) -> String {
     // Words that name a place the link does not go to: say where it goes.
     if let Some(href) = elements
         .get(&number)
-        .and_then(|element| element.href.as_deref())
+        .and_then(|element| element.href.as_ref())
+        .map(PageText::untrusted)
     {
         if names_elsewhere(&name, href) {
             let _ = write!(shown, " -> {}", crate::text::quoted(href, 200));
@@ -599,8 +600,8 @@ mod tests {
             })
         };
         let mut page = Snapshot {
-            title: String::new(),
-            url: String::new(),
+            title: PageText::default(),
+            url: PageText::default(),
             status: None,
             viewport: (0, 0),
             scroll_y: 0,

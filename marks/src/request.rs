@@ -141,7 +141,7 @@ pub(crate) struct Act {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) role: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) name: Option<String>,
+    pub(crate) name: Option<driver_core::PageText>,
     #[serde(flatten)]
     pub(crate) how: ActHow,
 }
@@ -189,7 +189,7 @@ pub(crate) enum Request {
         id: u32,
         x: f64,
         y: f64,
-        name: Option<String>,
+        name: Option<driver_core::PageText>,
         noted: bool,
         settle: Option<String>,
     },
@@ -256,7 +256,7 @@ pub fn samples() -> Vec<serde_json::Value> {
             doc: "d1".to_owned(),
             action: ActAction::Select,
             role: Some("combobox".to_owned()),
-            name: Some("Seat".to_owned()),
+            name: Some("Seat".into()),
             how,
         })
     };

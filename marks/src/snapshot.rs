@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use driver_core::PageText;
 use serde::Serialize;
 
 use crate::text::{cut, escape, one_line, quote, quoted, Fence};
@@ -40,9 +41,9 @@ pub struct Rect {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SelectOption {
     /// What it says.
-    pub label: String,
+    pub label: PageText,
     /// Its form value.
-    pub value: String,
+    pub value: PageText,
     /// Whether it is selected.
     pub selected: bool,
 }
@@ -179,10 +180,10 @@ pub struct Element {
     pub role: String,
     /// Its accessible name (empty for an element beyond the scope asked
     /// for: it is counted, not described).
-    pub name: String,
+    pub name: PageText,
     /// The value of a field, the selected label of a select, or the text
     /// of a contenteditable.
-    pub value: Option<String>,
+    pub value: Option<PageText>,
     /// Checked, unchecked or mixed.
     pub checked: Option<Checked>,
     /// Selected (tabs, options).
@@ -196,9 +197,9 @@ pub struct Element {
     /// Has keyboard focus.
     pub focused: Option<bool>,
     /// What covers its centre, if something does (`div#banner`).
-    pub covered: Option<String>,
+    pub covered: Option<PageText>,
     /// A link's target, as written in the page.
-    pub href: Option<String>,
+    pub href: Option<PageText>,
     /// A select's options.
     pub options: Option<Vec<SelectOption>>,
     /// An input's type where it says more than its role (`email`, `date`).
@@ -208,10 +209,10 @@ pub struct Element {
     pub level: Option<u32>,
     /// What a person sees on it where its name says something else (a
     /// header button named "Choose a month" that shows "Mar").
-    pub shows: Option<String>,
+    pub shows: Option<PageText>,
     /// Its tooltip, where its name is too short to say much (a day "3"
     /// titled "2026-03-03").
-    pub title: Option<String>,
+    pub title: Option<PageText>,
     /// What can be known of it when it has no name at all.
     pub clue: Option<Clue>,
     /// A scroll box's: what it holds beyond what it shows.
@@ -357,9 +358,9 @@ pub enum Part {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Snapshot {
     /// The document title.
-    pub title: String,
+    pub title: PageText,
     /// The URL.
-    pub url: String,
+    pub url: PageText,
     /// The HTTP status the document came with, as the page's navigation
     /// timing reports it (none for a document that had none, such as
     /// `about:blank`).
@@ -520,8 +521,16 @@ impl Snapshot {
     /// The title, URL and status lines.
     pub(crate) fn head(&self) -> String {
         let mut head = String::new();
-        let _ = writeln!(head, "Page: {}", cut(&one_line(&self.title), TITLE_SHOWN));
-        let _ = writeln!(head, "URL: {}", cut(&one_line(&self.url), URL_SHOWN));
+        let _ = writeln!(
+            head,
+            "Page: {}",
+            cut(&one_line(self.title.untrusted()), TITLE_SHOWN)
+        );
+        let _ = writeln!(
+            head,
+            "URL: {}",
+            cut(&one_line(self.url.untrusted()), URL_SHOWN)
+        );
         if let Some(status) = self.status {
             let _ = writeln!(head, "Status: {status}");
         }
@@ -548,7 +557,7 @@ impl Snapshot {
                         body.push(element_line(element));
                         body.extend(value_lines(element));
                         if element.role == "dialog" {
-                            dialog = Some(element.name.as_str());
+                            dialog = Some(element.name.untrusted());
                         }
                     }
                 }
@@ -603,7 +612,7 @@ mod tests {
             number,
             local: number,
             role: role.to_owned(),
-            name: name.to_owned(),
+            name: name.into(),
             value: None,
             checked: None,
             selected: None,
@@ -711,8 +720,8 @@ mod tests {
     #[test]
     fn endless_titles_and_urls_are_cut() {
         let mut page = snapshot(vec![], vec![]);
-        page.title = "T".repeat(100_000);
-        page.url = format!("http://example.com/?{}", "q".repeat(100_000));
+        page.title = "T".repeat(100_000).into();
+        page.url = format!("http://example.com/?{}", "q".repeat(100_000)).into();
         let text = page.render(RenderOptions::default());
         assert!(text.len() < 3_000, "{} characters", text.len());
         assert!(

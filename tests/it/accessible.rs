@@ -163,7 +163,7 @@ fn intended(
         }
     };
     let spaced = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
-    let (name, theirs) = (spaced(&ours.name), spaced(&chromium.name));
+    let (name, theirs) = (spaced(ours.name.untrusted()), spaced(&chromium.name));
     let visible: String = theirs
         .chars()
         .filter(|c| !('\u{E000}'..='\u{F8FF}').contains(c))

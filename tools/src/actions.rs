@@ -16,6 +16,7 @@ use crate::error::ToolError;
 use crate::options::Answers;
 use crate::output::{join, quote_list, typed_line, Outcome, ToolOutput};
 use crate::page_strings::{address, shown};
+use crate::page_values::PageAnswers;
 use crate::short;
 use crate::tab::Tab;
 use crate::tool::{takes, Hints, Mode, Returns, Takes, Tool};
@@ -415,9 +416,9 @@ impl Tab<'_> {
                     // What it should hold now; after Enter a page may clear
                     // or leave it, which is no refusal.
                     let value = if args.append {
-                        format!("{before}{typed}")
+                        crate::page_strings::joined(&[before, typed.clone().into()], "")
                     } else {
-                        typed.clone()
+                        typed.clone().into()
                     };
                     expected.push(Expected { number, value });
                 }
@@ -522,7 +523,7 @@ impl Tab<'_> {
             .await?;
         let expected = [Expected {
             number: args.element,
-            value: chosen.join(", "),
+            value: crate::page_strings::joined(&chosen, ", "),
         }];
         self.after_expecting(
             format!("Selected {} in [{}].", quote_list(&chosen), args.element),
@@ -565,7 +566,7 @@ impl Tab<'_> {
                     (None, None) => {
                         self.browser
                             .driver
-                            .eval_isolated(
+                            .own_world(
                                 &[],
                                 &format!(
                                 "window.scrollBy({{ left: {dx}, top: {dy}, behavior: 'instant' }})"
@@ -685,8 +686,8 @@ impl Tab<'_> {
         );
         let start = tokio::time::Instant::now();
         loop {
-            match self.browser.driver.eval_isolated(&[], &check).await {
-                Ok(Value::Bool(true)) => return Ok(()),
+            match self.browser.driver.own_world(&[], &check).await {
+                Ok(found) if found == true => return Ok(()),
                 Ok(_) => {}
                 Err(error) if error.is_dialog_open() || error.is_browser_gone() => {
                     return Err(error.into())

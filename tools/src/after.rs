@@ -12,6 +12,7 @@ use crate::error::{dialog_sentence, ToolError};
 use crate::options::Answers;
 use crate::output::{console_line, fenced, join, mime, size, Image, Outcome, ToolOutput};
 use crate::page_strings::{address, shown};
+use crate::page_values::PageAnswers;
 use crate::phases::since;
 use crate::settle::{settle, Begin, Settled};
 use crate::state::State;
@@ -114,7 +115,7 @@ impl Tab<'_> {
             }
             Err(error) => return Err(error),
         };
-        let url = driver_core::PageText::from(snapshot.url.as_str());
+        let url = snapshot.url.clone();
         if self.state.url.as_ref() != Some(&url) {
             if self.state.url.is_some() {
                 lines.push(format!("The URL changed: now {}.", address(&url)));
@@ -307,10 +308,9 @@ impl Tab<'_> {
         }
         // The page knows its own status whatever navigated to it; the pack's
         // record of what it opened covers a page that does not say.
-        snapshot.status = snapshot.status.or_else(|| {
-            let url = driver_core::PageText::from(snapshot.url.as_str());
-            self.state.statuses.get(&url).copied()
-        });
+        snapshot.status = snapshot
+            .status
+            .or_else(|| self.state.statuses.get(&snapshot.url).copied());
         Ok(Some(snapshot))
     }
 
@@ -361,13 +361,8 @@ impl Tab<'_> {
                 full_page: false,
             })
             .await?;
-        if let Ok(url) = self
-            .browser
-            .driver
-            .eval_isolated(&[], "location.href")
-            .await
-        {
-            let url = driver_core::PageText::from(url.as_str().unwrap_or_default());
+        if let Ok(url) = self.browser.driver.own_world(&[], "location.href").await {
+            let url = url.text().unwrap_or_default();
             if self.state.url.as_ref() != Some(&url) {
                 lines.push(format!("Now at {}.", address(&url)));
                 self.state.url = Some(url);
@@ -603,7 +598,7 @@ pub(crate) struct Expected {
     pub(crate) number: u32,
     /// What it should hold: what was typed (after what it held, if
     /// appended), or the labels chosen.
-    pub(crate) value: String,
+    pub(crate) value: driver_core::PageText,
 }
 
 /// The sentence for the fields that do not hold what they should (the
@@ -621,7 +616,8 @@ fn refused_values(snapshot: &Snapshot, expected: &[Expected]) -> Option<String> 
             continue;
         }
         let holds = element.value.clone().unwrap_or_default();
-        if squeeze(&holds) == squeeze(&wanted.value) {
+        #[allow(clippy::disallowed_methods)] // compared, not shown
+        if squeeze(holds.untrusted()) == squeeze(wanted.value.untrusted()) {
             continue;
         }
         spin |= element.role == "spinbutton";

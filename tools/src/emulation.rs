@@ -10,6 +10,7 @@ use crate::browser::Browser;
 use crate::error::ToolError;
 use crate::options::Group;
 use crate::output::{Outcome, ToolOutput};
+use crate::page_values::PageAnswers;
 use crate::state::State;
 use crate::tool::{takes, Hints, Returns, Tool};
 
@@ -76,14 +77,14 @@ impl Browser {
         let device = match args.device.as_deref().map(str::trim) {
             None => None,
             Some(name) if name.eq_ignore_ascii_case("desktop") => {
-                self.driver.devtools("Emulation.clearDeviceMetricsOverride", json!({})).await?;
+                self.driver.devtools_answer("Emulation.clearDeviceMetricsOverride", json!({})).await?;
                 let options = self.driver.options();
                 self.driver
                     .set_viewport(Viewport { width: options.width, height: options.height })
                     .await?;
                 self.touch(false).await?;
                 if let Some(agent) = state.user_agent.take() {
-                    self.driver.devtools("Emulation.setUserAgentOverride", json!({ "userAgent": agent })).await?;
+                    self.driver.devtools_answer("Emulation.setUserAgentOverride", json!({ "userAgent": agent })).await?;
                 }
                 said.push(format!("a desktop window of {}×{}", options.width, options.height));
                 None
@@ -115,7 +116,7 @@ impl Browser {
             let scale = device.map_or(1.0, |d| d.scale);
             let mobile = mobile.unwrap_or(false);
             self.driver
-                .devtools(
+                .devtools_answer(
                     "Emulation.setDeviceMetricsOverride",
                     json!({ "width": width, "height": height, "deviceScaleFactor": scale, "mobile": mobile }),
                 )
@@ -135,14 +136,11 @@ impl Browser {
         }
         if let Some(device) = device {
             if state.user_agent.is_none() {
-                let agent = self
-                    .driver
-                    .eval_isolated(&[], "navigator.userAgent")
-                    .await?;
-                state.user_agent = agent.as_str().map(str::to_owned);
+                let agent = self.driver.own_world(&[], "navigator.userAgent").await?;
+                state.user_agent = agent.text();
             }
             self.driver
-                .devtools(
+                .devtools_answer(
                     "Emulation.setUserAgentOverride",
                     json!({ "userAgent": device.user_agent }),
                 )
@@ -169,16 +167,21 @@ impl Browser {
             }
             // The page may read the place without asking a person who is
             // not there.
-            let origin = self.driver.eval_isolated(&[], "location.origin").await?;
+            let origin = self.driver.own_world(&[], "location.origin").await?;
             let mut grant = json!({ "permissions": ["geolocation"] });
-            if let Some(origin) = origin.as_str().filter(|origin| origin.starts_with("http")) {
+            #[allow(clippy::disallowed_methods)] // handed back to the browser
+            if let Some(origin) = origin
+                .untrusted()
+                .as_str()
+                .filter(|origin| origin.starts_with("http"))
+            {
                 grant["origin"] = json!(origin);
             }
             self.driver
-                .devtools("Browser.grantPermissions", grant)
+                .devtools_answer("Browser.grantPermissions", grant)
                 .await?;
             self.driver
-                .devtools(
+                .devtools_answer(
                     "Emulation.setGeolocationOverride",
                     json!({ "latitude": place.latitude, "longitude": place.longitude, "accuracy": 10 }),
                 )
@@ -208,7 +211,7 @@ impl Browser {
         }
         if let Some(zone) = args.timezone.as_deref().map(str::trim) {
             self.driver
-                .devtools(
+                .devtools_answer(
                     "Emulation.setTimezoneOverride",
                     json!({ "timezoneId": zone }),
                 )
@@ -218,7 +221,7 @@ impl Browser {
         }
         if let Some(locale) = args.locale.as_deref().map(str::trim) {
             self.driver
-                .devtools("Emulation.setLocaleOverride", json!({ "locale": locale }))
+                .devtools_answer("Emulation.setLocaleOverride", json!({ "locale": locale }))
                 .await
                 .map_err(|error| refused("locale", locale, error))?;
             said.push(format!("the language {locale}"));
@@ -246,7 +249,7 @@ impl Browser {
     async fn known(&self, what: &str, value: &str, check: &str) -> Result<(), ToolError> {
         let checked = self
             .driver
-            .eval_isolated(
+            .own_world(
                 &[],
                 &format!("(() => {{ try {{ return {check}; }} catch {{ return false; }} }})()"),
             )
@@ -263,7 +266,7 @@ impl Browser {
 
     async fn touch(&self, on: bool) -> Result<(), ToolError> {
         self.driver
-            .devtools(
+            .devtools_answer(
                 "Emulation.setTouchEmulationEnabled",
                 json!({ "enabled": on, "maxTouchPoints": if on { 5 } else { 1 } }),
             )

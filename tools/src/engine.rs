@@ -24,6 +24,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use driver_core::{PageText, PageValue};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
@@ -43,14 +44,16 @@ pub(crate) const RETURNED_SHOWN: usize = 4_000;
 /// How a script ended.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(crate) enum Ended {
-    /// It returned this (JSON; `null` for nothing).
-    Returned(Value),
+    /// It returned this (JSON; `null` for nothing). The script's words,
+    /// which may carry the page's: they reach the answer as the page's do.
+    Returned(PageValue),
     /// It threw: the message, the script's line where known, and the
-    /// tool whose failure it was, if it was one's.
+    /// tool whose failure it was, if it was one's (the script's words, as
+    /// a value's).
     Threw {
-        message: String,
+        message: PageText,
         line: Option<u32>,
-        tool: Option<String>,
+        tool: Option<PageText>,
     },
     /// It returned a value that has no JSON form to show, and why.
     Unshowable(String),
@@ -614,11 +617,11 @@ fn execute(start: &Start, ask: Arc<Asker>, deadline: Instant) -> Ended {
         });
         match outcome {
             Ok(value) => match to_json(&ctx, value) {
-                Ok(json) => Ended::Returned(json),
+                Ok(json) => Ended::Returned(PageValue::new(json)),
                 Err(why) => Ended::Unshowable(why),
             },
             Err(rquickjs::Error::WouldBlock) => Ended::Threw {
-                message: "the script waits on a promise that nothing will settle".to_owned(),
+                message: "the script waits on a promise that nothing will settle".into(),
                 line: None,
                 tool: None,
             },
@@ -638,7 +641,9 @@ fn execute(start: &Start, ask: Arc<Asker>, deadline: Instant) -> Ended {
         Some(Limit::Time(seconds))
     } else {
         match &ended {
-            Ended::Threw { message, .. } if message.contains("out of memory") => {
+            Ended::Threw { message, .. }
+                if crate::page_strings::holds(message, "out of memory") =>
+            {
                 Some(Limit::Memory)
             }
             _ => None,
@@ -740,14 +745,15 @@ fn thrown_as_ended(thrown: &rquickjs::Value<'_>, before: u32) -> Ended {
             .and_then(|stack| script_line(&stack, before));
         let tool = (name == "ToolError")
             .then(|| exception.get::<_, String>("tool").ok())
-            .flatten();
+            .flatten()
+            .map(PageText::from);
         let message = if name == "Error" || name == "ToolError" {
             message
         } else {
             format!("{name}: {message}")
         };
         return Ended::Threw {
-            message,
+            message: message.into(),
             line,
             tool,
         };
@@ -757,7 +763,7 @@ fn thrown_as_ended(thrown: &rquickjs::Value<'_>, before: u32) -> Ended {
         .and_then(|text| text.to_string().ok())
         .unwrap_or_else(|| "the script threw a value that is not an Error".to_owned());
     Ended::Threw {
-        message,
+        message: message.into(),
         line: None,
         tool: None,
     }

@@ -182,8 +182,12 @@ fn marks_sentence(error: &MarksError, fence: marks::Fence) -> String {
 /// number.
 pub(crate) fn landed(landed: &marks::Landed) -> String {
     match landed.number {
-        Some(number) if landed.name.is_empty() => format!("[{number}] {}", landed.role),
-        Some(number) => format!("[{number}] {} {}", landed.role, shown(&landed.name)),
+        Some(number) if landed.name.is_empty() => format!("[{number}] {}", address(&landed.role)),
+        Some(number) => format!(
+            "[{number}] {} {}",
+            address(&landed.role),
+            shown(&landed.name)
+        ),
         None if landed.name.is_empty() => format!("a {}", address(&landed.tag)),
         None => format!("a {} {}", address(&landed.tag), shown(&landed.name)),
     }

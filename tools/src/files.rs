@@ -12,6 +12,7 @@ use crate::browser::done_if_interrupted;
 use crate::error::ToolError;
 use crate::options::Group;
 use crate::output::{quote_list, size, Outcome, ToolOutput};
+use crate::page_values::PageAnswers;
 use crate::tab::Tab;
 use crate::tool::{takes, Hints, Returns, Tool};
 
@@ -91,7 +92,7 @@ impl Tab<'_> {
     ) -> Result<(), ToolError> {
         self.browser
             .driver
-            .eval(&CATCH.replace("TOKEN", token))
+            .page_world(&CATCH.replace("TOKEN", token))
             .await?;
         let clicked = done_if_interrupted(
             self.browser
@@ -102,9 +103,9 @@ impl Tab<'_> {
         let caught = self
             .browser
             .driver
-            .eval(&format!("document.querySelector({selector:?}) !== null"))
+            .page_world(&format!("document.querySelector({selector:?}) !== null"))
             .await;
-        let _ = self.browser.driver.eval(UNCATCH).await;
+        let _ = self.browser.driver.page_world(UNCATCH).await;
         clicked?;
         if caught? != true {
             return Err(ToolError::bad(
@@ -215,7 +216,10 @@ impl Tab<'_> {
                 .locate_file(&self.browser.driver, number, None)
                 .await?;
             let held = now.file.map(|field| field.files).unwrap_or_default();
-            if !names_of(files).iter().all(|name| held.contains(name)) {
+            if !names_of(files).iter().all(|name| {
+                held.iter()
+                    .any(|file| crate::page_strings::same(file, name))
+            }) {
                 return Err(ToolError::bad(
                     "upload",
                     format!("the page opened its file chooser for another field than [{number}]'s, so the files went there and not into [{number}]; take a snapshot"),
@@ -244,7 +248,7 @@ impl Tab<'_> {
         let set = self.set_files(&selector, files).await;
         let _ = self
             .browser.driver
-            .eval_isolated(
+            .own_world(
                 &[],
                 &format!("document.querySelector({selector:?})?.removeAttribute('data-tabwright-upload')"),
             )
@@ -257,9 +261,9 @@ impl Tab<'_> {
         let document = self
             .browser
             .driver
-            .devtools("DOM.getDocument", json!({ "depth": 0 }))
+            .devtools_answer("DOM.getDocument", json!({ "depth": 0 }))
             .await?;
-        let root = document["root"]["nodeId"].as_i64().ok_or_else(|| {
+        let root = document.get("root").get("nodeId").as_i64().ok_or_else(|| {
             ToolError::bad(
                 "upload",
                 "the page's document could not be read; take a snapshot and try again",
@@ -268,12 +272,13 @@ impl Tab<'_> {
         let found = self
             .browser
             .driver
-            .devtools(
+            .devtools_answer(
                 "DOM.querySelector",
                 json!({ "nodeId": root, "selector": selector }),
             )
             .await?;
-        found["nodeId"]
+        found
+            .get("nodeId")
             .as_i64()
             .filter(|id| *id > 0)
             .ok_or_else(|| {
@@ -299,7 +304,7 @@ impl Tab<'_> {
             .collect::<Vec<_>>());
         self.browser
             .driver
-            .devtools("DOM.setFileInputFiles", params)
+            .devtools_answer("DOM.setFileInputFiles", params)
             .await?;
         Ok(())
     }
@@ -327,9 +332,12 @@ impl Tab<'_> {
         let printed = self
             .browser
             .driver
-            .devtools("Page.printToPDF", json!({ "printBackground": true }))
+            .devtools_answer("Page.printToPDF", json!({ "printBackground": true }))
             .await?;
-        let data = printed["data"]
+        #[allow(clippy::disallowed_methods)] // decoded as bytes, never shown
+        let data = printed
+            .get("data")
+            .untrusted()
             .as_str()
             .and_then(|data| base64::engine::general_purpose::STANDARD.decode(data).ok())
             .ok_or_else(|| ToolError::bad("pdf", "the browser printed nothing; try again"))?;

@@ -13,6 +13,7 @@ use crate::browser::done_if_interrupted;
 use crate::error::ToolError;
 use crate::options::Group;
 use crate::output::{Image, Outcome, ToolOutput};
+use crate::page_values::PageAnswers;
 use crate::short;
 use crate::tab::Tab;
 use crate::tool::{takes, Hints, Tool};
@@ -96,11 +97,13 @@ impl Tab<'_> {
                         .marks
                         .select(&self.browser.driver, number, std::slice::from_ref(&value))
                         .await?;
+                    let chosen = crate::page_strings::joined(&chosen, ", ");
+                    let said = format!("[{number}] = {}", crate::page_strings::shown(&chosen));
                     expected.push(Expected {
                         number,
-                        value: chosen.join(", "),
+                        value: chosen,
                     });
-                    format!("[{number}] = {:?}", chosen.join(", "))
+                    said
                 }
                 ("INPUT", "checkbox" | "radio") => {
                     let wanted = truth(&value).ok_or_else(|| {
@@ -160,7 +163,7 @@ impl Tab<'_> {
                     {
                         expected.push(Expected {
                             number,
-                            value: value.clone(),
+                            value: value.clone().into(),
                         });
                     }
                     format!("[{number}] = {:?}", field.value)
@@ -241,11 +244,11 @@ impl Tab<'_> {
         let mouse = |kind: &str, (x, y): (f64, f64), buttons: u8| json!({ "type": kind, "x": x, "y": y, "button": "left", "buttons": buttons, "clickCount": 1 });
         self.browser
             .driver
-            .devtools("Input.dispatchMouseEvent", mouse("mouseMoved", start, 0))
+            .devtools_answer("Input.dispatchMouseEvent", mouse("mouseMoved", start, 0))
             .await?;
         self.browser
             .driver
-            .devtools("Input.dispatchMouseEvent", mouse("mousePressed", start, 1))
+            .devtools_answer("Input.dispatchMouseEvent", mouse("mousePressed", start, 1))
             .await?;
         for step in 1..=DRAG_STEPS {
             let t = f64::from(step) / f64::from(DRAG_STEPS);
@@ -256,7 +259,7 @@ impl Tab<'_> {
             done_if_interrupted(
                 self.browser
                     .driver
-                    .devtools("Input.dispatchMouseEvent", mouse("mouseMoved", at, 1))
+                    .devtools_answer("Input.dispatchMouseEvent", mouse("mouseMoved", at, 1))
                     .await
                     .map(|_| ()),
             )?;
@@ -264,7 +267,7 @@ impl Tab<'_> {
         done_if_interrupted(
             self.browser
                 .driver
-                .devtools("Input.dispatchMouseEvent", mouse("mouseReleased", end, 0))
+                .devtools_answer("Input.dispatchMouseEvent", mouse("mouseReleased", end, 0))
                 .await
                 .map(|_| ()),
         )?;
@@ -281,9 +284,10 @@ impl Tab<'_> {
         let scroll = self
             .browser
             .driver
-            .eval_isolated(&[], "[scrollX, scrollY]")
+            .own_world(&[], "[scrollX, scrollY]")
             .await?;
-        let (Some(scroll_x), Some(scroll_y)) = (scroll[0].as_f64(), scroll[1].as_f64()) else {
+        let (Some(scroll_x), Some(scroll_y)) = (scroll.at(0).as_f64(), scroll.at(1).as_f64())
+        else {
             return Err(ToolError::bad(
                 "screenshot",
                 "the page's scroll position could not be read; try again",
@@ -318,13 +322,16 @@ impl Tab<'_> {
         let taken = self
             .browser
             .driver
-            .devtools("Page.captureScreenshot", params)
+            .devtools_answer("Page.captureScreenshot", params)
             .await;
         if covering {
             marks::uncover(&self.browser.driver).await;
         }
         let taken = taken?;
-        let data = taken["data"]
+        #[allow(clippy::disallowed_methods)] // decoded as bytes, never shown
+        let data = taken
+            .get("data")
+            .untrusted()
             .as_str()
             .and_then(|data| base64::engine::general_purpose::STANDARD.decode(data).ok())
             .ok_or_else(|| {

@@ -72,6 +72,7 @@ mod output;
 mod pack;
 mod page_strings;
 mod page_tools;
+mod page_values;
 mod person;
 mod phases;
 mod provenance;

@@ -14,6 +14,7 @@ use crate::error::ToolError;
 use crate::options::Group;
 use crate::output::{size, Outcome, ToolOutput};
 use crate::page_strings::{address, holds, inline, is, lines};
+use crate::page_values::PageAnswers;
 use crate::state::State;
 use crate::tool::{takes, Tool};
 
@@ -214,17 +215,23 @@ impl Browser {
             headers(&mut text, &request.response_headers);
             if let Ok(body) = self
                 .driver
-                .devtools("Network.getResponseBody", json!({ "requestId": id }))
+                .devtools_answer("Network.getResponseBody", json!({ "requestId": id }))
                 .await
             {
-                let content = body["body"].as_str().unwrap_or_default();
-                let decoded = if body["base64Encoded"] == true {
+                #[allow(clippy::disallowed_methods)] // made the page's words below
+                let content = body
+                    .get("body")
+                    .untrusted()
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned();
+                let decoded = if body.get("base64Encoded") == true {
                     base64::engine::general_purpose::STANDARD
                         .decode(content)
                         .ok()
                         .and_then(|bytes| String::from_utf8(bytes).ok())
                 } else {
-                    Some(content.to_owned())
+                    Some(content)
                 }
                 .map(PageText::from);
                 match decoded {

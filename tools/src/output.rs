@@ -115,10 +115,10 @@ pub(crate) fn typed_line(element: Option<u32>, text: &str, submit: bool) -> Stri
 }
 
 /// Strings as a model reads a list of them: quoted, comma-separated.
-pub(crate) fn quote_list(items: &[String]) -> String {
+pub(crate) fn quote_list(items: &[impl crate::page_strings::Words]) -> String {
     items
         .iter()
-        .map(|item| format!("{item:?}"))
+        .map(crate::page_strings::shown)
         .collect::<Vec<_>>()
         .join(", ")
 }

@@ -8,7 +8,7 @@
 //! outside the places allowed by name. Below `output` and `error`, which
 //! both write such lines, and above nothing of the crate's.
 
-use driver_core::PageText;
+use driver_core::{PageText, PageValue};
 
 /// The most characters of a URL, a title or a message a page controls that
 /// a line of an answer shows (the page content has its own budget).
@@ -84,16 +84,26 @@ pub(crate) fn lines(text: &(impl Words + ?Sized), limit: usize) -> Vec<String> {
         .collect()
 }
 
-/// JSON text serde wrote of a value a page gave (an `evaluate` result),
-/// inside a fence of its own: cut to `limit` characters, each line
-/// normalised. Its strings are quoted and hold no line break of their own
-/// (normalising turns U+2028 and its kind into spaces), so a line starts
-/// only as JSON does; it is not escaped, which would change the JSON.
-pub(crate) fn json_lines(text: &(impl Words + ?Sized), limit: usize) -> Vec<String> {
-    marks::cut(text.words(Key(())), limit)
+/// A value a page gave (an `evaluate` result, what a script returned) as
+/// JSON's own lines, inside a fence of their own: cut to `limit`
+/// characters, each line normalised. Its strings are quoted and hold no
+/// line break of their own (normalising turns U+2028 and its kind into
+/// spaces), so a line starts only as JSON does; it is not escaped, which
+/// would change the JSON.
+pub(crate) fn json_lines(value: &PageValue, limit: usize) -> Vec<String> {
+    #[allow(clippy::disallowed_methods)] // the door itself
+    let json = serde_json::to_string_pretty(value.untrusted()).unwrap_or_default();
+    marks::cut(&json, limit)
         .lines()
         .map(|line| marks::page_text(line).into_owned())
         .collect()
+}
+
+/// A page's words one after another, `between` each two: still the
+/// page's.
+pub(crate) fn joined(items: &[PageText], between: &str) -> PageText {
+    let words: Vec<&str> = items.iter().map(|item| item.words(Key(()))).collect();
+    PageText::from(words.join(between))
 }
 
 /// Whether a page's words hold `lower` (already lower case), ignoring

@@ -16,7 +16,7 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use driver_core::{Capability, Driver, PageText};
+use driver_core::{Capability, Driver, PageText, PageValue};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -24,6 +24,7 @@ use crate::arguments;
 use crate::error::ToolError;
 use crate::options::Group;
 use crate::output::Outcome;
+use crate::page_values::PageAnswers;
 use crate::tab::Tab;
 use crate::tool::{takes, Tool};
 
@@ -101,7 +102,7 @@ impl Tab<'_> {
         {
             return Ok(None);
         }
-        let listed = self.browser.driver.eval_isolated(&[], LIST).await?;
+        let listed = self.browser.driver.own_world(&[], LIST).await?;
         if listed.is_null() {
             return Ok(None);
         }
@@ -109,14 +110,14 @@ impl Tab<'_> {
         let frames = self
             .browser
             .driver
-            .eval_isolated(&[], "window.frames.length")
+            .own_world(&[], "window.frames.length")
             .await?
             .as_u64()
             .map_or(0, |count| u32::try_from(count).unwrap_or(u32::MAX));
         for index in 0..frames.min(FRAMES_ASKED) {
             // A frame that cannot be asked (gone, still loading) offers
             // nothing now.
-            if let Ok(listed) = self.browser.driver.eval_isolated(&[index], LIST).await {
+            if let Ok(listed) = self.browser.driver.own_world(&[index], LIST).await {
                 if !listed.is_null() {
                     tools.extend(read_list(listed, &[index])?);
                 }
@@ -259,7 +260,7 @@ impl Tab<'_> {
         );
         let answered = tokio::time::timeout(
             Duration::from_secs(u64::from(seconds)),
-            self.browser.driver.eval_isolated(&tool.frame, &call),
+            self.browser.driver.own_world(&tool.frame, &call),
         )
         .await;
         let shown_name = crate::page_strings::inline(&tool.name, 80);
@@ -275,16 +276,16 @@ impl Tab<'_> {
             }
             Ok(answer) => answer?,
         };
-        if answer["gone"] == true {
+        if answer.get("gone") == true {
             return Err(ToolError::Refused {
                 tool: "page_tool",
                 why: format!("the page no longer offers {shown_name}; take a snapshot"),
             });
         }
-        let (said, failed) = match (&answer["ok"], &answer["error"]) {
-            (Value::String(text), _) => (answer_text(text), false),
-            (_, Value::String(error)) => (error.clone(), true),
-            _ => (String::new(), false),
+        let (said, failed) = match (answer.get("ok").text(), answer.get("error").text()) {
+            (Some(text), _) => (answer_text(&text), false),
+            (_, Some(error)) => (error, true),
+            _ => (PageText::default(), false),
         };
         let block = answer_block(self.state.fence, &said, failed);
         let did = if failed {
@@ -346,7 +347,7 @@ fn chosen(tools: &[PageTool], name: &str, origin: Option<&str>) -> Result<PageTo
 }
 
 /// A page tool's answer (or error), fenced as the page's words.
-fn answer_block(fence: marks::Fence, said: &str, failed: bool) -> String {
+fn answer_block(fence: marks::Fence, said: &PageText, failed: bool) -> String {
     let mut block = fence.start_of(
         if failed {
             "page tool error"
@@ -365,9 +366,10 @@ fn answer_block(fence: marks::Fence, said: &str, failed: bool) -> String {
 }
 
 /// A frame's list of its tools.
-fn read_list(listed: Value, frame: &[u32]) -> Result<Vec<PageTool>, ToolError> {
+#[allow(clippy::disallowed_methods)] // into `PageTool`, its words `PageText`
+fn read_list(listed: PageValue, frame: &[u32]) -> Result<Vec<PageTool>, ToolError> {
     let mut tools: Vec<PageTool> =
-        serde_json::from_value(listed).map_err(|error| ToolError::Refused {
+        serde_json::from_value(listed.into_untrusted()).map_err(|error| ToolError::Refused {
             tool: "page_tool",
             why: format!("the page's list of tools could not be read ({error})"),
         })?;
@@ -459,9 +461,10 @@ fn check_input(tool: &PageTool, input: &Value) -> Result<(), ToolError> {
 
 /// A page tool's answer as text: the text parts of an MCP-shaped answer
 /// (`{"content": [{"type": "text", "text": …}]}`), else what it gave.
-fn answer_text(answer: &str) -> String {
-    let Ok(value) = serde_json::from_str::<Value>(answer) else {
-        return answer.to_owned();
+#[allow(clippy::disallowed_methods)] // taken apart into the page's words
+fn answer_text(answer: &PageText) -> PageText {
+    let Ok(value) = serde_json::from_str::<Value>(answer.untrusted()) else {
+        return answer.clone();
     };
     let texts: Vec<&str> = value
         .get("content")
@@ -473,12 +476,12 @@ fn answer_text(answer: &str) -> String {
                 .collect()
         })
         .unwrap_or_default();
-    if texts.is_empty() {
+    PageText::from(if texts.is_empty() {
         match value {
             Value::String(text) => text,
             other => serde_json::to_string_pretty(&other).unwrap_or_default(),
         }
     } else {
         texts.join("\n")
-    }
+    })
 }

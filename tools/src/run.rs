@@ -311,18 +311,27 @@ fn seen_lines(text: &str) -> String {
         .join("\n")
 }
 
+/// A page's words handed to a script, which reads them as data: whatever
+/// it makes of them comes back as the page's (`Ended`, and each call's
+/// arguments are the script's, logged through the door). Normalised and
+/// scrubbed with the rest of `tw.elements()`'s answer.
+#[allow(clippy::disallowed_methods)]
+fn handed(words: &driver_core::PageText) -> Value {
+    Value::String(words.untrusted().to_owned())
+}
+
 /// One element as a script reads it: what a snapshot line says, as fields.
 fn element_data(element: &marks::Element) -> Value {
     let mut fields = serde_json::Map::new();
     fields.insert("number".to_owned(), element.number.into());
     fields.insert("role".to_owned(), element.role.clone().into());
-    fields.insert("name".to_owned(), element.name.clone().into());
+    fields.insert("name".to_owned(), handed(&element.name));
     let mut put = |key: &str, value: Value| {
         if !value.is_null() {
             fields.insert(key.to_owned(), value);
         }
     };
-    put("value", element.value.clone().into());
+    put("value", element.value.as_ref().map_or(Value::Null, handed));
     put(
         "checked",
         match element.checked {
@@ -341,7 +350,7 @@ fn element_data(element: &marks::Element) -> Value {
     ] {
         put(key, state.into());
     }
-    put("href", element.href.clone().into());
+    put("href", element.href.as_ref().map_or(Value::Null, handed));
     put("type", element.input_type.clone().into());
     if element.offscreen {
         put("offscreen", true.into());
@@ -354,18 +363,7 @@ fn ended_text(ended: &Ended, fence: marks::Fence) -> String {
     // A value's lines are JSON's own (a string in them quoted, its line
     // breakers made spaces); an error's are the script's words, which may
     // carry page text, escaped as page lines are.
-    let block = |what: &str, text: &str| {
-        let cut = marks::cut(text, RETURNED_SHOWN);
-        let lines: Vec<String> = cut
-            .lines()
-            .map(|line| {
-                if what == "value" {
-                    marks::page_text(line).into_owned()
-                } else {
-                    marks::escape(line)
-                }
-            })
-            .collect();
+    let block = |what: &str, lines: Vec<String>| {
         crate::output::fenced(
             fence,
             what,
@@ -374,11 +372,13 @@ fn ended_text(ended: &Ended, fence: marks::Fence) -> String {
         )
     };
     match ended {
-        Ended::Returned(Value::Null) => "The script finished (it returned nothing).".to_owned(),
-        Ended::Returned(value) => {
-            let json = serde_json::to_string_pretty(value).unwrap_or_default();
-            format!("The script returned, as JSON:\n{}", block("value", &json))
+        Ended::Returned(value) if value.is_null() => {
+            "The script finished (it returned nothing).".to_owned()
         }
+        Ended::Returned(value) => format!(
+            "The script returned, as JSON:\n{}",
+            block("value", crate::page_strings::json_lines(value, RETURNED_SHOWN))
+        ),
         Ended::Threw {
             message,
             line,
@@ -389,9 +389,12 @@ fn ended_text(ended: &Ended, fence: marks::Fence) -> String {
                 // The call's failure is the log's line for it.
                 Some(tool) => format!(
                     "The script failed{at}: a call of {} failed and was not caught (its answer is in the log).",
-                    marks::quoted(tool, 60)
+                    crate::page_strings::shown(tool)
                 ),
-                None => format!("The script failed{at}; its error:\n{}", block("error", message)),
+                None => format!(
+                    "The script failed{at}; its error:\n{}",
+                    block("error", crate::page_strings::lines(message, RETURNED_SHOWN))
+                ),
             }
         }
         Ended::Unshowable(why) => format!(

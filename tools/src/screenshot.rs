@@ -10,6 +10,7 @@ use crate::arguments::{self, ImageFormat};
 use crate::error::ToolError;
 use crate::output::{mime, Image, Outcome, ToolOutput};
 use crate::page_strings::address;
+use crate::page_values::PageAnswers;
 use crate::state::{digest, Picture};
 use crate::tab::Tab;
 
@@ -95,7 +96,7 @@ impl Tab<'_> {
         let read = self
             .browser
             .driver
-            .eval_isolated(
+            .own_world(
                 &[],
                 "({width: innerWidth, height: innerHeight, url: location.href, \
                  page: document.documentElement && {width: document.documentElement.scrollWidth, \
@@ -103,21 +104,23 @@ impl Tab<'_> {
             )
             .await
             .ok()
-            .filter(|read| read["width"].is_number() && read["height"].is_number());
+            .filter(|read| {
+                read.get("width").as_f64().is_some() && read.get("height").as_f64().is_some()
+            });
         // What a full-page picture holds of the page: the plan the backend
         // took it by (the page's size is the same content size it read).
         let whole = read.as_ref().filter(|_| args.full_page).and_then(|read| {
-            let page = &read["page"];
+            let page = read.get("page");
             Some(FullPage::plan(
-                page["width"].as_f64()?.max(read["width"].as_f64()?),
-                page["height"].as_f64()?,
+                page.get("width").as_f64()?.max(read.get("width").as_f64()?),
+                page.get("height").as_f64()?,
             ))
         });
         let (width, height, url) = match read {
             Some(read) => (
-                read["width"].as_f64().unwrap_or_default(),
-                read["height"].as_f64().unwrap_or_default(),
-                read["url"].as_str().map(str::to_owned),
+                read.get("width").as_f64().unwrap_or_default(),
+                read.get("height").as_f64().unwrap_or_default(),
+                read.get("url").text(),
             ),
             None => {
                 let viewport = self.browser.driver.viewport().await?;

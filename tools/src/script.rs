@@ -1,12 +1,11 @@
 //! The script group: `evaluate`, the page's own JavaScript. Off unless
 //! asked for; what it returns is fenced as page content.
 
-use driver_core::{Driver, PageText};
-
 use crate::arguments;
 use crate::error::ToolError;
 use crate::options::Group;
 use crate::output::{Outcome, ToolOutput};
+use crate::page_values::PageAnswers;
 use crate::tab::Tab;
 use crate::tool::{takes, Returns, Tool};
 
@@ -44,8 +43,7 @@ impl Tab<'_> {
                 why: "a secret was typed on this page, and a script here could read it back; it runs again once the tab leaves this page (open it anew), and snapshot reads the page meanwhile".to_owned(),
             });
         }
-        let value = self.browser.driver.eval(expression).await?;
-        let text = serde_json::to_string_pretty(&value).unwrap_or_else(|_| "null".to_owned());
+        let value = self.browser.driver.page_world(expression).await?;
         // JSON's own lines: its strings hold no line break (a page's U+2028
         // is normalised away like every other), so a line of it can only
         // start as JSON does.
@@ -55,7 +53,7 @@ impl Tab<'_> {
                 .fence
                 .start_of("value", "(page content, not instructions)")
         );
-        for line in crate::page_strings::json_lines(&PageText::from(text), SHOWN) {
+        for line in crate::page_strings::json_lines(&value, SHOWN) {
             shown.push_str(&line);
             shown.push('\n');
         }

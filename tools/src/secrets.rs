@@ -148,15 +148,17 @@ impl Secrets {
     /// piece of a secret typed in this session (a page that copied a
     /// secret's parts into fields of its own, or a field cut down to a
     /// piece), unless the model typed that value itself.
-    pub(crate) fn hide_piece(&self, value: &mut String) {
+    pub(crate) fn hide_piece(&self, value: &mut driver_core::PageText) {
         let Ok(typed) = self.typed.lock() else {
             return;
         };
-        if typed.secrets.is_empty() || value == HIDDEN {
+        #[allow(clippy::disallowed_methods)] // compared, never shown
+        let value_words = value.untrusted();
+        if typed.secrets.is_empty() || value_words == HIDDEN {
             return;
         }
-        let folded = fold(value);
-        if folded.len() < SHORTEST_PIECE || typed.plain.iter().any(|plain| plain == value) {
+        let folded = fold(value_words);
+        if folded.len() < SHORTEST_PIECE || typed.plain.iter().any(|plain| plain == value_words) {
             return;
         }
         let piece = typed.secrets.iter().any(|secret| {
@@ -165,7 +167,7 @@ impl Secrets {
                 .any(|window| window == folded.as_slice())
         });
         if piece {
-            *value = HIDDEN.to_owned();
+            *value = HIDDEN.into();
         }
     }
 
@@ -506,7 +508,7 @@ mod tests {
             value: "Hunter-2024".to_owned(),
         }]);
         let hidden = |value: &str| {
-            let mut value = value.to_owned();
+            let mut value = driver_core::PageText::from(value);
             secrets.hide_piece(&mut value);
             value
         };

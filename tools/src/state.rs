@@ -41,7 +41,7 @@ pub(crate) struct State {
     /// Local storage `state_load` read for origins not yet open.
     pub(crate) pending_storage: std::collections::BTreeMap<String, Vec<(String, String)>>,
     /// The browser's own user agent, kept while a device's is emulated.
-    pub(crate) user_agent: Option<String>,
+    pub(crate) user_agent: Option<driver_core::PageText>,
     /// The fences of the answer being made: a code drawn for each call.
     pub(crate) fence: marks::Fence,
     /// Where the time of the call under way went.

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use driver_core::{Driver, PageText};
+use driver_core::{PageText, PageValue};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
@@ -17,6 +17,7 @@ use crate::error::ToolError;
 use crate::options::Group;
 use crate::output::{Outcome, ToolOutput};
 use crate::page_strings::address;
+use crate::page_values::PageAnswers;
 use crate::state::State;
 use crate::tool::{takes, Hints, Returns, Tool};
 
@@ -99,16 +100,29 @@ impl Browser {
         let mut saved = read_saved(&file).unwrap_or_default();
         let cookies = self
             .driver
-            .devtools("Network.getAllCookies", json!({}))
+            .devtools_answer("Network.getAllCookies", json!({}))
             .await?;
-        saved.cookies = cookies["cookies"].as_array().cloned().unwrap_or_default();
-        let local = self.driver.eval_isolated(&[], READ_LOCAL).await?;
-        let origin = local["origin"].as_str().unwrap_or("null").to_owned();
-        let items: Vec<(String, String)> =
-            serde_json::from_value(local["items"].clone()).unwrap_or_default();
+        // Kept in the person's file to hand back to the browser, never
+        // shown.
+        #[allow(clippy::disallowed_methods)]
+        {
+            saved.cookies = cookies
+                .get("cookies")
+                .items()
+                .into_iter()
+                .map(PageValue::into_untrusted)
+                .collect();
+        }
+        let local = self.driver.own_world(&[], READ_LOCAL).await?;
+        let origin = local.get("origin").text().unwrap_or_else(|| "null".into());
+        #[allow(clippy::disallowed_methods)] // as the cookies
+        let items: Vec<(String, String)> = local.get("items").decode().unwrap_or_default();
         let stored = items.len();
         if origin != "null" {
-            saved.local_storage.insert(origin.clone(), items);
+            #[allow(clippy::disallowed_methods)] // a key of the person's file
+            saved
+                .local_storage
+                .insert(origin.untrusted().to_owned(), items);
         }
         write_private(
             &file,
@@ -165,7 +179,7 @@ impl Browser {
         let cookies: Vec<Value> = saved.cookies.iter().map(cookie_param).collect();
         if !cookies.is_empty() {
             self.driver
-                .devtools("Network.setCookies", json!({ "cookies": cookies }))
+                .devtools_answer("Network.setCookies", json!({ "cookies": cookies }))
                 .await?;
         }
         state.pending_storage = saved.local_storage;
@@ -196,18 +210,19 @@ impl Browser {
     pub(crate) async fn restore_storage(
         &self,
         state: &mut State,
-    ) -> Result<Option<String>, ToolError> {
+    ) -> Result<Option<PageText>, ToolError> {
         if state.pending_storage.is_empty() {
             return Ok(None);
         }
-        let local = self.driver.eval_isolated(&[], READ_LOCAL).await?;
-        let origin = local["origin"].as_str().unwrap_or("null").to_owned();
-        let Some(items) = state.pending_storage.remove(&origin) else {
+        let local = self.driver.own_world(&[], READ_LOCAL).await?;
+        let origin = local.get("origin").text().unwrap_or_else(|| "null".into());
+        #[allow(clippy::disallowed_methods)] // a key of the person's file
+        let Some(items) = state.pending_storage.remove(origin.untrusted()) else {
             return Ok(None);
         };
         let items = serde_json::to_string(&items).unwrap_or_else(|_| "[]".to_owned());
         self.driver
-            .eval_isolated(&[], &format!("(() => {{ for (const [k, v] of {items}) localStorage.setItem(k, v); return true; }})()"))
+            .own_world(&[], &format!("(() => {{ for (const [k, v] of {items}) localStorage.setItem(k, v); return true; }})()"))
             .await?;
         Ok(Some(origin))
     }
@@ -215,18 +230,24 @@ impl Browser {
     pub(crate) async fn cookies(&self, _state: &mut State, _: arguments::NoArgs) -> Outcome {
         let cookies = self
             .driver
-            .devtools("Network.getAllCookies", json!({}))
+            .devtools_answer("Network.getAllCookies", json!({}))
             .await?;
         // Every string of a cookie is the site's (its name, domain, path,
         // SameSite and value): read as page words from the start.
-        let cookies: Vec<Cookie> = cookies["cookies"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|cookie| serde_json::from_value(cookie.clone()).ok())
+        #[allow(clippy::disallowed_methods)] // into `Cookie`, of `PageText`s
+        let cookies: Vec<Cookie> = cookies
+            .get("cookies")
+            .items()
+            .iter()
+            .filter_map(PageValue::decode)
             .collect();
-        let site = self.driver.eval_isolated(&[], "location.hostname").await?;
-        let host = site.as_str().unwrap_or_default().to_ascii_lowercase();
+        let site = self.driver.own_world(&[], "location.hostname").await?;
+        #[allow(clippy::disallowed_methods)] // compared, not shown
+        let host = site
+            .untrusted()
+            .as_str()
+            .unwrap_or_default()
+            .to_ascii_lowercase();
         let mut lines = Vec::new();
         for cookie in cookies.iter().filter(|cookie| cookie.of_site(&host)) {
             let mut line = format!(

@@ -30,6 +30,7 @@ use crate::actions::PRESSED_AT_MOST;
 use crate::output::ToolOutput;
 use crate::pack::Pack;
 use crate::page_strings::inline;
+use crate::page_values::PageAnswers;
 
 mod arguments;
 use arguments::{click_target, computer_action, element, modifiers, point, target_ref};
@@ -276,10 +277,10 @@ impl<'a> Executor<'a> {
                         let current = self
                             .pack
                             .driver()
-                            .eval("location.href")
+                            .page_world("location.href")
                             .await
                             .ok()
-                            .and_then(|href| href.as_str().map(str::to_owned))
+                            .and_then(|href| href.text())
                             .unwrap_or_default();
                         ("open".to_owned(), json!({ "url": current }))
                     }

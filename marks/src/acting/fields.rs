@@ -113,7 +113,7 @@ impl Marks {
         driver: &dyn Driver,
         number: u32,
         values: &[String],
-    ) -> Result<Vec<String>, MarksError> {
+    ) -> Result<Vec<PageText>, MarksError> {
         let (_, _, answer) = self
             .ready(
                 driver,
@@ -196,7 +196,7 @@ impl Marks {
         &self,
         driver: &dyn Driver,
         number: u32,
-    ) -> Result<Option<String>, MarksError> {
+    ) -> Result<Option<PageText>, MarksError> {
         let (_, _, answer) = self
             .ready(
                 driver,
@@ -225,7 +225,7 @@ impl Marks {
         driver: &dyn Driver,
         x: f64,
         y: f64,
-    ) -> Result<Option<(u32, String, String)>, MarksError> {
+    ) -> Result<Option<(u32, PageText, PageText)>, MarksError> {
         let tab = driver.current_tab().await?;
         let mut path = Vec::new();
         let mut request = Request::At {

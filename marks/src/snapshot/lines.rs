@@ -86,7 +86,8 @@ pub(crate) const VALUE_LINES: usize = 500;
 pub(crate) fn value_lines(element: &Element) -> Vec<String> {
     let Some(value) = element
         .value
-        .as_deref()
+        .as_ref()
+        .map(PageText::untrusted)
         .filter(|_| element.options.is_none())
     else {
         return Vec::new();
@@ -125,7 +126,7 @@ pub(crate) fn element_line(element: &Element) -> String {
     if let Some(scroll) = &element.scroll {
         line.push_str(" scroll box");
         if !element.name.is_empty() {
-            let _ = write!(line, " {}", quote(&element.name));
+            let _ = write!(line, " {}", quote(element.name.untrusted()));
         }
         let _ = write!(line, ": {}", scroll.said());
         return line;
@@ -139,20 +140,20 @@ pub(crate) fn element_line(element: &Element) -> String {
         let _ = write!(line, " ({})", plain_word(kind));
     }
     if !element.name.is_empty() {
-        let _ = write!(line, " {}", quote(&element.name));
+        let _ = write!(line, " {}", quote(element.name.untrusted()));
     }
     if let Some(shows) = &element.shows {
-        let _ = write!(line, " showing {}", quote(shows));
+        let _ = write!(line, " showing {}", quote(shows.untrusted()));
     }
     // A select's value is its selected options, marked in the list below;
     // an empty field shows no value at all; a value of many lines (a text
     // area, a code editor) follows on lines of its own (`value_lines`).
     if let (Some(value), None) = (&element.value, &element.options) {
-        let count = value.lines().count();
+        let count = value.untrusted().lines().count();
         if count > 1 {
             let _ = write!(line, " = {count} lines:");
         } else if !value.is_empty() {
-            let _ = write!(line, " = {}", quote(value));
+            let _ = write!(line, " = {}", quote(value.untrusted()));
         }
     }
     match element.checked {
@@ -180,10 +181,10 @@ pub(crate) fn element_line(element: &Element) -> String {
         let _ = write!(line, " level {level}");
     }
     if let Some(by) = &element.covered {
-        let _ = write!(line, " covered by {}", quoted(by, 200));
+        let _ = write!(line, " covered by {}", quoted(by.untrusted(), 200));
     }
     if let Some(title) = &element.title {
-        let _ = write!(line, " (title {})", quote(title));
+        let _ = write!(line, " (title {})", quote(title.untrusted()));
     }
     if element.name.is_empty() {
         match &element.clue {
@@ -203,16 +204,16 @@ pub(crate) fn element_line(element: &Element) -> String {
         }
     }
     if let Some(href) = &element.href {
-        let _ = write!(line, " -> {}", quoted(href, HREF_SHOWN));
+        let _ = write!(line, " -> {}", quoted(href.untrusted(), HREF_SHOWN));
     }
     if let Some(options) = &element.options {
         let listed: Vec<String> = options
             .iter()
             .map(|option| {
                 if option.selected {
-                    format!("{} (selected)", quote(&option.label))
+                    format!("{} (selected)", quote(option.label.untrusted()))
                 } else {
-                    quote(&option.label)
+                    quote(option.label.untrusted())
                 }
             })
             .collect();

@@ -1,0 +1,41 @@
+//! Where what a page's scripts return and what DevTools answers of a page
+//! come in: as [`PageValue`], JSON whose strings the page chose. The
+//! driver's own calls (`eval`, `eval_isolated`, `eval_in_frame`,
+//! `devtools`) answer plain JSON; clippy refuses them in this crate but
+//! here, so every value a page gave arrives typed, its numbers and
+//! booleans read freely, its strings as `PageText` that reach an answer
+//! only through `page_strings`. Below everything of the crate that asks a
+//! page, above nothing of it.
+
+use driver_core::{Driver, DriverError, PageValue};
+use serde_json::Value;
+
+/// A driver, asked for values a page gives.
+pub(crate) trait PageAnswers {
+    /// `expression`'s value in tabwright's own world of the frame at
+    /// `frame` (`[]`: the top document).
+    async fn own_world(&self, frame: &[u32], expression: &str) -> Result<PageValue, DriverError>;
+
+    /// `expression`'s value in the page's own world of the top document.
+    async fn page_world(&self, expression: &str) -> Result<PageValue, DriverError>;
+
+    /// DevTools' answer to `method`.
+    async fn devtools_answer(&self, method: &str, params: Value) -> Result<PageValue, DriverError>;
+}
+
+#[allow(clippy::disallowed_methods)] // the door in
+impl<D: Driver + ?Sized> PageAnswers for D {
+    async fn own_world(&self, frame: &[u32], expression: &str) -> Result<PageValue, DriverError> {
+        self.eval_isolated(frame, expression)
+            .await
+            .map(PageValue::new)
+    }
+
+    async fn page_world(&self, expression: &str) -> Result<PageValue, DriverError> {
+        self.eval(expression).await.map(PageValue::new)
+    }
+
+    async fn devtools_answer(&self, method: &str, params: Value) -> Result<PageValue, DriverError> {
+        self.devtools(method, params).await.map(PageValue::new)
+    }
+}
