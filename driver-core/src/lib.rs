@@ -69,7 +69,7 @@ pub use options::{FrameCallback, FramesWanted, Options, Preloads, ScreencastFram
 pub use page_text::{PageText, PageValue, DEBUG_CHARS};
 pub use paint::{marker_colour, FrameScript, PaintPictures, PaintProbe, MARKER_SIZE};
 pub use shots::{FullPage, FULL_PAGE_PIXELS, LEAST_FULL_PAGE_SCALE, LONGEST_SIDE};
-pub use tree::{Accessible, Handover, HANDED_AT_MOST};
+pub use tree::{Accessible, Generated, Handover, HANDED_AT_MOST};
 
 /// A number no page can guess (the process's random hash keys, mixed with
 /// the time): for marks, fence codes and probe paths. Not for credentials.

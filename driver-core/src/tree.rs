@@ -13,6 +13,12 @@
 //! [`listeners_js`](crate::listeners_js)) and gives each to tabwright's
 //! world of the same document, with its closed shadow root and what the
 //! accessibility tree says of it.
+//!
+//! Nor can a script read what CSS counts: a `counter()` in a `::before`,
+//! a list item's `::marker` (its computed `content` names the counter, not
+//! its value). Chromium's accessibility tree holds the words each
+//! pseudo-element shows, counted; a handover can give them too
+//! ([`Generated`]).
 
 use serde::{Deserialize, Serialize};
 
@@ -37,6 +43,9 @@ pub struct Handover {
     pub receive: String,
     /// Whether to read each element's accessibility node.
     pub accessible: bool,
+    /// Whether to read the words each element's pseudo-elements show
+    /// ([`Accessible::generated`]).
+    pub generated: bool,
 }
 
 /// The most elements one handover takes.
@@ -62,4 +71,24 @@ pub struct Accessible {
     pub ignored: bool,
     /// The states, by name.
     pub states: serde_json::Map<String, serde_json::Value>,
+    /// Where the handover asked for them, the words its pseudo-elements
+    /// show (the rest of the node is then empty unless it was asked for
+    /// too).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generated: Option<Generated>,
+}
+
+/// The words an element's pseudo-elements show, as Chromium's
+/// accessibility tree has them (its text nodes under each, joined):
+/// counters counted, quotes and attributes in, what only assistive
+/// technology hears (`content: "x" / "alt"`) as Chromium gives it. Empty
+/// for one it does not have.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Generated {
+    /// Its `::marker` (a list item's number or bullet: `"3. "`, `"• "`).
+    pub marker: String,
+    /// Its `::before`.
+    pub before: String,
+    /// Its `::after`.
+    pub after: String,
 }

@@ -395,15 +395,17 @@ pub(crate) async fn property_handlers(driver: &dyn Driver, path: &[u32]) -> Opti
             const all = document.getElementsByTagName('*'); \
             const kept = window[Symbol.for({key:?})]; \
             const record = kept && typeof kept.has === 'function' ? kept : null; \
-            {tree} {unseen} let unseenCount = 0; \
+            {tree} {unseen} {counted} let unseenCount = 0; \
             for (let i = 0; i < all.length; i++) {{ \
               if (typeof all[i].onclick === 'function') onclick.push(i); \
               if (record && record.has(all[i])) listened.push(i); \
               if (unseenCount < {most} && isUnseen(all[i])) unseenCount++; }} \
-            return {{ onclick, listened, tree: listed.length, unseen: unseenCount }}; }})()",
+            return {{ onclick, listened, tree: listed.length, unseen: unseenCount, \
+              counted: counted().length }}; }})()",
             key = driver_core::listeners_key(),
             tree = listed_for_handover(),
             unseen = UNSEEN,
+            counted = COUNTED,
             most = UNSEEN_ROOTS_ASKED,
         )
     });
@@ -418,7 +420,7 @@ pub(crate) async fn property_handlers(driver: &dyn Driver, path: &[u32]) -> Opti
     let handlers: Handlers = found
         .ok()
         .and_then(|found| serde_json::from_value(found).ok())?;
-    if (handlers.tree > 0 || handlers.unseen > 0)
+    if (handlers.tree > 0 || handlers.unseen > 0 || handlers.counted > 0)
         && driver.capabilities().supports(Capability::BrowserTree)
     {
         hand_over(driver, path, &handlers).await;
@@ -452,6 +454,37 @@ const UNSEEN: &str =
     const isUnseen = (element) => asked !== null && element.localName.includes('-') \
       && element.shadowRoot === null && !tree.listed.has(element) && !asked.has(element);";
 
+/// A statement for the page's world that makes `counted`: the elements
+/// (at most [`driver_core::HANDED_AT_MOST`]) whose `::before`, `::after`
+/// or `::marker` a readable sheet gives words no script can read: a
+/// `counter()` or `counters()`, a marker's own `content`, a list style
+/// the walker does not number itself (`js/semantics.js`'s `ORDINALS`: the
+/// elements the rule names and their list items). The
+/// browser is asked for their words ([`driver_core::Generated`]).
+const COUNTED: &str = "const counted = () => { \
+    const pseudo = /::?(?:before|after|marker)\\b/i, pseudoAll = /::?(?:before|after|marker)\\b/gi; \
+    const plain = /^(?:|disc|circle|square|none|decimal|decimal-leading-zero|lower-alpha|upper-alpha|lower-latin|upper-latin|lower-roman|upper-roman|inherit|initial|unset|revert|revert-layer)$/; \
+    const hosts = []; \
+    const host = (list) => list.split(',').map((part) => { const bare = part.replace(pseudoAll, '').trim(); \
+      return bare === '' || /[>+~]$/.test(bare) ? bare + ' *' : bare; }).join(','); \
+    const read = (rules) => { for (const rule of Array.from(rules)) { \
+      if (typeof rule.selectorText === 'string') { \
+        const content = rule.style.content || '', listed = rule.style.listStyleType || ''; \
+        if ((pseudo.test(rule.selectorText) && /counters?\\(/.test(content)) \
+            || (/::marker\\b/i.test(rule.selectorText) && content !== '' && content !== 'normal')) \
+          hosts.push(host(rule.selectorText)); \
+        if (!plain.test(listed)) hosts.push(host(rule.selectorText), \
+          rule.selectorText.split(',').map((part) => part.trim() + ' > li').join(',')); \
+        if (rule.cssRules && rule.cssRules.length) read(rule.cssRules); \
+      } else if (rule.styleSheet) { try { read(rule.styleSheet.cssRules); } catch (error) {} } \
+      else if (rule.cssRules) read(rule.cssRules); } }; \
+    for (const sheet of [...Array.from(document.styleSheets), ...Array.from(document.adoptedStyleSheets || [])]) { \
+      try { read(sheet.cssRules); } catch (error) {} } \
+    const found = new Set(); \
+    for (const selector of hosts) { try { for (const element of document.querySelectorAll(selector)) { \
+      if (found.size >= 200) break; found.add(element); } } catch (error) {} } \
+    return Array.from(found); };";
+
 /// Hands the elements the early hooks list in the frame at `path` over to
 /// the walker's world (see [`property_handlers`]). Where it cannot be
 /// done, the walker reads what it reads without it.
@@ -462,6 +495,7 @@ async fn hand_over(driver: &dyn Driver, path: &[u32], handlers: &Handlers) {
             elements: format!("(() => {{ {} return listed; }})()", listed_for_handover()),
             receive: RECEIVE.to_owned(),
             accessible: true,
+            generated: false,
         };
         let _ = driver.hand_over(&handover).await;
     }
@@ -482,10 +516,34 @@ async fn hand_over(driver: &dyn Driver, path: &[u32], handlers: &Handlers) {
             ),
             receive: RECEIVE_ROOTS.to_owned(),
             accessible: false,
+            generated: false,
+        };
+        let _ = driver.hand_over(&handover).await;
+    }
+    // The words CSS counts, fresh each read (what was counted before may
+    // have changed); kept apart from the facts above.
+    if handlers.counted > 0 {
+        let handover = driver_core::Handover {
+            frame: path.to_vec(),
+            elements: format!("(() => {{ {COUNTED} return counted(); }})()"),
+            receive: RECEIVE_GENERATED.to_owned(),
+            accessible: false,
+            generated: true,
         };
         let _ = driver.hand_over(&handover).await;
     }
 }
+
+/// What receives the words of the pseudo-elements of elements that show
+/// words CSS counts: kept by element until the next such handover, under
+/// the key driver-core's `visibility.js` reads them by (`handed`).
+const RECEIVE_GENERATED: &str = "function (facts, ...nodes) { \
+    let kept = window.__tabwrightHanded; \
+    if (!kept) { kept = { roots: new WeakMap(), facts: new WeakMap() }; \
+      Object.defineProperty(window, '__tabwrightHanded', { value: kept, configurable: true }); } \
+    kept.generated = new WeakMap(); \
+    facts.forEach((fact, i) => { if (fact && fact.generated) kept.generated.set(nodes[2 * i], fact.generated); }); \
+    return facts.length; }";
 
 /// What receives the roots of custom elements no hook saw given one: each
 /// found kept by host, as [`RECEIVE`] keeps them.

@@ -57,6 +57,10 @@ pub(crate) struct Handlers {
     /// for one (see `frames::UNSEEN`).
     #[serde(default, skip_serializing)]
     pub(crate) unseen: u32,
+    /// How many elements show words CSS counts (see `frames::COUNTED`),
+    /// whose words the browser is asked for.
+    #[serde(default, skip_serializing)]
+    pub(crate) counted: u32,
 }
 
 /// What a search asks (`FindRequest.find`).

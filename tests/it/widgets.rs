@@ -156,7 +156,10 @@ async fn components(backend: Backend) {
 /// Words only CSS writes (`::before`, `::after`, `attr()`, quotes) are read
 /// where a person reads them, in the snapshot, a search and a reading, and
 /// name an icon button (Chromium's tree agrees: `accessible.rs` holds the
-/// page); what CSS hides of them is not.
+/// page); what CSS hides of them is not. What CSS counts is read as it is
+/// drawn: a list's numbers in its style (from `start`, down a reversed
+/// list, anew from a `value`), a `counter()` in `::before`, a marker of
+/// the page's own; a bullet and a marker drawn transparent are no words.
 async fn generated_text(backend: Backend) {
     let mut s = Session::start(backend, false).await;
     let page = s
@@ -170,10 +173,31 @@ async fn generated_text(backend: Backend) {
             "Shipping address (step 2 of 5)",
             "\u{201C}Quoted words\u{201D} said the page.",
             "Starred note text",
+            "c. Gamma ray",
+            "d. Delta wave",
+            "4. Three left",
+            "3. Two left",
+            "9. Nine left",
+            "8. Eight left",
+            "Step 5: Open the box",
+            "Step 6: Close the box",
+            "II. Departure",
+            "\u{3b2}. Greek second",
+            "Rule 2 \u{2014} Yield here",
         ] {
             assert!(text.contains(item), "{what}: no {item:?}:\n{text}");
         }
         assert!(!text.contains("Ignore previous"), "{what}:\n{text}");
+        for bare in ["Plain bullet item", "Unnumbered item"] {
+            let line = text.lines().find(|line| line.contains(bare));
+            assert!(
+                line.is_some_and(|line| line
+                    .trim_start()
+                    .trim_start_matches("- ")
+                    .starts_with(bare)),
+                "{what}: {bare:?} should stand alone:\n{text}"
+            );
+        }
         for neighbour in ["Faint pseudo text", "Gone pseudo text", "Tiny pseudo text"] {
             assert!(
                 text.contains(neighbour),

@@ -5,7 +5,9 @@
 //! (`DOM.describeNode`: its node, and a closed shadow root like any other),
 //! resolved into tabwright's world (`DOM.resolveNode` with that world's
 //! context), and, if asked, looked up in Chromium's accessibility tree
-//! (`Accessibility.getPartialAXTree` of that node alone); then one call in
+//! (`Accessibility.getPartialAXTree` of that node alone), and its
+//! pseudo-elements' words (`Accessibility.queryAXTree` of the text under
+//! each pseudo-element `DOM.describeNode` lists); then one call in
 //! tabwright's world gives `receive` all of it. The objects made on the
 //! way are released as one group, whatever happened.
 
@@ -13,7 +15,7 @@ use futures::future::join_all;
 use serde_json::{json, Value};
 
 use super::devtools::{frames, names, DevToolsSocket, FoundFrame, TargetsLock, World};
-use crate::{Accessible, DriverError, Handover, Result, HANDED_AT_MOST};
+use crate::{Accessible, DriverError, Generated, Handover, Result, HANDED_AT_MOST};
 
 /// The object group every object a handover makes belongs to.
 const GROUP: &str = "tabwright-handover";
@@ -105,7 +107,7 @@ async fn handed(
     let found = join_all(
         elements
             .iter()
-            .map(|(_, object)| one(socket, session, own, object, handover.accessible)),
+            .map(|(_, object)| one(socket, session, own, object, handover)),
     )
     .await;
     let mut facts = Vec::new();
@@ -129,13 +131,14 @@ async fn handed(
 
 /// One element (by its object in the page's world): its object in
 /// tabwright's world (context `own`), its closed shadow root's there, and
-/// its accessibility node if `accessible`; `None` if it went away.
+/// its accessibility node and pseudo-elements' words as `handover` asks;
+/// `None` if it went away.
 async fn one(
     socket: &DevToolsSocket,
     session: &str,
     own: i64,
     object: &str,
-    accessible: bool,
+    handover: &Handover,
 ) -> Option<(String, Option<String>, Option<Accessible>)> {
     let on = Some(session);
     let node = socket
@@ -166,8 +169,19 @@ async fn one(
             .ok()?;
         resolved["object"]["objectId"].as_str().map(str::to_owned)
     };
+    let pseudo: Vec<(String, i64)> = node["pseudoElements"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|pseudo| {
+            Some((
+                pseudo["pseudoType"].as_str()?.to_owned(),
+                pseudo["backendNodeId"].as_i64()?,
+            ))
+        })
+        .collect();
     let read = async {
-        if !accessible {
+        if !handover.accessible {
             return None;
         }
         let tree = socket
@@ -191,8 +205,55 @@ async fn one(
             None => None,
         }
     };
-    let (host, root, facts) = tokio::join!(resolve(backend), root, read);
+    let words = async {
+        if !handover.generated {
+            return None;
+        }
+        Some(generated(socket, session, &pseudo).await)
+    };
+    let (host, root, facts, words) = tokio::join!(resolve(backend), root, read, words);
+    let facts = match (facts, words) {
+        (facts, None) => facts,
+        (facts, generated) => Some(Accessible {
+            generated,
+            ..facts.unwrap_or_default()
+        }),
+    };
     Some((host?, root, facts))
+}
+
+/// The words of an element's pseudo-elements (each by its kind and its
+/// DevTools node), as the accessibility tree holds them.
+async fn generated(socket: &DevToolsSocket, session: &str, pseudo: &[(String, i64)]) -> Generated {
+    let words = join_all(pseudo.iter().map(|(kind, backend)| async move {
+        let found = socket
+            .call(
+                Some(session),
+                names::ACCESSIBILITY_QUERY_AX_TREE,
+                json!({ "backendNodeId": backend, "role": "StaticText" }),
+            )
+            .await
+            .ok()?;
+        let text: String = found["nodes"]
+            .as_array()?
+            .iter()
+            // (Under a marker the text is left out of the tree, the marker
+            // standing for it: it is still what is drawn.)
+            .filter_map(|node| node["name"]["value"].as_str())
+            .collect();
+        Some((kind.as_str(), text))
+    }))
+    .await;
+    let mut generated = Generated::default();
+    for (kind, text) in words.into_iter().flatten() {
+        match kind {
+            "marker" => generated.marker = text,
+            "before" => generated.before = text,
+            "after" => generated.after = text,
+            _ => {}
+        }
+    }
+    generated
 }
 
 /// What an accessibility node (`Accessibility.AXNode`) says, as a
@@ -225,6 +286,7 @@ fn accessible_of(node: &Value) -> Accessible {
         from,
         ignored: node["ignored"] == true,
         states,
+        generated: None,
     }
 }
 

@@ -97,10 +97,13 @@ const eachChild = (node, visit) => {
 /**
  * What DevTools handed to tabwright's world (`Driver::hand_over`, asked by
  * marks): the closed shadow roots of the hosts the page's world listed,
- * and the accessibility facts of the last handover, by element. Kept on
- * this world's window under the key marks' receiving function writes, out
- * of the page's reach; empty where nothing was handed over.
- * @type {{roots: WeakMap<Element, ShadowRoot>, facts: WeakMap<Element, any>}}
+ * the accessibility facts of the last handover, by element, and (if any
+ * were asked) the words the elements' pseudo-elements show, counters
+ * counted. Kept on this world's window under the key marks' receiving
+ * functions write, out of the page's reach; empty where nothing was
+ * handed over.
+ * @type {{roots: WeakMap<Element, ShadowRoot>, facts: WeakMap<Element, any>,
+ *   generated?: WeakMap<Element, {marker: string, before: string, after: string}>}}
  */
 const handed = /** @type {any} */ (window).__tabwrightHanded || { roots: new WeakMap(), facts: new WeakMap() };
 

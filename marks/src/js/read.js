@@ -12,7 +12,8 @@
  * @property {"p" | "h" | "li" | "quote" | "pre" | "cell"} kind
  * @property {number} level  a heading's level
  * @property {number} depth  a list item's depth (1 for a top-level list)
- * @property {number} n      an ordered list item's number (0: a bullet)
+ * @property {number} n      a list item's number, where its marker draws one (`4. `);
+ *   0 for a bullet, none, or a marker of other words (which begin its text)
  * @property {number} table  a cell's table, row and column, to lay rows out
  * @property {number} row
  * @property {number} col
@@ -130,6 +131,14 @@ const readingVisitor = (gathered, skipping) => {
     return /** @type {number} */ (serials.get(element));
   };
   /**
+   * A list item's number where its marker draws it as one (`4. `), else 0.
+   * @param {Element} element
+   */
+  const numbered = (element) => {
+    const marker = markerText(element);
+    return /^[1-9][0-9]*\. $/.test(marker) ? parseInt(marker, 10) : 0;
+  };
+  /**
    * The block an element begins in a reading, if it begins one.
    * @param {Element} element
    * @returns {Block | null}
@@ -137,14 +146,9 @@ const readingVisitor = (gathered, skipping) => {
   const blockOf = (element) => {
     switch (element.tagName) {
       case "LI": {
-        const list = element.parentElement;
-        let n = 0;
-        if (list && list.tagName === "OL") {
-          n = (/** @type {HTMLOListElement} */ (list)).start;
-          for (let before = element.previousElementSibling; before; before = before.previousElementSibling) {
-            if (before.tagName === "LI") n++;
-          }
-        }
+        // A number as the list draws it is the line's own (`4. `); any
+        // other marker's words (`c. `, a page's own) begin its text.
+        const n = numbered(element);
         return { ...PARAGRAPH, kind: "li", depth: Math.max(1, lists), n };
       }
       case "PRE": return { ...PARAGRAPH, kind: "pre" };
@@ -161,7 +165,9 @@ const readingVisitor = (gathered, skipping) => {
   /** @type {Visitor} */
   const visit = {
     text: lines.text,
-    generated: lines.generated,
+    generated: (element, which, at) => {
+      if (which !== "::marker" || numbered(element) === 0) lines.generated(element, which, at);
+    },
     blank: (value) => {
       if (current.kind === "pre") gathered.add(value);
       else if (value) gathered.add(" ");

@@ -16,7 +16,7 @@
  * @property {(text: Text, drawnIn: Element, at: At) => void} text
  * @property {(value: string) => void} blank
  * @property {(alt: string, element: Element, at: At) => void} image  an image's alternative text
- * @property {(element: Element, which: "::before" | "::after", at: At) => void} generated
+ * @property {(element: Element, which: "::before" | "::after" | "::marker", at: At) => void} generated
  *   the text CSS writes before or after what an element holds
  * @property {(separator: string) => void} separator  between two cells of a row
  * @property {() => void} flush  ends the line gathered

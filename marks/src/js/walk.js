@@ -35,7 +35,7 @@ const cut = (text, limit) => (text.length > limit ? text.slice(0, limit - 1) + "
  *   (`null`: it is cross-origin, out of reach from here)
  * @property {(element: HTMLElement, at: At, inside: () => void) => void} element
  *   any other element that may be drawn; `inside` walks what it holds
- * @property {(element: Element, which: "::before" | "::after", at: At) => void} generated
+ * @property {(element: Element, which: "::before" | "::after" | "::marker", at: At) => void} generated
  *   where CSS may write text before or after what an element holds
  *   (`generatedText` reads it, if the visitor wants it there)
  */
@@ -142,6 +142,7 @@ const walkTree = (node, at, visit) => {
   if (walked.has(element)) return;
   walked.add(element);
   visit.element(element, at, () => {
+    visit.generated(element, "::marker", at);
     visit.generated(element, "::before", at);
     drawnChildren(element, into);
     for (const owned of ownedBy(element)) into(owned);

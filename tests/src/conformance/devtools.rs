@@ -520,6 +520,7 @@ pub(super) async fn hand_over_gives_closed_roots_and_the_tree(ctx: &Ctx) -> Chec
             elements: "listed()".to_owned(),
             receive: receive.to_owned(),
             accessible: true,
+            generated: false,
         };
         let handed = match needs(
             driver.as_ref(),

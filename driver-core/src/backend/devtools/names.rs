@@ -7,6 +7,8 @@
 // --- commands ---
 /// `Accessibility.getPartialAXTree`.
 pub const ACCESSIBILITY_GET_PARTIAL_AX_TREE: &str = "Accessibility.getPartialAXTree";
+/// `Accessibility.queryAXTree`.
+pub const ACCESSIBILITY_QUERY_AX_TREE: &str = "Accessibility.queryAXTree";
 /// `Browser.setDownloadBehavior`.
 pub const BROWSER_SET_DOWNLOAD_BEHAVIOR: &str = "Browser.setDownloadBehavior";
 /// `CSS.createStyleSheet`.
