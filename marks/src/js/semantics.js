@@ -268,6 +268,26 @@ const roman = (n) => {
   for (const [value, letters] of steps) while (left >= value) { text += letters; left -= value; }
   return text;
 };
+/** Per list, how its items' markers write their numbers, worked out once a call. @type {Map<Element | null, ((n: number) => string) | null>} */
+const listMarkers = new Map();
+/**
+ * How a list item's marker writes its number (`ORDINALS`), or null where
+ * it draws none here: a bullet, no marker, a marker of its own `content`
+ * (asked of the browser), a marker not drawn. Read from the list's first
+ * item for all of them (a list's items are styled alike; an item styled
+ * in another list style by a sheet is asked of the browser).
+ * @param {Element} item
+ */
+const listMarkerOf = (item) => {
+  const list = item.parentElement;
+  if (listMarkers.has(list)) return /** @type {((n: number) => string) | null} */ (listMarkers.get(list));
+  const first = (list && Array.from(list.children).find((child) => child.tagName === "LI")) || item;
+  const ordinal = /** @type {((n: number) => string) | undefined} */ (ORDINALS[getComputedStyle(first).listStyleType]) || null;
+  const marker = ordinal && getComputedStyle(first, "::marker");
+  const drawn = ordinal && marker && !undrawnWords(marker) && marker.content === "normal" ? ordinal : null;
+  listMarkers.set(list, drawn);
+  return drawn;
+};
 /** The numbers of a list's items, worked out once a call. @type {Map<Element, Map<Element, number>>} */
 const ordinalsKnown = new Map();
 /**
@@ -307,11 +327,12 @@ const markerText = (element) => {
   const handedText = handedWords(element, "marker");
   if (element.tagName !== "LI" && handedText === undefined) return "";
   if (!/list-item/.test(layoutOf(element).display)) return "";
-  const ordinal = ORDINALS[getComputedStyle(element).listStyleType];
-  if (!ordinal && handedText === undefined) return "";
-  const marker = getComputedStyle(element, "::marker");
-  if (undrawnWords(marker) || (marker.content !== "normal" && handedText === undefined)) return "";
-  const text = handedText !== undefined ? handedText : ordinal(ordinalOf(element)) + ". ";
+  let ordinal = null;
+  if (handedText === undefined) {
+    ordinal = listMarkerOf(element);
+    if (!ordinal) return "";
+  } else if (undrawnWords(getComputedStyle(element, "::marker"))) return "";
+  const text = ordinal ? ordinal(ordinalOf(element)) + ". " : handedText || "";
   // A bullet is no word.
   return /[\p{L}\p{N}]/u.test(text) ? text : "";
 };
