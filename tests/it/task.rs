@@ -10,7 +10,7 @@
 
 use std::time::Duration;
 
-use driver_core::Options;
+use driver_core::{Driver, Options};
 use guard::{AllowedOrigin, Guard, Policy, Task, TaskOrigin};
 use serde_json::json;
 use tabwright_tests::Backend;
@@ -173,6 +173,20 @@ fn pack_watched(
     )
 }
 
+/// The centre of what `selector` finds in the current page, in CSS pixels
+/// of the viewport, as the browser lays it out (asked outside the tools).
+async fn centre(pack: &Pack, selector: &str) -> (f64, f64) {
+    let rect = pack
+        .driver()
+        .eval(&format!(
+            "(() => {{ const r = document.querySelector({selector:?}).getBoundingClientRect(); \
+             return [r.x + r.width / 2, r.y + r.height / 2]; }})()"
+        ))
+        .await
+        .expect("its box");
+    (rect[0].as_f64().expect("x"), rect[1].as_f64().expect("y"))
+}
+
 async fn ok(pack: &Pack, tool: &str, arguments: serde_json::Value) -> ToolOutput {
     let output = pack.call(tool, arguments.clone()).await;
     assert!(!output.is_error, "{tool} {arguments}: {}", output.text);
@@ -231,6 +245,20 @@ async fn the_code_stays_with_the_task(backend: Backend) {
         "may read, not act on",
     )
     .await;
+    // A click at a point on a read origin: on a field it acts, refused;
+    // on a link it reads, and the link is followed.
+    let (x, y) = centre(&pack, "#q").await;
+    refused(
+        &pack,
+        "click",
+        json!({ "x": x, "y": y }),
+        "may read, not act on",
+    )
+    .await;
+    ok(&pack, "open", json!({ "url": format!("{mail}/inbox") })).await;
+    let (x, y) = centre(&pack, &format!("a[href='{forum}/board']")).await;
+    let followed = ok(&pack, "click", json!({ "x": x, "y": y })).await;
+    assert!(followed.text.contains("# Board"), "{}", followed.text);
     // Keys that move about read; Enter acts.
     ok(&pack, "press", json!({ "keys": "PageDown Shift+Tab" })).await;
     refused(

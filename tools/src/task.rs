@@ -154,17 +154,35 @@ impl crate::Pack {
         task: &guard::Task,
     ) -> Result<Url, ToolError> {
         let driver = &self.browser.driver;
-        let pointed = match arguments.get("element").and_then(Value::as_u64) {
+        // The element acted on: by its number, or what lies at the point
+        // (a click at x,y on a link follows it, as one by number does).
+        let (number, at_role) = match (
+            arguments.get("element").and_then(Value::as_u64),
+            arguments.get("x").and_then(Value::as_f64),
+            arguments.get("y").and_then(Value::as_f64),
+        ) {
+            (Some(number), _, _) => (Some(u32::try_from(number).unwrap_or(u32::MAX)), None),
+            (None, Some(x), Some(y)) => match self.browser.marks.element_at(driver, x, y).await {
+                Ok(Some((number, role, _))) => (Some(number), Some(role)),
+                _ => (None, None),
+            },
+            _ => (None, None),
+        };
+        let pointed = match number {
             Some(number) => match driver.current_tab().await {
-                Ok(tab) => self
-                    .browser
-                    .marks
-                    .pointed(&tab, u32::try_from(number).unwrap_or(u32::MAX)),
+                Ok(tab) => self.browser.marks.pointed(&tab, number),
                 Err(_) => None,
             },
             None => None,
         };
-        let (frame, role) = pointed.unwrap_or_default();
+        let (frame, mut role) = pointed.unwrap_or_default();
+        if let Some(at_role) = at_role {
+            role = if crate::page_strings::is(&at_role, "link") {
+                "link".to_owned()
+            } else {
+                String::new()
+            };
+        }
         let Some(url) = document_url(driver, &frame).await else {
             return Err(refused(
                 tool.name,
