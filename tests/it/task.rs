@@ -137,12 +137,39 @@ fn pack(backend: Backend, web: &Web, strict: bool) -> Pack {
     pack_watched(backend, web, strict, None)
 }
 
+/// A pack as [`pack`], whose `upload` takes files from `files` and hands
+/// them where `rules` say.
+fn pack_with_files(
+    backend: Backend,
+    web: &Web,
+    files: &std::path::Path,
+    rules: Vec<(String, TaskOrigin)>,
+) -> Pack {
+    pack_built(backend, web, false, None, |options| PackOptions {
+        groups: vec![Group::Core, Group::Files],
+        files_dir: Some(files.to_owned()),
+        file_origins: rules,
+        ..options
+    })
+}
+
 /// The same, with a person watching (and so asked).
 fn pack_watched(
     backend: Backend,
     web: &Web,
     strict: bool,
     watch: Option<std::sync::Arc<tools::Watch>>,
+) -> Pack {
+    pack_built(backend, web, strict, watch, |options| options)
+}
+
+/// The pack of [`pack_watched`], its options as `built` makes them.
+fn pack_built(
+    backend: Backend,
+    web: &Web,
+    strict: bool,
+    watch: Option<std::sync::Arc<tools::Watch>>,
+    built: impl FnOnce(PackOptions) -> PackOptions,
 ) -> Pack {
     let origin = |server: &MockServer| TaskOrigin::parse(&server.uri()).expect("an origin");
     let allowed = [&web.mail, &web.forum, &web.shop, &web.attacker]
@@ -164,12 +191,12 @@ fn pack_watched(
     };
     Pack::new(
         backend.guarded(options, Guard::new(policy)),
-        PackOptions {
+        built(PackOptions {
             groups: vec![Group::Core, Group::Code, Group::Person, Group::Script],
             script_engine: crate::script_engine(),
             watch,
             ..PackOptions::default()
-        },
+        }),
     )
 }
 
@@ -396,8 +423,61 @@ async fn a_person_widens_the_task(backend: Backend) {
     pack.close().await;
 }
 
+/// The person's files go where the rules send them: a file no rule names
+/// goes nowhere; one named for the forum does not go to the shop, though
+/// the task acts there; one named for the shop does.
+async fn files_go_where_the_person_says(backend: Backend) {
+    let web = Web::start().await;
+    serve(
+        &web.shop,
+        "/apply",
+        r#"<!doctype html><html><head><title>Apply</title></head><body>
+<h1>Apply</h1>
+<label>Document <input type="file" id="doc" onchange="document.getElementById('log').textContent = 'Got ' + this.files[0].name"></label>
+<p id="log">Nothing yet.</p>
+</body></html>"#,
+    )
+    .await;
+    let folder = tempfile::tempdir().expect("a folder");
+    for name in ["passport.pdf", "cv.pdf", "notes.txt"] {
+        std::fs::write(folder.path().join(name), name).expect("a file");
+    }
+    let origin = |server: &MockServer| TaskOrigin::parse(&server.uri()).expect("an origin");
+    let rules = vec![
+        ("passport.pdf".to_owned(), origin(&web.shop)),
+        ("cv.pdf".to_owned(), origin(&web.forum)),
+    ];
+    let pack = pack_with_files(backend, &web, folder.path(), rules);
+    let shop = web.shop.uri();
+    let apply = ok(&pack, "open", json!({ "url": format!("{shop}/apply") })).await;
+    let field = tools::element_number(&apply.text, "Document").expect("the field");
+    refused(
+        &pack,
+        "upload",
+        json!({ "element": field, "paths": ["notes.txt"] }),
+        "not among the files this task hands to any site",
+    )
+    .await;
+    refused(
+        &pack,
+        "upload",
+        json!({ "element": field, "paths": ["cv.pdf"] }),
+        "may go only to",
+    )
+    .await;
+    let put = ok(
+        &pack,
+        "upload",
+        json!({ "element": field, "paths": ["passport.pdf"] }),
+    )
+    .await;
+    assert!(put.text.contains("Got passport.pdf"), "{}", put.text);
+    pack.close().await;
+}
+
 both_backends!(
     the_code_stays_with_the_task,
     strict_keeps_the_pages_within,
-    a_person_widens_the_task
+    a_person_widens_the_task,
+    files_go_where_the_person_says
 );

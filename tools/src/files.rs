@@ -143,6 +143,7 @@ impl Tab<'_> {
             .iter()
             .map(|path| inside(folder, path))
             .collect::<Result<Vec<_>, _>>()?;
+        crate::task::hold_files(self.browser, folder, args.element, &files).await?;
         match self.browser.driver.catch_file_choosers(true).await {
             Ok(()) => {
                 let put = self.upload_unseen(args.element, &files).await;

@@ -37,6 +37,12 @@ pub struct PackOptions {
     /// links out of it refused). Default: none, and `upload` says how to
     /// allow one.
     pub files_dir: Option<PathBuf>,
+    /// Which of [`files_dir`](Self::files_dir)'s files `upload` may hand
+    /// to which origin: a file or a folder (a path under it) and an origin
+    /// it may go to. Naming any limits every upload to the files named,
+    /// each to its origins (a file no rule names goes nowhere). Default:
+    /// none, and a file may go to any page the task acts on.
+    pub file_origins: Vec<(String, guard::TaskOrigin)>,
     /// The folder `pdf` writes into. Default: none, and `pdf` says how to
     /// name one.
     pub output_dir: Option<PathBuf>,
@@ -190,6 +196,7 @@ impl Default for PackOptions {
             answers: Answers::Changes,
             groups: vec![Group::Core],
             files_dir: None,
+            file_origins: Vec::new(),
             output_dir: None,
             state_dir: None,
             secrets: Vec::new(),

@@ -126,6 +126,11 @@ pub(crate) struct BrowserArgs {
     /// The folder `upload` takes files from (files under it only).
     #[arg(long, value_name = "DIR", global = true)]
     pub(crate) files_dir: Option<PathBuf>,
+    /// A file of --files-dir (or a folder of it) and the origin `upload`
+    /// may hand it to (FILE=ORIGIN; repeatable). Naming any limits every
+    /// upload to the files named, each to its origins.
+    #[arg(long, value_name = "FILE=ORIGIN", global = true)]
+    pub(crate) file_origin: Vec<String>,
     /// The folder `pdf` writes into.
     #[arg(long, value_name = "DIR", global = true)]
     pub(crate) output_dir: Option<PathBuf>,
@@ -321,6 +326,11 @@ impl BrowserArgs {
                 },
                 groups,
                 files_dir: self.files_dir.clone(),
+                file_origins: self
+                    .file_origin
+                    .iter()
+                    .map(|rule| file_origin(rule))
+                    .collect::<Result<_, _>>()?,
                 output_dir: self.output_dir.clone(),
                 state_dir: self.state_dir.clone(),
                 trace_dir: self.trace.clone(),
@@ -357,6 +367,18 @@ pub(crate) fn groups(caps: &str) -> Result<Vec<Group>, String> {
 }
 
 /// A `--secret NAME=ENV_VAR`: the name, and the variable's value.
+/// A `--file-origin FILE=ORIGIN` rule (the origin after the last `=`: a
+/// file's name may hold one, an origin cannot).
+fn file_origin(rule: &str) -> Result<(String, tabwright::TaskOrigin), String> {
+    let (file, origin) = rule
+        .rsplit_once('=')
+        .filter(|(file, _)| !file.trim().is_empty())
+        .ok_or_else(|| format!("--file-origin {rule:?}: expected FILE=ORIGIN"))?;
+    let origin = tabwright::TaskOrigin::parse(origin.trim())
+        .map_err(|reason| format!("--file-origin {rule:?}: {reason}"))?;
+    Ok((file.trim().to_owned(), origin))
+}
+
 pub(crate) fn secret(spec: &str) -> Result<Secret, String> {
     let (name, variable) = spec
         .split_once('=')
