@@ -55,14 +55,14 @@ impl<'a> Page<'a> {
             .await
             .map_err(|error| match DriverError::from(error) {
                 DriverError::Protocol(message) => DriverError::NavigationFailed {
-                    url: url.to_owned(),
+                    url: url.into(),
                     net_error: message,
                 },
                 other => other,
             })?;
         if let Some(net_error) = navigated.error_text {
             return Err(DriverError::NavigationFailed {
-                url: url.to_owned(),
+                url: url.into(),
                 net_error,
             });
         }
@@ -380,7 +380,7 @@ async fn wait_for_load(
             }
             names::INSPECTOR_TARGET_CRASHED => {
                 return Err(DriverError::NavigationFailed {
-                    url: committed.map(|(_, url)| url).unwrap_or_default(),
+                    url: committed.map(|(_, url)| url).unwrap_or_default().into(),
                     net_error: "the tab crashed".to_owned(),
                 })
             }

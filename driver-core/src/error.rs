@@ -18,8 +18,9 @@ pub enum Unusable {
     NotAControl,
     /// Something else is on top of its centre.
     Covered {
-        /// What, as a person would point it out: `div#overlay`.
-        by: String,
+        /// What, as a person would point it out: `div#overlay` (its id and
+        /// classes the page's).
+        by: crate::PageText,
     },
 }
 
@@ -83,41 +84,42 @@ pub enum DriverError {
 
     /// The navigation did not produce a page (network error, refused by a
     /// proxy, aborted).
-    #[error("could not open {url}: {net_error}")]
+    #[error("could not open {url:?}: {net_error}")]
     NavigationFailed {
-        /// The URL asked for.
-        url: String,
+        /// The URL asked for (a link's or a redirect's: the page's).
+        url: crate::PageText,
         /// Chrome's net error, e.g. `net::ERR_CONNECTION_REFUSED`.
         net_error: String,
     },
 
     /// The host name does not resolve: no such site (a mistyped name, most
     /// likely). Not a refusal: nothing was protected.
-    #[error("could not open {url}: the name {host} does not resolve")]
+    #[error("could not open {url:?}: the name {host:?} does not resolve")]
     UnknownHost {
-        /// The URL asked for.
-        url: String,
+        /// The URL asked for (a link's or a redirect's: the page's).
+        url: crate::PageText,
         /// The name that does not resolve.
-        host: String,
+        host: crate::PageText,
     },
 
     /// The guard refused to let the browser reach that address.
-    #[error("refused {url}: {reason}")]
+    #[error("refused {url:?}: {reason}")]
     Refused {
-        /// What was asked for.
-        url: String,
+        /// What was asked for (a link's, a redirect's, a request's: the
+        /// page's).
+        url: crate::PageText,
         /// Why, as the guard put it.
         reason: String,
     },
 
     /// The guard refused it because it is outside the origins the task
     /// names (`guard::Task`), not to protect this machine.
-    #[error("refused {url}: {origin} is outside this task's origins")]
+    #[error("refused {url:?}: {origin:?} is outside this task's origins")]
     OutsideTask {
-        /// What was asked for.
-        url: String,
+        /// What was asked for (the page's, as for `Refused`).
+        url: crate::PageText,
         /// Its origin.
-        origin: String,
+        origin: crate::PageText,
     },
 
     /// There is no history entry in that direction.
@@ -168,10 +170,10 @@ pub enum DriverError {
     },
 
     /// A script threw.
-    #[error("script threw: {message}")]
+    #[error("script threw: {message:?}")]
     Script {
         /// The exception's message as the page reported it.
-        message: String,
+        message: crate::PageText,
     },
 
     /// The browser could not be started.

@@ -104,7 +104,7 @@ pub(crate) fn sort(error: CmdError) -> DriverError {
                     message: message
                         .strip_prefix("javascript error: ")
                         .unwrap_or(&message)
-                        .to_owned(),
+                        .into(),
                 },
                 ErrorStatus::NoSuchElement => DriverError::NoSuchElement { selector: message },
                 ErrorStatus::UnexpectedAlertOpen => DriverError::DialogOpen {

@@ -29,7 +29,7 @@ impl WdSession {
             .map_err(|error| match sort(error) {
                 DriverError::Protocol(message) => match net_error(&message) {
                     Some(net_error) => DriverError::NavigationFailed {
-                        url: url.to_owned(),
+                        url: url.into(),
                         net_error,
                     },
                     None => DriverError::Protocol(message),
@@ -53,7 +53,7 @@ impl WdSession {
             .await?;
         if let Some(net_error) = answer["errorText"].as_str().filter(|text| !text.is_empty()) {
             return Err(DriverError::NavigationFailed {
-                url: url.to_owned(),
+                url: url.into(),
                 net_error: net_error.to_owned(),
             });
         }

@@ -16,7 +16,7 @@ impl WdSession {
         let as_expression = format!("async () => (\n{expression}\n)");
         let answer = match self.run_async(&as_expression).await {
             // Statements (`throw …`, `while …`) are not an expression.
-            Err(DriverError::Script { message }) if message.contains("SyntaxError") => {
+            Err(DriverError::Script { message }) if message.untrusted().contains("SyntaxError") => {
                 self.run_async(&format!("async () => {{\n{expression}\n}}"))
                     .await
             }
@@ -82,7 +82,7 @@ impl WdSession {
             DriverError::Timeout { .. } if started.elapsed() < self.script_limit / 2 => {
                 DriverError::DocumentReplaced
             }
-            DriverError::Script { message } if message.contains("unloaded") => {
+            DriverError::Script { message } if message.untrusted().contains("unloaded") => {
                 DriverError::DocumentReplaced
             }
             other => other,
@@ -99,7 +99,7 @@ impl WdSession {
         let answer = self.execute_async(&script, vec![]).await?;
         match answer.get("error").and_then(Value::as_str) {
             Some(message) => Err(DriverError::Script {
-                message: message.to_owned(),
+                message: message.into(),
             }),
             None => Ok(answer.get("value").cloned().unwrap_or(Value::Null)),
         }

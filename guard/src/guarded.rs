@@ -160,7 +160,7 @@ impl GuardedDriver {
                 url: failed,
                 net_error,
             }) if !net_error.contains("ERR_HTTP_RESPONSE_CODE_FAILURE") => {
-                let host = url::Url::parse(&failed)
+                let host = url::Url::parse(failed.untrusted())
                     .ok()
                     .and_then(|url| url.host_str().map(str::to_owned));
                 let same_host = |target: &str| match (&host, target_host(target)) {
@@ -169,7 +169,7 @@ impl GuardedDriver {
                 };
                 let refusal = refusals
                     .iter()
-                    .find(|refusal| refusal.target == failed)
+                    .find(|refusal| failed == refusal.target)
                     .or_else(|| refusals.iter().find(|refusal| same_host(&refusal.target)))
                     .or_else(|| refusals.iter().find(|refusal| !background(&refusal.target)));
                 match refusal {
@@ -208,14 +208,15 @@ fn background(target: &str) -> bool {
 /// What a refusal is to the caller: a name that does not resolve is no site
 /// at all (nothing was protected); anything else the guard refused.
 fn refused(url: String, reason: &Reason) -> DriverError {
+    let url = url.into();
     match reason {
         Reason::Unresolvable { host, .. } => DriverError::UnknownHost {
             url,
-            host: host.clone(),
+            host: host.as_str().into(),
         },
         Reason::OutsideTask { target } => DriverError::OutsideTask {
             url,
-            origin: target.clone(),
+            origin: target.as_str().into(),
         },
         Reason::Resolved { .. }
         | Reason::Address(_)

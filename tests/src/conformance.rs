@@ -353,7 +353,7 @@ async fn eval_exception_carries_its_message(ctx: &Ctx) -> CheckResult {
         match driver.eval(expression).await {
             Err(DriverError::Script { message }) => {
                 ensure!(
-                    message.contains("boom") || message.contains("null"),
+                    message.untrusted().contains("boom") || message.untrusted().contains("null"),
                     "{expression}: the message was {message:?}"
                 );
             }
@@ -457,7 +457,7 @@ async fn missing_and_hidden_elements(ctx: &Ctx) -> CheckResult {
             reason: Unusable::Covered { by },
             ..
         }) => {
-            ensure!(by == "div#overlay", "covered by {by}");
+            ensure!(by == "div#overlay", "covered by {by:?}");
         }
         other => return Err(format!("clicking a covered element gave {other:?}")),
     }

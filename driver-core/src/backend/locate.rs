@@ -45,11 +45,12 @@ pub fn locate_error(
         "no_focus" => Unusable::NoFocus,
         "no_value" => Unusable::NotAControl,
         "covered" => Unusable::Covered {
-            by: answer["by"].as_str().unwrap_or("something").to_owned(),
+            by: answer["by"].as_str().unwrap_or("something").into(),
         },
         other => {
             return Some(DriverError::Script {
-                message: format!("the selector script answered with an unknown code {other:?}"),
+                message: format!("the selector script answered with an unknown code {other:?}")
+                    .into(),
             })
         }
     };
@@ -75,7 +76,8 @@ pub fn locate_point(answer: &serde_json::Value, selector: &str) -> crate::Result
             message: format!(
                 "the page gave no point to press for {selector:?}: {:.200}",
                 answer.to_string()
-            ),
+            )
+            .into(),
         }),
     }
 }
@@ -95,7 +97,7 @@ pub fn viewport_of(
     match (size(width), size(height)) {
         (Some(width), Some(height)) => Ok(crate::Viewport { width, height }),
         _ => Err(crate::DriverError::Script {
-            message: format!("the page gave no viewport size: {width} × {height}"),
+            message: format!("the page gave no viewport size: {width} × {height}").into(),
         }),
     }
 }

@@ -157,9 +157,8 @@ fn check_selector(selector: &str) -> Result<()> {
 fn document_went(error: &DriverError) -> bool {
     match error {
         DriverError::DocumentReplaced => true,
-        DriverError::Script { message } | DriverError::Protocol(message) => {
-            message.contains("context")
-        }
+        DriverError::Script { message } => message.untrusted().contains("context"),
+        DriverError::Protocol(message) => message.contains("context"),
         _ => false,
     }
 }

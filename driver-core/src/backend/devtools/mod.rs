@@ -92,7 +92,9 @@ pub fn evaluated(answer: &Value) -> Result<Value, DriverError> {
         // Chrome's description is the message plus a stack; the first line
         // is what a reader needs.
         let message = message.lines().next().unwrap_or(message).to_owned();
-        return Err(DriverError::Script { message });
+        return Err(DriverError::Script {
+            message: message.into(),
+        });
     }
     let result = &answer["result"];
     Ok(match result.get("value") {
