@@ -302,7 +302,18 @@ impl Guard {
         let widened = self.widened.read();
         task.read.extend(widened.read.iter().cloned());
         task.act.extend(widened.act.iter().cloned());
+        task.flows.extend(widened.flows.iter().cloned());
         task
+    }
+
+    /// Adds a flow to this session's task: what is read on `from` may be
+    /// typed on `to`; what a person allowed when the model asked (never a
+    /// page). A task that names no origin is not narrowed by it.
+    pub fn widen_flow(&self, from: TaskOrigin, to: TaskOrigin) {
+        if !self.policy.task.is_set() {
+            return;
+        }
+        self.widened.write().flows.push((from, to));
     }
 
     /// Adds an origin to this session's task, to read or to act on: what

@@ -168,7 +168,8 @@ impl std::fmt::Display for TaskOrigin {
 /// origin the address rules allow, as before. Named: the model opens only
 /// these origins, acts (types, submits, uploads, changes state) only on
 /// the act origins, and, `strict`, every request of the browser stays
-/// within them too.
+/// within them too, and what a page of an act origin shows is not typed
+/// into any act origin's page unless a flow allows it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Task {
     /// Origins the task may read (open, follow links to).
@@ -176,8 +177,12 @@ pub struct Task {
     /// Origins the task may act on (and read).
     pub act: Vec<TaskOrigin>,
     /// Every request the browser makes stays within the task's origins,
-    /// not only what the model opens.
+    /// not only what the model opens; and data read on an act origin is
+    /// typed nowhere but where `flows` allow.
     pub strict: bool,
+    /// Flows the task allows besides the defaults: what is read on the
+    /// first origin may be typed on the second (`--allow-flow FROM=TO`).
+    pub flows: Vec<(TaskOrigin, TaskOrigin)>,
 }
 
 impl Task {
@@ -209,6 +214,13 @@ impl Task {
     /// Whether the task may act on `url`'s origin.
     pub fn may_act(&self, url: &Url) -> bool {
         !self.is_set() || self.act.iter().any(|origin| origin.matches_url(url))
+    }
+
+    /// Whether a flow names data read on `from` carried to `to`.
+    pub fn allows_flow(&self, from: &Url, to: &Url) -> bool {
+        self.flows
+            .iter()
+            .any(|(source, sink)| source.matches_url(from) && sink.matches_url(to))
     }
 }
 
@@ -391,6 +403,7 @@ mod tests {
             read: vec![TaskOrigin::parse("https://mail.example").expect("an origin")],
             act: vec![shop],
             strict: true,
+            flows: Vec::new(),
         };
         assert!(task.may_read(&url("https://mail.example/inbox")));
         assert!(!task.may_act(&url("https://mail.example/inbox")));

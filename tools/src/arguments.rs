@@ -367,6 +367,9 @@ pub(crate) struct AskOriginArgs {
     /// Ask to act there (type, submit, click), not only to read it.
     #[serde(default)]
     pub(crate) act: bool,
+    /// Ask instead to type there what was read on this origin (a flow the
+    /// task refused, e.g. the same origin: a number its page shows).
+    pub(crate) from: Option<String>,
     /// Why the task needs it, in a sentence the person reads.
     pub(crate) reason: String,
 }

@@ -81,9 +81,15 @@ pub(crate) struct BrowserArgs {
     #[arg(long, value_name = "ORIGIN", global = true)]
     pub(crate) act_origin: Vec<String>,
     /// Keep every request of the browser within the task's origins, the
-    /// pages' own included, not only what the model opens and acts on.
+    /// pages' own included, not only what the model opens and acts on;
+    /// and type nothing a page of an act origin shows into an act
+    /// origin's page unless --allow-flow allows it.
     #[arg(long, global = true)]
     pub(crate) task_strict: bool,
+    /// What is read on the first origin may be typed on the second
+    /// (FROM=TO; repeatable): a flow --task-strict refuses otherwise.
+    #[arg(long, value_name = "FROM=TO", global = true)]
+    pub(crate) allow_flow: Vec<String>,
     /// For a browser on another machine (--cdp-endpoint, --webdriver-url):
     /// the address of this machine the guard's proxy listens on, which
     /// that browser can reach (each session gets a port of its own).
@@ -288,6 +294,19 @@ impl BrowserArgs {
             read: task_origins("--read-origin", &self.read_origin)?,
             act: task_origins("--act-origin", &self.act_origin)?,
             strict: self.task_strict,
+            flows: self
+                .allow_flow
+                .iter()
+                .map(|flow| {
+                    let (from, to) = flow
+                        .split_once('=')
+                        .ok_or_else(|| format!("--allow-flow {flow:?}: expected FROM=TO"))?;
+                    Ok((
+                        task_origins("--allow-flow", &[from.trim().to_owned()])?.remove(0),
+                        task_origins("--allow-flow", &[to.trim().to_owned()])?.remove(0),
+                    ))
+                })
+                .collect::<Result<_, String>>()?,
         };
         if task.strict && !task.is_set() {
             return Err(
