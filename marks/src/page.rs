@@ -16,9 +16,10 @@ use crate::MarksError;
 
 /// The walker's files, in the order they are joined (each may use what the
 /// ones before it define): see `js/main.js`.
-const FILES: [&str; 14] = [
+const FILES: [&str; 15] = [
     include_str!("js/registry.js"),
     include_str!("js/semantics.js"),
+    include_str!("js/counted.js"),
     include_str!("js/widgets.js"),
     include_str!("js/boxes.js"),
     include_str!("js/walk.js"),

@@ -1,0 +1,127 @@
+// @ts-check
+// counted.js: what CSS counts, as a person sees it drawn: a list item's
+// marker (its number in its list's style, counted as HTML counts), and
+// the words the browser said a pseudo-element shows where a script cannot
+// read them (a `counter()`, a marker of the page's own), handed over by
+// DevTools (`Driver::hand_over`'s `generated`, asked by marks' COUNTED).
+// Used by semantics.js's `generatedText`.
+
+/**
+ * The words the browser says an element's `::marker`, `::before` or
+ * `::after` shows, where marks asked it (a `counter()` in it, a marker of
+ * its own: `Driver::hand_over`'s `generated`); undefined where it did not.
+ * @param {Element} element @param {"marker" | "before" | "after"} which
+ * @returns {string | undefined}
+ */
+const handedWords = (element, which) => {
+  const words = handed.generated && handed.generated.get(element);
+  return words ? words[which] : undefined;
+};
+
+/** Whether a pseudo-element's style draws no words a person reads. @param {CSSStyleDeclaration} style */
+const undrawnWords = (style) =>
+  style.display === "none" || style.visibility === "hidden" || Number(style.opacity) < 0.1 ||
+  parseFloat(style.fontSize) < 4 || /^rgba\(.*,\s*0\)$/.test(style.color) || style.color === "transparent";
+
+/**
+ * The list styles a list item's number is written in here, as Chromium
+ * writes its marker (`3. `, `c. `, `iii. `); every other style's marker is
+ * a bullet (no words) or asked of the browser (marks' `COUNTED`).
+ * @type {Record<string, (n: number) => string>}
+ */
+const ORDINALS = {
+  decimal: (n) => String(n),
+  "decimal-leading-zero": (n) => (n >= 0 && n < 10 ? "0" + n : n < 0 && n > -10 ? "-0" + -n : String(n)),
+  "lower-alpha": (n) => alphabetic(n),
+  "lower-latin": (n) => alphabetic(n),
+  "upper-alpha": (n) => alphabetic(n).toUpperCase(),
+  "upper-latin": (n) => alphabetic(n).toUpperCase(),
+  "lower-roman": (n) => roman(n),
+  "upper-roman": (n) => roman(n).toUpperCase(),
+};
+/** `a` … `z`, `aa` …; a number below 1 in decimal. @param {number} n */
+const alphabetic = (n) => {
+  if (n < 1) return String(n);
+  let text = "";
+  for (let left = n; left > 0; left = Math.floor((left - 1) / 26)) text = String.fromCharCode(97 + ((left - 1) % 26)) + text;
+  return text;
+};
+/** `i` … `mmmcmxcix`; outside 1–3999 in decimal. @param {number} n */
+const roman = (n) => {
+  if (n < 1 || n > 3999) return String(n);
+  const steps = /** @type {[number, string][]} */ ([[1000, "m"], [900, "cm"], [500, "d"], [400, "cd"], [100, "c"], [90, "xc"],
+    [50, "l"], [40, "xl"], [10, "x"], [9, "ix"], [5, "v"], [4, "iv"], [1, "i"]]);
+  let text = "";
+  let left = n;
+  for (const [value, letters] of steps) while (left >= value) { text += letters; left -= value; }
+  return text;
+};
+/** Per list, how its items' markers write their numbers, worked out once a call. @type {Map<Element | null, ((n: number) => string) | null>} */
+const listMarkers = new Map();
+/**
+ * How a list item's marker writes its number (`ORDINALS`), or null where
+ * it draws none here: a bullet, no marker, a marker of its own `content`
+ * (asked of the browser), a marker not drawn. Read from the list's first
+ * item for all of them (a list's items are styled alike; an item styled
+ * in another list style by a sheet is asked of the browser).
+ * @param {Element} item
+ */
+const listMarkerOf = (item) => {
+  const list = item.parentElement;
+  if (listMarkers.has(list)) return /** @type {((n: number) => string) | null} */ (listMarkers.get(list));
+  const first = (list && Array.from(list.children).find((child) => child.tagName === "LI")) || item;
+  const ordinal = /** @type {((n: number) => string) | undefined} */ (ORDINALS[getComputedStyle(first).listStyleType]) || null;
+  const marker = ordinal && getComputedStyle(first, "::marker");
+  const drawn = ordinal && marker && !undrawnWords(marker) && marker.content === "normal" ? ordinal : null;
+  listMarkers.set(list, drawn);
+  return drawn;
+};
+/** The numbers of a list's items, worked out once a call. @type {Map<Element, Map<Element, number>>} */
+const ordinalsKnown = new Map();
+/**
+ * A list item's number as HTML counts it: from its `ol`'s `start` (or,
+ * reversed, its count of items), down a `reversed` one, each `value`
+ * starting the count anew; 1, 2, … in any other list.
+ * @param {Element} item
+ */
+const ordinalOf = (item) => {
+  const list = item.parentElement;
+  if (!list) return 1;
+  let known = ordinalsKnown.get(list);
+  if (!known) {
+    known = new Map();
+    const items = Array.from(list.children).filter((child) => child.tagName === "LI");
+    const ol = list.tagName === "OL" ? /** @type {HTMLOListElement} */ (list) : null;
+    const down = Boolean(ol && ol.reversed);
+    let next = ol && ol.hasAttribute("start") ? ol.start : down ? items.length : 1;
+    for (const each of items) {
+      const value = parseInt(each.getAttribute("value") || "", 10);
+      if (!Number.isNaN(value)) next = value;
+      known.set(each, next);
+      next += down ? -1 : 1;
+    }
+    ordinalsKnown.set(list, known);
+  }
+  return known.get(item) ?? 1;
+};
+/**
+ * The words a list item's `::marker` shows, as a person sees them: its
+ * number in its list's style (`3. `), or what the browser said it shows
+ * (a marker of its own, a style not in `ORDINALS`); nothing for a bullet,
+ * an item with no marker, or a marker not drawn.
+ * @param {Element} element
+ */
+const markerText = (element) => {
+  const handedText = handedWords(element, "marker");
+  if (element.tagName !== "LI" && handedText === undefined) return "";
+  if (!/list-item/.test(layoutOf(element).display)) return "";
+  let ordinal = null;
+  if (handedText === undefined) {
+    ordinal = listMarkerOf(element);
+    if (!ordinal) return "";
+  } else if (undrawnWords(getComputedStyle(element, "::marker"))) return "";
+  const text = ordinal ? ordinal(ordinalOf(element)) + ". " : handedText || "";
+  // A bullet is no word.
+  return /[\p{L}\p{N}]/u.test(text) ? text : "";
+};
+
