@@ -48,6 +48,7 @@ mod chromedriver;
 mod console;
 mod dialogs;
 mod errors;
+pub mod firefox;
 mod input;
 mod navigation;
 mod network;

@@ -32,6 +32,7 @@ mod coded;
 mod conformance;
 mod crates;
 mod egress;
+mod firefox;
 mod grid;
 mod groups;
 mod hostile;

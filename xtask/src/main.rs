@@ -30,8 +30,12 @@ const BROWSER_PACKAGES: &[(&str, &str)] = &[
 ];
 
 /// What the tests need besides: Java runs the Selenium Grid the Grid tests
-/// drive (its jar comes from npm, with the other test packages).
-const TEST_PACKAGES: &[(&str, &str)] = &[("/usr/bin/java", "openjdk-17-jre-headless")];
+/// drive (its jar comes from npm, with the other test packages); Debian's
+/// Firefox is the browser the WebDriver BiDi tests start.
+const TEST_PACKAGES: &[(&str, &str)] = &[
+    ("/usr/bin/java", "openjdk-17-jre-headless"),
+    ("/usr/bin/firefox-esr", "firefox-esr"),
+];
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();

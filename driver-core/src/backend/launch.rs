@@ -429,7 +429,8 @@ impl ChromeProcess {
         self.child.id()
     }
 
-    /// Waits (blocking) for Chrome to print its DevTools WebSocket URL.
+    /// Waits (blocking) for the browser to print its DevTools (Chrome) or
+    /// WebDriver BiDi (Firefox) WebSocket URL.
     pub fn wait_for_devtools_url(&self, timeout: Duration) -> Result<String> {
         self.devtools_url
             .lock()
@@ -437,13 +438,13 @@ impl ChromeProcess {
             .map_err(|error| DriverError::Launch {
                 reason: match error {
                     mpsc::RecvTimeoutError::Timeout => format!(
-                        "Chrome printed no DevTools URL within {} ms; its last output: {}",
+                        "the browser printed no DevTools or BiDi URL within {} ms; its last output: {}",
                         timeout.as_millis(),
                         self.stderr_tail()
                     ),
                     mpsc::RecvTimeoutError::Disconnected => {
                         format!(
-                            "Chrome exited at start; its last output: {}",
+                            "the browser exited at start; its last output: {}",
                             self.stderr_tail()
                         )
                     }
@@ -522,7 +523,11 @@ fn drain_stderr(
 ) {
     for line in BufReader::new(stderr).lines() {
         let Ok(line) = line else { break };
-        if let Some(url) = line.strip_prefix("DevTools listening on ") {
+        // (Firefox says where its WebDriver BiDi socket is the same way.)
+        if let Some(url) = line
+            .strip_prefix("DevTools listening on ")
+            .or_else(|| line.strip_prefix("WebDriver BiDi listening on "))
+        {
             let _ = url_sender.send(url.trim().to_owned());
         }
         let mut tail = tail.lock();

@@ -10,6 +10,11 @@
 //! every subscriber of [`events`](DevToolsSocket::events) (a call waiting
 //! for a load, say). An event no one knows is passed along as JSON like
 //! any other: a browser newer than this code never ends the connection.
+//!
+//! WebDriver BiDi (Firefox's own socket, issue 48) frames its messages the
+//! same way (`{id, method, params}` out; an answer by id, an event by
+//! method), so this socket speaks it too, its errors read as BiDi writes
+//! them.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -439,6 +444,15 @@ fn deliver(shared: &Arc<Shared>, text: &str) {
     if let Some(id) = message["id"].as_u64() {
         if let Some((method, tell)) = shared.waiting.lock().remove(&id) {
             let answer = match message.get("error") {
+                // WebDriver BiDi's: `{type: "error", error: "no such frame",
+                // message: …}`.
+                Some(Value::String(error)) => Err(CallError::Protocol {
+                    method,
+                    message: format!(
+                        "{error}: {}",
+                        message["message"].as_str().unwrap_or_default()
+                    ),
+                }),
                 Some(error) => {
                     let text = error["message"]
                         .as_str()

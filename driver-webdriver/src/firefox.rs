@@ -1,0 +1,224 @@
+//! [`Firefox`]: a Firefox started by tabwright and spoken to over WebDriver
+//! BiDi, its own socket (no geckodriver for a local browser). Issue 48's
+//! first part: the browser started, quiet, and held to the guard; the
+//! `Driver` over it is still to come.
+//!
+//! Firefox takes its settings from the profile, not its command line: a
+//! fresh profile per browser gets a `user.js` that sends every request to
+//! the session's proxy (loopback ones too, which Firefox otherwise sends
+//! straight: `network.proxy.allow_hijacking_localhost`) and turns off what
+//! Firefox fetches by itself (updates, telemetry, experiments, safe
+//! browsing, captive portal checks), as Chrome's quiet flags do. The
+//! browser says where its socket is on stderr (`WebDriver BiDi listening
+//! on ws://…`); a client connects to its `/session` path and starts a
+//! session with `session.new`. Messages go through driver-core's
+//! `DevToolsSocket`, which frames BiDi as it frames DevTools.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use driver_core::backend::devtools::DevToolsSocket;
+use driver_core::backend::launch::ChromeProcess;
+use driver_core::{DriverError, Options, Result};
+use serde_json::{json, Value};
+
+/// A Firefox tabwright started: its process (its group ended when this
+/// is dropped), its BiDi session and its profile (removed with it).
+pub struct Firefox {
+    process: ChromeProcess,
+    socket: DevToolsSocket,
+    profile: tempfile::TempDir,
+}
+
+/// The preferences every profile gets, besides the proxy's: nothing
+/// fetched that no page asked for.
+const QUIET: &[(&str, &str)] = &[
+    ("app.update.auto", "false"),
+    ("app.update.enabled", "false"),
+    ("app.normandy.enabled", "false"),
+    ("app.shield.optoutstudies.enabled", "false"),
+    ("browser.safebrowsing.malware.enabled", "false"),
+    ("browser.safebrowsing.phishing.enabled", "false"),
+    ("browser.safebrowsing.downloads.enabled", "false"),
+    ("browser.safebrowsing.provider.mozilla.updateURL", "\"\""),
+    ("browser.search.update", "false"),
+    ("browser.newtabpage.enabled", "false"),
+    ("browser.startup.homepage_override.mstone", "\"ignore\""),
+    ("browser.shell.checkDefaultBrowser", "false"),
+    ("datareporting.healthreport.uploadEnabled", "false"),
+    ("datareporting.policy.dataSubmissionEnabled", "false"),
+    ("toolkit.telemetry.enabled", "false"),
+    ("toolkit.telemetry.unified", "false"),
+    ("extensions.update.enabled", "false"),
+    ("extensions.getAddons.cache.enabled", "false"),
+    ("network.captive-portal-service.enabled", "false"),
+    ("network.connectivity-service.enabled", "false"),
+    ("network.dns.disablePrefetch", "true"),
+    ("network.http.speculative-parallel-limit", "0"),
+    ("network.prefetch-next", "false"),
+    ("services.settings.server", "\"\""),
+    ("messaging-system.rsexperimentloader.enabled", "false"),
+    ("browser.download.useDownloadDir", "false"),
+    ("remote.prefs.recommended", "true"),
+];
+
+/// The browser to start: `TABWRIGHT_FIREFOX`, else Debian's `firefox-esr`,
+/// else `firefox` on the path.
+pub fn firefox_path() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("TABWRIGHT_FIREFOX") {
+        return Some(PathBuf::from(path));
+    }
+    let path = std::env::var_os("PATH")?;
+    ["firefox-esr", "firefox"].into_iter().find_map(|name| {
+        std::env::split_paths(&path)
+            .map(|folder| folder.join(name))
+            .find(|candidate| candidate.is_file())
+    })
+}
+
+/// The `user.js` of a profile whose requests all go to `proxy` (an
+/// `http://host:port` URL), or none.
+fn user_js(proxy: Option<&str>) -> Result<String> {
+    let mut prefs: Vec<(String, String)> = QUIET
+        .iter()
+        .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
+        .collect();
+    if let Some(proxy) = proxy {
+        let parsed = url::Url::parse(proxy).map_err(|error| DriverError::Launch {
+            reason: format!("the proxy {proxy:?} is no URL: {error}"),
+        })?;
+        let (Some(host), Some(port)) = (parsed.host_str(), parsed.port_or_known_default()) else {
+            return Err(DriverError::Launch {
+                reason: format!("the proxy {proxy:?} names no host and port"),
+            });
+        };
+        let host = serde_json::to_string(host).unwrap_or_default();
+        for (name, value) in [
+            ("network.proxy.type", "1".to_owned()),
+            ("network.proxy.http", host.clone()),
+            ("network.proxy.http_port", port.to_string()),
+            ("network.proxy.ssl", host),
+            ("network.proxy.ssl_port", port.to_string()),
+            ("network.proxy.share_proxy_settings", "true".to_owned()),
+            ("network.proxy.no_proxies_on", "\"\"".to_owned()),
+            ("network.proxy.allow_hijacking_localhost", "true".to_owned()),
+            ("network.proxy.socks_remote_dns", "false".to_owned()),
+        ] {
+            prefs.push((name.to_owned(), value));
+        }
+    }
+    Ok(prefs
+        .iter()
+        .map(|(name, value)| format!("user_pref({name:?}, {value});\n"))
+        .collect())
+}
+
+impl Firefox {
+    /// Starts Firefox as `options` say (its proxy, window size, timeout;
+    /// headless), and a BiDi session in it.
+    pub async fn start(options: &Options) -> Result<Self> {
+        let executable = firefox_path().ok_or_else(|| DriverError::Launch {
+            reason: "no Firefox found: install Debian's firefox-esr, or set TABWRIGHT_FIREFOX"
+                .to_owned(),
+        })?;
+        let profile = tempfile::Builder::new()
+            .prefix("tabwright-firefox-")
+            .tempdir()
+            .map_err(|error| DriverError::Launch {
+                reason: format!("cannot make a profile folder: {error}"),
+            })?;
+        std::fs::write(
+            profile.path().join("user.js"),
+            user_js(options.proxy.as_deref())?,
+        )
+        .map_err(|error| DriverError::Launch {
+            reason: format!("cannot write the profile's settings: {error}"),
+        })?;
+        let process = ChromeProcess::spawn(&executable, &arguments(profile.path(), options))?;
+        let wait = options.timeout.max(Duration::from_secs(10));
+        let url = tokio::task::block_in_place(|| process.wait_for_devtools_url(wait))?;
+        let socket = DevToolsSocket::connect(&format!("{}/session", url.trim_end_matches('/')))
+            .await
+            .map_err(|reason| DriverError::Launch { reason })?;
+        let firefox = Self {
+            process,
+            socket,
+            profile,
+        };
+        firefox
+            .call(
+                "session.new",
+                json!({ "capabilities": { "alwaysMatch": { "acceptInsecureCerts": false } } }),
+            )
+            .await?;
+        Ok(firefox)
+    }
+
+    /// Sends a BiDi command and waits for its result.
+    pub async fn call(&self, method: &str, params: Value) -> Result<Value> {
+        Ok(self.socket.call(None, method, params).await?)
+    }
+
+    /// The socket, for its events.
+    pub fn socket(&self) -> &DevToolsSocket {
+        &self.socket
+    }
+
+    /// The profile folder (removed when this is dropped).
+    pub fn profile(&self) -> &Path {
+        self.profile.path()
+    }
+
+    /// The browser's process id.
+    pub fn pid(&self) -> u32 {
+        self.process.pid()
+    }
+
+    /// Ends the session and the browser, and removes the profile.
+    pub async fn close(mut self) {
+        let _ = tokio::time::timeout(
+            Duration::from_secs(2),
+            self.socket.call(None, "browser.close", json!({})),
+        )
+        .await;
+        self.socket.close().await;
+        tokio::task::block_in_place(|| self.process.shutdown(Duration::from_secs(2)));
+    }
+}
+
+/// Firefox's command line: headless, its own profile, no remote control
+/// by another instance, BiDi on a free port, the window `options` size.
+fn arguments(profile: &Path, options: &Options) -> Vec<String> {
+    vec![
+        "--headless".to_owned(),
+        "--no-remote".to_owned(),
+        "--profile".to_owned(),
+        profile.display().to_string(),
+        "--remote-debugging-port".to_owned(),
+        "0".to_owned(),
+        "--window-size".to_owned(),
+        format!("{},{}", options.width, options.height),
+        "about:blank".to_owned(),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_profile_sends_everything_to_the_proxy() {
+        let prefs = user_js(Some("http://127.0.0.1:4321")).expect("prefs");
+        for line in [
+            "user_pref(\"network.proxy.type\", 1);",
+            "user_pref(\"network.proxy.http\", \"127.0.0.1\");",
+            "user_pref(\"network.proxy.ssl_port\", 4321);",
+            "user_pref(\"network.proxy.allow_hijacking_localhost\", true);",
+            "user_pref(\"network.proxy.no_proxies_on\", \"\");",
+        ] {
+            assert!(prefs.contains(line), "no {line}:\n{prefs}");
+        }
+        assert!(!user_js(None).expect("prefs").contains("network.proxy.type"));
+        assert!(user_js(Some("not a url")).is_err());
+    }
+}

@@ -1,0 +1,177 @@
+//! Firefox over WebDriver BiDi (issue 48, begun): Debian's `firefox-esr`
+//! started by `driver_webdriver::firefox::Firefox`, held to the guard's
+//! proxy, its sandbox a world of tabwright's own, its pictures real, and
+//! nothing of it left once closed. What is true is what the servers heard,
+//! the picture's bytes and the process table, not what the browser said.
+
+use std::time::Duration;
+
+use driver_core::Options;
+use driver_webdriver::firefox::Firefox;
+use guard::{AllowedOrigin, EgressProxy, Guard, Policy};
+use serde_json::{json, Value};
+use wiremock::matchers::path;
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+async fn serve(server: &MockServer, route: &str, body: &str) {
+    Mock::given(path(route))
+        .respond_with(
+            ResponseTemplate::new(200).set_body_raw(body.to_owned(), "text/html; charset=utf-8"),
+        )
+        .mount(server)
+        .await;
+}
+
+/// `expression`'s value in the context, in the page's realm or a sandbox.
+async fn evaluate(
+    firefox: &Firefox,
+    context: &str,
+    sandbox: Option<&str>,
+    expression: &str,
+) -> Value {
+    let mut target = json!({ "context": context });
+    if let Some(sandbox) = sandbox {
+        target["sandbox"] = json!(sandbox);
+    }
+    let answer = firefox
+        .call(
+            "script.evaluate",
+            json!({ "expression": expression, "target": target, "awaitPromise": true }),
+        )
+        .await
+        .expect("evaluated");
+    answer["result"]["value"].clone()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn firefox_starts_held_to_the_guard_and_leaves_nothing() {
+    if driver_webdriver::firefox::firefox_path().is_none() {
+        panic!("no Firefox: `cargo xtask test` installs Debian's firefox-esr");
+    }
+    let site = MockServer::start().await;
+    let private = MockServer::start().await;
+    serve(
+        &site,
+        "/fox",
+        "<!doctype html><title>Fox page</title><h1 style='font-size:60px'>Hello</h1>",
+    )
+    .await;
+    serve(&private, "/secret", "<!doctype html><title>Secret</title>").await;
+    let guard = Guard::new(Policy {
+        allowed_origins: vec![AllowedOrigin::parse(&site.uri()).expect("an origin")],
+        ..Policy::default()
+    });
+    let proxy = EgressProxy::start(guard.clone()).await.expect("the proxy");
+    let options = Options {
+        proxy: Some(proxy.url()),
+        timeout: Duration::from_secs(20),
+        ..Options::default()
+    };
+    let firefox = Firefox::start(&options).await.expect("Firefox starts");
+    let (pid, profile) = (firefox.pid(), firefox.profile().to_owned());
+    let tree = firefox
+        .call("browsingContext.getTree", json!({}))
+        .await
+        .expect("its tabs");
+    let context = tree["contexts"][0]["context"]
+        .as_str()
+        .expect("a tab")
+        .to_owned();
+
+    // Through the proxy: the probe only the proxy answers is reached.
+    let _ = firefox
+        .call(
+            "browsingContext.navigate",
+            json!({ "context": context, "url": proxy.probe_url(), "wait": "complete" }),
+        )
+        .await;
+    assert!(
+        proxy.probed(),
+        "Firefox did not go through the guard's proxy"
+    );
+
+    // An allowed loopback page, read in the page's realm.
+    firefox
+        .call(
+            "browsingContext.navigate",
+            json!({ "context": context, "url": format!("{}/fox", site.uri()), "wait": "complete" }),
+        )
+        .await
+        .expect("the page opens");
+    assert_eq!(
+        evaluate(&firefox, &context, None, "document.title").await,
+        json!("Fox page")
+    );
+
+    // A world of tabwright's own: what it sets, the page does not see.
+    assert_eq!(
+        evaluate(
+            &firefox,
+            &context,
+            Some("tw"),
+            "window.twMark = 1; typeof window.twMark"
+        )
+        .await,
+        json!("number")
+    );
+    assert_eq!(
+        evaluate(&firefox, &context, None, "typeof window.twMark").await,
+        json!("undefined")
+    );
+
+    // Another loopback server, not allowed: the guard refuses, and it
+    // hears nothing.
+    let _ = firefox
+        .call(
+            "browsingContext.navigate",
+            json!({ "context": context, "url": format!("{}/secret", private.uri()), "wait": "complete" }),
+        )
+        .await;
+    assert!(
+        private
+            .received_requests()
+            .await
+            .unwrap_or_default()
+            .is_empty(),
+        "the private server was reached"
+    );
+    assert!(
+        guard.refusals().all().iter().any(|refusal| refusal
+            .target
+            .contains(&private.address().port().to_string())),
+        "the guard lists no refusal of the private server"
+    );
+
+    // A picture of the page, a real PNG of the window's size.
+    firefox
+        .call(
+            "browsingContext.navigate",
+            json!({ "context": context, "url": format!("{}/fox", site.uri()), "wait": "complete" }),
+        )
+        .await
+        .expect("the page opens again");
+    let shot = firefox
+        .call(
+            "browsingContext.captureScreenshot",
+            json!({ "context": context }),
+        )
+        .await
+        .expect("a picture");
+    use base64::Engine;
+    let png = base64::engine::general_purpose::STANDARD
+        .decode(shot["data"].as_str().expect("its data"))
+        .expect("base64");
+    let decoder = png::Decoder::new(std::io::Cursor::new(&png));
+    let info = decoder.read_info().expect("a PNG");
+    assert!(info.info().width >= 800, "{} wide", info.info().width);
+
+    // Closed: no process of it, no profile.
+    firefox.close().await;
+    assert!(
+        !std::path::Path::new(&format!("/proc/{pid}")).exists()
+            || std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .is_ok_and(|stat| stat.contains(") Z ")),
+        "Firefox is still running"
+    );
+    assert!(!profile.exists(), "the profile was left behind");
+}
