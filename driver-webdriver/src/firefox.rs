@@ -134,7 +134,7 @@ impl Firefox {
         .map_err(|error| DriverError::Launch {
             reason: format!("cannot write the profile's settings: {error}"),
         })?;
-        let process = ChromeProcess::spawn(&executable, &arguments(profile.path(), options))?;
+        let process = ChromeProcess::spawn(&executable, &arguments(profile.path()))?;
         let wait = options.timeout.max(Duration::from_secs(10));
         let url = tokio::task::block_in_place(|| process.wait_for_devtools_url(wait))?;
         let socket = DevToolsSocket::connect(&format!("{}/session", url.trim_end_matches('/')))
@@ -151,6 +151,18 @@ impl Firefox {
                 json!({ "capabilities": { "alwaysMatch": { "acceptInsecureCerts": false } } }),
             )
             .await?;
+        // The window's size on the command line is not the viewport's:
+        // the first tab is given it.
+        let tree = firefox.call("browsingContext.getTree", json!({})).await?;
+        if let Some(context) = tree["contexts"][0]["context"].as_str() {
+            firefox
+                .call(
+                    "browsingContext.setViewport",
+                    json!({ "context": context,
+                            "viewport": { "width": options.width, "height": options.height } }),
+                )
+                .await?;
+        }
         Ok(firefox)
     }
 
@@ -187,8 +199,8 @@ impl Firefox {
 }
 
 /// Firefox's command line: headless, its own profile, no remote control
-/// by another instance, BiDi on a free port, the window `options` size.
-fn arguments(profile: &Path, options: &Options) -> Vec<String> {
+/// by another instance, BiDi on a free port.
+fn arguments(profile: &Path) -> Vec<String> {
     vec![
         "--headless".to_owned(),
         "--no-remote".to_owned(),
@@ -196,8 +208,6 @@ fn arguments(profile: &Path, options: &Options) -> Vec<String> {
         profile.display().to_string(),
         "--remote-debugging-port".to_owned(),
         "0".to_owned(),
-        "--window-size".to_owned(),
-        format!("{},{}", options.width, options.height),
         "about:blank".to_owned(),
     ]
 }

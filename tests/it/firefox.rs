@@ -175,3 +175,94 @@ async fn firefox_starts_held_to_the_guard_and_leaves_nothing() {
     );
     assert!(!profile.exists(), "the profile was left behind");
 }
+
+/// The walker, as marks joins it, runs unchanged in a BiDi sandbox: it
+/// reads the page's heading, text, controls and a list's numbers, in the
+/// viewport tabwright asked for. (What the Driver over Firefox will stand
+/// on; the page is the truth.)
+#[tokio::test(flavor = "multi_thread")]
+async fn the_walker_reads_a_page_in_firefox() {
+    let site = MockServer::start().await;
+    serve(
+        &site,
+        "/fox",
+        "<!doctype html><title>Fox page</title><h1>Hello</h1><p>Some text here.</p>\
+         <button>Press me</button><a href='/x'>A link</a><input aria-label='Name'>\
+         <ol><li>One</li><li>Two</li></ol>",
+    )
+    .await;
+    let guard = Guard::new(Policy {
+        allowed_origins: vec![AllowedOrigin::parse(&site.uri()).expect("an origin")],
+        ..Policy::default()
+    });
+    let proxy = EgressProxy::start(guard.clone()).await.expect("the proxy");
+    let options = Options {
+        proxy: Some(proxy.url()),
+        ..Options::default()
+    };
+    let firefox = Firefox::start(&options).await.expect("Firefox starts");
+    let tree = firefox
+        .call("browsingContext.getTree", json!({}))
+        .await
+        .expect("its tabs");
+    let context = tree["contexts"][0]["context"]
+        .as_str()
+        .expect("a tab")
+        .to_owned();
+    firefox
+        .call(
+            "browsingContext.navigate",
+            json!({ "context": context, "url": format!("{}/fox", site.uri()), "wait": "complete" }),
+        )
+        .await
+        .expect("the page opens");
+    let request = r#"{"op": "snapshot", "full": true, "scope": null}"#;
+    let expression = format!("JSON.stringify(({})({request}, 200))", *marks::WALKER_JS);
+    let answer = evaluate(&firefox, &context, Some("tw"), &expression).await;
+    let read: Value =
+        serde_json::from_str(answer.as_str().expect("the walker's JSON")).expect("JSON");
+    assert_eq!(read["title"], json!("Fox page"), "{read:#}");
+    assert_eq!(
+        (
+            read["viewport"]["w"].as_u64(),
+            read["viewport"]["h"].as_u64()
+        ),
+        (
+            Some(u64::from(options.width)),
+            Some(u64::from(options.height))
+        ),
+        "{read:#}"
+    );
+    let texts: Vec<&str> = read["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .filter_map(|item| item["text"].as_str())
+        .collect();
+    assert_eq!(
+        texts,
+        ["Hello", "Some text here.", "1. One", "2. Two"],
+        "{read:#}"
+    );
+    let elements: Vec<(&str, &str)> = read["elements"]
+        .as_array()
+        .expect("elements")
+        .iter()
+        .map(|element| {
+            (
+                element["role"].as_str().unwrap_or_default(),
+                element["name"].as_str().unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        elements,
+        [
+            ("button", "Press me"),
+            ("link", "A link"),
+            ("textbox", "Name")
+        ],
+        "{read:#}"
+    );
+    firefox.close().await;
+}
