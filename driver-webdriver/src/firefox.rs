@@ -60,6 +60,8 @@ const QUIET: &[(&str, &str)] = &[
     ("messaging-system.rsexperimentloader.enabled", "false"),
     ("browser.download.useDownloadDir", "false"),
     ("remote.prefs.recommended", "true"),
+    // An ordinary browser to the page: `navigator.webdriver` false.
+    ("dom.webdriver.enabled", "false"),
 ];
 
 /// The browser to start: `TABWRIGHT_FIREFOX`, else Debian's `firefox-esr`,
@@ -134,7 +136,13 @@ impl Firefox {
         .map_err(|error| DriverError::Launch {
             reason: format!("cannot write the profile's settings: {error}"),
         })?;
-        let process = ChromeProcess::spawn(&executable, &arguments(profile.path()))?;
+        let mut args = arguments(profile.path());
+        // Extra command-line arguments go to Firefox as they are.
+        args.splice(
+            args.len() - 1..args.len() - 1,
+            options.extra_args.iter().cloned(),
+        );
+        let process = ChromeProcess::spawn(&executable, &args)?;
         let wait = options.timeout.max(Duration::from_secs(10));
         let url = tokio::task::block_in_place(|| process.wait_for_devtools_url(wait))?;
         let socket = DevToolsSocket::connect(&format!("{}/session", url.trim_end_matches('/')))
@@ -148,7 +156,10 @@ impl Firefox {
         firefox
             .call(
                 "session.new",
-                json!({ "capabilities": { "alwaysMatch": { "acceptInsecureCerts": false } } }),
+                // A page's dialog stays open until the model answers it.
+                json!({ "capabilities": { "alwaysMatch": {
+                    "acceptInsecureCerts": false,
+                    "unhandledPromptBehavior": { "default": "ignore" } } } }),
             )
             .await?;
         // The window's size on the command line is not the viewport's:

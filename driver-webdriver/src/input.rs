@@ -2,7 +2,7 @@
 //! keyboard (text, keys with modifiers), as W3C actions; as DevTools input
 //! events through chromedriver's CDP bridge where actions cannot serve (the
 //! wheel; a page that broke chromedriver's scripting, which its actions
-//! need).
+//! need). The actions themselves are `actions.rs`'s, shared with Firefox.
 
 use driver_core::backend::devtools::names;
 use serde_json::{json, Value};
@@ -10,6 +10,7 @@ use serde_json::{json, Value};
 use driver_core::backend::input;
 use driver_core::{DriverError, KeyPress, Result};
 
+use crate::actions;
 use crate::session::WdSession;
 
 impl WdSession {
@@ -23,39 +24,7 @@ impl WdSession {
         y: f64,
         click: driver_core::Click,
     ) -> Result<()> {
-        let button = click.button.webdriver_number();
-        let held = held_keys(click.modifiers);
-        let pause = json!({ "type": "pause", "duration": 0 });
-        let mut pointer: Vec<Value> = held.iter().map(|_| pause.clone()).collect();
-        pointer.push(json!({
-            "type": "pointerMove", "duration": 0, "origin": "viewport",
-            "x": x.floor() as i64, "y": y.floor() as i64,
-        }));
-        for _ in 0..click.count.max(1) {
-            pointer.push(json!({ "type": "pointerDown", "button": button }));
-            pointer.push(json!({ "type": "pointerUp", "button": button }));
-        }
-        let pressing = pointer.len() - held.len();
-        let mut keys: Vec<Value> = held
-            .iter()
-            .map(|key| json!({ "type": "keyDown", "value": key.to_string() }))
-            .collect();
-        keys.extend((0..pressing).map(|_| pause.clone()));
-        keys.extend(
-            held.iter()
-                .rev()
-                .map(|key| json!({ "type": "keyUp", "value": key.to_string() })),
-        );
-        pointer.extend(held.iter().map(|_| pause.clone()));
-        let mut sources = vec![json!({
-            "type": "pointer",
-            "id": "mouse",
-            "parameters": { "pointerType": "mouse" },
-            "actions": pointer,
-        })];
-        if !held.is_empty() {
-            sources.push(json!({ "type": "key", "id": "keyboard", "actions": keys }));
-        }
+        let sources = actions::click(x, y, click);
         let acted = self.all_actions(sources).await;
         let acted = self
             .or_by_bridge(
@@ -69,7 +38,7 @@ impl WdSession {
 
     pub(crate) async fn move_mouse(&mut self, x: f64, y: f64) -> Result<()> {
         // Nothing is pressed by a move: no actions to release after it.
-        let acted = self.perform(vec![mouse(x, y, &[])]).await;
+        let acted = self.perform(vec![actions::mouse(x, y, &[])]).await;
         let acted = self
             .or_by_bridge(
                 acted,
@@ -93,31 +62,15 @@ impl WdSession {
             Err(DriverError::Protocol(_)) => {}
             other => return other.map(|_| ()),
         }
-        let wheel = json!({
-            "type": "wheel",
-            "id": "wheel",
-            "actions": [{
-                "type": "scroll", "duration": 0, "origin": "viewport",
-                "x": x.floor() as i64, "y": y.floor() as i64,
-                "deltaX": dx.round() as i64, "deltaY": dy.round() as i64,
-            }],
-        });
+        let wheel = actions::wheel(x, y, dx, dy);
         self.actions(wheel).await
     }
 
     pub(crate) async fn type_text(&mut self, text: &str) -> Result<()> {
-        let mut actions = Vec::new();
-        for press in input::typed(text) {
-            let value = press.key.webdriver_char().to_string();
-            actions.push(json!({ "type": "keyDown", "value": value }));
-            actions.push(json!({ "type": "keyUp", "value": value }));
-        }
-        if actions.is_empty() {
+        let Some(keys) = actions::typed(text) else {
             return Ok(());
-        }
-        let acted = self
-            .actions(json!({ "type": "key", "id": "keyboard", "actions": actions }))
-            .await;
+        };
+        let acted = self.actions(keys).await;
         let events: Vec<Value> = input::typed(text).flat_map(input::key_events).collect();
         let acted = self
             .or_by_bridge(acted, names::INPUT_DISPATCH_KEY_EVENT, events)
@@ -126,22 +79,7 @@ impl WdSession {
     }
 
     pub(crate) async fn press(&mut self, press: KeyPress) -> Result<()> {
-        let held = held_keys(press.modifiers);
-        let key = press.key.webdriver_char().to_string();
-        let mut actions: Vec<Value> = held
-            .iter()
-            .map(|modifier| json!({ "type": "keyDown", "value": modifier.to_string() }))
-            .collect();
-        actions.push(json!({ "type": "keyDown", "value": key }));
-        actions.push(json!({ "type": "keyUp", "value": key }));
-        actions.extend(
-            held.iter()
-                .rev()
-                .map(|modifier| json!({ "type": "keyUp", "value": modifier.to_string() })),
-        );
-        let acted = self
-            .actions(json!({ "type": "key", "id": "keyboard", "actions": actions }))
-            .await;
+        let acted = self.actions(actions::key(press)).await;
         let acted = self
             .or_by_bridge(
                 acted,
@@ -198,33 +136,4 @@ impl WdSession {
         .await
         .map(|_| ())
     }
-}
-
-/// The WebDriver key values of the modifiers held.
-fn held_keys(modifiers: driver_core::Modifiers) -> Vec<char> {
-    [
-        (modifiers.ctrl, '\u{E009}'),
-        (modifiers.shift, '\u{E008}'),
-        (modifiers.alt, '\u{E00A}'),
-        (modifiers.meta, '\u{E03D}'),
-    ]
-    .into_iter()
-    .filter(|(on, _)| *on)
-    .map(|(_, key)| key)
-    .collect()
-}
-
-/// A mouse action sequence: move to (x, y) of the viewport, then `then`.
-fn mouse(x: f64, y: f64, then: &[Value]) -> Value {
-    let mut actions = vec![json!({
-        "type": "pointerMove", "duration": 0, "origin": "viewport",
-        "x": x.floor() as i64, "y": y.floor() as i64,
-    })];
-    actions.extend_from_slice(then);
-    json!({
-        "type": "pointer",
-        "id": "mouse",
-        "parameters": { "pointerType": "mouse" },
-        "actions": actions,
-    })
 }

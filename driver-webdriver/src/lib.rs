@@ -43,12 +43,14 @@
 //! It is slower than CDP: every call is an HTTP request to chromedriver,
 //! which then speaks CDP itself.
 
+mod actions;
 mod calls;
 mod chromedriver;
 mod console;
 mod dialogs;
 mod errors;
 pub mod firefox;
+mod firefox_session;
 mod input;
 mod navigation;
 mod network;
@@ -63,6 +65,7 @@ pub use driver_core::{
     Navigation, Options, Result, ScreenshotOptions, Tab, TabId, Viewport, WaitFor,
 };
 
+pub use firefox_session::{FirefoxDriver, FxSession};
 pub use session::WdSession;
 
 /// A [`Driver`] over W3C WebDriver (see the crate docs):

@@ -92,10 +92,7 @@ impl Drop for Daemon {
 }
 
 fn backend_flag(backend: Backend) -> &'static str {
-    match backend {
-        Backend::Cdp => "cdp",
-        Backend::WebDriver => "webdriver",
-    }
+    backend.name()
 }
 
 /// Runs the binary to the end and returns its stdout; it must succeed.

@@ -266,3 +266,70 @@ async fn the_walker_reads_a_page_in_firefox() {
     );
     firefox.close().await;
 }
+
+/// The tool pack over Firefox (`FirefoxDriver` behind the guard): a model's
+/// open, click, type, keys, back, a dialog and a second tab work as on
+/// Chrome, and the page heard each action (its own log is the truth).
+#[tokio::test(flavor = "multi_thread")]
+async fn the_tools_drive_firefox() {
+    let site = MockServer::start().await;
+    serve(
+        &site,
+        "/form",
+        r#"<!doctype html><title>Form</title><h1>Sign up</h1>
+<label>Name <input id="name"></label>
+<button onclick="document.getElementById('log').textContent = 'Hello ' + document.getElementById('name').value">Greet</button>
+<button onclick="document.getElementById('log').textContent = confirm('Sure?') ? 'sure' : 'not sure'">Ask</button>
+<p id="log">Nothing yet.</p>
+<a href="/next">Next page</a>"#,
+    )
+    .await;
+    serve(
+        &site,
+        "/next",
+        "<!doctype html><title>Next</title><p>The next page.</p>",
+    )
+    .await;
+    let guard = Guard::new(Policy {
+        allowed_origins: vec![AllowedOrigin::parse(&site.uri()).expect("an origin")],
+        ..Policy::default()
+    });
+    let options = Options {
+        timeout: Duration::from_secs(20),
+        ..Options::default()
+    };
+    let driver = guard::GuardedDriver::new(
+        guard,
+        options,
+        Box::new(|options| Box::new(driver_webdriver::FirefoxDriver::new(options))),
+    );
+    let pack = tools::Pack::new(driver, tools::PackOptions::default());
+    let call = |tool: &'static str, arguments: Value| {
+        let pack = &pack;
+        async move {
+            let output = pack.call(tool, arguments.clone()).await;
+            assert!(!output.is_error, "{tool} {arguments}: {}", output.text);
+            output.text
+        }
+    };
+    let page = call("open", json!({ "url": format!("{}/form", site.uri()) })).await;
+    assert!(page.contains("# Sign up"), "{page}");
+    let name = tools::element_number(&page, "textbox \"Name\"").expect("the field");
+    let greet = tools::element_number(&page, "button \"Greet\"").expect("the button");
+    call("type", json!({ "element": name, "text": "Ada" })).await;
+    let greeted = call("click", json!({ "element": greet })).await;
+    assert!(greeted.contains("Hello Ada"), "{greeted}");
+    // A dialog the page opens: said, and answered.
+    let ask = tools::element_number(&page, "button \"Ask\"").expect("the button");
+    let asked = pack.call("click", json!({ "element": ask })).await;
+    assert!(asked.text.contains("Sure?"), "{}", asked.text);
+    let answered = call("dialog", json!({ "accept": true })).await;
+    assert!(answered.contains("sure"), "{answered}");
+    // A link, then back.
+    let next = tools::element_number(&page, "link \"Next page\"").expect("the link");
+    let followed = call("click", json!({ "element": next })).await;
+    assert!(followed.contains("The next page."), "{followed}");
+    let back = call("back", json!({})).await;
+    assert!(back.contains("# Sign up"), "{back}");
+    pack.close().await;
+}

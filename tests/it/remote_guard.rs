@@ -102,6 +102,7 @@ impl Remote {
         match backend {
             Backend::Cdp => Self::chrome(ns).await,
             Backend::WebDriver => Self::chromedriver(ns).await,
+            Backend::Firefox => Err("no remote Firefox in these tests yet".to_owned()),
         }
         .unwrap_or_else(|problem| panic!("the remote browser: {problem}"))
     }

@@ -20,10 +20,7 @@ use crate::cli::binary;
 const RECORDED: &str = include_str!("../fixtures/vendor/anthropic-browser.jsonl");
 
 fn backend_flag(backend: Backend) -> &'static str {
-    match backend {
-        Backend::Cdp => "cdp",
-        Backend::WebDriver => "webdriver",
-    }
+    backend.name()
 }
 
 /// The text blocks of a `tool_result`, joined.

@@ -1,6 +1,7 @@
 //! Runs the conformance suite and prints a table of check × backend.
 //!
-//! `conformance [--backend cdp|webdriver|all]`; exits non-zero if any check
+//! `conformance [--backend cdp|webdriver|firefox|all]` (all: cdp and
+//! webdriver; firefox is asked for by name, issue 48); exits non-zero if any check
 //! fails.
 
 use std::process::ExitCode;
@@ -17,7 +18,7 @@ async fn main() -> ExitCode {
             "--backend" => wanted = args.next().unwrap_or_default(),
             other => {
                 eprintln!(
-                    "unknown argument {other:?}; usage: conformance [--backend cdp|webdriver|all]"
+                    "unknown argument {other:?}; usage: conformance [--backend cdp|webdriver|firefox|all]"
                 );
                 return ExitCode::from(2);
             }

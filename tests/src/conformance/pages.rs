@@ -304,7 +304,7 @@ pub(super) async fn ordinary_chrome(ctx: &Ctx) -> CheckResult {
     let agent = step("userAgent", driver.eval("navigator.userAgent").await)?;
     let agent = agent.as_str().unwrap_or_default();
     ensure!(
-        agent.contains("Chrome/") && !agent.contains("Headless"),
+        (agent.contains("Chrome/") || agent.contains("Firefox/")) && !agent.contains("Headless"),
         "navigator.userAgent is {agent}"
     );
     let webdriver = step("webdriver", driver.eval("navigator.webdriver").await)?;

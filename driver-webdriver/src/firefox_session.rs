@@ -1,0 +1,721 @@
+//! [`FxSession`]: a [`Firefox`] as a `BrowserSession`, so that
+//! driver-core's `SessionDriver` makes a `Driver` of it
+//! ([`FirefoxDriver`]): issue 48's second part, begun.
+//!
+//! Everything goes over WebDriver BiDi: navigation
+//! (`browsingContext.navigate`, `traverseHistory`, `reload`), scripts
+//! (`script.evaluate`, in the page's realm or in a sandbox of tabwright's
+//! own, which the page does not see, each frame a context of its own),
+//! input (`input.performActions`, the same action sources as classic
+//! WebDriver's, `actions.rs`), pictures (`browsingContext.captureScreenshot`),
+//! tabs (top-level contexts), dialogs and console messages (events, heard
+//! as they come). What BiDi has no word for (DevTools, the paint probe, the
+//! accessibility tree, the network log, a screencast, page tools) the
+//! capabilities say, and those calls answer `Unsupported`.
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use driver_core::backend::devtools::Event;
+use driver_core::backend::supervisor::BoxFuture;
+use driver_core::backend::BrowserSession;
+use driver_core::{
+    Capabilities, Capability, Click, ConsoleEntry, ConsoleLevel, Dialog, DialogKind, Download,
+    DriverError, KeyPress, Navigation, Options, Request, Result, ScreenshotFormat,
+    ScreenshotOptions, Tab, TabId, Viewport,
+};
+use serde_json::{json, Value};
+
+use crate::actions;
+use crate::firefox::Firefox;
+
+/// A `Driver` over Firefox.
+pub type FirefoxDriver = driver_core::backend::SessionDriver<FxSession>;
+
+/// The sandbox tabwright's scripts run in, in every document.
+const SANDBOX: &str = "tabwright";
+
+/// The key a thrown error's message comes back under from `evaluate`'s
+/// wrapper: a name no page value has by chance.
+const THROWN: &str = "__tabwrightThrown";
+
+/// How long a tab has to answer after a call ran out of time before it is
+/// taken for one whose page still spins.
+const RESPONSIVE_WITHIN: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// How long a script's answer may follow its document's navigation.
+const OUTLIVED_AFTER: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// The most console entries kept.
+const CONSOLE_KEPT: usize = 1_000;
+
+/// One Firefox session: the browser, the tab calls go to, and what its
+/// events said.
+pub struct FxSession {
+    firefox: Firefox,
+    current: String,
+    heard: Arc<parking_lot::Mutex<Heard>>,
+}
+
+/// What the browser's events said: the console, and the open dialog (by
+/// the context it is in).
+#[derive(Default)]
+struct Heard {
+    console: std::collections::VecDeque<ConsoleEntry>,
+    dialog: Option<(String, Dialog)>,
+    /// Top-level contexts in the order they were made: the tabs' order.
+    made: Vec<String>,
+    /// Contexts whose document began to go away (a navigation), counted.
+    navigations: u64,
+}
+
+impl Heard {
+    fn hear(&mut self, event: &Event) {
+        let params = &event.params;
+        match event.method.as_str() {
+            "log.entryAdded" => {
+                let level = match (params["type"].as_str(), params["level"].as_str()) {
+                    (Some("javascript"), _) => ConsoleLevel::PageError,
+                    (_, Some("error")) => ConsoleLevel::Error,
+                    (_, Some("warn")) => ConsoleLevel::Warning,
+                    (_, Some("debug")) => ConsoleLevel::Debug,
+                    _ => ConsoleLevel::Info,
+                };
+                if self.console.len() == CONSOLE_KEPT {
+                    self.console.pop_front();
+                }
+                self.console.push_back(ConsoleEntry {
+                    level,
+                    text: params["text"].as_str().unwrap_or_default().into(),
+                    tab: TabId(
+                        params["source"]["context"]
+                            .as_str()
+                            .unwrap_or_default()
+                            .to_owned(),
+                    ),
+                });
+            }
+            "browsingContext.userPromptOpened" => {
+                let kind = match params["type"].as_str() {
+                    Some("alert") => DialogKind::Alert,
+                    Some("confirm") => DialogKind::Confirm,
+                    Some("prompt") => DialogKind::Prompt,
+                    Some("beforeunload") => DialogKind::BeforeUnload,
+                    _ => DialogKind::Unknown,
+                };
+                self.dialog = Some((
+                    params["context"].as_str().unwrap_or_default().to_owned(),
+                    Dialog {
+                        kind,
+                        message: params["message"].as_str().unwrap_or_default().into(),
+                        default_prompt: params["defaultValue"].as_str().unwrap_or_default().into(),
+                    },
+                ));
+            }
+            "browsingContext.userPromptClosed" => self.dialog = None,
+            "browsingContext.contextCreated" if params["parent"].is_null() => {
+                if let Some(context) = params["context"].as_str() {
+                    self.made.push(context.to_owned());
+                }
+            }
+            "browsingContext.contextDestroyed" => {
+                let gone = params["context"].as_str().unwrap_or_default();
+                self.made.retain(|context| context != gone);
+            }
+            "browsingContext.navigationStarted" => self.navigations += 1,
+            _ => {}
+        }
+    }
+}
+
+impl FxSession {
+    /// A BiDi command's result.
+    async fn call(&self, method: &str, params: Value) -> Result<Value> {
+        self.firefox.call(method, params).await
+    }
+
+    /// The context of the frame at `path` (`window.frames` indices) in the
+    /// current tab: each child context in document order.
+    async fn context_at(&self, path: &[u32]) -> Result<String> {
+        if path.is_empty() {
+            return Ok(self.current.clone());
+        }
+        let tree = self
+            .call("browsingContext.getTree", json!({ "root": self.current }))
+            .await?;
+        let mut node = tree["contexts"][0].clone();
+        for index in path {
+            node = node["children"][*index as usize].clone();
+            if node.is_null() {
+                return Err(DriverError::FrameUnreachable {
+                    path: format!("{path:?}"),
+                    reason: "there is no such frame".to_owned(),
+                });
+            }
+        }
+        Ok(node["context"].as_str().unwrap_or_default().to_owned())
+    }
+
+    /// `expression`'s JSON value in `context`, in the page's realm or the
+    /// sandbox; a statement list (a `return`, a `throw`) is run as a
+    /// function's body.
+    async fn evaluate(&self, context: &str, sandbox: bool, expression: &str) -> Result<Value> {
+        let mut target = json!({ "context": context });
+        if sandbox {
+            target["sandbox"] = json!(SANDBOX);
+        }
+        // The value as JSON text; what it throws as `{thrown: message}`
+        // (Firefox cannot describe some exceptions itself).
+        let wrapped = |body: String| {
+            format!(
+                "(async () => {{ let value; try {{ value = await (async () => {body})(); }} \
+                 catch (error) {{ return JSON.stringify({{ {THROWN}: String(error && error.message !== undefined ? error.message : error) }}); }} \
+                 const json = JSON.stringify(value); return json === undefined ? 'null' : json; }})()"
+            )
+        };
+        let mut answer = self
+            .outlived(
+                context,
+                self.call(
+                    "script.evaluate",
+                    json!({ "expression": wrapped(format!("(\n{expression}\n)")), "target": target,
+                            "awaitPromise": true }),
+                ),
+            )
+            .await;
+        if threw_syntax(&answer) {
+            answer = self
+                .call(
+                    "script.evaluate",
+                    json!({ "expression": wrapped(format!("{{\n{expression}\n}}")), "target": target,
+                            "awaitPromise": true }),
+                )
+                .await;
+        }
+        let answer = answer?;
+        if answer["type"] == "exception" {
+            let text = answer["exceptionDetails"]["text"]
+                .as_str()
+                .unwrap_or("the script threw");
+            return Err(DriverError::Script {
+                message: text.into(),
+            });
+        }
+        let json = answer["result"]["value"].as_str().unwrap_or("null");
+        let value: Value =
+            serde_json::from_str(json).map_err(|error| DriverError::Protocol(error.to_string()))?;
+        match value.get(THROWN).and_then(Value::as_str) {
+            Some(message) if value.as_object().is_some_and(|object| object.len() == 1) => {
+                Err(DriverError::Script {
+                    message: message.into(),
+                })
+            }
+            _ => Ok(value),
+        }
+    }
+
+    /// What `call` (a script in `context`) answered, or, where the
+    /// context's document goes away first and no answer follows soon,
+    /// that it did (Firefox leaves a script whose realm went unanswered).
+    async fn outlived(
+        &self,
+        context: &str,
+        call: impl std::future::Future<Output = Result<Value>>,
+    ) -> Result<Value> {
+        let mut events = self.firefox.socket().events();
+        let left = async {
+            while let Some(event) = events.recv().await {
+                if event.method == "browsingContext.navigationStarted"
+                    && event.params["context"] == context
+                {
+                    tokio::time::sleep(OUTLIVED_AFTER).await;
+                    return;
+                }
+            }
+            std::future::pending::<()>().await;
+        };
+        tokio::select! {
+            answer = call => answer,
+            () = left => Err(DriverError::DocumentReplaced),
+        }
+    }
+
+    /// Where the current tab is now, after a navigation.
+    async fn navigated(&self) -> Result<Navigation> {
+        let url = self
+            .evaluate(&self.current, true, "location.href")
+            .await?
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        let status = self
+            .evaluate(&self.current, true, driver_core::DOCUMENT_STATUS)
+            .await
+            .ok()
+            .and_then(|status| status.as_u64())
+            .and_then(|status| u16::try_from(status).ok())
+            .filter(|status| *status > 0);
+        Ok(Navigation {
+            status,
+            url: url.into(),
+        })
+    }
+
+    /// Runs input action sources in the current tab, then releases them.
+    async fn act(&self, sources: Vec<Value>) -> Result<()> {
+        self.call(
+            "input.performActions",
+            json!({ "context": self.current, "actions": sources }),
+        )
+        .await?;
+        self.call("input.releaseActions", json!({ "context": self.current }))
+            .await?;
+        Ok(())
+    }
+
+    /// The browser's top-level contexts (its tabs), in the order they
+    /// were made.
+    async fn top_contexts(&self) -> Result<Vec<String>> {
+        let tree = self
+            .call("browsingContext.getTree", json!({ "maxDepth": 0 }))
+            .await?;
+        let mut contexts: Vec<String> = tree["contexts"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|context| context["context"].as_str().map(str::to_owned))
+            .collect();
+        let made = self.heard.lock().made.clone();
+        contexts.sort_by_key(|context| made.iter().position(|known| known == context));
+        Ok(contexts)
+    }
+
+    fn unsupported(feature: Capability, reason: &'static str) -> DriverError {
+        DriverError::Unsupported {
+            backend: BACKEND,
+            feature,
+            reason,
+        }
+    }
+}
+
+/// Firefox's network error in a navigation's failure (`NS_ERROR_…`), as
+/// Chrome names it (`net::ERR_…`), which the tools' sentences know, with
+/// Firefox's own name after it.
+fn net_error(message: &str) -> String {
+    let Some(start) = message.find("NS_ERROR_") else {
+        return message.to_owned();
+    };
+    let name: String = message[start..]
+        .chars()
+        .take_while(|c| c.is_ascii_uppercase() || *c == '_' || c.is_ascii_digit())
+        .collect();
+    let chrome = match name.as_str() {
+        "NS_ERROR_CONNECTION_REFUSED" => "net::ERR_CONNECTION_REFUSED",
+        "NS_ERROR_UNKNOWN_HOST" => "net::ERR_NAME_NOT_RESOLVED",
+        "NS_ERROR_NET_TIMEOUT" => "net::ERR_TIMED_OUT",
+        "NS_ERROR_NET_RESET" => "net::ERR_CONNECTION_RESET",
+        "NS_ERROR_NET_INTERRUPT" => "net::ERR_CONNECTION_CLOSED",
+        "NS_ERROR_PROXY_CONNECTION_REFUSED" => "net::ERR_PROXY_CONNECTION_FAILED",
+        "NS_ERROR_UNKNOWN_PROXY_HOST" => "net::ERR_PROXY_CONNECTION_FAILED",
+        "NS_BINDING_ABORTED" => "net::ERR_ABORTED",
+        _ => return name,
+    };
+    format!("{chrome} ({name})")
+}
+
+/// Whether an evaluation failed as a syntax error (a statement list asked
+/// as an expression).
+fn threw_syntax(answer: &Result<Value>) -> bool {
+    answer.as_ref().is_ok_and(|answer| {
+        answer["type"] == "exception"
+            && answer["exceptionDetails"]["text"]
+                .as_str()
+                .is_some_and(|text| text.contains("SyntaxError"))
+    })
+}
+
+/// This backend's name.
+const BACKEND: &str = "firefox";
+
+#[async_trait]
+impl BrowserSession for FxSession {
+    async fn start(options: Options) -> Result<Self> {
+        let firefox = Firefox::start(&options).await?;
+        let heard: Arc<parking_lot::Mutex<Heard>> = Arc::default();
+        let hearing = Arc::clone(&heard);
+        firefox
+            .socket()
+            .listen(Arc::new(move |_, event| hearing.lock().hear(event)));
+        // No download lands: Firefox refuses every one.
+        firefox
+            .call(
+                "browser.setDownloadBehavior",
+                json!({ "downloadBehavior": { "type": "denied" } }),
+            )
+            .await?;
+        firefox
+            .call(
+                "session.subscribe",
+                json!({ "events": ["log.entryAdded", "browsingContext.userPromptOpened",
+                                   "browsingContext.userPromptClosed", "browsingContext.contextCreated",
+                                   "browsingContext.contextDestroyed", "browsingContext.navigationStarted"] }),
+            )
+            .await?;
+        firefox
+            .call(
+                "script.addPreloadScript",
+                json!({ "functionDeclaration":
+                        format!("() => {{\n{}\n}}", driver_core::listeners_js()) }),
+            )
+            .await?;
+        if !options.preloads.is_empty() {
+            firefox
+                .call(
+                    "script.addPreloadScript",
+                    json!({ "functionDeclaration": format!("() => {{\n{}\n}}", options.preloads.source()),
+                            "sandbox": SANDBOX }),
+                )
+                .await?;
+        }
+        let tree = firefox
+            .call("browsingContext.getTree", json!({ "maxDepth": 0 }))
+            .await?;
+        let current = tree["contexts"][0]["context"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        Ok(Self {
+            firefox,
+            current,
+            heard,
+        })
+    }
+
+    fn capabilities(options: &Options, _session: Option<&Self>) -> Capabilities {
+        let bidi = "WebDriver BiDi has no word for it (Firefox speaks no DevTools)";
+        Capabilities::full(BACKEND)
+            .without(Capability::DevTools, bidi)
+            .without(Capability::PaintProbe, bidi)
+            .without(Capability::BrowserTree, bidi)
+            .without(
+                Capability::PageTools,
+                "Firefox offers no page tools (WebMCP)",
+            )
+            .without(Capability::Screencast, "Firefox has no screencast")
+            .without(
+                Capability::NetworkLog,
+                "not yet kept from BiDi's network events",
+            )
+            .without(
+                Capability::RequestTracking,
+                "not yet kept from BiDi's network events",
+            )
+            .without(Capability::DownloadReports, "not yet heard from BiDi")
+            .without(Capability::LossyScreenshots, "PNG only, as yet")
+            .without(Capability::SharedBrowser, "one Firefox per session, as yet")
+            .as_asked(options)
+    }
+
+    fn gone(&mut self) -> Option<String> {
+        self.firefox.socket().gone_reason()
+    }
+
+    /// The browser going away ends any call; with `needs_page`, so does a
+    /// dialog the current tab opens (an action waits on it otherwise, as
+    /// the page's script does).
+    fn interruption(&mut self, needs_page: bool) -> BoxFuture<'static, DriverError> {
+        let socket = self.firefox.socket().clone();
+        let mut events = socket.events();
+        let (heard, current) = (Arc::clone(&self.heard), self.current.clone());
+        Box::pin(async move {
+            let open = |heard: &Heard| {
+                heard
+                    .dialog
+                    .as_ref()
+                    .filter(|(context, _)| needs_page && *context == current)
+                    .map(|(_, dialog)| DriverError::DialogOpen {
+                        kind: dialog.kind,
+                        message: dialog.message.clone(),
+                    })
+            };
+            if let Some(error) = open(&heard.lock()) {
+                return error;
+            }
+            while events.recv().await.is_some() {
+                if let Some(error) = open(&heard.lock()) {
+                    return error;
+                }
+            }
+            DriverError::BrowserGone {
+                reason: socket.gone_reason().unwrap_or_default(),
+            }
+        })
+    }
+
+    /// A page whose script still spins keeps every script out of its tab,
+    /// and BiDi cannot stop it: the tab is left for a blank one (closed),
+    /// as a crashed one would be.
+    async fn recover(&mut self) -> bool {
+        if !self.firefox.socket().is_open() {
+            return false;
+        }
+        let answers = tokio::time::timeout(
+            RESPONSIVE_WITHIN,
+            self.evaluate(&self.current.clone(), true, "1"),
+        )
+        .await;
+        if matches!(answers, Ok(Ok(_))) {
+            return true;
+        }
+        let busy = self.current.clone();
+        if !matches!(
+            tokio::time::timeout(RESPONSIVE_WITHIN * 5, self.open_tab()).await,
+            Ok(Ok(_))
+        ) {
+            return false;
+        }
+        let _ = tokio::time::timeout(
+            RESPONSIVE_WITHIN,
+            self.call("browsingContext.close", json!({ "context": busy })),
+        )
+        .await;
+        true
+    }
+
+    async fn shutdown(self) {
+        self.firefox.close().await;
+    }
+
+    async fn navigate(&mut self, url: &str) -> Result<Navigation> {
+        self.call(
+            "browsingContext.navigate",
+            json!({ "context": self.current, "url": url, "wait": "complete" }),
+        )
+        .await
+        .map_err(|error| match error {
+            DriverError::Protocol(message) => DriverError::NavigationFailed {
+                url: url.into(),
+                net_error: net_error(&message),
+            },
+            other => other,
+        })?;
+        self.navigated().await
+    }
+
+    async fn history(&mut self, delta: i32) -> Result<Navigation> {
+        self.call(
+            "browsingContext.traverseHistory",
+            json!({ "context": self.current, "delta": delta }),
+        )
+        .await
+        .map_err(|_| DriverError::NoHistory {
+            direction: if delta < 0 { "earlier" } else { "later" },
+        })?;
+        let navigation = self.navigated().await?;
+        // Firefox keeps the blank page a tab began with as an entry; it is
+        // no page of the tab's history.
+        if delta < 0 && navigation.url == "about:blank" {
+            let _ = self
+                .call(
+                    "browsingContext.traverseHistory",
+                    json!({ "context": self.current, "delta": -delta }),
+                )
+                .await;
+            return Err(DriverError::NoHistory {
+                direction: "earlier",
+            });
+        }
+        Ok(navigation)
+    }
+
+    async fn reload(&mut self) -> Result<Navigation> {
+        self.call(
+            "browsingContext.reload",
+            json!({ "context": self.current, "wait": "complete" }),
+        )
+        .await?;
+        self.navigated().await
+    }
+
+    async fn eval(&mut self, expression: &str) -> Result<Value> {
+        self.evaluate(&self.current.clone(), false, expression)
+            .await
+    }
+
+    async fn eval_in_frame(&mut self, frame: &[u32], expression: &str) -> Result<Value> {
+        let context = self.context_at(frame).await?;
+        self.evaluate(&context, false, expression).await
+    }
+
+    async fn eval_isolated(&mut self, frame: &[u32], expression: &str) -> Result<Value> {
+        let context = self.context_at(frame).await?;
+        self.evaluate(&context, true, expression).await
+    }
+
+    async fn click(&mut self, x: f64, y: f64, click: Click) -> Result<()> {
+        self.act(actions::click(x, y, click)).await
+    }
+
+    async fn move_mouse(&mut self, x: f64, y: f64) -> Result<()> {
+        self.call(
+            "input.performActions",
+            json!({ "context": self.current, "actions": [actions::mouse(x, y, &[])] }),
+        )
+        .await
+        .map(|_| ())
+    }
+
+    async fn wheel(&mut self, x: f64, y: f64, dx: f64, dy: f64) -> Result<()> {
+        self.act(vec![actions::wheel(x, y, dx, dy)]).await
+    }
+
+    async fn type_text(&mut self, text: &str) -> Result<()> {
+        match actions::typed(text) {
+            Some(keys) => self.act(vec![keys]).await,
+            None => Ok(()),
+        }
+    }
+
+    async fn press(&mut self, key: KeyPress) -> Result<()> {
+        self.act(vec![actions::key(key)]).await
+    }
+
+    async fn screenshot(&mut self, options: ScreenshotOptions) -> Result<Vec<u8>> {
+        if options.format != ScreenshotFormat::Png {
+            return Err(Self::unsupported(
+                Capability::LossyScreenshots,
+                "PNG only, as yet",
+            ));
+        }
+        let shot = self
+            .call(
+                "browsingContext.captureScreenshot",
+                json!({ "context": self.current,
+                        "origin": if options.full_page { "document" } else { "viewport" } }),
+            )
+            .await?;
+        use base64::Engine;
+        base64::engine::general_purpose::STANDARD
+            .decode(shot["data"].as_str().unwrap_or_default())
+            .map_err(|error| DriverError::Protocol(format!("the picture is not base64: {error}")))
+    }
+
+    async fn set_viewport(&mut self, viewport: Viewport) -> Result<()> {
+        self.call(
+            "browsingContext.setViewport",
+            json!({ "context": self.current,
+                    "viewport": { "width": viewport.width, "height": viewport.height } }),
+        )
+        .await
+        .map(|_| ())
+    }
+
+    async fn devtools(&mut self, _method: &str, _params: Value) -> Result<Value> {
+        Err(Self::unsupported(
+            Capability::DevTools,
+            "WebDriver BiDi has no word for it (Firefox speaks no DevTools)",
+        ))
+    }
+
+    async fn network_log(&mut self) -> Result<Vec<Request>> {
+        Err(Self::unsupported(
+            Capability::NetworkLog,
+            "not yet kept from BiDi's network events",
+        ))
+    }
+
+    async fn current_tab(&mut self) -> Result<TabId> {
+        Ok(TabId(self.current.clone()))
+    }
+
+    async fn tabs(&mut self) -> Result<Vec<Tab>> {
+        let mut tabs = Vec::new();
+        for context in self.top_contexts().await? {
+            let read = self
+                .evaluate(
+                    &context,
+                    true,
+                    "({title: document.title, url: location.href})",
+                )
+                .await
+                .unwrap_or_default();
+            tabs.push(Tab {
+                current: context == self.current,
+                id: TabId(context),
+                title: read["title"].as_str().unwrap_or_default().into(),
+                url: read["url"].as_str().unwrap_or_default().into(),
+            });
+        }
+        Ok(tabs)
+    }
+
+    async fn open_tab(&mut self) -> Result<TabId> {
+        let made = self
+            .call("browsingContext.create", json!({ "type": "tab" }))
+            .await?;
+        let context = made["context"].as_str().unwrap_or_default().to_owned();
+        self.current = context.clone();
+        Ok(TabId(context))
+    }
+
+    async fn switch_tab(&mut self, id: &TabId) -> Result<()> {
+        if !self.top_contexts().await?.contains(&id.0) {
+            return Err(DriverError::NoSuchTab { id: id.0.clone() });
+        }
+        self.call("browsingContext.activate", json!({ "context": id.0 }))
+            .await?;
+        self.current = id.0.clone();
+        Ok(())
+    }
+
+    async fn close_tab(&mut self, id: &TabId) -> Result<()> {
+        let open = self.top_contexts().await?;
+        if !open.contains(&id.0) {
+            return Err(DriverError::NoSuchTab { id: id.0.clone() });
+        }
+        // The last tab gives way to a blank one first (Firefox keeps its
+        // last tab open).
+        if open.len() == 1 {
+            self.open_tab().await?;
+        } else if id.0 == self.current {
+            if let Some(other) = open.iter().find(|context| **context != id.0) {
+                self.current = other.clone();
+            }
+        }
+        self.call("browsingContext.close", json!({ "context": id.0 }))
+            .await?;
+        Ok(())
+    }
+
+    async fn console(&mut self) -> Result<Vec<ConsoleEntry>> {
+        Ok(std::mem::take(&mut self.heard.lock().console).into())
+    }
+
+    async fn downloads(&mut self) -> Result<Vec<Download>> {
+        Ok(Vec::new())
+    }
+
+    async fn dialog(&mut self) -> Result<Option<Dialog>> {
+        let heard = self.heard.lock();
+        Ok(heard
+            .dialog
+            .as_ref()
+            .filter(|(context, _)| *context == self.current)
+            .map(|(_, dialog)| dialog.clone()))
+    }
+
+    async fn answer_dialog(&mut self, accept: bool, prompt_text: Option<&str>) -> Result<()> {
+        let Some((context, _)) = self.heard.lock().dialog.clone() else {
+            return Err(DriverError::NoDialog);
+        };
+        let mut params = json!({ "context": context, "accept": accept });
+        if let Some(text) = prompt_text {
+            params["userText"] = json!(text);
+        }
+        self.call("browsingContext.handleUserPrompt", params)
+            .await?;
+        self.heard.lock().dialog = None;
+        Ok(())
+    }
+}
