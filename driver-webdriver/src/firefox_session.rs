@@ -20,9 +20,9 @@ use driver_core::backend::devtools::Event;
 use driver_core::backend::supervisor::BoxFuture;
 use driver_core::backend::BrowserSession;
 use driver_core::{
-    Capabilities, Capability, Click, ConsoleEntry, ConsoleLevel, Dialog, DialogKind, Download,
-    DriverError, KeyPress, Navigation, Options, Request, Result, ScreenshotFormat,
-    ScreenshotOptions, Tab, TabId, Viewport,
+    Capabilities, Capability, Click, ConsoleEntry, ConsoleLevel, Dialog, Download, DriverError,
+    KeyPress, Navigation, Options, Request, Result, ScreenshotFormat, ScreenshotOptions, Tab,
+    TabId, Viewport,
 };
 use serde_json::{json, Value};
 
@@ -96,13 +96,7 @@ impl Heard {
                 });
             }
             "browsingContext.userPromptOpened" => {
-                let kind = match params["type"].as_str() {
-                    Some("alert") => DialogKind::Alert,
-                    Some("confirm") => DialogKind::Confirm,
-                    Some("prompt") => DialogKind::Prompt,
-                    Some("beforeunload") => DialogKind::BeforeUnload,
-                    _ => DialogKind::Unknown,
-                };
+                let kind = driver_core::backend::devtools::dialog_kind(params["type"].as_str());
                 self.dialog = Some((
                     params["context"].as_str().unwrap_or_default().to_owned(),
                     Dialog {

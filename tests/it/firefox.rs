@@ -22,6 +22,41 @@ async fn serve(server: &MockServer, route: &str, body: &str) {
         .await;
 }
 
+/// A Firefox behind a guard that allows `site` alone, its proxy, and its
+/// first tab's context.
+async fn started(site: &MockServer) -> (Guard, EgressProxy, Firefox, String) {
+    let guard = Guard::new(Policy {
+        allowed_origins: vec![AllowedOrigin::parse(&site.uri()).expect("an origin")],
+        ..Policy::default()
+    });
+    let proxy = EgressProxy::start(guard.clone()).await.expect("the proxy");
+    let options = Options {
+        proxy: Some(proxy.url()),
+        timeout: Duration::from_secs(20),
+        ..Options::default()
+    };
+    let firefox = Firefox::start(&options).await.expect("Firefox starts");
+    let tree = firefox
+        .call("browsingContext.getTree", json!({}))
+        .await
+        .expect("its tabs");
+    let context = tree["contexts"][0]["context"]
+        .as_str()
+        .expect("a tab")
+        .to_owned();
+    (guard, proxy, firefox, context)
+}
+
+/// Opens `url` in the context and waits for its load.
+async fn navigate(firefox: &Firefox, context: &str, url: &str) -> driver_core::Result<Value> {
+    firefox
+        .call(
+            "browsingContext.navigate",
+            json!({ "context": context, "url": url, "wait": "complete" }),
+        )
+        .await
+}
+
 /// `expression`'s value in the context, in the page's realm or a sandbox.
 async fn evaluate(
     firefox: &Firefox,
@@ -57,45 +92,18 @@ async fn firefox_starts_held_to_the_guard_and_leaves_nothing() {
     )
     .await;
     serve(&private, "/secret", "<!doctype html><title>Secret</title>").await;
-    let guard = Guard::new(Policy {
-        allowed_origins: vec![AllowedOrigin::parse(&site.uri()).expect("an origin")],
-        ..Policy::default()
-    });
-    let proxy = EgressProxy::start(guard.clone()).await.expect("the proxy");
-    let options = Options {
-        proxy: Some(proxy.url()),
-        timeout: Duration::from_secs(20),
-        ..Options::default()
-    };
-    let firefox = Firefox::start(&options).await.expect("Firefox starts");
+    let (guard, proxy, firefox, context) = started(&site).await;
     let (pid, profile) = (firefox.pid(), firefox.profile().to_owned());
-    let tree = firefox
-        .call("browsingContext.getTree", json!({}))
-        .await
-        .expect("its tabs");
-    let context = tree["contexts"][0]["context"]
-        .as_str()
-        .expect("a tab")
-        .to_owned();
 
     // Through the proxy: the probe only the proxy answers is reached.
-    let _ = firefox
-        .call(
-            "browsingContext.navigate",
-            json!({ "context": context, "url": proxy.probe_url(), "wait": "complete" }),
-        )
-        .await;
+    let _ = navigate(&firefox, &context, &proxy.probe_url()).await;
     assert!(
         proxy.probed(),
         "Firefox did not go through the guard's proxy"
     );
 
     // An allowed loopback page, read in the page's realm.
-    firefox
-        .call(
-            "browsingContext.navigate",
-            json!({ "context": context, "url": format!("{}/fox", site.uri()), "wait": "complete" }),
-        )
+    navigate(&firefox, &context, &format!("{}/fox", site.uri()))
         .await
         .expect("the page opens");
     assert_eq!(
@@ -121,12 +129,7 @@ async fn firefox_starts_held_to_the_guard_and_leaves_nothing() {
 
     // Another loopback server, not allowed: the guard refuses, and it
     // hears nothing.
-    let _ = firefox
-        .call(
-            "browsingContext.navigate",
-            json!({ "context": context, "url": format!("{}/secret", private.uri()), "wait": "complete" }),
-        )
-        .await;
+    let _ = navigate(&firefox, &context, &format!("{}/secret", private.uri())).await;
     assert!(
         private
             .received_requests()
@@ -143,11 +146,7 @@ async fn firefox_starts_held_to_the_guard_and_leaves_nothing() {
     );
 
     // A picture of the page, a real PNG of the window's size.
-    firefox
-        .call(
-            "browsingContext.navigate",
-            json!({ "context": context, "url": format!("{}/fox", site.uri()), "wait": "complete" }),
-        )
+    navigate(&firefox, &context, &format!("{}/fox", site.uri()))
         .await
         .expect("the page opens again");
     let shot = firefox
@@ -191,29 +190,9 @@ async fn the_walker_reads_a_page_in_firefox() {
          <ol><li>One</li><li>Two</li></ol>",
     )
     .await;
-    let guard = Guard::new(Policy {
-        allowed_origins: vec![AllowedOrigin::parse(&site.uri()).expect("an origin")],
-        ..Policy::default()
-    });
-    let proxy = EgressProxy::start(guard.clone()).await.expect("the proxy");
-    let options = Options {
-        proxy: Some(proxy.url()),
-        ..Options::default()
-    };
-    let firefox = Firefox::start(&options).await.expect("Firefox starts");
-    let tree = firefox
-        .call("browsingContext.getTree", json!({}))
-        .await
-        .expect("its tabs");
-    let context = tree["contexts"][0]["context"]
-        .as_str()
-        .expect("a tab")
-        .to_owned();
-    firefox
-        .call(
-            "browsingContext.navigate",
-            json!({ "context": context, "url": format!("{}/fox", site.uri()), "wait": "complete" }),
-        )
+    let (_guard, _proxy, firefox, context) = started(&site).await;
+    let options = Options::default();
+    navigate(&firefox, &context, &format!("{}/fox", site.uri()))
         .await
         .expect("the page opens");
     let request = r#"{"op": "snapshot", "full": true, "scope": null}"#;

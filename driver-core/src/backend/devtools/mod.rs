@@ -106,15 +106,20 @@ pub fn evaluated(answer: &Value) -> Result<Value, DriverError> {
     })
 }
 
-/// The dialog a `Page.javascriptDialogOpening` event tells of.
-pub fn dialog_of(params: &Value) -> Dialog {
-    let kind = match params["type"].as_str() {
+/// A dialog's kind as DevTools and WebDriver BiDi both spell it.
+pub fn dialog_kind(kind: Option<&str>) -> DialogKind {
+    match kind {
         Some("alert") => DialogKind::Alert,
         Some("confirm") => DialogKind::Confirm,
         Some("prompt") => DialogKind::Prompt,
         Some("beforeunload") => DialogKind::BeforeUnload,
         _ => DialogKind::Unknown,
-    };
+    }
+}
+
+/// The dialog a `Page.javascriptDialogOpening` event tells of.
+pub fn dialog_of(params: &Value) -> Dialog {
+    let kind = dialog_kind(params["type"].as_str());
     let text = |key: &str| params[key].as_str().unwrap_or_default().to_owned();
     Dialog {
         kind,
