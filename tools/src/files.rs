@@ -143,7 +143,7 @@ impl Tab<'_> {
             .iter()
             .map(|path| inside(folder, path))
             .collect::<Result<Vec<_>, _>>()?;
-        crate::task::hold_files(self.browser, folder, args.element, &files).await?;
+        hold_files(self.browser, folder, args.element, &files).await?;
         match self.browser.driver.catch_file_choosers(true).await {
             Ok(()) => {
                 let put = self.upload_unseen(args.element, &files).await;
@@ -360,6 +360,72 @@ impl Tab<'_> {
 
 /// A path the model gave, resolved inside `folder`: relative to it, or
 /// absolute and under it; links followed, and the file they lead to must
+/// Refuses to hand `files` (resolved under `folder`) to the document the
+/// field `element` is in where the person's rules (`file_origins`) do not
+/// send them there: each file must be named by a rule (itself, or a folder
+/// it is in) whose origin is that document's.
+async fn hold_files(
+    browser: &crate::browser::Browser,
+    folder: &std::path::Path,
+    element: u32,
+    files: &[std::path::PathBuf],
+) -> Result<(), ToolError> {
+    let rules = &browser.options.file_origins;
+    if rules.is_empty() {
+        return Ok(());
+    }
+    let driver = &browser.driver;
+    let frame = match driver.current_tab().await {
+        Ok(tab) => browser
+            .marks
+            .pointed(&tab, element)
+            .map(|(frame, _)| frame)
+            .unwrap_or_default(),
+        Err(_) => Vec::new(),
+    };
+    let page = crate::page_values::document_url(driver, &frame).await;
+    for file in files {
+        let named: Vec<&guard::TaskOrigin> = rules
+            .iter()
+            .filter(|(path, _)| inside(folder, path).is_ok_and(|rule| file.starts_with(rule)))
+            .map(|(_, origin)| origin)
+            .collect();
+        let shown = crate::page_strings::shown(
+            file.strip_prefix(folder.canonicalize().unwrap_or_default())
+                .unwrap_or(file)
+                .to_string_lossy()
+                .as_ref(),
+        );
+        if named.is_empty() {
+            return Err(ToolError::Refused {
+                tool: "upload",
+                why: format!(
+                    "{shown} is not among the files this task hands to any site; upload a file it names, or ask the person (they can allow it with --file-origin FILE=ORIGIN)"
+                ),
+            });
+        }
+        if !page
+            .as_ref()
+            .is_some_and(|page| named.iter().any(|origin| origin.matches_url(page)))
+        {
+            let goes: Vec<String> = named.iter().map(ToString::to_string).collect();
+            let here = page
+                .as_ref()
+                .map_or("a page of no origin".to_owned(), |page| {
+                    crate::page_strings::address(&page.origin().ascii_serialization())
+                });
+            return Err(ToolError::Refused {
+                tool: "upload",
+                why: format!(
+                    "{shown} may go only to {} and this field is on {here}; upload it there, or ask the person (they can allow it with --file-origin FILE={here})",
+                    goes.join(", ")
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// still be under it.
 pub(crate) fn inside(folder: &Path, path: &str) -> Result<PathBuf, ToolError> {
     let root = folder.canonicalize().map_err(|error| {

@@ -39,3 +39,14 @@ impl<D: Driver + ?Sized> PageAnswers for D {
         self.devtools(method, params).await.map(PageValue::new)
     }
 }
+
+/// The origin of the document an element is in (the top document's for
+/// no element), as the browser reports it in tabwright's world, as a URL:
+/// a frame of `srcdoc` or `about:blank` has its parent's; `None` for an
+/// opaque one (`data:`, a sandbox) or where it cannot be read.
+pub(crate) async fn document_url(driver: &dyn Driver, frame: &[u32]) -> Option<url::Url> {
+    let origin = driver.own_world(frame, "location.origin").await.ok()?;
+    #[allow(clippy::disallowed_methods)] // parsed and compared, not shown
+    let origin = url::Url::parse(origin.untrusted().as_str()?).ok();
+    origin
+}

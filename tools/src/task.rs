@@ -31,7 +31,7 @@ use serde_json::Value;
 use url::Url;
 
 use crate::error::ToolError;
-use crate::page_values::PageAnswers;
+use crate::page_values::document_url;
 use crate::state::State;
 use crate::tool::Tool;
 
@@ -48,85 +48,6 @@ fn sent_strings(arguments: &Value, into: &mut Vec<String>) {
 /// A tool's call refused for the task: which origin, why, how to allow it.
 fn refused(tool: &'static str, why: String) -> ToolError {
     ToolError::Refused { tool, why }
-}
-
-/// The origin of the document an element is in (the top document's for
-/// no element), as the browser reports it in tabwright's world, as a URL:
-/// a frame of `srcdoc` or `about:blank` has its parent's; `None` for an
-/// opaque one (`data:`, a sandbox) or where it cannot be read.
-async fn document_url(driver: &dyn Driver, frame: &[u32]) -> Option<Url> {
-    let origin = driver.own_world(frame, "location.origin").await.ok()?;
-    #[allow(clippy::disallowed_methods)] // parsed and compared, not shown
-    let origin = Url::parse(origin.untrusted().as_str()?).ok();
-    origin
-}
-
-/// Refuses to hand `files` (resolved under `folder`) to the document the
-/// field `element` is in where the person's rules (`file_origins`) do not
-/// send them there: each file must be named by a rule (itself, or a folder
-/// it is in) whose origin is that document's.
-pub(crate) async fn hold_files(
-    browser: &crate::browser::Browser,
-    folder: &std::path::Path,
-    element: u32,
-    files: &[std::path::PathBuf],
-) -> Result<(), ToolError> {
-    let rules = &browser.options.file_origins;
-    if rules.is_empty() {
-        return Ok(());
-    }
-    let driver = &browser.driver;
-    let frame = match driver.current_tab().await {
-        Ok(tab) => browser
-            .marks
-            .pointed(&tab, element)
-            .map(|(frame, _)| frame)
-            .unwrap_or_default(),
-        Err(_) => Vec::new(),
-    };
-    let page = document_url(driver, &frame).await;
-    for file in files {
-        let named: Vec<&guard::TaskOrigin> = rules
-            .iter()
-            .filter(|(path, _)| {
-                crate::files::inside(folder, path).is_ok_and(|rule| file.starts_with(rule))
-            })
-            .map(|(_, origin)| origin)
-            .collect();
-        let shown = crate::page_strings::shown(
-            file.strip_prefix(folder.canonicalize().unwrap_or_default())
-                .unwrap_or(file)
-                .to_string_lossy()
-                .as_ref(),
-        );
-        if named.is_empty() {
-            return Err(refused(
-                "upload",
-                format!(
-                    "{shown} is not among the files this task hands to any site; upload a file it names, or ask the person (they can allow it with --file-origin FILE=ORIGIN)"
-                ),
-            ));
-        }
-        if !page
-            .as_ref()
-            .is_some_and(|page| named.iter().any(|origin| origin.matches_url(page)))
-        {
-            let goes: Vec<String> = named.iter().map(ToString::to_string).collect();
-            let here = page
-                .as_ref()
-                .map_or("a page of no origin".to_owned(), |page| {
-                    crate::page_strings::address(&page.origin().ascii_serialization())
-                });
-            return Err(refused(
-                "upload",
-                format!(
-                    "{shown} may go only to {} and this field is on {here}; upload it there, or ask the person (they can allow it with --file-origin FILE={here})",
-                    goes.join(", ")
-                ),
-            ));
-        }
-    }
-    Ok(())
 }
 
 /// Keys that move about a page or close what covers it, and neither type
