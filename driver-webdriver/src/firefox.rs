@@ -144,7 +144,17 @@ impl Firefox {
         );
         let process = ChromeProcess::spawn(&executable, &args)?;
         let wait = options.timeout.max(Duration::from_secs(10));
-        let url = tokio::task::block_in_place(|| process.wait_for_devtools_url(wait))?;
+        // (Blocking, off the runtime's threads: a current-thread runtime
+        // has no other.)
+        let (process, url) = tokio::task::spawn_blocking(move || {
+            let url = process.wait_for_devtools_url(wait);
+            (process, url)
+        })
+        .await
+        .map_err(|error| DriverError::Launch {
+            reason: format!("the wait for Firefox failed: {error}"),
+        })?;
+        let url = url?;
         let socket = DevToolsSocket::connect(&format!("{}/session", url.trim_end_matches('/')))
             .await
             .map_err(|reason| DriverError::Launch { reason })?;
@@ -198,14 +208,23 @@ impl Firefox {
     }
 
     /// Ends the session and the browser, and removes the profile.
-    pub async fn close(mut self) {
+    pub async fn close(self) {
         let _ = tokio::time::timeout(
             Duration::from_secs(2),
             self.socket.call(None, "browser.close", json!({})),
         )
         .await;
         self.socket.close().await;
-        tokio::task::block_in_place(|| self.process.shutdown(Duration::from_secs(2)));
+        let Self {
+            mut process,
+            profile,
+            ..
+        } = self;
+        let _ = tokio::task::spawn_blocking(move || {
+            process.shutdown(Duration::from_secs(2));
+            drop(profile);
+        })
+        .await;
     }
 }
 

@@ -178,8 +178,9 @@ async fn firefox_starts_held_to_the_guard_and_leaves_nothing() {
 /// The walker, as marks joins it, runs unchanged in a BiDi sandbox: it
 /// reads the page's heading, text, controls and a list's numbers, in the
 /// viewport tabwright asked for. (What the Driver over Firefox will stand
-/// on; the page is the truth.)
-#[tokio::test(flavor = "multi_thread")]
+/// on; the page is the truth.) On a runtime of one thread: nothing in
+/// starting or closing Firefox blocks it.
+#[tokio::test]
 async fn the_walker_reads_a_page_in_firefox() {
     let site = MockServer::start().await;
     serve(

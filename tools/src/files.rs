@@ -409,17 +409,22 @@ async fn hold_files(
             .is_some_and(|page| named.iter().any(|origin| origin.matches_url(page)))
         {
             let goes: Vec<String> = named.iter().map(ToString::to_string).collect();
-            let here = page
-                .as_ref()
-                .map_or("a page of no origin".to_owned(), |page| {
-                    crate::page_strings::address(&page.origin().ascii_serialization())
-                });
-            return Err(ToolError::Refused {
-                tool: "upload",
-                why: format!(
-                    "{shown} may go only to {} and this field is on {here}; upload it there, or ask the person (they can allow it with --file-origin FILE={here})",
+            let why = match &page {
+                Some(page) => {
+                    let here = crate::page_strings::address(&page.origin().ascii_serialization());
+                    format!(
+                        "{shown} may go only to {} and this field is on {here}; upload it there, or ask the person (they can allow it with --file-origin FILE={here})",
+                        goes.join(", ")
+                    )
+                }
+                None => format!(
+                    "{shown} may go only to {}, and the origin of this field's page cannot be read (a page of no origin, or one still loading); take a snapshot",
                     goes.join(", ")
                 ),
+            };
+            return Err(ToolError::Refused {
+                tool: "upload",
+                why,
             });
         }
     }

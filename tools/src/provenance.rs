@@ -50,24 +50,40 @@ impl Provenance {
         if acts_there && !strict {
             return None;
         }
+        let allowed = |origin: &String| {
+            let from = Url::parse(origin).ok();
+            from.as_ref()
+                .is_some_and(|from| task.allows_flow(from, destination))
+                || if strict {
+                    acts_there && !from.as_ref().is_some_and(|from| task.may_act(from))
+                } else {
+                    *origin == to
+                }
+        };
         for word in data_words(sent) {
             let word = word.to_lowercase();
-            for (origin, words) in &self.words {
-                if !words.contains(&word) {
-                    continue;
-                }
-                let from = Url::parse(origin).ok();
-                let allowed = from
-                    .as_ref()
-                    .is_some_and(|from| task.allows_flow(from, destination))
-                    || if strict {
-                        acts_there && !from.as_ref().is_some_and(|from| task.may_act(from))
-                    } else {
-                        *origin == to
-                    };
-                if !allowed {
-                    return Some((origin.clone(), word));
-                }
+            let read_on: Vec<&String> = self
+                .words
+                .iter()
+                .filter(|(_, words)| words.contains(&word))
+                .map(|(origin, _)| origin)
+                .collect();
+            // Strict: a word the user's mail gave is still the user's where
+            // the shop shows it back; elsewhere every origin it was read on
+            // must let it go.
+            let refused = if strict {
+                !read_on.is_empty() && !read_on.iter().any(|origin| allowed(origin))
+            } else {
+                read_on.iter().any(|origin| !allowed(origin))
+            };
+            if refused {
+                let origin = read_on
+                    .iter()
+                    .find(|origin| !allowed(origin))
+                    .copied()
+                    .cloned()
+                    .unwrap_or_default();
+                return Some((origin, word));
             }
         }
         None
@@ -167,6 +183,10 @@ mod tests {
             Some(("http://shop.test".to_owned(), "4410".to_owned()))
         );
         assert_eq!(read.astray("4410 Evil Road", &shop, &strict, false), None);
+        assert_eq!(read.astray("482913", &shop, &strict, true), None);
+        // The mail's code, shown back by the shop once paid, is still the
+        // user's there.
+        read.read("http://shop.test", "Paid with 482913.");
         assert_eq!(read.astray("482913", &shop, &strict, true), None);
         let shop_origin = guard::TaskOrigin::parse("http://shop.test").expect("an origin");
         let flowing = Task {
