@@ -401,7 +401,7 @@ pub(crate) async fn property_handlers(driver: &dyn Driver, path: &[u32]) -> Opti
               if (record && record.has(all[i])) listened.push(i); \
               if (unseenCount < {most} && isUnseen(all[i])) unseenCount++; }} \
             return {{ onclick, listened, tree: listed.length, unseen: unseenCount, \
-              counted: counted().length }}; }})()",
+              counted: (() => {{ try {{ return counted().length; }} catch (error) {{ return 0; }} }})() }}; }})()",
             key = driver_core::listeners_key(),
             tree = listed_for_handover(),
             unseen = UNSEEN,
