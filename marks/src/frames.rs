@@ -534,39 +534,50 @@ async fn hand_over(driver: &dyn Driver, path: &[u32], handlers: &Handlers) {
     }
 }
 
+/// A function that receives a handover in tabwright's world: `$body`
+/// after the record of what was handed (`__tabwrightHanded`, which
+/// driver-core's `visibility.js` reads as `handed`) is found on this
+/// world's window, or made there.
+macro_rules! receiver {
+    ($body:literal) => {
+        concat!(
+            "function (facts, ...nodes) { \
+             let kept = window.__tabwrightHanded; \
+             if (!kept) { kept = { roots: new WeakMap(), facts: new WeakMap() }; \
+               Object.defineProperty(window, '__tabwrightHanded', { value: kept, configurable: true }); } ",
+            $body,
+            " }"
+        )
+    };
+}
+
 /// What receives the words of the pseudo-elements of elements that show
 /// words CSS counts: kept by element until the next such handover, under
 /// the key driver-core's `visibility.js` reads them by (`handed`).
-const RECEIVE_GENERATED: &str = "function (facts, ...nodes) { \
-    let kept = window.__tabwrightHanded; \
-    if (!kept) { kept = { roots: new WeakMap(), facts: new WeakMap() }; \
-      Object.defineProperty(window, '__tabwrightHanded', { value: kept, configurable: true }); } \
-    kept.generated = new WeakMap(); \
+const RECEIVE_GENERATED: &str = receiver!(
+    "kept.generated = new WeakMap(); \
     facts.forEach((fact, i) => { if (fact && fact.generated) kept.generated.set(nodes[2 * i], fact.generated); }); \
-    return facts.length; }";
+    return facts.length;"
+);
 
 /// What receives the roots of custom elements no hook saw given one: each
 /// found kept by host, as [`RECEIVE`] keeps them.
-const RECEIVE_ROOTS: &str = "function (facts, ...nodes) { \
-    let kept = window.__tabwrightHanded; \
-    if (!kept) { kept = { roots: new WeakMap(), facts: new WeakMap() }; \
-      Object.defineProperty(window, '__tabwrightHanded', { value: kept, configurable: true }); } \
-    let found = 0; \
+const RECEIVE_ROOTS: &str = receiver!(
+    "let found = 0; \
     facts.forEach((_, i) => { const host = nodes[2 * i], root = nodes[2 * i + 1]; \
       if (root) { kept.roots.set(host, root); found++; } }); \
-    return found; }";
+    return found;"
+);
 
 /// What receives a handover in the walker's world: the closed roots kept
 /// by host for good, the accessibility facts of this handover alone, under
 /// the key driver-core's `visibility.js` reads them by (`handed`).
-const RECEIVE: &str = "function (facts, ...nodes) { \
-    let kept = window.__tabwrightHanded; \
-    if (!kept) { kept = { roots: new WeakMap(), facts: new WeakMap() }; \
-      Object.defineProperty(window, '__tabwrightHanded', { value: kept, configurable: true }); } \
-    kept.facts = new WeakMap(); \
+const RECEIVE: &str = receiver!(
+    "kept.facts = new WeakMap(); \
     facts.forEach((fact, i) => { const host = nodes[2 * i], root = nodes[2 * i + 1]; \
       if (root) kept.roots.set(host, root); if (fact) kept.facts.set(host, fact); }); \
-    return facts.length; }";
+    return facts.length;"
+);
 
 #[cfg(test)]
 mod tests {
