@@ -52,6 +52,11 @@ pub enum Capability {
     /// ([`Options::page_tools`](crate::Options::page_tools)) and an
     /// isolated world to ask it from.
     PageTools,
+    /// A script or a page that spins past the time allowed is stopped and
+    /// the session goes on in the same browser, its tabs kept. Where it is
+    /// unsupported, the call answers that the browser was ended (its
+    /// `BrowserGone` says why), and the next call starts a fresh one.
+    StopScripts,
 }
 
 impl fmt::Display for Capability {
@@ -70,6 +75,7 @@ impl fmt::Display for Capability {
             Self::PaintProbe => "judging text by the pixels drawn",
             Self::BrowserTree => "reading closed shadow roots and the accessibility tree",
             Self::PageTools => "tools a page offers of its own (WebMCP)",
+            Self::StopScripts => "stopping a script that spins, the session kept",
         })
     }
 }

@@ -264,6 +264,7 @@ impl BrowserSession for FakeSession {
             Capability::PaintProbe,
             Capability::BrowserTree,
             Capability::PageTools,
+            Capability::StopScripts,
         ] {
             capabilities = capabilities.without(capability, NO_BROWSER);
         }

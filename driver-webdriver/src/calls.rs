@@ -65,6 +65,10 @@ impl BrowserSession for WdSession {
                     Capability::IsolatedWorld,
                     "WebDriver runs scripts in the page's own world, where the page can see and change them, and this session has no DevTools socket beside it (a remote end without Selenium Grid's se:cdp)",
                 )
+                .without(
+                    Capability::StopScripts,
+                    "WebDriver cannot stop a script that spins, and this session has no DevTools socket beside it (a remote end without Selenium Grid's se:cdp): the session is ended instead",
+                )
         };
         capabilities
             .without(

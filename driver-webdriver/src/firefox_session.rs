@@ -17,6 +17,7 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use driver_core::backend::devtools::Event;
+use driver_core::backend::strips::Strips;
 use driver_core::backend::supervisor::BoxFuture;
 use driver_core::backend::BrowserSession;
 use driver_core::{
@@ -45,6 +46,14 @@ const RESPONSIVE_WITHIN: std::time::Duration = std::time::Duration::from_secs(1)
 
 /// How long a script's answer may follow its document's navigation.
 const OUTLIVED_AFTER: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// What Firefox answers a script for a tab whose page crashed: the tab
+/// shows a page of the parent process instead.
+const CRASHED: &str = "not supported for parent process browsing contexts";
+
+/// The height of one strip of a full-page picture taken in strips, in CSS
+/// pixels.
+const STRIP: f64 = 4_096.0;
 
 /// The most console entries kept.
 const CONSOLE_KEPT: usize = 1_000;
@@ -284,6 +293,83 @@ impl FxSession {
         Ok(contexts)
     }
 
+    /// A picture BiDi takes (`browsingContext.captureScreenshot` with
+    /// `params`), decoded.
+    async fn capture(&self, params: Value) -> Result<Vec<u8>> {
+        let shot = self
+            .call("browsingContext.captureScreenshot", params)
+            .await?;
+        use base64::Engine;
+        base64::engine::general_purpose::STANDARD
+            .decode(shot["data"].as_str().unwrap_or_default())
+            .map_err(|error| DriverError::Protocol(format!("the picture is not base64: {error}")))
+    }
+
+    /// The whole page within the pixel budget, as `FullPage` plans it:
+    /// BiDi neither scales a picture nor takes one over 65,535 pixels a
+    /// side, so a page that must be shrunk or cut is taken in strips of
+    /// [`STRIP`] CSS pixels and shrunk as they come ([`Strips`]).
+    async fn full_page(&self, format: ScreenshotFormat) -> Result<Vec<u8>> {
+        let size = self
+            .evaluate(
+                &self.current,
+                true,
+                "({ width: Math.max(document.documentElement.scrollWidth, innerWidth), \
+                   height: Math.max(document.documentElement.scrollHeight, innerHeight) })",
+            )
+            .await?;
+        let plan = driver_core::FullPage::plan(
+            size["width"].as_f64().unwrap_or(1.0),
+            size["height"].as_f64().unwrap_or(1.0),
+        );
+        let clip = |y: f64, height: f64, format: ScreenshotFormat| {
+            json!({ "context": self.current, "origin": "document", "format": image_format(format),
+                    "clip": { "type": "box", "x": 0, "y": y, "width": plan.width, "height": height } })
+        };
+        if !plan.scaled() && plan.height <= STRIP {
+            return self.capture(clip(0.0, plan.height, format)).await;
+        }
+        let jpeg = match format {
+            ScreenshotFormat::Png => None,
+            ScreenshotFormat::Jpeg(quality) => Some(quality),
+            ScreenshotFormat::Webp(_) => return Err(Self::unsupported(
+                Capability::LossyScreenshots,
+                "a page too large for one picture is put together here, in PNG or JPEG, not WebP",
+            )),
+        };
+        let mut strips = Strips::new(
+            (plan.width * plan.scale).floor() as u32,
+            (plan.height * plan.scale).floor() as u32,
+        );
+        let mut top = 0.0;
+        while top < plan.height {
+            let height = STRIP.min(plan.height - top);
+            let strip = self
+                .capture(clip(top, height, ScreenshotFormat::Png))
+                .await?;
+            strips.push(&strip)?;
+            top += height;
+        }
+        strips.finish(jpeg)
+    }
+
+    /// A call's answer, where it found the current tab's page crashed
+    /// (Firefox then shows a page of its own in place of the tab's, one of
+    /// the parent process, where no script runs): as on Chrome, the tab is
+    /// closed, another (or a new blank one) becomes current, and the call
+    /// answers `TabCrashed`.
+    async fn after_crash<T>(&mut self, answer: Result<T>) -> Result<T> {
+        let Err(DriverError::Protocol(message)) = &answer else {
+            return answer;
+        };
+        if !message.contains(CRASHED) {
+            return answer;
+        }
+        let crashed = TabId(self.current.clone());
+        let _ = self.close_tab(&crashed).await;
+        Err(DriverError::TabCrashed { id: crashed.0 })
+    }
+
     fn unsupported(feature: Capability, reason: &'static str) -> DriverError {
         DriverError::Unsupported {
             backend: BACKEND,
@@ -318,6 +404,19 @@ fn net_error(message: &str) -> String {
     format!("{chrome} ({name})")
 }
 
+/// BiDi's `ImageFormat` for a picture in `format` (its quality from 0 to 1).
+fn image_format(format: ScreenshotFormat) -> Value {
+    match format {
+        ScreenshotFormat::Png => json!({ "type": "image/png" }),
+        ScreenshotFormat::Jpeg(quality) => {
+            json!({ "type": "image/jpeg", "quality": f64::from(quality.min(100)) / 100.0 })
+        }
+        ScreenshotFormat::Webp(quality) => {
+            json!({ "type": "image/webp", "quality": f64::from(quality.min(100)) / 100.0 })
+        }
+    }
+}
+
 /// Whether an evaluation failed as a syntax error (a statement list asked
 /// as an expression).
 fn threw_syntax(answer: &Result<Value>) -> bool {
@@ -331,6 +430,34 @@ fn threw_syntax(answer: &Result<Value>) -> bool {
 
 /// This backend's name.
 const BACKEND: &str = "firefox";
+
+/// The page's `navigator.webdriver` reads `false`, as in a browser a
+/// person runs (Firefox's remote agent makes it `true`, and no preference
+/// turns that off any more): its getter becomes Firefox's own `Boolean`
+/// bound to no argument, named and sized as the getter was, so it still
+/// reads as native code. Run in the page's realm before any script of the
+/// page's.
+const NOT_AUTOMATED: &str =
+    "try { const was = Object.getOwnPropertyDescriptor(Navigator.prototype, 'webdriver'); \
+    if (was && was.get) { const get = Function.prototype.bind.call(Boolean, null); \
+    Object.defineProperty(get, 'name', { value: was.get.name }); \
+    Object.defineProperty(get, 'length', { value: was.get.length }); \
+    Object.defineProperty(Navigator.prototype, 'webdriver', { get, set: undefined, \
+    enumerable: was.enumerable, configurable: was.configurable }); } } catch (_) {}";
+
+/// A preload for the sandbox that runs `source` once in each document:
+/// at its start, as BiDi runs it, and again where Firefox keeps the window
+/// (and so the realm and the sandbox) of a frame's first blank document
+/// for the same-origin document that replaces it, where BiDi runs nothing:
+/// there once the new document is parsed (its `readystatechange`, heard on
+/// the window it keeps), the first moment the sandbox can reach it.
+fn per_document(source: &str) -> String {
+    format!(
+        "() => {{ const once = () => {{ if (globalThis.__tabwrightDocument === document) return; \
+         globalThis.__tabwrightDocument = document;\n{source}\n}}; \
+         once(); window.addEventListener('readystatechange', once, true); }}"
+    )
+}
 
 #[async_trait]
 impl BrowserSession for FxSession {
@@ -360,14 +487,14 @@ impl BrowserSession for FxSession {
             .call(
                 "script.addPreloadScript",
                 json!({ "functionDeclaration":
-                        format!("() => {{\n{}\n}}", driver_core::listeners_js()) }),
+                        format!("() => {{\n{}\n{NOT_AUTOMATED}\n}}", driver_core::listeners_js()) }),
             )
             .await?;
         if !options.preloads.is_empty() {
             firefox
                 .call(
                     "script.addPreloadScript",
-                    json!({ "functionDeclaration": format!("() => {{\n{}\n}}", options.preloads.source()),
+                    json!({ "functionDeclaration": per_document(&options.preloads.source()),
                             "sandbox": SANDBOX }),
                 )
                 .await?;
@@ -406,8 +533,11 @@ impl BrowserSession for FxSession {
                 "not yet kept from BiDi's network events",
             )
             .without(Capability::DownloadReports, "not yet heard from BiDi")
-            .without(Capability::LossyScreenshots, "PNG only, as yet")
             .without(Capability::SharedBrowser, "one Firefox per session, as yet")
+            .without(
+                Capability::StopScripts,
+                "BiDi cannot stop a script, and a page process that spins holds up every BiDi command that reaches all tabs (a new tab's included): the browser is ended instead",
+            )
             .as_asked(options)
     }
 
@@ -448,8 +578,11 @@ impl BrowserSession for FxSession {
     }
 
     /// A page whose script still spins keeps every script out of its tab,
-    /// and BiDi cannot stop it: the tab is left for a blank one (closed),
-    /// as a crashed one would be.
+    /// and BiDi cannot stop it; nor can the tab be left for another: every
+    /// command that reaches all tabs (a new tab's, a subscription) waits on
+    /// the spinning process, and killing that process wedges the browser
+    /// (checked with Firefox ESR 153). So a tab that does not answer within
+    /// [`RESPONSIVE_WITHIN`] ends the session (`StopScripts` is unsupported).
     async fn recover(&mut self) -> bool {
         if !self.firefox.socket().is_open() {
             return false;
@@ -459,22 +592,7 @@ impl BrowserSession for FxSession {
             self.evaluate(&self.current.clone(), true, "1"),
         )
         .await;
-        if matches!(answers, Ok(Ok(_))) {
-            return true;
-        }
-        let busy = self.current.clone();
-        if !matches!(
-            tokio::time::timeout(RESPONSIVE_WITHIN * 5, self.open_tab()).await,
-            Ok(Ok(_))
-        ) {
-            return false;
-        }
-        let _ = tokio::time::timeout(
-            RESPONSIVE_WITHIN,
-            self.call("browsingContext.close", json!({ "context": busy })),
-        )
-        .await;
-        true
+        matches!(answers, Ok(Ok(_)))
     }
 
     async fn shutdown(self) {
@@ -533,18 +651,28 @@ impl BrowserSession for FxSession {
     }
 
     async fn eval(&mut self, expression: &str) -> Result<Value> {
-        self.evaluate(&self.current.clone(), false, expression)
-            .await
+        let answer = self
+            .evaluate(&self.current.clone(), false, expression)
+            .await;
+        self.after_crash(answer).await
     }
 
     async fn eval_in_frame(&mut self, frame: &[u32], expression: &str) -> Result<Value> {
         let context = self.context_at(frame).await?;
-        self.evaluate(&context, false, expression).await
+        let answer = self.evaluate(&context, false, expression).await;
+        if !frame.is_empty() {
+            return answer;
+        }
+        self.after_crash(answer).await
     }
 
     async fn eval_isolated(&mut self, frame: &[u32], expression: &str) -> Result<Value> {
         let context = self.context_at(frame).await?;
-        self.evaluate(&context, true, expression).await
+        let answer = self.evaluate(&context, true, expression).await;
+        if !frame.is_empty() {
+            return answer;
+        }
+        self.after_crash(answer).await
     }
 
     async fn click(&mut self, x: f64, y: f64, click: Click) -> Result<()> {
@@ -576,23 +704,12 @@ impl BrowserSession for FxSession {
     }
 
     async fn screenshot(&mut self, options: ScreenshotOptions) -> Result<Vec<u8>> {
-        if options.format != ScreenshotFormat::Png {
-            return Err(Self::unsupported(
-                Capability::LossyScreenshots,
-                "PNG only, as yet",
-            ));
+        if options.full_page {
+            return self.full_page(options.format).await;
         }
-        let shot = self
-            .call(
-                "browsingContext.captureScreenshot",
-                json!({ "context": self.current,
-                        "origin": if options.full_page { "document" } else { "viewport" } }),
-            )
-            .await?;
-        use base64::Engine;
-        base64::engine::general_purpose::STANDARD
-            .decode(shot["data"].as_str().unwrap_or_default())
-            .map_err(|error| DriverError::Protocol(format!("the picture is not base64: {error}")))
+        self.capture(json!({ "context": self.current, "origin": "viewport",
+                             "format": image_format(options.format) }))
+            .await
     }
 
     async fn set_viewport(&mut self, viewport: Viewport) -> Result<()> {

@@ -14,7 +14,7 @@ async fn check(backend: Backend, name: &str) {
 }
 
 /// One test per check and backend: `conformance::cdp::history`,
-/// `conformance::webdriver::history`.
+/// `conformance::webdriver::history`, `conformance::firefox::history`.
 macro_rules! suite {
     ($($name:ident),+ $(,)?) => {
         mod cdp {
@@ -31,6 +31,15 @@ macro_rules! suite {
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
                 async fn $name() {
                     super::check(super::Backend::WebDriver, stringify!($name)).await;
+                }
+            )+
+        }
+
+        mod firefox {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    super::check(super::Backend::Firefox, stringify!($name)).await;
                 }
             )+
         }

@@ -105,6 +105,24 @@ impl Marker {
         tree
     }
 
+    /// Firefox's web content processes in the marked browser's tree (a
+    /// content process writes its command line as one string, which ends
+    /// with its kind, `tab`): where its pages run.
+    pub fn content_processes(&self) -> Vec<u32> {
+        let tree = self.tree();
+        all_processes()
+            .into_iter()
+            .filter(|process| tree.contains(&process.pid) && !process.zombie)
+            .filter(|process| {
+                process
+                    .args
+                    .last()
+                    .is_some_and(|last| last == "tab" || last.ends_with(" tab"))
+            })
+            .map(|process| process.pid)
+            .collect()
+    }
+
     /// The whole browser tree plus the chromedriver that started it, if one
     /// did: what a WebDriver session costs.
     pub fn tree_and_driver(&self) -> Vec<u32> {

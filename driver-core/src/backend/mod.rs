@@ -5,7 +5,8 @@
 //! after a timeout); how Chrome is started ([`launch`]); the page script
 //! behind the selector calls ([`locate`]); input events ([`input`]); the
 //! [`network`] log kept from Chrome's events; the [`screencast`] behind a
-//! live view; the pictures text is judged by ([`paint`]); what the browser
+//! live view; the pictures text is judged by ([`paint`]); a picture made of
+//! strips for a browser that cannot scale one ([`strips`]); what the browser
 //! knows of elements that no script reads ([`tree`]); and a browser's own
 //! [`devtools`] socket.
 //!
@@ -22,6 +23,7 @@ pub mod procfs;
 pub mod screencast;
 mod session;
 mod session_driver;
+pub mod strips;
 pub mod supervisor;
 pub mod tree;
 
