@@ -6,7 +6,8 @@
 //! by name. Features pick the backends (both may be on):
 //!
 //! - `cdp` (default): Chrome over the DevTools Protocol;
-//! - `webdriver`: W3C WebDriver (chromedriver or a Selenium Grid).
+//! - `webdriver`: W3C WebDriver (chromedriver or a Selenium Grid);
+//! - `firefox`: Firefox over WebDriver BiDi (Debian's `firefox-esr`).
 //!
 //! ```no_run
 //! # #[cfg(feature = "cdp")]
@@ -25,7 +26,8 @@
 //!
 //! Many agents on one machine: a [`Browser`] serves many sessions, each
 //! with its own cookies, tabs, numbering and guard policy; on CDP they share
-//! one Chrome (a browser context each), on WebDriver each has its own.
+//! one Chrome (a browser context each), on WebDriver and Firefox each has its
+//! own.
 //!
 //! ```no_run
 //! # #[cfg(feature = "cdp")]
@@ -83,21 +85,36 @@ pub enum Backend {
     /// starts, or the remote end in `Options::endpoint`.
     #[cfg(feature = "webdriver")]
     WebDriver,
+    /// Firefox over WebDriver BiDi (feature `firefox`): a Firefox it
+    /// starts, its own socket, no geckodriver.
+    #[cfg(feature = "firefox")]
+    Firefox,
+}
+
+impl Backend {
+    /// How a guard makes a driver of this backend (each session its own
+    /// browser; CDP's shared browser is [`Browser`]'s).
+    fn own_browser(self) -> guard::MakeDriver {
+        match self {
+            #[cfg(feature = "cdp")]
+            Backend::Cdp => Box::new(|options| Box::new(driver_cdp::CdpDriver::new(options))),
+            #[cfg(feature = "webdriver")]
+            Backend::WebDriver => {
+                Box::new(|options| Box::new(driver_webdriver::WebDriverDriver::new(options)))
+            }
+            #[cfg(feature = "firefox")]
+            Backend::Firefox => {
+                Box::new(|options| Box::new(driver_webdriver::FirefoxDriver::new(options)))
+            }
+        }
+    }
 }
 
 /// A guarded browser on `backend`: the egress proxy starts with the browser
 /// (on the first call), and only `policy`'s allowed origins are exempt from
 /// the address rules.
 pub fn browser(backend: Backend, options: Options, policy: Policy) -> GuardedDriver {
-    let make: guard::MakeDriver = match backend {
-        #[cfg(feature = "cdp")]
-        Backend::Cdp => Box::new(|options| Box::new(driver_cdp::CdpDriver::new(options))),
-        #[cfg(feature = "webdriver")]
-        Backend::WebDriver => {
-            Box::new(|options| Box::new(driver_webdriver::WebDriverDriver::new(options)))
-        }
-    };
-    GuardedDriver::new(Guard::new(policy), options, make)
+    GuardedDriver::new(Guard::new(policy), options, backend.own_browser())
 }
 
 /// A browser for many sessions (see the crate docs). Cheap to make and to
@@ -112,7 +129,8 @@ pub struct Browser {
 
 impl Browser {
     /// A browser on `backend`, started with `options` when a session first
-    /// needs it (on WebDriver: each session starts its own with them).
+    /// needs it (on WebDriver and Firefox: each session starts its own with
+    /// them).
     pub fn new(backend: Backend, options: Options) -> Self {
         Self {
             backend,
@@ -151,15 +169,13 @@ impl Browser {
                 let shared = self.shared.clone();
                 Box::new(move |options| Box::new(shared.session(options)))
             }
-            #[cfg(feature = "webdriver")]
-            Backend::WebDriver => {
-                Box::new(|options| Box::new(driver_webdriver::WebDriverDriver::new(options)))
-            }
+            #[allow(unreachable_patterns)]
+            other => other.own_browser(),
         };
         GuardedDriver::new(Guard::new(policy), options, make)
     }
 
-    /// Ends the shared browser (on WebDriver there is none: each session
+    /// Ends the shared browser (on WebDriver and Firefox there is none: each session
     /// ends its own). Sessions still open start it again on their next call.
     pub async fn close(&self) {
         #[cfg(feature = "cdp")]
@@ -173,6 +189,8 @@ impl Browser {
 pub mod unguarded {
     #[cfg(feature = "cdp")]
     pub use driver_cdp::CdpDriver;
+    #[cfg(feature = "firefox")]
+    pub use driver_webdriver::FirefoxDriver;
     #[cfg(feature = "webdriver")]
     pub use driver_webdriver::WebDriverDriver;
 }

@@ -27,7 +27,23 @@ use serde_json::{json, Value};
 pub struct Firefox {
     process: ChromeProcess,
     socket: DevToolsSocket,
-    profile: tempfile::TempDir,
+    profile: Profile,
+}
+
+/// A browser's profile folder: one of its own, removed with it, or the one
+/// the options name (`Options::profile_dir`), kept.
+enum Profile {
+    Own(tempfile::TempDir),
+    Given(PathBuf),
+}
+
+impl Profile {
+    fn path(&self) -> &Path {
+        match self {
+            Profile::Own(folder) => folder.path(),
+            Profile::Given(folder) => folder,
+        }
+    }
 }
 
 /// The preferences every profile gets, besides the proxy's: nothing
@@ -80,11 +96,17 @@ pub fn firefox_path() -> Option<PathBuf> {
 
 /// The `user.js` of a profile whose requests all go to `proxy` (an
 /// `http://host:port` URL), or none.
-fn user_js(proxy: Option<&str>) -> Result<String> {
+fn user_js(proxy: Option<&str>, agent: Option<&str>) -> Result<String> {
     let mut prefs: Vec<(String, String)> = QUIET
         .iter()
         .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
         .collect();
+    if let Some(agent) = agent {
+        prefs.push((
+            "general.useragent.override".to_owned(),
+            serde_json::to_string(agent).unwrap_or_default(),
+        ));
+    }
     if let Some(proxy) = proxy {
         let parsed = url::Url::parse(proxy).map_err(|error| DriverError::Launch {
             reason: format!("the proxy {proxy:?} is no URL: {error}"),
@@ -116,31 +138,63 @@ fn user_js(proxy: Option<&str>) -> Result<String> {
 }
 
 impl Firefox {
-    /// Starts Firefox as `options` say (its proxy, window size, timeout;
-    /// headless), and a BiDi session in it.
+    /// Starts Firefox as `options` say (its executable, profile, proxy,
+    /// window size, timeout, headless or not; a `--user-agent=` among the
+    /// extra arguments becomes Firefox's own setting), and a BiDi session
+    /// in it. A browser elsewhere (`endpoint`) and saved downloads are
+    /// Chrome's, and refused.
     pub async fn start(options: &Options) -> Result<Self> {
-        let executable = firefox_path().ok_or_else(|| DriverError::Launch {
-            reason: "no Firefox found: install Debian's firefox-esr, or set TABWRIGHT_FIREFOX"
-                .to_owned(),
+        if options.endpoint.is_some() {
+            return Err(DriverError::Launch {
+                reason: "tabwright starts its own Firefox: a browser at an endpoint is reached with the cdp or webdriver backend".to_owned(),
+            });
+        }
+        if options.downloads.is_some() {
+            return Err(DriverError::Launch {
+                reason: "saved downloads need the cdp backend: Firefox over BiDi cannot cap or report them, so it refuses every one".to_owned(),
+            });
+        }
+        let executable = match &options.executable {
+            Some(path) => path.clone(),
+            None => firefox_path().ok_or_else(|| DriverError::Launch {
+                reason: "no Firefox found: install Debian's firefox-esr, or set TABWRIGHT_FIREFOX"
+                    .to_owned(),
+            })?,
+        };
+        let profile = match &options.profile_dir {
+            Some(folder) => Profile::Given(folder.clone()),
+            None => Profile::Own(
+                tempfile::Builder::new()
+                    .prefix("tabwright-firefox-")
+                    .tempdir()
+                    .map_err(|error| DriverError::Launch {
+                        reason: format!("cannot make a profile folder: {error}"),
+                    })?,
+            ),
+        };
+        std::fs::create_dir_all(profile.path()).map_err(|error| DriverError::Launch {
+            reason: format!("cannot make the profile folder: {error}"),
         })?;
-        let profile = tempfile::Builder::new()
-            .prefix("tabwright-firefox-")
-            .tempdir()
-            .map_err(|error| DriverError::Launch {
-                reason: format!("cannot make a profile folder: {error}"),
-            })?;
+        let agent = options
+            .extra_args
+            .iter()
+            .find_map(|arg| arg.strip_prefix("--user-agent="));
         std::fs::write(
             profile.path().join("user.js"),
-            user_js(options.proxy.as_deref())?,
+            user_js(options.proxy.as_deref(), agent)?,
         )
         .map_err(|error| DriverError::Launch {
             reason: format!("cannot write the profile's settings: {error}"),
         })?;
-        let mut args = arguments(profile.path());
+        let mut args = arguments(profile.path(), options.headed);
         // Extra command-line arguments go to Firefox as they are.
         args.splice(
             args.len() - 1..args.len() - 1,
-            options.extra_args.iter().cloned(),
+            options
+                .extra_args
+                .iter()
+                .filter(|arg| !arg.starts_with("--user-agent="))
+                .cloned(),
         );
         let process = ChromeProcess::spawn(&executable, &args)?;
         let wait = options.timeout.max(Duration::from_secs(10));
@@ -197,7 +251,8 @@ impl Firefox {
         &self.socket
     }
 
-    /// The profile folder (removed when this is dropped).
+    /// The profile folder (removed when this is dropped, unless the options
+    /// named it).
     pub fn profile(&self) -> &Path {
         self.profile.path()
     }
@@ -228,18 +283,21 @@ impl Firefox {
     }
 }
 
-/// Firefox's command line: headless, its own profile, no remote control
+/// Firefox's command line: headless unless `headed`, its own profile, no remote control
 /// by another instance, BiDi on a free port.
-fn arguments(profile: &Path) -> Vec<String> {
-    vec![
-        "--headless".to_owned(),
-        "--no-remote".to_owned(),
-        "--profile".to_owned(),
-        profile.display().to_string(),
-        "--remote-debugging-port".to_owned(),
-        "0".to_owned(),
-        "about:blank".to_owned(),
-    ]
+fn arguments(profile: &Path, headed: bool) -> Vec<String> {
+    let headless = (!headed).then(|| "--headless".to_owned());
+    headless
+        .into_iter()
+        .chain([
+            "--no-remote".to_owned(),
+            "--profile".to_owned(),
+            profile.display().to_string(),
+            "--remote-debugging-port".to_owned(),
+            "0".to_owned(),
+            "about:blank".to_owned(),
+        ])
+        .collect()
 }
 
 #[cfg(test)]
@@ -248,7 +306,7 @@ mod tests {
 
     #[test]
     fn a_profile_sends_everything_to_the_proxy() {
-        let prefs = user_js(Some("http://127.0.0.1:4321")).expect("prefs");
+        let prefs = user_js(Some("http://127.0.0.1:4321"), Some("Agent \"7\"")).expect("prefs");
         for line in [
             "user_pref(\"network.proxy.type\", 1);",
             "user_pref(\"network.proxy.http\", \"127.0.0.1\");",
@@ -258,7 +316,10 @@ mod tests {
         ] {
             assert!(prefs.contains(line), "no {line}:\n{prefs}");
         }
-        assert!(!user_js(None).expect("prefs").contains("network.proxy.type"));
-        assert!(user_js(Some("not a url")).is_err());
+        assert!(prefs.contains("user_pref(\"general.useragent.override\", \"Agent \\\"7\\\"\");"));
+        assert!(!user_js(None, None)
+            .expect("prefs")
+            .contains("network.proxy.type"));
+        assert!(user_js(Some("not a url"), None).is_err());
     }
 }

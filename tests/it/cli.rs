@@ -179,6 +179,28 @@ async fn demo(backend: Backend) {
     assert!(png.starts_with(b"\x89PNG"), "the screenshot is a PNG");
 }
 
+/// The demo on the second engine, asked for as a person would.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn demo_on_firefox() {
+    let mut command = Command::new(binary());
+    command.args(["demo", "--browser", "firefox"]);
+    let out = run(command, None).await;
+    for expected in [
+        "Thank you, Ada: one Assam, gift wrapped.",
+        "A new tab opened: tab 2",
+        "Empty your basket?",
+        "The guard refused 2 requests",
+        "Refused to open http://169.254.169.254/",
+        "saw 0 connections",
+        "Demo finished",
+    ] {
+        assert!(
+            out.contains(expected),
+            "no {expected:?} in the demo:\n{out}"
+        );
+    }
+}
+
 async fn open(backend: Backend) {
     let site = Site::start().await;
     let profile = tempfile::tempdir().expect("a directory");

@@ -13,14 +13,14 @@ pub enum Backend {
     Cdp,
     /// `driver-webdriver`, with a chromedriver it starts.
     WebDriver,
-    /// `driver-webdriver`'s Firefox over WebDriver BiDi (issue 48, begun):
-    /// asked for by name (`--backend firefox`), not yet one of `ALL`.
+    /// `driver-webdriver`'s Firefox over WebDriver BiDi.
     Firefox,
 }
 
 impl Backend {
-    /// Every backend this build has.
-    pub const ALL: &'static [Backend] = &[Backend::Cdp, Backend::WebDriver];
+    /// Every backend this build has: the columns of the conformance table
+    /// and of the bench.
+    pub const ALL: &'static [Backend] = &[Backend::Cdp, Backend::WebDriver, Backend::Firefox];
 
     /// The name used on the command line and in the table.
     pub fn name(self) -> &'static str {
@@ -36,7 +36,6 @@ impl Backend {
         Self::ALL
             .iter()
             .copied()
-            .chain([Backend::Firefox])
             .find(|backend| backend.name() == name)
     }
 

@@ -2,15 +2,15 @@
 //!
 //! - `cargo xtask demo`: install the browser if missing, then run
 //!   `tabwright demo` (a built-in site driven through the tools).
-//! - `cargo xtask test`: make sure Debian's Chromium and chromedriver are
-//!   installed (apt-get, saying so), the MCP Python SDK (pip, the MCP
+//! - `cargo xtask test`: make sure Debian's Chromium, chromedriver and
+//!   Firefox ESR are installed (apt-get, saying so), the MCP Python SDK (pip, the MCP
 //!   tests' client) and the tests' npm packages (`tests/npm`: the page
 //!   scripts' type checker, a strict schema validator, UI kits), build the
 //!   `tabwright` binary, then run every test of the workspace, which drives
 //!   a real browser through every backend.
-//! - `cargo xtask conformance [--backend cdp|webdriver|all]`: the behaviour
-//!   suite as a table of check × backend.
-//! - `cargo xtask bench [--backend cdp|webdriver|all] [--runs N]
+//! - `cargo xtask conformance [--backend cdp|webdriver|firefox|all]`: the
+//!   behaviour suite as a table of check × backend (Firefox installed too).
+//! - `cargo xtask bench [--backend cdp|webdriver|firefox|all] [--runs N]
 //!   [--only drivers|guard|snapshot|tools]`: the measurements, in a release
 //!   build.
 //!
@@ -30,12 +30,13 @@ const BROWSER_PACKAGES: &[(&str, &str)] = &[
 ];
 
 /// What the tests need besides: Java runs the Selenium Grid the Grid tests
-/// drive (its jar comes from npm, with the other test packages); Debian's
-/// Firefox is the browser the WebDriver BiDi tests start.
-const TEST_PACKAGES: &[(&str, &str)] = &[
-    ("/usr/bin/java", "openjdk-17-jre-headless"),
-    ("/usr/bin/firefox-esr", "firefox-esr"),
-];
+/// drive (its jar comes from npm, with the other test packages).
+const TEST_PACKAGES: &[(&str, &str)] = &[("/usr/bin/java", "openjdk-17-jre-headless")];
+
+/// The second engine: Debian's Firefox ESR, which serves WebDriver BiDi
+/// itself. The conformance table, the bench and the tests have a column
+/// for it; the demo does not need it.
+const FIREFOX_PACKAGES: &[(&str, &str)] = &[("/usr/bin/firefox-esr", "firefox-esr")];
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -44,7 +45,7 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     };
     let result = match job.as_str() {
-        "test" => ensure_packages(&[BROWSER_PACKAGES, TEST_PACKAGES].concat())
+        "test" => ensure_packages(&[BROWSER_PACKAGES, FIREFOX_PACKAGES, TEST_PACKAGES].concat())
             .and_then(|()| ensure_mcp_client())
             .and_then(|()| ensure_npm_packages())
             // The CLI tests run the binary itself.
@@ -75,7 +76,7 @@ fn main() -> ExitCode {
                 &[&["demo".to_owned()], rest].concat(),
             )
         }),
-        "conformance" => ensure_browser().and_then(|()| {
+        "conformance" => ensure_browsers().and_then(|()| {
             cargo(
                 &[
                     "run",
@@ -90,7 +91,7 @@ fn main() -> ExitCode {
                 rest,
             )
         }),
-        "bench" => ensure_browser().and_then(|()| {
+        "bench" => ensure_browsers().and_then(|()| {
             cargo(
                 &[
                     "run",
@@ -123,6 +124,12 @@ const USAGE: &str = "usage: cargo xtask <demo | test | conformance [--backend cd
 /// Installs Debian's chromium and chromium-driver if either is missing.
 fn ensure_browser() -> Result<(), String> {
     ensure_packages(BROWSER_PACKAGES)
+}
+
+/// Chromium and Firefox: every engine the table and the bench have a
+/// column for.
+fn ensure_browsers() -> Result<(), String> {
+    ensure_packages(&[BROWSER_PACKAGES, FIREFOX_PACKAGES].concat())
 }
 
 /// Installs with apt-get the packages whose binaries are missing.

@@ -184,7 +184,7 @@ mod tests {
     fn strips_at_half_size_are_the_means_of_their_squares() {
         // Stripes two rows high, one black and one white, across three
         // strips whose edges fall inside a picture row.
-        let stripe = |_x: u32, y: u32| if (y / 2) % 2 == 0 { 0 } else { 200 };
+        let stripe = |_x: u32, y: u32| if (y / 2).is_multiple_of(2) { 0 } else { 200 };
         let mut strips = Strips::new(4, 6);
         for (top, rows) in [(0, 3), (3, 5), (8, 4)] {
             let piece = png_of(8, rows, |x, y| stripe(x, y + top));

@@ -25,6 +25,8 @@ pub(crate) enum BackendArg {
     Cdp,
     /// W3C WebDriver through chromedriver (or --webdriver-url).
     Webdriver,
+    /// Firefox over WebDriver BiDi (Debian's firefox-esr, or --browser-path).
+    Firefox,
 }
 
 /// What every subcommand's browser is started with.
@@ -55,8 +57,16 @@ pub(crate) struct BrowserArgs {
     /// ads.example --block-site tracker.example).
     #[arg(long, value_name = "DOMAIN", global = true)]
     pub(crate) block_site: Vec<String>,
-    /// Which protocol drives the browser.
-    #[arg(long, value_enum, default_value = "cdp", global = true)]
+    /// Which browser, and the protocol that drives it: Chromium over the
+    /// DevTools Protocol or over WebDriver, or Firefox (also `--browser
+    /// firefox`).
+    #[arg(
+        long,
+        visible_alias = "browser",
+        value_enum,
+        default_value = "cdp",
+        global = true
+    )]
     pub(crate) backend: BackendArg,
     /// Drive an already running Chrome (http://host:port or ws://…) over CDP.
     #[arg(long, value_name = "URL", global = true)]
@@ -217,12 +227,19 @@ impl BrowserArgs {
             (BackendArg::Webdriver, Some(_), _) => {
                 return Err("--cdp-endpoint is for the cdp backend".to_owned())
             }
+            (BackendArg::Firefox, Some(_), _) | (BackendArg::Firefox, _, Some(_)) => {
+                return Err(
+                    "--backend firefox starts a Firefox of its own: --cdp-endpoint and --webdriver-url reach a Chromium elsewhere"
+                        .to_owned(),
+                )
+            }
             (BackendArg::Cdp, _, Some(_)) | (BackendArg::Webdriver, _, _) => Backend::WebDriver,
             (BackendArg::Cdp, _, None) => Backend::Cdp,
+            (BackendArg::Firefox, None, None) => Backend::Firefox,
         };
-        if self.downloads.is_some() && backend == Backend::WebDriver {
+        if self.downloads.is_some() && backend != Backend::Cdp {
             return Err(
-                "--downloads needs the cdp backend: WebDriver sees no download events, so it cannot cap or report them"
+                "--downloads needs the cdp backend: WebDriver and Firefox's BiDi see no download events tabwright can cap or report"
                     .to_owned(),
             );
         }

@@ -1,8 +1,7 @@
 //! Runs the conformance suite and prints a table of check × backend.
 //!
-//! `conformance [--backend cdp|webdriver|firefox|all]` (all: cdp and
-//! webdriver; firefox is asked for by name, issue 48); exits non-zero if any check
-//! fails.
+//! `conformance [--backend cdp|webdriver|firefox|all]`; exits non-zero if
+//! any check fails.
 
 use std::process::ExitCode;
 
