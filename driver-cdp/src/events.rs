@@ -27,7 +27,7 @@ use driver_core::backend::screencast;
 use driver_core::{ConsoleEntry, ConsoleLevel, TabId, Viewport};
 
 use crate::client::{Client, Event};
-use crate::registry::{SharedRegistry, TabRecord, TargetInfo, CONSOLE_TEXT_LIMIT, WORLD_NAME};
+use crate::registry::{SharedRegistry, TabRecord, TargetInfo, WORLD_NAME};
 
 /// What one event changes: the frames, worlds, dialogs and choosers as
 /// driver-core's layer keeps them, then what only this backend keeps.
@@ -359,10 +359,8 @@ fn on_exception(registry: &SharedRegistry, event: &Event) {
     push_entry(registry, session, ConsoleLevel::PageError, text);
 }
 
-fn push_entry(registry: &SharedRegistry, session: &str, level: ConsoleLevel, mut text: String) {
-    if let Some((cut, _)) = text.char_indices().nth(CONSOLE_TEXT_LIMIT) {
-        text.truncate(cut);
-    }
+fn push_entry(registry: &SharedRegistry, session: &str, level: ConsoleLevel, text: String) {
+    let text = driver_core::backend::console_text(text);
     registry.update(|registry| {
         registry.push_console(session, |tab| ConsoleEntry {
             level,

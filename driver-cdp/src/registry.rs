@@ -21,14 +21,7 @@ use driver_core::{ConsoleEntry, Dialog, Download, FrameCallback, Request, TabId,
 
 use crate::client::Event;
 
-/// Most console entries kept between two `console()` calls, per browser
-/// context; older ones are dropped so a page logging in a loop cannot grow
-/// memory without bound. The pack reads them after every action, so this is
-/// how many one action can log and still be counted.
-pub(crate) const CONSOLE_LIMIT: usize = 10_000;
-
-/// The longest console message kept, in characters (the pack shows 500).
-pub(crate) const CONSOLE_TEXT_LIMIT: usize = 2_000;
+pub(crate) use driver_core::backend::CONSOLE_LIMIT;
 
 /// How many crashed tabs are remembered (to say "crashed", not "closed").
 const CRASHES_KEPT: usize = 100;

@@ -46,6 +46,12 @@ impl Profile {
     }
 }
 
+/// What Firefox is started with besides this process's environment:
+/// without it, Firefox ignores `services.settings.server` and asks
+/// Mozilla's Remote Settings server for its collections, about twenty
+/// times a second (seen at the guard's proxy on Firefox ESR 153).
+const ENVIRONMENT: &[(&str, &str)] = &[("MOZ_REMOTE_SETTINGS_DEVTOOLS", "1")];
+
 /// The preferences every profile gets, besides the proxy's: nothing
 /// fetched that no page asked for.
 const QUIET: &[(&str, &str)] = &[
@@ -72,7 +78,10 @@ const QUIET: &[(&str, &str)] = &[
     ("network.dns.disablePrefetch", "true"),
     ("network.http.speculative-parallel-limit", "0"),
     ("network.prefetch-next", "false"),
-    ("services.settings.server", "\"\""),
+    (
+        "services.settings.server",
+        "\"data:,#remote-settings-dummy/v1\"",
+    ),
     ("messaging-system.rsexperimentloader.enabled", "false"),
     ("browser.download.useDownloadDir", "false"),
     ("remote.prefs.recommended", "true"),
@@ -127,6 +136,15 @@ fn user_js(proxy: Option<&str>, agent: Option<&str>) -> Result<String> {
             ("network.proxy.no_proxies_on", "\"\"".to_owned()),
             ("network.proxy.allow_hijacking_localhost", "true".to_owned()),
             ("network.proxy.socks_remote_dns", "false".to_owned()),
+            // WebRTC's connections go through the proxy too (a TURN
+            // server over TCP), or not at all: no UDP around it, and no
+            // address of this machine offered to the page's peer.
+            ("media.peerconnection.ice.proxy_only", "true".to_owned()),
+            ("media.peerconnection.ice.no_host", "true".to_owned()),
+            (
+                "media.peerconnection.ice.default_address_only",
+                "true".to_owned(),
+            ),
         ] {
             prefs.push((name.to_owned(), value));
         }
@@ -196,7 +214,7 @@ impl Firefox {
                 .filter(|arg| !arg.starts_with("--user-agent="))
                 .cloned(),
         );
-        let process = ChromeProcess::spawn(&executable, &args)?;
+        let process = ChromeProcess::spawn_with_env(&executable, &args, ENVIRONMENT)?;
         let wait = options.timeout.max(Duration::from_secs(10));
         // (Blocking, off the runtime's threads: a current-thread runtime
         // has no other.)

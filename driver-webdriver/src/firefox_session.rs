@@ -55,9 +55,6 @@ const CRASHED: &str = "not supported for parent process browsing contexts";
 /// pixels.
 const STRIP: f64 = 4_096.0;
 
-/// The most console entries kept.
-const CONSOLE_KEPT: usize = 1_000;
-
 /// One Firefox session: the browser, the tab calls go to, and what its
 /// events said.
 pub struct FxSession {
@@ -72,6 +69,8 @@ pub struct FxSession {
 struct Heard {
     console: std::collections::VecDeque<ConsoleEntry>,
     dialog: Option<(String, Dialog)>,
+    /// Dialogs opened so far: which one `dialog` is.
+    dialogs: u64,
     /// Top-level contexts in the order they were made: the tabs' order.
     made: Vec<String>,
     /// Contexts whose document began to go away (a navigation), counted.
@@ -90,12 +89,15 @@ impl Heard {
                     (_, Some("debug")) => ConsoleLevel::Debug,
                     _ => ConsoleLevel::Info,
                 };
-                if self.console.len() == CONSOLE_KEPT {
+                if self.console.len() >= driver_core::backend::CONSOLE_LIMIT {
                     self.console.pop_front();
                 }
                 self.console.push_back(ConsoleEntry {
                     level,
-                    text: params["text"].as_str().unwrap_or_default().into(),
+                    text: driver_core::backend::console_text(
+                        params["text"].as_str().unwrap_or_default().to_owned(),
+                    )
+                    .into(),
                     tab: TabId(
                         params["source"]["context"]
                             .as_str()
@@ -105,6 +107,7 @@ impl Heard {
                 });
             }
             "browsingContext.userPromptOpened" => {
+                self.dialogs += 1;
                 let kind = driver_core::backend::devtools::dialog_kind(params["type"].as_str());
                 self.dialog = Some((
                     params["context"].as_str().unwrap_or_default().to_owned(),
@@ -817,7 +820,10 @@ impl BrowserSession for FxSession {
     }
 
     async fn answer_dialog(&mut self, accept: bool, prompt_text: Option<&str>) -> Result<()> {
-        let Some((context, _)) = self.heard.lock().dialog.clone() else {
+        let (Some((context, _)), answered) = ({
+            let heard = self.heard.lock();
+            (heard.dialog.clone(), heard.dialogs)
+        }) else {
             return Err(DriverError::NoDialog);
         };
         let mut params = json!({ "context": context, "accept": accept });
@@ -826,7 +832,12 @@ impl BrowserSession for FxSession {
         }
         self.call("browsingContext.handleUserPrompt", params)
             .await?;
-        self.heard.lock().dialog = None;
+        // Forgotten unless the page opened another meanwhile (one alert
+        // after another: the next may be heard before this answer).
+        let mut heard = self.heard.lock();
+        if heard.dialogs == answered {
+            heard.dialog = None;
+        }
         Ok(())
     }
 }

@@ -164,6 +164,17 @@ async fn firefox_starts_held_to_the_guard_and_leaves_nothing() {
     let info = decoder.read_info().expect("a PNG");
     assert!(info.info().width >= 800, "{} wide", info.info().width);
 
+    // Firefox fetches nothing by itself: every refusal is the page's.
+    tokio::time::sleep(std::time::Duration::from_secs(5)).await;
+    let own: Vec<String> = guard
+        .refusals()
+        .all()
+        .iter()
+        .map(|refusal| refusal.target.clone())
+        .filter(|target| !target.contains(&private.address().port().to_string()))
+        .collect();
+    assert!(own.is_empty(), "Firefox reached out by itself to {own:?}");
+
     // Closed: no process of it, no profile.
     firefox.close().await;
     assert!(

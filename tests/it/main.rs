@@ -25,6 +25,31 @@ macro_rules! both_backends {
     };
 }
 
+/// `both_backends!` and Firefox too: `name::cdp`, `name::webdriver`,
+/// `name::firefox`.
+macro_rules! every_backend {
+    ($($name:ident),+ $(,)?) => {
+        $(
+            mod $name {
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn cdp() {
+                    super::$name(tabwright_tests::Backend::Cdp).await;
+                }
+
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn webdriver() {
+                    super::$name(tabwright_tests::Backend::WebDriver).await;
+                }
+
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn firefox() {
+                    super::$name(tabwright_tests::Backend::Firefox).await;
+                }
+            }
+        )+
+    };
+}
+
 mod accessible;
 mod answers;
 mod cli;

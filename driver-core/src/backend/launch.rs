@@ -344,6 +344,18 @@ impl ChromeProcess {
         Self::spawn_with(executable, args, |_| {})
     }
 
+    /// [`spawn`](Self::spawn) with these environment variables besides
+    /// this process's.
+    pub fn spawn_with_env(
+        executable: &Path,
+        args: &[String],
+        env: &[(&str, &str)],
+    ) -> Result<Self> {
+        Self::spawn_with(executable, args, |command| {
+            command.envs(env.iter().copied());
+        })
+    }
+
     /// Starts `executable` with `args` driven over a pipe: `args` asks for
     /// `--remote-debugging-pipe`, and Chrome reads commands from its file
     /// descriptor 3 and writes answers and events to 4 (each message ends

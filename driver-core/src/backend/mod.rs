@@ -29,3 +29,21 @@ pub mod tree;
 
 pub use session::BrowserSession;
 pub use session_driver::SessionDriver;
+
+/// Most console entries a backend keeps between two `console()` calls (per
+/// browser context); older ones are dropped so a page logging in a loop
+/// cannot grow memory without bound. The pack reads them after every
+/// action, so this is how many one action can log and still be counted.
+pub const CONSOLE_LIMIT: usize = 10_000;
+
+/// The longest console message a backend keeps, in characters (the pack
+/// shows 500).
+pub const CONSOLE_TEXT_LIMIT: usize = 2_000;
+
+/// `text` cut to [`CONSOLE_TEXT_LIMIT`] characters.
+pub fn console_text(mut text: String) -> String {
+    if let Some((cut, _)) = text.char_indices().nth(CONSOLE_TEXT_LIMIT) {
+        text.truncate(cut);
+    }
+    text
+}
