@@ -52,6 +52,13 @@ pub enum Capability {
     /// ([`Options::page_tools`](crate::Options::page_tools)) and an
     /// isolated world to ask it from.
     PageTools,
+    /// The words CSS counts, read as drawn: a `counter()` in a `::before`
+    /// or `::after`, a `::marker` of a style the walker does not number
+    /// itself (`lower-greek`), handed over with
+    /// [`Handover::generated`](crate::Handover::generated) from Chromium's
+    /// accessibility tree. Where it is unsupported, those words are left
+    /// out (a list's decimal, alphabetic and roman numbers are still read).
+    CountedWords,
     /// A script or a page that spins past the time allowed is stopped and
     /// the session goes on in the same browser, its tabs kept. Where it is
     /// unsupported, the call answers that the browser was ended (its
@@ -75,6 +82,7 @@ impl fmt::Display for Capability {
             Self::PaintProbe => "judging text by the pixels drawn",
             Self::BrowserTree => "reading closed shadow roots and the accessibility tree",
             Self::PageTools => "tools a page offers of its own (WebMCP)",
+            Self::CountedWords => "the words CSS counts (counters, markers)",
             Self::StopScripts => "stopping a script that spins, the session kept",
         })
     }

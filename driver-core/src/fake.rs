@@ -264,6 +264,7 @@ impl BrowserSession for FakeSession {
             Capability::PaintProbe,
             Capability::BrowserTree,
             Capability::PageTools,
+            Capability::CountedWords,
             Capability::StopScripts,
         ] {
             capabilities = capabilities.without(capability, NO_BROWSER);

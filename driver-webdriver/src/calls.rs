@@ -66,6 +66,10 @@ impl BrowserSession for WdSession {
                     "WebDriver runs scripts in the page's own world, where the page can see and change them, and this session has no DevTools socket beside it (a remote end without Selenium Grid's se:cdp)",
                 )
                 .without(
+                    Capability::CountedWords,
+                    "the words CSS counts are read from Chromium's accessibility tree, over the browser's DevTools socket, and this session has none beside WebDriver (a remote end without Selenium Grid's se:cdp)",
+                )
+                .without(
                     Capability::StopScripts,
                     "WebDriver cannot stop a script that spins, and this session has no DevTools socket beside it (a remote end without Selenium Grid's se:cdp): the session is ended instead",
                 )

@@ -244,19 +244,36 @@ impl Firefox {
                     "unhandledPromptBehavior": { "default": "ignore" } } } }),
             )
             .await?;
-        // The window's size on the command line is not the viewport's:
-        // the first tab is given it.
+        // The tab a headless Firefox starts with never has the focus (no
+        // focus event fires in it, `document.hasFocus()` is false, so a
+        // date picker that opens on focus never does); one made over BiDi
+        // has it. The first gives way to one made now, given the viewport
+        // (the window's size on the command line is not the viewport's).
         let tree = firefox.call("browsingContext.getTree", json!({})).await?;
-        if let Some(context) = tree["contexts"][0]["context"].as_str() {
+        let first = tree["contexts"][0]["context"].as_str().map(str::to_owned);
+        let made = firefox
+            .call("browsingContext.create", json!({ "type": "tab" }))
+            .await?;
+        let context = made["context"].as_str().unwrap_or_default();
+        firefox
+            .viewport(context, options.width, options.height)
+            .await?;
+        if let Some(first) = first {
             firefox
-                .call(
-                    "browsingContext.setViewport",
-                    json!({ "context": context,
-                            "viewport": { "width": options.width, "height": options.height } }),
-                )
+                .call("browsingContext.close", json!({ "context": first }))
                 .await?;
         }
         Ok(firefox)
+    }
+
+    /// Sets the viewport of `context` (a tab) to `width`×`height`.
+    pub async fn viewport(&self, context: &str, width: u32, height: u32) -> Result<()> {
+        self.call(
+            "browsingContext.setViewport",
+            json!({ "context": context, "viewport": { "width": width, "height": height } }),
+        )
+        .await
+        .map(|_| ())
     }
 
     /// Sends a BiDi command and waits for its result.

@@ -17,13 +17,11 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use driver_core::backend::devtools::Event;
-use driver_core::backend::strips::Strips;
 use driver_core::backend::supervisor::BoxFuture;
 use driver_core::backend::BrowserSession;
 use driver_core::{
     Capabilities, Capability, Click, ConsoleEntry, ConsoleLevel, Dialog, Download, DriverError,
-    KeyPress, Navigation, Options, Request, Result, ScreenshotFormat, ScreenshotOptions, Tab,
-    TabId, Viewport,
+    KeyPress, Navigation, Options, Request, Result, ScreenshotOptions, Tab, TabId, Viewport,
 };
 use serde_json::{json, Value};
 
@@ -34,7 +32,7 @@ use crate::firefox::Firefox;
 pub type FirefoxDriver = driver_core::backend::SessionDriver<FxSession>;
 
 /// The sandbox tabwright's scripts run in, in every document.
-const SANDBOX: &str = "tabwright";
+pub(crate) const SANDBOX: &str = "tabwright";
 
 /// The key a thrown error's message comes back under from `evaluate`'s
 /// wrapper: a name no page value has by chance.
@@ -51,15 +49,13 @@ const OUTLIVED_AFTER: std::time::Duration = std::time::Duration::from_millis(500
 /// shows a page of the parent process instead.
 const CRASHED: &str = "not supported for parent process browsing contexts";
 
-/// The height of one strip of a full-page picture taken in strips, in CSS
-/// pixels.
-const STRIP: f64 = 4_096.0;
-
 /// One Firefox session: the browser, the tab calls go to, and what its
 /// events said.
 pub struct FxSession {
-    firefox: Firefox,
-    current: String,
+    pub(crate) firefox: Firefox,
+    pub(crate) current: String,
+    /// The viewport every tab is given (new ones too).
+    viewport: Viewport,
     heard: Arc<parking_lot::Mutex<Heard>>,
 }
 
@@ -136,36 +132,19 @@ impl Heard {
 
 impl FxSession {
     /// A BiDi command's result.
-    async fn call(&self, method: &str, params: Value) -> Result<Value> {
+    pub(crate) async fn call(&self, method: &str, params: Value) -> Result<Value> {
         self.firefox.call(method, params).await
-    }
-
-    /// The context of the frame at `path` (`window.frames` indices) in the
-    /// current tab: each child context in document order.
-    async fn context_at(&self, path: &[u32]) -> Result<String> {
-        if path.is_empty() {
-            return Ok(self.current.clone());
-        }
-        let tree = self
-            .call("browsingContext.getTree", json!({ "root": self.current }))
-            .await?;
-        let mut node = tree["contexts"][0].clone();
-        for index in path {
-            node = node["children"][*index as usize].clone();
-            if node.is_null() {
-                return Err(DriverError::FrameUnreachable {
-                    path: format!("{path:?}"),
-                    reason: "there is no such frame".to_owned(),
-                });
-            }
-        }
-        Ok(node["context"].as_str().unwrap_or_default().to_owned())
     }
 
     /// `expression`'s JSON value in `context`, in the page's realm or the
     /// sandbox; a statement list (a `return`, a `throw`) is run as a
     /// function's body.
-    async fn evaluate(&self, context: &str, sandbox: bool, expression: &str) -> Result<Value> {
+    pub(crate) async fn evaluate(
+        &self,
+        context: &str,
+        sandbox: bool,
+        expression: &str,
+    ) -> Result<Value> {
         let mut target = json!({ "context": context });
         if sandbox {
             target["sandbox"] = json!(SANDBOX);
@@ -267,14 +246,15 @@ impl FxSession {
         })
     }
 
-    /// Runs input action sources in the current tab, then releases them.
-    async fn act(&self, sources: Vec<Value>) -> Result<()> {
+    /// Runs input action sources in `context` (the current tab's or one of
+    /// its frames'), then releases them.
+    async fn act(&self, context: &str, sources: Vec<Value>) -> Result<()> {
         self.call(
             "input.performActions",
-            json!({ "context": self.current, "actions": sources }),
+            json!({ "context": context, "actions": sources }),
         )
         .await?;
-        self.call("input.releaseActions", json!({ "context": self.current }))
+        self.call("input.releaseActions", json!({ "context": context }))
             .await?;
         Ok(())
     }
@@ -296,66 +276,6 @@ impl FxSession {
         Ok(contexts)
     }
 
-    /// A picture BiDi takes (`browsingContext.captureScreenshot` with
-    /// `params`), decoded.
-    async fn capture(&self, params: Value) -> Result<Vec<u8>> {
-        let shot = self
-            .call("browsingContext.captureScreenshot", params)
-            .await?;
-        use base64::Engine;
-        base64::engine::general_purpose::STANDARD
-            .decode(shot["data"].as_str().unwrap_or_default())
-            .map_err(|error| DriverError::Protocol(format!("the picture is not base64: {error}")))
-    }
-
-    /// The whole page within the pixel budget, as `FullPage` plans it:
-    /// BiDi neither scales a picture nor takes one over 65,535 pixels a
-    /// side, so a page that must be shrunk or cut is taken in strips of
-    /// [`STRIP`] CSS pixels and shrunk as they come ([`Strips`]).
-    async fn full_page(&self, format: ScreenshotFormat) -> Result<Vec<u8>> {
-        let size = self
-            .evaluate(
-                &self.current,
-                true,
-                "({ width: Math.max(document.documentElement.scrollWidth, innerWidth), \
-                   height: Math.max(document.documentElement.scrollHeight, innerHeight) })",
-            )
-            .await?;
-        let plan = driver_core::FullPage::plan(
-            size["width"].as_f64().unwrap_or(1.0),
-            size["height"].as_f64().unwrap_or(1.0),
-        );
-        let clip = |y: f64, height: f64, format: ScreenshotFormat| {
-            json!({ "context": self.current, "origin": "document", "format": image_format(format),
-                    "clip": { "type": "box", "x": 0, "y": y, "width": plan.width, "height": height } })
-        };
-        if !plan.scaled() && plan.height <= STRIP {
-            return self.capture(clip(0.0, plan.height, format)).await;
-        }
-        let jpeg = match format {
-            ScreenshotFormat::Png => None,
-            ScreenshotFormat::Jpeg(quality) => Some(quality),
-            ScreenshotFormat::Webp(_) => return Err(Self::unsupported(
-                Capability::LossyScreenshots,
-                "a page too large for one picture is put together here, in PNG or JPEG, not WebP",
-            )),
-        };
-        let mut strips = Strips::new(
-            (plan.width * plan.scale).floor() as u32,
-            (plan.height * plan.scale).floor() as u32,
-        );
-        let mut top = 0.0;
-        while top < plan.height {
-            let height = STRIP.min(plan.height - top);
-            let strip = self
-                .capture(clip(top, height, ScreenshotFormat::Png))
-                .await?;
-            strips.push(&strip)?;
-            top += height;
-        }
-        strips.finish(jpeg)
-    }
-
     /// A call's answer, where it found the current tab's page crashed
     /// (Firefox then shows a page of its own in place of the tab's, one of
     /// the parent process, where no script runs): as on Chrome, the tab is
@@ -373,7 +293,7 @@ impl FxSession {
         Err(DriverError::TabCrashed { id: crashed.0 })
     }
 
-    fn unsupported(feature: Capability, reason: &'static str) -> DriverError {
+    pub(crate) fn unsupported(feature: Capability, reason: &'static str) -> DriverError {
         DriverError::Unsupported {
             backend: BACKEND,
             feature,
@@ -405,19 +325,6 @@ fn net_error(message: &str) -> String {
         _ => return name,
     };
     format!("{chrome} ({name})")
-}
-
-/// BiDi's `ImageFormat` for a picture in `format` (its quality from 0 to 1).
-fn image_format(format: ScreenshotFormat) -> Value {
-    match format {
-        ScreenshotFormat::Png => json!({ "type": "image/png" }),
-        ScreenshotFormat::Jpeg(quality) => {
-            json!({ "type": "image/jpeg", "quality": f64::from(quality.min(100)) / 100.0 })
-        }
-        ScreenshotFormat::Webp(quality) => {
-            json!({ "type": "image/webp", "quality": f64::from(quality.min(100)) / 100.0 })
-        }
-    }
 }
 
 /// Whether an evaluation failed as a syntax error (a statement list asked
@@ -493,6 +400,12 @@ impl BrowserSession for FxSession {
                         format!("() => {{\n{}\n{NOT_AUTOMATED}\n}}", driver_core::listeners_js()) }),
             )
             .await?;
+        firefox
+            .call(
+                "script.addPreloadScript",
+                json!({ "functionDeclaration": crate::firefox_frames::HOOKS, "sandbox": SANDBOX }),
+            )
+            .await?;
         if !options.preloads.is_empty() {
             firefox
                 .call(
@@ -512,6 +425,10 @@ impl BrowserSession for FxSession {
         Ok(Self {
             firefox,
             current,
+            viewport: Viewport {
+                width: options.width,
+                height: options.height,
+            },
             heard,
         })
     }
@@ -521,7 +438,6 @@ impl BrowserSession for FxSession {
         Capabilities::full(BACKEND)
             .without(Capability::DevTools, bidi)
             .without(Capability::PaintProbe, bidi)
-            .without(Capability::BrowserTree, bidi)
             .without(
                 Capability::PageTools,
                 "Firefox offers no page tools (WebMCP)",
@@ -537,6 +453,10 @@ impl BrowserSession for FxSession {
             )
             .without(Capability::DownloadReports, "not yet heard from BiDi")
             .without(Capability::SharedBrowser, "one Firefox per session, as yet")
+            .without(
+                Capability::CountedWords,
+                "the words CSS counts are read from Chromium's accessibility tree, which Firefox has not",
+            )
             .without(
                 Capability::StopScripts,
                 "BiDi cannot stop a script, and a page process that spins holds up every BiDi command that reaches all tabs (a new tab's included): the browser is ended instead",
@@ -679,31 +599,36 @@ impl BrowserSession for FxSession {
     }
 
     async fn click(&mut self, x: f64, y: f64, click: Click) -> Result<()> {
-        self.act(actions::click(x, y, click)).await
+        let (context, x, y) = self.at_point(x, y).await?;
+        self.act(&context, actions::click(x, y, click)).await
     }
 
     async fn move_mouse(&mut self, x: f64, y: f64) -> Result<()> {
+        let (context, x, y) = self.at_point(x, y).await?;
         self.call(
             "input.performActions",
-            json!({ "context": self.current, "actions": [actions::mouse(x, y, &[])] }),
+            json!({ "context": context, "actions": [actions::mouse(x, y, &[])] }),
         )
         .await
         .map(|_| ())
     }
 
     async fn wheel(&mut self, x: f64, y: f64, dx: f64, dy: f64) -> Result<()> {
-        self.act(vec![actions::wheel(x, y, dx, dy)]).await
+        let (context, x, y) = self.at_point(x, y).await?;
+        self.act(&context, vec![actions::wheel(x, y, dx, dy)]).await
     }
 
     async fn type_text(&mut self, text: &str) -> Result<()> {
-        match actions::typed(text) {
-            Some(keys) => self.act(vec![keys]).await,
-            None => Ok(()),
-        }
+        let Some(keys) = actions::typed(text) else {
+            return Ok(());
+        };
+        let context = self.focused().await?;
+        self.act(&context, vec![keys]).await
     }
 
     async fn press(&mut self, key: KeyPress) -> Result<()> {
-        self.act(vec![actions::key(key)]).await
+        let context = self.focused().await?;
+        self.act(&context, vec![actions::key(key)]).await
     }
 
     async fn screenshot(&mut self, options: ScreenshotOptions) -> Result<Vec<u8>> {
@@ -711,18 +636,20 @@ impl BrowserSession for FxSession {
             return self.full_page(options.format).await;
         }
         self.capture(json!({ "context": self.current, "origin": "viewport",
-                             "format": image_format(options.format) }))
+                             "format": crate::firefox_pictures::image_format(options.format) }))
             .await
     }
 
     async fn set_viewport(&mut self, viewport: Viewport) -> Result<()> {
-        self.call(
-            "browsingContext.setViewport",
-            json!({ "context": self.current,
-                    "viewport": { "width": viewport.width, "height": viewport.height } }),
-        )
-        .await
-        .map(|_| ())
+        self.firefox
+            .viewport(&self.current, viewport.width, viewport.height)
+            .await?;
+        self.viewport = viewport;
+        Ok(())
+    }
+
+    async fn hand_over(&mut self, handover: &driver_core::Handover) -> Result<Value> {
+        self.handover(handover).await
     }
 
     async fn devtools(&mut self, _method: &str, _params: Value) -> Result<Value> {
@@ -769,6 +696,9 @@ impl BrowserSession for FxSession {
             .call("browsingContext.create", json!({ "type": "tab" }))
             .await?;
         let context = made["context"].as_str().unwrap_or_default().to_owned();
+        self.firefox
+            .viewport(&context, self.viewport.width, self.viewport.height)
+            .await?;
         self.current = context.clone();
         Ok(TabId(context))
     }

@@ -50,6 +50,8 @@ mod console;
 mod dialogs;
 mod errors;
 pub mod firefox;
+mod firefox_frames;
+mod firefox_pictures;
 mod firefox_session;
 mod input;
 mod navigation;

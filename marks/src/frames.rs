@@ -420,10 +420,12 @@ pub(crate) async fn property_handlers(driver: &dyn Driver, path: &[u32]) -> Opti
     let handlers: Handlers = found
         .ok()
         .and_then(|found| serde_json::from_value(found).ok())?;
+    let capabilities = driver.capabilities();
     if (handlers.tree > 0 || handlers.unseen > 0 || handlers.counted > 0)
-        && driver.capabilities().supports(Capability::BrowserTree)
+        && capabilities.supports(Capability::BrowserTree)
     {
-        hand_over(driver, path, &handlers).await;
+        let counted = capabilities.supports(Capability::CountedWords);
+        hand_over(driver, path, &handlers, counted).await;
     }
     Some(handlers)
 }
@@ -486,9 +488,10 @@ const COUNTED: &str = "const counted = () => { \
     return Array.from(found); };";
 
 /// Hands the elements the early hooks list in the frame at `path` over to
-/// the walker's world (see [`property_handlers`]). Where it cannot be
+/// the walker's world (see [`property_handlers`]); the words CSS counts
+/// only where the browser can give them (`counted`). Where it cannot be
 /// done, the walker reads what it reads without it.
-async fn hand_over(driver: &dyn Driver, path: &[u32], handlers: &Handlers) {
+async fn hand_over(driver: &dyn Driver, path: &[u32], handlers: &Handlers, counted: bool) {
     if handlers.tree > 0 {
         let handover = driver_core::Handover {
             frame: path.to_vec(),
@@ -522,7 +525,7 @@ async fn hand_over(driver: &dyn Driver, path: &[u32], handlers: &Handlers) {
     }
     // The words CSS counts, fresh each read (what was counted before may
     // have changed); kept apart from the facts above.
-    if handlers.counted > 0 {
+    if handlers.counted > 0 && counted {
         let handover = driver_core::Handover {
             frame: path.to_vec(),
             elements: format!("(() => {{ {COUNTED} return counted(); }})()"),

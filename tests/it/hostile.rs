@@ -185,7 +185,11 @@ async fn hostile_pages(backend: Backend) {
     let page = open(&mut s, "history.html").await;
     let push = Session::number(&page, "\"Push\"");
     let pushed = call(&mut s, "click", json!({ "element": push })).await;
-    let last = if backend == Backend::Firefox { 9999 } else { 199 };
+    let last = if backend == Backend::Firefox {
+        9999
+    } else {
+        199
+    };
     assert!(
         pushed.text.contains(&format!("step={last}")),
         "{}",

@@ -53,4 +53,4 @@ async fn tom_select(backend: Backend) {
     kit(backend, "tom-select.html").await;
 }
 
-both_backends!(jquery_ui, antd, bootstrap, jstree, shoelace, mui, tom_select);
+every_backend!(jquery_ui, antd, bootstrap, jstree, shoelace, mui, tom_select);

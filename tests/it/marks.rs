@@ -141,7 +141,7 @@ fixtures! {
     names: "names", false;
 }
 
-both_backends!(
+every_backend!(
     numbers_are_stable_and_new_ones_are_marked,
     stale_numbers_fail_loudly,
     acting_through_numbers,
