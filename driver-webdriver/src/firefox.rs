@@ -85,8 +85,9 @@ const QUIET: &[(&str, &str)] = &[
     ("messaging-system.rsexperimentloader.enabled", "false"),
     ("browser.download.useDownloadDir", "false"),
     ("remote.prefs.recommended", "true"),
-    // An ordinary browser to the page: `navigator.webdriver` false.
-    ("dom.webdriver.enabled", "false"),
+    // No content processes started ahead of need (three, under Fission):
+    // a session's pages get theirs as they come.
+    ("dom.ipc.processPrelaunch.enabled", "false"),
 ];
 
 /// The browser to start: `TABWRIGHT_FIREFOX`, else Debian's `firefox-esr`,

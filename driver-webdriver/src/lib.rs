@@ -50,6 +50,7 @@ mod console;
 mod dialogs;
 mod errors;
 pub mod firefox;
+mod firefox_calls;
 mod firefox_frames;
 mod firefox_pictures;
 mod firefox_session;
