@@ -99,7 +99,8 @@ impl BrowserSession for FxSession {
                 "session.subscribe",
                 json!({ "events": ["log.entryAdded", "browsingContext.userPromptOpened",
                                    "browsingContext.userPromptClosed", "browsingContext.contextCreated",
-                                   "browsingContext.contextDestroyed", "browsingContext.navigationStarted"] }),
+                                   "browsingContext.contextDestroyed", "browsingContext.navigationStarted",
+                                   "browsingContext.downloadWillBegin"] }),
             )
             .await?;
         firefox
@@ -160,7 +161,6 @@ impl BrowserSession for FxSession {
                 Capability::RequestTracking,
                 "not yet kept from BiDi's network events",
             )
-            .without(Capability::DownloadReports, "not yet heard from BiDi")
             .without(
                 Capability::SharedBrowser,
                 "each session has a Firefox of its own: in one Firefox shared by user contexts, a page that spins holds up every BiDi command that reaches all tabs, so one session's page would stall the others",
@@ -449,7 +449,7 @@ impl BrowserSession for FxSession {
     }
 
     async fn downloads(&mut self) -> Result<Vec<Download>> {
-        Ok(Vec::new())
+        Ok(std::mem::take(&mut self.heard.lock().downloads))
     }
 
     async fn dialog(&mut self) -> Result<Option<Dialog>> {

@@ -8,7 +8,7 @@
 use driver_core::{Capability, DriverError, Handover, Result, HANDED_AT_MOST};
 use serde_json::{json, Value};
 
-use crate::firefox_session::{FxSession, SANDBOX};
+use crate::firefox_session::{unless_thrown, FxSession, SANDBOX};
 
 /// How deep frames in frames are followed to find where input goes.
 const MAX_FRAME_DEPTH: usize = 8;
@@ -205,14 +205,7 @@ impl FxSession {
                         "awaitPromise": true, "serializationOptions": { "maxDomDepth": 0 } }),
             )
             .await?;
-        if listed["type"] == "exception" {
-            return Err(DriverError::Script {
-                message: listed["exceptionDetails"]["text"]
-                    .as_str()
-                    .unwrap_or("the list threw")
-                    .into(),
-            });
-        }
+        unless_thrown(&listed, "the list threw")?;
         let nodes: Vec<Value> = listed["result"]["value"]
             .as_array()
             .into_iter()
@@ -234,14 +227,7 @@ impl FxSession {
                         "target": { "context": context, "sandbox": SANDBOX } }),
             )
             .await?;
-        if answer["type"] == "exception" {
-            return Err(DriverError::Script {
-                message: answer["exceptionDetails"]["text"]
-                    .as_str()
-                    .unwrap_or("the handover threw")
-                    .into(),
-            });
-        }
+        unless_thrown(&answer, "the handover threw")?;
         Ok(local(&answer["result"]))
     }
 }

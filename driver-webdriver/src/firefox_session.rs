@@ -11,9 +11,10 @@ use std::sync::Arc;
 
 use driver_core::backend::devtools::Event;
 use driver_core::backend::BrowserSession;
+use driver_core::backend::CONSOLE_LIMIT;
 use driver_core::{
-    Capability, ConsoleEntry, ConsoleLevel, Dialog, DriverError, Navigation, Result, TabId,
-    Viewport,
+    Capability, ConsoleEntry, ConsoleLevel, Dialog, Download, DownloadOutcome, DriverError,
+    Navigation, Result, TabId, Viewport,
 };
 use serde_json::{json, Value};
 
@@ -52,6 +53,8 @@ pub struct FxSession {
 pub(crate) struct Heard {
     pub(crate) console: std::collections::VecDeque<ConsoleEntry>,
     pub(crate) dialog: Option<(String, Dialog)>,
+    /// Downloads pages began since they were last asked for (each refused).
+    pub(crate) downloads: Vec<Download>,
     /// Dialogs opened so far: which one `dialog` is.
     pub(crate) dialogs: u64,
     /// Top-level contexts in the order they were made: the tabs' order.
@@ -72,7 +75,7 @@ impl Heard {
                     (_, Some("debug")) => ConsoleLevel::Debug,
                     _ => ConsoleLevel::Info,
                 };
-                if self.console.len() >= driver_core::backend::CONSOLE_LIMIT {
+                if self.console.len() >= CONSOLE_LIMIT {
                     self.console.pop_front();
                 }
                 self.console.push_back(ConsoleEntry {
@@ -102,6 +105,18 @@ impl Heard {
                 ));
             }
             "browsingContext.userPromptClosed" => self.dialog = None,
+            // Every download is denied (`browser.setDownloadBehavior`):
+            // one a page begins is reported refused.
+            "browsingContext.downloadWillBegin" if self.downloads.len() < CONSOLE_LIMIT => {
+                self.downloads.push(Download {
+                    url: params["url"].as_str().unwrap_or_default().into(),
+                    filename: params["suggestedFilename"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .into(),
+                    outcome: DownloadOutcome::Refused,
+                });
+            }
             "browsingContext.contextCreated" if params["parent"].is_null() => {
                 if let Some(context) = params["context"].as_str() {
                     self.made.push(context.to_owned());
@@ -165,14 +180,7 @@ impl FxSession {
                 .await;
         }
         let answer = answer?;
-        if answer["type"] == "exception" {
-            let text = answer["exceptionDetails"]["text"]
-                .as_str()
-                .unwrap_or("the script threw");
-            return Err(DriverError::Script {
-                message: text.into(),
-            });
-        }
+        unless_thrown(&answer, "the script threw")?;
         let json = answer["result"]["value"].as_str().unwrap_or("null");
         let value: Value =
             serde_json::from_str(json).map_err(|error| DriverError::Protocol(error.to_string()))?;
@@ -297,6 +305,20 @@ fn threw_syntax(answer: &Result<Value>) -> bool {
             && answer["exceptionDetails"]["text"]
                 .as_str()
                 .is_some_and(|text| text.contains("SyntaxError"))
+    })
+}
+
+/// A script's answer that threw, as the error it is (`otherwise` where
+/// Firefox gives no text).
+pub(crate) fn unless_thrown(answer: &Value, otherwise: &str) -> Result<()> {
+    if answer["type"] != "exception" {
+        return Ok(());
+    }
+    Err(DriverError::Script {
+        message: answer["exceptionDetails"]["text"]
+            .as_str()
+            .unwrap_or(otherwise)
+            .into(),
     })
 }
 

@@ -158,23 +158,7 @@ async fn demo(backend: Backend) {
         .args(["--backend", backend_flag(backend), "demo", "--screenshot"])
         .arg(screenshot.path());
     let out = run(command, None).await;
-    for expected in [
-        "Thank you, Ada: one Assam, gift wrapped.",
-        "A new tab opened: tab 2",
-        "Why water temperature matters",
-        "is open and blocks the page. It says:",
-        "Empty your basket?",
-        "Basket emptied.",
-        "The guard refused 2 requests",
-        "Refused to open http://169.254.169.254/",
-        "saw 0 connections",
-        "Demo finished",
-    ] {
-        assert!(
-            out.contains(expected),
-            "no {expected:?} in the demo:\n{out}"
-        );
-    }
+    demo_went_as_told(&out);
     let png = std::fs::read(screenshot.path()).expect("the screenshot was saved");
     assert!(png.starts_with(b"\x89PNG"), "the screenshot is a PNG");
 }
@@ -184,11 +168,18 @@ async fn demo(backend: Backend) {
 async fn demo_on_firefox() {
     let mut command = Command::new(binary());
     command.args(["demo", "--browser", "firefox"]);
-    let out = run(command, None).await;
+    demo_went_as_told(&run(command, None).await);
+}
+
+/// What the demo must have printed: every step, and the guard's refusals.
+fn demo_went_as_told(out: &str) {
     for expected in [
         "Thank you, Ada: one Assam, gift wrapped.",
         "A new tab opened: tab 2",
+        "Why water temperature matters",
+        "is open and blocks the page. It says:",
         "Empty your basket?",
+        "Basket emptied.",
         "The guard refused 2 requests",
         "Refused to open http://169.254.169.254/",
         "saw 0 connections",

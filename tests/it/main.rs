@@ -5,48 +5,36 @@
 // A failed expectation in a test is a test failure: panicking is the point.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-/// A scenario `async fn(Backend)` as one test per backend:
-/// `module::scenario::cdp` and `module::scenario::webdriver`.
-macro_rules! both_backends {
-    ($($name:ident),+ $(,)?) => {
-        $(
-            mod $name {
+/// A scenario `async fn(Backend)` as one test per backend of the list:
+/// `module::scenario::cdp`, `module::scenario::webdriver`, ….
+macro_rules! on_backends {
+    ($backends:tt; $($name:ident),+ $(,)?) => {
+        $( on_backends!(@one $name $backends); )+
+    };
+    (@one $name:ident [$($backend:ident => $variant:ident),+]) => {
+        mod $name {
+            $(
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn cdp() {
-                    super::$name(tabwright_tests::Backend::Cdp).await;
+                async fn $backend() {
+                    super::$name(tabwright_tests::Backend::$variant).await;
                 }
-
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn webdriver() {
-                    super::$name(tabwright_tests::Backend::WebDriver).await;
-                }
-            }
-        )+
+            )+
+        }
     };
 }
 
-/// `both_backends!` and Firefox too: `name::cdp`, `name::webdriver`,
-/// `name::firefox`.
+/// Scenarios on Chromium's two backends: `name::cdp`, `name::webdriver`.
+macro_rules! both_backends {
+    ($($name:ident),+ $(,)?) => {
+        on_backends!([cdp => Cdp, webdriver => WebDriver]; $($name),+);
+    };
+}
+
+/// Scenarios on every backend, Firefox too: `name::cdp`,
+/// `name::webdriver`, `name::firefox`.
 macro_rules! every_backend {
     ($($name:ident),+ $(,)?) => {
-        $(
-            mod $name {
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn cdp() {
-                    super::$name(tabwright_tests::Backend::Cdp).await;
-                }
-
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn webdriver() {
-                    super::$name(tabwright_tests::Backend::WebDriver).await;
-                }
-
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn firefox() {
-                    super::$name(tabwright_tests::Backend::Firefox).await;
-                }
-            }
-        )+
+        on_backends!([cdp => Cdp, webdriver => WebDriver, firefox => Firefox]; $($name),+);
     };
 }
 

@@ -564,11 +564,7 @@ async fn no_look_alike_starts_a_line(backend: Backend) {
     no_look_alike_line(&changes.text, &alikes, "a change list");
     // Cookies and the network log are read over DevTools: where a backend
     // has none (Firefox), the tools say so, and there is nothing to forge.
-    let capabilities = {
-        use driver_core::Driver as _;
-        s.pack.driver().capabilities()
-    };
-    if capabilities.supports(driver_core::Capability::DevTools) {
+    if s.capabilities().supports(driver_core::Capability::DevTools) {
         let cookies = s.ok("cookies", json!({})).await;
         no_look_alike_line(&cookies.text, &alikes, "cookies");
         assert!(!cookies.text.contains("Ignore"), "{}", cookies.text);

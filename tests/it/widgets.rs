@@ -169,13 +169,9 @@ async fn generated_text(backend: Backend) {
     let read = s.ok("read", json!({ "whole_page": true })).await;
     // The words CSS counts come from the browser (Chromium's tree); where
     // it cannot give them, those lines are read without them.
-    let counts = {
-        use driver_core::Driver as _;
-        s.pack
-            .driver()
-            .capabilities()
-            .supports(driver_core::Capability::CountedWords)
-    };
+    let counts = s
+        .capabilities()
+        .supports(driver_core::Capability::CountedWords);
     let counted = [
         "Step 5: Open the box",
         "Step 6: Close the box",

@@ -3,7 +3,7 @@
 //! model read. A pack given one (`PackOptions::watch`) fills it after each
 //! call; the pictures come from Chrome's screencast (pass
 //! [`Watch::frame_callback`] as `Options::on_frame`), or where the backend
-//! has none (a remote WebDriver end without DevTools) from a small
+//! has none (Firefox, or a remote WebDriver end without DevTools) from a small
 //! screenshot after each action, taken only while a person looks.
 
 use std::collections::VecDeque;

@@ -391,7 +391,7 @@ async function tick() {
   if (!s) { note.textContent = "No session chosen."; img.removeAttribute("src"); return; }
   note.textContent = handing ? "Live picture of the current tab: click and scroll on it."
     : s.screencast ? "Live picture of the current tab (screencast; read-only)."
-    : "This session has no screencast (a remote WebDriver end without DevTools): the picture is the screenshot after the last action (read-only).";
+    : "This session has no screencast (Firefox, or a remote WebDriver end without DevTools): the picture is the screenshot after the last action (read-only).";
   if (s.frame !== null && s.frame !== shown) { shown = s.frame; img.src = "/live/frame/" + s.id + q + (q ? "&" : "?") + "n=" + s.frame; }
   const calls = document.getElementById("calls"); calls.replaceChildren();
   for (const c of s.calls.slice().reverse()) {

@@ -246,6 +246,12 @@ impl Session {
         output
     }
 
+    /// What the session's backend can do.
+    pub fn capabilities(&self) -> driver_core::Capabilities {
+        use driver_core::Driver as _;
+        self.pack.driver().capabilities()
+    }
+
     pub fn url(&self, path: &str) -> String {
         self.site.url(path)
     }
