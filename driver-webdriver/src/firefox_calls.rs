@@ -83,6 +83,7 @@ impl BrowserSession for FxSession {
     async fn start(options: Options) -> Result<Self> {
         let firefox = Firefox::start(&options).await?;
         let heard: Arc<parking_lot::Mutex<Heard>> = Arc::default();
+        heard.lock().requests.keep = options.network_log;
         let hearing = Arc::clone(&heard);
         firefox
             .socket()
@@ -100,7 +101,8 @@ impl BrowserSession for FxSession {
                 json!({ "events": ["log.entryAdded", "browsingContext.userPromptOpened",
                                    "browsingContext.userPromptClosed", "browsingContext.contextCreated",
                                    "browsingContext.contextDestroyed", "browsingContext.navigationStarted",
-                                   "browsingContext.downloadWillBegin"] }),
+                                   "browsingContext.downloadWillBegin", "network.beforeRequestSent",
+                                   "network.responseCompleted", "network.fetchError"] }),
             )
             .await?;
         firefox
@@ -153,14 +155,6 @@ impl BrowserSession for FxSession {
                 "Firefox offers no page tools (WebMCP)",
             )
             .without(Capability::Screencast, "Firefox has no screencast")
-            .without(
-                Capability::NetworkLog,
-                "not yet kept from BiDi's network events",
-            )
-            .without(
-                Capability::RequestTracking,
-                "not yet kept from BiDi's network events",
-            )
             .without(
                 Capability::SharedBrowser,
                 "each session has a Firefox of its own: in one Firefox shared by user contexts, a page that spins holds up every BiDi command that reaches all tabs, so one session's page would stall the others",
@@ -372,10 +366,11 @@ impl BrowserSession for FxSession {
     }
 
     async fn network_log(&mut self) -> Result<Vec<Request>> {
-        Err(Self::unsupported(
-            Capability::NetworkLog,
-            "not yet kept from BiDi's network events",
-        ))
+        Ok(self.heard.lock().requests.log(&self.current))
+    }
+
+    async fn requests_in_flight(&mut self) -> Result<Option<usize>> {
+        Ok(Some(self.heard.lock().requests.in_flight(&self.current)))
     }
 
     async fn current_tab(&mut self) -> Result<TabId> {

@@ -19,6 +19,7 @@ use driver_core::{
 use serde_json::{json, Value};
 
 use crate::firefox::Firefox;
+use crate::firefox_network::Requests;
 
 /// A `Driver` over Firefox.
 pub type FirefoxDriver = driver_core::backend::SessionDriver<FxSession>;
@@ -61,11 +62,14 @@ pub(crate) struct Heard {
     pub(crate) made: Vec<String>,
     /// Contexts whose document began to go away (a navigation), counted.
     pub(crate) navigations: u64,
+    /// The pages' requests: fetches in flight, each tab's log.
+    pub(crate) requests: Requests,
 }
 
 impl Heard {
     pub(crate) fn hear(&mut self, event: &Event) {
         let params = &event.params;
+        self.requests.hear(&event.method, params);
         match event.method.as_str() {
             "log.entryAdded" => {
                 let level = match (params["type"].as_str(), params["level"].as_str()) {

@@ -52,6 +52,7 @@ mod errors;
 pub mod firefox;
 mod firefox_calls;
 mod firefox_frames;
+mod firefox_network;
 mod firefox_pictures;
 mod firefox_session;
 mod input;

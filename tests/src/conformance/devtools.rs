@@ -254,6 +254,23 @@ pub(super) async fn devtools_and_network_log(ctx: &Ctx) -> CheckResult {
     let driver = ctx.backend.driver(options);
     let home = ctx.site.url("/");
     step("navigate", driver.navigate(&home).await)?;
+    // The log first: a backend without DevTools may still keep one.
+    let log = match needs(
+        driver.as_ref(),
+        Capability::NetworkLog,
+        "read the network log",
+        driver.network_log().await,
+    )? {
+        Needed::Value(log) => log,
+        Needed::Unsupported(outcome) => return Ok(outcome),
+    };
+    ensure!(
+        log.iter().any(|request| request.url == home
+            && request.kind == "Document"
+            && request.status == Some(200)
+            && request.method == "GET"),
+        "the page's own request is not in the log: {log:?}"
+    );
     let printed = match needs(
         driver.as_ref(),
         Capability::DevTools,
@@ -271,22 +288,6 @@ pub(super) async fn devtools_and_network_log(ctx: &Ctx) -> CheckResult {
             .is_some_and(|data| data.starts_with("JVBER")),
         "not a PDF: {:.100}",
         printed.to_string()
-    );
-    let log = match needs(
-        driver.as_ref(),
-        Capability::NetworkLog,
-        "read the network log",
-        driver.network_log().await,
-    )? {
-        Needed::Value(log) => log,
-        Needed::Unsupported(outcome) => return Ok(outcome),
-    };
-    ensure!(
-        log.iter().any(|request| request.url == home
-            && request.kind == "Document"
-            && request.status == Some(200)
-            && request.method == "GET"),
-        "the page's own request is not in the log: {log:?}"
     );
     step("close", driver.close().await)?;
     Ok(Verdict::Pass)
