@@ -112,6 +112,8 @@ impl FxSession {
         let mut tree: Option<Value> = None;
         for _ in 0..MAX_FRAME_DEPTH {
             let (context, x, y) = &found;
+            // A document that cannot be asked (it is going away) keeps
+            // the input where it was found so far.
             let inner = self
                 .evaluate(
                     context,
@@ -120,7 +122,8 @@ impl FxSession {
                         .replace("X_", &x.to_string())
                         .replace("Y_", &y.to_string()),
                 )
-                .await?;
+                .await
+                .unwrap_or_default();
             let (Some(index), Some(x), Some(y)) = (
                 inner["index"].as_u64(),
                 inner["x"].as_f64(),
@@ -142,7 +145,10 @@ impl FxSession {
         let mut context = self.current.clone();
         let mut tree: Option<Value> = None;
         for _ in 0..MAX_FRAME_DEPTH {
-            let index = self.evaluate(&context, true, FOCUSED_FRAME).await?;
+            let index = self
+                .evaluate(&context, true, FOCUSED_FRAME)
+                .await
+                .unwrap_or_default();
             let Some(index) = index.as_u64() else {
                 break;
             };
