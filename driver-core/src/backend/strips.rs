@@ -115,7 +115,10 @@ impl Strips {
                 let mut sum = [0u64; 3];
                 let mut count = 0u64;
                 for source in &self.rows[top - self.first..bottom - self.first] {
+                    // A strip narrower than the picture leaves its right
+                    // edge white.
                     let right = right.min(source.len() / 3);
+                    let left = left.min(right);
                     for pixel in source[left * 3..right * 3].chunks_exact(3) {
                         for (total, value) in sum.iter_mut().zip(pixel) {
                             *total += u64::from(*value);
@@ -123,7 +126,10 @@ impl Strips {
                         count += 1;
                     }
                 }
-                let count = count.max(1);
+                if count == 0 {
+                    self.made.extend([255; 3]);
+                    continue;
+                }
                 self.made
                     .extend(sum.iter().map(|total| (total / count) as u8));
             }
@@ -207,6 +213,15 @@ mod tests {
         let (width, height, data) = pixels(&strips.finish(None).unwrap());
         assert_eq!((width, height), (10, 7));
         assert_eq!(data[3 * 9], 90);
+    }
+
+    #[test]
+    fn a_strip_narrower_than_the_picture_leaves_white() {
+        let mut strips = Strips::new(8, 2);
+        strips.push(&png_of(4, 2, |_, _| 0)).unwrap();
+        let (width, _, data) = pixels(&strips.finish(None).unwrap());
+        assert_eq!(width, 8);
+        assert_eq!((data[0], data[3 * 7]), (0, 255));
     }
 
     #[test]
