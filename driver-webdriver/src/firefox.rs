@@ -170,7 +170,7 @@ impl Firefox {
         }
         if options.downloads.is_some() {
             return Err(DriverError::Launch {
-                reason: "saved downloads need the cdp backend: Firefox over BiDi cannot cap or report them, so it refuses every one".to_owned(),
+                reason: "saved downloads need the cdp backend: over BiDi a download cannot be capped as it lands, so Firefox refuses every one".to_owned(),
             });
         }
         let executable = match &options.executable {

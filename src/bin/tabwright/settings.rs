@@ -239,7 +239,7 @@ impl BrowserArgs {
         };
         if self.downloads.is_some() && backend != Backend::Cdp {
             return Err(
-                "--downloads needs the cdp backend: WebDriver and Firefox's BiDi see no download events tabwright can cap or report"
+                "--downloads needs the cdp backend: over WebDriver and Firefox's BiDi a download cannot be capped as it lands, so each is refused"
                     .to_owned(),
             );
         }
