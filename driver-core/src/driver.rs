@@ -510,6 +510,33 @@ pub struct Request {
     pub post_data: Option<PageText>,
 }
 
+impl Request {
+    /// A request just sent: nothing of its response known yet.
+    pub fn begun(
+        id: String,
+        method: PageText,
+        url: PageText,
+        kind: String,
+        request_headers: Vec<(PageText, PageText)>,
+        post_data: Option<PageText>,
+    ) -> Self {
+        Self {
+            id,
+            method,
+            url,
+            kind,
+            status: None,
+            mime: None,
+            size: None,
+            millis: None,
+            failure: None,
+            request_headers,
+            response_headers: Vec::new(),
+            post_data,
+        }
+    }
+}
+
 /// A download a page started, and what became of it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Download {

@@ -287,21 +287,11 @@ impl BrowserSession for FxSession {
     }
 
     async fn eval_in_frame(&mut self, frame: &[u32], expression: &str) -> Result<Value> {
-        let context = self.context_at(frame).await?;
-        let answer = self.evaluate(&context, false, expression).await;
-        if !frame.is_empty() {
-            return answer;
-        }
-        self.after_crash(answer).await
+        self.eval_at(frame, false, expression).await
     }
 
     async fn eval_isolated(&mut self, frame: &[u32], expression: &str) -> Result<Value> {
-        let context = self.context_at(frame).await?;
-        let answer = self.evaluate(&context, true, expression).await;
-        if !frame.is_empty() {
-            return answer;
-        }
-        self.after_crash(answer).await
+        self.eval_at(frame, true, expression).await
     }
 
     async fn click(&mut self, x: f64, y: f64, click: Click) -> Result<()> {

@@ -106,20 +106,14 @@ impl Requests {
                 self.sent.remove(&old.id);
             }
         }
-        log.push_back(Request {
-            id: id.to_owned(),
-            method: text(&request["method"]),
-            url: text(&request["url"]),
-            kind: kind(destination, initiator).to_owned(),
-            status: None,
-            mime: None,
-            size: None,
-            millis: None,
-            failure: None,
-            request_headers: headers(&request["headers"]),
-            response_headers: Vec::new(),
-            post_data: None,
-        });
+        log.push_back(Request::begun(
+            id.to_owned(),
+            text(&request["method"]),
+            text(&request["url"]),
+            kind(destination, initiator).to_owned(),
+            headers(&request["headers"]),
+            None,
+        ));
         if let Some(at) = params["timestamp"].as_f64() {
             self.sent.insert(id.to_owned(), at);
         }

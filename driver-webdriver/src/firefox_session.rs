@@ -275,6 +275,22 @@ impl FxSession {
         Ok(contexts)
     }
 
+    /// `expression` in the frame at `path` (its page's realm, or the
+    /// sandbox), a crash of the tab's own page answered as one.
+    pub(crate) async fn eval_at(
+        &mut self,
+        path: &[u32],
+        sandbox: bool,
+        expression: &str,
+    ) -> Result<Value> {
+        let context = self.context_at(path).await?;
+        let answer = self.evaluate(&context, sandbox, expression).await;
+        if !path.is_empty() {
+            return answer;
+        }
+        self.after_crash(answer).await
+    }
+
     /// A call's answer, where it found the current tab's page crashed
     /// (Firefox then shows a page of its own in place of the tab's, one of
     /// the parent process, where no script runs): as on Chrome, the tab is

@@ -288,28 +288,24 @@ fn hold_flow(
         return Ok(());
     };
     let to = destination.origin().ascii_serialization();
+    let (word, from, to) = (
+        crate::page_strings::shown(&word),
+        crate::page_strings::address(&origin),
+        crate::page_strings::address(&to),
+    );
     if task.may_act(destination) {
         // Strict: a page of an act origin wrote it.
         return Err(refused(
             tool.name,
             format!(
-                "it would type {} (read on {}, an origin this task acts on) into {}; under --task-strict what such a page shows is the page's, not the user's (an address a review wrote is not the user's address), so type what the user gave instead, or ask the person (ask_origin with from, where offered; they can allow it with --allow-flow {}={})",
-                crate::page_strings::shown(&word),
-                crate::page_strings::address(&origin),
-                crate::page_strings::address(&to),
-                crate::page_strings::address(&origin),
-                crate::page_strings::address(&to),
+                "it would type {word} (read on {from}, an origin this task acts on) into {to}; under --task-strict what such a page shows is the page's, not the user's (an address a review wrote is not the user's address), so type what the user gave instead, or ask the person (ask_origin with from, where offered; they can allow it with --allow-flow {from}={to})"
             ),
         ));
     }
     Err(refused(
         tool.name,
         format!(
-            "it would carry {} (read on {}) to {}, which is not where it was read nor an origin the task acts on; what a page shows goes only back to its own origin or to the task's act origins, so leave it out, or ask the person (ask_origin, where offered; they can allow this one with --act-origin {})",
-            crate::page_strings::shown(&word),
-            crate::page_strings::address(&origin),
-            crate::page_strings::address(&to),
-            crate::page_strings::address(&to),
+            "it would carry {word} (read on {from}) to {to}, which is not where it was read nor an origin the task acts on; what a page shows goes only back to its own origin or to the task's act origins, so leave it out, or ask the person (ask_origin, where offered; they can allow this one with --act-origin {to})"
         ),
     ))
 }

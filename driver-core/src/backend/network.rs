@@ -77,20 +77,14 @@ impl NetworkLog {
         }
         let text = |value: &Value| PageText::from(value.as_str().unwrap_or_default());
         self.entries.push_back((
-            Request {
-                id: id.to_owned(),
-                method: text(&request["method"]),
-                url: text(&request["url"]),
+            Request::begun(
+                id.to_owned(),
+                text(&request["method"]),
+                text(&request["url"]),
                 kind,
-                status: None,
-                mime: None,
-                size: None,
-                millis: None,
-                failure: None,
-                request_headers: headers(&request["headers"]),
-                response_headers: Vec::new(),
-                post_data: request["postData"].as_str().map(PageText::from),
-            },
+                headers(&request["headers"]),
+                request["postData"].as_str().map(PageText::from),
+            ),
             params["timestamp"].as_f64().unwrap_or_default(),
         ));
     }
