@@ -77,7 +77,7 @@ impl<S: BrowserSession> Supervisor<S> {
         else {
             return;
         };
-        recover_or_end(&mut state).await;
+        let _ = recover_or_end(&mut state).await;
     }
 
     /// The options the session is started with.
@@ -153,14 +153,13 @@ impl<S: BrowserSession> Supervisor<S> {
             }
             // (A cancelled call is recovered from by `cancel`.)
             Err(DriverError::Timeout { action, .. }) => {
-                let usable = recover_or_end(&mut state).await;
-                if !usable {
+                if let Err(gone) = recover_or_end(&mut state).await {
                     // Not "it was stopped": it could not be, and the
-                    // session it hung is gone.
+                    // session it hung is gone (or was lost before).
                     return Err(DriverError::BrowserGone {
-                        reason: format!(
+                        reason: gone.unwrap_or_else(|| format!(
                             "{action} hung and could not be stopped, so that browser session was ended"
-                        ),
+                        )),
                     });
                 }
             }
@@ -180,18 +179,22 @@ impl<S: BrowserSession> Supervisor<S> {
 
 /// Recovers the session (stops what keeps its page busy); one that stays
 /// unusable is shut down, so the next call starts a fresh one. Returns
-/// whether it was usable.
-async fn recover_or_end<S: BrowserSession>(state: &mut Option<S>) -> bool {
+/// `Ok` if it was usable, else why it is gone if the session knows (a
+/// remote end that lost it), as `Err`.
+async fn recover_or_end<S: BrowserSession>(state: &mut Option<S>) -> Result<(), Option<String>> {
     let usable = match state.as_mut() {
         Some(session) => session.recover().await,
         None => true,
     };
-    if !usable {
-        if let Some(stuck) = state.take() {
-            stuck.shutdown().await;
-        }
+    if usable {
+        return Ok(());
     }
-    usable
+    let mut gone = None;
+    if let Some(mut stuck) = state.take() {
+        gone = stuck.gone();
+        stuck.shutdown().await;
+    }
+    Err(gone)
 }
 
 /// Keeps session number `number` in `state` alive every `every` while it
