@@ -1,7 +1,6 @@
 //! [`Firefox`]: a Firefox started by tabwright and spoken to over WebDriver
-//! BiDi, its own socket (no geckodriver for a local browser). Issue 48's
-//! first part: the browser started, quiet, and held to the guard; the
-//! `Driver` over it is still to come.
+//! BiDi, its own socket (no geckodriver for a local browser), or one a
+//! remote WebDriver end starts (`firefox_remote.rs`).
 //!
 //! Firefox takes its settings from the profile, not its command line: a
 //! fresh profile per browser gets a `user.js` that sends every request to
@@ -22,12 +21,26 @@ use driver_core::backend::launch::ChromeProcess;
 use driver_core::{DriverError, Options, Result};
 use serde_json::{json, Value};
 
-/// A Firefox tabwright started: its process (its group ended when this
-/// is dropped), its BiDi session and its profile (removed with it).
+use crate::firefox_remote::Remote;
+
+/// A Firefox and its BiDi session: one tabwright started (its process
+/// group ended when this is dropped, its own profile removed with it), or
+/// one a remote WebDriver end started for a session of ours.
 pub struct Firefox {
-    process: ChromeProcess,
     socket: DevToolsSocket,
-    profile: Profile,
+    place: Place,
+}
+
+/// Where a [`Firefox`] runs.
+enum Place {
+    /// Here: its process and its profile.
+    Here {
+        process: ChromeProcess,
+        profile: Profile,
+    },
+    /// At a remote WebDriver end (geckodriver, a Selenium Grid's Firefox
+    /// node), in a classic session whose BiDi socket this speaks.
+    Remote(Remote),
 }
 
 /// A browser's profile folder: one of its own, removed with it, or the one
@@ -50,7 +63,7 @@ impl Profile {
 /// without it, Firefox ignores `services.settings.server` and asks
 /// Mozilla's Remote Settings server for its collections, about twenty
 /// times a second (seen at the guard's proxy on Firefox ESR 153).
-const ENVIRONMENT: &[(&str, &str)] = &[("MOZ_REMOTE_SETTINGS_DEVTOOLS", "1")];
+pub(crate) const ENVIRONMENT: &[(&str, &str)] = &[("MOZ_REMOTE_SETTINGS_DEVTOOLS", "1")];
 
 /// The preferences every profile gets, besides the proxy's: nothing
 /// fetched that no page asked for.
@@ -104,9 +117,10 @@ pub fn firefox_path() -> Option<PathBuf> {
     })
 }
 
-/// The `user.js` of a profile whose requests all go to `proxy` (an
-/// `http://host:port` URL), or none.
-fn user_js(proxy: Option<&str>, agent: Option<&str>) -> Result<String> {
+/// The preferences (each value a JavaScript literal) of a browser whose
+/// requests all go to `proxy` (an `http://host:port` URL), or none, with
+/// `agent` as its user agent if given.
+pub(crate) fn prefs(proxy: Option<&str>, agent: Option<&str>) -> Result<Vec<(String, String)>> {
     let mut prefs: Vec<(String, String)> = QUIET
         .iter()
         .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
@@ -150,7 +164,12 @@ fn user_js(proxy: Option<&str>, agent: Option<&str>) -> Result<String> {
             prefs.push((name.to_owned(), value));
         }
     }
-    Ok(prefs
+    Ok(prefs)
+}
+
+/// The `user.js` of a profile with [`prefs`].
+fn user_js(proxy: Option<&str>, agent: Option<&str>) -> Result<String> {
+    Ok(prefs(proxy, agent)?
         .iter()
         .map(|(name, value)| format!("user_pref({name:?}, {value});\n"))
         .collect())
@@ -160,19 +179,51 @@ impl Firefox {
     /// Starts Firefox as `options` say (its executable, profile, proxy,
     /// window size, timeout, headless or not; a `--user-agent=` among the
     /// extra arguments becomes Firefox's own setting), and a BiDi session
-    /// in it. A browser elsewhere (`endpoint`) and saved downloads are
-    /// Chrome's, and refused.
+    /// in it; with an `endpoint`, a session of a WebDriver end there
+    /// (geckodriver, or a Selenium Grid with Firefox nodes) with the same
+    /// settings. Saved downloads are Chrome's, and refused.
     pub async fn start(options: &Options) -> Result<Self> {
-        if options.endpoint.is_some() {
-            return Err(DriverError::Launch {
-                reason: "tabwright starts its own Firefox: a browser at an endpoint is reached with the cdp or webdriver backend".to_owned(),
-            });
-        }
         if options.downloads.is_some() {
             return Err(DriverError::Launch {
                 reason: "saved downloads need the cdp backend: over BiDi a download cannot be capped as it lands, so Firefox refuses every one".to_owned(),
             });
         }
+        let firefox = match &options.endpoint {
+            Some(endpoint) => {
+                options.refuse_local_only()?;
+                let (remote, socket) = Remote::start(options, endpoint).await?;
+                Self {
+                    socket,
+                    place: Place::Remote(remote),
+                }
+            }
+            None => Self::start_here(options).await?,
+        };
+        // The tab a headless Firefox starts with never has the focus (no
+        // focus event fires in it, `document.hasFocus()` is false, so a
+        // date picker that opens on focus never does); one made over BiDi
+        // has it. The first gives way to one made now, given the viewport
+        // (the window's size on the command line is not the viewport's).
+        let tree = firefox.call("browsingContext.getTree", json!({})).await?;
+        let first = tree["contexts"][0]["context"].as_str().map(str::to_owned);
+        let made = firefox
+            .call("browsingContext.create", json!({ "type": "tab" }))
+            .await?;
+        let context = made["context"].as_str().unwrap_or_default();
+        firefox
+            .viewport(context, options.width, options.height)
+            .await?;
+        if let Some(first) = first {
+            firefox
+                .call("browsingContext.close", json!({ "context": first }))
+                .await?;
+        }
+        Ok(firefox)
+    }
+
+    /// A Firefox started here, in a profile with [`prefs`], and a BiDi
+    /// session in it.
+    async fn start_here(options: &Options) -> Result<Self> {
         let executable = match &options.executable {
             Some(path) => path.clone(),
             None => firefox_path().ok_or_else(|| DriverError::Launch {
@@ -232,38 +283,15 @@ impl Firefox {
             .await
             .map_err(|reason| DriverError::Launch { reason })?;
         let firefox = Self {
-            process,
             socket,
-            profile,
+            place: Place::Here { process, profile },
         };
         firefox
             .call(
                 "session.new",
-                // A page's dialog stays open until the model answers it.
-                json!({ "capabilities": { "alwaysMatch": {
-                    "acceptInsecureCerts": false,
-                    "unhandledPromptBehavior": { "default": "ignore" } } } }),
+                json!({ "capabilities": { "alwaysMatch": session_capabilities() } }),
             )
             .await?;
-        // The tab a headless Firefox starts with never has the focus (no
-        // focus event fires in it, `document.hasFocus()` is false, so a
-        // date picker that opens on focus never does); one made over BiDi
-        // has it. The first gives way to one made now, given the viewport
-        // (the window's size on the command line is not the viewport's).
-        let tree = firefox.call("browsingContext.getTree", json!({})).await?;
-        let first = tree["contexts"][0]["context"].as_str().map(str::to_owned);
-        let made = firefox
-            .call("browsingContext.create", json!({ "type": "tab" }))
-            .await?;
-        let context = made["context"].as_str().unwrap_or_default();
-        firefox
-            .viewport(context, options.width, options.height)
-            .await?;
-        if let Some(first) = first {
-            firefox
-                .call("browsingContext.close", json!({ "context": first }))
-                .await?;
-        }
         Ok(firefox)
     }
 
@@ -279,7 +307,30 @@ impl Firefox {
 
     /// Sends a BiDi command and waits for its result.
     pub async fn call(&self, method: &str, params: Value) -> Result<Value> {
-        Ok(self.socket.call(None, method, params).await?)
+        match self.socket.call(None, method, params).await {
+            Ok(answer) => Ok(answer),
+            Err(error) => Err(self.lost(error.into())),
+        }
+    }
+
+    /// Why the socket closed, if it did, as the model should read it.
+    pub fn gone_reason(&self) -> Option<String> {
+        let reason = self.socket.gone_reason()?;
+        Some(match &self.place {
+            Place::Here { .. } => reason,
+            Place::Remote(_) => crate::firefox_remote::lost(&reason),
+        })
+    }
+
+    /// `error`, saying the session was lost where a remote end's socket
+    /// closed (its node stopped, or it ended the session).
+    fn lost(&self, error: DriverError) -> DriverError {
+        match (&self.place, error) {
+            (Place::Remote(_), DriverError::BrowserGone { reason }) => DriverError::BrowserGone {
+                reason: crate::firefox_remote::lost(&reason),
+            },
+            (_, error) => error,
+        }
     }
 
     /// The socket, for its events.
@@ -287,36 +338,70 @@ impl Firefox {
         &self.socket
     }
 
-    /// The profile folder (removed when this is dropped, unless the options
-    /// named it).
-    pub fn profile(&self) -> &Path {
-        self.profile.path()
+    /// The profile folder of a Firefox started here (removed when this is
+    /// dropped, unless the options named it).
+    pub fn profile(&self) -> Option<&Path> {
+        match &self.place {
+            Place::Here { profile, .. } => Some(profile.path()),
+            Place::Remote(_) => None,
+        }
     }
 
-    /// The browser's process id.
-    pub fn pid(&self) -> u32 {
-        self.process.pid()
+    /// The process id of a Firefox started here.
+    pub fn pid(&self) -> Option<u32> {
+        match &self.place {
+            Place::Here { process, .. } => Some(process.pid()),
+            Place::Remote(_) => None,
+        }
     }
 
-    /// Ends the session and the browser, and removes the profile.
+    /// The remote end's session, for a Firefox there.
+    pub(crate) fn remote(&self) -> Option<&Remote> {
+        match &self.place {
+            Place::Here { .. } => None,
+            Place::Remote(remote) => Some(remote),
+        }
+    }
+
+    /// Ends the session and the browser, and removes the profile (or asks
+    /// the remote end to end its session).
     pub async fn close(self) {
-        let _ = tokio::time::timeout(
-            Duration::from_secs(2),
-            self.socket.call(None, "browser.close", json!({})),
-        )
-        .await;
-        self.socket.close().await;
-        let Self {
-            mut process,
-            profile,
-            ..
-        } = self;
-        let _ = tokio::task::spawn_blocking(move || {
-            process.shutdown(Duration::from_secs(2));
-            drop(profile);
-        })
-        .await;
+        let Self { socket, place } = self;
+        match place {
+            Place::Here {
+                mut process,
+                profile,
+            } => {
+                let _ = tokio::time::timeout(
+                    Duration::from_secs(2),
+                    socket.call(None, "browser.close", json!({})),
+                )
+                .await;
+                socket.close().await;
+                let _ = tokio::task::spawn_blocking(move || {
+                    process.shutdown(Duration::from_secs(2));
+                    drop(profile);
+                })
+                .await;
+            }
+            Place::Remote(remote) => {
+                socket.close().await;
+                remote.end().await;
+            }
+        }
     }
+}
+
+/// What every Firefox session asks for: no insecure certificates, and a
+/// page's dialog left open until the model answers it.
+pub(crate) fn session_capabilities() -> serde_json::Map<String, Value> {
+    let mut capabilities = serde_json::Map::new();
+    capabilities.insert("acceptInsecureCerts".to_owned(), json!(false));
+    capabilities.insert(
+        "unhandledPromptBehavior".to_owned(),
+        json!({ "default": "ignore" }),
+    );
+    capabilities
 }
 
 /// Firefox's command line: headless unless `headed`, its own profile, no remote control

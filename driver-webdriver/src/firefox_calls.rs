@@ -142,6 +142,7 @@ impl BrowserSession for FxSession {
                 height: options.height,
             },
             heard,
+            lost: None,
         })
     }
 
@@ -171,7 +172,7 @@ impl BrowserSession for FxSession {
     }
 
     fn gone(&mut self) -> Option<String> {
-        self.firefox.socket().gone_reason()
+        self.lost.clone().or_else(|| self.firefox.gone_reason())
     }
 
     /// The browser going away ends any call; with `needs_page`, so does a
@@ -179,6 +180,7 @@ impl BrowserSession for FxSession {
     /// the page's script does).
     fn interruption(&mut self, needs_page: bool) -> BoxFuture<'static, DriverError> {
         let socket = self.firefox.socket().clone();
+        let remote = self.firefox.remote().is_some();
         let mut events = socket.events();
         let (heard, current) = (Arc::clone(&self.heard), self.current.clone());
         Box::pin(async move {
@@ -200,8 +202,13 @@ impl BrowserSession for FxSession {
                     return error;
                 }
             }
+            let reason = socket.gone_reason().unwrap_or_default();
             DriverError::BrowserGone {
-                reason: socket.gone_reason().unwrap_or_default(),
+                reason: if remote {
+                    crate::firefox_remote::lost(&reason)
+                } else {
+                    reason
+                },
             }
         })
     }
@@ -211,7 +218,9 @@ impl BrowserSession for FxSession {
     /// command that reaches all tabs (a new tab's, a subscription) waits on
     /// the spinning process, and killing that process wedges the browser
     /// (checked with Firefox ESR 153). So a tab that does not answer within
-    /// a second ends the session (`StopScripts` is unsupported).
+    /// a second ends the session (`StopScripts` is unsupported). A remote
+    /// end is asked whether it still has the session: a Grid whose node
+    /// died keeps the socket to it open, and says so only when asked.
     async fn recover(&mut self) -> bool {
         if !self.firefox.socket().is_open() {
             return false;
@@ -221,7 +230,13 @@ impl BrowserSession for FxSession {
             self.evaluate(&self.current.clone(), true, "1"),
         )
         .await;
-        matches!(answers, Ok(Ok(_)))
+        if matches!(answers, Ok(Ok(_))) {
+            return true;
+        }
+        if let Some(remote) = self.firefox.remote() {
+            self.lost = remote.lost().await;
+        }
+        false
     }
 
     async fn shutdown(self) {

@@ -46,6 +46,8 @@ pub struct FxSession {
     /// The viewport every tab is given (new ones too).
     pub(crate) viewport: Viewport,
     pub(crate) heard: Arc<parking_lot::Mutex<Heard>>,
+    /// Why the remote end lost the session, once it said so.
+    pub(crate) lost: Option<String>,
 }
 
 /// What the browser's events said: the console, and the open dialog (by

@@ -42,6 +42,13 @@
 //!
 //! It is slower than CDP: every call is an HTTP request to chromedriver,
 //! which then speaks CDP itself.
+//!
+//! # Firefox
+//!
+//! [`FirefoxDriver`] drives Firefox over WebDriver BiDi: a Firefox it
+//! starts (its own BiDi socket, no geckodriver), or, with
+//! `options.endpoint`, a session of a WebDriver end there (geckodriver, a
+//! Selenium Grid's Firefox nodes) whose BiDi socket it speaks.
 
 mod actions;
 mod calls;
@@ -54,6 +61,7 @@ mod firefox_calls;
 mod firefox_frames;
 mod firefox_network;
 mod firefox_pictures;
+mod firefox_remote;
 mod firefox_session;
 mod input;
 mod navigation;

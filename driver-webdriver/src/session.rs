@@ -24,7 +24,7 @@ const RELAY_LIMIT: Duration = Duration::from_secs(5);
 
 /// How much earlier than our own deadline chromedriver's script and page-load
 /// timeouts fire, so that it answers "timeout" itself and stays usable.
-const REMOTE_TIMEOUT_MARGIN: Duration = Duration::from_millis(500);
+pub(crate) const REMOTE_TIMEOUT_MARGIN: Duration = Duration::from_millis(500);
 
 /// A command fantoccini has no method for, sent as it is.
 #[derive(Debug)]
@@ -159,7 +159,7 @@ impl WdSession {
                 let refusal = options
                     .endpoint
                     .as_ref()
-                    .and_then(|_| grid_refusal(&error.to_string()));
+                    .and_then(|_| grid_refusal(&error.to_string(), "Chromium"));
                 return Err(DriverError::Launch {
                     reason: match refusal {
                         Some(reason) => reason,
@@ -470,9 +470,9 @@ fn zip_one(path: &std::path::Path) -> Result<Vec<u8>> {
     Ok(written.into_inner())
 }
 
-/// What a Selenium Grid says when it gives no session, as the reason to
-/// tell: a full Grid, or one with no node for the browser asked for.
-fn grid_refusal(error: &str) -> Option<String> {
+/// What a Selenium Grid says when it gives no session for a `browser`
+/// one, as the reason to tell: a full Grid, or one with no node for it.
+pub(crate) fn grid_refusal(error: &str, browser: &str) -> Option<String> {
     if error.contains("New session request timed out") || error.contains("request timed out") {
         return Some(format!(
             "the Selenium Grid gave no browser: every slot stayed busy until its queue timed out (the Grid said: {})",
@@ -481,7 +481,7 @@ fn grid_refusal(error: &str) -> Option<String> {
     }
     if error.contains("No nodes support the capabilities") || error.contains("no node") {
         return Some(format!(
-            "the Selenium Grid has no node for a Chromium session (the Grid said: {})",
+            "the Selenium Grid has no node for a {browser} session (the Grid said: {})",
             error.chars().take(300).collect::<String>()
         ));
     }

@@ -93,7 +93,10 @@ async fn firefox_starts_held_to_the_guard_and_leaves_nothing() {
     .await;
     serve(&private, "/secret", "<!doctype html><title>Secret</title>").await;
     let (guard, proxy, firefox, context) = started(&site).await;
-    let (pid, profile) = (firefox.pid(), firefox.profile().to_owned());
+    let (pid, profile) = (
+        firefox.pid().expect("started here"),
+        firefox.profile().expect("started here").to_owned(),
+    );
 
     // Through the proxy: the probe only the proxy answers is reached.
     let _ = navigate(&firefox, &context, &proxy.probe_url()).await;

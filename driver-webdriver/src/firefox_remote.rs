@@ -1,0 +1,254 @@
+//! [`Remote`]: a Firefox a remote WebDriver end starts for us (geckodriver,
+//! or a Selenium Grid's Firefox node), driven over the BiDi socket of a
+//! classic session (`webSocketUrl: true`, which geckodriver answers with
+//! Firefox's own socket, and a Grid with its relay).
+//!
+//! The browser gets what one started here gets from its `user.js`: the
+//! same preferences (every request to the guard's proxy, loopback too;
+//! nothing fetched by itself), through `moz:firefoxOptions.prefs`, and the
+//! same environment through its `env`. Classic WebDriver stays in use for
+//! what BiDi cannot do in such a session: keeping it alive (a Grid counts
+//! only classic commands as activity), asking whether the end still has it
+//! (a Grid keeps the socket to a dead node open), and ending it (BiDi's
+//! `browser.close` is refused in a classic session).
+
+use std::time::Duration;
+
+use driver_core::backend::devtools::DevToolsSocket;
+use driver_core::{DriverError, Options, Result};
+use fantoccini::{Client, ClientBuilder};
+use serde_json::{json, Value};
+
+use crate::firefox::{prefs, session_capabilities, ENVIRONMENT};
+use crate::session::{grid_refusal, REMOTE_TIMEOUT_MARGIN};
+
+/// How long the remote end has to say whether it still has the session.
+const ASK_LIMIT: Duration = Duration::from_secs(3);
+
+/// How long ending a remote session is waited for.
+const END_WAIT: Duration = Duration::from_secs(2);
+
+/// How long ending a remote session may take in all. Past it the session is
+/// left to the remote end's own timeout: geckodriver cannot quit a Firefox
+/// whose page spins (checked with geckodriver 0.37, Selenium Grid 4.48 and
+/// Firefox ESR 153: the delete never answers; the node ends the session
+/// at its session timeout and leaves that Firefox running).
+const END_LIMIT: Duration = Duration::from_secs(60);
+
+/// A classic session at a remote WebDriver end, whose Firefox a
+/// [`Firefox`](crate::firefox::Firefox) speaks BiDi to.
+pub(crate) struct Remote {
+    client: Client,
+    /// Tells the end every `Options::keep_alive` that we are still here,
+    /// while a call runs too: a Grid counts no BiDi message as activity,
+    /// so a call longer than its session timeout would lose the session.
+    keeper: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for Remote {
+    fn drop(&mut self) {
+        self.keeper.abort();
+    }
+}
+
+/// `reason`, said as a session the remote end lost.
+pub(crate) fn lost(reason: &str) -> String {
+    format!("the remote end lost this session (its node stopped or it ended the session): {reason}")
+}
+
+impl Remote {
+    /// Opens a session with Firefox at `endpoint` as `options` say, and
+    /// connects to its BiDi socket.
+    pub(crate) async fn start(options: &Options, endpoint: &str) -> Result<(Self, DevToolsSocket)> {
+        let wait = options.timeout.saturating_sub(REMOTE_TIMEOUT_MARGIN);
+        let mut builder =
+            ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new());
+        builder.capabilities(capabilities(options)?);
+        let client = match tokio::time::timeout(wait, builder.connect(endpoint)).await {
+            Ok(Ok(client)) => client,
+            Ok(Err(error)) => {
+                let said = error.to_string();
+                return Err(DriverError::Launch {
+                    reason: grid_refusal(&said, "Firefox").unwrap_or_else(|| {
+                        format!("cannot open a Firefox session at {endpoint}: {said}")
+                    }),
+                });
+            }
+            Err(_) => {
+                return Err(DriverError::Launch {
+                    reason: format!(
+                        "the WebDriver end at {endpoint} gave no Firefox session within {} s (a Selenium Grid whose slots are all busy queues the request): try again later, or give a longer --timeout",
+                        wait.as_secs()
+                    ),
+                })
+            }
+        };
+        let keeper = tokio::spawn(keep_alive(client.clone(), options.keep_alive));
+        let remote = Self { client, keeper };
+        let socket = remote
+            .client
+            .capabilities()
+            .and_then(|capabilities| capabilities.get("webSocketUrl"))
+            .and_then(Value::as_str)
+            .and_then(|socket| socket_at(socket, endpoint));
+        let Some(socket) = socket else {
+            remote.end().await;
+            return Err(DriverError::Launch {
+                reason: format!("the WebDriver end at {endpoint} gave its Firefox session no BiDi socket (webSocketUrl): it needs geckodriver 0.31 or later, or Selenium Grid 4.12 or later"),
+            });
+        };
+        match DevToolsSocket::connect(&socket).await {
+            Ok(connected) => Ok((remote, connected)),
+            Err(reason) => {
+                remote.end().await;
+                Err(DriverError::Launch {
+                    reason: format!(
+                        "cannot reach the Firefox session's BiDi socket at {socket}: {reason}"
+                    ),
+                })
+            }
+        }
+    }
+
+    /// Why the remote end no longer has the session, if it says so when
+    /// asked (within [`ASK_LIMIT`]).
+    pub(crate) async fn lost(&self) -> Option<String> {
+        match tokio::time::timeout(ASK_LIMIT, self.client.windows()).await {
+            Ok(Err(error)) => match crate::errors::sort(error) {
+                // (The Grid's words are already said as a lost session.)
+                DriverError::BrowserGone { reason } if reason.contains("lost this session") => {
+                    Some(reason)
+                }
+                DriverError::BrowserGone { reason } => Some(lost(&reason)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Ends the session, waiting [`END_WAIT`] at most: a remote end that
+    /// takes longer (its Firefox's page spins) is left to finish on its own,
+    /// for [`END_LIMIT`] at most.
+    pub(crate) async fn end(self) {
+        self.keeper.abort();
+        let client = self.client.clone();
+        let ending = tokio::spawn(tokio::time::timeout(END_LIMIT, client.close()));
+        let _ = tokio::time::timeout(END_WAIT, ending).await;
+    }
+}
+
+/// The BiDi socket's address the end answered (`socket`), reached from
+/// here: as given (a Grid names its own relay, geckodriver Firefox's own
+/// port), except that a loopback host named by an end on another machine
+/// means that machine.
+fn socket_at(socket: &str, endpoint: &str) -> Option<String> {
+    let mut socket = url::Url::parse(socket).ok()?;
+    let endpoint = url::Url::parse(endpoint).ok()?;
+    let loopback = |url: &url::Url| match url.host() {
+        Some(url::Host::Domain(name)) => name == "localhost",
+        Some(url::Host::Ipv4(address)) => address.is_loopback(),
+        Some(url::Host::Ipv6(address)) => address.is_loopback(),
+        None => false,
+    };
+    if loopback(&socket) && !loopback(&endpoint) {
+        socket.set_host(endpoint.host_str()).ok()?;
+    }
+    Some(socket.into())
+}
+
+/// Tells the end of `client` every `every` that we are still here (a
+/// classic command: a Grid counts only those as activity).
+async fn keep_alive(client: Client, every: Duration) {
+    loop {
+        tokio::time::sleep(every).await;
+        let _ = tokio::time::timeout(Duration::from_secs(5), client.windows()).await;
+    }
+}
+
+/// The capabilities of a Firefox session at a remote end: the BiDi socket,
+/// and the preferences, environment and arguments a Firefox started here
+/// gets (headless unless `headed`; a `--user-agent=` becomes Firefox's
+/// own setting, other extra arguments go to Firefox as they are).
+fn capabilities(options: &Options) -> Result<serde_json::Map<String, Value>> {
+    let agent = options
+        .extra_args
+        .iter()
+        .find_map(|arg| arg.strip_prefix("--user-agent="));
+    let prefs: serde_json::Map<String, Value> = prefs(options.proxy.as_deref(), agent)?
+        .into_iter()
+        .map(|(name, value)| {
+            // Each value is a JavaScript literal: a boolean, a number or a
+            // string in JSON's quotes.
+            let value = serde_json::from_str(&value).unwrap_or(Value::String(value));
+            (name, value)
+        })
+        .collect();
+    let args: Vec<&str> = (!options.headed)
+        .then_some("-headless")
+        .into_iter()
+        .chain(
+            options
+                .extra_args
+                .iter()
+                .map(String::as_str)
+                .filter(|arg| !arg.starts_with("--user-agent=")),
+        )
+        .collect();
+    let env: serde_json::Map<String, Value> = ENVIRONMENT
+        .iter()
+        .map(|(name, value)| ((*name).to_owned(), json!(value)))
+        .collect();
+    let mut capabilities = session_capabilities();
+    capabilities.insert("browserName".to_owned(), json!("firefox"));
+    capabilities.insert("webSocketUrl".to_owned(), json!(true));
+    capabilities.insert(
+        "moz:firefoxOptions".to_owned(),
+        json!({ "args": args, "prefs": prefs, "env": env }),
+    );
+    Ok(capabilities)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_remote_firefox_gets_the_profiles_settings() {
+        let options = Options {
+            proxy: Some("http://127.0.0.1:4321".to_owned()),
+            extra_args: vec!["--user-agent=Agent 7".to_owned(), "-safe-mode".to_owned()],
+            ..Options::default()
+        };
+        let asked = capabilities(&options).expect("capabilities");
+        assert_eq!(asked["browserName"], "firefox");
+        assert_eq!(asked["webSocketUrl"], true);
+        let firefox = &asked["moz:firefoxOptions"];
+        assert_eq!(firefox["args"], json!(["-headless", "-safe-mode"]));
+        assert_eq!(firefox["prefs"]["network.proxy.http"], "127.0.0.1");
+        assert_eq!(firefox["prefs"]["network.proxy.http_port"], 4321);
+        assert_eq!(
+            firefox["prefs"]["network.proxy.allow_hijacking_localhost"],
+            true
+        );
+        assert_eq!(firefox["prefs"]["general.useragent.override"], "Agent 7");
+        assert_eq!(firefox["prefs"]["network.proxy.no_proxies_on"], "");
+        assert_eq!(firefox["env"]["MOZ_REMOTE_SETTINGS_DEVTOOLS"], "1");
+    }
+
+    #[test]
+    fn the_socket_is_reached_where_the_end_is() {
+        let grid = "ws://grid.internal:4444/session/1/se/bidi";
+        assert_eq!(
+            socket_at(grid, "http://grid.internal:4444").as_deref(),
+            Some(grid)
+        );
+        assert_eq!(
+            socket_at("ws://127.0.0.1:9222/session/1", "http://127.0.0.1:4444").as_deref(),
+            Some("ws://127.0.0.1:9222/session/1")
+        );
+        assert_eq!(
+            socket_at("ws://127.0.0.1:9222/session/1", "http://10.0.0.7:4444").as_deref(),
+            Some("ws://10.0.0.7:9222/session/1")
+        );
+    }
+}
