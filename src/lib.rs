@@ -86,7 +86,9 @@ pub enum Backend {
     #[cfg(feature = "webdriver")]
     WebDriver,
     /// Firefox over WebDriver BiDi (feature `firefox`): a Firefox it
-    /// starts, its own socket, no geckodriver.
+    /// starts (its own socket, no geckodriver), or a session of the remote
+    /// end in `Options::endpoint` (geckodriver, a Selenium Grid's Firefox
+    /// node).
     #[cfg(feature = "firefox")]
     Firefox,
 }

@@ -71,7 +71,8 @@ pub(crate) struct BrowserArgs {
     /// Drive an already running Chrome (http://host:port or ws://…) over CDP.
     #[arg(long, value_name = "URL", global = true)]
     pub(crate) cdp_endpoint: Option<String>,
-    /// Drive a remote WebDriver end (chromedriver, Selenium Grid).
+    /// Drive a remote WebDriver end (chromedriver, Selenium Grid; with
+    /// --backend firefox, geckodriver or a Grid's Firefox nodes).
     #[arg(long, value_name = "URL", global = true)]
     pub(crate) webdriver_url: Option<String>,
     /// Show the browser window.
@@ -227,15 +228,15 @@ impl BrowserArgs {
             (BackendArg::Webdriver, Some(_), _) => {
                 return Err("--cdp-endpoint is for the cdp backend".to_owned())
             }
-            (BackendArg::Firefox, Some(_), _) | (BackendArg::Firefox, _, Some(_)) => {
+            (BackendArg::Firefox, Some(_), _) => {
                 return Err(
-                    "--backend firefox starts a Firefox of its own: --cdp-endpoint and --webdriver-url reach a Chromium elsewhere"
+                    "--cdp-endpoint reaches a Chromium over CDP: a Firefox elsewhere is reached with --webdriver-url (geckodriver, or a Selenium Grid with Firefox nodes)"
                         .to_owned(),
                 )
             }
             (BackendArg::Cdp, _, Some(_)) | (BackendArg::Webdriver, _, _) => Backend::WebDriver,
             (BackendArg::Cdp, _, None) => Backend::Cdp,
-            (BackendArg::Firefox, None, None) => Backend::Firefox,
+            (BackendArg::Firefox, None, _) => Backend::Firefox,
         };
         if self.downloads.is_some() && backend != Backend::Cdp {
             return Err(
