@@ -14,7 +14,7 @@ use std::time::Duration;
 use driver_core::{Capability, Driver as _, Options};
 use guard::{AllowedOrigin, Guard, Policy};
 use serde_json::json;
-use tabwright_tests::grid::{Grid, HandStartedChromedriver};
+use tabwright_tests::grid::{Grid, HandStartedChromedriver, NodeBrowser};
 use tabwright_tests::site::Site;
 use tabwright_tests::Backend;
 use tools::{Pack, PackOptions};
@@ -63,14 +63,16 @@ fn watched(grid: &Grid, site: &Site, watch: &std::sync::Arc<tools::Watch>) -> Pa
 
 /// A pack on the remote end `options` name, allowed to reach `site` alone.
 fn at_end(options: Options, site: &Site, pack_options: PackOptions) -> Pack {
+    at_end_on(Backend::WebDriver, options, site, pack_options)
+}
+
+/// [`at_end`] on `backend`.
+fn at_end_on(backend: Backend, options: Options, site: &Site, pack_options: PackOptions) -> Pack {
     let policy = Policy {
         allowed_origins: vec![AllowedOrigin::parse(&site.origin()).expect("origin")],
         ..Policy::default()
     };
-    Pack::new(
-        Backend::WebDriver.guarded(options, Guard::new(policy)),
-        pack_options,
-    )
+    Pack::new(backend.guarded(options, Guard::new(policy)), pack_options)
 }
 
 /// After `failed`, the next call opens a page in the pack's session (or a
@@ -335,4 +337,107 @@ async fn a_remote_end_without_a_relay() {
     );
     next_call_works(&pack, &site, &spun).await;
     pack.close().await;
+}
+
+/// A page that says which browser reads it, and tries to reach the canary
+/// (`CANARY`) as an image, a fetch and a beacon.
+const WHICH: &str = r#"<!doctype html><title>Which browser</title>
+<p id="which">unknown</p>
+<img src="CANARY/img" alt="">
+<script>
+document.getElementById('which').textContent = /Firefox\//.test(navigator.userAgent) ? 'Read by Firefox' : /Chrome\//.test(navigator.userAgent) ? 'Read by Chromium' : 'Read by another';
+fetch('CANARY/fetch').catch(() => {});
+navigator.sendBeacon('CANARY/beacon', 'x');
+</script>"#;
+
+/// A Grid with a Chromium node and two Firefox nodes, through the tool
+/// pack: a session asking for Firefox gets one (and one asking for Chromium
+/// gets that), guarded (the canary hears nothing), kept alive past the
+/// nodes' session timeout; a page that spins, which no WebDriver end can
+/// stop in Firefox, ends that session and says so, and the next call gets
+/// a new one on the other Firefox node; a dead node reads as a lost
+/// session, and the call after a new node is up works again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_grid_with_firefox_nodes() {
+    let site = Site::start().await;
+    let canary = tabwright_tests::canary::Canary::start()
+        .await
+        .expect("a canary");
+    site.page("/which", &WHICH.replace("CANARY", &canary.origin()))
+        .await;
+    let mut grid = Grid::start_with(
+        &[
+            NodeBrowser::Chromium,
+            NodeBrowser::Firefox,
+            NodeBrowser::Firefox,
+        ],
+        Duration::from_secs(20),
+        Duration::from_secs(14),
+    )
+    .await
+    .expect("a Grid");
+    let on = |backend: Backend| {
+        let options = Options {
+            endpoint: Some(grid.url()),
+            timeout: Duration::from_secs(15),
+            keep_alive: Duration::from_secs(2),
+            ..Options::default()
+        };
+        at_end_on(backend, options, &site, PackOptions::default())
+    };
+    let firefox = on(Backend::Firefox);
+    let chromium = on(Backend::WebDriver);
+    for (pack, browser) in [(&firefox, "Firefox"), (&chromium, "Chromium")] {
+        let opened = pack
+            .call("open", json!({ "url": site.url("/which") }))
+            .await;
+        assert!(
+            !opened.is_error && opened.text.contains(&format!("Read by {browser}")),
+            "{}",
+            opened.text
+        );
+    }
+    assert_eq!(grid.sessions().await, 2);
+    chromium.close().await;
+    assert_eq!(canary.connections(), 0, "a request escaped the guard");
+
+    // Idle past the nodes' session timeout, the session is kept.
+    tokio::time::sleep(Duration::from_secs(16)).await;
+    let kept = firefox.call("snapshot", json!({})).await;
+    assert!(
+        !kept.is_error && kept.text.contains("Read by Firefox"),
+        "{}",
+        kept.text
+    );
+
+    // A page that spins: the session is ended and said so, and the next
+    // call is in a new one, on the other Firefox node.
+    let spun = firefox
+        .call("open", json!({ "url": site.url("/spins") }))
+        .await;
+    assert!(
+        spun.is_error && spun.text.contains("could not be stopped"),
+        "{}",
+        spun.text
+    );
+    next_call_works(&firefox, &site, &spun).await;
+
+    // The nodes holding sessions die (the new session's, and the first
+    // one's, still busy with the spinning page): the next call reads as a
+    // lost session, and once a Firefox node is up again the call after it
+    // works.
+    assert!(grid.kill_busy_nodes().await > 0, "no busy node to kill");
+    let lost = firefox.call("snapshot", json!({})).await;
+    assert!(
+        lost.is_error
+            && lost.text.contains("lost this session")
+            && lost.text.contains("next call starts a new one"),
+        "{}",
+        lost.text
+    );
+    grid.add_node(NodeBrowser::Firefox).await.expect("a node");
+    next_call_works(&firefox, &site, &lost).await;
+    firefox.close().await;
+    assert_eq!(canary.connections(), 0, "a request escaped the guard");
+    until(|| async { grid.sessions().await == 0 }).await;
 }

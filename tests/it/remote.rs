@@ -208,8 +208,9 @@ async fn a_guarded_cdp_session_in_a_remote_browser_goes_through_the_guard() {
 }
 
 /// The binary's remote flags: `--cdp-endpoint` drives a Chrome the user
-/// started, `--webdriver-url` a chromedriver the user started; both are left
-/// running, and the guard still allows only the origin given.
+/// started, `--webdriver-url` a chromedriver the user started (or, with
+/// `--browser firefox`, a geckodriver); each is left running, and the guard
+/// still allows only the origin given.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_binary_drives_remote_browsers() {
     let site = Site::start().await;
@@ -238,4 +239,22 @@ async fn the_binary_drives_remote_browsers() {
     assert!(!chrome.has_exited(), "the user's Chrome was ended");
     assert!(remote.running(), "the user's chromedriver was ended");
     chrome.kill();
+
+    // Firefox at a geckodriver the user started: the page is read, and
+    // the geckodriver is left running.
+    let mut gecko = HandStartedChromedriver::geckodriver()
+        .await
+        .expect("a geckodriver");
+    let daemon = crate::cli::Daemon::new();
+    let mut command = daemon.command();
+    command
+        .args(["--browser", "firefox", "--webdriver-url", &gecko.url])
+        .arg("--allow-origin")
+        .arg(site.origin())
+        .arg("open")
+        .arg(site.url("/second"));
+    let out = crate::cli::run(command, None).await;
+    assert!(out.contains("# The second page"), "firefox: {out}");
+    drop(daemon);
+    assert!(gecko.running(), "the user's geckodriver was ended");
 }

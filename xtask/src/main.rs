@@ -5,9 +5,10 @@
 //! - `cargo xtask test`: make sure Debian's Chromium, chromedriver and
 //!   Firefox ESR are installed (apt-get, saying so), the MCP Python SDK (pip, the MCP
 //!   tests' client) and the tests' npm packages (`tests/npm`: the page
-//!   scripts' type checker, a strict schema validator, UI kits), build the
-//!   `tabwright` binary, then run every test of the workspace, which drives
-//!   a real browser through every backend.
+//!   scripts' type checker, a strict schema validator, UI kits) and
+//!   geckodriver (`cargo install`, into `tests/cargo`: the Grid's Firefox
+//!   nodes), build the `tabwright` binary, then run every test of the
+//!   workspace, which drives a real browser through every backend.
 //! - `cargo xtask conformance [--backend cdp|webdriver|firefox|all]`: the
 //!   behaviour suite as a table of check × backend (Firefox installed too).
 //! - `cargo xtask bench [--backend cdp|webdriver|firefox|all] [--runs N]
@@ -16,8 +17,9 @@
 //!
 //! It never downloads a browser: only Debian's packages, through apt-get.
 //! Its dependencies are none, so it builds in a second.
-//! Nothing else is fetched but the MCP SDK, from PyPI, and the packages
-//! `tests/npm/package-lock.json` names, from the npm registry.
+//! Nothing else is fetched but the MCP SDK, from PyPI, the packages
+//! `tests/npm/package-lock.json` names, from the npm registry, and
+//! geckodriver's source, from crates.io.
 
 use std::path::Path;
 use std::process::{Command, ExitCode};
@@ -48,6 +50,7 @@ fn main() -> ExitCode {
         "test" => ensure_packages(&[BROWSER_PACKAGES, FIREFOX_PACKAGES, TEST_PACKAGES].concat())
             .and_then(|()| ensure_mcp_client())
             .and_then(|()| ensure_npm_packages())
+            .and_then(|()| ensure_geckodriver())
             // The CLI tests run the binary itself.
             .and_then(|()| {
                 cargo(
@@ -205,6 +208,39 @@ fn ensure_npm_packages() -> Result<(), String> {
     npm.args(["ci", "--no-audit", "--no-fund", "--loglevel=error"])
         .current_dir(&folder);
     run(npm)
+}
+
+/// The geckodriver the Grid tests' Firefox nodes run (Debian has none).
+const GECKODRIVER: &str = "0.37.1";
+
+/// Builds geckodriver from crates.io into `tests/cargo` when it is missing
+/// or another version (about two minutes on two cores).
+fn ensure_geckodriver() -> Result<(), String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/cargo");
+    let binary = root.join("bin/geckodriver");
+    let version = Command::new(&binary)
+        .arg("--version")
+        .output()
+        .map(|output| String::from_utf8_lossy(&output.stdout).into_owned())
+        .unwrap_or_default();
+    if version.starts_with(&format!("geckodriver {GECKODRIVER}")) {
+        return Ok(());
+    }
+    eprintln!("xtask: building geckodriver {GECKODRIVER} from crates.io into tests/cargo (the Grid's Firefox nodes)");
+    let mut install = cargo_command(
+        &[
+            "install",
+            "geckodriver",
+            "--locked",
+            "--quiet",
+            "--version",
+            GECKODRIVER,
+            "--root",
+        ],
+        &[],
+    );
+    install.arg(&root);
+    run(install)
 }
 
 fn apt(sudo: bool, args: &[&str]) -> Command {
