@@ -142,8 +142,14 @@ pub trait BrowserSession: Send + Sized + 'static {
     }
 
     /// One DevTools command to the current tab (only called when the
-    /// capabilities list [`Capability::DevTools`](crate::Capability::DevTools)).
+    /// capabilities list [`Capability::DevTools`](crate::Capability::DevTools),
+    /// or the command is one of [`DEVTOOLS_IN_OWN_WORDS`](Self::DEVTOOLS_IN_OWN_WORDS)).
     async fn devtools(&mut self, method: &str, params: Value) -> Result<Value>;
+
+    /// The DevTools commands a backend without DevTools answers all the
+    /// same, in its own protocol's words (the tool pack's groups send a
+    /// few).
+    const DEVTOOLS_IN_OWN_WORDS: &'static [&'static str] = &[];
 
     /// Pictures the paint of the current tab as `probe` asks (only called
     /// when the capabilities list

@@ -390,7 +390,9 @@ impl<S: BrowserSession> Driver for SessionDriver<S> {
     }
 
     async fn devtools(&self, method: &str, params: Value) -> Result<Value> {
-        self.capabilities().check(Capability::DevTools)?;
+        if !S::DEVTOOLS_IN_OWN_WORDS.contains(&method) {
+            self.capabilities().check(Capability::DevTools)?;
+        }
         self.on_page(format!("send {method}"), async |session| {
             session.devtools(method, params).await
         })
