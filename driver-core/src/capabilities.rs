@@ -64,6 +64,11 @@ pub enum Capability {
     /// unsupported, the call answers that the browser was ended (its
     /// `BrowserGone` says why), and the next call starts a fresh one.
     StopScripts,
+    /// A drag by pointer input fires the page's HTML drag-and-drop events
+    /// (`dragstart`, `drop`), so an element marked `draggable` can be
+    /// picked up and dropped. A drag by mouse events alone (a slider, a
+    /// canvas) needs only the pointer.
+    HtmlDrag,
 }
 
 impl fmt::Display for Capability {
@@ -84,6 +89,7 @@ impl fmt::Display for Capability {
             Self::PageTools => "tools a page offers of its own (WebMCP)",
             Self::CountedWords => "the words CSS counts (counters, markers)",
             Self::StopScripts => "stopping a script that spins, the session kept",
+            Self::HtmlDrag => "HTML drag and drop",
         })
     }
 }

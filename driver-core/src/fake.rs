@@ -266,6 +266,7 @@ impl BrowserSession for FakeSession {
             Capability::PageTools,
             Capability::CountedWords,
             Capability::StopScripts,
+            Capability::HtmlDrag,
         ] {
             capabilities = capabilities.without(capability, NO_BROWSER);
         }

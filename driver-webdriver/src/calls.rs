@@ -73,6 +73,10 @@ impl BrowserSession for WdSession {
                     Capability::StopScripts,
                     "WebDriver cannot stop a script that spins, and this session has no DevTools socket beside it (a remote end without Selenium Grid's se:cdp): the session is ended instead",
                 )
+                .without(
+                    Capability::HtmlDrag,
+                    "a drag is made over the browser's DevTools socket, and this session has none beside WebDriver (a remote end without Selenium Grid's se:cdp)",
+                )
         };
         capabilities
             .without(

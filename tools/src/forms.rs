@@ -204,6 +204,7 @@ impl Tab<'_> {
                     .marks
                     .locate(&self.browser.driver, from, true)
                     .await?;
+                self.can_pick_up((located.x, located.y)).await?;
                 ((located.x, located.y), format!("[{from}]"))
             }
             crate::validate::Aim::Point(x, y) => {
@@ -272,6 +273,35 @@ impl Tab<'_> {
                 .map(|_| ()),
         )?;
         self.after(format!("Dragged {what} {onto}.")).await
+    }
+
+    /// Refuses to drag the element whose centre is at `at` where it is
+    /// picked up by HTML drag and drop (`draggable`) and the backend fires
+    /// no such events: the drag would be said done with nothing dropped.
+    async fn can_pick_up(&self, at: (f64, f64)) -> Result<(), ToolError> {
+        let Err(cannot) = self
+            .browser
+            .driver
+            .capabilities()
+            .check(driver_core::Capability::HtmlDrag)
+        else {
+            return Ok(());
+        };
+        let draggable = self
+            .browser
+            .driver
+            .own_world(
+                &[],
+                &format!(
+                    "!!document.elementFromPoint({}, {})?.closest('[draggable=\"true\"]')",
+                    at.0, at.1
+                ),
+            )
+            .await?;
+        if draggable == true {
+            return Err(cannot.into());
+        }
+        Ok(())
     }
 
     /// A picture of one element: its box on screen, scrolled into view.
