@@ -10,8 +10,8 @@ use async_trait::async_trait;
 use driver_core::backend::supervisor::BoxFuture;
 use driver_core::backend::BrowserSession;
 use driver_core::{
-    Capabilities, Capability, Click, ConsoleEntry, Dialog, Download, DriverError, KeyPress,
-    Navigation, Options, Request, Result, ScreenshotOptions, Tab, TabId, Viewport,
+    Capabilities, Capability, Click, ConsoleEntry, Dialog, Download, DriverError, FileChooser,
+    KeyPress, Navigation, Options, Request, Result, ScreenshotOptions, Tab, TabId, Viewport,
 };
 use serde_json::{json, Value};
 
@@ -20,6 +20,12 @@ use crate::firefox::Firefox;
 use crate::firefox_frames::HOOKS;
 use crate::firefox_pictures::image_format;
 use crate::firefox_session::{FxSession, Heard, BACKEND, SANDBOX};
+
+/// The largest response body the network log keeps (encoded).
+const BODY_LIMIT: u64 = 10_000_000;
+
+/// How long a file chooser a click opens may take to be heard.
+const CHOOSER_PATIENCE: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// How long a tab has to answer after a call ran out of time before it is
 /// taken for one whose page still spins.
@@ -88,6 +94,16 @@ impl BrowserSession for FxSession {
         firefox
             .socket()
             .listen(Arc::new(move |_, event| hearing.lock().hear(event)));
+        // With a network log, response bodies are kept for it (each up to
+        // a cap), to be read as `Network.getResponseBody` reads them.
+        if options.network_log {
+            firefox
+                .call(
+                    "network.addDataCollector",
+                    json!({ "dataTypes": ["response"], "maxEncodedDataSize": BODY_LIMIT }),
+                )
+                .await?;
+        }
         // No download lands: Firefox refuses every one.
         firefox
             .call(
@@ -101,7 +117,8 @@ impl BrowserSession for FxSession {
                 json!({ "events": ["log.entryAdded", "browsingContext.userPromptOpened",
                                    "browsingContext.userPromptClosed", "browsingContext.contextCreated",
                                    "browsingContext.contextDestroyed", "browsingContext.navigationStarted",
-                                   "browsingContext.downloadWillBegin", "network.beforeRequestSent",
+                                   "browsingContext.downloadWillBegin", "input.fileDialogOpened",
+                                   "network.beforeRequestSent",
                                    "network.responseCompleted", "network.fetchError"] }),
             )
             .await?;
@@ -143,6 +160,7 @@ impl BrowserSession for FxSession {
             },
             heard,
             lost: None,
+            nodes: Vec::new(),
         })
     }
 
@@ -163,6 +181,10 @@ impl BrowserSession for FxSession {
             .without(
                 Capability::CountedWords,
                 "the words CSS counts are read from Chromium's accessibility tree, which Firefox has not",
+            )
+            .without(
+                Capability::HtmlDrag,
+                "Firefox's WebDriver input fires no HTML drag-and-drop events (w3c/webdriver#1488), so an element marked draggable cannot be picked up; a drag by mouse events (a slider, a canvas) works",
             )
             .without(
                 Capability::StopScripts,
@@ -363,11 +385,41 @@ impl BrowserSession for FxSession {
         self.handover(handover).await
     }
 
-    async fn devtools(&mut self, _method: &str, _params: Value) -> Result<Value> {
-        Err(Self::unsupported(
-            Capability::DevTools,
-            "WebDriver BiDi has no word for it (Firefox speaks no DevTools)",
-        ))
+    const DEVTOOLS_IN_OWN_WORDS: &'static [&'static str] = crate::firefox_devtools::IN_BIDI;
+
+    /// File choosers are heard as BiDi's `input.fileDialogOpened`, which
+    /// names the field (one a script made and never put in the document
+    /// too); the page sees nothing.
+    async fn catch_file_choosers(&mut self, on: bool) -> Result<()> {
+        let mut heard = self.heard.lock();
+        heard.catching_choosers = on;
+        heard.chooser = None;
+        Ok(())
+    }
+
+    /// The chooser caught in the current tab (or one of its frames), waited
+    /// for half a second at most.
+    async fn take_file_chooser(&mut self) -> Result<Option<FileChooser>> {
+        let deadline = tokio::time::Instant::now() + CHOOSER_PATIENCE;
+        loop {
+            let caught = self.heard.lock().chooser.take();
+            if let Some((context, field, multiple)) = caught {
+                return Ok(Some(FileChooser {
+                    backend_node_id: self.node_id(&context, &field),
+                    multiple,
+                }));
+            }
+            if tokio::time::Instant::now() >= deadline {
+                return Ok(None);
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    }
+
+    /// The DevTools commands the tool pack's groups send, in BiDi's words
+    /// (`firefox_devtools.rs`); no other.
+    async fn devtools(&mut self, method: &str, params: Value) -> Result<Value> {
+        self.as_devtools(method, params).await
     }
 
     async fn network_log(&mut self) -> Result<Vec<Request>> {

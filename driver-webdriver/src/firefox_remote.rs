@@ -39,6 +39,8 @@ const END_LIMIT: Duration = Duration::from_secs(60);
 /// [`Firefox`](crate::firefox::Firefox) speaks BiDi to.
 pub(crate) struct Remote {
     client: Client,
+    /// Where the end was reached.
+    endpoint: String,
     /// Tells the end every `Options::keep_alive` that we are still here,
     /// while a call runs too: a Grid counts no BiDi message as activity,
     /// so a call longer than its session timeout would lose the session.
@@ -84,7 +86,11 @@ impl Remote {
             }
         };
         let keeper = tokio::spawn(keep_alive(client.clone(), options.keep_alive));
-        let remote = Self { client, keeper };
+        let remote = Self {
+            client,
+            endpoint: endpoint.to_owned(),
+            keeper,
+        };
         let socket = remote
             .client
             .capabilities()
@@ -126,6 +132,17 @@ impl Remote {
         }
     }
 
+    /// `DOM.setFileInputFiles` parameters whose files (paths here) the
+    /// end's browser can open: sent through its file endpoint (a Grid's
+    /// `se/file`), or as they are to an end on this machine that has none
+    /// (geckodriver).
+    pub(crate) async fn files_there(&self, params: Value) -> Result<Value> {
+        match crate::session::files_to_remote(&self.client, params.clone()).await {
+            Err(DriverError::Unsupported { .. }) if is_here(&self.endpoint) => Ok(params),
+            other => other,
+        }
+    }
+
     /// Ends the session, waiting [`END_WAIT`] at most: a remote end that
     /// takes longer (its Firefox's page spins) is left to finish on its own,
     /// for [`END_LIMIT`] at most.
@@ -144,16 +161,24 @@ impl Remote {
 fn socket_at(socket: &str, endpoint: &str) -> Option<String> {
     let mut socket = url::Url::parse(socket).ok()?;
     let endpoint = url::Url::parse(endpoint).ok()?;
-    let loopback = |url: &url::Url| match url.host() {
-        Some(url::Host::Domain(name)) => name == "localhost",
-        Some(url::Host::Ipv4(address)) => address.is_loopback(),
-        Some(url::Host::Ipv6(address)) => address.is_loopback(),
-        None => false,
-    };
     if loopback(&socket) && !loopback(&endpoint) {
         socket.set_host(endpoint.host_str()).ok()?;
     }
     Some(socket.into())
+}
+
+/// Whether `url` names this machine (a loopback host).
+fn is_here(url: &str) -> bool {
+    url::Url::parse(url).is_ok_and(|url| loopback(&url))
+}
+
+fn loopback(url: &url::Url) -> bool {
+    match url.host() {
+        Some(url::Host::Domain(name)) => name == "localhost",
+        Some(url::Host::Ipv4(address)) => address.is_loopback(),
+        Some(url::Host::Ipv6(address)) => address.is_loopback(),
+        None => false,
+    }
 }
 
 /// Tells the end of `client` every `every` that we are still here (a

@@ -48,6 +48,10 @@ pub struct FxSession {
     pub(crate) heard: Arc<parking_lot::Mutex<Heard>>,
     /// Why the remote end lost the session, once it said so.
     pub(crate) lost: Option<String>,
+    /// The nodes DevTools node ids stand for (`firefox_devtools.rs`): the
+    /// context each is in and its shared reference, kept until the next
+    /// document query.
+    pub(crate) nodes: Vec<(String, String)>,
 }
 
 /// What the browser's events said: the console, and the open dialog (by
@@ -66,6 +70,10 @@ pub(crate) struct Heard {
     pub(crate) navigations: u64,
     /// The pages' requests: fetches in flight, each tab's log.
     pub(crate) requests: Requests,
+    /// Whether file choosers are caught, and the one caught: its context,
+    /// its field's shared reference, whether it takes many files.
+    pub(crate) catching_choosers: bool,
+    pub(crate) chooser: Option<(String, String, bool)>,
 }
 
 impl Heard {
@@ -133,6 +141,18 @@ impl Heard {
                 self.made.retain(|context| context != gone);
             }
             "browsingContext.navigationStarted" => self.navigations += 1,
+            "input.fileDialogOpened" if self.catching_choosers => {
+                if let (Some(context), Some(field)) = (
+                    params["context"].as_str(),
+                    params["element"]["sharedId"].as_str(),
+                ) {
+                    self.chooser = Some((
+                        context.to_owned(),
+                        field.to_owned(),
+                        params["multiple"].as_bool().unwrap_or(false),
+                    ));
+                }
+            }
             _ => {}
         }
     }
@@ -157,12 +177,13 @@ impl FxSession {
         if sandbox {
             target["sandbox"] = json!(SANDBOX);
         }
-        // The value as JSON text; what it throws as `{thrown: message}`
-        // (Firefox cannot describe some exceptions itself).
+        // The value as JSON text; what it throws as `{thrown: message}`,
+        // an error's name first as Chrome says it (Firefox cannot describe
+        // some exceptions itself).
         let wrapped = |body: String| {
             format!(
                 "(async () => {{ let value; try {{ value = await (async () => {body})(); }} \
-                 catch (error) {{ return JSON.stringify({{ {THROWN}: String(error && error.message !== undefined ? error.message : error) }}); }} \
+                 catch (error) {{ return JSON.stringify({{ {THROWN}: String(error && error.message !== undefined ? (error.name ? error.name + ': ' : '') + error.message : error) }}); }} \
                  const json = JSON.stringify(value); return json === undefined ? 'null' : json; }})()"
             )
         };

@@ -58,6 +58,7 @@ mod dialogs;
 mod errors;
 pub mod firefox;
 mod firefox_calls;
+mod firefox_devtools;
 mod firefox_frames;
 mod firefox_network;
 mod firefox_pictures;

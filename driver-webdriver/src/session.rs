@@ -297,45 +297,9 @@ impl WdSession {
     }
 
     /// `DOM.setFileInputFiles` parameters with each file sent to the remote
-    /// end first (Selenium's `se/file`: the file zipped, base64) and named
-    /// by the path the end answers; an end without the endpoint is
-    /// refused, rather than the page getting an empty file.
-    pub(crate) async fn files_to_remote(&self, mut params: Value) -> Result<Value> {
-        let Some(files) = params["files"].as_array().cloned() else {
-            return Ok(params);
-        };
-        let mut remote = Vec::new();
-        for file in files {
-            let Some(path) = file.as_str() else {
-                continue;
-            };
-            let zipped = zip_one(std::path::Path::new(path))?;
-            let body = json!({ "file": base64::Engine::encode(&base64::engine::general_purpose::STANDARD, zipped) });
-            let answer = self
-                .raw(http::Method::POST, "se/file", Some(body))
-                .await
-                .map_err(|error| match error {
-                    DriverError::Protocol(message)
-                        if message.contains("unknown command")
-                            || message.contains("Unable to find handler") =>
-                    {
-                        DriverError::Unsupported {
-                            backend: "webdriver",
-                            feature: driver_core::Capability::DevTools,
-                            reason: "this remote WebDriver end has no file endpoint (se/file), so a file on this machine cannot reach its browser",
-                        }
-                    }
-                    other => other,
-                })?;
-            let Some(there) = answer.as_str() else {
-                return Err(DriverError::Protocol(format!(
-                    "the remote end's file endpoint answered {answer}"
-                )));
-            };
-            remote.push(Value::String(there.to_owned()));
-        }
-        params["files"] = Value::Array(remote);
-        Ok(params)
+    /// end first ([`files_to_remote`]).
+    pub(crate) async fn files_to_remote(&self, params: Value) -> Result<Value> {
+        files_to_remote(&self.client, params).await
     }
 
     /// Sends a CDP command through chromedriver's bridge
@@ -440,6 +404,54 @@ impl Drop for WdSession {
     fn drop(&mut self) {
         self.kill();
     }
+}
+
+/// `DOM.setFileInputFiles` parameters (`files`: paths on this machine)
+/// with each file sent to the remote end of `client` first (Selenium's
+/// `se/file`: the file zipped, base64) and named by the path the end
+/// answers; an end without the endpoint is refused, rather than the page
+/// getting an empty file.
+pub(crate) async fn files_to_remote(client: &Client, mut params: Value) -> Result<Value> {
+    let Some(files) = params["files"].as_array().cloned() else {
+        return Ok(params);
+    };
+    let mut remote = Vec::new();
+    for file in files {
+        let Some(path) = file.as_str() else {
+            continue;
+        };
+        let zipped = zip_one(std::path::Path::new(path))?;
+        let body = json!({ "file": base64::Engine::encode(&base64::engine::general_purpose::STANDARD, zipped) });
+        let answer = client
+            .issue_cmd(Raw {
+                method: http::Method::POST,
+                path: "se/file",
+                body: Some(body),
+            })
+            .await
+            .map_err(sort)
+            .map_err(|error| match error {
+                DriverError::Protocol(message)
+                    if message.contains("unknown command")
+                        || message.contains("Unable to find handler") =>
+                {
+                    DriverError::Unsupported {
+                        backend: "webdriver",
+                        feature: driver_core::Capability::DevTools,
+                        reason: "this remote WebDriver end has no file endpoint (se/file), so a file on this machine cannot reach its browser",
+                    }
+                }
+                other => other,
+            })?;
+        let Some(there) = answer.as_str() else {
+            return Err(DriverError::Protocol(format!(
+                "the remote end's file endpoint answered {answer}"
+            )));
+        };
+        remote.push(Value::String(there.to_owned()));
+    }
+    params["files"] = Value::Array(remote);
+    Ok(params)
 }
 
 /// A zip archive holding one file (stored), as Selenium's file endpoint

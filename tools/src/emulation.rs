@@ -147,13 +147,20 @@ impl Browser {
                 .await?;
         }
         if let Some(touch) = touch {
-            self.touch(touch).await?;
-            if args.touch.is_some() {
-                said.push(if touch {
+            match self.touch(touch).await? {
+                Some(reason) => {
+                    // The rest still holds: said without the touch screen.
+                    for part in &mut said {
+                        *part = part.replace(", touch)", ")");
+                    }
+                    said.push(format!("no touch screen ({reason})"));
+                }
+                None if args.touch.is_some() => said.push(if touch {
                     "touch input".to_owned()
                 } else {
                     "mouse input".to_owned()
-                });
+                }),
+                None => {}
             }
         }
         if let Some(place) = args.geolocation {
@@ -264,14 +271,21 @@ impl Browser {
         }
     }
 
-    async fn touch(&self, on: bool) -> Result<(), ToolError> {
-        self.driver
+    /// Turns touch input on or off: `Some(why)` where the browser cannot
+    /// emulate a touch screen.
+    async fn touch(&self, on: bool) -> Result<Option<String>, ToolError> {
+        match self
+            .driver
             .devtools_answer(
                 "Emulation.setTouchEmulationEnabled",
                 json!({ "enabled": on, "maxTouchPoints": if on { 5 } else { 1 } }),
             )
-            .await?;
-        Ok(())
+            .await
+        {
+            Ok(_) => Ok(None),
+            Err(DriverError::Unsupported { reason, .. }) if on => Ok(Some(reason.to_owned())),
+            Err(error) => Err(error.into()),
+        }
     }
 }
 
