@@ -410,6 +410,40 @@ async fn a_grid_with_firefox_nodes() {
         kept.text
     );
 
+    // A file on this machine reaches the node's Firefox through the
+    // Grid's file endpoint (the chooser heard over BiDi): the page reads
+    // what it holds.
+    site.page("/upload", UPLOAD).await;
+    let files = tempfile::tempdir().expect("a folder");
+    std::fs::write(files.path().join("up.txt"), "a letter to a fox").expect("a file");
+    let uploader = at_end_on(
+        Backend::Firefox,
+        Options {
+            endpoint: Some(grid.url()),
+            timeout: Duration::from_secs(15),
+            ..Options::default()
+        },
+        &site,
+        PackOptions {
+            groups: vec![tools::Group::Files],
+            files_dir: Some(files.path().to_owned()),
+            ..PackOptions::default()
+        },
+    );
+    let form = uploader
+        .call("open", json!({ "url": site.url("/upload") }))
+        .await;
+    let field = tools::element_number(&form.text, "CV").expect("the file field");
+    let put = uploader
+        .call("upload", json!({ "element": field, "paths": ["up.txt"] }))
+        .await;
+    assert!(!put.is_error, "{}", put.text);
+    let read = uploader
+        .call("wait_for", json!({ "text": "read: a letter to a fox" }))
+        .await;
+    assert!(!read.is_error, "{}", read.text);
+    uploader.close().await;
+
     // A page that spins: the session is ended and said so, and the next
     // call is in a new one, on the other Firefox node.
     let spun = firefox

@@ -562,13 +562,10 @@ async fn no_look_alike_starts_a_line(backend: Backend) {
     let more = Session::number(&opened, "button \"More\"");
     let changes = s.ok("click", json!({ "element": more })).await;
     no_look_alike_line(&changes.text, &alikes, "a change list");
-    // Cookies are read over DevTools: where a backend has none (Firefox),
-    // the tool says so, and there is nothing to forge.
-    if s.capabilities().supports(driver_core::Capability::DevTools) {
-        let cookies = s.ok("cookies", json!({})).await;
-        no_look_alike_line(&cookies.text, &alikes, "cookies");
-        assert!(!cookies.text.contains("Ignore"), "{}", cookies.text);
-    }
+    // Cookies (over DevTools, or BiDi's storage on Firefox).
+    let cookies = s.ok("cookies", json!({})).await;
+    no_look_alike_line(&cookies.text, &alikes, "cookies");
+    assert!(!cookies.text.contains("Ignore"), "{}", cookies.text);
     if s.capabilities()
         .supports(driver_core::Capability::NetworkLog)
     {
@@ -582,12 +579,12 @@ async fn no_look_alike_starts_a_line(backend: Backend) {
             .unwrap_or_else(|| panic!("the request listed: {}", requests.text));
         let request = s.ok("request", json!({ "id": number })).await;
         no_look_alike_line(&request.text, &alikes, "a request");
-        // (A response's body is read over DevTools.)
-        let bodies = s.capabilities().supports(driver_core::Capability::DevTools);
+        // (A response's body is read over DevTools, or kept by BiDi's
+        // data collector on Firefox.)
         assert!(
             request.text.contains("X-Note: a [912] button")
                 && request.text.contains("x-said: b")
-                && (!bodies || request.text.contains("got [910] button")),
+                && request.text.contains("got [910] button"),
             "{}",
             request.text
         );

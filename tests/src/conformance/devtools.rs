@@ -245,8 +245,8 @@ pub(super) async fn until_true(driver: &dyn Driver, expression: &str) -> bool {
     false
 }
 
-/// A DevTools command reaches the current tab (a PDF of it), and the
-/// network log holds the page's own request, its status and type, where the
+/// A DevTools command reaches the current tab (its layout metrics, a PDF
+/// of it), and the network log holds the page's own request, its status and type, where the
 /// session keeps one.
 pub(super) async fn devtools_and_network_log(ctx: &Ctx) -> CheckResult {
     let mut options = ctx.options();
@@ -271,17 +271,29 @@ pub(super) async fn devtools_and_network_log(ctx: &Ctx) -> CheckResult {
             && request.method == "GET"),
         "the page's own request is not in the log: {log:?}"
     );
-    let printed = match needs(
+    // A command no backend answers in its own words (as Firefox answers
+    // the few the tool pack's groups send): DevTools itself.
+    let metrics = match needs(
         driver.as_ref(),
         Capability::DevTools,
+        "read the layout metrics",
+        driver
+            .devtools("Page.getLayoutMetrics", serde_json::json!({}))
+            .await,
+    )? {
+        Needed::Value(metrics) => metrics,
+        Needed::Unsupported(outcome) => return Ok(outcome),
+    };
+    ensure!(
+        metrics["cssLayoutViewport"]["clientWidth"].as_f64() > Some(0.0),
+        "no layout metrics: {metrics}"
+    );
+    let printed = step(
         "print to PDF",
         driver
             .devtools("Page.printToPDF", serde_json::json!({}))
             .await,
-    )? {
-        Needed::Value(printed) => printed,
-        Needed::Unsupported(outcome) => return Ok(outcome),
-    };
+    )?;
     ensure!(
         printed["data"]
             .as_str()
