@@ -285,7 +285,9 @@ pub(super) async fn devtools_and_network_log(ctx: &Ctx) -> CheckResult {
         Needed::Unsupported(outcome) => return Ok(outcome),
     };
     ensure!(
-        metrics["cssLayoutViewport"]["clientWidth"].as_f64() > Some(0.0),
+        metrics["cssLayoutViewport"]["clientWidth"]
+            .as_f64()
+            .is_some_and(|width| width > 0.0),
         "no layout metrics: {metrics}"
     );
     let printed = step(
