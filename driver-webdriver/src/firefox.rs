@@ -63,7 +63,7 @@ impl Profile {
 /// without it, Firefox ignores `services.settings.server` and asks
 /// Mozilla's Remote Settings server for its collections, about twenty
 /// times a second (seen at the guard's proxy on Firefox ESR 153).
-pub(crate) const ENVIRONMENT: &[(&str, &str)] = &[("MOZ_REMOTE_SETTINGS_DEVTOOLS", "1")];
+const ENVIRONMENT: &[(&str, &str)] = &[("MOZ_REMOTE_SETTINGS_DEVTOOLS", "1")];
 
 /// The preferences every profile gets, besides the proxy's: nothing
 /// fetched that no page asked for.
@@ -120,7 +120,7 @@ pub fn firefox_path() -> Option<PathBuf> {
 /// The preferences (each value a JavaScript literal) of a browser whose
 /// requests all go to `proxy` (an `http://host:port` URL), or none, with
 /// `agent` as its user agent if given.
-pub(crate) fn prefs(proxy: Option<&str>, agent: Option<&str>) -> Result<Vec<(String, String)>> {
+fn prefs(proxy: Option<&str>, agent: Option<&str>) -> Result<Vec<(String, String)>> {
     let mut prefs: Vec<(String, String)> = QUIET
         .iter()
         .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
@@ -191,7 +191,8 @@ impl Firefox {
         let firefox = match &options.endpoint {
             Some(endpoint) => {
                 options.refuse_local_only()?;
-                let (remote, socket) = Remote::start(options, endpoint).await?;
+                let (remote, socket) =
+                    Remote::start(options, endpoint, remote_capabilities(options)?).await?;
                 Self {
                     socket,
                     place: Place::Remote(remote),
@@ -392,9 +393,52 @@ impl Firefox {
     }
 }
 
+/// The capabilities of a Firefox session at a remote end: the BiDi socket,
+/// and the preferences, environment and arguments a Firefox started here
+/// gets (headless unless `headed`; a `--user-agent=` becomes Firefox's
+/// own setting, other extra arguments go to Firefox as they are).
+pub(crate) fn remote_capabilities(options: &Options) -> Result<serde_json::Map<String, Value>> {
+    let agent = options
+        .extra_args
+        .iter()
+        .find_map(|arg| arg.strip_prefix("--user-agent="));
+    let prefs: serde_json::Map<String, Value> = prefs(options.proxy.as_deref(), agent)?
+        .into_iter()
+        .map(|(name, value)| {
+            // Each value is a JavaScript literal: a boolean, a number or a
+            // string in JSON's quotes.
+            let value = serde_json::from_str(&value).unwrap_or(Value::String(value));
+            (name, value)
+        })
+        .collect();
+    let args: Vec<&str> = (!options.headed)
+        .then_some("-headless")
+        .into_iter()
+        .chain(
+            options
+                .extra_args
+                .iter()
+                .map(String::as_str)
+                .filter(|arg| !arg.starts_with("--user-agent=")),
+        )
+        .collect();
+    let env: serde_json::Map<String, Value> = ENVIRONMENT
+        .iter()
+        .map(|(name, value)| ((*name).to_owned(), json!(value)))
+        .collect();
+    let mut capabilities = session_capabilities();
+    capabilities.insert("browserName".to_owned(), json!("firefox"));
+    capabilities.insert("webSocketUrl".to_owned(), json!(true));
+    capabilities.insert(
+        "moz:firefoxOptions".to_owned(),
+        json!({ "args": args, "prefs": prefs, "env": env }),
+    );
+    Ok(capabilities)
+}
+
 /// What every Firefox session asks for: no insecure certificates, and a
 /// page's dialog left open until the model answers it.
-pub(crate) fn session_capabilities() -> serde_json::Map<String, Value> {
+fn session_capabilities() -> serde_json::Map<String, Value> {
     let mut capabilities = serde_json::Map::new();
     capabilities.insert("acceptInsecureCerts".to_owned(), json!(false));
     capabilities.insert(
@@ -424,6 +468,29 @@ fn arguments(profile: &Path, headed: bool) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_remote_firefox_gets_the_profiles_settings() {
+        let options = Options {
+            proxy: Some("http://127.0.0.1:4321".to_owned()),
+            extra_args: vec!["--user-agent=Agent 7".to_owned(), "-safe-mode".to_owned()],
+            ..Options::default()
+        };
+        let asked = remote_capabilities(&options).expect("capabilities");
+        assert_eq!(asked["browserName"], "firefox");
+        assert_eq!(asked["webSocketUrl"], true);
+        let firefox = &asked["moz:firefoxOptions"];
+        assert_eq!(firefox["args"], json!(["-headless", "-safe-mode"]));
+        assert_eq!(firefox["prefs"]["network.proxy.http"], "127.0.0.1");
+        assert_eq!(firefox["prefs"]["network.proxy.http_port"], 4321);
+        assert_eq!(
+            firefox["prefs"]["network.proxy.allow_hijacking_localhost"],
+            true
+        );
+        assert_eq!(firefox["prefs"]["general.useragent.override"], "Agent 7");
+        assert_eq!(firefox["prefs"]["network.proxy.no_proxies_on"], "");
+        assert_eq!(firefox["env"]["MOZ_REMOTE_SETTINGS_DEVTOOLS"], "1");
+    }
 
     #[test]
     fn a_profile_sends_everything_to_the_proxy() {

@@ -34,6 +34,29 @@ pub(crate) const IN_BIDI: &[&str] = &[
     "Browser.grantPermissions",
 ];
 
+/// The emulation overrides of one value, for the current tab: the
+/// DevTools command, BiDi's, and the value's name in each.
+const OVERRIDES: &[(&str, &str, &str, &str)] = &[
+    (
+        "Emulation.setUserAgentOverride",
+        "emulation.setUserAgentOverride",
+        "userAgent",
+        "userAgent",
+    ),
+    (
+        "Emulation.setTimezoneOverride",
+        "emulation.setTimezoneOverride",
+        "timezoneId",
+        "timezone",
+    ),
+    (
+        "Emulation.setLocaleOverride",
+        "emulation.setLocaleOverride",
+        "locale",
+        "locale",
+    ),
+];
+
 /// Why a command has no BiDi word.
 const NO_WORD: &str = "WebDriver BiDi has no word for it (Firefox speaks no DevTools)";
 
@@ -43,6 +66,13 @@ impl FxSession {
     pub(crate) async fn as_devtools(&mut self, method: &str, params: Value) -> Result<Value> {
         let context = self.current.clone();
         let contexts = json!([context]);
+        if let Some((_, command, from, to)) =
+            OVERRIDES.iter().find(|(devtools, ..)| *devtools == method)
+        {
+            let mut asked = json!({ "contexts": contexts });
+            asked[*to] = params[*from].clone();
+            return self.call(command, asked).await;
+        }
         match method {
             "Network.getAllCookies" => {
                 let answer = self.call("storage.getCookies", json!({})).await?;
@@ -144,51 +174,11 @@ impl FxSession {
             }
             "Emulation.setDeviceMetricsOverride" => {
                 let size = json!({ "width": params["width"], "height": params["height"] });
-                self.call(
-                    "browsingContext.setViewport",
-                    json!({ "context": context, "viewport": size,
-                            "devicePixelRatio": params["deviceScaleFactor"] }),
-                )
-                .await?;
-                self.call(
-                    "emulation.setScreenSettingsOverride",
-                    json!({ "screenArea": size, "contexts": contexts }),
-                )
-                .await
+                self.metrics(size, params["deviceScaleFactor"].clone())
+                    .await
             }
-            "Emulation.clearDeviceMetricsOverride" => {
-                self.call(
-                    "browsingContext.setViewport",
-                    json!({ "context": context, "devicePixelRatio": null }),
-                )
-                .await?;
-                self.call(
-                    "emulation.setScreenSettingsOverride",
-                    json!({ "screenArea": null, "contexts": contexts }),
-                )
-                .await
-            }
-            "Emulation.setUserAgentOverride" => {
-                self.call(
-                    "emulation.setUserAgentOverride",
-                    json!({ "userAgent": params["userAgent"], "contexts": contexts }),
-                )
-                .await
-            }
-            "Emulation.setTimezoneOverride" => {
-                self.call(
-                    "emulation.setTimezoneOverride",
-                    json!({ "timezone": params["timezoneId"], "contexts": contexts }),
-                )
-                .await
-            }
-            "Emulation.setLocaleOverride" => {
-                self.call(
-                    "emulation.setLocaleOverride",
-                    json!({ "locale": params["locale"], "contexts": contexts }),
-                )
-                .await
-            }
+            // (The viewport is set again by whoever clears the metrics.)
+            "Emulation.clearDeviceMetricsOverride" => self.metrics(Value::Null, Value::Null).await,
             "Emulation.setGeolocationOverride" => {
                 self.call(
                     "emulation.setGeolocationOverride",
@@ -227,6 +217,22 @@ impl FxSession {
             )),
             _ => Err(Self::unsupported(Capability::DevTools, NO_WORD)),
         }
+    }
+
+    /// The current tab's viewport and screen `size` and its pixel `ratio`
+    /// (both null: as the browser has them), as DevTools' device metrics.
+    async fn metrics(&mut self, size: Value, ratio: Value) -> Result<Value> {
+        let context = self.current.clone();
+        let mut viewport = json!({ "context": context, "devicePixelRatio": ratio });
+        if !size.is_null() {
+            viewport["viewport"] = size.clone();
+        }
+        self.call("browsingContext.setViewport", viewport).await?;
+        self.call(
+            "emulation.setScreenSettingsOverride",
+            json!({ "screenArea": size, "contexts": [context] }),
+        )
+        .await
     }
 
     /// The DevTools node id that stands for the node `shared` of `context`.
@@ -330,6 +336,13 @@ fn cookie_as_bidi(cookie: &Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_override_is_listed() {
+        for (devtools, ..) in OVERRIDES {
+            assert!(IN_BIDI.contains(devtools), "{devtools}");
+        }
+    }
 
     #[test]
     fn cookies_go_both_ways() {

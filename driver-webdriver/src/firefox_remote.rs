@@ -17,9 +17,8 @@ use std::time::Duration;
 use driver_core::backend::devtools::DevToolsSocket;
 use driver_core::{DriverError, Options, Result};
 use fantoccini::{Client, ClientBuilder};
-use serde_json::{json, Value};
+use serde_json::Value;
 
-use crate::firefox::{prefs, session_capabilities, ENVIRONMENT};
 use crate::session::{grid_refusal, REMOTE_TIMEOUT_MARGIN};
 
 /// How long the remote end has to say whether it still has the session.
@@ -59,13 +58,17 @@ pub(crate) fn lost(reason: &str) -> String {
 }
 
 impl Remote {
-    /// Opens a session with Firefox at `endpoint` as `options` say, and
-    /// connects to its BiDi socket.
-    pub(crate) async fn start(options: &Options, endpoint: &str) -> Result<(Self, DevToolsSocket)> {
+    /// Opens a session with `capabilities` (a Firefox's) at `endpoint`, its
+    /// start waited for as `options` say, and connects to its BiDi socket.
+    pub(crate) async fn start(
+        options: &Options,
+        endpoint: &str,
+        capabilities: serde_json::Map<String, Value>,
+    ) -> Result<(Self, DevToolsSocket)> {
         let wait = options.timeout.saturating_sub(REMOTE_TIMEOUT_MARGIN);
         let mut builder =
             ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new());
-        builder.capabilities(capabilities(options)?);
+        builder.capabilities(capabilities);
         let client = match tokio::time::timeout(wait, builder.connect(endpoint)).await {
             Ok(Ok(client)) => client,
             Ok(Err(error)) => {
@@ -190,75 +193,9 @@ async fn keep_alive(client: Client, every: Duration) {
     }
 }
 
-/// The capabilities of a Firefox session at a remote end: the BiDi socket,
-/// and the preferences, environment and arguments a Firefox started here
-/// gets (headless unless `headed`; a `--user-agent=` becomes Firefox's
-/// own setting, other extra arguments go to Firefox as they are).
-fn capabilities(options: &Options) -> Result<serde_json::Map<String, Value>> {
-    let agent = options
-        .extra_args
-        .iter()
-        .find_map(|arg| arg.strip_prefix("--user-agent="));
-    let prefs: serde_json::Map<String, Value> = prefs(options.proxy.as_deref(), agent)?
-        .into_iter()
-        .map(|(name, value)| {
-            // Each value is a JavaScript literal: a boolean, a number or a
-            // string in JSON's quotes.
-            let value = serde_json::from_str(&value).unwrap_or(Value::String(value));
-            (name, value)
-        })
-        .collect();
-    let args: Vec<&str> = (!options.headed)
-        .then_some("-headless")
-        .into_iter()
-        .chain(
-            options
-                .extra_args
-                .iter()
-                .map(String::as_str)
-                .filter(|arg| !arg.starts_with("--user-agent=")),
-        )
-        .collect();
-    let env: serde_json::Map<String, Value> = ENVIRONMENT
-        .iter()
-        .map(|(name, value)| ((*name).to_owned(), json!(value)))
-        .collect();
-    let mut capabilities = session_capabilities();
-    capabilities.insert("browserName".to_owned(), json!("firefox"));
-    capabilities.insert("webSocketUrl".to_owned(), json!(true));
-    capabilities.insert(
-        "moz:firefoxOptions".to_owned(),
-        json!({ "args": args, "prefs": prefs, "env": env }),
-    );
-    Ok(capabilities)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_remote_firefox_gets_the_profiles_settings() {
-        let options = Options {
-            proxy: Some("http://127.0.0.1:4321".to_owned()),
-            extra_args: vec!["--user-agent=Agent 7".to_owned(), "-safe-mode".to_owned()],
-            ..Options::default()
-        };
-        let asked = capabilities(&options).expect("capabilities");
-        assert_eq!(asked["browserName"], "firefox");
-        assert_eq!(asked["webSocketUrl"], true);
-        let firefox = &asked["moz:firefoxOptions"];
-        assert_eq!(firefox["args"], json!(["-headless", "-safe-mode"]));
-        assert_eq!(firefox["prefs"]["network.proxy.http"], "127.0.0.1");
-        assert_eq!(firefox["prefs"]["network.proxy.http_port"], 4321);
-        assert_eq!(
-            firefox["prefs"]["network.proxy.allow_hijacking_localhost"],
-            true
-        );
-        assert_eq!(firefox["prefs"]["general.useragent.override"], "Agent 7");
-        assert_eq!(firefox["prefs"]["network.proxy.no_proxies_on"], "");
-        assert_eq!(firefox["env"]["MOZ_REMOTE_SETTINGS_DEVTOOLS"], "1");
-    }
 
     #[test]
     fn the_socket_is_reached_where_the_end_is() {
