@@ -75,6 +75,59 @@ fn at_end_on(backend: Backend, options: Options, site: &Site, pack_options: Pack
     Pack::new(backend.guarded(options, Guard::new(policy)), pack_options)
 }
 
+/// The pack's next call, after its node died: it says the session was
+/// lost and that the next call starts a new one.
+async fn reads_lost(pack: &Pack) -> tools::ToolOutput {
+    let lost = pack.call("snapshot", json!({})).await;
+    assert!(
+        lost.is_error
+            && lost.text.contains("lost this session")
+            && lost.text.contains("next call starts a new one"),
+        "{}",
+        lost.text
+    );
+    lost
+}
+
+/// A page that spins: the call fails saying `said`, and the next call
+/// works.
+async fn spins_then_works(pack: &Pack, site: &Site, said: &str) {
+    let spun = pack
+        .call("open", json!({ "url": site.url("/spins") }))
+        .await;
+    assert!(spun.is_error && spun.text.contains(said), "{}", spun.text);
+    next_call_works(pack, site, &spun).await;
+}
+
+/// A pack's options for uploads from `files`.
+fn uploads_from(files: &std::path::Path) -> PackOptions {
+    PackOptions {
+        groups: vec![tools::Group::Files],
+        files_dir: Some(files.to_owned()),
+        ..PackOptions::default()
+    }
+}
+
+/// A file holding `letter`, put in `files` (the pack's uploads folder),
+/// reaches the browser through the Grid's file endpoint: the page at
+/// `/upload` reads what it holds.
+async fn uploads(pack: &Pack, site: &Site, files: &std::path::Path, letter: &str) {
+    std::fs::write(files.join("up.txt"), letter).expect("a file");
+    let form = pack
+        .call("open", json!({ "url": site.url("/upload") }))
+        .await;
+    assert!(!form.is_error, "{}", form.text);
+    let field = tools::element_number(&form.text, "CV").expect("the file field");
+    let put = pack
+        .call("upload", json!({ "element": field, "paths": ["up.txt"] }))
+        .await;
+    assert!(!put.is_error, "{}", put.text);
+    let read = pack
+        .call("wait_for", json!({ "text": format!("read: {letter}") }))
+        .await;
+    assert!(!read.is_error, "{}", read.text);
+}
+
 /// After `failed`, the next call opens a page in the pack's session (or a
 /// new one).
 async fn next_call_works(pack: &Pack, site: &Site, failed: &tools::ToolOutput) {
@@ -142,15 +195,7 @@ async fn a_real_grid() {
 
     // A spinning page: stopped through the session's relay, in the same
     // session, and said so.
-    let spun = first
-        .call("open", json!({ "url": site.url("/spins") }))
-        .await;
-    assert!(
-        spun.is_error && spun.text.contains("it was stopped"),
-        "{}",
-        spun.text
-    );
-    next_call_works(&first, &site, &spun).await;
+    spins_then_works(&first, &site, "it was stopped").await;
 
     // The first session's node dies: its next call reads as a lost
     // session, and the call after that gets a new one (on the other node,
@@ -158,14 +203,7 @@ async fn a_real_grid() {
     first.close().await;
     until(|| async { grid.sessions().await == 1 }).await;
     assert!(grid.kill_a_busy_node().await, "no busy node to kill");
-    let lost = second.call("snapshot", json!({})).await;
-    assert!(
-        lost.is_error
-            && lost.text.contains("lost this session")
-            && lost.text.contains("next call starts a new one"),
-        "{}",
-        lost.text
-    );
+    reads_lost(&second).await;
     let again = second
         .call("open", json!({ "url": site.url("/third") }))
         .await;
@@ -179,34 +217,14 @@ async fn a_real_grid() {
     // A file on this machine reaches the node's browser through the Grid's
     // file endpoint: the page reads what it holds.
     let files = tempfile::tempdir().expect("a folder");
-    std::fs::write(files.path().join("up.txt"), "a letter from far away").expect("a file");
     let uploader = packed(
         &grid,
         &site,
         Duration::from_secs(12),
         None,
-        PackOptions {
-            groups: vec![tools::Group::Files],
-            files_dir: Some(files.path().to_owned()),
-            ..PackOptions::default()
-        },
+        uploads_from(files.path()),
     );
-    let form = uploader
-        .call("open", json!({ "url": site.url("/upload") }))
-        .await;
-    assert!(!form.is_error, "{}", form.text);
-    let field = tools::element_number(&form.text, "CV").expect("the file field");
-    let put = uploader
-        .call("upload", json!({ "element": field, "paths": ["up.txt"] }))
-        .await;
-    assert!(!put.is_error, "{}", put.text);
-    let read = uploader
-        .call(
-            "wait_for",
-            json!({ "text": "read: a letter from far away" }),
-        )
-        .await;
-    assert!(!read.is_error, "{}", read.text);
+    uploads(&uploader, &site, files.path(), "a letter from far away").await;
     uploader.close().await;
 
     // What only DevTools gives, over the session's se:cdp relay:
@@ -415,7 +433,6 @@ async fn a_grid_with_firefox_nodes() {
     // what it holds.
     site.page("/upload", UPLOAD).await;
     let files = tempfile::tempdir().expect("a folder");
-    std::fs::write(files.path().join("up.txt"), "a letter to a fox").expect("a file");
     let uploader = at_end_on(
         Backend::Firefox,
         Options {
@@ -424,51 +441,21 @@ async fn a_grid_with_firefox_nodes() {
             ..Options::default()
         },
         &site,
-        PackOptions {
-            groups: vec![tools::Group::Files],
-            files_dir: Some(files.path().to_owned()),
-            ..PackOptions::default()
-        },
+        uploads_from(files.path()),
     );
-    let form = uploader
-        .call("open", json!({ "url": site.url("/upload") }))
-        .await;
-    let field = tools::element_number(&form.text, "CV").expect("the file field");
-    let put = uploader
-        .call("upload", json!({ "element": field, "paths": ["up.txt"] }))
-        .await;
-    assert!(!put.is_error, "{}", put.text);
-    let read = uploader
-        .call("wait_for", json!({ "text": "read: a letter to a fox" }))
-        .await;
-    assert!(!read.is_error, "{}", read.text);
+    uploads(&uploader, &site, files.path(), "a letter to a fox").await;
     uploader.close().await;
 
     // A page that spins: the session is ended and said so, and the next
     // call is in a new one, on the other Firefox node.
-    let spun = firefox
-        .call("open", json!({ "url": site.url("/spins") }))
-        .await;
-    assert!(
-        spun.is_error && spun.text.contains("could not be stopped"),
-        "{}",
-        spun.text
-    );
-    next_call_works(&firefox, &site, &spun).await;
+    spins_then_works(&firefox, &site, "could not be stopped").await;
 
     // The nodes holding sessions die (the new session's, and the first
     // one's, still busy with the spinning page): the next call reads as a
     // lost session, and once a Firefox node is up again the call after it
     // works.
     assert!(grid.kill_busy_nodes().await > 0, "no busy node to kill");
-    let lost = firefox.call("snapshot", json!({})).await;
-    assert!(
-        lost.is_error
-            && lost.text.contains("lost this session")
-            && lost.text.contains("next call starts a new one"),
-        "{}",
-        lost.text
-    );
+    let lost = reads_lost(&firefox).await;
     grid.add_node(NodeBrowser::Firefox).await.expect("a node");
     next_call_works(&firefox, &site, &lost).await;
     firefox.close().await;
