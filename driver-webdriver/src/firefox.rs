@@ -200,26 +200,35 @@ impl Firefox {
             }
             None => Self::start_here(options).await?,
         };
-        // The tab a headless Firefox starts with never has the focus (no
-        // focus event fires in it, `document.hasFocus()` is false, so a
-        // date picker that opens on focus never does); one made over BiDi
-        // has it. The first gives way to one made now, given the viewport
-        // (the window's size on the command line is not the viewport's).
-        let tree = firefox.call("browsingContext.getTree", json!({})).await?;
+        match firefox.focused_tab(options).await {
+            Ok(()) => Ok(firefox),
+            // (A remote end's session ends only when asked to.)
+            Err(error) => {
+                firefox.close().await;
+                Err(error)
+            }
+        }
+    }
+
+    /// The tab a headless Firefox starts with never has the focus (no
+    /// focus event fires in it, `document.hasFocus()` is false, so a date
+    /// picker that opens on focus never does); one made over BiDi has it.
+    /// The first gives way to one made now, given the viewport (the
+    /// window's size on the command line is not the viewport's).
+    async fn focused_tab(&self, options: &Options) -> Result<()> {
+        let tree = self.call("browsingContext.getTree", json!({})).await?;
         let first = tree["contexts"][0]["context"].as_str().map(str::to_owned);
-        let made = firefox
+        let made = self
             .call("browsingContext.create", json!({ "type": "tab" }))
             .await?;
         let context = made["context"].as_str().unwrap_or_default();
-        firefox
-            .viewport(context, options.width, options.height)
+        self.viewport(context, options.width, options.height)
             .await?;
         if let Some(first) = first {
-            firefox
-                .call("browsingContext.close", json!({ "context": first }))
+            self.call("browsingContext.close", json!({ "context": first }))
                 .await?;
         }
-        Ok(firefox)
+        Ok(())
     }
 
     /// A Firefox started here, in a profile with [`prefs`], and a BiDi

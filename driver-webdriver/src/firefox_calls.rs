@@ -84,6 +84,69 @@ fn per_document(source: &str) -> String {
     )
 }
 
+/// What a session's Firefox is told before its first call (bodies kept
+/// for a network log, downloads denied, the events heard, the preloads);
+/// returns its tab.
+async fn prepare(firefox: &Firefox, options: &Options) -> Result<String> {
+    // With a network log, response bodies are kept for it (each up to
+    // a cap), to be read as `Network.getResponseBody` reads them.
+    if options.network_log {
+        firefox
+            .call(
+                "network.addDataCollector",
+                json!({ "dataTypes": ["response"], "maxEncodedDataSize": BODY_LIMIT }),
+            )
+            .await?;
+    }
+    // No download lands: Firefox refuses every one.
+    firefox
+        .call(
+            "browser.setDownloadBehavior",
+            json!({ "downloadBehavior": { "type": "denied" } }),
+        )
+        .await?;
+    firefox
+        .call(
+            "session.subscribe",
+            json!({ "events": ["log.entryAdded", "browsingContext.userPromptOpened",
+                               "browsingContext.userPromptClosed", "browsingContext.contextCreated",
+                               "browsingContext.contextDestroyed", "browsingContext.navigationStarted",
+                               "browsingContext.downloadWillBegin", "input.fileDialogOpened",
+                               "network.beforeRequestSent",
+                               "network.responseCompleted", "network.fetchError"] }),
+        )
+        .await?;
+    firefox
+        .call(
+            "script.addPreloadScript",
+            json!({ "functionDeclaration":
+                    format!("() => {{\n{}\n{NOT_AUTOMATED}\n}}", driver_core::listeners_js()) }),
+        )
+        .await?;
+    firefox
+        .call(
+            "script.addPreloadScript",
+            json!({ "functionDeclaration": HOOKS, "sandbox": SANDBOX }),
+        )
+        .await?;
+    if !options.preloads.is_empty() {
+        firefox
+            .call(
+                "script.addPreloadScript",
+                json!({ "functionDeclaration": per_document(&options.preloads.source()),
+                        "sandbox": SANDBOX }),
+            )
+            .await?;
+    }
+    let tree = firefox
+        .call("browsingContext.getTree", json!({ "maxDepth": 0 }))
+        .await?;
+    Ok(tree["contexts"][0]["context"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned())
+}
+
 #[async_trait]
 impl BrowserSession for FxSession {
     async fn start(options: Options) -> Result<Self> {
@@ -94,63 +157,14 @@ impl BrowserSession for FxSession {
         firefox
             .socket()
             .listen(Arc::new(move |_, event| hearing.lock().hear(event)));
-        // With a network log, response bodies are kept for it (each up to
-        // a cap), to be read as `Network.getResponseBody` reads them.
-        if options.network_log {
-            firefox
-                .call(
-                    "network.addDataCollector",
-                    json!({ "dataTypes": ["response"], "maxEncodedDataSize": BODY_LIMIT }),
-                )
-                .await?;
-        }
-        // No download lands: Firefox refuses every one.
-        firefox
-            .call(
-                "browser.setDownloadBehavior",
-                json!({ "downloadBehavior": { "type": "denied" } }),
-            )
-            .await?;
-        firefox
-            .call(
-                "session.subscribe",
-                json!({ "events": ["log.entryAdded", "browsingContext.userPromptOpened",
-                                   "browsingContext.userPromptClosed", "browsingContext.contextCreated",
-                                   "browsingContext.contextDestroyed", "browsingContext.navigationStarted",
-                                   "browsingContext.downloadWillBegin", "input.fileDialogOpened",
-                                   "network.beforeRequestSent",
-                                   "network.responseCompleted", "network.fetchError"] }),
-            )
-            .await?;
-        firefox
-            .call(
-                "script.addPreloadScript",
-                json!({ "functionDeclaration":
-                        format!("() => {{\n{}\n{NOT_AUTOMATED}\n}}", driver_core::listeners_js()) }),
-            )
-            .await?;
-        firefox
-            .call(
-                "script.addPreloadScript",
-                json!({ "functionDeclaration": HOOKS, "sandbox": SANDBOX }),
-            )
-            .await?;
-        if !options.preloads.is_empty() {
-            firefox
-                .call(
-                    "script.addPreloadScript",
-                    json!({ "functionDeclaration": per_document(&options.preloads.source()),
-                            "sandbox": SANDBOX }),
-                )
-                .await?;
-        }
-        let tree = firefox
-            .call("browsingContext.getTree", json!({ "maxDepth": 0 }))
-            .await?;
-        let current = tree["contexts"][0]["context"]
-            .as_str()
-            .unwrap_or_default()
-            .to_owned();
+        // (A remote end's session ends only when asked to.)
+        let current = match prepare(&firefox, &options).await {
+            Ok(current) => current,
+            Err(error) => {
+                firefox.close().await;
+                return Err(error);
+            }
+        };
         Ok(Self {
             firefox,
             current,

@@ -1,8 +1,8 @@
 //! The DevTools commands the tool pack sends for its optional groups
 //! (cookies and saved state, uploads, PDFs, a drag, an element's picture,
-//! emulation, a response's body), answered over WebDriver BiDi where BiDi has the words, in
-//! the shape DevTools answers them; any other command is unsupported, as
-//! Firefox speaks no DevTools.
+//! emulation, a response's body), answered over WebDriver BiDi where BiDi
+//! has the words, in the shape DevTools answers them; any other command is
+//! unsupported, as Firefox speaks no DevTools.
 //!
 //! Coordinates are the current tab's, as DevTools takes them; a node id
 //! (`DOM.querySelector`, a caught file chooser's field) stands for a BiDi

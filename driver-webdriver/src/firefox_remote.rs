@@ -44,11 +44,22 @@ pub(crate) struct Remote {
     /// while a call runs too: a Grid counts no BiDi message as activity,
     /// so a call longer than its session timeout would lose the session.
     keeper: tokio::task::JoinHandle<()>,
+    /// Whether the session was ended ([`end`](Self::end)).
+    ended: bool,
 }
 
 impl Drop for Remote {
+    /// A session dropped without being ended is ended in the background,
+    /// where a runtime runs: the end would hold its slot until its timeout.
     fn drop(&mut self) {
         self.keeper.abort();
+        if self.ended {
+            return;
+        }
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            let client = self.client.clone();
+            runtime.spawn(tokio::time::timeout(END_LIMIT, client.close()));
+        }
     }
 }
 
@@ -93,6 +104,7 @@ impl Remote {
             client,
             endpoint: endpoint.to_owned(),
             keeper,
+            ended: false,
         };
         let socket = remote
             .client
@@ -149,7 +161,8 @@ impl Remote {
     /// Ends the session, waiting [`END_WAIT`] at most: a remote end that
     /// takes longer (its Firefox's page spins) is left to finish on its own,
     /// for [`END_LIMIT`] at most.
-    pub(crate) async fn end(self) {
+    pub(crate) async fn end(mut self) {
+        self.ended = true;
         self.keeper.abort();
         let client = self.client.clone();
         let ending = tokio::spawn(tokio::time::timeout(END_LIMIT, client.close()));
@@ -184,11 +197,11 @@ fn loopback(url: &url::Url) -> bool {
     }
 }
 
-/// Tells the end of `client` every `every` that we are still here (a
-/// classic command: a Grid counts only those as activity).
+/// Tells the end of `client` every `every` (a second at least) that we are
+/// still here (a classic command: a Grid counts only those as activity).
 async fn keep_alive(client: Client, every: Duration) {
     loop {
-        tokio::time::sleep(every).await;
+        tokio::time::sleep(every.max(Duration::from_secs(1))).await;
         let _ = tokio::time::timeout(Duration::from_secs(5), client.windows()).await;
     }
 }
