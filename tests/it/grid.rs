@@ -14,7 +14,7 @@ use std::time::Duration;
 use driver_core::{Capability, Driver as _, Options};
 use guard::{AllowedOrigin, Guard, Policy};
 use serde_json::json;
-use tabwright_tests::grid::{Grid, HandStartedChromedriver, NodeBrowser};
+use tabwright_tests::grid::{Grid, HandStartedDriver, NodeBrowser};
 use tabwright_tests::site::Site;
 use tabwright_tests::Backend;
 use tools::{Pack, PackOptions};
@@ -319,7 +319,7 @@ async fn until<F: std::future::Future<Output = bool>>(condition: impl Fn() -> F)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_remote_end_without_a_relay() {
     let site = Site::start().await;
-    let end = HandStartedChromedriver::start()
+    let end = HandStartedDriver::chromedriver()
         .await
         .expect("a chromedriver");
     let options = Options {

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use driver_cdp::{CdpDriver, Driver, Options};
 use driver_core::backend::launch::{self, ChromeProcess, Profile};
-use tabwright_tests::grid::HandStartedChromedriver;
+use tabwright_tests::grid::HandStartedDriver;
 use tabwright_tests::site::Site;
 
 /// Starts a Chrome the way a user would for remote debugging.
@@ -122,7 +122,7 @@ async fn a_bad_endpoint_is_a_clear_error() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn webdriver_connects_to_a_remote_end_and_leaves_it_running() {
     let site = Site::start().await;
-    let mut remote = HandStartedChromedriver::start()
+    let mut remote = HandStartedDriver::chromedriver()
         .await
         .expect("a chromedriver");
     for round in 0..2 {
@@ -216,7 +216,7 @@ async fn the_binary_drives_remote_browsers() {
     let site = Site::start().await;
     let (mut chrome, _profile, ws) = start_chrome();
     let port = devtools_port(&ws);
-    let mut remote = HandStartedChromedriver::start()
+    let mut remote = HandStartedDriver::chromedriver()
         .await
         .expect("a chromedriver");
     for (flag, endpoint) in [
@@ -242,7 +242,7 @@ async fn the_binary_drives_remote_browsers() {
 
     // Firefox at a geckodriver the user started: the page is read, and
     // the geckodriver is left running.
-    let mut gecko = HandStartedChromedriver::geckodriver()
+    let mut gecko = HandStartedDriver::geckodriver()
         .await
         .expect("a geckodriver");
     let daemon = crate::cli::Daemon::new();

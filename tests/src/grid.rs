@@ -6,7 +6,7 @@
 //! `tests/cargo` by the same command), Java from Debian
 //! (`openjdk-17-jre-headless`). Every process is in a group of its own and
 //! the whole group is killed when the grid is dropped. Also a bare
-//! chromedriver or geckodriver ([`HandStartedChromedriver`]), a remote end
+//! chromedriver or geckodriver ([`HandStartedDriver`]), a remote end
 //! with no Grid.
 
 use std::os::unix::process::CommandExt;
@@ -335,15 +335,15 @@ impl Drop for Grid {
 /// browsers' profiles are not tabwright's to read) or a geckodriver. In a
 /// process group of its own, ended with every browser it started when
 /// dropped.
-pub struct HandStartedChromedriver {
+pub struct HandStartedDriver {
     child: tokio::process::Child,
     /// Its URL, for `Options::endpoint`.
     pub url: String,
 }
 
-impl HandStartedChromedriver {
+impl HandStartedDriver {
     /// Starts chromedriver and waits until it says it listens.
-    pub async fn start() -> Result<Self, String> {
+    pub async fn chromedriver() -> Result<Self, String> {
         let port = crate::free_port();
         Self::spawn(
             "/usr/bin/chromedriver".as_ref(),
@@ -413,7 +413,7 @@ impl HandStartedChromedriver {
     }
 }
 
-impl Drop for HandStartedChromedriver {
+impl Drop for HandStartedDriver {
     /// Ends chromedriver and every browser it started (a page spinning in
     /// one included).
     fn drop(&mut self) {
