@@ -8,7 +8,7 @@
 //! then resumed, so not a single request of theirs runs before the viewport,
 //! console and lifecycle events are in place.
 
-use driver_core::backend::devtools::names;
+use driver_core::backend::devtools::{names, pages_go};
 use std::time::Instant;
 
 use chromiumoxide::cdp::browser_protocol::emulation::SetDeviceMetricsOverrideParams;
@@ -55,6 +55,15 @@ pub(crate) fn handle(client: &Client, registry: &SharedRegistry, event: &Event) 
             if let Some(detached) = params["sessionId"].as_str() {
                 on_detached(registry, detached)
             }
+        }
+        names::FETCH_REQUEST_PAUSED if session.is_none() => {
+            let registry = registry.clone();
+            pages_go::judge(client.socket(), params, move |context| {
+                registry.read(|registry| {
+                    let context = registry.known_context(context);
+                    registry.by_context.get(&context)?.pages_go.clone()
+                })
+            })
         }
         names::RUNTIME_CONSOLE_API_CALLED => on_console(registry, event),
         names::RUNTIME_EXCEPTION_THROWN => on_exception(registry, event),

@@ -46,6 +46,8 @@ pub(crate) struct PerContext {
     pub on_frame: Option<FrameCallback>,
     /// The scripts for tabwright's world of its tabs' documents.
     pub preloads: driver_core::Preloads,
+    /// Where its tabs' top-level documents may come from.
+    pub pages_go: Option<driver_core::PagesGo>,
 }
 
 /// One page target.
@@ -281,6 +283,7 @@ impl SharedRegistry {
             state.viewport = Some(viewport);
             state.on_frame = options.on_frame.clone();
             state.preloads = options.preloads.clone();
+            state.pages_go = options.pages_go.clone();
         });
     }
 

@@ -12,6 +12,7 @@ use chromiumoxide::cdp::browser_protocol::target::{
     AttachToTargetParams, CloseTargetParams, CreateTargetParams,
 };
 
+use driver_core::backend::devtools::pages_go;
 use driver_core::backend::screencast;
 use driver_core::{DriverError, Options, Result, Tab, TabId, Viewport};
 
@@ -87,6 +88,9 @@ impl CdpSession {
         options: &Options,
     ) -> Result<Self> {
         browser.registry.prepare(&context, options);
+        if options.pages_go.is_some() {
+            pages_go::hold(browser.client.socket()).await?;
+        }
         let network_log = options.network_log;
         browser.registry.update(|registry| {
             registry.context(&context).network_log = network_log;

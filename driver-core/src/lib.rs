@@ -65,7 +65,7 @@ pub use error::{DriverError, Result, Unusable};
 pub use journal::Journal;
 pub use keys::{Click, Key, KeyPress, Modifiers, MouseButton};
 pub use memory::{renew_threshold_kib, Memory, DEFAULT_BUDGET_MB};
-pub use options::{FrameCallback, FramesWanted, Options, Preloads, ScreencastFrame};
+pub use options::{FrameCallback, FramesWanted, Options, PagesGo, Preloads, ScreencastFrame};
 pub use page_text::{PageText, PageValue, DEBUG_CHARS};
 pub use paint::{marker_colour, FrameScript, PaintPictures, PaintProbe, MARKER_SIZE};
 pub use shots::{FullPage, FULL_PAGE_PIXELS, LEAST_FULL_PAGE_SCALE, LONGEST_SIDE};

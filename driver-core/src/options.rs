@@ -33,6 +33,13 @@ pub type FrameCallback = Arc<dyn Fn(ScreencastFrame) + Send + Sync>;
 /// nothing for it.
 pub type FramesWanted = Arc<dyn Fn() -> bool + Send + Sync>;
 
+/// Judges a page's next top-level document before its request leaves
+/// ([`Options::pages_go`]): given the URL (each hop of a redirect), `true`
+/// lets it load, `false` refuses it (the browser shows its blocked-request
+/// error in place). It runs on the driver's event task: return quickly,
+/// and never call back into the driver from it.
+pub type PagesGo = Arc<dyn Fn(&str) -> bool + Send + Sync>;
+
 /// Scripts run in tabwright's own world of every new document, before a
 /// call looks in it ([`Driver::preload`](crate::Driver::preload)): what a
 /// later call would otherwise send whole, the first time, into every
@@ -189,6 +196,14 @@ pub struct Options {
     /// [`Preloads`]). Empty by default; the tool pack adds its page
     /// scripts.
     pub preloads: Preloads,
+
+    /// Where a tab's top-level document may come from (see [`PagesGo`]):
+    /// a link the page follows, a form it posts, a script's `location`, a
+    /// tab it opens, each redirect on the way, judged before the request
+    /// leaves; a frame's own document and what a page fetches are not
+    /// asked. `None`, the default: anywhere the proxy lets through. The
+    /// guard sets it when a task names its origins.
+    pub pages_go: Option<PagesGo>,
 }
 
 impl Options {
@@ -235,6 +250,7 @@ impl Default for Options {
             page_tools: false,
             memory_budget_mb: Some(crate::DEFAULT_BUDGET_MB),
             preloads: Preloads::default(),
+            pages_go: None,
         }
     }
 }
@@ -265,6 +281,7 @@ impl fmt::Debug for Options {
                 "frames_wanted",
                 &self.frames_wanted.as_ref().map(|_| "Fn() -> bool"),
             )
+            .field("pages_go", &self.pages_go.as_ref().map(|_| "Fn(&str) -> bool"))
             .finish()
     }
 }

@@ -98,6 +98,16 @@ async fn prepare(firefox: &Firefox, options: &Options) -> Result<String> {
             )
             .await?;
     }
+    // Where a tab's top-level documents may come from is judged before
+    // each request leaves: every request is held, the rest let go at once.
+    if options.pages_go.is_some() {
+        firefox
+            .call(
+                "network.addIntercept",
+                json!({ "phases": ["beforeRequestSent"] }),
+            )
+            .await?;
+    }
     // No download lands: Firefox refuses every one.
     firefox
         .call(
@@ -154,9 +164,16 @@ impl BrowserSession for FxSession {
         let heard: Arc<parking_lot::Mutex<Heard>> = Arc::default();
         heard.lock().requests.keep = options.network_log;
         let hearing = Arc::clone(&heard);
-        firefox
-            .socket()
-            .listen(Arc::new(move |_, event| hearing.lock().hear(event)));
+        let pages_go = options.pages_go.clone();
+        firefox.socket().listen(Arc::new(move |socket, event| {
+            let mut heard = hearing.lock();
+            heard.hear(event);
+            if let Some(gate) = &pages_go {
+                if event.method == "network.beforeRequestSent" {
+                    heard.requests.judge(socket, gate, &event.params);
+                }
+            }
+        }));
         // (A remote end's session ends only when asked to.)
         let current = match prepare(&firefox, &options).await {
             Ok(current) => current,

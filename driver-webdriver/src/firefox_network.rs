@@ -6,8 +6,9 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use driver_core::{PageText, Request, NETWORK_LOG_KEPT};
-use serde_json::Value;
+use driver_core::backend::devtools::DevToolsSocket;
+use driver_core::{PageText, PagesGo, Request, NETWORK_LOG_KEPT};
+use serde_json::{json, Value};
 
 /// The requests heard, by tab.
 #[derive(Default)]
@@ -66,6 +67,38 @@ impl Requests {
             .get(tab)
             .map(|log| log.iter().cloned().collect())
             .unwrap_or_default()
+    }
+
+    /// Lets a request BiDi holds (`network.beforeRequestSent` with
+    /// `isBlocked`, where `network.addIntercept` asks for every request)
+    /// go on, unless it would load a tab's top-level document (a
+    /// navigation of a context with no parent) that `gate` refuses.
+    pub(crate) fn judge(&self, socket: &DevToolsSocket, gate: &PagesGo, params: &Value) {
+        if params["isBlocked"] != Value::Bool(true) {
+            return;
+        }
+        let Some(id) = params["request"]["request"].as_str() else {
+            return;
+        };
+        let top = params["context"]
+            .as_str()
+            .is_some_and(|context| !self.parents.contains_key(context));
+        let url = params["request"]["url"].as_str().unwrap_or_default();
+        let refused = top && params["navigation"].is_string() && !gate(url);
+        if !refused {
+            socket.send_soon(None, "network.continueRequest", json!({ "request": id }));
+            return;
+        }
+        socket.send_soon(None, "network.failRequest", json!({ "request": id }));
+        // Firefox leaves the page where it was: settling, which saw the
+        // navigation begin, is told it brings no new page (as a download).
+        socket.send_soon(
+            None,
+            "script.evaluate",
+            json!({ "expression": "window[Symbol.for('tabwright.download')] = performance.now()",
+                    "target": { "context": params["context"], "sandbox": crate::firefox_session::SANDBOX },
+                    "awaitPromise": false }),
+        );
     }
 
     /// The tab a context belongs to.

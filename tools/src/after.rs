@@ -516,21 +516,29 @@ impl Tab<'_> {
             .into_iter()
             .filter(|refusal| refusal.reason.is_protection())
             .collect();
-        if fresh.is_empty() {
-            return;
+        let (outside, protected): (Vec<_>, Vec<_>) = fresh
+            .into_iter()
+            .partition(|refusal| matches!(refusal.reason, guard::Reason::OutsideTask { .. }));
+        for (refused, to) in [
+            (protected, "to this machine or its network"),
+            (outside, "to origins outside this task"),
+        ] {
+            if refused.is_empty() {
+                continue;
+            }
+            let shown: Vec<String> = refused
+                .iter()
+                .take(3)
+                .map(|refusal| format!("{} ({})", address(&refusal.target), refusal.reason))
+                .collect();
+            lines.push(format!(
+                "The guard refused {} request{} from this page {to}: {}{}.",
+                refused.len(),
+                if refused.len() == 1 { "" } else { "s" },
+                shown.join(", "),
+                if refused.len() > 3 { ", …" } else { "" }
+            ));
         }
-        let shown: Vec<String> = fresh
-            .iter()
-            .take(3)
-            .map(|refusal| format!("{} ({})", address(&refusal.target), refusal.reason))
-            .collect();
-        lines.push(format!(
-            "The guard refused {} request{} from this page to this machine or its network: {}{}.",
-            fresh.len(),
-            if fresh.len() == 1 { "" } else { "s" },
-            shown.join(", "),
-            if fresh.len() > 3 { ", …" } else { "" }
-        ));
     }
 
     /// Console errors the page logged since the last call, counted as they

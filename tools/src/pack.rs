@@ -253,6 +253,8 @@ impl Pack {
         state.phases = Default::default();
         let started = std::time::Instant::now();
         state.call_started = started;
+        state.refusals_at_call = self.browser.driver.guard().refusals().next_seq();
+        state.tabs_at_call = state.tabs.clone();
         let watched = self.trace.is_some() || self.browser.options.watch.is_some();
         let traced = watched.then(|| Traced {
             arguments: crate::trace::bounded(&arguments, 0),

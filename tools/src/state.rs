@@ -17,12 +17,16 @@ pub(crate) struct State {
     pub(crate) page_tools_shown: std::collections::HashMap<driver_core::TabId, String>,
     /// Where the guard's refusals stood when they were last reported.
     pub(crate) refusals_seen: u64,
+    /// Where they stood when this call began.
+    pub(crate) refusals_at_call: u64,
     /// The page's console messages, numbered as they came.
     pub(crate) console: Journal<ConsoleEntry>,
     /// Where the `console` tool stopped reading.
     pub(crate) console_read: u64,
     /// The tabs after the previous call, oldest first.
     pub(crate) tabs: Vec<TabId>,
+    /// The tabs when this call began.
+    pub(crate) tabs_at_call: Vec<TabId>,
     /// The URL of the last page shown.
     pub(crate) url: Option<driver_core::PageText>,
     /// HTTP statuses of the documents the pack navigated to, by URL.
@@ -76,9 +80,11 @@ impl Default for State {
         Self {
             page_tools_shown: HashMap::new(),
             refusals_seen: 0,
+            refusals_at_call: 0,
             console: Journal::new(CONSOLE_KEPT),
             console_read: 0,
             tabs: Vec::new(),
+            tabs_at_call: Vec::new(),
             url: None,
             statuses: HashMap::new(),
             dialog_open: false,

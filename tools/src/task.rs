@@ -217,8 +217,9 @@ impl crate::Pack {
         if !task.is_set() {
             return;
         }
-        self.close_tabs_outside(task, text).await;
+        self.close_tabs_outside(task, state, text).await;
         let Some(url) = document_url(&self.browser.driver, &[]).await else {
+            self.take_back_held(state, text).await;
             return;
         };
         if task.may_read(&url) {
@@ -246,27 +247,77 @@ impl crate::Pack {
 }
 
 impl crate::Pack {
+    /// The origin of the last page this call's tabs would have gone to
+    /// outside the task's origins, which the browser refused before its
+    /// request left (the guard's `page_may_go`), if any.
+    fn held_this_call(&self, state: &State) -> Option<String> {
+        let refusals = self
+            .browser
+            .driver
+            .guard()
+            .refusals()
+            .since(state.refusals_at_call);
+        refusals
+            .iter()
+            .rev()
+            .find_map(|refusal| match &refusal.reason {
+                guard::Reason::OutsideTask { target } => Some(target.clone()),
+                _ => None,
+            })
+    }
+
+    /// Where this call's page would have gone outside the task's origins
+    /// and the browser refused it, Chrome shows its error page in the tab:
+    /// takes it back to the page before, and says so.
+    async fn take_back_held(&self, state: &State, text: &mut String) {
+        let Some(target) = self.held_this_call(state) else {
+            return;
+        };
+        let back = self.browser.driver.back().await.is_ok();
+        text.insert_str(
+            0,
+            &format!(
+                "The page would have gone to {}, outside this task's origins; the browser refused it before anything was sent there, and {} (the person can allow it with --read-origin).\n",
+                crate::page_strings::address(&PageText::from(target)),
+                if back {
+                    "the page was taken back to where it was (call snapshot to read it)"
+                } else {
+                    "it could not be taken back: open a page of the task"
+                }
+            ),
+        );
+    }
+
     /// Closes the tabs other than the current one whose page is outside
-    /// the task's origins (a popup a page opened there), saying so.
-    async fn close_tabs_outside(&self, task: &guard::Task, text: &mut String) {
+    /// the task's origins (a popup a page opened there), and a blank one
+    /// opened in this call whose first page the browser refused (Firefox
+    /// leaves it blank), saying so.
+    async fn close_tabs_outside(&self, task: &guard::Task, state: &mut State, text: &mut String) {
         let Ok(tabs) = self.browser.driver.tabs().await else {
             return;
         };
+        let held = self.held_this_call(state);
         for tab in tabs.iter().filter(|tab| !tab.current) {
             #[allow(clippy::disallowed_methods)] // compared, not shown
-            let Ok(url) = Url::parse(tab.url.untrusted()) else {
-                continue;
+            let went = match Url::parse(tab.url.untrusted()) {
+                Ok(url) if matches!(url.scheme(), "http" | "https") && !task.may_read(&url) => {
+                    url.origin().ascii_serialization()
+                }
+                _ if tab.url.is_empty() || tab.url == "about:blank" => {
+                    match (&held, state.tabs_at_call.contains(&tab.id)) {
+                        (Some(held), false) => held.clone(),
+                        _ => continue,
+                    }
+                }
+                _ => continue,
             };
-            if !matches!(url.scheme(), "http" | "https") || task.may_read(&url) {
-                continue;
-            }
             if self.browser.driver.close_tab(&tab.id).await.is_ok() {
-                let went = PageText::from(url.origin().ascii_serialization());
+                state.tabs.retain(|id| *id != tab.id);
                 text.insert_str(
                     0,
                     &format!(
-                        "A tab the page opened went to {}, outside this task's origins; it was closed (the person can allow it with --read-origin).\n",
-                        crate::page_strings::address(&went)
+                        "A tab the page opened for {}, outside this task's origins, was closed (the person can allow it with --read-origin).\n",
+                        crate::page_strings::address(&PageText::from(went))
                     ),
                 );
             }

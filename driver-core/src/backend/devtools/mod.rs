@@ -13,6 +13,7 @@
 
 pub mod frames;
 pub mod names;
+pub mod pages_go;
 mod socket;
 mod targets;
 pub mod waits;

@@ -25,6 +25,12 @@ pub const DOM_ENABLE: &str = "DOM.enable";
 pub const DOM_RESOLVE_NODE: &str = "DOM.resolveNode";
 /// `DOM.setFileInputFiles`.
 pub const DOM_SET_FILE_INPUT_FILES: &str = "DOM.setFileInputFiles";
+/// `Fetch.continueRequest`.
+pub const FETCH_CONTINUE_REQUEST: &str = "Fetch.continueRequest";
+/// `Fetch.enable`.
+pub const FETCH_ENABLE: &str = "Fetch.enable";
+/// `Fetch.failRequest`.
+pub const FETCH_FAIL_REQUEST: &str = "Fetch.failRequest";
 /// `Input.dispatchKeyEvent`.
 pub const INPUT_DISPATCH_KEY_EVENT: &str = "Input.dispatchKeyEvent";
 /// `Input.dispatchMouseEvent`.
@@ -97,6 +103,8 @@ pub const TRACING_START: &str = "Tracing.start";
 pub const BROWSER_DOWNLOAD_PROGRESS: &str = "Browser.downloadProgress";
 /// `Browser.downloadWillBegin`.
 pub const BROWSER_DOWNLOAD_WILL_BEGIN: &str = "Browser.downloadWillBegin";
+/// `Fetch.requestPaused`.
+pub const FETCH_REQUEST_PAUSED: &str = "Fetch.requestPaused";
 /// `Inspector.targetCrashed`.
 pub const INSPECTOR_TARGET_CRASHED: &str = "Inspector.targetCrashed";
 /// `Network.loadingFailed`.

@@ -1,0 +1,73 @@
+//! Where a tab's top-level documents may come from
+//! ([`Options::pages_go`](crate::Options::pages_go)), judged in Chrome
+//! before a request leaves.
+//!
+//! The egress proxy sees only a tunnel's host for HTTPS, so it cannot tell
+//! a page's navigation from its images. DevTools' `Fetch` domain, enabled
+//! on the browser's own session, holds every document's request of every
+//! tab (one a page opens included, from its first request, and each hop of
+//! a redirect) until it is let go. A request whose frame is a tab's top
+//! frame (the frame's id is a page target's) is judged by the gate of its
+//! browser context; every other one (a frame's own document) goes on.
+
+use serde_json::{json, Value};
+
+use super::{names, DevToolsSocket};
+use crate::{PagesGo, Result};
+
+/// Holds every document's request for judging, browser-wide (the same
+/// patterns again change nothing).
+pub async fn hold(socket: &DevToolsSocket) -> Result<()> {
+    socket
+        .call(
+            None,
+            names::FETCH_ENABLE,
+            json!({ "patterns": [{ "urlPattern": "*", "resourceType": "Document",
+                                   "requestStage": "Request" }] }),
+        )
+        .await?;
+    Ok(())
+}
+
+/// Judges one held request (`Fetch.requestPaused`'s `params`) on a task
+/// of its own: `gate_of` gives the gate of a browser context (by its id,
+/// `None` for the default one), if its sessions have one. A request is
+/// refused only where a gate says no; whatever else happens, it goes on.
+pub fn judge(
+    socket: &DevToolsSocket,
+    params: &Value,
+    gate_of: impl FnOnce(Option<&str>) -> Option<PagesGo> + Send + 'static,
+) {
+    let socket = socket.clone();
+    let (Some(request), Some(frame)) = (params["requestId"].as_str(), params["frameId"].as_str())
+    else {
+        return;
+    };
+    let (request, frame) = (request.to_owned(), frame.to_owned());
+    let url = params["request"]["url"].as_str().unwrap_or_default().to_owned();
+    tokio::spawn(async move {
+        // (`Target.getTargetInfo` does not know a tab a page just opened;
+        // the list does.)
+        let targets = socket
+            .call(None, names::TARGET_GET_TARGETS, json!({}))
+            .await
+            .unwrap_or_default();
+        let tab = targets["targetInfos"].as_array().and_then(|targets| {
+            targets
+                .iter()
+                .find(|target| target["targetId"] == frame.as_str() && target["type"] == "page")
+        });
+        let refused = tab.is_some_and(|tab| {
+            gate_of(tab["browserContextId"].as_str()).is_some_and(|gate| !gate(&url))
+        });
+        let (method, params) = if refused {
+            (
+                names::FETCH_FAIL_REQUEST,
+                json!({ "requestId": request, "errorReason": "BlockedByClient" }),
+            )
+        } else {
+            (names::FETCH_CONTINUE_REQUEST, json!({ "requestId": request }))
+        };
+        let _ = socket.send(None, method, params).await;
+    });
+}
