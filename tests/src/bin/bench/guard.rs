@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use driver_core::Options;
-use guard::{AllowedOrigin, EgressProxy, Guard, Policy};
+use guard::{AllowedOrigin, EgressProxy, Guard, Policy, Task, TaskOrigin};
 use tabwright_tests::http;
 use tabwright_tests::site::Site;
 use tabwright_tests::Backend;
@@ -37,19 +37,34 @@ pub async fn guard_cost(backend: Backend, site: &Site, runs: usize) -> Result<St
         allowed_origins: vec![AllowedOrigin::parse(&site.origin()).map_err(|e| e.to_string())?],
         ..Policy::default()
     };
+    // A task naming the site as the origin it reads: each page's document
+    // is held in the browser and judged before its request leaves.
+    let tasked = Policy {
+        task: Task {
+            read: vec![TaskOrigin::parse(&site.origin()).map_err(|e| e.to_string())?],
+            ..Task::default()
+        },
+        ..policy.clone()
+    };
     let guarded = load(Box::new(
         backend.guarded(Options::default(), Guard::new(policy)),
+    ))
+    .await?;
+    let held = load(Box::new(
+        backend.guarded(Options::default(), Guard::new(tasked)),
     ))
     .await?;
     let median = |samples: &[Duration]| samples.get(samples.len() / 2).copied().unwrap_or_default();
     let ratio = median(&guarded).as_secs_f64() / median(&plain).as_secs_f64().max(1e-9);
     Ok(format!(
-        "without the guard {} / {}, through the guard {} / {}: x{ratio:.2} ({:+.0}%)",
+        "without the guard {} / {}, through the guard {} / {}: x{ratio:.2} ({:+.0}%); with a task's origins {} / {}",
         millis(median(&plain)),
         millis(plain.last().copied().unwrap_or_default()),
         millis(median(&guarded)),
         millis(guarded.last().copied().unwrap_or_default()),
-        (ratio - 1.0) * 100.0
+        (ratio - 1.0) * 100.0,
+        millis(median(&held)),
+        millis(held.last().copied().unwrap_or_default()),
     ))
 }
 
