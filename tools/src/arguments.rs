@@ -370,6 +370,9 @@ pub(crate) struct AskOriginArgs {
     /// Ask instead to type there what was read on this origin (a flow the
     /// task refused, e.g. the same origin: a number its page shows).
     pub(crate) from: Option<String>,
+    /// With `from`: ask for this one word read there (the one a refusal
+    /// named), not every word of it.
+    pub(crate) word: Option<String>,
     /// Why the task needs it, in a sentence the person reads.
     pub(crate) reason: String,
 }

@@ -3,7 +3,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use guard::Task;
+use guard::{Task, TaskOrigin};
 use url::Url;
 
 /// The most origins whose words are remembered, and the most words of one.
@@ -14,9 +14,45 @@ const WORDS_KEPT: usize = 20_000;
 #[derive(Debug, Default)]
 pub(crate) struct Provenance {
     words: HashMap<String, HashSet<String>>,
+    /// Words the person let go one at a time (`ask_origin` with `word`):
+    /// what origin each was read on, where it may go.
+    let_go: Vec<LetGo>,
 }
 
+/// One word the person let go from an origin to others.
+#[derive(Debug)]
+struct LetGo {
+    word: String,
+    from: TaskOrigin,
+    to: TaskOrigin,
+}
+
+/// The most words the person can let go one at a time in a session.
+const LET_GO_KEPT: usize = 256;
+
 impl Provenance {
+    /// Lets `word`, read on `from`, go to `to`: the person said yes to
+    /// that word alone.
+    pub(crate) fn let_go(&mut self, word: &str, from: TaskOrigin, to: TaskOrigin) {
+        if self.let_go.len() < LET_GO_KEPT {
+            self.let_go.push(LetGo {
+                word: word.trim().to_lowercase(),
+                from,
+                to,
+            });
+        }
+    }
+
+    /// Whether the person let `word` go from `origin` to `destination`.
+    fn let_go_word(&self, word: &str, origin: &str, destination: &Url) -> bool {
+        let Ok(from) = Url::parse(origin) else {
+            return false;
+        };
+        self.let_go.iter().any(|let_go| {
+            let_go.word == word && let_go.from.matches_url(&from) && let_go.to.matches_url(destination)
+        })
+    }
+
     /// Remembers the data-carrying words of `text`, read on `origin`.
     pub(crate) fn read(&mut self, origin: &str, text: &str) {
         if self.words.len() >= ORIGINS_KEPT && !self.words.contains_key(origin) {
@@ -68,6 +104,9 @@ impl Provenance {
                 .filter(|(_, words)| words.contains(&word))
                 .map(|(origin, _)| origin)
                 .collect();
+            let allowed = |origin: &String| {
+                allowed(origin) || self.let_go_word(&word, origin, destination)
+            };
             // Strict: a word the user's mail gave is still the user's where
             // the shop shows it back; elsewhere every origin it was read on
             // must let it go.
