@@ -285,7 +285,10 @@ impl fmt::Debug for Options {
                 "frames_wanted",
                 &self.frames_wanted.as_ref().map(|_| "Fn() -> bool"),
             )
-            .field("pages_go", &self.pages_go.as_ref().map(|_| "Fn(&str) -> bool"))
+            .field(
+                "pages_go",
+                &self.pages_go.as_ref().map(|_| "Fn(&str) -> bool"),
+            )
             .finish()
     }
 }

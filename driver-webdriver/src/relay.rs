@@ -115,10 +115,7 @@ impl Relay {
         let socket = DevToolsSocket::connect(url).await?;
         let state = Shared::default();
         let stops = tokio::sync::watch::Sender::new(0);
-        let hears = Hears {
-            on_frame,
-            pages_go,
-        };
+        let hears = Hears { on_frame, pages_go };
         socket.listen(Arc::new({
             let state = state.clone();
             let stops = stops.clone();

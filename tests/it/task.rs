@@ -593,7 +593,12 @@ async fn a_pages_words_are_not_the_users(backend: Backend) {
     )
     .await;
     person.await.expect("the person answered");
-    ok(&pack, "type", json!({ "element": street, "text": "GC77QX9" })).await;
+    ok(
+        &pack,
+        "type",
+        json!({ "element": street, "text": "GC77QX9" }),
+    )
+    .await;
     pack.close().await;
 }
 

@@ -151,7 +151,11 @@ impl Browser {
                     .map_err(|reason| ToolError::bad("ask_origin", format!("from: {reason}")))
             })
             .transpose()?;
-        let word = args.word.as_deref().map(str::trim).filter(|word| !word.is_empty());
+        let word = args
+            .word
+            .as_deref()
+            .map(str::trim)
+            .filter(|word| !word.is_empty());
         let what = match (&from, word) {
             (Some(from), Some(word)) => format!(
                 "type on {origin} the word {} it read on {from}",

@@ -49,7 +49,9 @@ impl Provenance {
             return false;
         };
         self.let_go.iter().any(|let_go| {
-            let_go.word == word && let_go.from.matches_url(&from) && let_go.to.matches_url(destination)
+            let_go.word == word
+                && let_go.from.matches_url(&from)
+                && let_go.to.matches_url(destination)
         })
     }
 
@@ -104,9 +106,8 @@ impl Provenance {
                 .filter(|(_, words)| words.contains(&word))
                 .map(|(origin, _)| origin)
                 .collect();
-            let allowed = |origin: &String| {
-                allowed(origin) || self.let_go_word(&word, origin, destination)
-            };
+            let allowed =
+                |origin: &String| allowed(origin) || self.let_go_word(&word, origin, destination);
             // Strict: a word the user's mail gave is still the user's where
             // the shop shows it back; elsewhere every origin it was read on
             // must let it go.

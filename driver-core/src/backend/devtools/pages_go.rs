@@ -44,7 +44,10 @@ pub fn judge(
         return;
     };
     let (request, frame) = (request.to_owned(), frame.to_owned());
-    let url = params["request"]["url"].as_str().unwrap_or_default().to_owned();
+    let url = params["request"]["url"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
     tokio::spawn(async move {
         // (`Target.getTargetInfo` does not know a tab a page just opened;
         // the list does.)
@@ -66,7 +69,10 @@ pub fn judge(
                 json!({ "requestId": request, "errorReason": "BlockedByClient" }),
             )
         } else {
-            (names::FETCH_CONTINUE_REQUEST, json!({ "requestId": request }))
+            (
+                names::FETCH_CONTINUE_REQUEST,
+                json!({ "requestId": request }),
+            )
         };
         let _ = socket.send(None, method, params).await;
     });
