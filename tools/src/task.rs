@@ -356,7 +356,7 @@ fn hold_flow(
     Err(refused(
         tool.name,
         format!(
-            "it would carry {word} (read on {from}) to {to}, which is not where it was read nor an origin the task acts on; what a page shows goes only back to its own origin or to the task's act origins, so leave it out, or ask the person for this word alone (ask_origin with from and word, where offered; they can allow every word of it with --allow-flow {from}={to})"
+            "it would carry {word} (read on {from}) to {to}, which is not where it was read nor an origin the task acts on; what a page shows goes only back to its own origin or to the task's act origins, so leave it out, or ask the person for this word alone (ask_origin with from and word, where offered; they can allow every word of it with --allow-flow {from}={to}, or make {to} an origin the task acts on with --act-origin {to})"
         ),
     ))
 }
