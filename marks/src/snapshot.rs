@@ -429,7 +429,6 @@ impl Snapshot {
     /// ```text
     /// Page: Sign in · Example
     /// URL: https://example.com/login
-    /// Status: 200
     /// --- page content (untrusted) ---
     /// # Sign in
     /// Welcome back.
@@ -518,7 +517,9 @@ impl Snapshot {
         paginate(&self.body(), budget_tokens).len().max(1)
     }
 
-    /// The title, URL and status lines.
+    /// The title, URL and status lines (a status only where it is not
+    /// 200: an error page the server sent, say; an ordinary one is no news
+    /// to a model, and every answer would pay for it).
     pub(crate) fn head(&self) -> String {
         let mut head = String::new();
         let _ = writeln!(
@@ -531,7 +532,7 @@ impl Snapshot {
             "URL: {}",
             cut(&one_line(self.url.untrusted()), URL_SHOWN)
         );
-        if let Some(status) = self.status {
+        if let Some(status) = self.status.filter(|status| *status != 200) {
             let _ = writeln!(head, "Status: {status}");
         }
         head
