@@ -602,7 +602,50 @@ async fn a_pages_words_are_not_the_users(backend: Backend) {
     pack.close().await;
 }
 
+/// A page's title is its words too: a code the mail's title shows (in an
+/// answer's head, or in the list of tabs once another tab is current) is
+/// the mail's, and goes to no read origin in a link.
+async fn titles_are_the_pages_words(backend: Backend) {
+    let web = Web::start().await;
+    serve(
+        &web.mail,
+        "/titled",
+        "<!doctype html><title>Inbox · sign-in code 771204</title><h1>Inbox</h1>\
+         <script>setTimeout(() => { document.title = 'Inbox · new code 913377'; }, 300);</script>",
+    )
+    .await;
+    let pack = pack(backend, &web, false);
+    let (mail, forum) = (web.mail.uri(), web.forum.uri());
+    ok(&pack, "open", json!({ "url": format!("{mail}/titled") })).await;
+    refused(
+        &pack,
+        "open",
+        json!({ "url": format!("{forum}/search?c=771204") }),
+        "read on",
+    )
+    .await;
+    // (Its title changes while it is the current tab, unread.)
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    ok(
+        &pack,
+        "tabs",
+        json!({ "action": "new", "url": format!("{forum}/board") }),
+    )
+    .await;
+    let listed = ok(&pack, "tabs", json!({ "action": "list" })).await;
+    assert!(listed.text.contains("913377"), "{}", listed.text);
+    refused(
+        &pack,
+        "open",
+        json!({ "url": format!("{forum}/search?c=913377") }),
+        "read on",
+    )
+    .await;
+    pack.close().await;
+}
+
 every_backend!(
+    titles_are_the_pages_words,
     the_code_stays_with_the_task,
     a_pages_words_are_not_the_users,
     strict_keeps_the_pages_within,

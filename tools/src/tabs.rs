@@ -90,6 +90,7 @@ impl Browser {
                     ));
                 }
                 state.tabs = tabs.iter().map(|tab| tab.id.clone()).collect();
+                remember_tabs(state, &self.driver.guard().task(), &tabs);
                 let mut text = tab_list(&tabs);
                 // What the current page offers of its own, as its reading
                 // lists it (the other tabs' pages are asked on switching).
@@ -225,6 +226,24 @@ impl Browser {
         Ok(ToolOutput::text(
             "Closed the browser; the next call starts a fresh one.".to_owned(),
         ))
+    }
+}
+
+/// A task's memory of what was read where (see `task`): each tab's title,
+/// as the list shows it, was read on that tab's origin (a code in the
+/// mail's title is the mail's, whatever tab is current).
+fn remember_tabs(state: &mut State, task: &guard::Task, tabs: &[driver_core::Tab]) {
+    if !task.is_set() {
+        return;
+    }
+    for tab in tabs {
+        #[allow(clippy::disallowed_methods)] // remembered by origin, not shown
+        let (title, address) = (tab.title.untrusted(), tab.url.untrusted());
+        if let Ok(url) = url::Url::parse(address) {
+            state
+                .provenance
+                .read(&url.origin().ascii_serialization(), title);
+        }
     }
 }
 

@@ -227,6 +227,12 @@ impl crate::Pack {
             for line in page_lines(text) {
                 state.provenance.read(&origin, line);
             }
+            // The page's title, in the answer's head outside its fences,
+            // is the page's words too. (Not its address: that is as often
+            // what the model opened, the user's words in a query.)
+            for line in text.lines().filter(|line| line.starts_with("Page: ")) {
+                state.provenance.read(&origin, line);
+            }
             return;
         }
         let went = PageText::from(url.origin().ascii_serialization());
