@@ -9,7 +9,7 @@ use chromiumoxide::cdp::browser_protocol::browser::{
 use chromiumoxide::cdp::browser_protocol::target::{
     CreateBrowserContextParams, DisposeBrowserContextParams, SetDiscoverTargetsParams,
 };
-use driver_core::backend::devtools::{names, DevToolsSocket};
+use driver_core::backend::devtools::{names, pages_go, DevToolsSocket};
 use parking_lot::Mutex;
 use serde::Deserialize;
 use serde_json::json;
@@ -33,6 +33,10 @@ pub(crate) struct Chrome {
     sessions: std::sync::atomic::AtomicUsize,
     /// Tracing is the whole browser's: one trace at a time (`memory`).
     pub(crate) tracing: tokio::sync::Mutex<()>,
+    /// Held while documents are held for judging or let go browser-wide
+    /// (`hold_pages`, `release_pages`), so one session's release never
+    /// follows another's hold.
+    holding: tokio::sync::Mutex<()>,
     _profile: Option<Profile>,
 }
 
@@ -69,6 +73,7 @@ impl Chrome {
             process: Mutex::new(process),
             sessions: std::sync::atomic::AtomicUsize::new(0),
             tracing: tokio::sync::Mutex::new(()),
+            holding: tokio::sync::Mutex::new(()),
             _profile: profile,
         };
         let client = &browser.client;
@@ -146,6 +151,30 @@ impl Chrome {
             .order(None, DisposeBrowserContextParams::new(context.to_owned()))
             .await;
         self.registry.forget(&Some(context.to_owned()));
+        self.release_pages().await;
+    }
+
+    /// Holds every tab's top-level documents for judging, browser-wide
+    /// (`driver_core::backend::devtools::pages_go`), once a session's
+    /// context has its gate.
+    pub async fn hold_pages(&self) -> Result<()> {
+        let _holding = self.holding.lock().await;
+        pages_go::hold(self.client.socket()).await
+    }
+
+    /// Lets documents go unheld again once no session has a gate: holding
+    /// them costs every request of every page a detour in the browser.
+    pub async fn release_pages(&self) {
+        let _holding = self.holding.lock().await;
+        let gated = self.registry.read(|registry| {
+            registry
+                .by_context
+                .values()
+                .any(|context| context.pages_go.is_some())
+        });
+        if !gated {
+            let _ = pages_go::release(self.client.socket()).await;
+        }
     }
 
     /// Every target Chrome has, as `Target.getTargets` lists them.

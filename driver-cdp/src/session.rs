@@ -12,7 +12,6 @@ use chromiumoxide::cdp::browser_protocol::target::{
     AttachToTargetParams, CloseTargetParams, CreateTargetParams,
 };
 
-use driver_core::backend::devtools::pages_go;
 use driver_core::backend::screencast;
 use driver_core::{DriverError, Options, Result, Tab, TabId, Viewport};
 
@@ -89,7 +88,7 @@ impl CdpSession {
     ) -> Result<Self> {
         browser.registry.prepare(&context, options);
         if options.pages_go.is_some() {
-            pages_go::hold(browser.client.socket()).await?;
+            browser.hold_pages().await?;
         }
         let network_log = options.network_log;
         browser.registry.update(|registry| {

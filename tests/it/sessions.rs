@@ -160,6 +160,91 @@ async fn sessions_are_isolated_and_guarded_each_on_its_own() {
 
 /// One session spinning in a script, or under a dialog, or in a page that
 /// never loads, holds up no other: their calls answer while it waits.
+/// Each session's task is its own in one browser: the page of a session
+/// whose task names origins follows a link elsewhere nowhere (its request
+/// refused before it leaves), another session's follows it; and once the
+/// first session ended (the browser let documents go unheld), a third
+/// with a task is held again. The truth is what the other origin heard.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_sessions_task_is_its_own() {
+    use wiremock::{matchers, Mock, MockServer, ResponseTemplate};
+    let (home, away) = (MockServer::start().await, MockServer::start().await);
+    let page = |body: String| ResponseTemplate::new(200).set_body_raw(body, "text/html");
+    Mock::given(matchers::path("/"))
+        .respond_with(page(format!(
+            "<!doctype html><title>Home</title><a id=out href=\"{}/landing\">Out</a>",
+            away.uri()
+        )))
+        .mount(&home)
+        .await;
+    Mock::given(matchers::any())
+        .respond_with(page("<!doctype html><title>Landed</title>".to_owned()))
+        .mount(&away)
+        .await;
+    let allowed: Vec<AllowedOrigin> = [&home, &away]
+        .iter()
+        .map(|server| AllowedOrigin::parse(&server.uri()).expect("origin"))
+        .collect();
+    let free = Policy {
+        allowed_origins: allowed,
+        ..Policy::default()
+    };
+    let tasked = Policy {
+        task: guard::Task {
+            read: vec![guard::TaskOrigin::parse(&home.uri()).expect("origin")],
+            ..guard::Task::default()
+        },
+        ..free.clone()
+    };
+    let landed = || async {
+        away.received_requests()
+            .await
+            .unwrap_or_default()
+            .iter()
+            .filter(|request| request.url.path() == "/landing")
+            .count()
+    };
+    let home_page = format!("{}/", home.uri());
+    let shared = SharedBrowser::new(options());
+    let alice = session(&shared, tasked.clone());
+    let bob = session(&shared, free);
+    assert!(!follow(&alice, &home_page)
+        .await
+        .to_string()
+        .contains("/landing"));
+    assert_eq!(landed().await, 0, "a session with a task was held");
+    assert!(follow(&bob, &home_page)
+        .await
+        .to_string()
+        .contains("/landing"));
+    assert_eq!(landed().await, 1, "a session without one was not");
+    alice.close().await.expect("close");
+    assert!(follow(&bob, &home_page)
+        .await
+        .to_string()
+        .contains("/landing"));
+    let carol = session(&shared, tasked);
+    assert!(!follow(&carol, &home_page)
+        .await
+        .to_string()
+        .contains("/landing"));
+    assert_eq!(landed().await, 2, "a task's session is held again");
+    bob.close().await.expect("close");
+    carol.close().await.expect("close");
+    shared.close().await;
+}
+
+/// Opens `home`, follows its link out, and says where the page is then.
+async fn follow(driver: &GuardedDriver, home: &str) -> serde_json::Value {
+    driver.navigate(home).await.expect("home");
+    driver
+        .eval("document.getElementById('out').click()")
+        .await
+        .expect("the click");
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    driver.eval("location.href").await.unwrap_or_default()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_session_never_waits_for_another() {
     let site = Site::start().await;

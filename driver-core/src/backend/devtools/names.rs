@@ -27,6 +27,8 @@ pub const DOM_RESOLVE_NODE: &str = "DOM.resolveNode";
 pub const DOM_SET_FILE_INPUT_FILES: &str = "DOM.setFileInputFiles";
 /// `Fetch.continueRequest`.
 pub const FETCH_CONTINUE_REQUEST: &str = "Fetch.continueRequest";
+/// `Fetch.disable`.
+pub const FETCH_DISABLE: &str = "Fetch.disable";
 /// `Fetch.enable`.
 pub const FETCH_ENABLE: &str = "Fetch.enable";
 /// `Fetch.failRequest`.

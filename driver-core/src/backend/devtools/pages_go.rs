@@ -29,6 +29,12 @@ pub async fn hold(socket: &DevToolsSocket) -> Result<()> {
     Ok(())
 }
 
+/// Lets every document's request go unheld again.
+pub async fn release(socket: &DevToolsSocket) -> Result<()> {
+    socket.call(None, names::FETCH_DISABLE, json!({})).await?;
+    Ok(())
+}
+
 /// Judges one held request (`Fetch.requestPaused`'s `params`) on a task
 /// of its own: `gate_of` gives the gate of a browser context (by its id,
 /// `None` for the default one), if its sessions have one. A request is
