@@ -463,6 +463,74 @@ async fn a_modal_backdrop_covers_the_page(backend: Backend) {
     driver.close().await.expect("close");
 }
 
+/// Letters a font draws without ink (a webfont's blank glyphs, a size
+/// adjusted to nothing) are not read where style judges them: below the
+/// fold in a full-page snapshot on every backend, and in view too on
+/// Firefox, which pictures no paint. What such fonts leave drawn is read.
+async fn inkless_letters_are_not_read(backend: Backend) {
+    let site = Site::with_fixtures().await;
+    let section = |at: &str| {
+        format!(
+            "<p style=\"font-family: Blank\">Blank words Kq81 {at}.</p>\
+             <p style=\"font-family: 'Blank', sans-serif\">Blank first Wd27 {at}.</p>\
+             <p style=\"font-size-adjust: 0.005\">Shrunk words Zr55 {at}.</p>\
+             <p style=\"font-family: Missing, sans-serif\">Missing font Tn64 {at}, seen.</p>\
+             <p style=\"font-size-adjust: 0.5\">Adjusted a little Gb38 {at}, seen.</p>\
+             <p>Plain words Mv42 {at}, seen.</p>"
+        )
+    };
+    site.page(
+        "/inkless",
+        &format!(
+            "<!doctype html><title>Ink</title><style>\
+             @font-face {{ font-family: 'Blank'; src: url('/fx/fonts/blank.ttf') format('truetype'); }}\
+             @font-face {{ font-family: 'Missing'; src: local('No Such Font Anywhere 7'); }}\
+             body {{ font: 16px/22px sans-serif; }}</style>{}<div style=\"height: 2400px\"></div>{}",
+            section("on top"),
+            section("below")
+        ),
+    )
+    .await;
+    let driver = backend.driver(Options::default());
+    driver
+        .navigate(&site.url("/inkless"))
+        .await
+        .expect("the page loads");
+    driver
+        .eval("document.fonts.ready.then(() => true)")
+        .await
+        .expect("the fonts");
+    let text = Marks::new()
+        .snapshot(
+            driver.as_ref(),
+            SnapshotOptions {
+                full_page: true,
+                scope: None,
+            },
+        )
+        .await
+        .expect("a snapshot")
+        .render(RenderOptions::default());
+    for at in ["on top", "below"] {
+        for seen in [
+            "Missing font Tn64",
+            "Adjusted a little Gb38",
+            "Plain words Mv42",
+        ] {
+            assert!(
+                text.contains(&format!("{seen} {at}, seen.")),
+                "no {seen} {at}:\n{text}"
+            );
+        }
+    }
+    for hidden in ["Kq81", "Wd27", "Zr55"] {
+        assert!(!text.contains(hidden), "{hidden} read:\n{text}");
+    }
+    driver.close().await.expect("close");
+}
+
+every_backend!(inkless_letters_are_not_read);
+
 both_backends!(
     generated_cases_agree_with_the_pixels,
     the_missed_techniques_are_judged,

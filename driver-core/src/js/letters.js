@@ -229,6 +229,82 @@ const letterColours = (look, outlines) => {
 };
 
 /**
+ * The lower-case family names of the document's own fonts (its
+ * `@font-face` rules and `FontFace`s), read once per call.
+ * @type {Set<string> | null}
+ */
+let ownFamilies = null;
+
+/** @param {string} family */
+const bareFamily = (family) => family.trim().replace(/^["']|["']$/g, "").toLowerCase();
+
+/**
+ * The ink a canvas draws `text` with in its current font: its width and
+ * height in CSS pixels, from the glyphs' outlines.
+ * @param {OffscreenCanvasRenderingContext2D} context @param {string} text
+ */
+const inkOf = (context, text) => {
+  const measured = context.measureText(text);
+  return [
+    measured.actualBoundingBoxLeft + measured.actualBoundingBoxRight,
+    measured.actualBoundingBoxAscent + measured.actualBoundingBoxDescent,
+  ];
+};
+
+/** @type {OffscreenCanvasRenderingContext2D | null | undefined} */
+let inkContext;
+
+/**
+ * Whether the font an element's own letters are set in draws them with no
+ * ink a person reads: a font of the document's own whose glyphs are blank,
+ * or one scaled to nothing (`size-adjust` in its `@font-face`, or the
+ * element's `font-size-adjust`), so that drawn at `size` its letters are
+ * under SMALLEST_TEXT tall. Asked of a canvas no page sees (an
+ * `OffscreenCanvas`: no element, no event) in the document's fonts, and
+ * only where the element's families name one of them or it adjusts its
+ * size: the browser's own fonts draw what they have. Where it cannot be
+ * asked, the letters count.
+ * @param {Look} look @param {number} size  the size they are drawn at
+ */
+const inkless = (look, size) => {
+  const element = look.element;
+  if (element.ownerDocument !== document || typeof OffscreenCanvas !== "function") return false;
+  if (ownFamilies === null) {
+    ownFamilies = new Set();
+    try {
+      for (const face of document.fonts) ownFamilies.add(bareFamily(face.family));
+    } catch (_) { /* no fonts to ask of */ }
+  }
+  const style = look.style;
+  const own = /** @type {Set<string>} */ (ownFamilies);
+  const adjusted = /[\d.]+/.exec(style.fontSizeAdjust || "");
+  if (!adjusted && (own.size === 0 || !style.fontFamily.split(",").some((family) => own.has(bareFamily(family))))) {
+    return false;
+  }
+  let text = "";
+  for (const child of Array.from(element.childNodes)) {
+    if (child.nodeType === Node.TEXT_NODE) text += child.nodeValue;
+    if (text.length > 64) break;
+  }
+  text = text.replace(/\s+/gu, " ").trim().slice(0, 64);
+  const fontSize = parseFloat(style.fontSize);
+  if (text === "" || !(fontSize > 0)) return false;
+  if (inkContext === undefined) {
+    try { inkContext = new OffscreenCanvas(1, 1).getContext("2d"); } catch (_) { inkContext = null; }
+  }
+  const context = inkContext;
+  if (!context) return false;
+  context.font = `${style.fontStyle} ${style.fontWeight} ${fontSize}px ${style.fontFamily}`;
+  const [width, height] = inkOf(context, text);
+  if (width < 0.5 && height < 0.5) return true;
+  // Punctuation alone is small by nature; letters and digits are not.
+  if (!/[\p{L}\p{N}]/u.test(text)) return false;
+  const [, xHeight] = adjusted ? inkOf(context, "x") : [0, 0];
+  const adjust = adjusted && xHeight > 0 ? (parseFloat(adjusted[0]) * fontSize) / xHeight : 1;
+  return height * (size / fontSize) * adjust < SMALLEST_TEXT;
+};
+
+/**
  * Judges a text's look (see `textFateOf`), against `behind` where it is
  * known from what is painted, else against the backdrop its ancestors
  * paint.
@@ -239,7 +315,7 @@ const letterColours = (look, outlines) => {
 const judgeText = (look, behind) => {
   if (indentedAway(look)) return "hidden";
   const size = drawnTextSize(look.element);
-  if (size < SMALLEST_TEXT) return "hidden";
+  if (size < SMALLEST_TEXT || inkless(look, size)) return "hidden";
   const backdrop = behind || backdropOf(look);
   if (!behind && /** @type {Backdrop} */ (backdrop).unknown) return "seen";
   // The common case: no filter nor blend mode up the tree, and the fill
