@@ -22,8 +22,10 @@
 //   than a tenth through every ancestor; a transform, per axis and through
 //   every ancestor (the `scale`, `rotate` and `translate` properties too, 3-D
 //   turns, a backface turned away, perspective), that squashes letters
-//   below two pixels; a clip path or a mask that shows nothing; a filter
-//   that blurs or flattens the letters into what they sit on;
+//   below two pixels; a font that draws the letters without ink or under
+//   two pixels (a webfont's blank glyphs, a size adjusted to nothing); a
+//   clip path or a mask that shows nothing; a filter that blurs or
+//   flattens the letters into what they sit on;
 // - cut away: a clipping box thinner than three pixels, or wholly outside
 //   what its ancestors' overflow boxes show, or off the page;
 // - unreadable against what is behind it: every colour is resolved by the
