@@ -40,6 +40,19 @@ impl<D: Driver + ?Sized> PageAnswers for D {
     }
 }
 
+/// Whether the top document is the browser's own error page (Chrome's, in
+/// place of a page whose request was refused or failed).
+pub(crate) async fn shows_error_page(driver: &dyn Driver) -> bool {
+    let Ok(address) = driver.own_world(&[], "location.href").await else {
+        return false;
+    };
+    #[allow(clippy::disallowed_methods)] // compared, not shown
+    let error = address.untrusted().as_str().is_some_and(|address| {
+        address.starts_with("chrome-error:") || address.starts_with("about:neterror")
+    });
+    error
+}
+
 /// The origin of the document an element is in (the top document's for
 /// no element), as the browser reports it in tabwright's world, as a URL:
 /// a frame of `srcdoc` or `about:blank` has its parent's; `None` for an

@@ -31,7 +31,7 @@ use serde_json::Value;
 use url::Url;
 
 use crate::error::ToolError;
-use crate::page_values::document_url;
+use crate::page_values::{document_url, shows_error_page};
 use crate::state::State;
 use crate::tool::Tool;
 
@@ -279,6 +279,11 @@ impl crate::Pack {
         let Some(target) = self.held_this_call(state) else {
             return;
         };
+        // (A document of no origin for another reason, `about:blank`
+        // while strict refused a page's own request, stays.)
+        if !shows_error_page(&self.browser.driver).await {
+            return;
+        }
         let back = self.browser.driver.back().await.is_ok();
         text.insert_str(
             0,
