@@ -235,16 +235,23 @@ const letterColours = (look, outlines) => {
  */
 let ownFamilies = null;
 
+/**
+ * Whether a `font-family` value names a font of the document's own, by
+ * the value, once per call.
+ * @type {Map<string, boolean>}
+ */
+const ownFamily = new Map();
+
 /** @param {string} family */
 const bareFamily = (family) => family.trim().replace(/^["']|["']$/g, "").toLowerCase();
 
 /**
- * The ink a canvas draws `text` with in its current font: its width and
- * height in CSS pixels, from the glyphs' outlines.
- * @param {OffscreenCanvasRenderingContext2D} context @param {string} text
+ * The ink a canvas draws a character with in its current font: its width
+ * and height in CSS pixels, from the glyph's outline.
+ * @param {OffscreenCanvasRenderingContext2D} context @param {string} character
  */
-const inkOf = (context, text) => {
-  const measured = context.measureText(text);
+const inkOf = (context, character) => {
+  const measured = context.measureText(character);
   return [
     measured.actualBoundingBoxLeft + measured.actualBoundingBoxRight,
     measured.actualBoundingBoxAscent + measured.actualBoundingBoxDescent,
@@ -253,6 +260,14 @@ const inkOf = (context, text) => {
 
 /** @type {OffscreenCanvasRenderingContext2D | null | undefined} */
 let inkContext;
+/** The font last set on `inkContext` (setting one parses it). */
+let inkFont = "";
+/**
+ * Each font's characters' ink, as `inkOf` measures it: a page's text in
+ * one font has a few dozen characters, measured once each.
+ * @type {Map<string, Map<string, number[]>>}
+ */
+const inks = new Map();
 
 /**
  * Whether the font an element's own letters are set in draws them with no
@@ -269,39 +284,78 @@ let inkContext;
 const inkless = (look, size) => {
   const element = look.element;
   if (element.ownerDocument !== document || typeof OffscreenCanvas !== "function") return false;
-  if (ownFamilies === null) {
-    ownFamilies = new Set();
-    try {
-      for (const face of document.fonts) ownFamilies.add(bareFamily(face.family));
-    } catch (_) { /* no fonts to ask of */ }
-  }
   const style = look.style;
-  const own = /** @type {Set<string>} */ (ownFamilies);
-  const adjusted = /[\d.]+/.exec(style.fontSizeAdjust || "");
-  if (!adjusted && (own.size === 0 || !style.fontFamily.split(",").some((family) => own.has(bareFamily(family))))) {
-    return false;
+  const family = style.fontFamily;
+  let ours = ownFamily.get(family);
+  if (ours === undefined) {
+    if (ownFamilies === null) {
+      ownFamilies = new Set();
+      try {
+        for (const face of document.fonts) ownFamilies.add(bareFamily(face.family));
+      } catch (_) { /* no fonts to ask of */ }
+    }
+    const own = /** @type {Set<string>} */ (ownFamilies);
+    ours = own.size > 0 && family.split(",").some((name) => own.has(bareFamily(name)));
+    ownFamily.set(family, ours);
   }
+  const adjustment = style.fontSizeAdjust;
+  const adjusted = adjustment && adjustment !== "none" ? /[\d.]+/.exec(adjustment) : null;
+  if (!ours && !adjusted) return false;
   let text = "";
-  for (const child of Array.from(element.childNodes)) {
+  for (let child = element.firstChild; child && text.length < 64; child = child.nextSibling) {
     if (child.nodeType === Node.TEXT_NODE) text += child.nodeValue;
-    if (text.length > 64) break;
   }
-  text = text.replace(/\s+/gu, " ").trim().slice(0, 64);
   const fontSize = parseFloat(style.fontSize);
-  if (text === "" || !(fontSize > 0)) return false;
+  if (!(fontSize > 0)) return false;
   if (inkContext === undefined) {
     try { inkContext = new OffscreenCanvas(1, 1).getContext("2d"); } catch (_) { inkContext = null; }
   }
   const context = inkContext;
   if (!context) return false;
-  context.font = `${style.fontStyle} ${style.fontWeight} ${fontSize}px ${style.fontFamily}`;
-  const [width, height] = inkOf(context, text);
-  if (width < 0.5 && height < 0.5) return true;
-  // Punctuation alone is small by nature; letters and digits are not.
-  if (!/[\p{L}\p{N}]/u.test(text)) return false;
-  const [, xHeight] = adjusted ? inkOf(context, "x") : [0, 0];
+  const font = `${style.fontStyle} ${style.fontWeight} ${fontSize}px ${family}`;
+  let measured = inks.get(font);
+  if (!measured) inks.set(font, (measured = new Map()));
+  const known = /** @type {Map<string, number[]>} */ (measured);
+  /**
+   * A character's ink and kind: [width, height, 1 for a letter or digit,
+   * 0 for other marks, -1 for a space].
+   * @param {string} character
+   */
+  const ink = (character) => {
+    let found = known.get(character);
+    if (!found) {
+      if (/\s/u.test(character)) {
+        found = [0, 0, -1];
+      } else {
+        if (font !== inkFont) {
+          context.font = font;
+          inkFont = font;
+        }
+        found = [...inkOf(context, character), /[\p{L}\p{N}]/u.test(character) ? 1 : 0];
+      }
+      known.set(character, found);
+    }
+    return found;
+  };
+  // Blank: no character of it draws ink. Too small: its tallest letter or
+  // digit is under SMALLEST_TEXT as drawn (punctuation alone is small by
+  // nature).
+  let inked = false;
+  let spaces = true;
+  let tallest = -1;
+  for (const character of text.slice(0, 64)) {
+    const [width, height, kind] = ink(character);
+    if (kind < 0) continue;
+    spaces = false;
+    if (width >= 0.5 || height >= 0.5) inked = true;
+    if (kind > 0 && height > tallest) tallest = height;
+  }
+  if (spaces) return false;
+  if (!inked) return true;
+  if (tallest < 0) return false;
+  const [, xHeight] = adjusted ? ink("x") : [0, 0];
   const adjust = adjusted && xHeight > 0 ? (parseFloat(adjusted[0]) * fontSize) / xHeight : 1;
-  return height * (size / fontSize) * adjust < SMALLEST_TEXT;
+  return tallest * (size / fontSize) * adjust < SMALLEST_TEXT;
 };
 
 /**
