@@ -168,10 +168,22 @@ impl BrowserSession for FxSession {
         firefox.socket().listen(Arc::new(move |socket, event| {
             let mut heard = hearing.lock();
             heard.hear(event);
-            if let Some(gate) = &pages_go {
-                if event.method == "network.beforeRequestSent" {
-                    heard.requests.judge(socket, gate, &event.params);
-                }
+            let Some(gate) = &pages_go else {
+                return;
+            };
+            if event.method != "network.beforeRequestSent" {
+                return;
+            }
+            // Firefox leaves the page where it was: settling, which saw the
+            // navigation begin, is told it brings no new page (as a download).
+            if let Some(context) = heard.requests.judge(socket, gate, &event.params) {
+                socket.send_soon(
+                    None,
+                    "script.evaluate",
+                    json!({ "expression": "window[Symbol.for('tabwright.download')] = performance.now()",
+                            "target": { "context": context, "sandbox": SANDBOX },
+                            "awaitPromise": false }),
+                );
             }
         }));
         // (A remote end's session ends only when asked to.)

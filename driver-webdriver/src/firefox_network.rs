@@ -72,33 +72,29 @@ impl Requests {
     /// Lets a request BiDi holds (`network.beforeRequestSent` with
     /// `isBlocked`, where `network.addIntercept` asks for every request)
     /// go on, unless it would load a tab's top-level document (a
-    /// navigation of a context with no parent) that `gate` refuses.
-    pub(crate) fn judge(&self, socket: &DevToolsSocket, gate: &PagesGo, params: &Value) {
+    /// navigation of a context with no parent) that `gate` refuses;
+    /// returns the context of a navigation refused.
+    pub(crate) fn judge(
+        &self,
+        socket: &DevToolsSocket,
+        gate: &PagesGo,
+        params: &Value,
+    ) -> Option<String> {
         if params["isBlocked"] != Value::Bool(true) {
-            return;
+            return None;
         }
-        let Some(id) = params["request"]["request"].as_str() else {
-            return;
-        };
-        let top = params["context"]
-            .as_str()
-            .is_some_and(|context| !self.parents.contains_key(context));
+        let id = params["request"]["request"].as_str()?;
+        let context = params["context"].as_str();
+        let top = context.is_some_and(|context| !self.parents.contains_key(context));
         let url = params["request"]["url"].as_str().unwrap_or_default();
         let refused = top && params["navigation"].is_string() && !gate(url);
-        if !refused {
-            socket.send_soon(None, "network.continueRequest", json!({ "request": id }));
-            return;
-        }
-        socket.send_soon(None, "network.failRequest", json!({ "request": id }));
-        // Firefox leaves the page where it was: settling, which saw the
-        // navigation begin, is told it brings no new page (as a download).
-        socket.send_soon(
-            None,
-            "script.evaluate",
-            json!({ "expression": "window[Symbol.for('tabwright.download')] = performance.now()",
-                    "target": { "context": params["context"], "sandbox": crate::firefox_session::SANDBOX },
-                    "awaitPromise": false }),
-        );
+        let method = if refused {
+            "network.failRequest"
+        } else {
+            "network.continueRequest"
+        };
+        socket.send_soon(None, method, json!({ "request": id }));
+        refused.then(|| context.unwrap_or_default().to_owned())
     }
 
     /// The tab a context belongs to.
