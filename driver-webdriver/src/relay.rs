@@ -456,9 +456,6 @@ impl Relay {
     }
 }
 
-/// What the browser tells: the shared record first (tabs, frames, worlds,
-/// dialogs, crashes), then what only this relay does with it: calls told
-/// of a dialog or a crash, screencast frames, refused downloads.
 /// What a session's listener hands its events to: the live view, and
 /// the judge of its tabs' top-level documents.
 struct Hears {
@@ -466,6 +463,10 @@ struct Hears {
     pages_go: Option<driver_core::PagesGo>,
 }
 
+/// What the browser tells: the shared record first (tabs, frames, worlds,
+/// dialogs, crashes), then what only this relay does with it: calls told
+/// of a dialog or a crash, screencast frames, refused downloads, documents
+/// held for judging.
 fn on_event(
     socket: &DevToolsSocket,
     state: &Shared,
