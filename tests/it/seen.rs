@@ -465,8 +465,9 @@ async fn a_modal_backdrop_covers_the_page(backend: Backend) {
 
 /// Letters a font draws without ink (a webfont's blank glyphs, a size
 /// adjusted to nothing) are not read where style judges them: below the
-/// fold in a full-page snapshot on every backend, and in view too on
-/// Firefox, which pictures no paint. What such fonts leave drawn is read.
+/// fold in a full-page snapshot on every backend, in view too on Firefox,
+/// which pictures no paint, and words CSS writes (`::before`), which no
+/// picture takes out. What such fonts leave drawn is read.
 async fn inkless_letters_are_not_read(backend: Backend) {
     let site = Site::with_fixtures().await;
     let section = |at: &str| {
@@ -476,7 +477,8 @@ async fn inkless_letters_are_not_read(backend: Backend) {
              <p style=\"font-size-adjust: 0.005\">Shrunk words Zr55 {at}.</p>\
              <p style=\"font-family: Missing, sans-serif\">Missing font Tn64 {at}, seen.</p>\
              <p style=\"font-size-adjust: 0.5\">Adjusted a little Gb38 {at}, seen.</p>\
-             <p>Plain words Mv42 {at}, seen.</p>"
+             <p>Plain words Mv42 {at}, seen.</p>\
+             <p class=\"blank-before\">then words</p><p class=\"plain-before\">then words</p>"
         )
     };
     site.page(
@@ -485,7 +487,9 @@ async fn inkless_letters_are_not_read(backend: Backend) {
             "<!doctype html><title>Ink</title><style>\
              @font-face {{ font-family: 'Blank'; src: url('/fx/fonts/blank.ttf') format('truetype'); }}\
              @font-face {{ font-family: 'Missing'; src: local('No Such Font Anywhere 7'); }}\
-             body {{ font: 16px/22px sans-serif; }}</style>{}<div style=\"height: 2400px\"></div>{}",
+             body {{ font: 16px/22px sans-serif; }}\
+             .blank-before::before {{ content: 'Generated Yp46 '; font-family: Blank; }}\
+             .plain-before::before {{ content: 'Generated Lc57, seen, '; }}</style>{}<div style=\"height: 2400px\"></div>{}",
             section("on top"),
             section("below")
         ),
@@ -523,7 +527,8 @@ async fn inkless_letters_are_not_read(backend: Backend) {
             );
         }
     }
-    for hidden in ["Kq81", "Wd27", "Zr55"] {
+    assert!(text.contains("Generated Lc57, seen,"), "{text}");
+    for hidden in ["Kq81", "Wd27", "Zr55", "Yp46"] {
         assert!(!text.contains(hidden), "{hidden} read:\n{text}");
     }
     driver.close().await.expect("close");

@@ -271,20 +271,37 @@ const inks = new Map();
 
 /**
  * Whether the font an element's own letters are set in draws them with no
- * ink a person reads: a font of the document's own whose glyphs are blank,
- * or one scaled to nothing (`size-adjust` in its `@font-face`, or the
- * element's `font-size-adjust`), so that drawn at `size` its letters are
- * under SMALLEST_TEXT tall. Asked of a canvas no page sees (an
- * `OffscreenCanvas`: no element, no event) in the document's fonts, and
- * only where the element's families name one of them or it adjusts its
- * size: the browser's own fonts draw what they have. Where it cannot be
- * asked, the letters count.
+ * ink a person reads (see `drawsNoInk`), drawn at `size`.
  * @param {Look} look @param {number} size  the size they are drawn at
  */
 const inkless = (look, size) => {
   const element = look.element;
-  if (element.ownerDocument !== document || typeof OffscreenCanvas !== "function") return false;
-  const style = look.style;
+  if (element.ownerDocument !== document) return false;
+  return drawsNoInk(look.style, () => {
+    let text = "";
+    for (let child = element.firstChild; child && text.length < 64; child = child.nextSibling) {
+      if (child.nodeType === Node.TEXT_NODE) text += child.nodeValue;
+    }
+    return text;
+  }, size);
+};
+
+/**
+ * Whether letters of `style` (an element's, or a pseudo-element's whose
+ * words CSS writes) draw `words()` with no ink a person reads: a font of
+ * the document's own whose glyphs are blank, or one scaled to nothing
+ * (`size-adjust` in its `@font-face`, or `font-size-adjust`), so that
+ * drawn at `size` its letters are under SMALLEST_TEXT tall. Asked of a
+ * canvas no page sees (an `OffscreenCanvas`: no element, no event) in the
+ * document's fonts, and only where the style's families name one of them
+ * or it adjusts its size (the words are read only then): the browser's
+ * own fonts draw what they have. Where it cannot be asked, the letters
+ * count.
+ * @param {CSSStyleDeclaration} style @param {() => string} words
+ * @param {number} size  the size they are drawn at
+ */
+const drawsNoInk = (style, words, size) => {
+  if (typeof OffscreenCanvas !== "function") return false;
   const family = style.fontFamily;
   let ours = ownFamily.get(family);
   if (ours === undefined) {
@@ -301,10 +318,7 @@ const inkless = (look, size) => {
   const adjustment = style.fontSizeAdjust;
   const adjusted = adjustment && adjustment !== "none" ? /[\d.]+/.exec(adjustment) : null;
   if (!ours && !adjusted) return false;
-  let text = "";
-  for (let child = element.firstChild; child && text.length < 64; child = child.nextSibling) {
-    if (child.nodeType === Node.TEXT_NODE) text += child.nodeValue;
-  }
+  const text = words();
   const fontSize = parseFloat(style.fontSize);
   if (!(fontSize > 0)) return false;
   if (inkContext === undefined) {

@@ -280,7 +280,10 @@ const generatedText = (element, which) => {
     else if (word[0] === "close-quote") text += "\u201D";
   }
   // An icon font's glyph (a private-use code point) is a picture, not a word.
-  return text.replace(/\p{Co}/gu, "");
+  const words = text.replace(/\p{Co}/gu, "");
+  // Nor are words a font draws without ink (`drawsNoInk`).
+  if (element.ownerDocument === document && drawsNoInk(style, () => words, parseFloat(style.fontSize))) return "";
+  return words;
 };
 
 /**
