@@ -363,6 +363,14 @@ pub struct Navigation {
     pub url: PageText,
 }
 
+/// Whether `address` (a document's URL as the browser reports it) is the
+/// browser's own error page, shown in place of a page whose request was
+/// refused or failed: Chrome's `chrome-error:`, Firefox's
+/// `about:neterror`.
+pub fn is_error_page(address: &str) -> bool {
+    address.starts_with("chrome-error:") || address.starts_with("about:neterror")
+}
+
 /// A backend's identifier for a tab: stable while the tab lives.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct TabId(pub String);

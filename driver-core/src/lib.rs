@@ -56,8 +56,8 @@ mod tree;
 
 pub use capabilities::{Capabilities, Capability};
 pub use driver::{
-    check_point, check_scroll, is_start_page, ConsoleEntry, ConsoleLevel, Dialog, DialogKind,
-    Download, DownloadOutcome, Downloads, Driver, FileChooser, Navigation, Request,
+    check_point, check_scroll, is_error_page, is_start_page, ConsoleEntry, ConsoleLevel, Dialog,
+    DialogKind, Download, DownloadOutcome, Downloads, Driver, FileChooser, Navigation, Request,
     ScreenshotFormat, ScreenshotOptions, Tab, TabId, Viewport, WaitFor, DOCUMENT_STATUS,
     NETWORK_LOG_KEPT,
 };

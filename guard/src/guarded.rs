@@ -157,7 +157,7 @@ impl GuardedDriver {
         match result {
             // A document refused before its request left (`pages_go`):
             // where the backend reports the browser's error page as loaded.
-            Ok(navigation) if error_page(navigation.url.untrusted()) => {
+            Ok(navigation) if driver_core::is_error_page(navigation.url.untrusted()) => {
                 match refusals
                     .iter()
                     .find(|refusal| matches!(refusal.reason, Reason::OutsideTask { .. }))
@@ -203,11 +203,6 @@ impl GuardedDriver {
             other => other,
         }
     }
-}
-
-/// Whether a tab shows the browser's own error page (Chrome's, Firefox's).
-fn error_page(url: &str) -> bool {
-    url.starts_with("chrome-error:") || url.starts_with("about:neterror")
 }
 
 /// The host of a refused target: a URL, or the `host:port` of a tunnel.

@@ -47,9 +47,10 @@ pub(crate) async fn shows_error_page(driver: &dyn Driver) -> bool {
         return false;
     };
     #[allow(clippy::disallowed_methods)] // compared, not shown
-    let error = address.untrusted().as_str().is_some_and(|address| {
-        address.starts_with("chrome-error:") || address.starts_with("about:neterror")
-    });
+    let error = address
+        .untrusted()
+        .as_str()
+        .is_some_and(driver_core::is_error_page);
     error
 }
 
