@@ -519,9 +519,11 @@ impl Tab<'_> {
         let (outside, protected): (Vec<_>, Vec<_>) = fresh
             .into_iter()
             .partition(|refusal| matches!(refusal.reason, guard::Reason::OutsideTask { .. }));
-        for (refused, to) in [
-            (protected, "to this machine or its network"),
-            (outside, "to origins outside this task"),
+        // Each refusal of an address says why; those outside the task
+        // share one reason, said once with what the person can do.
+        for (refused, to, why) in [
+            (protected, "to this machine or its network", true),
+            (outside, "to origins outside this task", false),
         ] {
             if refused.is_empty() {
                 continue;
@@ -529,14 +531,25 @@ impl Tab<'_> {
             let shown: Vec<String> = refused
                 .iter()
                 .take(3)
-                .map(|refusal| format!("{} ({})", address(&refusal.target), refusal.reason))
+                .map(|refusal| {
+                    if why {
+                        format!("{} ({})", address(&refusal.target), refusal.reason)
+                    } else {
+                        address(&refusal.target)
+                    }
+                })
                 .collect();
             lines.push(format!(
-                "The guard refused {} request{} from this page {to}: {}{}.",
+                "The guard refused {} request{} from this page {to}: {}{}{}.",
                 refused.len(),
                 if refused.len() == 1 { "" } else { "s" },
                 shown.join(", "),
-                if refused.len() > 3 { ", …" } else { "" }
+                if refused.len() > 3 { ", …" } else { "" },
+                if why {
+                    ""
+                } else {
+                    "; the person can allow an origin with --read-origin (--act-origin to act there)"
+                }
             ));
         }
     }

@@ -217,9 +217,13 @@ impl crate::Pack {
         if !task.is_set() {
             return;
         }
-        self.close_tabs_outside(task, state, text).await;
+        let held = self.held_this_call(state);
+        self.close_tabs_outside(task, held.as_deref(), state, text)
+            .await;
         let Some(url) = document_url(&self.browser.driver, &[]).await else {
-            self.take_back_held(state, text).await;
+            if let Some(held) = held {
+                self.take_back_held(&held, text).await;
+            }
             return;
         };
         if task.may_read(&url) {
@@ -272,13 +276,11 @@ impl crate::Pack {
             })
     }
 
-    /// Where this call's page would have gone outside the task's origins
-    /// and the browser refused it, Chrome shows its error page in the tab:
-    /// takes it back to the page before, and says so.
-    async fn take_back_held(&self, state: &State, text: &mut String) {
-        let Some(target) = self.held_this_call(state) else {
-            return;
-        };
+    /// Where this call's page would have gone to `target` (an origin
+    /// outside the task's) and the browser refused it, Chrome shows its
+    /// error page in the tab: takes it back to the page before, and says
+    /// so.
+    async fn take_back_held(&self, target: &str, text: &mut String) {
         // (A document of no origin for another reason, `about:blank`
         // while strict refused a page's own request, stays.)
         if !shows_error_page(&self.browser.driver).await {
@@ -288,10 +290,10 @@ impl crate::Pack {
         text.insert_str(
             0,
             &format!(
-                "The page would have gone to {}, outside this task's origins; the browser refused it before anything was sent there, and {} (the person can allow it with --read-origin).\n",
+                "The page would have gone to {}, outside this task's origins; the browser refused it before anything was sent there, and {}. The person can allow that origin with --read-origin.\n",
                 crate::page_strings::address(&PageText::from(target)),
                 if back {
-                    "the page was taken back to where it was (call snapshot to read it)"
+                    "the page was taken back to where it was: call snapshot to read it"
                 } else {
                     "it could not be taken back: open a page of the task"
                 }
@@ -303,11 +305,16 @@ impl crate::Pack {
     /// the task's origins (a popup a page opened there), and a blank one
     /// opened in this call whose first page the browser refused (Firefox
     /// leaves it blank), saying so.
-    async fn close_tabs_outside(&self, task: &guard::Task, state: &mut State, text: &mut String) {
+    async fn close_tabs_outside(
+        &self,
+        task: &guard::Task,
+        held: Option<&str>,
+        state: &mut State,
+        text: &mut String,
+    ) {
         let Ok(tabs) = self.browser.driver.tabs().await else {
             return;
         };
-        let held = self.held_this_call(state);
         for tab in tabs.iter().filter(|tab| !tab.current) {
             #[allow(clippy::disallowed_methods)] // compared, not shown
             let went = match Url::parse(tab.url.untrusted()) {
@@ -315,8 +322,8 @@ impl crate::Pack {
                     url.origin().ascii_serialization()
                 }
                 _ if tab.url.is_empty() || tab.url == "about:blank" => {
-                    match (&held, state.tabs_at_call.contains(&tab.id)) {
-                        (Some(held), false) => held.clone(),
+                    match (held, state.tabs_at_call.contains(&tab.id)) {
+                        (Some(held), false) => held.to_owned(),
                         _ => continue,
                     }
                 }
