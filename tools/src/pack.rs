@@ -260,7 +260,7 @@ impl Pack {
             arguments: crate::trace::bounded(&arguments, 0),
             started: std::time::Instant::now(),
             at: std::time::SystemTime::now(),
-            refusals: self.browser.driver.guard().refusals().next_seq(),
+            refusals: state.refusals_at_call,
             console: state.console.next_seq(),
         });
         let tool = self.find(name).ok();
