@@ -69,6 +69,12 @@ pub enum Capability {
     /// picked up and dropped. A drag by mouse events alone (a slider, a
     /// canvas) needs only the pointer.
     HtmlDrag,
+    /// The paint probe's pictures draw what a backdrop filter does to what
+    /// lies under it (`backdrop-filter: blur(…)`). Where unsupported (Firefox
+    /// paints its pictures apart from its compositor, which alone draws
+    /// backdrop filters), text a box with a backdrop filter lies over is
+    /// judged by its style.
+    BackdropPictures,
 }
 
 impl fmt::Display for Capability {
@@ -90,6 +96,7 @@ impl fmt::Display for Capability {
             Self::CountedWords => "the words CSS counts (counters, markers)",
             Self::StopScripts => "stopping a script that spins, the session kept",
             Self::HtmlDrag => "HTML drag and drop",
+            Self::BackdropPictures => "pictures that draw backdrop filters",
         })
     }
 }

@@ -267,6 +267,7 @@ impl BrowserSession for FakeSession {
             Capability::CountedWords,
             Capability::StopScripts,
             Capability::HtmlDrag,
+            Capability::BackdropPictures,
         ] {
             capabilities = capabilities.without(capability, NO_BROWSER);
         }

@@ -67,7 +67,9 @@ pub use keys::{Click, Key, KeyPress, Modifiers, MouseButton};
 pub use memory::{renew_threshold_kib, Memory, DEFAULT_BUDGET_MB};
 pub use options::{FrameCallback, FramesWanted, Options, PagesGo, Preloads, ScreencastFrame};
 pub use page_text::{PageText, PageValue, DEBUG_CHARS};
-pub use paint::{marker_colour, FrameScript, PaintPictures, PaintProbe, MARKER_SIZE};
+pub use paint::{
+    highlight_name, marker_colour, paint_sheet, FrameScript, PaintPictures, PaintProbe, MARKER_SIZE,
+};
 pub use shots::{FullPage, FULL_PAGE_PIXELS, LEAST_FULL_PAGE_SCALE, LONGEST_SIDE};
 pub use tree::{Accessible, Generated, Handover, HANDED_AT_MOST};
 

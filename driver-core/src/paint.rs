@@ -12,6 +12,8 @@
 //! page cannot see (DevTools' inspector sheet: not in `document.styleSheets`,
 //! no mutation) paints those highlights transparent.
 
+use std::sync::LazyLock;
+
 use serde::{Deserialize, Serialize};
 
 /// A script for tabwright's own world of one frame's document.
@@ -74,3 +76,52 @@ pub fn marker_colour(step: usize) -> [u8; 3] {
 /// The pictures of a [`PaintProbe`]: one PNG of the viewport per step, all
 /// of one size (in CSS pixels where the backend can, else device pixels).
 pub type PaintPictures = Vec<Vec<u8>>;
+
+/// The name of the CSS custom highlight that takes text out of the paint:
+/// drawn at random once per process, so a page can neither tell it for
+/// tabwright's nor style it. Runs that cannot be taken out are painted in
+/// as this name with `i` after it.
+pub fn highlight_name() -> &'static str {
+    static NAME: LazyLock<String> =
+        LazyLock::new(|| format!("h{:012x}", crate::random_u64() & 0xffff_ffff_ffff));
+    &NAME
+}
+
+/// The colour runs that cannot be taken out are painted in: a vivid one
+/// drawn once per process, which a page cannot match on purpose.
+fn painted_in() -> [u8; 3] {
+    static COLOUR: LazyLock<[u8; 3]> = LazyLock::new(|| {
+        let bits = crate::random_u64();
+        // A saturated colour: one channel high, one low, one between.
+        let between = (bits & 0xff) as u8;
+        match (bits >> 8) % 6 {
+            0 => [255, between, 0],
+            1 => [between, 255, 0],
+            2 => [0, 255, between],
+            3 => [0, between, 255],
+            4 => [between, 0, 255],
+            _ => [255, 0, between],
+        }
+    });
+    *COLOUR
+}
+
+/// The sheet a [`PaintProbe`] gives the page, the same for the whole
+/// process: it paints the [`highlight_name`] highlight transparent (the
+/// letters, their stroke, shadow and lines) and the painted-in one in a
+/// colour of its own. A backend that can give a sheet only as the browser
+/// starts (Firefox's profile) gives this one.
+pub fn paint_sheet() -> &'static str {
+    static SHEET: LazyLock<String> = LazyLock::new(|| {
+        let [r, g, b] = painted_in();
+        format!(
+            "::highlight({name}) {{ color: transparent !important; -webkit-text-fill-color: transparent !important; \
+             -webkit-text-stroke-color: transparent !important; text-shadow: none !important; \
+             text-decoration-color: transparent !important; background-color: transparent !important; }} \
+             ::highlight({name}i) {{ color: rgb({r}, {g}, {b}) !important; -webkit-text-fill-color: rgb({r}, {g}, {b}) !important; \
+             text-shadow: none !important; }}",
+            name = highlight_name()
+        )
+    });
+    &SHEET
+}

@@ -167,12 +167,55 @@ fn prefs(proxy: Option<&str>, agent: Option<&str>) -> Result<Vec<(String, String
     Ok(prefs)
 }
 
-/// The `user.js` of a profile with [`prefs`].
+/// The `user.js` of a profile with [`prefs`], and the one that has
+/// Firefox read the profile's own sheet ([`give_paint_sheet`]).
 fn user_js(proxy: Option<&str>, agent: Option<&str>) -> Result<String> {
-    Ok(prefs(proxy, agent)?
+    let mut prefs = prefs(proxy, agent)?;
+    prefs.push((
+        "toolkit.legacyUserProfileCustomizations.stylesheets".to_owned(),
+        "true".to_owned(),
+    ));
+    Ok(prefs
         .iter()
         .map(|(name, value)| format!("user_pref({name:?}, {value});\n"))
         .collect())
+}
+
+/// The lines that begin and end tabwright's part of a profile's
+/// `userContent.css`.
+const SHEET_BEGINS: &str = "/* tabwright: what its paint probe needs */";
+const SHEET_ENDS: &str = "/* tabwright: end */";
+
+/// Gives the profile at `profile` the paint probe's sheet
+/// ([`driver_core::paint_sheet`]) as its `chrome/userContent.css`: a
+/// user's sheet that Firefox applies to every document, frames of other
+/// sites included, and that no page sees (not in `document.styleSheets`,
+/// no element, no mutation). Firefox reads it once, as it starts; a sheet
+/// the profile had is kept, tabwright's part of it replaced.
+fn give_paint_sheet(profile: &Path) -> std::io::Result<()> {
+    let folder = profile.join("chrome");
+    std::fs::create_dir_all(&folder)?;
+    let path = folder.join("userContent.css");
+    let had = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(error) => return Err(error),
+    };
+    let kept = match (had.find(SHEET_BEGINS), had.find(SHEET_ENDS)) {
+        (Some(begins), Some(ends)) if begins < ends => {
+            format!("{}{}", &had[..begins], &had[ends + SHEET_ENDS.len()..])
+        }
+        _ => had,
+    };
+    let kept = kept.trim_end();
+    let gap = if kept.is_empty() { "" } else { "\n" };
+    std::fs::write(
+        path,
+        format!(
+            "{kept}{gap}{SHEET_BEGINS}\n{}\n{SHEET_ENDS}\n",
+            driver_core::paint_sheet()
+        ),
+    )
 }
 
 impl Firefox {
@@ -265,6 +308,9 @@ impl Firefox {
         )
         .map_err(|error| DriverError::Launch {
             reason: format!("cannot write the profile's settings: {error}"),
+        })?;
+        give_paint_sheet(profile.path()).map_err(|error| DriverError::Launch {
+            reason: format!("cannot write the profile's sheet: {error}"),
         })?;
         let mut args = arguments(profile.path(), options.headed);
         // Extra command-line arguments go to Firefox as they are.
@@ -518,5 +564,25 @@ mod tests {
             .expect("prefs")
             .contains("network.proxy.type"));
         assert!(user_js(Some("not a url"), None).is_err());
+    }
+
+    #[test]
+    fn a_profile_keeps_its_own_sheet_beside_the_probes() {
+        let profile = tempfile::tempdir().expect("a folder");
+        let path = profile.path().join("chrome/userContent.css");
+        std::fs::create_dir_all(path.parent().expect("a parent")).expect("chrome");
+        std::fs::write(&path, "a { color: red }\n").expect("a user's sheet");
+        give_paint_sheet(profile.path()).expect("given");
+        give_paint_sheet(profile.path()).expect("given again");
+        let sheet = std::fs::read_to_string(&path).expect("read");
+        assert!(sheet.starts_with("a { color: red }\n"), "{sheet}");
+        assert_eq!(
+            sheet.matches(driver_core::paint_sheet()).count(),
+            1,
+            "{sheet}"
+        );
+        assert!(user_js(None, None)
+            .expect("prefs")
+            .contains("\"toolkit.legacyUserProfileCustomizations.stylesheets\", true"));
     }
 }

@@ -209,9 +209,21 @@ impl BrowserSession for FxSession {
 
     fn capabilities(options: &Options, _session: Option<&Self>) -> Capabilities {
         let bidi = "WebDriver BiDi has no word for it (Firefox speaks no DevTools)";
-        Capabilities::full(BACKEND)
+        let mut capabilities = Capabilities::full(BACKEND);
+        if options.endpoint.is_some() {
+            // The probe's sheet is the profile's own, which a Firefox
+            // started at a remote end does not have.
+            capabilities = capabilities.without(
+                Capability::PaintProbe,
+                "a Firefox at a remote end starts in a profile of its own, without the sheet the pictures need",
+            );
+        }
+        capabilities
+            .without(
+                Capability::BackdropPictures,
+                "BiDi's pictures are painted apart from Firefox's compositor, which alone draws backdrop filters",
+            )
             .without(Capability::DevTools, bidi)
-            .without(Capability::PaintProbe, bidi)
             .without(
                 Capability::PageTools,
                 "Firefox offers no page tools (WebMCP)",
@@ -426,6 +438,13 @@ impl BrowserSession for FxSession {
 
     async fn hand_over(&mut self, handover: &driver_core::Handover) -> Result<Value> {
         self.handover(handover).await
+    }
+
+    async fn paint_probe(
+        &mut self,
+        probe: &driver_core::PaintProbe,
+    ) -> Result<driver_core::PaintPictures> {
+        self.probe(probe).await
     }
 
     const DEVTOOLS_IN_OWN_WORDS: &'static [&'static str] = crate::firefox_devtools::IN_BIDI;

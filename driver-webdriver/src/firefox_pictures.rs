@@ -1,9 +1,9 @@
-//! A Firefox session's pictures: the viewport in the format asked, and
-//! the whole page within the pixel budget, in strips where BiDi cannot
-//! take it in one.
+//! A Firefox session's pictures: the viewport in the format asked, the
+//! whole page within the pixel budget, in strips where BiDi cannot take it
+//! in one, and the paint probe's.
 
 use driver_core::backend::strips::Strips;
-use driver_core::{Capability, DriverError, Result, ScreenshotFormat};
+use driver_core::{Capability, DriverError, PaintPictures, PaintProbe, Result, ScreenshotFormat};
 use serde_json::{json, Value};
 
 use crate::firefox_session::FxSession;
@@ -71,6 +71,48 @@ impl FxSession {
             top += height;
         }
         strips.finish(jpeg)
+    }
+}
+
+impl FxSession {
+    /// Pictures what `probe` asks: each step's scripts run in the sandbox
+    /// of their frames, then the viewport is pictured; the `after` scripts
+    /// run whatever happened. The sheet is the profile's own
+    /// (`userContent.css`, given as Firefox starts: the process's
+    /// [`driver_core::paint_sheet`]), which every document has, frames of
+    /// other sites included. BiDi's picture is painted from the document
+    /// as it is when asked, not taken from a frame the compositor drew
+    /// before, so it shows what the scripts just did: no wait for a frame
+    /// and no marker (`still` and `marked` ask nothing more here).
+    pub(crate) async fn probe(&mut self, probe: &PaintProbe) -> Result<PaintPictures> {
+        if probe.sheet != driver_core::paint_sheet() {
+            return Err(Self::unsupported(
+                Capability::PaintProbe,
+                "Firefox takes the paint probe's sheet from its profile as it starts, so only that sheet",
+            ));
+        }
+        let pictured = self.probe_steps(probe).await;
+        for script in &probe.after {
+            let _ = self.eval_at(&script.frame, true, &script.expression).await;
+        }
+        pictured
+    }
+
+    /// The steps of `probe` and their pictures.
+    async fn probe_steps(&mut self, probe: &PaintProbe) -> Result<PaintPictures> {
+        let mut pictures = Vec::with_capacity(probe.steps.len());
+        for step in &probe.steps {
+            for script in step {
+                self.eval_at(&script.frame, true, &script.expression)
+                    .await?;
+            }
+            pictures.push(
+                self.capture(json!({ "context": self.current, "origin": "viewport",
+                                     "format": image_format(ScreenshotFormat::Png) }))
+                    .await?,
+            );
+        }
+        Ok(pictures)
     }
 }
 

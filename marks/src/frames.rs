@@ -153,7 +153,7 @@ async fn read_inner(
             offset,
             Some((viewport.w, viewport.h)),
             handlers,
-            judge,
+            judge.then_some(driver),
         );
         let request = snapshot_request(options, None, frame, asked);
         let answer = match read_frame(driver, &frame_path, request).await {
@@ -338,8 +338,10 @@ pub(crate) fn frame_fields(
     offset: WirePoint,
     viewport: Option<(i64, i64)>,
     handlers: Option<Handlers>,
-    judge: bool,
+    judge: Option<&dyn Driver>,
 ) -> FrameFields {
+    let backdrops =
+        judge.is_some_and(|driver| driver.capabilities().supports(Capability::BackdropPictures));
     FrameFields {
         offset: Some(offset),
         viewport: viewport.map(|(w, h)| Size { w, h }),
@@ -347,7 +349,8 @@ pub(crate) fn frame_fields(
         margin: Some(MARGIN),
         handlers,
         listeners: Some(driver_core::listeners_key().to_owned()),
-        judge: judge.then_some(true),
+        judge: judge.is_some().then_some(true),
+        backdrops: (judge.is_some() && !backdrops).then_some(false),
     }
 }
 

@@ -190,7 +190,13 @@ impl Marks {
             .unwrap_or_default();
         let judge = driver.capabilities().supports(Capability::PaintProbe);
         let handlers = property_handlers(driver, &path).await;
-        let frame = frame_fields(&path, WirePoint::default(), None, handlers, judge);
+        let frame = frame_fields(
+            &path,
+            WirePoint::default(),
+            None,
+            handlers,
+            judge.then_some(driver),
+        );
         let request = snapshot_request(
             options,
             scope.as_ref().map(|(_, target)| target.local),

@@ -35,6 +35,11 @@ pub(crate) struct FrameFields {
     /// the walk for them (`page::paint_call`, `page::finish`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) judge: Option<bool>,
+    /// `false`: the pictures do not draw backdrop filters
+    /// (`Capability::BackdropPictures`), so text under one is judged by its
+    /// style.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) backdrops: Option<bool>,
 }
 
 /// A size in CSS pixels.
@@ -253,6 +258,7 @@ pub fn samples() -> Vec<serde_json::Value> {
         handlers: Some(Handlers::default()),
         listeners: Some("key".to_owned()),
         judge: Some(true),
+        backdrops: Some(false),
     };
     let act = |how: ActHow| {
         Request::Act(Act {

@@ -20,9 +20,7 @@
 //! its boxes is its own doing; where two candidates' boxes touch a little,
 //! each is measured where it alone lies.
 
-use std::sync::LazyLock;
-
-use driver_core::{Driver, FrameScript, PaintProbe};
+use driver_core::{highlight_name, paint_sheet, Driver, FrameScript, PaintProbe};
 
 use crate::page::WireRun;
 
@@ -53,48 +51,6 @@ const MOST_GROUPS: usize = 4;
 /// Two runs whose boxes share more than this part of the smaller one's
 /// area are taken out in pictures of their own.
 const OVERLAP: f64 = 0.3;
-
-/// The highlight candidates are taken out as: a name drawn at random once
-/// per process, so a page cannot tell it for tabwright's.
-fn highlight_name() -> &'static str {
-    static NAME: LazyLock<String> =
-        LazyLock::new(|| format!("h{:012x}", driver_core::random_u64() & 0xffff_ffff_ffff));
-    &NAME
-}
-
-/// The colour runs that cannot be taken out are painted in (see
-/// `WireRun::painted_in`): a vivid one drawn once per process, which a
-/// page cannot match on purpose.
-fn painted_in() -> [u8; 3] {
-    static COLOUR: LazyLock<[u8; 3]> = LazyLock::new(|| {
-        let bits = driver_core::random_u64();
-        // A saturated colour: one channel high, one low, one between.
-        let between = (bits & 0xff) as u8;
-        match (bits >> 8) % 6 {
-            0 => [255, between, 0],
-            1 => [between, 255, 0],
-            2 => [0, 255, between],
-            3 => [0, between, 255],
-            4 => [between, 0, 255],
-            _ => [255, 0, between],
-        }
-    });
-    *COLOUR
-}
-
-/// The sheet that paints the highlight transparent (the letters, their
-/// stroke, shadow and lines), and the one that paints letters in.
-fn sheet() -> String {
-    let [r, g, b] = painted_in();
-    format!(
-        "::highlight({name}) {{ color: transparent !important; -webkit-text-fill-color: transparent !important; \
-         -webkit-text-stroke-color: transparent !important; text-shadow: none !important; \
-         text-decoration-color: transparent !important; background-color: transparent !important; }} \
-         ::highlight({name}i) {{ color: rgb({r}, {g}, {b}) !important; -webkit-text-fill-color: rgb({r}, {g}, {b}) !important; \
-         text-shadow: none !important; }}",
-        name = highlight_name()
-    )
-}
 
 /// The candidates of one walk (a frame the walker ran in): where it ran,
 /// its document, how often that had changed (`None`: it moves by itself),
@@ -351,7 +307,7 @@ async fn pictured(
         steps.push(restore.clone());
     }
     let mut probe = PaintProbe {
-        sheet: sheet(),
+        sheet: paint_sheet().to_owned(),
         frames: documents,
         steps,
         after: restore,
@@ -395,10 +351,16 @@ async fn pictured(
         // in, a slide under way): its pixels cannot say; its style does.
         // Letters painted in are seen where their place is: how they read
         // there, their style says.
+        // So is a run the viewport's top or bottom edge cuts, of which
+        // too little shows to read: the rest is a scroll away.
         if changes.moved * 2 > changes.owned {
             found[walk].undecided.push(index);
         } else if !legible(wire, &changes) {
-            found[walk].hidden.push(index);
+            if cut_by_fold(wire, viewport) {
+                found[walk].undecided.push(index);
+            } else {
+                found[walk].hidden.push(index);
+            }
         } else if wire.painted_in {
             found[walk].placed.push(index);
         }
@@ -591,5 +553,15 @@ mod tests {
         };
         assert!(!legible(&run(&[[0.0, 0.0, 100.0, 16.0]]), &sliver));
         assert!(!legible(&run(&[[0.0, 0.0, 100.0, 16.0]]), &smear));
+    }
+
+    #[test]
+    fn a_run_the_fold_cuts_is_only_partly_pictured() {
+        let viewport = (1280.0, 800.0);
+        assert!(cut_by_fold(&run(&[[20.0, 795.0, 100.0, 18.0]]), viewport));
+        assert!(cut_by_fold(&run(&[[20.0, -6.0, 100.0, 18.0]]), viewport));
+        assert!(!cut_by_fold(&run(&[[20.0, 700.0, 100.0, 18.0]]), viewport));
+        // Beyond the sides there is nothing to scroll to.
+        assert!(!cut_by_fold(&run(&[[-50.0, 700.0, 100.0, 18.0]]), viewport));
     }
 }

@@ -20,7 +20,7 @@
 
 use std::time::Duration;
 
-use driver_core::{Driver, Options, ScreenshotOptions};
+use driver_core::{Capability, Driver, Options, ScreenshotOptions};
 use marks::{Marks, RenderOptions, SnapshotOptions};
 use tabwright_tests::site::Site;
 use tabwright_tests::Backend;
@@ -91,15 +91,23 @@ const COVERS: &[&str] = &[
     "<svg style='position:absolute;left:0;top:0' width='410' height='36'><rect width='410' height='36' fill='#fff'/></svg>",
 ];
 
-/// A generated page of cases (each with words of its own), and the words.
-fn page(seed: u64) -> (String, Vec<String>) {
+/// A generated page of cases (each with words of its own), and the words;
+/// without backdrop filters where the backend's pictures do not draw them
+/// (`Capability::BackdropPictures`: the test's truth, taken from the same
+/// pictures, would be wrong of them).
+fn page(seed: u64, backdrops: bool) -> (String, Vec<String>) {
+    let covers: Vec<&str> = COVERS
+        .iter()
+        .copied()
+        .filter(|cover| backdrops || !cover.contains("backdrop-filter"))
+        .collect();
     let mut dice = Dice(seed.max(1));
     let mut cells = String::new();
     let mut words = Vec::new();
     for index in 0..COLUMNS * ROWS {
         let word = format!("Qz{index}v{}", dice.roll(9000) + 1000);
         let style = dice.pick(WORDS);
-        let cover = dice.pick(COVERS);
+        let cover = dice.pick(&covers);
         cells.push_str(&format!(
             "<div class=\"cell\" id=\"c{index}\"><span class=\"words\" style=\"{style}\">{word} is a case</span>{cover}</div>\n"
         ));
@@ -234,8 +242,9 @@ async fn generated_cases_agree_with_the_pixels(backend: Backend) {
         .ok()
         .and_then(|seed| u64::from_str_radix(seed.trim_start_matches("0x"), 16).ok())
         .unwrap_or_else(driver_core::random_u64);
+    let backdrops = driver.capabilities().supports(Capability::BackdropPictures);
     for seed in [0x5eed_0001_u64, 0x0dd_ba11, 0xfeed_f00d, fresh] {
-        let (html, words) = page(seed);
+        let (html, words) = page(seed, backdrops);
         let route = format!("/cases-{seed:x}");
         site.page(&route, &html).await;
         driver
@@ -534,9 +543,8 @@ async fn inkless_letters_are_not_read(backend: Backend) {
     driver.close().await.expect("close");
 }
 
-every_backend!(inkless_letters_are_not_read);
-
-both_backends!(
+every_backend!(
+    inkless_letters_are_not_read,
     generated_cases_agree_with_the_pixels,
     the_missed_techniques_are_judged,
     the_page_notices_nothing,

@@ -395,8 +395,14 @@ class Gathered {
     if (hidden === null) judgedByStyle = true;
     /** @param {number[]} indices */
     const runsOf = (indices) => indices.map((index) => pixelRuns[index]).filter(Boolean);
+    // What a backdrop filter lies over, where the pictures do not draw
+    // one, goes by its style too, unless the pictures found it hidden.
+    const found = new Set(hidden || []);
+    const unblurred = hidden !== null && undrawnBackdrops
+      ? underBackdrops(pixelRuns.filter((_, index) => !found.has(index)))
+      : [];
     /** @type {Set<Text>} Candidates judged by their style, as beyond the viewport. */
-    const byStyle = new Set(hidden === null ? pixelRuns : runsOf(undecided));
+    const byStyle = new Set(hidden === null ? pixelRuns : [...runsOf(undecided), ...unblurred]);
     pixelHidden = new Set(runsOf(hidden || []));
     for (const node of runsOf(placed)) {
       const parent = flatParentOf(node);

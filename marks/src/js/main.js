@@ -32,6 +32,8 @@
  * @property {boolean} [judge]  take the text in view as candidates for
  *   pictures to judge, and keep the walk for them (`registry.pending`,
  *   pixels.js)
+ * @property {boolean} [backdrops]  `false`: the pictures do not draw backdrop
+ *   filters, so text under one is judged by its style (pixels.js)
  */
 /**
  * @typedef {FrameFields & {op: "snapshot", full: boolean, scope: number | null}} SnapshotRequest

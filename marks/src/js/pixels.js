@@ -217,6 +217,57 @@ const takesOut = (node) => {
 const hasLetters = (node) => /\S/u.test(node.nodeValue || "");
 
 /**
+ * Whether the pictures leave out what backdrop filters do (`backdrops:
+ * false`: Firefox paints its pictures apart from its compositor, which
+ * alone draws them): then text a box with a backdrop filter lies over is
+ * judged by its style once the pictures have spoken (`Gathered.finish`).
+ */
+const undrawnBackdrops = options.backdrops === false;
+
+/**
+ * The runs of `nodes` that a box with a backdrop filter lies over at any
+ * point they are judged at (`samplePoints`), hit-tested with every
+ * `pointer-events` set aside (`withEveryPointer`, once per document).
+ * @param {Text[]} nodes
+ * @returns {Text[]}
+ */
+const underBackdrops = (nodes) => {
+  /** @type {Map<Document, Text[]>} */
+  const byDocument = new Map();
+  for (const node of nodes) {
+    if (!node.isConnected) continue;
+    const list = byDocument.get(node.ownerDocument);
+    if (list) list.push(node);
+    else byDocument.set(node.ownerDocument, [node]);
+  }
+  /** @type {Text[]} */
+  const under = [];
+  for (const [doc, list] of byDocument) {
+    /** @type {Set<Document | ShadowRoot>} */
+    const roots = new Set([doc]);
+    for (const node of list) roots.add(/** @type {Document | ShadowRoot} */ (node.getRootNode()));
+    withEveryPointer(Array.from(roots), () => {
+      for (const node of list) {
+        const parent = flatParentOf(node);
+        if (!parent) continue;
+        const root = /** @type {Document | ShadowRoot} */ (node.getRootNode());
+        const covered = samplePoints(textRects(node)).some(([x, y]) => {
+          if (!onScreen(doc, x, y)) return false;
+          for (const element of root.elementsFromPoint(x, y)) {
+            if (holdsFlat(element, parent)) return false;
+            const filter = lookOf(element).style.backdropFilter;
+            if (filter && filter !== "none") return true;
+          }
+          return false;
+        });
+        if (covered) under.push(node);
+      }
+    });
+  }
+  return under;
+};
+
+/**
  * The candidates a name being worked out (`Gathered.describe`) met, to
  * work it out again once the pictures have spoken; `null` when no name is.
  * @type {Text[] | null}

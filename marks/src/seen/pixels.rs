@@ -2,7 +2,18 @@
 //! and which text run owns which changed pixel; whether a run's own
 //! changes are legible.
 
+use std::sync::LazyLock;
+
 use super::*;
+
+/// The least contrast (as WCAG measures it) between a pixel as drawn and
+/// without a run for the run to have drawn it: a step of [`CHANGED`]
+/// near white is about 1.15; dark grey letters (`#111`) on Firefox's dark
+/// canvas (`#1c1b22`) differ by 1.10 at most, and read as nothing.
+const PIXEL_CONTRAST: f64 = 1.12;
+/// A change of colour this large (of 255, on a channel) is seen by its hue
+/// alone, whatever the lightness.
+const HUE_CHANGE: i32 = 64;
 
 /// A picture, decoded: its pixels as the PNG holds them (grey, grey and
 /// alpha, RGB or RGBA, eight bits a sample).
@@ -28,6 +39,40 @@ impl Picture {
             channels: info.color_type.samples(),
             samples,
         })
+    }
+
+    /// Whether the pixel at `at` differs between two pictures (of one
+    /// kind) as a person tells colours apart: by at least [`CHANGED`] on a
+    /// channel, and either in lightness (a contrast of [`PIXEL_CONTRAST`])
+    /// or in hue by [`HUE_CHANGE`]. Near black, a step of [`CHANGED`] is
+    /// less contrast than near white: dark grey letters on a dark canvas
+    /// differ by it, and read as nothing.
+    pub(crate) fn discernible(&self, other: &Picture, at: usize) -> bool {
+        let change = self.change(other, at);
+        change >= HUE_CHANGE
+            || (change >= CHANGED && {
+                let (a, b) = (self.luminance(at), other.luminance(at));
+                (a.max(b) + 0.05) / (a.min(b) + 0.05) >= PIXEL_CONTRAST
+            })
+    }
+
+    /// The relative luminance of the pixel at `at` (sRGB, 0 to 1).
+    fn luminance(&self, at: usize) -> f64 {
+        static LINEAR: LazyLock<[f64; 256]> = LazyLock::new(|| {
+            std::array::from_fn(|value| {
+                let value = value as f64 / 255.0;
+                if value <= 0.04045 {
+                    value / 12.92
+                } else {
+                    ((value + 0.055) / 1.055).powf(2.4)
+                }
+            })
+        });
+        let start = at * self.channels;
+        let sample = |channel: usize| {
+            LINEAR[usize::from(self.samples[start + channel.min(self.channels.clamp(1, 3) - 1)])]
+        };
+        0.2126 * sample(0) + 0.7152 * sample(1) + 0.0722 * sample(2)
     }
 
     /// How much the pixel at `at` differs between two pictures (of one
@@ -190,7 +235,7 @@ impl Owners {
                 {
                     let change = drawn.change(without, row * stride + column);
                     changes.peak = changes.peak.max(change);
-                    if change >= CHANGED {
+                    if change >= CHANGED && drawn.discernible(without, row * stride + column) {
                         changes.pixels += 1;
                         (left, right) = (left.min(column), right.max(column + 1));
                         (top, bottom) = (top.min(row), bottom.max(row + 1));
@@ -242,6 +287,14 @@ pub(crate) struct Changes {
     /// CSS pixels.
     pub(crate) width: f64,
     pub(crate) height: f64,
+}
+
+/// Whether the viewport's top or bottom edge cuts one of a run's boxes:
+/// the pictures show only part of it.
+pub(crate) fn cut_by_fold(run: &WireRun, viewport: (f64, f64)) -> bool {
+    boxes(run)
+        .iter()
+        .any(|[_, y, _, h]| *y < 0.0 || y + h > viewport.1)
 }
 
 /// Whether a run whose pixels changed so can be read: drawn large enough
