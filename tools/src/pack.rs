@@ -273,7 +273,7 @@ impl Pack {
             self.weigh(&mut output).await;
         }
         if tool.is_some_and(|tool| !tool.ends_browser) {
-            self.keep_to_task(state, &mut output.text).await;
+            self.keep_to_task(state, &mut output).await;
         }
         state.phases.total_ms = crate::phases::since(started);
         *self
@@ -437,7 +437,12 @@ impl Pack {
         self.trace.as_ref().map(crate::trace::Trace::folder)
     }
 
-    async fn answered(&self, state: &mut State, name: &str, arguments: Value) -> ToolOutput {
+    pub(crate) async fn answered(
+        &self,
+        state: &mut State,
+        name: &str,
+        arguments: Value,
+    ) -> ToolOutput {
         let call = std::panic::AssertUnwindSafe(self.dispatch(state, name, arguments));
         match futures_catch(call).await {
             Ok(Ok(output)) => output,

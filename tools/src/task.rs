@@ -31,6 +31,7 @@ use serde_json::Value;
 use url::Url;
 
 use crate::error::ToolError;
+use crate::output::ToolOutput;
 use crate::page_values::{document_url, shows_error_page};
 use crate::state::State;
 use crate::tool::Tool;
@@ -211,48 +212,54 @@ impl crate::Pack {
 
     /// After a call: remembers what its answer showed by the page's origin,
     /// and takes a page that went outside the task's origins back (saying
-    /// so in the answer).
-    pub(crate) async fn keep_to_task(&self, state: &mut State, text: &mut String) {
+    /// so in the answer, whose page is then read again: what it showed of
+    /// the refused page is not what the tab shows now).
+    pub(crate) async fn keep_to_task(&self, state: &mut State, output: &mut ToolOutput) {
         let task = &self.browser.driver.guard().task();
         if !task.is_set() {
             return;
         }
         let held = self.held_this_call(state);
-        self.close_tabs_outside(task, held.as_deref(), state, text)
+        self.close_tabs_outside(task, held.as_deref(), state, &mut output.text)
             .await;
-        let Some(url) = document_url(&self.browser.driver, &[]).await else {
-            if let Some(held) = held {
-                self.take_back_held(&held, text).await;
+        let url = document_url(&self.browser.driver, &[]).await;
+        let said = match &url {
+            Some(url) if task.may_read(url) => {
+                remember(state, url, &output.text);
+                return;
             }
+            Some(url) => self.take_back_went(url).await,
+            None => match held {
+                Some(held) => self.take_back_held(&held).await,
+                None => return,
+            },
+        };
+        let Some((said, back)) = said else {
             return;
         };
-        if task.may_read(&url) {
-            let origin = url.origin().ascii_serialization();
-            for line in page_lines(text) {
-                state.provenance.read(&origin, line);
-            }
-            // The page's title, in the answer's head outside its fences,
-            // is the page's words too. (Not its address: that is as often
-            // what the model opened, the user's words in a query.)
-            for line in text.lines().filter(|line| line.starts_with("Page: ")) {
-                state.provenance.read(&origin, line);
-            }
-            return;
+        if back {
+            self.read_again(state, output).await;
         }
-        let went = PageText::from(url.origin().ascii_serialization());
-        let back = self.browser.driver.back().await.is_ok();
-        text.insert_str(
-            0,
-            &format!(
-                "The page went to {}, outside this task's origins; {} (the person can allow it with --read-origin).\n",
-                crate::page_strings::address(&went),
-                if back {
-                    "it was taken back"
-                } else {
-                    "it could not be taken back: open a page of the task"
-                }
-            ),
-        );
+        output.text.insert_str(0, &said);
+        if let Some(url) = document_url(&self.browser.driver, &[]).await {
+            if task.may_read(&url) {
+                remember(state, &url, &output.text);
+            }
+        }
+    }
+}
+
+/// Remembers the page words of an answer (its fenced lines, and its
+/// title: in the answer's head outside the fences, the page's words too;
+/// not its address, as often what the model opened, the user's words in a
+/// query) as read on `url`'s origin.
+fn remember(state: &mut State, url: &Url, text: &str) {
+    let origin = url.origin().ascii_serialization();
+    for line in page_lines(text) {
+        state.provenance.read(&origin, line);
+    }
+    for line in text.lines().filter(|line| line.starts_with("Page: ")) {
+        state.provenance.read(&origin, line);
     }
 }
 
@@ -278,27 +285,64 @@ impl crate::Pack {
 
     /// Where this call's page would have gone to `target` (an origin
     /// outside the task's) and the browser refused it, Chrome shows its
-    /// error page in the tab: takes it back to the page before, and says
-    /// so.
-    async fn take_back_held(&self, target: &str, text: &mut String) {
-        // (A document of no origin for another reason, `about:blank`
-        // while strict refused a page's own request, stays.)
+    /// error page in the tab: takes it back to the page before. The
+    /// sentence that says so, and whether it went back; `None` where the
+    /// tab shows no error page (`about:blank` while strict refused a
+    /// page's own request stays).
+    async fn take_back_held(&self, target: &str) -> Option<(String, bool)> {
         if !shows_error_page(&self.browser.driver).await {
-            return;
+            return None;
         }
         let back = self.browser.driver.back().await.is_ok();
-        text.insert_str(
-            0,
-            &format!(
+        Some((
+            format!(
                 "The page would have gone to {}, outside this task's origins; the browser refused it before anything was sent there, and {}. The person can allow that origin with --read-origin.\n",
                 crate::page_strings::address(&PageText::from(target)),
                 if back {
-                    "the page was taken back to where it was: call snapshot to read it"
+                    "the page was taken back to where it was, read below"
                 } else {
                     "it could not be taken back: open a page of the task"
                 }
             ),
-        );
+            back,
+        ))
+    }
+
+    /// Where the page went to `url`, outside the task's origins: takes it
+    /// back. The sentence that says so, and whether it went back.
+    async fn take_back_went(&self, url: &Url) -> Option<(String, bool)> {
+        let went = PageText::from(url.origin().ascii_serialization());
+        let back = self.browser.driver.back().await.is_ok();
+        Some((
+            format!(
+                "The page went to {}, outside this task's origins; {} (the person can allow it with --read-origin).\n",
+                crate::page_strings::address(&went),
+                if back {
+                    "it was taken back, and is read below"
+                } else {
+                    "it could not be taken back: open a page of the task"
+                }
+            ),
+            back,
+        ))
+    }
+
+    /// Reads the page a take-back went to in place of the one the answer
+    /// showed (the browser's error page, or a page outside the task): what
+    /// the call said it did is kept, the page from its head (`Page: `) or
+    /// its first fence on, and its pictures, are the fresh snapshot's.
+    async fn read_again(&self, state: &mut State, output: &mut ToolOutput) {
+        let fresh = self
+            .answered(state, "snapshot", Value::Object(Default::default()))
+            .await;
+        let did: String = output
+            .text
+            .lines()
+            .take_while(|line| !line.starts_with("Page: ") && !line.starts_with("--- "))
+            .map(|line| format!("{line}\n"))
+            .collect();
+        output.text = format!("{did}{}", fresh.text);
+        output.images = fresh.images;
     }
 
     /// Closes the tabs other than the current one whose page is outside
