@@ -69,12 +69,20 @@ pub enum Capability {
     /// picked up and dropped. A drag by mouse events alone (a slider, a
     /// canvas) needs only the pointer.
     HtmlDrag,
-    /// The paint probe's pictures draw what a backdrop filter does to what
-    /// lies under it (`backdrop-filter: blur(…)`). Where unsupported (Firefox
-    /// paints its pictures apart from its compositor, which alone draws
-    /// backdrop filters), text a box with a backdrop filter lies over is
-    /// judged by its style.
-    BackdropPictures,
+    /// The paint probe's pictures are the compositor's: they draw what a
+    /// backdrop filter does to what lies under it and leave out a backface
+    /// turned away. Where unsupported (Firefox paints its pictures apart
+    /// from its compositor, which alone does both), text a box with a
+    /// backdrop filter lies over, and text a transform turns, are judged by
+    /// their style.
+    CompositedPictures,
+    /// The paint probe pictures beyond the viewport's top and bottom edges
+    /// ([`PaintProbe::beyond`](crate::PaintProbe::beyond)) without the page
+    /// noticing: text in the margin a snapshot reads is judged by its
+    /// pixels too. Chrome pictures beyond the viewport only by growing it
+    /// for the moment (`captureBeyondViewport`), which fires resize events
+    /// a page hears; Firefox paints any part of the document.
+    PicturesBeyondViewport,
 }
 
 impl fmt::Display for Capability {
@@ -96,10 +104,15 @@ impl fmt::Display for Capability {
             Self::CountedWords => "the words CSS counts (counters, markers)",
             Self::StopScripts => "stopping a script that spins, the session kept",
             Self::HtmlDrag => "HTML drag and drop",
-            Self::BackdropPictures => "pictures that draw backdrop filters",
+            Self::CompositedPictures => "pictures as the compositor draws them",
+            Self::PicturesBeyondViewport => "pictures beyond the viewport",
         })
     }
 }
+
+/// Why Chrome's paint probe pictures the viewport alone
+/// ([`Capability::PicturesBeyondViewport`]), on either backend.
+pub const CHROME_PICTURES_IN_VIEW: &str = "Chrome pictures beyond the viewport only by growing it for the moment (captureBeyondViewport), which fires resize events a page hears";
 
 /// Why a session made without `Options::network_log` has no log, on any
 /// backend.

@@ -267,7 +267,8 @@ impl BrowserSession for FakeSession {
             Capability::CountedWords,
             Capability::StopScripts,
             Capability::HtmlDrag,
-            Capability::BackdropPictures,
+            Capability::CompositedPictures,
+            Capability::PicturesBeyondViewport,
         ] {
             capabilities = capabilities.without(capability, NO_BROWSER);
         }

@@ -26,7 +26,8 @@ pub struct FrameScript {
     pub expression: String,
 }
 
-/// What to picture: a picture of the current tab's viewport per step,
+/// What to picture: a picture of the current tab's viewport (and as far
+/// beyond it as [`beyond`](Self::beyond) says) per step,
 /// each taken once the step's scripts have run and the page has drawn a
 /// frame since.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -59,6 +60,13 @@ pub struct PaintProbe {
     /// draw a frame before its first picture (what the last one put back
     /// may not be drawn yet).
     pub marked: bool,
+    /// How far the pictures reach beyond the viewport's top and bottom
+    /// edges, in CSS pixels (the document must go that far): each picture
+    /// is of the viewport's width and of its height and these two more,
+    /// from `beyond[0]` above its top edge. Only asked of a backend with
+    /// [`Capability::PicturesBeyondViewport`](crate::Capability::PicturesBeyondViewport).
+    #[serde(default)]
+    pub beyond: [u32; 2],
 }
 
 /// The side, in CSS pixels, of the square a marked probe draws at the

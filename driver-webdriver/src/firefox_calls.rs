@@ -220,8 +220,8 @@ impl BrowserSession for FxSession {
         }
         capabilities
             .without(
-                Capability::BackdropPictures,
-                "BiDi's pictures are painted apart from Firefox's compositor, which alone draws backdrop filters",
+                Capability::CompositedPictures,
+                "BiDi's pictures are painted apart from Firefox's compositor, which alone draws backdrop filters and hides a backface turned away",
             )
             .without(Capability::DevTools, bidi)
             .without(

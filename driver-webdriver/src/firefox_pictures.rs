@@ -98,19 +98,37 @@ impl FxSession {
         pictured
     }
 
-    /// The steps of `probe` and their pictures.
+    /// The steps of `probe` and their pictures: of the viewport, or where
+    /// the probe reaches beyond it (`beyond`), of that part of the
+    /// document (BiDi paints any part of it; the page hears no resize, no
+    /// scroll and no observer's callback, checked with a page that records
+    /// them).
     async fn probe_steps(&mut self, probe: &PaintProbe) -> Result<PaintPictures> {
+        let asked = if probe.beyond == [0, 0] {
+            json!({ "context": self.current, "origin": "viewport",
+                    "format": image_format(ScreenshotFormat::Png) })
+        } else {
+            let view = self
+                .evaluate(
+                    &self.current,
+                    true,
+                    "[scrollX, scrollY, innerWidth, innerHeight]",
+                )
+                .await?;
+            let at = |index: usize| view[index].as_f64().unwrap_or_default();
+            let [above, below] = probe.beyond.map(f64::from);
+            json!({ "context": self.current, "origin": "document",
+                    "format": image_format(ScreenshotFormat::Png),
+                    "clip": { "type": "box", "x": at(0), "y": at(1) - above,
+                              "width": at(2), "height": at(3) + above + below } })
+        };
         let mut pictures = Vec::with_capacity(probe.steps.len());
         for step in &probe.steps {
             for script in step {
                 self.eval_at(&script.frame, true, &script.expression)
                     .await?;
             }
-            pictures.push(
-                self.capture(json!({ "context": self.current, "origin": "viewport",
-                                     "format": image_format(ScreenshotFormat::Png) }))
-                    .await?,
-            );
+            pictures.push(self.capture(asked.clone()).await?);
         }
         Ok(pictures)
     }

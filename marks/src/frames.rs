@@ -229,9 +229,13 @@ async fn judge_frames(
             })
         })
         .collect();
-    let viewport = (top.viewport.w as f64, top.viewport.h as f64);
+    let view = crate::seen::View::new(
+        top.viewport.w as f64,
+        top.viewport.h as f64,
+        top.reach.unwrap_or_default(),
+    );
     let (verdicts, unjudged): (Vec<Option<crate::seen::Verdict>>, _) =
-        match crate::seen::judge(driver, &walks, viewport, memory).await {
+        match crate::seen::judge(driver, &walks, view, memory).await {
             Ok(found) => (found.into_iter().map(Some).collect(), None),
             Err(why) => (vec![None; walks.len()], Some(why.0)),
         };
@@ -340,8 +344,14 @@ pub(crate) fn frame_fields(
     handlers: Option<Handlers>,
     judge: Option<&dyn Driver>,
 ) -> FrameFields {
-    let backdrops =
-        judge.is_some_and(|driver| driver.capabilities().supports(Capability::BackdropPictures));
+    let capabilities = judge.map(|driver| driver.capabilities());
+    let supports = |capability| {
+        capabilities
+            .as_ref()
+            .is_some_and(|capabilities| capabilities.supports(capability))
+    };
+    let composited = supports(Capability::CompositedPictures);
+    let beyond = supports(Capability::PicturesBeyondViewport);
     FrameFields {
         offset: Some(offset),
         viewport: viewport.map(|(w, h)| Size { w, h }),
@@ -350,7 +360,8 @@ pub(crate) fn frame_fields(
         handlers,
         listeners: Some(driver_core::listeners_key().to_owned()),
         judge: judge.is_some().then_some(true),
-        backdrops: (judge.is_some() && !backdrops).then_some(false),
+        composited: (judge.is_some() && !composited).then_some(false),
+        pictured: beyond.then_some(MARGIN),
     }
 }
 

@@ -302,6 +302,10 @@ pub(crate) struct FrameAnswer {
     /// judged of a run holds while this stays and its boxes do.
     #[serde(default)]
     pub(crate) epoch: Option<u64>,
+    /// With `runs`: how far above and below the viewport the pictures are
+    /// to reach (what the walker was told it may, where the document goes).
+    #[serde(default)]
+    pub(crate) reach: Option<[u32; 2]>,
 }
 
 /// A text node in view, as pictures judge it (`pixels.js`'s WireRun).

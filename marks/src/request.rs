@@ -35,11 +35,16 @@ pub(crate) struct FrameFields {
     /// the walk for them (`page::paint_call`, `page::finish`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) judge: Option<bool>,
-    /// `false`: the pictures do not draw backdrop filters
-    /// (`Capability::BackdropPictures`), so text under one is judged by its
-    /// style.
+    /// `false`: the pictures are not the compositor's
+    /// (`Capability::CompositedPictures`), so text under a backdrop filter,
+    /// and text a transform turns, are judged by their style.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) backdrops: Option<bool>,
+    pub(crate) composited: Option<bool>,
+    /// How far beyond the top viewport's top and bottom edges the pictures
+    /// can reach (`Capability::PicturesBeyondViewport`): the margin's text
+    /// is then judged by them too.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) pictured: Option<i64>,
 }
 
 /// A size in CSS pixels.
@@ -258,7 +263,8 @@ pub fn samples() -> Vec<serde_json::Value> {
         handlers: Some(Handlers::default()),
         listeners: Some("key".to_owned()),
         judge: Some(true),
-        backdrops: Some(false),
+        composited: Some(false),
+        pictured: Some(200),
     };
     let act = |how: ActHow| {
         Request::Act(Act {

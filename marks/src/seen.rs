@@ -175,14 +175,14 @@ impl Memory {
 #[derive(Debug)]
 pub(crate) struct Unjudged(pub(crate) String);
 
-/// Judges every candidate of `walks` by the pixels drawn in a viewport
-/// of `viewport` CSS pixels, and every faint control by what is drawn
+/// Judges every candidate of `walks` by the pixels drawn in `view` (the
+/// viewport, and as far beyond it as the pictures reach), and every faint control by what is drawn
 /// where it is: for each walk, what no person sees. What was found before
 /// and still holds (`memory`) is not pictured again.
 pub(crate) async fn judge(
     driver: &dyn Driver,
     walks: &[Walked<'_>],
-    viewport: (f64, f64),
+    view: View,
     memory: &parking_lot::Mutex<Memory>,
 ) -> Result<Vec<Verdict>, Unjudged> {
     let mut verdicts = vec![Verdict::default(); walks.len()];
@@ -208,8 +208,8 @@ pub(crate) async fn judge(
         }
     }
     if !runs.is_empty() || !ghosts.is_empty() {
-        pictured(driver, walks, viewport, (&runs, &ghosts), &mut verdicts).await?;
-        confirm_hidden(driver, walks, viewport, &runs, &mut verdicts).await;
+        pictured(driver, walks, view, (&runs, &ghosts), &mut verdicts).await?;
+        confirm_hidden(driver, walks, view, &runs, &mut verdicts).await;
     }
     let mut memory = memory.lock();
     memory.keep_only(walks);
@@ -230,7 +230,7 @@ pub(crate) async fn judge(
 async fn confirm_hidden(
     driver: &dyn Driver,
     walks: &[Walked<'_>],
-    viewport: (f64, f64),
+    view: View,
     runs: &[Candidate<'_>],
     verdicts: &mut [Verdict],
 ) {
@@ -243,7 +243,7 @@ async fn confirm_hidden(
         return;
     }
     let mut again = vec![Verdict::default(); walks.len()];
-    if pictured(driver, walks, viewport, (&found, &[]), &mut again)
+    if pictured(driver, walks, view, (&found, &[]), &mut again)
         .await
         .is_err()
     {
@@ -269,7 +269,7 @@ async fn confirm_hidden(
 async fn pictured(
     driver: &dyn Driver,
     walks: &[Walked<'_>],
-    viewport: (f64, f64),
+    view: View,
     (runs, ghosts): (&[Candidate<'_>], &[Ghost]),
     found: &mut [Verdict],
 ) -> Result<(), Unjudged> {
@@ -312,6 +312,7 @@ async fn pictured(
         steps,
         after: restore,
         still: !moves,
+        beyond: [view.above as u32, view.below as u32],
         // A page that moves sends frames begun before the scripts after
         // them, and a frame may be drawn between the scripts of two
         // frames' documents: only a marker proves a picture shows them
@@ -328,7 +329,7 @@ async fn pictured(
             .iter()
             .map(|png| Picture::decode(png))
             .collect::<Result<Vec<_>, _>>()?;
-        let changes = changes(&pictures, &groups, runs, viewport, moves)?;
+        let changes = changes(&pictures, &groups, runs, view, moves)?;
         // On a page that held still, the frame after taking text out is
         // taken to show it out; one begun before (a caret's blink, a slide
         // that had not begun) shows next to no change. Then the pictures
@@ -337,7 +338,7 @@ async fn pictured(
             probe.marked = true;
             continue;
         }
-        let scale = Scale::of(&pictures[0], viewport);
+        let scale = Scale::of(&pictures[0], view);
         let bare: Vec<(usize, u32)> = ghosts
             .iter()
             .filter(|(_, _, rect)| !drawn_on(&pictures[0], scale, rect))
@@ -351,12 +352,12 @@ async fn pictured(
         // in, a slide under way): its pixels cannot say; its style does.
         // Letters painted in are seen where their place is: how they read
         // there, their style says.
-        // So is a run the viewport's top or bottom edge cuts, of which
+        // So is a run the pictures' top or bottom edge cuts, of which
         // too little shows to read: the rest is a scroll away.
         if changes.moved * 2 > changes.owned {
             found[walk].undecided.push(index);
         } else if !legible(wire, &changes) {
-            if cut_by_fold(wire, viewport) {
+            if cut_by_fold(wire, view) {
                 found[walk].undecided.push(index);
             } else {
                 found[walk].hidden.push(index);
@@ -395,8 +396,8 @@ fn drawn_on(picture: &Picture, scale: Scale, rect: &[f64; 4]) -> bool {
         clamp(((x + w) * scale.x).ceil(), picture.width),
     );
     let (top, bottom) = (
-        clamp((y * scale.y).floor(), picture.height),
-        clamp(((y + h) * scale.y).ceil(), picture.height),
+        clamp(scale.row(y).floor(), picture.height),
+        clamp(scale.row(y + h).ceil(), picture.height),
     );
     let colours = picture.channels.clamp(1, 3);
     let mut least = [u8::MAX; 3];
@@ -422,7 +423,7 @@ fn changes(
     pictures: &[Picture],
     groups: &[Vec<usize>],
     runs: &[Candidate<'_>],
-    viewport: (f64, f64),
+    view: View,
     moves: bool,
 ) -> Result<Vec<(usize, Changes)>, Unjudged> {
     let Some((drawn, taken)) = pictures.split_first() else {
@@ -438,7 +439,7 @@ fn changes(
         return Err(Unjudged("the pictures differ in size".to_owned()));
     }
     let again = if moves { taken.last() } else { None };
-    let scale = Scale::of(drawn, viewport);
+    let scale = Scale::of(drawn, view);
     let mut found = Vec::with_capacity(runs.len());
     for (group, without) in groups.iter().zip(taken) {
         let owners = Owners::of(group.iter().map(|&run| (run, runs[run].2)), drawn, scale);
@@ -499,6 +500,7 @@ fn overlap(a: &[f64; 4], b: &[f64; 4]) -> f64 {
 }
 
 mod pixels;
+pub(crate) use pixels::View;
 use pixels::*;
 
 #[cfg(test)]
@@ -557,11 +559,15 @@ mod tests {
 
     #[test]
     fn a_run_the_fold_cuts_is_only_partly_pictured() {
-        let viewport = (1280.0, 800.0);
-        assert!(cut_by_fold(&run(&[[20.0, 795.0, 100.0, 18.0]]), viewport));
-        assert!(cut_by_fold(&run(&[[20.0, -6.0, 100.0, 18.0]]), viewport));
-        assert!(!cut_by_fold(&run(&[[20.0, 700.0, 100.0, 18.0]]), viewport));
+        let view = View::new(1280.0, 800.0, [0, 0]);
+        assert!(cut_by_fold(&run(&[[20.0, 795.0, 100.0, 18.0]]), view));
+        assert!(cut_by_fold(&run(&[[20.0, -6.0, 100.0, 18.0]]), view));
+        assert!(!cut_by_fold(&run(&[[20.0, 700.0, 100.0, 18.0]]), view));
         // Beyond the sides there is nothing to scroll to.
-        assert!(!cut_by_fold(&run(&[[-50.0, 700.0, 100.0, 18.0]]), viewport));
+        assert!(!cut_by_fold(&run(&[[-50.0, 700.0, 100.0, 18.0]]), view));
+        // Pictures that reach 200 px beyond show it whole.
+        let reaching = View::new(1280.0, 800.0, [200, 200]);
+        assert!(!cut_by_fold(&run(&[[20.0, 795.0, 100.0, 18.0]]), reaching));
+        assert!(cut_by_fold(&run(&[[20.0, 990.0, 100.0, 18.0]]), reaching));
     }
 }

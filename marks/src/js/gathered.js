@@ -63,6 +63,9 @@
  * @property {number | null} [epoch]  with `runs`: how often the page had
  *   changed (`registry.changes`), or null if it moves by itself: the
  *   pictures' verdicts hold while it stays
+ * @property {[number, number]} [reach]  with `runs`: how far above and below
+ *   the viewport the pictures are to reach (`pictured`, where the document
+ *   goes)
  */
 
 /**
@@ -369,6 +372,7 @@ class Gathered {
     const answer = this.assemble(read, painted);
     answer.runs = pixelWire;
     answer.ghosts = this.ghosts;
+    if (reach.above || reach.below) answer.reach = [reach.above, reach.below];
     const documents = [document, ...placeOfDocument.keys()];
     answer.epoch = documents.some(moving) ? null : registry.changes;
     return answer;
@@ -395,14 +399,14 @@ class Gathered {
     if (hidden === null) judgedByStyle = true;
     /** @param {number[]} indices */
     const runsOf = (indices) => indices.map((index) => pixelRuns[index]).filter(Boolean);
-    // What a backdrop filter lies over, where the pictures do not draw
-    // one, goes by its style too, unless the pictures found it hidden.
+    // What the compositor alone draws right, where the pictures are not
+    // its, goes by its style too, unless the pictures found it hidden.
     const found = new Set(hidden || []);
-    const unblurred = hidden !== null && undrawnBackdrops
-      ? underBackdrops(pixelRuns.filter((_, index) => !found.has(index)))
+    const uncomposited = hidden !== null && !composited
+      ? notComposited(pixelRuns.filter((_, index) => !found.has(index)))
       : [];
     /** @type {Set<Text>} Candidates judged by their style, as beyond the viewport. */
-    const byStyle = new Set(hidden === null ? pixelRuns : [...runsOf(undecided), ...unblurred]);
+    const byStyle = new Set(hidden === null ? pixelRuns : [...runsOf(undecided), ...uncomposited]);
     pixelHidden = new Set(runsOf(hidden || []));
     for (const node of runsOf(placed)) {
       const parent = flatParentOf(node);

@@ -32,8 +32,12 @@
  * @property {boolean} [judge]  take the text in view as candidates for
  *   pictures to judge, and keep the walk for them (`registry.pending`,
  *   pixels.js)
- * @property {boolean} [backdrops]  `false`: the pictures do not draw backdrop
- *   filters, so text under one is judged by its style (pixels.js)
+ * @property {boolean} [composited]  `false`: the pictures are not the
+ *   compositor's, so text under a backdrop filter, and text a transform
+ *   turns, are judged by their style (pixels.js)
+ * @property {number} [pictured]  how far beyond the top viewport's top and
+ *   bottom edges the pictures can reach (pixels.js): text of the top
+ *   document there is judged by them too
  */
 /**
  * @typedef {FrameFields & {op: "snapshot", full: boolean, scope: number | null}} SnapshotRequest

@@ -24,6 +24,23 @@ if (judging) {
   registry.unseen = new WeakSet();
 }
 /**
+ * How far beyond the top viewport's top and bottom edges the pictures
+ * reach, in CSS pixels: as far as `options.pictured` allows where the top
+ * document goes (the answer's `reach`); none in a walk of a frame of its
+ * own.
+ */
+const reach = (() => {
+  const wanted = judging && window.top === window ? Math.max(0, Math.floor(options.pictured || 0)) : 0;
+  if (!wanted) return { above: 0, below: 0 };
+  const root = document.documentElement;
+  const height = Math.max(root ? root.scrollHeight : 0, document.body ? document.body.scrollHeight : 0);
+  return {
+    above: Math.min(wanted, Math.max(0, Math.floor(scrollY))),
+    below: Math.min(wanted, Math.max(0, Math.floor(height - scrollY - innerHeight))),
+  };
+})();
+
+/**
  * Set once no pictures could be taken: what is in view is judged by its
  * style after all, as beyond it.
  */
@@ -63,7 +80,9 @@ const placeOf = (doc) => placeOfDocument.get(doc) || { offset, path: options.pat
 
 /**
  * A text node's boxes in the top viewport, flattened, if any part of it
- * lies in view there and in its own frame's viewport; else `null`.
+ * lies in what the pictures show (the viewport, and as far as they
+ * `reach` above and below it) and in its own frame's viewport; else
+ * `null`.
  * @param {Text} node
  * @returns {number[] | null}
  */
@@ -73,6 +92,8 @@ const boxesInView = (node) => {
   const place = placeOf(doc);
   const frameWidth = view ? view.innerWidth : viewport.w;
   const frameHeight = view ? view.innerHeight : viewport.h;
+  // (The top document's own viewport is the top viewport.)
+  const own = doc === document ? reach : { above: 0, below: 0 };
   const parent = flatParentOf(node);
   // What its scrolling and clipping boxes draw of it now (not what lies
   // within the margin beyond their edges, which no picture shows).
@@ -82,8 +103,8 @@ const boxesInView = (node) => {
   let seen = false;
   for (const rect of textRects(node)) {
     const x = rect.left + place.offset.x, y = rect.top + place.offset.y;
-    if (rect.right > 0 && rect.bottom > 0 && rect.left < frameWidth && rect.top < frameHeight &&
-        x + rect.width > 0 && y + rect.height > 0 && x < viewport.w && y < viewport.h &&
+    if (rect.right > 0 && rect.bottom > -own.above && rect.left < frameWidth && rect.top < frameHeight + own.below &&
+        x + rect.width > 0 && y + rect.height > -reach.above && x < viewport.w && y < viewport.h + reach.below &&
         !outsideEdges(rect, shown)) seen = true;
     boxes.push(Math.round(x * 10) / 10, Math.round(y * 10) / 10, Math.round(rect.width * 10) / 10, Math.round(rect.height * 10) / 10);
   }
@@ -217,21 +238,27 @@ const takesOut = (node) => {
 const hasLetters = (node) => /\S/u.test(node.nodeValue || "");
 
 /**
- * Whether the pictures leave out what backdrop filters do (`backdrops:
- * false`: Firefox paints its pictures apart from its compositor, which
- * alone draws them): then text a box with a backdrop filter lies over is
- * judged by its style once the pictures have spoken (`Gathered.finish`).
+ * Whether the pictures are the compositor's (`composited: false`: Firefox
+ * paints its pictures apart from its compositor, which alone draws
+ * backdrop filters and hides a backface turned away): where not, text a
+ * box with a backdrop filter lies over, and text a 3-D transform turns,
+ * are judged by their style once the pictures have spoken
+ * (`Gathered.finish`).
  */
-const undrawnBackdrops = options.backdrops === false;
+const composited = options.composited !== false;
 
 /**
- * The runs of `nodes` that a box with a backdrop filter lies over at any
- * point they are judged at (`samplePoints`), hit-tested with every
- * `pointer-events` set aside (`withEveryPointer`, once per document).
+ * The runs of `nodes` the compositor alone draws right: those a 3-D
+ * transform turns (their element or an ancestor's: a backface turned
+ * away), and those a box with a backdrop filter lies over at any point
+ * they are judged at (`samplePoints`), hit-tested with every
+ * `pointer-events` set aside (`withEveryPointer`, once per document);
+ * beyond the viewport, where no hit test reaches, the positioned boxes
+ * with one that the walk looked at, by their extents.
  * @param {Text[]} nodes
  * @returns {Text[]}
  */
-const underBackdrops = (nodes) => {
+const notComposited = (nodes) => {
   /** @type {Map<Document, Text[]>} */
   const byDocument = new Map();
   for (const node of nodes) {
@@ -250,9 +277,13 @@ const underBackdrops = (nodes) => {
       for (const node of list) {
         const parent = flatParentOf(node);
         if (!parent) continue;
+        if (turnedIn3d(lookOf(parent))) {
+          under.push(node);
+          continue;
+        }
         const root = /** @type {Document | ShadowRoot} */ (node.getRootNode());
         const covered = samplePoints(textRects(node)).some(([x, y]) => {
-          if (!onScreen(doc, x, y)) return false;
+          if (!onScreen(doc, x, y)) return blurredAbove(doc, parent, x, y);
           for (const element of root.elementsFromPoint(x, y)) {
             if (holdsFlat(element, parent)) return false;
             const filter = lookOf(element).style.backdropFilter;
@@ -265,6 +296,37 @@ const underBackdrops = (nodes) => {
     });
   }
   return under;
+};
+
+/**
+ * Whether an element or an ancestor is turned by a 3-D transform.
+ * @param {Look} look
+ */
+const turnedIn3d = (look) => {
+  for (let at = /** @type {Look | null} */ (look); at; at = at.up) {
+    if (at.display === "inline") continue;
+    const own = ownTransform(at.style);
+    if (own && !own.matrix.is2D) return true;
+  }
+  return false;
+};
+
+/**
+ * Whether a positioned box with a backdrop filter that the walk looked at
+ * (not one `parent` holds) lies over the point `x, y` of `doc`'s
+ * viewport, beyond it.
+ * @param {Document} doc @param {Element} parent @param {number} x @param {number} y
+ */
+const blurredAbove = (doc, parent, x, y) => {
+  let found = false;
+  eachStacking((look, element) => {
+    if (found || element.ownerDocument !== doc || holdsFlat(element, parent)) return;
+    const filter = look.style.backdropFilter;
+    if (!filter || filter === "none") return;
+    const box = rectOf(element);
+    found = x >= box.left && x <= box.right && y >= box.top && y <= box.bottom;
+  });
+  return found;
 };
 
 /**
@@ -309,7 +371,7 @@ const hiddenByStyle = (element) => {
   const place = placeOf(element.ownerDocument);
   const rect = rectOf(element);
   const x = rect.left + place.offset.x, y = rect.top + place.offset.y;
-  const inView = x + rect.width > 0 && y + rect.height > 0 && x < viewport.w && y < viewport.h;
+  const inView = x + rect.width > 0 && y + rect.height > -reach.above && x < viewport.w && y < viewport.h + reach.below;
   return inView ? !elementMayShow(element) : isHidden(element);
 };
 

@@ -92,20 +92,51 @@ impl Picture {
     }
 }
 
-/// From CSS pixels to a picture's.
+/// What the pictures show, in the top viewport's CSS pixels: the
+/// viewport's width and height, and how far above and below it they reach.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct View {
+    pub(crate) width: f64,
+    pub(crate) height: f64,
+    pub(crate) above: f64,
+    pub(crate) below: f64,
+}
+
+impl View {
+    /// A viewport of `width`×`height`, pictured as far as `reach` (above,
+    /// below) says beyond it.
+    pub(crate) fn new(width: f64, height: f64, reach: [u32; 2]) -> Self {
+        Self {
+            width,
+            height,
+            above: f64::from(reach[0]),
+            below: f64::from(reach[1]),
+        }
+    }
+}
+
+/// From CSS pixels of the top viewport to a picture's.
 #[derive(Clone, Copy)]
 pub(crate) struct Scale {
     pub(crate) x: f64,
     pub(crate) y: f64,
+    /// How far above the viewport the picture begins, in CSS pixels.
+    pub(crate) above: f64,
 }
 
 impl Scale {
-    pub(crate) fn of(picture: &Picture, viewport: (f64, f64)) -> Self {
+    pub(crate) fn of(picture: &Picture, view: View) -> Self {
         let ratio = |pixels: usize, css: f64| if css > 0.0 { pixels as f64 / css } else { 1.0 };
         Self {
-            x: ratio(picture.width, viewport.0),
-            y: ratio(picture.height, viewport.1),
+            x: ratio(picture.width, view.width),
+            y: ratio(picture.height, view.height + view.above + view.below),
+            above: view.above,
         }
+    }
+
+    /// The picture's row of a CSS pixel's `y` in the top viewport.
+    pub(crate) fn row(&self, y: f64) -> f64 {
+        (y + self.above) * self.y
     }
 }
 
@@ -150,8 +181,8 @@ impl Owners {
                     clamp(((x + w) * scale.x).ceil(), picture.width),
                 );
                 let (first, last) = (
-                    clamp((y * scale.y).floor(), picture.height),
-                    clamp(((y + h) * scale.y).ceil(), picture.height),
+                    clamp(scale.row(y).floor(), picture.height),
+                    clamp(scale.row(y + h).ceil(), picture.height),
                 );
                 if from >= to || first >= last {
                     continue;
@@ -289,12 +320,13 @@ pub(crate) struct Changes {
     pub(crate) height: f64,
 }
 
-/// Whether the viewport's top or bottom edge cuts one of a run's boxes:
-/// the pictures show only part of it.
-pub(crate) fn cut_by_fold(run: &WireRun, viewport: (f64, f64)) -> bool {
+/// Whether the pictures' top or bottom edge (the viewport's, or as far
+/// as they reach beyond it) cuts one of a run's boxes: they show only
+/// part of it.
+pub(crate) fn cut_by_fold(run: &WireRun, view: View) -> bool {
     boxes(run)
         .iter()
-        .any(|[_, y, _, h]| *y < 0.0 || y + h > viewport.1)
+        .any(|[_, y, _, h]| *y < -view.above || y + h > view.height + view.below)
 }
 
 /// Whether a run whose pixels changed so can be read: drawn large enough
