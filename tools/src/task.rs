@@ -239,6 +239,11 @@ impl crate::Pack {
         };
         if back {
             self.read_again(state, output).await;
+        } else {
+            // (What it showed is the error page, or a page outside the
+            // task: neither is for the model to read.)
+            output.text = what_it_did(&output.text);
+            output.images.clear();
         }
         output.text.insert_str(0, &said);
         if let Some(url) = document_url(&self.browser.driver, &[]).await {
@@ -247,6 +252,16 @@ impl crate::Pack {
             }
         }
     }
+}
+
+/// What an answer says the call did: its lines before the page (its head,
+/// `Page: `, or its first fence).
+fn what_it_did(answer: &str) -> String {
+    answer
+        .lines()
+        .take_while(|line| !line.starts_with("Page: ") && !line.starts_with("--- "))
+        .map(|line| format!("{line}\n"))
+        .collect()
 }
 
 /// Remembers the page words of an answer (its fenced lines, and its
@@ -335,13 +350,7 @@ impl crate::Pack {
         let fresh = self
             .answered(state, "snapshot", Value::Object(Default::default()))
             .await;
-        let did: String = output
-            .text
-            .lines()
-            .take_while(|line| !line.starts_with("Page: ") && !line.starts_with("--- "))
-            .map(|line| format!("{line}\n"))
-            .collect();
-        output.text = format!("{did}{}", fresh.text);
+        output.text = format!("{}{}", what_it_did(&output.text), fresh.text);
         output.images = fresh.images;
     }
 
