@@ -72,11 +72,10 @@ impl FxSession {
         }
         strips.finish(jpeg)
     }
-}
 
-impl FxSession {
     /// Pictures what `probe` asks: each step's scripts run in the sandbox
-    /// of their frames, then the viewport is pictured; the `after` scripts
+    /// of their frames, then the viewport is pictured (and as far beyond
+    /// it as `beyond` says); the `after` scripts
     /// run whatever happened. The sheet is the profile's own
     /// (`userContent.css`, given as Firefox starts: the process's
     /// [`driver_core::paint_sheet`]), which every document has, frames of

@@ -47,8 +47,8 @@ impl Picture {
     /// or in hue by [`HUE_CHANGE`]. Near black, a step of [`CHANGED`] is
     /// less contrast than near white: dark grey letters on a dark canvas
     /// differ by it, and read as nothing.
-    pub(crate) fn discernible(&self, other: &Picture, at: usize) -> bool {
-        let change = self.change(other, at);
+    /// (`change`: [`change`](Self::change) of the pixel, already known.)
+    pub(crate) fn discernible(&self, other: &Picture, at: usize, change: i32) -> bool {
         change >= HUE_CHANGE
             || (change >= CHANGED && {
                 let (a, b) = (self.luminance(at), other.luminance(at));
@@ -266,7 +266,7 @@ impl Owners {
                 {
                     let change = drawn.change(without, row * stride + column);
                     changes.peak = changes.peak.max(change);
-                    if change >= CHANGED && drawn.discernible(without, row * stride + column) {
+                    if drawn.discernible(without, row * stride + column, change) {
                         changes.pixels += 1;
                         (left, right) = (left.min(column), right.max(column + 1));
                         (top, bottom) = (top.min(row), bottom.max(row + 1));
