@@ -76,10 +76,10 @@ pub enum Capability {
     /// backdrop filter lies over, and text a transform turns, are judged by
     /// their style.
     CompositedPictures,
-    /// The paint probe pictures beyond the viewport's top and bottom edges
-    /// ([`PaintProbe::beyond`](crate::PaintProbe::beyond)) without the page
-    /// noticing: text in the margin a snapshot reads is judged by its
-    /// pixels too. Chrome pictures beyond the viewport only by growing it
+    /// The paint probe pictures any part of the page, beyond the viewport's
+    /// top and bottom edges too ([`PaintProbe::area`](crate::PaintProbe::area)),
+    /// without the page noticing: text in the margin a snapshot reads is
+    /// judged by its pixels too, and a picture is of what is judged alone. Chrome pictures beyond the viewport only by growing it
     /// for the moment (`captureBeyondViewport`), which fires resize events
     /// a page hears; Firefox paints any part of the document.
     PicturesBeyondViewport,

@@ -27,7 +27,7 @@ pub struct FrameScript {
 }
 
 /// What to picture: a picture of the current tab's viewport (and as far
-/// beyond it as [`beyond`](Self::beyond) says) per step,
+/// beyond it as [`area`](Self::area) says) per step,
 /// each taken once the step's scripts have run and the page has drawn a
 /// frame since.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -60,13 +60,13 @@ pub struct PaintProbe {
     /// draw a frame before its first picture (what the last one put back
     /// may not be drawn yet).
     pub marked: bool,
-    /// How far the pictures reach beyond the viewport's top and bottom
-    /// edges, in CSS pixels (the document must go that far): each picture
-    /// is of the viewport's width and of its height and these two more,
-    /// from `beyond[0]` above its top edge. Only asked of a backend with
+    /// The part of the page to picture, in the top viewport's CSS pixels
+    /// (x, y, width, height; above or below the viewport as far as the
+    /// document goes): each picture is of it alone. `None`: the viewport.
+    /// Only asked of a backend with
     /// [`Capability::PicturesBeyondViewport`](crate::Capability::PicturesBeyondViewport).
     #[serde(default)]
-    pub beyond: [u32; 2],
+    pub area: Option<[i32; 4]>,
 }
 
 /// The side, in CSS pixels, of the square a marked probe draws at the

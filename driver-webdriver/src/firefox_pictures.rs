@@ -74,8 +74,8 @@ impl FxSession {
     }
 
     /// Pictures what `probe` asks: each step's scripts run in the sandbox
-    /// of their frames, then the viewport is pictured (and as far beyond
-    /// it as `beyond` says); the `after` scripts
+    /// of their frames, then the viewport is pictured (or the `area`
+    /// asked, within it or beyond it); the `after` scripts
     /// run whatever happened. The sheet is the profile's own
     /// (`userContent.css`, given as Firefox starts: the process's
     /// [`driver_core::paint_sheet`]), which every document has, frames of
@@ -97,29 +97,24 @@ impl FxSession {
         pictured
     }
 
-    /// The steps of `probe` and their pictures: of the viewport, or where
-    /// the probe reaches beyond it (`beyond`), of that part of the
-    /// document (BiDi paints any part of it; the page hears no resize, no
-    /// scroll and no observer's callback, checked with a page that records
-    /// them).
+    /// The steps of `probe` and their pictures: of the viewport, or of the
+    /// `area` of the document asked (BiDi paints any part of it, the
+    /// smaller the sooner; the page hears no resize, no scroll and no
+    /// observer's callback, checked with a page that records them).
     async fn probe_steps(&mut self, probe: &PaintProbe) -> Result<PaintPictures> {
-        let asked = if probe.beyond == [0, 0] {
-            json!({ "context": self.current, "origin": "viewport",
-                    "format": image_format(ScreenshotFormat::Png) })
-        } else {
-            let view = self
-                .evaluate(
-                    &self.current,
-                    true,
-                    "[scrollX, scrollY, innerWidth, innerHeight]",
-                )
-                .await?;
-            let at = |index: usize| view[index].as_f64().unwrap_or_default();
-            let [above, below] = probe.beyond.map(f64::from);
-            json!({ "context": self.current, "origin": "document",
-                    "format": image_format(ScreenshotFormat::Png),
-                    "clip": { "type": "box", "x": at(0), "y": at(1) - above,
-                              "width": at(2), "height": at(3) + above + below } })
+        let asked = match probe.area {
+            None => json!({ "context": self.current, "origin": "viewport",
+                            "format": image_format(ScreenshotFormat::Png) }),
+            Some([x, y, width, height]) => {
+                let scrolled = self
+                    .evaluate(&self.current, true, "[scrollX, scrollY]")
+                    .await?;
+                let at = |index: usize| scrolled[index].as_f64().unwrap_or_default();
+                json!({ "context": self.current, "origin": "document",
+                        "format": image_format(ScreenshotFormat::Png),
+                        "clip": { "type": "box", "x": at(0) + f64::from(x), "y": at(1) + f64::from(y),
+                                  "width": width, "height": height } })
+            }
         };
         let mut pictures = Vec::with_capacity(probe.steps.len());
         for step in &probe.steps {

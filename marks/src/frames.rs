@@ -233,6 +233,9 @@ async fn judge_frames(
         top.viewport.w as f64,
         top.viewport.h as f64,
         top.reach.unwrap_or_default(),
+        driver
+            .capabilities()
+            .supports(Capability::PicturesBeyondViewport),
     );
     let (verdicts, unjudged): (Vec<Option<crate::seen::Verdict>>, _) =
         match crate::seen::judge(driver, &walks, view, memory).await {

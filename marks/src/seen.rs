@@ -273,6 +273,13 @@ async fn pictured(
     (runs, ghosts): (&[Candidate<'_>], &[Ghost]),
     found: &mut [Verdict],
 ) -> Result<(), Unjudged> {
+    // Beyond the viewport, only as far as something to judge lies: a
+    // taller picture costs its time.
+    let view = view.around(
+        runs.iter()
+            .flat_map(|(_, _, run)| boxes(run))
+            .chain(ghosts.iter().map(|(_, _, rect)| *rect)),
+    );
     let groups = groups(runs.iter().map(|(_, _, run)| *run));
     let mut documents: Vec<Vec<u32>> = runs.iter().map(|(_, _, run)| run.p.clone()).collect();
     documents.sort();
@@ -312,7 +319,7 @@ async fn pictured(
         steps,
         after: restore,
         still: !moves,
-        beyond: [view.above as u32, view.below as u32],
+        area: view.area(),
         // A page that moves sends frames begun before the scripts after
         // them, and a frame may be drawn between the scripts of two
         // frames' documents: only a marker proves a picture shows them
@@ -392,8 +399,8 @@ fn drawn_on(picture: &Picture, scale: Scale, rect: &[f64; 4]) -> bool {
     let clamp = |value: f64, most: usize| value.max(0.0).min(most as f64) as usize;
     let [x, y, w, h] = *rect;
     let (left, right) = (
-        clamp((x * scale.x).floor(), picture.width),
-        clamp(((x + w) * scale.x).ceil(), picture.width),
+        clamp(scale.column(x).floor(), picture.width),
+        clamp(scale.column(x + w).ceil(), picture.width),
     );
     let (top, bottom) = (
         clamp(scale.row(y).floor(), picture.height),
@@ -559,15 +566,26 @@ mod tests {
 
     #[test]
     fn a_run_the_fold_cuts_is_only_partly_pictured() {
-        let view = View::new(1280.0, 800.0, [0, 0]);
+        let view = View::new(1280.0, 800.0, [0, 0], false);
         assert!(cut_by_fold(&run(&[[20.0, 795.0, 100.0, 18.0]]), view));
         assert!(cut_by_fold(&run(&[[20.0, -6.0, 100.0, 18.0]]), view));
         assert!(!cut_by_fold(&run(&[[20.0, 700.0, 100.0, 18.0]]), view));
         // Beyond the sides there is nothing to scroll to.
         assert!(!cut_by_fold(&run(&[[-50.0, 700.0, 100.0, 18.0]]), view));
         // Pictures that reach 200 px beyond show it whole.
-        let reaching = View::new(1280.0, 800.0, [200, 200]);
+        let reaching = View::new(1280.0, 800.0, [200, 200], true);
         assert!(!cut_by_fold(&run(&[[20.0, 795.0, 100.0, 18.0]]), reaching));
         assert!(cut_by_fold(&run(&[[20.0, 990.0, 100.0, 18.0]]), reaching));
+    }
+
+    #[test]
+    fn pictures_are_of_what_is_judged_where_the_backend_clips() {
+        let rects = [[10.2, 30.0, 100.0, 18.0], [40.0, 820.0, 50.0, 18.0]];
+        let clipping = View::new(1280.0, 800.0, [0, 100], true).around(rects.into_iter());
+        assert_eq!(clipping.area(), Some([10, 30, 101, 808]));
+        // Chrome pictures the viewport whole.
+        let viewport = View::new(1280.0, 800.0, [0, 0], false).around(rects.into_iter());
+        assert_eq!(viewport.area(), None);
+        assert_eq!((viewport.width, viewport.height), (1280.0, 800.0));
     }
 }

@@ -21,7 +21,7 @@
 use std::time::Duration;
 
 use driver_core::{Capability, Driver, Options, ScreenshotOptions};
-use marks::{Marks, RenderOptions, SnapshotOptions};
+use marks::{Marks, RenderOptions, Snapshot, SnapshotOptions};
 use tabwright_tests::site::Site;
 use tabwright_tests::Backend;
 
@@ -163,6 +163,18 @@ fn decode(png: &[u8]) -> Shot {
     }
 }
 
+/// A default snapshot, judged by the pixels (the backend must take them),
+/// and its text.
+async fn judged_snapshot(marks: &Marks, driver: &dyn Driver) -> (Snapshot, String) {
+    let snapshot = marks
+        .snapshot(driver, SnapshotOptions::default())
+        .await
+        .expect("a snapshot");
+    assert_eq!(snapshot.unjudged, None, "the pixels judged");
+    let text = snapshot.render(RenderOptions::default());
+    (snapshot, text)
+}
+
 /// The truth of each case, from two pictures the test takes itself: the
 /// page as served, and with every case's words made invisible
 /// (`visibility: hidden`, set in the page's own document). Seen where
@@ -261,12 +273,7 @@ async fn generated_cases_agree_with_the_pixels(backend: Backend) {
         )
         .expect("boxes");
         let truth = truths(driver.as_ref(), words.len(), &boxes).await;
-        let snapshot = marks
-            .snapshot(driver.as_ref(), SnapshotOptions::default())
-            .await
-            .expect("a snapshot");
-        assert_eq!(snapshot.unjudged, None, "the pixels judged");
-        let text = snapshot.render(RenderOptions::default());
+        let (_, text) = judged_snapshot(&marks, driver.as_ref()).await;
         let reading = marks
             .read_text(driver.as_ref(), None, true)
             .await
@@ -312,12 +319,7 @@ async fn the_missed_techniques_are_judged(backend: Backend) {
         .await
         .expect("the fixture loads");
     let marks = Marks::new();
-    let snapshot = marks
-        .snapshot(driver.as_ref(), SnapshotOptions::default())
-        .await
-        .expect("a snapshot");
-    assert_eq!(snapshot.unjudged, None, "the pixels judged");
-    let text = snapshot.render(RenderOptions::default());
+    let (snapshot, text) = judged_snapshot(&marks, driver.as_ref()).await;
     assert!(!text.contains("Ignore previous"), "{text}");
     for seen in [
         "Clamped to its first line, seen.",
@@ -415,12 +417,7 @@ async fn the_page_notices_nothing(backend: Backend) {
         .expect("read");
     let marks = Marks::new();
     for _ in 0..3 {
-        let snapshot = marks
-            .snapshot(driver.as_ref(), SnapshotOptions::default())
-            .await
-            .expect("a snapshot");
-        assert_eq!(snapshot.unjudged, None, "the pixels judged");
-        let text = snapshot.render(RenderOptions::default());
+        let (_, text) = judged_snapshot(&marks, driver.as_ref()).await;
         assert!(
             text.contains("Another, in a font the page named."),
             "{text}"
@@ -502,12 +499,7 @@ async fn the_margin_is_judged_too(backend: Backend) {
         .await
         .expect("read");
     let marks = Marks::new();
-    let snapshot = marks
-        .snapshot(driver.as_ref(), SnapshotOptions::default())
-        .await
-        .expect("a snapshot");
-    assert_eq!(snapshot.unjudged, None, "the pixels judged");
-    let text = snapshot.render(RenderOptions::default());
+    let (_, text) = judged_snapshot(&marks, driver.as_ref()).await;
     for seen in [
         "Plain words below the fold, seen.",
         "Grey words below the fold, seen.",

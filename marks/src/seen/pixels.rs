@@ -92,26 +92,69 @@ impl Picture {
     }
 }
 
-/// What the pictures show, in the top viewport's CSS pixels: the
-/// viewport's width and height, and how far above and below it they reach.
+/// What the pictures show, in the top viewport's CSS pixels: the part of
+/// the page from `left`, `top` (above the viewport where negative), of
+/// `width`×`height`; and whether the backend pictures any such part
+/// (`clips`), or the viewport alone.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct View {
+    pub(crate) left: f64,
+    pub(crate) top: f64,
     pub(crate) width: f64,
     pub(crate) height: f64,
-    pub(crate) above: f64,
-    pub(crate) below: f64,
+    pub(crate) clips: bool,
 }
 
 impl View {
     /// A viewport of `width`×`height`, pictured as far as `reach` (above,
-    /// below) says beyond it.
-    pub(crate) fn new(width: f64, height: f64, reach: [u32; 2]) -> Self {
+    /// below) says beyond it; any part of that where `clips`.
+    pub(crate) fn new(width: f64, height: f64, reach: [u32; 2], clips: bool) -> Self {
+        let (above, below) = (f64::from(reach[0]), f64::from(reach[1]));
         Self {
+            left: 0.0,
+            top: -above,
             width,
-            height,
-            above: f64::from(reach[0]),
-            below: f64::from(reach[1]),
+            height: height + above + below,
+            clips,
         }
+    }
+
+    /// The part of it `rects` (x, y, width, height in the top viewport)
+    /// lie in, in whole pixels, where the backend pictures any part: a
+    /// smaller picture takes less time.
+    pub(crate) fn around(self, rects: impl Iterator<Item = [f64; 4]>) -> Self {
+        if !self.clips {
+            return self;
+        }
+        let (mut left, mut top, mut right, mut bottom) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
+        for [x, y, w, h] in rects {
+            (left, top) = (left.min(x), top.min(y));
+            (right, bottom) = (right.max(x + w), bottom.max(y + h));
+        }
+        let left = left.max(self.left).floor();
+        let top = top.max(self.top).floor();
+        let right = right.min(self.left + self.width).ceil();
+        let bottom = bottom.min(self.top + self.height).ceil();
+        if right <= left || bottom <= top {
+            return self;
+        }
+        Self {
+            left,
+            top,
+            width: right - left,
+            height: bottom - top,
+            clips: true,
+        }
+    }
+
+    /// What the backend is asked to picture: `None`, the viewport.
+    pub(crate) fn area(&self) -> Option<[i32; 4]> {
+        self.clips.then_some([
+            self.left as i32,
+            self.top as i32,
+            self.width as i32,
+            self.height as i32,
+        ])
     }
 }
 
@@ -120,8 +163,9 @@ impl View {
 pub(crate) struct Scale {
     pub(crate) x: f64,
     pub(crate) y: f64,
-    /// How far above the viewport the picture begins, in CSS pixels.
-    pub(crate) above: f64,
+    /// Where the picture begins, in the top viewport's CSS pixels.
+    pub(crate) left: f64,
+    pub(crate) top: f64,
 }
 
 impl Scale {
@@ -129,14 +173,20 @@ impl Scale {
         let ratio = |pixels: usize, css: f64| if css > 0.0 { pixels as f64 / css } else { 1.0 };
         Self {
             x: ratio(picture.width, view.width),
-            y: ratio(picture.height, view.height + view.above + view.below),
-            above: view.above,
+            y: ratio(picture.height, view.height),
+            left: view.left,
+            top: view.top,
         }
+    }
+
+    /// The picture's column of a CSS pixel's `x` in the top viewport.
+    pub(crate) fn column(&self, x: f64) -> f64 {
+        (x - self.left) * self.x
     }
 
     /// The picture's row of a CSS pixel's `y` in the top viewport.
     pub(crate) fn row(&self, y: f64) -> f64 {
-        (y + self.above) * self.y
+        (y - self.top) * self.y
     }
 }
 
@@ -177,8 +227,8 @@ impl Owners {
             let mut own = Vec::new();
             for [x, y, w, h] in boxes(wire) {
                 let (from, to) = (
-                    clamp((x * scale.x).floor(), picture.width),
-                    clamp(((x + w) * scale.x).ceil(), picture.width),
+                    clamp(scale.column(x).floor(), picture.width),
+                    clamp(scale.column(x + w).ceil(), picture.width),
                 );
                 let (first, last) = (
                     clamp(scale.row(y).floor(), picture.height),
@@ -326,7 +376,7 @@ pub(crate) struct Changes {
 pub(crate) fn cut_by_fold(run: &WireRun, view: View) -> bool {
     boxes(run)
         .iter()
-        .any(|[_, y, _, h]| *y < -view.above || y + h > view.height + view.below)
+        .any(|[_, y, _, h]| *y < view.top || y + h > view.top + view.height)
 }
 
 /// Whether a run whose pixels changed so can be read: drawn large enough

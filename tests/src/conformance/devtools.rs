@@ -446,7 +446,7 @@ pub(super) async fn paint_probe_pictures_the_paint(ctx: &Ctx) -> CheckResult {
             after: vec![put_back(vec![]), put_back(vec![0])],
             still,
             marked,
-            beyond: [0, 0],
+            area: None,
         };
         let pictures = match needs(
             driver.as_ref(),
