@@ -273,8 +273,8 @@ async fn pictured(
     (runs, ghosts): (&[Candidate<'_>], &[Ghost]),
     found: &mut [Verdict],
 ) -> Result<(), Unjudged> {
-    // Beyond the viewport, only as far as something to judge lies: a
-    // taller picture costs its time.
+    // Where the backend pictures any part of the page, only the box
+    // around what is judged: a larger picture costs its time.
     let view = view.around(
         runs.iter()
             .flat_map(|(_, _, run)| boxes(run))
