@@ -163,6 +163,21 @@ fn decode(png: &[u8]) -> Shot {
     }
 }
 
+/// What a watching page recorded (its `window.seen`).
+async fn heard(driver: &dyn Driver) -> serde_json::Value {
+    driver
+        .eval("JSON.stringify(window.seen)")
+        .await
+        .expect("what the page heard")
+}
+
+/// The page recorded nothing more than `before` while it was judged
+/// (given a moment for what the judging might have set off).
+async fn heard_nothing_since(driver: &dyn Driver, before: &serde_json::Value) {
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert_eq!(&heard(driver).await, before, "the page noticed the judging");
+}
+
 /// A default snapshot, judged by the pixels (the backend must take them),
 /// and its text.
 async fn judged_snapshot(marks: &Marks, driver: &dyn Driver) -> (Snapshot, String) {
@@ -411,10 +426,7 @@ async fn the_page_notices_nothing(backend: Backend) {
         .expect("the page loads");
     // Its start settles first (its fonts, its first frames).
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let before = driver
-        .eval("JSON.stringify(window.seen)")
-        .await
-        .expect("read");
+    let before = heard(driver.as_ref()).await;
     let marks = Marks::new();
     for _ in 0..3 {
         let (_, text) = judged_snapshot(&marks, driver.as_ref()).await;
@@ -433,12 +445,7 @@ async fn the_page_notices_nothing(backend: Backend) {
         .read_text(driver.as_ref(), None, true)
         .await
         .expect("a reading");
-    tokio::time::sleep(Duration::from_millis(100)).await;
-    let after = driver
-        .eval("JSON.stringify(window.seen)")
-        .await
-        .expect("read");
-    assert_eq!(before, after, "the page noticed the judging");
+    heard_nothing_since(driver.as_ref(), &before).await;
     driver.close().await.expect("close");
 }
 
@@ -494,10 +501,7 @@ async fn the_margin_is_judged_too(backend: Backend) {
     let driver = backend.driver(Options::default());
     driver.navigate(&site.url("/margin")).await.expect("loads");
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let before = driver
-        .eval("JSON.stringify(window.seen)")
-        .await
-        .expect("read");
+    let before = heard(driver.as_ref()).await;
     let marks = Marks::new();
     let (_, text) = judged_snapshot(&marks, driver.as_ref()).await;
     for seen in [
@@ -518,12 +522,7 @@ async fn the_margin_is_judged_too(backend: Backend) {
             "{text}"
         );
     }
-    tokio::time::sleep(Duration::from_millis(100)).await;
-    let after = driver
-        .eval("JSON.stringify(window.seen)")
-        .await
-        .expect("read");
-    assert_eq!(before, after, "the page noticed the judging");
+    heard_nothing_since(driver.as_ref(), &before).await;
     driver.close().await.expect("close");
 }
 
