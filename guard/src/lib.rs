@@ -237,6 +237,10 @@ pub struct Guard {
     /// The origins a person added to the task for this session (see
     /// [`Guard::widen`]).
     widened: Arc<parking_lot::RwLock<Task>>,
+    /// Whether every request is held within the task's origins from now
+    /// on, as `strict` holds them from the start (see
+    /// [`Guard::hold_to_task`]).
+    held: Arc<tokio::sync::watch::Sender<bool>>,
     resolver: Arc<dyn Resolve>,
     refusals: Refusals,
     refused_clients: Arc<parking_lot::Mutex<Journal<RefusedClient>>>,
@@ -261,6 +265,7 @@ impl Guard {
         Self {
             policy: Arc::new(policy),
             widened: Arc::default(),
+            held: Arc::new(tokio::sync::watch::Sender::new(false)),
             resolver,
             refusals: Refusals::default(),
             refused_clients: Arc::new(parking_lot::Mutex::new(Journal::new(REFUSED_CLIENTS_KEPT))),
@@ -331,6 +336,36 @@ impl Guard {
         }
     }
 
+    /// Holds every request the browser makes within the task's origins
+    /// from now on, for this session, as a strict task does from the
+    /// start; connections already open to any other origin are cut.
+    /// Whether this call is what held them (false when they were already,
+    /// or the task is strict or names no origin).
+    pub fn hold_to_task(&self) -> bool {
+        if !self.policy.task.is_set() || self.policy.task.strict {
+            return false;
+        }
+        !self.held.send_replace(true)
+    }
+
+    /// Whether every request is held within the task's origins: a strict
+    /// task, or one held since ([`Guard::hold_to_task`]).
+    pub fn holds_to_task(&self) -> bool {
+        self.policy.task.is_set() && (self.policy.task.strict || *self.held.borrow())
+    }
+
+    /// Resolves once requests are held within the task's origins (at
+    /// once, where they are).
+    pub(crate) async fn held(&self) {
+        if self.holds_to_task() {
+            return;
+        }
+        let mut held = self.held.subscribe();
+        if held.wait_for(|held| *held).await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    }
+
     /// The policy.
     pub fn policy(&self) -> &Policy {
         &self.policy
@@ -389,7 +424,7 @@ impl Guard {
         host: &Host<String>,
         port: u16,
     ) -> Result<Vec<SocketAddr>, Reason> {
-        if self.policy.task.strict && !self.task().may_reach(scheme, host, port) {
+        if self.holds_to_task() && !self.task().may_reach(scheme, host, port) {
             return Err(Reason::OutsideTask {
                 target: match scheme {
                     Some(scheme) => format!("{scheme}://{host}:{port}"),
@@ -655,5 +690,39 @@ mod tests {
         assert!(refusals.all()[0]
             .to_string()
             .starts_with("refused http://a/: the x: scheme"));
+    }
+
+    #[tokio::test]
+    async fn a_task_held_refuses_what_it_let_through() {
+        let task = |strict| Task {
+            read: vec![TaskOrigin::parse("https://mail.example").unwrap()],
+            act: Vec::new(),
+            strict,
+            flows: Vec::new(),
+        };
+        let guarded = |task| {
+            Guard::with_resolver(
+                Policy {
+                    task,
+                    ..Policy::default()
+                },
+                Arc::new(resolver()),
+            )
+        };
+        let public = Host::Domain("public.com".to_owned());
+        let guard = guarded(task(false));
+        assert!(guard.vet(None, &public, 443).await.is_ok());
+        assert!(guard.hold_to_task(), "held by this call");
+        assert!(!guard.hold_to_task(), "held already");
+        assert!(guard.holds_to_task());
+        assert!(matches!(
+            guard.vet(None, &public, 443).await,
+            Err(Reason::OutsideTask { .. })
+        ));
+        // Held already (strict), or nothing to hold to (no task).
+        assert!(!guarded(task(true)).hold_to_task());
+        let open = guarded(Task::default());
+        assert!(!open.hold_to_task() && !open.holds_to_task());
+        assert!(open.vet(None, &public, 443).await.is_ok());
     }
 }

@@ -207,12 +207,27 @@ async fn tunnel(
     })?;
     let addresses = vet(&guard, None, &host, port, &target).await?;
     let (upstream, _) = dial(&guard, &addresses, &target).await?;
+    // A tunnel outside the task's origins (let through while they do not
+    // hold every request) is cut once they do: what a page keeps open
+    // cannot carry what it is handed afterwards.
+    let outside = guard.policy().task.is_set() && !guard.task().may_reach(None, &host, port);
     tokio::spawn(async move {
         match hyper::upgrade::on(request).await {
             Ok(upgraded) => {
                 let mut client = TokioIo::new(upgraded);
                 let mut upstream = upstream;
-                let _ = tokio::io::copy_bidirectional(&mut client, &mut upstream).await;
+                let spliced = tokio::io::copy_bidirectional(&mut client, &mut upstream);
+                if outside {
+                    // (Held first: a tunnel held before bytes arrive
+                    // carries none of them.)
+                    tokio::select! {
+                        biased;
+                        () = guard.held() => tracing::debug!(%target, "a tunnel outside the task's origins cut"),
+                        _ = spliced => {}
+                    }
+                } else {
+                    let _ = spliced.await;
+                }
             }
             Err(error) => tracing::debug!(%error, "CONNECT upgrade failed"),
         }

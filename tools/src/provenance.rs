@@ -128,18 +128,6 @@ impl Provenance {
         }
         None
     }
-
-    /// The first data-carrying word of `sent` read anywhere, with its
-    /// origin: for what may go anywhere (a script in the page).
-    pub(crate) fn any(&self, sent: &str) -> Option<(String, String)> {
-        data_words(sent).find_map(|word| {
-            let word = word.to_lowercase();
-            self.words
-                .iter()
-                .find(|(_, words)| words.contains(&word))
-                .map(|(origin, _)| (origin.clone(), word))
-        })
-    }
 }
 
 /// The words of `text` that carry data: runs of letters, digits and

@@ -53,6 +53,9 @@ pub(crate) struct State {
     /// What the model read, by origin: where it may go under the task's
     /// origins (see `task`).
     pub(crate) provenance: crate::provenance::Provenance,
+    /// A script for the page had the guard hold every request within the
+    /// task's origins during this call: the answer says so.
+    pub(crate) held_to_task: bool,
     /// When the call under way began: what the page did from then on is
     /// the action's doing, which settling waits out (`settle::Begin`).
     pub(crate) call_started: std::time::Instant,
@@ -97,6 +100,7 @@ impl Default for State {
             fence: marks::Fence::new(),
             phases: Default::default(),
             provenance: Default::default(),
+            held_to_task: false,
             call_started: std::time::Instant::now(),
         }
     }

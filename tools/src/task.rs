@@ -16,9 +16,11 @@
 //!   carry such a word only back to the origin it was read on or to an act
 //!   origin; a one-time code read in the mail does not go to a forum in a
 //!   link.
-//! - A script for the page (`evaluate`) may carry no such word at all
-//!   unless `strict` keeps the page's requests within the task: it could
-//!   send it anywhere.
+//! - A script for the page (`evaluate`) can send what it reads or works
+//!   out anywhere, whatever its words: from the first one on, the guard
+//!   holds every request of the session within the task's origins, as
+//!   `strict` does from the start, and cuts what a page keeps open
+//!   elsewhere (the answer says so once).
 //! - A page that goes to an origin outside the task's (a link, a script)
 //!   is taken back, a tab it opens there is closed, and the answer says
 //!   so; with `strict`, the guard refuses such requests before they leave.
@@ -113,22 +115,15 @@ impl crate::Pack {
         };
         let mut sent = Vec::new();
         sent_strings(arguments, &mut sent);
-        // A script in the page can send what it is given anywhere, unless
-        // the guard keeps the page's requests within the task (strict).
-        if tool.name == "evaluate" && !task.strict {
-            if let Some((origin, word)) = sent.iter().find_map(|text| state.provenance.any(text)) {
-                return Err(refused(
-                    tool.name,
-                    format!(
-                        "the script carries {} (read on {}), and a script in the page can send it to any origin; type it where the task needs it instead (type, on an act origin), or the person can keep the page's requests within the task's origins with --task-strict",
-                        crate::page_strings::shown(&word),
-                        crate::page_strings::address(&origin),
-                    ),
-                ));
-            }
-        }
         for text in &sent {
             hold_flow(state, tool, task, text, &destination, true)?;
+        }
+        // A script in the page can send what it reads, or works out from
+        // it, to any origin at any time (a timer, a socket the page keeps
+        // open): no matching of words bounds that, so the guard holds
+        // every request within the task from now on, as strict would.
+        if tool.name == "evaluate" && driver.guard().hold_to_task() {
+            state.held_to_task = true;
         }
         Ok(())
     }
@@ -219,6 +214,9 @@ impl crate::Pack {
         if !task.is_set() {
             return;
         }
+        if std::mem::take(&mut state.held_to_task) {
+            output.text.insert_str(0, HELD_TO_TASK);
+        }
         let held = self.held_this_call(state);
         self.close_tabs_outside(task, held.as_deref(), state, &mut output.text)
             .await;
@@ -253,6 +251,10 @@ impl crate::Pack {
         }
     }
 }
+
+/// What the answer of the call whose script had every request held within
+/// the task says first.
+const HELD_TO_TASK: &str = "Requests held within the task's origins: a script in the page can send what it reads anywhere, so from now on every request of this session's pages goes only to the task's origins, as under --task-strict (connections open to others were cut). Pages that need another origin's scripts or pictures may now lack them.\n";
 
 /// What an answer says the call did: its lines before the page (its head,
 /// `Page: `, or its first fence).
