@@ -110,7 +110,7 @@ const paintsOpaque = (style) => {
  */
 const paintsAt = (element, x, y) => {
   const look = lookOf(element);
-  if (look.hidden || look.opacity < OPAQUE) return false;
+  if (look.hidden || look.opacity < OPAQUE || !blendHides(look)) return false;
   if (paintsOpaque(look.style)) return true;
   const tag = element.tagName;
   if (tag === "IMG" || tag === "CANVAS" || tag === "VIDEO") {
@@ -143,6 +143,25 @@ const paintsAt = (element, x, y) => {
     return false;
   }
   return pseudoLidsOf(element).some((lid) => x >= lid.left && x <= lid.right && y >= lid.top && y <= lid.bottom);
+};
+
+/**
+ * Whether what an element paints hides what lies under it, given how its
+ * blend mode mixes the two: with none, yes; with one, only where black and
+ * white under its background come out alike (multiply with black, screen
+ * with white). A tint that multiplies, or a mode that keeps the
+ * backdrop's lightness (hue, saturation, color), lets the words under it
+ * through; so does a blended picture or gradient, which cannot be told.
+ * @param {Look} look
+ */
+const blendHides = (look) => {
+  const mode = look.blend();
+  if (!mode || mode === "normal") return true;
+  if (mode === "hue" || mode === "saturation" || mode === "color") return false;
+  const colour = rgba(look.style.backgroundColor);
+  if (!colour || colour[3] < OPAQUE) return false;
+  if (mode === "luminosity") return true;
+  return contrastOf(blended(mode, [0, 0, 0, 1], colour), blended(mode, [255, 255, 255, 1], colour)) < LEAST_CONTRAST;
 };
 
 /** The rule that makes every element answer a hit test, for the time of one. */
@@ -298,7 +317,7 @@ const lidsOver = () => {
     if (root && looks.has(root)) lids.push(...pseudoLidsOf(root));
   }
   eachStacking((look, element) => {
-    if (look.hidden || look.opacity < OPAQUE) return;
+    if (look.hidden || look.opacity < OPAQUE || !blendHides(look)) return;
     // A negative z-index paints it under the flow.
     if (parseInt(look.style.zIndex, 10) < 0) return;
     const rect = rectOf(element);
