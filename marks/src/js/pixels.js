@@ -111,6 +111,29 @@ const boxesInView = (node) => {
   return seen ? boxes : null;
 };
 
+/** How far beyond the pictures an element's box must lie to hold no text they show. */
+const FAR_SLACK = 100;
+
+/**
+ * Whether a text node lies so far above or below what the pictures show
+ * (`reach` beyond the top viewport, and `FAR_SLACK` more) that they need
+ * not measure it: its element's box says, where its content does not
+ * overflow it (an inline box is its fragments' union). Measuring a text's
+ * own boxes costs, and a full page holds thousands far from the pictures,
+ * which go by their style as before.
+ * @param {Text} node
+ */
+const farFromPictures = (node) => {
+  const element = flatParentOf(node);
+  if (!element) return false;
+  const top = placeOf(node.ownerDocument).offset.y;
+  const rect = rectOf(element);
+  const far = rect.bottom + top < -reach.above - FAR_SLACK || rect.top + top > viewport.h + reach.below + FAR_SLACK;
+  if (!far) return false;
+  if (lookOf(element).display === "inline") return true;
+  return element.scrollHeight <= element.clientHeight + 1;
+};
+
 /**
  * The events after which a page may paint otherwise with no change to its
  * document: scrolling, a new size, a resource or font loaded, focus and
@@ -205,7 +228,7 @@ const noteRun = (node, boxes) => {
  */
 const runFate = (node) => {
   if (pixelHidden !== null && pixelIndex.has(node)) return pixelHidden.has(node) ? "hidden" : "seen";
-  if (judging && pixelHidden === null && hasLetters(node)) {
+  if (judging && pixelHidden === null && hasLetters(node) && !farFromPictures(node)) {
     if (!textMayShow(node)) return "hidden";
     const boxes = boxesInView(node);
     if (boxes) {
@@ -346,7 +369,7 @@ let nameRuns = null;
 const nameTextSeen = (node, parent) => {
   if (judgedByStyle) return !textHidden(parent);
   if (pixelHidden !== null && pixelIndex.has(node)) return !pixelHidden.has(node);
-  if (registry.judged && hasLetters(node) && textMayShow(node)) {
+  if (registry.judged && hasLetters(node) && !farFromPictures(node) && textMayShow(node)) {
     const boxes = boxesInView(node);
     if (boxes && judging && pixelHidden === null) {
       noteRun(node, boxes);
