@@ -501,15 +501,23 @@ async fn a_script_holds_the_pages_within(backend: Backend) {
     // do before any is held.)
     let heard = Web::paths(&web.attacker).await;
     assert!(heard.iter().all(|path| path == "/beacon"), "{heard:?}");
-    assert!(
-        pack.driver().refusals().iter().any(|refusal| refusal
-            .reason
-            .to_string()
-            .contains("outside this task's origins")),
-        "{:?}",
-        pack.driver().refusals()
-    );
+    refused_outside(&pack, &attacker);
     pack.close().await;
+}
+
+/// The guard refused a request to `origin` as outside the task's origins.
+fn refused_outside(pack: &Pack, origin: &str) {
+    let refusals = pack.driver().refusals();
+    assert!(
+        refusals.iter().any(
+            |refusal| refusal.target.contains(&origin.replace("http://", ""))
+                && refusal
+                    .reason
+                    .to_string()
+                    .contains("outside this task's origins")
+        ),
+        "{refusals:?}"
+    );
 }
 
 /// Strict: the pages' own requests stay within the task's origins too, so
@@ -524,17 +532,7 @@ async fn strict_keeps_the_pages_within(backend: Backend) {
     let _ = pack.call("click", json!({ "element": prize })).await;
     let later = ok(&pack, "snapshot", json!({})).await;
     assert_eq!(Web::hits(&web.attacker).await, 0, "{}", later.text);
-    assert!(
-        pack.driver().refusals().iter().any(|refusal| refusal
-            .target
-            .contains(&attacker.replace("http://", ""))
-            && refusal
-                .reason
-                .to_string()
-                .contains("outside this task's origins")),
-        "{:?}",
-        pack.driver().refusals()
-    );
+    refused_outside(&pack, &attacker);
     pack.close().await;
 }
 
