@@ -407,6 +407,21 @@ const TOP_PRIORITY = 2147483647;
 const PAINTED_IN = "i";
 
 /**
+ * A window's own registry of highlights, read through its getter rather
+ * than as `view.CSS.highlights`: in Firefox's sandbox that expression,
+ * once run for the top window, answered for a frame's window with the top
+ * document's registry (a frame's highlight then replaced the top's, and
+ * no text of the top came out of the paint).
+ * @param {View} view
+ * @returns {HighlightRegistry}
+ */
+const highlightsOf = (view) => {
+  const css = view.CSS;
+  const own = Object.getOwnPropertyDescriptor(css, "highlights");
+  return own && own.get ? own.get.call(css) : css.highlights;
+};
+
+/**
  * Takes the candidates `ids` out of the paint, in every document they are
  * in, as the highlight `name` (which the inspector sheet paints
  * transparent), or paints them in (`name` + `PAINTED_IN`, in a colour the
@@ -440,7 +455,7 @@ const paintRuns = (name, ids) => {
       if (!list.length) continue;
       const highlight = new view.Highlight(...list);
       highlight.priority = TOP_PRIORITY;
-      view.CSS.highlights.set(kind, highlight);
+      highlightsOf(view).set(kind, highlight);
     }
     highlighted.add(view);
   }
@@ -454,8 +469,9 @@ const paintRuns = (name, ids) => {
  */
 const unpaint = (view, name) => {
   try {
-    view.CSS.highlights.delete(name);
-    view.CSS.highlights.delete(name + PAINTED_IN);
+    const highlights = highlightsOf(view);
+    highlights.delete(name);
+    highlights.delete(name + PAINTED_IN);
   } catch (gone) { /* a frame that went */ }
 };
 
