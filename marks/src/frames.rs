@@ -8,7 +8,7 @@ use driver_core::{Capability, Driver};
 
 use crate::page::{self, Answer, Code, FrameAnswer, WireElement, WireItem, WirePoint};
 use crate::request::{FrameFields, Handlers, Query, Reading, Request, Size};
-use crate::snapshot::{Element, SnapshotOptions, MARGIN};
+use crate::snapshot::{Element, SnapshotOptions, MARGIN, PICTURED_FULL};
 use crate::MarksError;
 
 /// How deep cross-origin frames are followed inside each other.
@@ -373,9 +373,13 @@ pub(crate) fn frame_fields(
 pub(crate) fn snapshot_request(
     options: SnapshotOptions,
     scope: Option<u32>,
-    frame: FrameFields,
+    mut frame: FrameFields,
     asked: &Asked,
 ) -> Request {
+    // The whole page is pictured further, as far as its bound.
+    if options.full_page && !matches!(asked, Asked::Find(_)) {
+        frame.pictured = frame.pictured.map(|_| PICTURED_FULL);
+    }
     match asked {
         Asked::Page => Request::Snapshot {
             frame,

@@ -22,6 +22,12 @@ pub struct SnapshotOptions {
 /// scope reaches: a little context either side of what a person sees.
 pub const MARGIN: i64 = 200;
 
+/// How far beyond the viewport (CSS pixels, above and below) a full-page
+/// snapshot has its text judged by pictures, where the backend pictures
+/// beyond the viewport unnoticed: a bound on the pictures' size (two of
+/// at most 1280×4,800 or so); the rest of a longer page goes by style.
+pub const PICTURED_FULL: i64 = 2_000;
+
 /// A rectangle in CSS pixels of the top viewport.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 pub struct Rect {

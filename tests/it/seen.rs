@@ -453,7 +453,8 @@ async fn the_page_notices_nothing(backend: Backend) {
 /// reach beyond the viewport (`Capability::PicturesBeyondViewport`), the
 /// hiding techniques style misses are left out there as in view; every
 /// backend reads what a person sees there, and the page hears nothing of
-/// the pictures (no scroll, resize or observer's callback).
+/// the pictures (no scroll, resize or observer's callback). A full-page
+/// snapshot judges the same cells far below alike.
 async fn the_margin_is_judged_too(backend: Backend) {
     let site = Site::with_fixtures().await;
     site.page(
@@ -504,6 +505,33 @@ async fn the_margin_is_judged_too(backend: Backend) {
     let before = heard(driver.as_ref()).await;
     let marks = Marks::new();
     let (_, text) = judged_snapshot(&marks, driver.as_ref()).await;
+    margin_read_as_seen(driver.as_ref(), &text);
+    heard_nothing_since(driver.as_ref(), &before).await;
+    // The whole page is pictured further: the same cells, far below.
+    driver
+        .eval("document.getElementById('spacer').style.height = '1800px'")
+        .await
+        .expect("moves the cells");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let before = heard(driver.as_ref()).await;
+    let whole = marks
+        .snapshot(
+            driver.as_ref(),
+            SnapshotOptions {
+                full_page: true,
+                ..SnapshotOptions::default()
+            },
+        )
+        .await
+        .expect("a full-page snapshot");
+    assert_eq!(whole.unjudged, None, "the pixels judged");
+    margin_read_as_seen(driver.as_ref(), &whole.render(RenderOptions::default()));
+    heard_nothing_since(driver.as_ref(), &before).await;
+    driver.close().await.expect("close");
+}
+
+/// What `the_margin_is_judged_too` reads of its cells beyond the viewport.
+fn margin_read_as_seen(driver: &dyn Driver, text: &str) {
     for seen in [
         "Plain words below the fold, seen.",
         "Grey words below the fold, seen.",
@@ -522,8 +550,6 @@ async fn the_margin_is_judged_too(backend: Backend) {
     {
         assert!(!text.contains("Ignore previous"), "{text}");
     }
-    heard_nothing_since(driver.as_ref(), &before).await;
-    driver.close().await.expect("close");
 }
 
 /// A modal dialog's opaque backdrop covers the page: what lies under it
