@@ -345,6 +345,21 @@ async fn the_code_stays_with_the_task(backend: Backend) {
         "--act-origin",
     )
     .await;
+    // However the model writes it: encoded, split, spelled out.
+    for written in [
+        "NDgyOTEz",
+        "%34%38%32%39%31%33",
+        "4-8-2%209%201-3",
+        "four+eight+two+nine+one+three",
+    ] {
+        refused(
+            &pack,
+            "open",
+            json!({ "url": format!("{forum}/search?c={written}") }),
+            "--act-origin",
+        )
+        .await;
+    }
     // From a script, the same.
     let script = format!("return await tw.open({{url: \"{forum}/search?c={CODE}\"}});");
     let ran = pack.call("run", json!({ "script": script })).await;

@@ -1,7 +1,7 @@
 //! [`Provenance`]: what the model read, by the origin it was read on, as
 //! the words of it that carry data (see `task`, which holds calls to it).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use guard::{Task, TaskOrigin};
 use url::Url;
@@ -10,10 +10,22 @@ use url::Url;
 const ORIGINS_KEPT: usize = 64;
 const WORDS_KEPT: usize = 20_000;
 
+/// A word read is also matched by its letters and digits alone (split by
+/// spaces or dashes, spelled out, turned around) when it has this many of
+/// them or more, and as far as [`JOINED_MOST`]: shorter ones (a year)
+/// would turn up by chance.
+const JOINED_LEAST: usize = 6;
+const JOINED_MOST: usize = 64;
+
 /// What the model read, by the origin it was read on.
 #[derive(Debug, Default)]
 pub(crate) struct Provenance {
     words: HashMap<String, HashSet<String>>,
+    /// The words of [`JOINED_LEAST`] letters and digits or more, as those
+    /// alone ([`bare`]): each with the word as read and its origins.
+    joined: HashMap<String, (String, HashSet<String>)>,
+    /// How many letters and digits the keys of `joined` have.
+    lengths: BTreeSet<usize>,
     /// Words the person let go one at a time (`ask_origin` with `word`):
     /// what origin each was read on, where it may go.
     let_go: Vec<LetGo>,
@@ -48,8 +60,9 @@ impl Provenance {
         let Ok(from) = Url::parse(origin) else {
             return false;
         };
+        let word = bare(word);
         self.let_go.iter().any(|let_go| {
-            let_go.word == word
+            bare(&let_go.word) == word
                 && let_go.from.matches_url(&from)
                 && let_go.to.matches_url(destination)
         })
@@ -65,8 +78,92 @@ impl Provenance {
             if kept.len() >= WORDS_KEPT {
                 break;
             }
-            kept.insert(word.to_lowercase());
+            let word = word.to_lowercase();
+            let joined = bare(&word);
+            let length = joined.chars().count();
+            if (JOINED_LEAST..=JOINED_MOST).contains(&length) {
+                self.lengths.insert(length);
+                self.joined
+                    .entry(joined)
+                    .or_insert_with(|| (word.clone(), HashSet::new()))
+                    .1
+                    .insert(origin.to_owned());
+            }
+            kept.insert(word);
         }
+    }
+
+    /// The words read that `sent` carries, each with the origins it was
+    /// read on: word for word, and in every form [`forms`] finds (percent-
+    /// encoded, in base64 or hexadecimal), and by letters and digits alone
+    /// ([`Self::joined_in`]).
+    fn carried(&self, sent: &str) -> Vec<(String, Vec<&String>)> {
+        let mut carried: Vec<(String, Vec<&String>)> = Vec::new();
+        fn add<'a>(
+            carried: &mut Vec<(String, Vec<&'a String>)>,
+            word: String,
+            read_on: Vec<&'a String>,
+        ) {
+            if !read_on.is_empty() && !carried.iter().any(|(known, _)| *known == word) {
+                carried.push((word, read_on));
+            }
+        }
+        for form in forms(sent) {
+            for word in data_words(&form) {
+                let word = word.to_lowercase();
+                let read_on = self
+                    .words
+                    .iter()
+                    .filter(|(_, words)| words.contains(&word))
+                    .map(|(origin, _)| origin)
+                    .collect();
+                add(&mut carried, word, read_on);
+            }
+            for (word, origins) in self.joined_in(&form) {
+                add(&mut carried, word.clone(), origins.iter().collect());
+            }
+        }
+        carried
+    }
+
+    /// The words of `joined` whose letters and digits run, in order or
+    /// turned around, through those of `text` (spelled digits as digits):
+    /// `4 8 2-9 1 3`, `four eight two nine one three` and `319284` all
+    /// carry 482913.
+    fn joined_in<'a>(&'a self, text: &str) -> Vec<&'a (String, HashSet<String>)> {
+        let Some(&longest) = self.lengths.last() else {
+            return Vec::new();
+        };
+        let run: Vec<char> = text
+            .split(|c: char| !c.is_alphanumeric())
+            .flat_map(|token| {
+                let token = token.to_lowercase();
+                match DIGIT_WORDS.iter().position(|word| *word == token) {
+                    Some(digit) => vec![char::from(b'0' + digit as u8)],
+                    None => token.chars().collect(),
+                }
+            })
+            .collect();
+        let mut found: Vec<&'a (String, HashSet<String>)> = Vec::new();
+        let turned: Vec<char> = run.iter().rev().copied().collect();
+        let mut piece = String::new();
+        for run in [&run, &turned] {
+            for start in 0..run.len() {
+                piece.clear();
+                for (length, c) in run[start..].iter().take(longest).enumerate() {
+                    piece.push(*c);
+                    if !self.lengths.contains(&(length + 1)) {
+                        continue;
+                    }
+                    if let Some(entry) = self.joined.get(&piece) {
+                        if !found.iter().any(|known| std::ptr::eq(*known, entry)) {
+                            found.push(entry);
+                        }
+                    }
+                }
+            }
+        }
+        found
     }
 
     /// The first data-carrying word of `sent` read on an origin from which
@@ -98,14 +195,7 @@ impl Provenance {
                     *origin == to
                 }
         };
-        for word in data_words(sent) {
-            let word = word.to_lowercase();
-            let read_on: Vec<&String> = self
-                .words
-                .iter()
-                .filter(|(_, words)| words.contains(&word))
-                .map(|(origin, _)| origin)
-                .collect();
+        for (word, read_on) in self.carried(sent) {
             let allowed =
                 |origin: &String| allowed(origin) || self.let_go_word(&word, origin, destination);
             // Strict: a word the user's mail gave is still the user's where
@@ -128,6 +218,90 @@ impl Provenance {
         }
         None
     }
+}
+
+/// Digits spelled out, by their value.
+const DIGIT_WORDS: [&str; 10] = [
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+];
+
+/// A word's letters and digits alone, in lower case.
+fn bare(word: &str) -> String {
+    word.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// How many decodings deep [`forms`] looks, and the most forms it takes.
+const FORMS_DEEP: usize = 3;
+const FORMS_MOST: usize = 32;
+/// The shortest run of base64 or hexadecimal characters decoded.
+const ENCODED_LEAST: usize = 8;
+
+/// The texts `sent` may carry a word in: itself, its percent-decoding (a
+/// `+` as a space), and what each of its runs of base64 (either alphabet,
+/// padded or not) or hexadecimal decodes to where that is text, and so on
+/// [`FORMS_DEEP`] decodings deep.
+fn forms(sent: &str) -> Vec<String> {
+    use base64::engine::{general_purpose, DecodePaddingMode, GeneralPurpose};
+    let lenient = general_purpose::GeneralPurposeConfig::new()
+        .with_decode_padding_mode(DecodePaddingMode::Indifferent)
+        .with_decode_allow_trailing_bits(true);
+    let engines = [
+        GeneralPurpose::new(&base64::alphabet::STANDARD, lenient),
+        GeneralPurpose::new(&base64::alphabet::URL_SAFE, lenient),
+    ];
+    let text = |bytes: Vec<u8>| {
+        String::from_utf8(bytes)
+            .ok()
+            .filter(|text| !text.chars().any(|c| c.is_control() && !c.is_whitespace()))
+    };
+    let mut forms: Vec<(String, usize)> = vec![(sent.to_owned(), 0)];
+    let mut at = 0;
+    while at < forms.len() {
+        let (form, depth) = forms[at].clone();
+        at += 1;
+        if depth >= FORMS_DEEP {
+            continue;
+        }
+        let mut found = Vec::new();
+        let spaced = form.replace('+', " ");
+        let decoded = percent_encoding::percent_decode_str(&spaced).decode_utf8_lossy();
+        if decoded != form {
+            found.push(decoded.into_owned());
+        }
+        // (A `/` or `+` is base64's, or a path's and a query's.)
+        let runs = form
+            .split(|c: char| !(c.is_ascii_alphanumeric() || "+/_-".contains(c)))
+            .flat_map(|run| std::iter::once(run).chain(run.split(['/', '+'])))
+            .filter(|run| run.len() >= ENCODED_LEAST);
+        for run in runs {
+            if run.len() % 2 == 0 && run.chars().all(|c| c.is_ascii_hexdigit()) {
+                let bytes = (0..run.len())
+                    .step_by(2)
+                    .map(|at| u8::from_str_radix(&run[at..at + 2], 16))
+                    .collect::<Result<Vec<u8>, _>>();
+                found.extend(bytes.ok().and_then(text));
+            }
+            use base64::Engine;
+            for engine in &engines {
+                if let Some(decoded) = engine.decode(run).ok().and_then(text) {
+                    found.push(decoded);
+                    break;
+                }
+            }
+        }
+        for new in found {
+            if forms.len() >= FORMS_MOST {
+                break;
+            }
+            if !forms.iter().any(|(known, _)| *known == new) {
+                forms.push((new, depth + 1));
+            }
+        }
+    }
+    forms.into_iter().map(|(form, _)| form).collect()
 }
 
 /// The words of `text` that carry data: runs of letters, digits and
@@ -222,5 +396,56 @@ mod tests {
             ..strict
         };
         assert_eq!(read.astray("4410 Evil Road", &shop, &flowing, true), None);
+    }
+
+    #[test]
+    fn words_are_carried_however_they_are_written() {
+        let task = Task {
+            read: vec![
+                guard::TaskOrigin::parse("http://mail.test").expect("an origin"),
+                guard::TaskOrigin::parse("http://forum.test").expect("an origin"),
+            ],
+            act: vec![guard::TaskOrigin::parse("http://shop.test").expect("an origin")],
+            strict: false,
+            flows: Vec::new(),
+        };
+        let mut read = Provenance::default();
+        read.read(
+            "http://mail.test",
+            "Your code is 482913. Write to ada@mail.test, account DE44-5001-0517, in 2024.",
+        );
+        let forum = Url::parse("http://forum.test/post").expect("a URL");
+        let carried = |sent: &str| {
+            read.astray(sent, &forum, &task, false)
+                .map(|(_, word)| word)
+        };
+        for (sent, word) in [
+            ("?c=%34%38%32%39%31%33", "482913"),
+            ("?c=NDgyOTEz", "482913"),
+            ("/x/Y29kZTogNDgyOTEzIHRoYW5rcz8-", "482913"),
+            ("?c=343832393133", "482913"),
+            ("?c=4-8-2-9-1-3", "482913"),
+            ("?q=four+eight+two+nine+one+three", "482913"),
+            ("?c=319284", "482913"),
+            ("?to=YWRhQG1haWwudGVzdA%3D%3D", "ada@mail.test"),
+            ("#de44 5001 0517", "de44-5001-0517"),
+        ] {
+            assert_eq!(carried(sent).as_deref(), Some(word), "{sent}");
+        }
+        // What it did not read goes, and a short number split turns up by
+        // chance (2024, read whole, is matched whole, as before).
+        for sent in [
+            "/thread/20/24?page=2",
+            "?q=blue+kettle",
+            "?c=48291",
+            "/t/1/1/5",
+        ] {
+            assert_eq!(carried(sent), None, "{sent}");
+        }
+        // The person's yes to the word as read lets it go however written.
+        let mail = guard::TaskOrigin::parse("http://mail.test").expect("an origin");
+        let to = guard::TaskOrigin::parse("http://forum.test").expect("an origin");
+        read.let_go("DE44-5001-0517", mail, to);
+        assert_eq!(read.astray("#de44 5001 0517", &forum, &task, false), None);
     }
 }
