@@ -337,9 +337,9 @@ mod tests {
         );
     }
 
-    #[test]
-    fn words_go_back_where_they_were_read_or_to_act_origins() {
-        let task = Task {
+    /// A task that reads the mail and a forum and acts on a shop.
+    fn mail_forum_shop() -> Task {
+        Task {
             read: vec![
                 guard::TaskOrigin::parse("http://mail.test").expect("an origin"),
                 guard::TaskOrigin::parse("http://forum.test").expect("an origin"),
@@ -347,7 +347,12 @@ mod tests {
             act: vec![guard::TaskOrigin::parse("http://shop.test").expect("an origin")],
             strict: false,
             flows: Vec::new(),
-        };
+        }
+    }
+
+    #[test]
+    fn words_go_back_where_they_were_read_or_to_act_origins() {
+        let task = mail_forum_shop();
         let mut read = Provenance::default();
         read.read("http://mail.test", "Your code is 482913.");
         let url = |text: &str| Url::parse(text).expect("a URL");
@@ -400,15 +405,7 @@ mod tests {
 
     #[test]
     fn words_are_carried_however_they_are_written() {
-        let task = Task {
-            read: vec![
-                guard::TaskOrigin::parse("http://mail.test").expect("an origin"),
-                guard::TaskOrigin::parse("http://forum.test").expect("an origin"),
-            ],
-            act: vec![guard::TaskOrigin::parse("http://shop.test").expect("an origin")],
-            strict: false,
-            flows: Vec::new(),
-        };
+        let task = mail_forum_shop();
         let mut read = Provenance::default();
         read.read(
             "http://mail.test",
