@@ -25,9 +25,8 @@ use marks::{Marks, RenderOptions, Snapshot, SnapshotOptions};
 use tabwright_tests::site::Site;
 use tabwright_tests::Backend;
 
-/// A case's cell, in CSS pixels.
+/// A case's cell's width, in CSS pixels (36 high: `CASE_STYLE`).
 const CELL_WIDTH: u32 = 410;
-const CELL_HEIGHT: u32 = 36;
 /// Cells in a row, and rows: all on the screen of a 1280×800 viewport.
 const COLUMNS: u32 = 3;
 const ROWS: u32 = 18;
@@ -91,6 +90,12 @@ const COVERS: &[&str] = &[
     "<svg style='position:absolute;left:0;top:0' width='410' height='36'><rect width='410' height='36' fill='#fff'/></svg>",
 ];
 
+/// The style of a case's cell and words, in the page and in a frame.
+const CASE_STYLE: &str = "@font-face { font-family: 'Blank'; src: url('/fx/fonts/blank.ttf') format('truetype'); } \
+    body { margin: 0; font: 15px/20px sans-serif; color: #111; background: #fff; } \
+    .cell { position: relative; overflow: hidden; height: 36px; padding: 8px 6px; box-sizing: border-box; white-space: nowrap; } \
+    .words { display: inline-block; }";
+
 /// A generated page of cases (each with words of its own), and the words;
 /// without backdrop filters where the backend's pictures do not draw them
 /// (`Capability::CompositedPictures`: the test's truth, taken from the same
@@ -108,18 +113,28 @@ fn page(seed: u64, backdrops: bool) -> (String, Vec<String>) {
         let word = format!("Qz{index}v{}", dice.roll(9000) + 1000);
         let style = dice.pick(WORDS);
         let cover = dice.pick(&covers);
+        let case =
+            format!("<span class=\"words\" style=\"{style}\">{word} is a case</span>{cover}");
+        // One case in six is in a frame of the page's own origin, judged
+        // in the same pictures as the page.
+        let case = if dice.roll(6) == 0 {
+            let framed =
+                format!("<!doctype html><style>{CASE_STYLE}</style><div class='cell'>{case}</div>")
+                    .replace('&', "&amp;")
+                    .replace('"', "&quot;");
+            format!("<iframe srcdoc=\"{framed}\" style=\"position: absolute; inset: 0; width: 100%; height: 100%; border: 0\"></iframe>")
+        } else {
+            case
+        };
         cells.push_str(&format!(
-            "<div class=\"cell\" id=\"c{index}\"><span class=\"words\" style=\"{style}\">{word} is a case</span>{cover}</div>\n"
+            "<div class=\"cell\" id=\"c{index}\">{case}</div>\n"
         ));
         words.push(word);
     }
     let html = format!(
         "<!doctype html><html><head><title>Cases</title><meta charset=\"utf-8\"><style>\
-         @font-face {{ font-family: 'Blank'; src: url('/fx/fonts/blank.ttf') format('truetype'); }}\
-         body {{ margin: 4px; font: 15px/20px sans-serif; color: #111; background: #fff; }}\
+         {CASE_STYLE} body {{ margin: 4px; }}\
          .grid {{ display: grid; grid-template-columns: repeat({COLUMNS}, {CELL_WIDTH}px); gap: 4px 8px; }}\
-         .cell {{ position: relative; overflow: hidden; height: {CELL_HEIGHT}px; padding: 8px 6px; box-sizing: border-box; white-space: nowrap; }}\
-         .words {{ display: inline-block; }}\
          </style></head><body><div class=\"grid\">{cells}</div></body></html>"
     );
     (html, words)
@@ -190,9 +205,13 @@ async fn judged_snapshot(marks: &Marks, driver: &dyn Driver) -> (Snapshot, Strin
     (snapshot, text)
 }
 
+/// Every case's words, the page's and its frames'.
+const EVERY_CASE: &str = "[document, ...Array.from(document.querySelectorAll('iframe'), (frame) => frame.contentDocument)]\
+    .flatMap((doc) => Array.from(doc.querySelectorAll('.words')))";
+
 /// The truth of each case, from two pictures the test takes itself: the
 /// page as served, and with every case's words made invisible
-/// (`visibility: hidden`, set in the page's own document). Seen where
+/// (`visibility: hidden`, set in the page's own documents, its frames' too). Seen where
 /// thirty pixels or more of its cell change by a quarter of the range in
 /// a box at least 4 px high; hidden where no more than two change so much
 /// (a smear of low contrast is no text a person reads).
@@ -212,12 +231,16 @@ async fn truths(driver: &dyn Driver, cases: usize, boxes: &[[f64; 4]]) -> Vec<Tr
     };
     let served = shot().await;
     driver
-        .eval("document.querySelectorAll('.words').forEach((words) => words.style.visibility = 'hidden')")
+        .eval(&format!(
+            "{EVERY_CASE}.forEach((words) => words.style.visibility = 'hidden')"
+        ))
         .await
         .expect("words hidden");
     let without = shot().await;
     driver
-        .eval("document.querySelectorAll('.words').forEach((words) => words.style.visibility = '')")
+        .eval(&format!(
+            "{EVERY_CASE}.forEach((words) => words.style.visibility = '')"
+        ))
         .await
         .expect("words back");
     (0..cases)
