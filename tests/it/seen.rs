@@ -100,7 +100,7 @@ const CASE_STYLE: &str = "@font-face { font-family: 'Blank'; src: url('/fx/fonts
 /// without backdrop filters where the backend's pictures do not draw them
 /// (`Capability::CompositedPictures`: the test's truth, taken from the same
 /// pictures, would be wrong of them).
-fn page(seed: u64, backdrops: bool) -> (String, Vec<String>) {
+fn page(seed: u64, backdrops: bool, other: &str) -> Generated {
     let covers: Vec<&str> = COVERS
         .iter()
         .copied()
@@ -109,22 +109,34 @@ fn page(seed: u64, backdrops: bool) -> (String, Vec<String>) {
     let mut dice = Dice(seed.max(1));
     let mut cells = String::new();
     let mut words = Vec::new();
+    let mut frames = Vec::new();
     for index in 0..COLUMNS * ROWS {
         let word = format!("Qz{index}v{}", dice.roll(9000) + 1000);
         let style = dice.pick(WORDS);
         let cover = dice.pick(&covers);
         let case =
             format!("<span class=\"words\" style=\"{style}\">{word} is a case</span>{cover}");
-        // One case in six is in a frame of the page's own origin, judged
-        // in the same pictures as the page.
-        let case = if dice.roll(6) == 0 {
-            let framed =
-                format!("<!doctype html><style>{CASE_STYLE}</style><div class='cell'>{case}</div>")
-                    .replace('&', "&amp;")
-                    .replace('"', "&quot;");
-            format!("<iframe srcdoc=\"{framed}\" style=\"position: absolute; inset: 0; width: 100%; height: 100%; border: 0\"></iframe>")
-        } else {
-            case
+        // One case in six is in a frame of the page's own origin, one in
+        // six in a frame of another (whose words the test hides by a
+        // message), judged in the same pictures as the page.
+        let framed =
+            format!("<!doctype html><style>{CASE_STYLE}</style><div class='cell'>{case}</div>");
+        let case = match dice.roll(6) {
+            0 => {
+                let framed = framed.replace('&', "&amp;").replace('"', "&quot;");
+                format!("<iframe srcdoc=\"{framed}\" {FRAME_STYLE}></iframe>")
+            }
+            1 => {
+                let route = format!("/case-{seed:x}-{index}");
+                let src = format!("{other}{route}");
+                frames.push((
+                    index as usize,
+                    route,
+                    format!("{framed}<script>{HEARS_HIDE}</script>"),
+                ));
+                format!("<iframe src=\"{src}\" {FRAME_STYLE}></iframe>")
+            }
+            _ => case,
         };
         cells.push_str(&format!(
             "<div class=\"cell\" id=\"c{index}\">{case}</div>\n"
@@ -137,8 +149,30 @@ fn page(seed: u64, backdrops: bool) -> (String, Vec<String>) {
          .grid {{ display: grid; grid-template-columns: repeat({COLUMNS}, {CELL_WIDTH}px); gap: 4px 8px; }}\
          </style></head><body><div class=\"grid\">{cells}</div></body></html>"
     );
-    (html, words)
+    Generated {
+        html,
+        words,
+        frames,
+    }
 }
+
+/// A frame filling its case's cell.
+const FRAME_STYLE: &str =
+    "style=\"position: absolute; inset: 0; width: 100%; height: 100%; border: 0\"";
+
+/// A generated page: its HTML, each case's words, and the pages of the
+/// frames of another origin it holds (the case's index, route and HTML).
+struct Generated {
+    html: String,
+    words: Vec<String>,
+    frames: Vec<(usize, String, String)>,
+}
+
+/// What a frame of another origin runs so the test can hide its words:
+/// a message `hide` hides them, any other shows them.
+const HEARS_HIDE: &str = "addEventListener('message', (event) => { \
+    for (const words of document.querySelectorAll('.words')) \
+    words.style.visibility = event.data === 'hide' ? 'hidden' : ''; });";
 
 /// What the test's own pictures say of a case.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -205,9 +239,13 @@ async fn judged_snapshot(marks: &Marks, driver: &dyn Driver) -> (Snapshot, Strin
     (snapshot, text)
 }
 
-/// Every case's words, the page's and its frames'.
+/// Posts a message to every frame of the page (`HEARS_HIDE`).
+const TELL_FRAMES: &str = "((message) => document.querySelectorAll('iframe')\
+    .forEach((frame) => frame.contentWindow.postMessage(message, '*')))";
+
+/// Every case's words, the page's and its same-origin frames'.
 const EVERY_CASE: &str = "[document, ...Array.from(document.querySelectorAll('iframe'), (frame) => frame.contentDocument)]\
-    .flatMap((doc) => Array.from(doc.querySelectorAll('.words')))";
+    .filter(Boolean).flatMap((doc) => Array.from(doc.querySelectorAll('.words')))";
 
 /// The truth of each case, from two pictures the test takes itself: the
 /// page as served, and with every case's words made invisible
@@ -230,19 +268,18 @@ async fn truths(driver: &dyn Driver, cases: usize, boxes: &[[f64; 4]]) -> Vec<Tr
         )
     };
     let served = shot().await;
+    let all = |visibility: &str, message: &str| {
+        format!("{EVERY_CASE}.forEach((words) => words.style.visibility = '{visibility}'); {TELL_FRAMES}('{message}')")
+    };
     driver
-        .eval(&format!(
-            "{EVERY_CASE}.forEach((words) => words.style.visibility = 'hidden')"
-        ))
+        .eval(&all("hidden", "hide"))
         .await
         .expect("words hidden");
+    // (A frame of another origin hears it a moment later.)
+    tokio::time::sleep(Duration::from_millis(200)).await;
     let without = shot().await;
-    driver
-        .eval(&format!(
-            "{EVERY_CASE}.forEach((words) => words.style.visibility = '')"
-        ))
-        .await
-        .expect("words back");
+    driver.eval(&all("", "show")).await.expect("words back");
+    tokio::time::sleep(Duration::from_millis(200)).await;
     (0..cases)
         .map(|index| {
             let [x, y, w, h] = boxes[index];
@@ -277,7 +314,8 @@ async fn truths(driver: &dyn Driver, cases: usize, boxes: &[[f64; 4]]) -> Vec<Tr
 
 /// The generated pages on one backend: no case the pictures show hidden
 /// is read, and none they show seen is left out, by the snapshot and the
-/// reading of the whole page.
+/// reading of the whole page; cases in frames of the page's origin and of
+/// another alike.
 async fn generated_cases_agree_with_the_pixels(backend: Backend) {
     let site = Site::with_fixtures().await;
     let driver = backend.driver(Options {
@@ -287,6 +325,7 @@ async fn generated_cases_agree_with_the_pixels(backend: Backend) {
     let marks = Marks::new();
     let mut unclear = 0;
     let mut judged = 0;
+    let mut seen_elsewhere = 0;
     // Three seeds fixed, and one new each run (said when it fails).
     let fresh = std::env::var("SEEN_SEED")
         .ok()
@@ -295,10 +334,18 @@ async fn generated_cases_agree_with_the_pixels(backend: Backend) {
     let backdrops = driver
         .capabilities()
         .supports(Capability::CompositedPictures);
+    let other = site.other_origin().expect("a second origin");
     for seed in [0x5eed_0001_u64, 0x0dd_ba11, 0xfeed_f00d, fresh] {
-        let (html, words) = page(seed, backdrops);
+        let Generated {
+            html,
+            words,
+            frames,
+        } = page(seed, backdrops, &other);
         let route = format!("/cases-{seed:x}");
         site.page(&route, &html).await;
+        for (_, route, html) in &frames {
+            site.other_page(route, html).await;
+        }
         driver
             .navigate(&site.url(&route))
             .await
@@ -336,7 +383,14 @@ async fn generated_cases_agree_with_the_pixels(backend: Backend) {
             wrong.join("; "),
             html
         );
+        seen_elsewhere += frames
+            .iter()
+            .filter(|(index, _, _)| truth[*index] == Truth::Seen)
+            .count();
     }
+    // The other origin's frames drew their cases (the truth is not all
+    // hidden for want of them).
+    assert!(seen_elsewhere > 0, "no case in another origin's frame seen");
     // The cases are chosen clear of the edge: hardly any is unclear.
     assert!(
         unclear * 10 <= judged,
