@@ -1,6 +1,7 @@
 //! [`Provenance`]: what the model read, by the origin it was read on, as
 //! the words of it that carry data (see `task`, which holds calls to it).
 
+use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use guard::{Task, TaskOrigin};
@@ -73,8 +74,9 @@ impl Provenance {
         if self.words.len() >= ORIGINS_KEPT && !self.words.contains_key(origin) {
             return;
         }
+        let text = compatible(text);
         let kept = self.words.entry(origin.to_owned()).or_default();
-        for word in data_words(text) {
+        for word in data_words(&text) {
             if kept.len() >= WORDS_KEPT {
                 break;
             }
@@ -233,6 +235,17 @@ fn bare(word: &str) -> String {
         .collect()
 }
 
+/// `text` in Unicode's compatibility form (NFKC): full-width, bold or
+/// circled digits and letters as plain ones.
+fn compatible(text: &str) -> Cow<'_, str> {
+    use unicode_normalization::{is_nfkc_quick, IsNormalized, UnicodeNormalization};
+    if is_nfkc_quick(text.chars()) == IsNormalized::Yes {
+        Cow::Borrowed(text)
+    } else {
+        Cow::Owned(text.nfkc().collect())
+    }
+}
+
 /// How many decodings deep [`forms`] looks, and the most forms it takes.
 const FORMS_DEEP: usize = 3;
 const FORMS_MOST: usize = 32;
@@ -242,7 +255,7 @@ const ENCODED_LEAST: usize = 8;
 /// The texts `sent` may carry a word in: itself, its percent-decoding (a
 /// `+` as a space), and what each of its runs of base64 (either alphabet,
 /// padded or not) or hexadecimal decodes to where that is text, and so on
-/// [`FORMS_DEEP`] decodings deep.
+/// [`FORMS_DEEP`] decodings deep; each in its compatibility form too.
 fn forms(sent: &str) -> Vec<String> {
     use base64::engine::{general_purpose, DecodePaddingMode, GeneralPurpose};
     let lenient = general_purpose::GeneralPurposeConfig::new()
@@ -258,6 +271,9 @@ fn forms(sent: &str) -> Vec<String> {
             .filter(|text| !text.chars().any(|c| c.is_control() && !c.is_whitespace()))
     };
     let mut forms: Vec<(String, usize)> = vec![(sent.to_owned(), 0)];
+    if let Cow::Owned(plain) = compatible(sent) {
+        forms.push((plain, 0));
+    }
     let mut at = 0;
     while at < forms.len() {
         let (form, depth) = forms[at].clone();
@@ -292,6 +308,10 @@ fn forms(sent: &str) -> Vec<String> {
                 }
             }
         }
+        let found = found.into_iter().flat_map(|new| match compatible(&new) {
+            Cow::Owned(plain) => vec![new, plain],
+            Cow::Borrowed(_) => vec![new],
+        });
         for new in found {
             if forms.len() >= FORMS_MOST {
                 break;
@@ -426,6 +446,14 @@ mod tests {
             ("?c=319284", "482913"),
             ("?to=YWRhQG1haWwudGVzdA%3D%3D", "ada@mail.test"),
             ("#de44 5001 0517", "de44-5001-0517"),
+            (
+                "?c=\u{ff14}\u{ff18}\u{ff12}\u{ff19}\u{ff11}\u{ff13}",
+                "482913",
+            ),
+            (
+                "?c=%F0%9D%9F%92%F0%9D%9F%96%F0%9D%9F%90%F0%9D%9F%97%F0%9D%9F%8F%F0%9D%9F%91",
+                "482913",
+            ),
         ] {
             assert_eq!(carried(sent).as_deref(), Some(word), "{sent}");
         }
