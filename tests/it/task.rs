@@ -337,16 +337,10 @@ async fn the_code_stays_with_the_task(backend: Backend) {
         "outside this task's origins",
     )
     .await;
-    // A read origin, carrying what was read on another.
-    refused(
-        &pack,
-        "open",
-        json!({ "url": format!("{forum}/search?c={CODE}") }),
-        "--act-origin",
-    )
-    .await;
-    // However the model writes it: encoded, split, spelled out.
+    // A read origin, carrying what was read on another, however the
+    // model writes it: as read, encoded, split, spelled out.
     for written in [
+        CODE,
         "NDgyOTEz",
         "%34%38%32%39%31%33",
         "4-8-2%209%201-3",
