@@ -253,6 +253,7 @@ async fn judge_frames(
                 && verdict.bare.is_empty()
                 && verdict.undecided.is_empty()
                 && verdict.placed.is_empty()
+                && verdict.cut.is_empty()
         }) {
             continue;
         }

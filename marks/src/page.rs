@@ -16,7 +16,7 @@ use crate::MarksError;
 
 /// The walker's files, in the order they are joined (each may use what the
 /// ones before it define): see `js/main.js`.
-const FILES: [&str; 15] = [
+const FILES: [&str; 16] = [
     include_str!("js/registry.js"),
     include_str!("js/semantics.js"),
     include_str!("js/counted.js"),
@@ -26,6 +26,7 @@ const FILES: [&str; 15] = [
     include_str!("js/gathered.js"),
     include_str!("js/painted.js"),
     include_str!("js/pixels.js"),
+    include_str!("js/partly.js"),
     include_str!("js/snapshot.js"),
     include_str!("js/find.js"),
     include_str!("js/read.js"),
@@ -127,15 +128,17 @@ pub(crate) async fn finish(
     verdict: Option<&crate::seen::Verdict>,
 ) -> Result<Answer<FrameAnswer>, MarksError> {
     let list = |ids: &[u32]| serde_json::to_string(ids).unwrap_or_else(|_| "[]".to_owned());
-    let (hidden, bare, undecided, placed) = match verdict {
+    let (hidden, bare, undecided, placed, cut) = match verdict {
         Some(verdict) => (
             list(&verdict.hidden),
             list(&verdict.bare),
             list(&verdict.undecided),
             list(&verdict.placed),
+            serde_json::to_string(&verdict.cut).unwrap_or_else(|_| "[]".to_owned()),
         ),
         None => (
             "null".to_owned(),
+            "[]".to_owned(),
             "[]".to_owned(),
             "[]".to_owned(),
             "[]".to_owned(),
@@ -143,7 +146,7 @@ pub(crate) async fn finish(
     };
     let call = format!(
         "{AS_JSON}((() => {{ const pending = globalThis.{REGISTRY} && {REGISTRY}.pending; \
-         return pending ? pending.finish({hidden}, {bare}, {undecided}, {placed}) : {{ error: 'gone' }}; }})())"
+         return pending ? pending.finish({hidden}, {bare}, {undecided}, {placed}, {cut}) : {{ error: 'gone' }}; }})())"
     );
     match driver.eval_isolated(path, &call).await? {
         Value::String(json) => read_json(&json),
@@ -326,6 +329,11 @@ pub(crate) struct WireRun {
     /// by their shadow alone.
     #[serde(default, rename = "in")]
     pub(crate) painted_in: bool,
+    /// Reaches beyond the boxes that clip it (or the page's top or left
+    /// edge), where no picture shows it: its words there are left out
+    /// once it is found seen.
+    #[serde(default, rename = "o")]
+    pub(crate) beyond: bool,
 }
 
 /// What a reading read (`gathered.js`'s ReadingAnswer).

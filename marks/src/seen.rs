@@ -74,7 +74,7 @@ type Ghost = (usize, u32, [f64; 4]);
 /// What the pictures found of one walk: its runs not seen (by index),
 /// its faint controls (by local id) with nothing drawn where they are, its
 /// runs they could not judge, and its runs painted in whose place is seen.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Verdict {
     pub(crate) hidden: Vec<u32>,
     pub(crate) bare: Vec<u32>,
@@ -84,12 +84,16 @@ pub(crate) struct Verdict {
     /// Runs painted in whose place the pictures show seen: how their
     /// letters read there, their style says.
     pub(crate) placed: Vec<u32>,
+    /// Runs seen in part: each with the stretches of its boxes the
+    /// pictures show but nothing of it changed in (`Owners::unseen`), as
+    /// `[x, y, w, h]` one after another: the words there are left out.
+    pub(crate) cut: Vec<(u32, Vec<f64>)>,
 }
 
 /// What the pictures found of a tab's text, kept while it holds: per
 /// document (the frame path the walker ran in, and the document's id),
 /// how often it had changed then, and per run (by its id) its boxes and
-/// whether it was seen. A still page (nothing changed, the boxes the
+/// whether it was seen, and where not in part. A still page (nothing changed, the boxes the
 /// same) needs no pictures.
 #[derive(Debug, Default)]
 pub(crate) struct Memory {
@@ -99,18 +103,18 @@ pub(crate) struct Memory {
 #[derive(Debug)]
 struct Kept {
     epoch: u64,
-    runs: std::collections::HashMap<u32, (Vec<f64>, bool)>,
+    runs: std::collections::HashMap<u32, (Vec<f64>, Found)>,
     /// Faint controls: box, and whether nothing is drawn there.
     ghosts: std::collections::HashMap<u32, ([f64; 4], bool)>,
 }
 
 impl Memory {
-    /// Whether a run's verdict is kept: `Some(hidden)` while its document
-    /// has not changed and its boxes are the same.
-    fn recall(&self, walk: &Walked<'_>, run: &WireRun) -> Option<bool> {
+    /// A run's verdict, if kept: while its document has not changed and
+    /// its boxes are the same.
+    fn recall(&self, walk: &Walked<'_>, run: &WireRun) -> Option<&Found> {
         let kept = self.kept(walk)?;
-        let (boxes, hidden) = kept.runs.get(&run.i)?;
-        (*boxes == run.r).then_some(*hidden)
+        let (boxes, found) = kept.runs.get(&run.i)?;
+        (*boxes == run.r).then_some(found)
     }
 
     /// Whether a faint control's verdict is kept: `Some(bare)` as for
@@ -141,8 +145,17 @@ impl Memory {
             .iter()
             .enumerate()
             .map(|(index, run)| {
-                let hidden = verdict.hidden.contains(&(index as u32));
-                (run.i, (run.r.clone(), hidden))
+                let index = index as u32;
+                let found = if verdict.hidden.contains(&index) {
+                    Found::Hidden
+                } else if let Some((_, stretches)) =
+                    verdict.cut.iter().find(|(cut, _)| *cut == index)
+                {
+                    Found::Cut(stretches.clone())
+                } else {
+                    Found::Seen
+                };
+                (run.i, (run.r.clone(), found))
             })
             .collect();
         let ghosts = walk
@@ -170,6 +183,15 @@ impl Memory {
     }
 }
 
+/// What the pictures found of one run.
+#[derive(Debug, Clone, PartialEq)]
+enum Found {
+    Seen,
+    Hidden,
+    /// Seen but for these stretches of its boxes (see [`Verdict::cut`]).
+    Cut(Vec<f64>),
+}
+
 /// Why text in view could not be judged by its pixels (it is then judged
 /// by its style, as beyond the viewport).
 #[derive(Debug)]
@@ -193,8 +215,11 @@ pub(crate) async fn judge(
         for (walk, walked) in walks.iter().enumerate() {
             for (index, run) in walked.runs.iter().enumerate() {
                 match memory.recall(walked, run) {
-                    Some(true) => verdicts[walk].hidden.push(index as u32),
-                    Some(false) => {}
+                    Some(Found::Hidden) => verdicts[walk].hidden.push(index as u32),
+                    Some(Found::Cut(stretches)) => {
+                        verdicts[walk].cut.push((index as u32, stretches.clone()))
+                    }
+                    Some(Found::Seen) => {}
                     None => runs.push((walk, index as u32, run)),
                 }
             }
@@ -259,6 +284,9 @@ async fn confirm_hidden(
         }
         if again[walk].placed.contains(&index) {
             verdicts[walk].placed.push(index);
+        }
+        if let Some(cut) = again[walk].cut.iter().find(|(cut, _)| *cut == index) {
+            verdicts[walk].cut.push(cut.clone());
         }
     }
 }
@@ -336,12 +364,13 @@ async fn pictured(
             .iter()
             .map(|png| Picture::decode(png))
             .collect::<Result<Vec<_>, _>>()?;
-        let changes = changes(&pictures, &groups, runs, view, moves)?;
+        let (changes, behind) = changes(&pictures, &groups, runs, view, moves)?;
         // On a page that held still, the frame after taking text out is
         // taken to show it out; one begun before (a caret's blink, a slide
-        // that had not begun) shows next to no change. Then the pictures
-        // are taken again, each proved by a marker.
-        if !probe.marked && stale(&changes) {
+        // that had not begun) shows next to no change, or a group's the
+        // last group's state. Then the pictures are taken again, each
+        // proved by a marker.
+        if !probe.marked && (stale(&changes) || behind) {
             probe.marked = true;
             continue;
         }
@@ -353,7 +382,7 @@ async fn pictured(
             .collect();
         break (changes, bare);
     };
-    for (run, changes) in changes {
+    for (run, changes, unseen) in changes {
         let (walk, index, wire) = runs[run];
         // Most of it moved between the pictures as drawn (a page fading
         // in, a slide under way): its pixels cannot say; its style does.
@@ -369,8 +398,13 @@ async fn pictured(
             } else {
                 found[walk].hidden.push(index);
             }
-        } else if wire.painted_in {
-            found[walk].placed.push(index);
+        } else {
+            if wire.painted_in {
+                found[walk].placed.push(index);
+            }
+            if !unseen.is_empty() || wire.beyond {
+                found[walk].cut.push((index, unseen));
+            }
         }
     }
     for (walk, id) in bare {
@@ -379,15 +413,20 @@ async fn pictured(
     Ok(())
 }
 
+/// A run (by its index in the candidates) as the pictures measured it:
+/// what changed of its pixels, and the stretches of its boxes where
+/// nothing of it did (`Owners::unseen`).
+type Measured = (usize, Changes, Vec<f64>);
+
 /// Whether the pictures without the runs look like a frame begun before
 /// they were taken out: nine tenths of the runs' pixels, or more, belong
 /// to runs of which nothing changed.
-fn stale(changes: &[(usize, Changes)]) -> bool {
-    let owned: u64 = changes.iter().map(|(_, c)| u64::from(c.owned)).sum();
+fn stale(changes: &[Measured]) -> bool {
+    let owned: u64 = changes.iter().map(|(_, c, _)| u64::from(c.owned)).sum();
     let unchanged: u64 = changes
         .iter()
-        .filter(|(_, c)| c.pixels == 0)
-        .map(|(_, c)| u64::from(c.owned))
+        .filter(|(_, c, _)| c.pixels == 0)
+        .map(|(_, c, _)| u64::from(c.owned))
         .sum();
     owned > 0 && unchanged * 10 >= owned * 9
 }
@@ -423,16 +462,20 @@ fn drawn_on(picture: &Picture, scale: Scale, rect: &[f64; 4]) -> bool {
 }
 
 /// What taking each run out of the paint changed of its own pixels (by
-/// its index in `runs`), from the probe's pictures: the page as drawn,
-/// then one without each group, then (where the page `moves`) as drawn
-/// again.
+/// its index in `runs`), and the stretches of its boxes where nothing of
+/// it changed (`Owners::unseen`, for a run that changed at all), from the
+/// probe's pictures: the page as drawn, then one without each group, then
+/// (where the page `moves`) as drawn again. And whether a group's picture
+/// looks like the one before it (`Owners::same`) though some of its runs
+/// changed: a frame begun before the group's scripts, showing the last
+/// group taken out where its runs' boxes overlap this one's.
 fn changes(
     pictures: &[Picture],
     groups: &[Vec<usize>],
     runs: &[Candidate<'_>],
     view: View,
     moves: bool,
-) -> Result<Vec<(usize, Changes)>, Unjudged> {
+) -> Result<(Vec<Measured>, bool), Unjudged> {
     let Some((drawn, taken)) = pictures.split_first() else {
         return Err(Unjudged("no picture came".to_owned()));
     };
@@ -448,13 +491,27 @@ fn changes(
     let again = if moves { taken.last() } else { None };
     let scale = Scale::of(drawn, view);
     let mut found = Vec::with_capacity(runs.len());
-    for (group, without) in groups.iter().zip(taken) {
+    let mut behind = false;
+    for (index, (group, without)) in groups.iter().zip(taken).enumerate() {
         let owners = Owners::of(group.iter().map(|&run| (run, runs[run].2)), drawn, scale);
+        let first = found.len();
         for &run in group {
-            found.push((run, owners.changes(run, drawn, without, again)));
+            let changes = owners.changes(run, drawn, without, again);
+            let unseen = if changes.pixels > 0 {
+                owners.unseen(run, (runs[run].2, changes.peak), (drawn, without, again))
+            } else {
+                Vec::new()
+            };
+            found.push((run, changes, unseen));
+        }
+        let changed = found[first..]
+            .iter()
+            .any(|(_, changes, _)| changes.pixels > 0);
+        if index > 0 && changed && owners.same(without, &taken[index - 1]) {
+            behind = true;
         }
     }
-    Ok(found)
+    Ok((found, behind))
 }
 
 /// The candidates in groups to take out of the paint together: no two of
@@ -521,6 +578,7 @@ mod tests {
             c: 10,
             p: Vec::new(),
             painted_in: false,
+            beyond: false,
         }
     }
 
@@ -576,6 +634,37 @@ mod tests {
         let reaching = View::new(1280.0, 800.0, [200, 200], true);
         assert!(!cut_by_fold(&run(&[[20.0, 795.0, 100.0, 18.0]]), reaching));
         assert!(cut_by_fold(&run(&[[20.0, 990.0, 100.0, 18.0]]), reaching));
+    }
+
+    #[test]
+    fn a_run_cut_off_halfway_is_unseen_past_the_cut() {
+        // Letters (a dark stroke every third column) along a 80 px box,
+        // drawn only left of x = 50 (a clip), and taken out.
+        let (width, height) = (100, 20);
+        let picture = |letters_to: usize| {
+            let mut samples = vec![255u8; width * height * 3];
+            for row in 5..15 {
+                for column in (10..letters_to).step_by(3) {
+                    samples[(row * width + column) * 3..][..3].copy_from_slice(&[0, 0, 0]);
+                }
+            }
+            Picture {
+                width,
+                height,
+                channels: 3,
+                samples,
+            }
+        };
+        let (drawn, without) = (picture(50), picture(0));
+        let wire = run(&[[10.0, 4.0, 80.0, 12.0]]);
+        let view = View::new(100.0, 20.0, [0, 0], false);
+        let owners = Owners::of([(0, &wire)].into_iter(), &drawn, Scale::of(&drawn, view));
+        let unseen = owners.unseen(0, (&wire, 255), (&drawn, &without, None));
+        assert_eq!(unseen, vec![50.0, 4.0, 40.0, 12.0]);
+        // Drawn whole, nothing of it is unseen (the room between strokes is
+        // no stretch).
+        let whole = owners.unseen(0, (&wire, 255), (&picture(90), &without, None));
+        assert!(whole.is_empty(), "{whole:?}");
     }
 
     #[test]

@@ -364,9 +364,9 @@ class Gathered {
     if (!pixelRuns.length && !this.ghosts.length) return this.assemble(read, painted);
     registry.pending = {
       paint: paintRuns,
-      finish: (hidden, bare, undecided, placed) => {
+      finish: (hidden, bare, undecided, placed, cut) => {
         registry.pending = null;
-        return this.finish(read, painted, hidden, bare, undecided, placed);
+        return this.finish(read, painted, hidden, bare, undecided, placed, cut);
       },
     };
     const answer = this.assemble(read, painted);
@@ -392,9 +392,11 @@ class Gathered {
    *   to judge by their style
    * @param {number[]} placed  candidates painted in whose place is seen:
    *   seen if their letters read (`textHidden`)
+   * @param {[number, number[]][]} cut  candidates seen in part, each with
+   *   the stretches of its boxes where nothing of it is seen (`keptOf`)
    * @returns {SnapshotAnswer}
    */
-  finish(read, painted, hidden, bare, undecided, placed) {
+  finish(read, painted, hidden, bare, undecided, placed, cut) {
     for (const id of bare) painted.elements.add(id);
     if (hidden === null) judgedByStyle = true;
     /** @param {number[]} indices */
@@ -416,6 +418,16 @@ class Gathered {
       const parent = flatParentOf(node);
       if (!parent || textFate(node) !== "seen") pixelHidden.add(node);
     }
+    /** @type {Map<Text, string>} */
+    const partly = new Map();
+    for (const [index, stretches] of cut || []) {
+      const node = pixelRuns[index];
+      if (!node || !node.isConnected || pixelHidden.has(node) || byStyle.has(node)) continue;
+      const kept = keptOf(node, stretches);
+      if (kept !== null) partly.set(node, kept);
+    }
+    pixelKept = partly;
+    registry.kept = new WeakMap(Array.from(partly, ([node, kept]) => [node, [node.nodeValue || "", kept]]));
     for (const entry of this.written) {
       const lists = "pieces" in entry ? entry.pieces.map((piece) => piece.parts) : [entry.parts];
       for (const parts of lists) for (const part of parts) {
@@ -428,6 +440,8 @@ class Gathered {
           part.dropped = fate === "hidden";
         } else if (pixelHidden.has(part.node)) {
           part.dropped = true;
+        } else if (partly.has(part.node)) {
+          part.kept = partly.get(part.node);
         }
       }
     }
@@ -436,7 +450,7 @@ class Gathered {
     const unseen = /** @type {Set<Text>} */ (pixelHidden);
     registry.unseen = new WeakSet(unseen);
     for (const { element, record, runs } of this.named) {
-      if (hidden !== null && !runs.some((node) => unseen.has(node) || byStyle.has(node))) continue;
+      if (hidden !== null && !runs.some((node) => unseen.has(node) || byStyle.has(node) || partly.has(node))) continue;
       record.name = nameOf(element, record.role);
       delete record.shows;
       delete record.title;

@@ -8,8 +8,9 @@
  * A text node as a line holds it: the element it is drawn in, whether its
  * ancestors' backdrop makes it faint (to be judged again against what is
  * painted under it), whether pictures judge it (`pixel`: in view, see
- * pixels.js) rather than the paint pass, and whether it was left out.
- * @typedef {{node: Text, parent: Element, faint: boolean, dropped: boolean, pixel: boolean}} Run
+ * pixels.js) rather than the paint pass, whether it was left out, and
+ * what is kept of it where the pictures found part of it unseen (`kept`).
+ * @typedef {{node: Text, parent: Element, faint: boolean, dropped: boolean, pixel: boolean, kept?: string}} Run
  * @typedef {string | Run} LinePart
  * @typedef {{item: Item, parts: LinePart[], keep?: (text: string) => boolean}
  *   | {item: Item, pieces: {index: number, parts: LinePart[]}[], pre: boolean}} Written
@@ -55,7 +56,11 @@ const headingRuns = (heading) => {
 const isRun = (part) => typeof part !== "string";
 
 /** @param {LinePart[]} parts */
-const joinParts = (parts) => parts.map((part) => (typeof part === "string" ? part : part.dropped ? "" : part.node.nodeValue || "")).join("");
+const joinParts = (parts) =>
+  parts.map((part) => (typeof part === "string" ? part : part.dropped ? "" : part.kept !== undefined ? part.kept : part.node.nodeValue || "")).join("");
+
+/** Whether a line's run was left out, or part of it. @param {LinePart} part */
+const altered = (part) => isRun(part) && (part.dropped || part.kept !== undefined);
 
 /** @param {string} text @param {boolean} pre */
 const blockText = (text, pre) => cut(pre ? text : text.replace(/\s+/g, " "), LINE_LIMIT);
@@ -175,12 +180,12 @@ const recompose = (written, droppedItems) => {
     if ("pieces" in entry) {
       let changed = false;
       for (const piece of entry.pieces) {
-        if (!piece.parts.some((part) => isRun(part) && part.dropped) || entry.item.k !== "b") continue;
+        if (!piece.parts.some(altered) || entry.item.k !== "b") continue;
         entry.item.parts[piece.index] = blockText(joinParts(piece.parts), entry.pre);
         changed = true;
       }
       if (changed && entry.item.k === "b" && !entry.item.parts.some((part) => typeof part === "number" || part.trim())) droppedItems.add(entry.item);
-    } else if (entry.parts.some((part) => isRun(part) && part.dropped) && (entry.item.k === "t" || entry.item.k === "h")) {
+    } else if (entry.parts.some(altered) && (entry.item.k === "t" || entry.item.k === "h")) {
       const text = cut(clean(joinParts(entry.parts)), LINE_LIMIT);
       if (!text || (entry.keep && !entry.keep(text))) droppedItems.add(entry.item);
       else entry.item.text = text;

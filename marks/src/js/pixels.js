@@ -22,6 +22,7 @@ const judging = Boolean(options.judge);
 if (judging) {
   registry.judged = true;
   registry.unseen = new WeakSet();
+  registry.kept = new WeakMap();
 }
 /**
  * How far beyond the top viewport's top and bottom edges the pictures
@@ -55,8 +56,9 @@ const pixelIndex = new Map();
  * in the top viewport (x, y, width, height, one after another), its
  * letters (not counting spaces), and the path of the frame its document
  * is in.
- * @typedef {{i: number, r: number[], c: number, p: number[], in?: true}} WireRun  `in`:
- *   painted in rather than taken out (`takesOut`)
+ * @typedef {{i: number, r: number[], c: number, p: number[], in?: true, o?: true}} WireRun  `in`:
+ *   painted in rather than taken out (`takesOut`); `o`: reaching beyond
+ *   what clips it (`beyondClip`)
  * @type {WireRun[]}
  */
 const pixelWire = [];
@@ -213,6 +215,7 @@ const noteRun = (node, boxes) => {
   /** @type {WireRun} */
   const wire = { i: textIdOf(node), r: boxes, c: letters ? letters.length : 0, p: placeOf(node.ownerDocument).path };
   if (!takesOut(node)) wire.in = true;
+  if (beyondClip(node)) wire.o = true;
   pixelWire.push(wire);
 };
 
@@ -499,6 +502,6 @@ if (registry.painted) {
  * place is seen, judged by how their letters read) and lets the walk go.
  * @typedef {object} Pending
  * @property {(name: string, ids: number[]) => {views: number, ids: number}} paint
- * @property {(hidden: number[] | null, bare: number[], undecided: number[], placed: number[]) => SnapshotAnswer} finish
+ * @property {(hidden: number[] | null, bare: number[], undecided: number[], placed: number[], cut: [number, number[]][]) => SnapshotAnswer} finish
  */
 

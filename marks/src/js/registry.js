@@ -26,6 +26,9 @@
  *   checks) is judged as they judged it
  * @property {WeakSet<Text>} unseen  the text the last pictures found not
  *   seen
+ * @property {WeakMap<Text, [string, string]>} kept  what the last pictures
+ *   found seen of the text they found seen in part (`keptOf`): its text
+ *   then, and what of it was seen
  * @property {{name: string, views: WeakRef<Window>[]} | null} painted  the
  *   highlights a probe has text taken out by, while it runs (pixels.js)
  * @property {WeakSet<Element>} holders  the fields a secret was typed into
@@ -54,6 +57,7 @@ const registry = (() => {
     watched: new WeakSet(),
     judged: false,
     unseen: new WeakSet(),
+    kept: new WeakMap(),
     painted: null,
     holders: new WeakSet(),
     held: false,

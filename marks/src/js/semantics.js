@@ -298,7 +298,9 @@ const textOf = (root, hides) => {
   /** @param {Node} node */
   const walk = (node) => {
     if (node.nodeType === 3) {
-      if (hides === a11yHidden || !node.parentElement || nameTextSeen(/** @type {Text} */ (node), node.parentElement)) text += node.nodeValue;
+      if (hides === a11yHidden || !node.parentElement || nameTextSeen(/** @type {Text} */ (node), node.parentElement)) {
+        text += hides === a11yHidden ? node.nodeValue : seenTextOf(/** @type {Text} */ (node));
+      }
       return;
     }
     if (node.nodeType !== 1) return;

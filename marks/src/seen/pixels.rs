@@ -283,6 +283,25 @@ impl Owners {
             && self.owner[(row - self.top) * self.width + column - self.left] == mine
     }
 
+    /// Whether two pictures are the same in every box of the group.
+    pub(crate) fn same(&self, one: &Picture, other: &Picture) -> bool {
+        self.spans.values().flatten().all(|&(row, from, to)| {
+            (from..to).all(|column| one.change(other, row * self.stride + column) == 0)
+        })
+    }
+
+    /// Whether the pixel at (`row`, `column`) of the picture lies in
+    /// `mine`'s boxes, alone or with another run's (where both were taken
+    /// out together).
+    fn covers(&self, mine: u32, row: usize, column: usize) -> bool {
+        !(row < self.marker && column < self.marker)
+            && row >= self.top
+            && column >= self.left
+            && row < self.top + self.height
+            && column < self.left + self.width
+            && matches!(self.owner[(row - self.top) * self.width + column - self.left], owner if owner == mine || owner == Self::SHARED)
+    }
+
     /// What changed of `run`'s own pixels between the picture as drawn
     /// and the one without it; with `again` (the page pictured once more
     /// as drawn), only where the two as drawn agree.
@@ -348,7 +367,129 @@ impl Owners {
         }
         changes
     }
+
+    /// The stretches of `run`'s boxes (`wire`'s) that the picture shows
+    /// but where nothing of it changed to read when it was taken out:
+    /// whole columns of its boxes with no pixel that moved and none whose
+    /// change has a sharp edge (as [`legible`] counts them, by `peak`, the
+    /// run's strongest change: a blur behind a cover smears letters into
+    /// soft changes), at least [`UNSEEN_STRETCH`] wide. What a clip, a
+    /// cover, a mask or a line clamp hides of a run a person sees the rest
+    /// of. Flattened `[x, y, w, h]` in the top viewport's CSS pixels. A
+    /// pixel its box shares with another run's counts (both were taken out
+    /// together: unchanged, it is neither's); a column beyond the picture
+    /// belongs to no stretch.
+    pub(crate) fn unseen(
+        &self,
+        run: usize,
+        (wire, peak): (&WireRun, i32),
+        (drawn, without, again): (&Picture, &Picture, Option<&Picture>),
+    ) -> Vec<f64> {
+        let mine = run as u32 + 1;
+        let stride = self.stride;
+        let step = (f64::from(peak) * EDGE_SHARE).max(f64::from(CHANGED)) as i32;
+        let change = |row: usize, column: usize| drawn.change(without, row * stride + column);
+        // A pixel of a letter to read: changed, and a step from a neighbour.
+        let sharp = |row: usize, column: usize| {
+            let here = change(row, column);
+            drawn.discernible(without, row * stride + column, here)
+                && [
+                    (row, column + 1),
+                    (row + 1, column),
+                    (row, column.wrapping_sub(1)),
+                    (row.wrapping_sub(1), column),
+                ]
+                .into_iter()
+                .any(|(row, column)| {
+                    row < drawn.height
+                        && column < drawn.width
+                        && (here - change(row, column)).abs() >= step
+                })
+        };
+        let clamp = |value: f64, most: usize| value.max(0.0).min(most as f64) as usize;
+        // Each box in the picture's pixels: columns, then rows.
+        let spans: Vec<[usize; 4]> = boxes(wire)
+            .iter()
+            .map(|[x, y, w, h]| {
+                [
+                    clamp(self.scale.column(*x).floor(), drawn.width),
+                    clamp(self.scale.column(x + w).ceil(), drawn.width),
+                    clamp(self.scale.row(*y).floor(), drawn.height),
+                    clamp(self.scale.row(y + h).ceil(), drawn.height),
+                ]
+            })
+            .collect();
+        // Only the boxes the picture shows (a long text has thousands).
+        let shown: Vec<usize> = (0..spans.len())
+            .filter(|&index| {
+                let [from, to, first, last] = spans[index];
+                from < to && first < last
+            })
+            .collect();
+        let rects = boxes(wire);
+        let mut stretches = Vec::new();
+        for &index in &shown {
+            let [from, to, first, last] = spans[index];
+            let [_, y, _, h] = rects[index];
+            // Where the line above or below overlaps this one, its letters
+            // are its own.
+            let overlapping: Vec<[usize; 4]> = shown
+                .iter()
+                .filter(|&&other| other != index)
+                .map(|&other| spans[other])
+                .filter(|[left, right, top, bottom]| {
+                    *left < to && from < *right && *top < last && first < *bottom
+                })
+                .collect();
+            let elsewhere = |row: usize, column: usize| {
+                overlapping.iter().any(|[from, to, first, last]| {
+                    (*from..*to).contains(&column) && (*first..*last).contains(&row)
+                })
+            };
+            // Narrower than most of a line's height, it is the room between
+            // two words.
+            let narrowest = UNSEEN_STRETCH.max(h * 0.8);
+            let mut start: Option<usize> = None;
+            let mut close = |start: &mut Option<usize>, end: usize| {
+                let Some(begun) = start.take() else { return };
+                let left = begun as f64 / self.scale.x + self.scale.left;
+                let width = (end - begun) as f64 / self.scale.x;
+                if width >= narrowest {
+                    let round = |value: f64| (value * 10.0).round() / 10.0;
+                    stretches.extend([round(left), round(y), round(width), round(h)]);
+                }
+            };
+            for column in from..to {
+                let mut covered = false;
+                let mut unchanged = true;
+                for row in first..last {
+                    if !self.covers(mine, row, column) || elsewhere(row, column) {
+                        continue;
+                    }
+                    let moved = again
+                        .is_some_and(|again| drawn.change(again, row * stride + column) >= CHANGED);
+                    if moved || sharp(row, column) {
+                        unchanged = false;
+                        break;
+                    }
+                    covered = true;
+                }
+                if covered && unchanged {
+                    start.get_or_insert(column);
+                } else {
+                    close(&mut start, column);
+                }
+            }
+            close(&mut start, to);
+        }
+        stretches
+    }
 }
+
+/// The narrowest stretch of a run's box, in CSS pixels, that
+/// [`Owners::unseen`] tells (and no narrower than most of the line's
+/// height: a short word and the spaces around it).
+const UNSEEN_STRETCH: f64 = 4.0;
 
 /// What taking a run out of the paint changed of its own pixels.
 #[derive(Debug, Default, Clone, Copy)]

@@ -1,0 +1,148 @@
+// @ts-check
+// partly.js: text seen in part. The pictures (pixels.js, `marks`' seen.rs)
+// find a run seen where its own pixels change; where they also find
+// stretches of its boxes pictured but unchanged (a box's edge cuts the line
+// off, an ellipsis, a line clamp, a mask or a cover over half a sentence),
+// or where the run reaches beyond the boxes that clip it, the words there
+// are left out (`keptOf`), and what is left is the run's text in lines and
+// names (`seenTextOf`).
+
+/**
+ * What the pictures found seen of the candidates seen in part (`keptOf`),
+ * once told; `null` before.
+ * @type {Map<Text, string> | null}
+ */
+let pixelKept = null;
+
+/** Words, as a person's reading splits them (spaces apart). */
+const WORDS = typeof Intl !== "undefined" && Intl.Segmenter ? new Intl.Segmenter(undefined, { granularity: "word" }) : null;
+
+/**
+ * A text node's words, each with where it begins in the text.
+ * @param {string} text
+ * @returns {{at: number, word: string}[]}
+ */
+const wordsOf = (text) => {
+  if (!WORDS) return Array.from(text.matchAll(/\S+/gu), (match) => ({ at: match.index || 0, word: match[0] }));
+  return Array.from(WORDS.segment(text))
+    .filter((segment) => /\S/u.test(segment.segment))
+    .map((segment) => ({ at: segment.index, word: segment.segment }));
+};
+
+/**
+ * What a person sees of a text node the pictures found seen in part:
+ * its text less the words that lie wholly in `stretches` (x, y, width,
+ * height one after another, in the top viewport: where its boxes are
+ * pictured but nothing of it changed when it was taken out: clipped,
+ * covered, cut by a line clamp), or wholly where no picture or scroll
+ * shows them (beyond the boxes that clip it, or the page's top or left
+ * edge), each run of them written as "…". A word that only a scrolling
+ * box's edge keeps from view stays (a scroll away, as text below the
+ * viewport is). `null` when no word is left out.
+ * @param {Text} node @param {number[]} stretches
+ * @returns {string | null}
+ */
+const keptOf = (node, stretches) => {
+  const text = node.nodeValue || "";
+  const offset = placeOf(node.ownerDocument).offset;
+  const parent = flatParentOf(node);
+  const bounds = parent ? textBounds(lookOf(parent)) : null;
+  const view = node.ownerDocument.defaultView;
+  /** @param {DOMRect} rect */
+  const nowhere = (rect) => (bounds !== null && outsideEdges(rect, bounds.clip)) ||
+    (view !== null && (rect.right + view.scrollX < 0 || rect.bottom + view.scrollY < 0));
+  const range = node.ownerDocument.createRange();
+  /** @param {DOMRect} rect  what of it the boxes that clip it let show lies in a stretch, but a sliver */
+  const unseen = (rect) => {
+    const clip = bounds && bounds.clip;
+    const from = Math.max(rect.left, clip ? clip.left : -Infinity) + offset.x;
+    const to = Math.min(rect.right, clip ? clip.right : Infinity) + offset.x;
+    const middle = rect.top + offset.y + rect.height / 2;
+    // A sliver of a letter at the edge is no word a person reads.
+    const sliver = Math.max(2, (to - from) * 0.15);
+    for (let at = 0; at + 3 < stretches.length; at += 4) {
+      const [left, top, width, height] = stretches.slice(at, at + 4);
+      const within = Math.min(to, left + width) - Math.max(from, left);
+      if (within >= to - from - sliver && middle >= top && middle <= top + height) return true;
+    }
+    return false;
+  };
+  /** @param {DOMRect} rect */
+  const scrolledOut = (rect) => bounds !== null && outsideEdges(rect, bounds.shown) && !outsideEdges(rect, bounds.clip);
+  let kept = "", from = 0, cutting = false, any = false, looked = 0;
+  for (const { at, word } of wordsOf(text.slice(0, LINE_LIMIT))) {
+    // A mark (a comma, a bar, a bullet) goes with the word before it: a
+    // small one may change too few pixels to be seen on its own.
+    /** @type {boolean} */
+    let out = cutting;
+    if (WORDLIKE.test(word)) {
+      // A cost bound: past this many words the rest stays as it is (a
+      // text that long is mostly cut by the line's limit anyway).
+      if (++looked > MOST_WORDS) break;
+      range.setStart(node, at);
+      range.setEnd(node, at + word.length);
+      const rects = Array.from(range.getClientRects()).filter(hasArea);
+      out = rects.length > 0 && (rects.every(unseen) || rects.every(nowhere)) && !rects.some(scrolledOut);
+    }
+    if (out && !cutting) kept += text.slice(from, at).trimEnd() + (kept || at ? " …" : "…");
+    if (!out) kept += cutting ? " " + text.slice(at, at + word.length) : text.slice(from, at + word.length);
+    cutting = out;
+    any = any || out;
+    from = at + word.length;
+  }
+  return any ? (cutting ? kept : kept + text.slice(from)) : null;
+};
+
+/** What makes a word: a letter or a digit. */
+const WORDLIKE = /[\p{L}\p{N}]/u;
+/** The most words of one text `keptOf` looks at. */
+const MOST_WORDS = 4000;
+
+/**
+ * Whether a text node reaches beyond the boxes that clip it, or beyond
+ * the page's top or left edge, by half a line's height or more (a line's
+ * box overhanging a short box by a pixel or two holds no word): some of
+ * its words may lie where nothing shows them (`keptOf`).
+ * @param {Text} node
+ */
+const beyondClip = (node) => {
+  const parent = flatParentOf(node);
+  if (!parent) return false;
+  const clip = textBounds(lookOf(parent)).clip;
+  const view = node.ownerDocument.defaultView;
+  return textRects(node).some((rect) => {
+    const room = rect.height / 2;
+    return (clip !== null && (rect.left < clip.left - room || rect.right > clip.right + room ||
+        rect.top < clip.top - room || rect.bottom > clip.bottom + room)) ||
+      (view !== null && (rect.left + view.scrollX < -room || rect.top + view.scrollY < -room));
+  });
+};
+
+/**
+ * What the boxes around a text node let it be seen in (`boundsOf`), its
+ * own element's overflow too (`look` is that element's).
+ * @param {Look} look
+ * @returns {{clip: Edges | null, shown: Edges | null}}
+ */
+const textBounds = (look) => {
+  const around = boundsOf(look);
+  if (look.overflow === "visible") return around;
+  return {
+    clip: narrowed(around.clip, look, ["hidden", "clip"]),
+    shown: narrowed(narrowed(around.shown, look, ["hidden", "clip"]), look, ["auto", "scroll"]),
+  };
+};
+
+/**
+ * The text of a text node a person sees, where the pictures judged it
+ * seen: all of it, or what they found seen of it (`keptOf`); a call after
+ * them (an action checking a name) reads it as they did while its text
+ * is the same.
+ * @param {Text} node
+ */
+const seenTextOf = (node) => {
+  const text = node.nodeValue || "";
+  if (pixelKept) return pixelKept.get(node) ?? text;
+  const kept = registry.kept.get(node);
+  return kept && kept[0] === text ? kept[1] : text;
+};
