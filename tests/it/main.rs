@@ -55,6 +55,7 @@ mod marks;
 mod memory;
 mod numbers;
 mod page_tools;
+mod partly;
 mod proxy;
 mod reading;
 mod remote;

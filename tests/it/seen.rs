@@ -33,17 +33,17 @@ const ROWS: u32 = 18;
 
 /// A small random number generator (xorshift), seeded, so a failing case
 /// can be made again.
-struct Dice(u64);
+pub(crate) struct Dice(pub(crate) u64);
 
 impl Dice {
-    fn roll(&mut self, sides: usize) -> usize {
+    pub(crate) fn roll(&mut self, sides: usize) -> usize {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
         (self.0 % sides as u64) as usize
     }
 
-    fn pick<'a>(&mut self, choices: &[&'a str]) -> &'a str {
+    pub(crate) fn pick<'a>(&mut self, choices: &[&'a str]) -> &'a str {
         choices[self.roll(choices.len())]
     }
 }
@@ -176,7 +176,7 @@ const HEARS_HIDE: &str = "addEventListener('message', (event) => { \
 
 /// What the test's own pictures say of a case.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Truth {
+pub(crate) enum Truth {
     Seen,
     Hidden,
     /// Between the two: not held against the judge.
@@ -184,12 +184,12 @@ enum Truth {
 }
 
 /// A picture as RGB rows.
-struct Shot {
-    width: usize,
-    rgb: Vec<u8>,
+pub(crate) struct Shot {
+    pub(crate) width: usize,
+    pub(crate) rgb: Vec<u8>,
 }
 
-fn decode(png: &[u8]) -> Shot {
+pub(crate) fn decode(png: &[u8]) -> Shot {
     let mut decoder = png::Decoder::new(std::io::Cursor::new(png));
     decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
     let mut reader = decoder.read_info().expect("a PNG");
@@ -229,7 +229,7 @@ async fn heard_nothing_since(driver: &dyn Driver, before: &serde_json::Value) {
 
 /// A default snapshot, judged by the pixels (the backend must take them),
 /// and its text.
-async fn judged_snapshot(marks: &Marks, driver: &dyn Driver) -> (Snapshot, String) {
+pub(crate) async fn judged_snapshot(marks: &Marks, driver: &dyn Driver) -> (Snapshot, String) {
     let snapshot = marks
         .snapshot(driver, SnapshotOptions::default())
         .await
