@@ -206,7 +206,10 @@ const describeLooks = (element, record) => {
     if (seen && seen !== name && !name.toLowerCase().includes(seen.toLowerCase()) && seen.length <= CLUE_LIMIT) record.shows = seen;
   }
   const title = clean(element.getAttribute("title"));
-  if (name && name.length <= SHORT_NAME && title && title !== name) record.title = clue(title);
+  // A name of a letter or two, or one cut short where it is drawn (an
+  // ellipsis, a clip: `keptOf`), is said with the tooltip a person reads.
+  const short = name.length <= SHORT_NAME || name.endsWith("…");
+  if (name && short && title && title !== name) record.title = clue(title);
   if (name) return;
   /** @type {Clues} */
   const clues = {};
