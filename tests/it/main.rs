@@ -56,6 +56,7 @@ mod memory;
 mod numbers;
 mod page_tools;
 mod partly;
+mod pictured;
 mod proxy;
 mod reading;
 mod remote;

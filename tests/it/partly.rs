@@ -11,12 +11,12 @@
 
 use std::time::Duration;
 
-use driver_core::{Capability, Driver, Options, ScreenshotOptions};
-use marks::{Marks, RenderOptions};
+use driver_core::{Capability, Driver, Options};
+use marks::Marks;
 use tabwright_tests::site::Site;
 use tabwright_tests::Backend;
 
-use crate::seen::{decode, judged_snapshot, Dice, Shot, Truth};
+use crate::pictured::{fresh_seed, judged_snapshot, reading, shot, truth_in, Dice, Tally, Truth};
 
 /// Cells in a row, and rows: all on the screen of a 1280×800 viewport.
 const COLUMNS: usize = 3;
@@ -114,23 +114,8 @@ async fn boxes_of(driver: &dyn Driver, words: &[String]) -> Vec<[f64; 4]> {
     serde_json::from_value(found).expect("boxes")
 }
 
-/// A picture of the viewport once the page has drawn what it holds.
-async fn shot(driver: &dyn Driver) -> Shot {
-    driver
-        .eval("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
-        .await
-        .expect("a frame");
-    decode(
-        &driver
-            .screenshot(ScreenshotOptions::default())
-            .await
-            .expect("a picture"),
-    )
-}
-
-/// The truth of each word: seen where thirty pixels or more of its box
-/// change by a quarter of the range when it is hidden in place, hidden
-/// where two or fewer do.
+/// The truth of each word (as `seen::truth_in` says), from the page as
+/// served and with the words hidden in place.
 async fn truths(driver: &dyn Driver, words: &[String]) -> Vec<Truth> {
     let boxes = boxes_of(driver, words).await;
     let served = shot(driver).await;
@@ -144,31 +129,9 @@ async fn truths(driver: &dyn Driver, words: &[String]) -> Vec<Truth> {
         .await
         .expect("the words hidden");
     let without = shot(driver).await;
-    let height = served.rgb.len() / (served.width * 3);
     boxes
         .iter()
-        .map(|&[x, y, w, h]| {
-            let mut strong = 0u32;
-            for row in (y.max(0.0) as usize)..((y + h) as usize).min(height) {
-                for column in (x.max(0.0) as usize)..((x + w) as usize).min(served.width) {
-                    let at = (row * served.width + column) * 3;
-                    let change = (0..3)
-                        .map(|c| {
-                            (i32::from(served.rgb[at + c]) - i32::from(without.rgb[at + c])).abs()
-                        })
-                        .max()
-                        .unwrap_or_default();
-                    if change >= 64 {
-                        strong += 1;
-                    }
-                }
-            }
-            match strong {
-                30.. => Truth::Seen,
-                0..=2 => Truth::Hidden,
-                _ => Truth::Unclear,
-            }
-        })
+        .map(|&rect| truth_in(&served, &without, rect))
         .collect()
 }
 
@@ -186,11 +149,8 @@ async fn cut_words_agree_with_the_pixels(backend: Backend) {
         .capabilities()
         .supports(Capability::CompositedPictures);
     // Two seeds fixed, and one new each run (said when it fails).
-    let fresh = std::env::var("PARTLY_SEED")
-        .ok()
-        .and_then(|seed| u64::from_str_radix(seed.trim_start_matches("0x"), 16).ok())
-        .unwrap_or_else(driver_core::random_u64);
-    let (mut judged, mut unclear) = (0, 0);
+    let fresh = fresh_seed("PARTLY_SEED");
+    let mut tally = Tally::default();
     for seed in [0xc0ff_ee01_u64, 0x5ca1_ab1e, fresh] {
         let (html, cases) = page(seed, backdrops);
         let route = format!("/cut-{seed:x}");
@@ -200,40 +160,23 @@ async fn cut_words_agree_with_the_pixels(backend: Backend) {
             .await
             .expect("the page loads");
         let (_, text) = judged_snapshot(&marks, driver.as_ref()).await;
-        let reading = marks
-            .read_text(driver.as_ref(), None, true)
-            .await
-            .expect("a reading")
-            .render_reading(RenderOptions::default());
+        let reading = reading(&marks, driver.as_ref()).await;
         let words: Vec<String> = cases.concat();
         let truth = truths(driver.as_ref(), &words).await;
-        let mut wrong = Vec::new();
-        for (word, truth) in words.iter().zip(&truth) {
-            let (said, read) = (
-                text.contains(word.as_str()),
-                reading.contains(word.as_str()),
-            );
-            match truth {
-                Truth::Seen if !said || !read => wrong.push(format!("{word}: seen, left out")),
-                Truth::Hidden if said || read => wrong.push(format!("{word}: hidden, read")),
-                Truth::Unclear => unclear += 1,
-                _ => judged += 1,
-            }
+        tally.check(words.iter().zip(truth.iter().copied()), &text, &reading);
+        if let Some(wrong) = tally.take_wrong() {
+            panic!("seed {seed:#x}: {wrong}\n{text}\n{html}");
         }
-        assert!(
-            wrong.is_empty(),
-            "seed {seed:#x}: {}\n{text}\n{html}",
-            wrong.join("; ")
-        );
         for kind in [Truth::Seen, Truth::Hidden] {
             assert!(truth.contains(&kind), "seed {seed:#x}: no word {kind:?}");
         }
     }
     // The cuts are chosen clear of most words: few are cut through.
     assert!(
-        unclear * 4 <= judged,
-        "{unclear} unclear of {}",
-        judged + unclear
+        tally.unclear * 4 <= tally.judged,
+        "{} unclear of {}",
+        tally.unclear,
+        tally.judged + tally.unclear
     );
     driver.close().await.expect("close");
 }

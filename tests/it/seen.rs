@@ -20,33 +20,18 @@
 
 use std::time::Duration;
 
-use driver_core::{Capability, Driver, Options, ScreenshotOptions};
-use marks::{Marks, RenderOptions, Snapshot, SnapshotOptions};
+use driver_core::{Capability, Driver, Options};
+use marks::{Marks, RenderOptions, SnapshotOptions};
 use tabwright_tests::site::Site;
 use tabwright_tests::Backend;
+
+use crate::pictured::{fresh_seed, judged_snapshot, reading, shot, truth_in, Dice, Tally, Truth};
 
 /// A case's cell's width, in CSS pixels (36 high: `CASE_STYLE`).
 const CELL_WIDTH: u32 = 410;
 /// Cells in a row, and rows: all on the screen of a 1280×800 viewport.
 const COLUMNS: u32 = 3;
 const ROWS: u32 = 18;
-
-/// A small random number generator (xorshift), seeded, so a failing case
-/// can be made again.
-pub(crate) struct Dice(pub(crate) u64);
-
-impl Dice {
-    pub(crate) fn roll(&mut self, sides: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % sides as u64) as usize
-    }
-
-    pub(crate) fn pick<'a>(&mut self, choices: &[&'a str]) -> &'a str {
-        choices[self.roll(choices.len())]
-    }
-}
 
 /// Styles of the words themselves: each either leaves them plainly seen
 /// or plainly hides them (nothing on the edge of what a person reads).
@@ -174,44 +159,6 @@ const HEARS_HIDE: &str = "addEventListener('message', (event) => { \
     for (const words of document.querySelectorAll('.words')) \
     words.style.visibility = event.data === 'hide' ? 'hidden' : ''; });";
 
-/// What the test's own pictures say of a case.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Truth {
-    Seen,
-    Hidden,
-    /// Between the two: not held against the judge.
-    Unclear,
-}
-
-/// A picture as RGB rows.
-pub(crate) struct Shot {
-    pub(crate) width: usize,
-    pub(crate) rgb: Vec<u8>,
-}
-
-pub(crate) fn decode(png: &[u8]) -> Shot {
-    let mut decoder = png::Decoder::new(std::io::Cursor::new(png));
-    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
-    let mut reader = decoder.read_info().expect("a PNG");
-    let mut buffer = vec![0; reader.output_buffer_size().expect("a size")];
-    let info = reader.next_frame(&mut buffer).expect("a frame");
-    let channels = info.color_type.samples();
-    let rgb = buffer[..info.buffer_size()]
-        .chunks_exact(channels)
-        .flat_map(|pixel| {
-            [
-                pixel[0],
-                pixel[1.min(channels - 1)],
-                pixel[2.min(channels - 1)],
-            ]
-        })
-        .collect();
-    Shot {
-        width: info.width as usize,
-        rgb,
-    }
-}
-
 /// What a watching page recorded (its `window.seen`).
 async fn heard(driver: &dyn Driver) -> serde_json::Value {
     driver
@@ -225,18 +172,6 @@ async fn heard(driver: &dyn Driver) -> serde_json::Value {
 async fn heard_nothing_since(driver: &dyn Driver, before: &serde_json::Value) {
     tokio::time::sleep(Duration::from_millis(100)).await;
     assert_eq!(&heard(driver).await, before, "the page noticed the judging");
-}
-
-/// A default snapshot, judged by the pixels (the backend must take them),
-/// and its text.
-pub(crate) async fn judged_snapshot(marks: &Marks, driver: &dyn Driver) -> (Snapshot, String) {
-    let snapshot = marks
-        .snapshot(driver, SnapshotOptions::default())
-        .await
-        .expect("a snapshot");
-    assert_eq!(snapshot.unjudged, None, "the pixels judged");
-    let text = snapshot.render(RenderOptions::default());
-    (snapshot, text)
 }
 
 /// Posts a message to every frame of the page (`HEARS_HIDE`).
@@ -254,20 +189,7 @@ const EVERY_CASE: &str = "[document, ...Array.from(document.querySelectorAll('if
 /// a box at least 4 px high; hidden where no more than two change so much
 /// (a smear of low contrast is no text a person reads).
 async fn truths(driver: &dyn Driver, cases: usize, boxes: &[[f64; 4]]) -> Vec<Truth> {
-    let shot = || async {
-        // Two frames, so the pictures show the page as it is now.
-        driver
-            .eval("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
-            .await
-            .expect("a frame");
-        decode(
-            &driver
-                .screenshot(ScreenshotOptions::default())
-                .await
-                .expect("a picture"),
-        )
-    };
-    let served = shot().await;
+    let served = shot(driver).await;
     let all = |visibility: &str, message: &str| {
         format!("{EVERY_CASE}.forEach((words) => words.style.visibility = '{visibility}'); {TELL_FRAMES}('{message}')")
     };
@@ -277,38 +199,11 @@ async fn truths(driver: &dyn Driver, cases: usize, boxes: &[[f64; 4]]) -> Vec<Tr
         .expect("words hidden");
     // (A frame of another origin hears it a moment later.)
     tokio::time::sleep(Duration::from_millis(200)).await;
-    let without = shot().await;
+    let without = shot(driver).await;
     driver.eval(&all("", "show")).await.expect("words back");
     tokio::time::sleep(Duration::from_millis(200)).await;
     (0..cases)
-        .map(|index| {
-            let [x, y, w, h] = boxes[index];
-            let mut strong = 0u32;
-            let (mut top, mut bottom) = (usize::MAX, 0usize);
-            for row in y as usize..(y + h) as usize {
-                for column in x as usize..(x + w) as usize {
-                    let at = (row * served.width + column) * 3;
-                    let change = (0..3)
-                        .map(|c| {
-                            (i32::from(served.rgb[at + c]) - i32::from(without.rgb[at + c])).abs()
-                        })
-                        .max()
-                        .unwrap_or_default();
-                    if change >= 64 {
-                        strong += 1;
-                        top = top.min(row);
-                        bottom = bottom.max(row);
-                    }
-                }
-            }
-            if strong >= 30 && bottom >= top + 3 {
-                Truth::Seen
-            } else if strong <= 2 {
-                Truth::Hidden
-            } else {
-                Truth::Unclear
-            }
-        })
+        .map(|index| truth_in(&served, &without, boxes[index]))
         .collect()
 }
 
@@ -323,14 +218,10 @@ async fn generated_cases_agree_with_the_pixels(backend: Backend) {
         ..Options::default()
     });
     let marks = Marks::new();
-    let mut unclear = 0;
-    let mut judged = 0;
+    let mut tally = Tally::default();
     let mut seen_elsewhere = 0;
     // Three seeds fixed, and one new each run (said when it fails).
-    let fresh = std::env::var("SEEN_SEED")
-        .ok()
-        .and_then(|seed| u64::from_str_radix(seed.trim_start_matches("0x"), 16).ok())
-        .unwrap_or_else(driver_core::random_u64);
+    let fresh = fresh_seed("SEEN_SEED");
     let backdrops = driver
         .capabilities()
         .supports(Capability::CompositedPictures);
@@ -359,30 +250,11 @@ async fn generated_cases_agree_with_the_pixels(backend: Backend) {
         .expect("boxes");
         let truth = truths(driver.as_ref(), words.len(), &boxes).await;
         let (_, text) = judged_snapshot(&marks, driver.as_ref()).await;
-        let reading = marks
-            .read_text(driver.as_ref(), None, true)
-            .await
-            .expect("a reading")
-            .render_reading(RenderOptions::default());
-        let mut wrong = Vec::new();
-        for (index, word) in words.iter().enumerate() {
-            let (said, read) = (
-                text.contains(word.as_str()),
-                reading.contains(word.as_str()),
-            );
-            match truth[index] {
-                Truth::Seen if !said || !read => wrong.push(format!("{word}: seen, left out")),
-                Truth::Hidden if said || read => wrong.push(format!("{word}: hidden, read")),
-                Truth::Unclear => unclear += 1,
-                _ => judged += 1,
-            }
+        let reading = reading(&marks, driver.as_ref()).await;
+        tally.check(words.iter().zip(truth.iter().copied()), &text, &reading);
+        if let Some(wrong) = tally.take_wrong() {
+            panic!("seed {seed:#x}: {wrong}\n{html}");
         }
-        assert!(
-            wrong.is_empty(),
-            "seed {seed:#x}: {}\n{}",
-            wrong.join("; "),
-            html
-        );
         seen_elsewhere += frames
             .iter()
             .filter(|(index, _, _)| truth[*index] == Truth::Seen)
@@ -393,9 +265,10 @@ async fn generated_cases_agree_with_the_pixels(backend: Backend) {
     assert!(seen_elsewhere > 0, "no case in another origin's frame seen");
     // The cases are chosen clear of the edge: hardly any is unclear.
     assert!(
-        unclear * 10 <= judged,
-        "{unclear} unclear of {}",
-        judged + unclear
+        tally.unclear * 10 <= tally.judged,
+        "{} unclear of {}",
+        tally.unclear,
+        tally.judged + tally.unclear
     );
     driver.close().await.expect("close");
 }
