@@ -113,8 +113,12 @@ const searchLines = (gathered, search) => {
         if (ariaHidden(parent) && iconGlyphs(parent)) continue;
         const fate = runFate(part);
         if (fate === "hidden") continue;
-        seen += part.nodeValue;
-        parts.push({ node: part, parent, faint: fate === "faint", dropped: false, pixel: fate === "pixels" });
+        const kept = fate === "pixels" ? null : styleKept(part);
+        seen += kept ?? part.nodeValue;
+        /** @type {Run} */
+        const run = { node: part, parent, faint: fate === "faint", dropped: false, pixel: fate === "pixels" };
+        if (kept !== null) run.kept = kept;
+        parts.push(run);
       }
       const text = cut(clean(seen), LINE_LIMIT);
       if (text && search.holds(text)) {

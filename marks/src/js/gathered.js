@@ -178,8 +178,13 @@ class Gathered {
    * @param {"seen" | "faint" | "pixels"} fate  how it was judged (`runFate`)
    */
   addRun(node, parent, fate) {
-    this.line += node.nodeValue || "";
-    this.lineParts.push({ node, parent, faint: fate === "faint", dropped: false, pixel: fate === "pixels" });
+    // What the pictures judge is cut once they have spoken (`finish`).
+    const kept = fate === "pixels" ? null : styleKept(node);
+    this.line += kept ?? node.nodeValue ?? "";
+    /** @type {Run} */
+    const run = { node, parent, faint: fate === "faint", dropped: false, pixel: fate === "pixels" };
+    if (kept !== null) run.kept = kept;
+    this.lineParts.push(run);
   }
 
   /** Starts a new line, the gathered one put aside. */
@@ -438,6 +443,8 @@ class Gathered {
           part.pixel = false;
           part.faint = fate === "faint";
           part.dropped = fate === "hidden";
+          const kept = part.dropped ? null : styleKept(part.node);
+          if (kept !== null) part.kept = kept;
         } else if (pixelHidden.has(part.node)) {
           part.dropped = true;
         } else if (partly.has(part.node)) {

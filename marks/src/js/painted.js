@@ -34,7 +34,12 @@ const headingRuns = (heading) => {
       const parent = flatParentOf(text);
       if (!parent || !(text.nodeValue || "").trim()) return;
       const fate = runFate(text);
-      if (fate !== "hidden") parts.push({ node: text, parent, faint: fate === "faint", dropped: false, pixel: fate === "pixels" }, " ");
+      if (fate === "hidden") return;
+      const kept = fate === "pixels" ? null : styleKept(text);
+      /** @type {Run} */
+      const run = { node: text, parent, faint: fate === "faint", dropped: false, pixel: fate === "pixels" };
+      if (kept !== null) run.kept = kept;
+      parts.push(run, " ");
       return;
     }
     if (node.nodeType !== 1 && node.nodeType !== 11) return;

@@ -48,9 +48,16 @@ const keptOf = (node, stretches) => {
   const parent = flatParentOf(node);
   const bounds = parent ? textBounds(lookOf(parent)) : null;
   const view = node.ownerDocument.defaultView;
-  /** @param {DOMRect} rect */
-  const nowhere = (rect) => (bounds !== null && outsideEdges(rect, bounds.clip)) ||
-    (view !== null && (rect.right + view.scrollX < 0 || rect.bottom + view.scrollY < 0));
+  /** @param {DOMRect} rect  beyond what clips it, but for a sliver (the room above a line's letters) */
+  const nowhere = (rect) => {
+    const clip = bounds && bounds.clip;
+    if (clip) {
+      const width = Math.min(rect.right, clip.right) - Math.max(rect.left, clip.left);
+      const height = Math.min(rect.bottom, clip.bottom) - Math.max(rect.top, clip.top);
+      if (width <= Math.max(2, rect.width * 0.15) || height <= Math.max(2, rect.height * 0.2)) return true;
+    }
+    return view !== null && (rect.right + view.scrollX < 0 || rect.bottom + view.scrollY < 0);
+  };
   const range = node.ownerDocument.createRange();
   /** @param {DOMRect} rect  what of it the boxes that clip it let show lies in a stretch, but a sliver */
   const unseen = (rect) => {
@@ -134,15 +141,40 @@ const textBounds = (look) => {
 };
 
 /**
- * The text of a text node a person sees, where the pictures judged it
- * seen: all of it, or what they found seen of it (`keptOf`); a call after
- * them (an action checking a name) reads it as they did while its text
- * is the same.
+ * The text of a text node a person sees, where it is not left out whole:
+ * where the pictures judge it, all of it or what they found seen of it
+ * (`keptOf`), and a call after them (an action checking a name) reads it
+ * as they did while its text is the same; elsewhere, as its style says
+ * (`styleKept`).
  * @param {Text} node
  */
 const seenTextOf = (node) => {
   const text = node.nodeValue || "";
-  if (pixelKept) return pixelKept.get(node) ?? text;
+  if (pixelKept && pixelKept.has(node)) return /** @type {string} */ (pixelKept.get(node));
+  if (pixelIndex.has(node)) return text;
   const kept = registry.kept.get(node);
-  return kept && kept[0] === text ? kept[1] : text;
+  if (kept && kept[0] === text) return kept[1];
+  return styleKept(node) ?? text;
+};
+
+/**
+ * What is kept of a text node its style judges (beyond what the pictures
+ * show, or where none are taken): the words that lie wholly beyond the
+ * boxes that clip it left out (`keptOf`), as certainly not painted;
+ * `null` when none is. Its element's box, holding its text and inside
+ * every clip, is enough to say none is (most text, measured no further).
+ * @param {Text} node
+ * @returns {string | null}
+ */
+const styleKept = (node) => {
+  const parent = flatParentOf(node);
+  if (!parent) return null;
+  const look = lookOf(parent);
+  const clip = textBounds(look).clip;
+  if (clip === null) return null;
+  const box = rectOf(parent);
+  const holds = look.display === "inline" ||
+    (parent.scrollWidth <= parent.clientWidth + 1 && parent.scrollHeight <= parent.clientHeight + 1);
+  if (holds && box.left >= clip.left - 1 && box.right <= clip.right + 1 && box.top >= clip.top - 1 && box.bottom <= clip.bottom + 1) return null;
+  return beyondClip(node) ? keptOf(node, []) : null;
 };
