@@ -7,12 +7,14 @@
 //! word comes from the test's own pictures (the page shot as served,
 //! then with those words hidden in place: the test wraps each in a span
 //! of `visibility: hidden`, which keeps the layout), counted inside the
-//! word's own box and its case's cell.
+//! word's own box and its case's cell. In view, every way to cut; far
+//! below it, in a full-page snapshot, the cuts a box's overflow makes
+//! (where Chrome's pictures do not reach, its style says so).
 
 use std::time::Duration;
 
 use driver_core::{Capability, Driver, Options};
-use marks::Marks;
+use marks::{Marks, RenderOptions, SnapshotOptions};
 use tabwright_tests::site::Site;
 use tabwright_tests::Backend;
 
@@ -50,13 +52,9 @@ const FILLER: &[&str] = &[
     "with", "words", "enough",
 ];
 
-/// A generated page: its HTML and each case's two words (head, tail).
-fn page(seed: u64, backdrops: bool) -> (String, Vec<[String; 2]>) {
-    let cases: Vec<&str> = CASES
-        .iter()
-        .copied()
-        .filter(|case| backdrops || !case.contains("backdrop-filter"))
-        .collect();
+/// A generated page of `cases` (a grid of them, `below` CSS pixels down
+/// the page): its HTML and each case's two words (head, tail).
+fn page(seed: u64, cases: &[&str], below: u32) -> (String, Vec<[String; 2]>) {
     let mut dice = Dice(seed.max(1));
     let mut cells = String::new();
     let mut words = Vec::new();
@@ -67,7 +65,7 @@ fn page(seed: u64, backdrops: bool) -> (String, Vec<[String; 2]>) {
         let text = format!("{head} {} {tail}", filler.join(" "));
         let cut = 110 + dice.roll(120);
         let case = dice
-            .pick(&cases)
+            .pick(cases)
             .replace("{text}", &text)
             .replace("{cut}", &cut.to_string())
             .replace("{wide}", &(cut + 80).to_string());
@@ -82,7 +80,7 @@ fn page(seed: u64, backdrops: bool) -> (String, Vec<[String; 2]>) {
          body {{ margin: 4px; font: 15px/20px sans-serif; color: #111; background: #fff; }}\
          .grid {{ display: grid; grid-template-columns: repeat({COLUMNS}, 410px); gap: 4px 8px; }}\
          .cell {{ position: relative; overflow: hidden; height: 64px; padding: 6px; box-sizing: border-box; }}\
-         </style></head><body><div class=\"grid\">{cells}</div></body></html>"
+         </style></head><body><div style=\"height: {below}px\"></div><div class=\"grid\">{cells}</div></body></html>"
     );
     (html, words)
 }
@@ -114,11 +112,12 @@ async fn boxes_of(driver: &dyn Driver, words: &[String]) -> Vec<[f64; 4]> {
     serde_json::from_value(found).expect("boxes")
 }
 
-/// The truth of each word (as `seen::truth_in` says), from the page as
-/// served and with the words hidden in place.
-async fn truths(driver: &dyn Driver, words: &[String]) -> Vec<Truth> {
+/// The truth of each word (as `pictured::truth_in` says), from the page
+/// (its viewport, or the `whole` of it) as served and with the words
+/// hidden in place.
+async fn truths(driver: &dyn Driver, words: &[String], whole: bool) -> Vec<Truth> {
     let boxes = boxes_of(driver, words).await;
-    let served = shot(driver).await;
+    let served = shot(driver, whole).await;
     let list = serde_json::to_string(words).expect("json");
     driver
         .eval(&format!(
@@ -128,7 +127,7 @@ async fn truths(driver: &dyn Driver, words: &[String]) -> Vec<Truth> {
         ))
         .await
         .expect("the words hidden");
-    let without = shot(driver).await;
+    let without = shot(driver, whole).await;
     boxes
         .iter()
         .map(|&rect| truth_in(&served, &without, rect))
@@ -139,30 +138,64 @@ async fn truths(driver: &dyn Driver, words: &[String]) -> Vec<Truth> {
 /// is read, and none they show seen is left out, by the snapshot and by
 /// the reading; some of either kind on every page.
 async fn cut_words_agree_with_the_pixels(backend: Backend) {
+    let backdrops = |driver: &dyn Driver| {
+        driver
+            .capabilities()
+            .supports(Capability::CompositedPictures)
+    };
+    agree(backend, 0, |case, driver| {
+        backdrops(driver) || !case.contains("backdrop-filter")
+    })
+    .await;
+}
+
+/// The same far below the viewport, in full-page snapshots, with the
+/// cuts a box's overflow makes.
+async fn cut_words_far_below_agree_with_the_pixels(backend: Backend) {
+    agree(backend, 1_600, |case, _| case.contains("overflow:")).await;
+}
+
+/// Pages of the `CASES` that `which` takes, `below` CSS pixels down: the
+/// default snapshot where they are in view, else the full page.
+async fn agree(backend: Backend, below: u32, which: impl Fn(&str, &dyn Driver) -> bool) {
     let site = Site::with_fixtures().await;
     let driver = backend.driver(Options {
         timeout: Duration::from_secs(20),
         ..Options::default()
     });
     let marks = Marks::new();
-    let backdrops = driver
-        .capabilities()
-        .supports(Capability::CompositedPictures);
+    let whole = below > 0;
+    let cases: Vec<&str> = CASES
+        .iter()
+        .copied()
+        .filter(|case| which(case, driver.as_ref()))
+        .collect();
     // Two seeds fixed, and one new each run (said when it fails).
     let fresh = fresh_seed("PARTLY_SEED");
     let mut tally = Tally::default();
     for seed in [0xc0ff_ee01_u64, 0x5ca1_ab1e, fresh] {
-        let (html, cases) = page(seed, backdrops);
-        let route = format!("/cut-{seed:x}");
+        let (html, words) = page(seed, &cases, below);
+        let route = format!("/cut-{seed:x}-{below}");
         site.page(&route, &html).await;
         driver
             .navigate(&site.url(&route))
             .await
             .expect("the page loads");
-        let (_, text) = judged_snapshot(&marks, driver.as_ref()).await;
+        let text = if whole {
+            let options = SnapshotOptions {
+                full_page: true,
+                ..SnapshotOptions::default()
+            };
+            let snapshot = marks.snapshot(driver.as_ref(), options).await;
+            snapshot
+                .expect("a snapshot")
+                .render(RenderOptions::default())
+        } else {
+            judged_snapshot(&marks, driver.as_ref()).await.1
+        };
         let reading = reading(&marks, driver.as_ref()).await;
-        let words: Vec<String> = cases.concat();
-        let truth = truths(driver.as_ref(), &words).await;
+        let words: Vec<String> = words.concat();
+        let truth = truths(driver.as_ref(), &words, whole).await;
         tally.check(words.iter().zip(truth.iter().copied()), &text, &reading);
         if let Some(wrong) = tally.take_wrong() {
             panic!("seed {seed:#x}: {wrong}\n{text}\n{html}");
@@ -181,4 +214,7 @@ async fn cut_words_agree_with_the_pixels(backend: Backend) {
     driver.close().await.expect("close");
 }
 
-every_backend!(cut_words_agree_with_the_pixels);
+every_backend!(
+    cut_words_agree_with_the_pixels,
+    cut_words_far_below_agree_with_the_pixels
+);

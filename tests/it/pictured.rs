@@ -73,15 +73,19 @@ pub(crate) async fn judged_snapshot(marks: &Marks, driver: &dyn Driver) -> (Snap
     (snapshot, text)
 }
 
-/// A picture of the viewport as the page is now (two frames on).
-pub(crate) async fn shot(driver: &dyn Driver) -> Shot {
+/// A picture of the viewport (or with `whole`, of the whole page) as the
+/// page is now (two frames on).
+pub(crate) async fn shot(driver: &dyn Driver, whole: bool) -> Shot {
     driver
         .eval("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
         .await
         .expect("a frame");
     decode(
         &driver
-            .screenshot(ScreenshotOptions::default())
+            .screenshot(ScreenshotOptions {
+                full_page: whole,
+                ..ScreenshotOptions::default()
+            })
             .await
             .expect("a picture"),
     )

@@ -189,7 +189,7 @@ const EVERY_CASE: &str = "[document, ...Array.from(document.querySelectorAll('if
 /// a box at least 4 px high; hidden where no more than two change so much
 /// (a smear of low contrast is no text a person reads).
 async fn truths(driver: &dyn Driver, cases: usize, boxes: &[[f64; 4]]) -> Vec<Truth> {
-    let served = shot(driver).await;
+    let served = shot(driver, false).await;
     let all = |visibility: &str, message: &str| {
         format!("{EVERY_CASE}.forEach((words) => words.style.visibility = '{visibility}'); {TELL_FRAMES}('{message}')")
     };
@@ -199,7 +199,7 @@ async fn truths(driver: &dyn Driver, cases: usize, boxes: &[[f64; 4]]) -> Vec<Tr
         .expect("words hidden");
     // (A frame of another origin hears it a moment later.)
     tokio::time::sleep(Duration::from_millis(200)).await;
-    let without = shot(driver).await;
+    let without = shot(driver, false).await;
     driver.eval(&all("", "show")).await.expect("words back");
     tokio::time::sleep(Duration::from_millis(200)).await;
     (0..cases)
