@@ -93,8 +93,8 @@ pub(crate) struct Verdict {
 /// What the pictures found of a tab's text, kept while it holds: per
 /// document (the frame path the walker ran in, and the document's id),
 /// how often it had changed then, and per run (by its id) its boxes and
-/// whether it was seen, and where not in part. A still page (nothing changed, the boxes the
-/// same) needs no pictures.
+/// whether it was seen, whole or in part. A still page (nothing changed,
+/// the boxes the same) needs no pictures.
 #[derive(Debug, Default)]
 pub(crate) struct Memory {
     documents: std::collections::HashMap<(Vec<u32>, String), Kept>,

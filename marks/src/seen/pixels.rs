@@ -299,7 +299,10 @@ impl Owners {
             && column >= self.left
             && row < self.top + self.height
             && column < self.left + self.width
-            && matches!(self.owner[(row - self.top) * self.width + column - self.left], owner if owner == mine || owner == Self::SHARED)
+            && {
+                let owner = self.owner[(row - self.top) * self.width + column - self.left];
+                owner == mine || owner == Self::SHARED
+            }
     }
 
     /// What changed of `run`'s own pixels between the picture as drawn
