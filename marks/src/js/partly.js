@@ -38,7 +38,8 @@ const wordsOf = (text) => {
  * shows them (beyond the boxes that clip it, or the page's top or left
  * edge), each run of them written as "…". A word that only a scrolling
  * box's edge keeps from view stays (a scroll away, as text below the
- * viewport is). `null` when no word is left out.
+ * viewport is). `null` when no word is left out; empty when every word
+ * is (an icon's word pushed out of its box names nothing seen).
  * @param {Text} node @param {number[]} stretches
  * @returns {string | null}
  */
@@ -54,7 +55,7 @@ const keptOf = (node, stretches) => {
     if (clip) {
       const width = Math.min(rect.right, clip.right) - Math.max(rect.left, clip.left);
       const height = Math.min(rect.bottom, clip.bottom) - Math.max(rect.top, clip.top);
-      if (width <= Math.max(2, rect.width * 0.15) || height <= Math.max(2, rect.height * 0.2)) return true;
+      if (width <= sliverOf(rect, rect.width) || height <= Math.max(2, rect.height * 0.2)) return true;
     }
     return view !== null && (rect.right + view.scrollX < 0 || rect.bottom + view.scrollY < 0);
   };
@@ -65,8 +66,7 @@ const keptOf = (node, stretches) => {
     const from = Math.max(rect.left, clip ? clip.left : -Infinity) + offset.x;
     const to = Math.min(rect.right, clip ? clip.right : Infinity) + offset.x;
     const middle = rect.top + offset.y + rect.height / 2;
-    // A sliver of a letter at the edge is no word a person reads.
-    const sliver = Math.max(2, (to - from) * 0.15);
+    const sliver = sliverOf(rect, to - from);
     for (let at = 0; at + 3 < stretches.length; at += 4) {
       const [left, top, width, height] = stretches.slice(at, at + 4);
       const within = Math.min(to, left + width) - Math.max(from, left);
@@ -76,7 +76,7 @@ const keptOf = (node, stretches) => {
   };
   /** @param {DOMRect} rect */
   const scrolledOut = (rect) => bounds !== null && outsideEdges(rect, bounds.shown) && !outsideEdges(rect, bounds.clip);
-  let kept = "", from = 0, cutting = false, any = false, looked = 0;
+  let kept = "", from = 0, cutting = false, any = false, some = false, looked = 0;
   for (const { at, word } of wordsOf(text.slice(0, LINE_LIMIT))) {
     // A mark (a comma, a bar, a bullet) goes with the word before it: a
     // small one may change too few pixels to be seen on its own.
@@ -95,10 +95,20 @@ const keptOf = (node, stretches) => {
     if (!out) kept += cutting ? " " + text.slice(at, at + word.length) : text.slice(from, at + word.length);
     cutting = out;
     any = any || out;
+    some = some || !out;
     from = at + word.length;
   }
-  return any ? (cutting ? kept : kept + text.slice(from)) : null;
+  if (!any) return null;
+  return some ? (cutting ? kept : kept + text.slice(from)) : "";
 };
+
+/**
+ * How little of a word's `width` (a box of it `rect`) is a sliver no
+ * person reads: about a sixth of it, and less than a third of a line's
+ * height (a whole narrow letter shows in that much).
+ * @param {DOMRect} rect @param {number} width
+ */
+const sliverOf = (rect, width) => Math.max(2, Math.min(width * 0.15, rect.height * 0.3));
 
 /** What makes a word: a letter or a digit. */
 const WORDLIKE = /[\p{L}\p{N}]/u;
