@@ -113,11 +113,8 @@ const searchLines = (gathered, search) => {
         if (ariaHidden(parent) && iconGlyphs(parent)) continue;
         const fate = runFate(part);
         if (fate === "hidden") continue;
-        const kept = fate === "pixels" ? null : styleKept(part);
-        seen += kept ?? part.nodeValue;
-        /** @type {Run} */
-        const run = { node: part, parent, faint: fate === "faint", dropped: false, pixel: fate === "pixels" };
-        if (kept !== null) run.kept = kept;
+        const run = runOf(part, parent, fate);
+        seen += runText(run);
         parts.push(run);
       }
       const text = cut(clean(seen), LINE_LIMIT);

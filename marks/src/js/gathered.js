@@ -178,12 +178,8 @@ class Gathered {
    * @param {"seen" | "faint" | "pixels"} fate  how it was judged (`runFate`)
    */
   addRun(node, parent, fate) {
-    // What the pictures judge is cut once they have spoken (`finish`).
-    const kept = fate === "pixels" ? null : styleKept(node);
-    this.line += kept ?? node.nodeValue ?? "";
-    /** @type {Run} */
-    const run = { node, parent, faint: fate === "faint", dropped: false, pixel: fate === "pixels" };
-    if (kept !== null) run.kept = kept;
+    const run = runOf(node, parent, fate);
+    this.line += runText(run);
     this.lineParts.push(run);
   }
 

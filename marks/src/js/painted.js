@@ -35,11 +35,7 @@ const headingRuns = (heading) => {
       if (!parent || !(text.nodeValue || "").trim()) return;
       const fate = runFate(text);
       if (fate === "hidden") return;
-      const kept = fate === "pixels" ? null : styleKept(text);
-      /** @type {Run} */
-      const run = { node: text, parent, faint: fate === "faint", dropped: false, pixel: fate === "pixels" };
-      if (kept !== null) run.kept = kept;
-      parts.push(run, " ");
+      parts.push(runOf(text, parent, fate), " ");
       return;
     }
     if (node.nodeType !== 1 && node.nodeType !== 11) return;
@@ -57,12 +53,30 @@ const headingRuns = (heading) => {
   return parts;
 };
 
+/**
+ * A text node as a line holds it, judged so (`runFate`): where its style
+ * judges it, what of it lies beyond the boxes that clip it left out
+ * (`styleKept`); what the pictures judge is cut once they have spoken.
+ * @param {Text} node @param {Element} parent
+ * @param {"seen" | "faint" | "pixels"} fate
+ * @returns {Run}
+ */
+const runOf = (node, parent, fate) => {
+  /** @type {Run} */
+  const run = { node, parent, faint: fate === "faint", dropped: false, pixel: fate === "pixels" };
+  const kept = fate === "pixels" ? null : styleKept(node);
+  if (kept !== null) run.kept = kept;
+  return run;
+};
+
+/** The text of a line's run, as far as it is kept. @param {Run} run */
+const runText = (run) => (run.dropped ? "" : run.kept !== undefined ? run.kept : run.node.nodeValue || "");
+
 /** @param {LinePart} part @returns {part is Run} */
 const isRun = (part) => typeof part !== "string";
 
 /** @param {LinePart[]} parts */
-const joinParts = (parts) =>
-  parts.map((part) => (typeof part === "string" ? part : part.dropped ? "" : part.kept !== undefined ? part.kept : part.node.nodeValue || "")).join("");
+const joinParts = (parts) => parts.map((part) => (typeof part === "string" ? part : runText(part))).join("");
 
 /** Whether a line's run was left out, or part of it. @param {LinePart} part */
 const altered = (part) => isRun(part) && (part.dropped || part.kept !== undefined);

@@ -142,13 +142,19 @@ const beyondClip = (node) => {
  * @returns {{clip: Edges | null, shown: Edges | null}}
  */
 const textBounds = (look) => {
-  const around = boundsOf(look);
-  if (look.overflow === "visible") return around;
-  return {
-    clip: narrowed(around.clip, look, ["hidden", "clip"]),
-    shown: narrowed(narrowed(around.shown, look, ["hidden", "clip"]), look, ["auto", "scroll"]),
-  };
+  let bounds = innerBounds.get(look);
+  if (!bounds) {
+    const around = boundsOf(look);
+    bounds = look.overflow === "visible" ? around : {
+      clip: narrowed(around.clip, look, ["hidden", "clip"]),
+      shown: narrowed(narrowed(around.shown, look, ["hidden", "clip"]), look, ["auto", "scroll"]),
+    };
+    innerBounds.set(look, bounds);
+  }
+  return bounds;
 };
+/** `textBounds` of each look asked of in this call. @type {Map<Look, {clip: Edges | null, shown: Edges | null}>} */
+const innerBounds = new Map();
 
 /**
  * The text of a text node a person sees, where it is not left out whole:

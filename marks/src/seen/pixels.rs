@@ -272,15 +272,22 @@ impl Owners {
         owners
     }
 
-    /// Whether the pixel at (`row`, `column`) of the picture is `mine`
-    /// alone.
-    pub(crate) fn owns(&self, mine: u32, row: usize, column: usize) -> bool {
-        !(row < self.marker && column < self.marker)
+    /// Whose the pixel at (`row`, `column`) of the picture is: 0 no run's,
+    /// `run + 1`, or [`Owners::SHARED`]; `None` outside the span and in
+    /// the marker's square.
+    fn owner_at(&self, row: usize, column: usize) -> Option<u32> {
+        let inside = !(row < self.marker && column < self.marker)
             && row >= self.top
             && column >= self.left
             && row < self.top + self.height
-            && column < self.left + self.width
-            && self.owner[(row - self.top) * self.width + column - self.left] == mine
+            && column < self.left + self.width;
+        inside.then(|| self.owner[(row - self.top) * self.width + column - self.left])
+    }
+
+    /// Whether the pixel at (`row`, `column`) of the picture is `mine`
+    /// alone.
+    pub(crate) fn owns(&self, mine: u32, row: usize, column: usize) -> bool {
+        self.owner_at(row, column) == Some(mine)
     }
 
     /// Whether two pictures are the same in every box of the group.
@@ -294,15 +301,7 @@ impl Owners {
     /// `mine`'s boxes, alone or with another run's (where both were taken
     /// out together).
     fn covers(&self, mine: u32, row: usize, column: usize) -> bool {
-        !(row < self.marker && column < self.marker)
-            && row >= self.top
-            && column >= self.left
-            && row < self.top + self.height
-            && column < self.left + self.width
-            && {
-                let owner = self.owner[(row - self.top) * self.width + column - self.left];
-                owner == mine || owner == Self::SHARED
-            }
+        matches!(self.owner_at(row, column), Some(owner) if owner == mine || owner == Self::SHARED)
     }
 
     /// What changed of `run`'s own pixels between the picture as drawn
