@@ -47,15 +47,21 @@ const keptOf = (node, stretches) => {
   const text = node.nodeValue || "";
   const offset = placeOf(node.ownerDocument).offset;
   const parent = flatParentOf(node);
-  const bounds = parent ? textBounds(lookOf(parent)) : null;
+  const around = parent ? textBounds(lookOf(parent)) : null;
+  const bounds = around && parent ? { ...around, clip: ellipsized(node, parent, around.clip) } : null;
   const view = node.ownerDocument.defaultView;
-  /** @param {DOMRect} rect  beyond what clips it, but for a sliver (the room above a line's letters) */
+  // Where the pictures saw the text, they say whether a sliver the clip
+  // lets show holds ink (no stretch covers it then); elsewhere a sliver
+  // (the room above a line's letters, a letter's edge) is no word.
+  const pictured = stretches.length > 0;
+  /** @param {DOMRect} rect  beyond what clips it, but for a sliver */
   const nowhere = (rect) => {
     const clip = bounds && bounds.clip;
     if (clip) {
       const width = Math.min(rect.right, clip.right) - Math.max(rect.left, clip.left);
       const height = Math.min(rect.bottom, clip.bottom) - Math.max(rect.top, clip.top);
-      if (width <= sliverOf(rect, rect.width) || height <= Math.max(2, rect.height * 0.2)) return true;
+      if (pictured ? width <= 1 || height <= 1
+          : width <= sliverOf(rect, rect.width) || height <= Math.max(2, rect.height * 0.2)) return true;
     }
     return view !== null && (rect.right + view.scrollX < 0 || rect.bottom + view.scrollY < 0);
   };
@@ -109,6 +115,42 @@ const keptOf = (node, stretches) => {
  * @param {DOMRect} rect @param {number} width
  */
 const sliverOf = (rect, width) => Math.max(2, Math.min(width * 0.15, rect.height * 0.3));
+
+/**
+ * `clip` less the ellipsis `text-overflow` draws at the end of a line of
+ * `node` that overflows its block (the letters under it are not drawn):
+ * as wide as the block's font draws "…", where a canvas no page sees can
+ * measure it, else an em.
+ * @param {Text} node @param {Element} parent @param {Edges | null} clip
+ * @returns {Edges | null}
+ */
+const ellipsized = (node, parent, clip) => {
+  if (clip === null) return clip;
+  let block = /** @type {Element | null} */ (parent);
+  while (block && /^(inline|contents)/.test(lookOf(block).style.display)) block = flatParentOf(block);
+  if (!block) return clip;
+  const style = lookOf(block).style;
+  if (style.textOverflow !== "ellipsis" || style.overflowX === "visible") return clip;
+  const rtl = style.direction === "rtl";
+  if (!textRects(node).some((rect) => rtl ? rect.left < clip.left - 1 : rect.right > clip.right + 1)) return clip;
+  const width = ellipsisWidth(style);
+  return rtl ? { ...clip, left: clip.left + width } : { ...clip, right: clip.right - width };
+};
+
+/** @param {CSSStyleDeclaration} style */
+const ellipsisWidth = (style) => {
+  const size = parseFloat(style.fontSize) || 16;
+  if (inkContext === undefined) {
+    try { inkContext = new OffscreenCanvas(1, 1).getContext("2d"); } catch (_) { inkContext = null; }
+  }
+  if (!inkContext) return size;
+  const font = `${style.fontStyle} ${style.fontWeight} ${size}px ${style.fontFamily}`;
+  if (inkFont !== font) {
+    inkContext.font = font;
+    inkFont = font;
+  }
+  return inkContext.measureText("\u2026").width || size;
+};
 
 /** What makes a word: a letter or a digit. */
 const WORDLIKE = /[\p{L}\p{N}]/u;

@@ -389,6 +389,7 @@ impl Owners {
     ) -> Vec<f64> {
         let mine = run as u32 + 1;
         let stride = self.stride;
+        let faint = (FAINT_INK * self.scale.x * self.scale.y).round() as u32;
         let step = (f64::from(peak) * EDGE_SHARE).max(f64::from(CHANGED)) as i32;
         let change = |row: usize, column: usize| drawn.change(without, row * stride + column);
         // A pixel of a letter to read: changed, and a step from a neighbour.
@@ -448,41 +449,71 @@ impl Owners {
                     (*from..*to).contains(&column) && (*first..*last).contains(&row)
                 })
             };
+            // Each column's ink: `None` where none of its pixels is this
+            // run's, else how many changed to read (counted up to a bound).
+            let ink: Vec<Option<u32>> = (from..to)
+                .map(|column| {
+                    let mut count: Option<u32> = None;
+                    for row in first..last {
+                        if !self.covers(mine, row, column) || elsewhere(row, column) {
+                            continue;
+                        }
+                        let moved = again.is_some_and(|again| {
+                            drawn.change(again, row * stride + column) >= CHANGED
+                        });
+                        let seen = count.get_or_insert(0);
+                        if moved {
+                            *seen = faint + 1;
+                        } else if sharp(row, column) {
+                            *seen += 1;
+                        }
+                        if *seen > faint {
+                            break;
+                        }
+                    }
+                    count
+                })
+                .collect();
             // Narrower than most of a line's height, it is the room between
             // two words.
             let narrowest = UNSEEN_STRETCH.max(h * 0.8);
-            let mut start: Option<usize> = None;
-            let mut close = |start: &mut Option<usize>, end: usize| {
-                let Some(begun) = start.take() else { return };
-                let left = begun as f64 / self.scale.x + self.scale.left;
-                let width = (end - begun) as f64 / self.scale.x;
-                if width >= narrowest {
-                    let round = |value: f64| (value * 10.0).round() / 10.0;
-                    stretches.extend([round(left), round(y), round(width), round(h)]);
+            let mut column = 0;
+            while column < ink.len() {
+                if ink[column] != Some(0) {
+                    column += 1;
+                    continue;
                 }
-            };
-            for column in from..to {
-                let mut covered = false;
-                let mut unchanged = true;
-                for row in first..last {
-                    if !self.covers(mine, row, column) || elsewhere(row, column) {
-                        continue;
-                    }
-                    let moved = again
-                        .is_some_and(|again| drawn.change(again, row * stride + column) >= CHANGED);
-                    if moved || sharp(row, column) {
-                        unchanged = false;
+                let (mut left, mut right) = (column, column);
+                while right < ink.len() && ink[right] == Some(0) {
+                    right += 1;
+                }
+                column = right;
+                if ((right - left) as f64) / self.scale.x < narrowest {
+                    continue;
+                }
+                // A letter's faint edge beside it (the clip cut the letter
+                // to a few pixels, an ellipsis's dots) is no more to read.
+                let mut spent = 0;
+                while let Some(Some(count)) = left.checked_sub(1).map(|at| ink[at]) {
+                    if spent + count > faint {
                         break;
                     }
-                    covered = true;
+                    spent += count;
+                    left -= 1;
                 }
-                if covered && unchanged {
-                    start.get_or_insert(column);
-                } else {
-                    close(&mut start, column);
+                spent = 0;
+                while let Some(&Some(count)) = ink.get(right) {
+                    if spent + count > faint {
+                        break;
+                    }
+                    spent += count;
+                    right += 1;
                 }
+                let round = |value: f64| (value * 10.0).round() / 10.0;
+                let x = (from + left) as f64 / self.scale.x + self.scale.left;
+                let width = (right - left) as f64 / self.scale.x;
+                stretches.extend([round(x), round(y), round(width), round(h)]);
             }
-            close(&mut start, to);
         }
         stretches
     }
@@ -492,6 +523,11 @@ impl Owners {
 /// [`Owners::unseen`] tells (and no narrower than most of the line's
 /// height: a short word and the spaces around it).
 const UNSEEN_STRETCH: f64 = 4.0;
+
+/// The most pixels to read (per CSS pixel squared) a stretch of
+/// [`Owners::unseen`] takes in at either end: a letter a clip cuts to
+/// its faint edge, an ellipsis's dots, are nothing a person reads.
+const FAINT_INK: f64 = 6.0;
 
 /// What taking a run out of the paint changed of its own pixels.
 #[derive(Debug, Default, Clone, Copy)]
