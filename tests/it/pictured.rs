@@ -122,13 +122,24 @@ pub(crate) fn truth_in(served: &Shot, without: &Shot, [x, y, w, h]: [f64; 4]) ->
     }
 }
 
-/// The seed a generated test draws this run: the variable's (hex), if
-/// set, else a new one (the test names it when it fails).
-pub(crate) fn fresh_seed(variable: &str) -> u64 {
-    std::env::var(variable)
-        .ok()
-        .and_then(|seed| u64::from_str_radix(seed.trim_start_matches("0x"), 16).ok())
-        .unwrap_or_else(driver_core::random_u64)
+/// The seeds a generated test draws its pages from: `fixed` (the same
+/// every run, so a run here says what a run in CI says), then the
+/// variable's, comma-separated hex (a seed a failure named), where `new`
+/// draws a fresh one. `cargo xtask explore` runs the generated tests with
+/// fresh seeds, many times over: finding what the fixed seeds miss is its
+/// job, not CI's.
+pub(crate) fn seeds(variable: &str, fixed: &[u64]) -> Vec<u64> {
+    let asked = std::env::var(variable).unwrap_or_default();
+    let more = asked
+        .split(',')
+        .map(str::trim)
+        .filter(|seed| !seed.is_empty())
+        .map(|seed| match seed {
+            "new" => driver_core::random_u64(),
+            seed => u64::from_str_radix(seed.trim_start_matches("0x"), 16)
+                .unwrap_or_else(|_| panic!("{variable}: {seed:?} is no hex seed")),
+        });
+    fixed.iter().copied().chain(more).collect()
 }
 
 /// The reading of the whole page, as the model reads it.

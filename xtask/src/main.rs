@@ -14,6 +14,11 @@
 //! - `cargo xtask bench [--backend cdp|webdriver|firefox|all] [--runs N]
 //!   [--only drivers|guard|snapshot|tools]`: the measurements, in a release
 //!   build.
+//! - `cargo xtask explore [--runs N]`: the tests that generate pages and
+//!   take their truth from pictures (`seen`, `partly`), on fresh seeds, N
+//!   times (10 unless said); says each seed that found a wrong word, to
+//!   add to the test's fixed seeds once mended. The tests run only fixed
+//!   seeds otherwise, so CI says what a run here says.
 //!
 //! It never downloads a browser: only Debian's packages, through apt-get.
 //! Its dependencies are none, so it builds in a second.
@@ -110,6 +115,7 @@ fn main() -> ExitCode {
                 rest,
             )
         }),
+        "explore" => ensure_browsers().and_then(|()| explore(rest)),
         "install-browser" => ensure_browser(),
         other => Err(format!("unknown job {other:?}\n{USAGE}")),
     };
@@ -122,7 +128,7 @@ fn main() -> ExitCode {
     }
 }
 
-const USAGE: &str = "usage: cargo xtask <demo | test | conformance [--backend cdp|webdriver|all] | bench [--backend ...] [--runs N] [--only PART] | install-browser>";
+const USAGE: &str = "usage: cargo xtask <demo | test | conformance [--backend cdp|webdriver|all] | bench [--backend ...] [--runs N] [--only PART] | explore [--runs N] | install-browser>";
 
 /// Installs Debian's chromium and chromium-driver if either is missing.
 fn ensure_browser() -> Result<(), String> {
@@ -261,6 +267,49 @@ fn is_root() -> bool {
         .output()
         .map(|out| String::from_utf8_lossy(&out.stdout).trim() == "0")
         .unwrap_or(false)
+}
+
+/// The generated pixel tests, each run on fresh seeds (the variables
+/// `tests/it/pictured.rs` reads), `--runs` times.
+fn explore(rest: &[String]) -> Result<(), String> {
+    let runs = match rest {
+        [] => 10,
+        [flag, runs] if flag == "--runs" => runs
+            .parse::<u32>()
+            .map_err(|_| format!("--runs {runs:?}: a count"))?,
+        _ => return Err(USAGE.to_owned()),
+    };
+    let mut failed = 0;
+    for round in 1..=runs {
+        eprintln!("xtask: explore, round {round} of {runs}");
+        let mut test = cargo_command(
+            &[
+                "test",
+                "--package",
+                "tabwright-tests",
+                "--all-features",
+                "--test",
+                "it",
+                "--",
+                "seen::generated_cases",
+                "partly::",
+            ],
+            &[],
+        );
+        test.env("SEEN_SEED", "new,new")
+            .env("PARTLY_SEED", "new,new")
+            .env("RUST_BACKTRACE", "0");
+        if run(test).is_err() {
+            failed += 1;
+        }
+    }
+    if failed == 0 {
+        Ok(())
+    } else {
+        Err(format!(
+            "{failed} of {runs} rounds found a wrong word (the seed is in each failure)"
+        ))
+    }
 }
 
 fn cargo(args: &[&str], rest: &[String]) -> Result<(), String> {
