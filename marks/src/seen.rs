@@ -665,6 +665,14 @@ mod tests {
         // no stretch).
         let whole = owners.unseen(0, (&wire, 255), (&picture(90), &without, None));
         assert!(whole.is_empty(), "{whole:?}");
+        // A letter the clip cut to its faint edge (two pixels) is the
+        // stretch's; a letter's whole stroke beside it is not.
+        let mut edged = picture(50);
+        for row in 9..11 {
+            edged.samples[(row * width + 51) * 3..][..3].copy_from_slice(&[0, 0, 0]);
+        }
+        let unseen = owners.unseen(0, (&wire, 255), (&edged, &without, None));
+        assert_eq!(unseen, vec![50.0, 4.0, 40.0, 12.0]);
     }
 
     #[test]

@@ -375,7 +375,8 @@ impl Owners {
     /// whole columns of its boxes with no pixel that moved and none whose
     /// change has a sharp edge (as [`legible`] counts them, by `peak`, the
     /// run's strongest change: a blur behind a cover smears letters into
-    /// soft changes), at least [`UNSEEN_STRETCH`] wide. What a clip, a
+    /// soft changes), at least [`UNSEEN_STRETCH`] wide, taking in at
+    /// either end a letter's faint edge ([`FAINT_INK`]). What a clip, a
     /// cover, a mask or a line clamp hides of a run a person sees the rest
     /// of. Flattened `[x, y, w, h]` in the top viewport's CSS pixels. A
     /// pixel its box shares with another run's counts (both were taken out
@@ -449,67 +450,91 @@ impl Owners {
                     (*from..*to).contains(&column) && (*first..*last).contains(&row)
                 })
             };
-            // Each column's ink: `None` where none of its pixels is this
-            // run's, else how many changed to read (counted up to a bound).
-            let ink: Vec<Option<u32>> = (from..to)
-                .map(|column| {
-                    let mut count: Option<u32> = None;
-                    for row in first..last {
-                        if !self.covers(mine, row, column) || elsewhere(row, column) {
-                            continue;
-                        }
-                        let moved = again.is_some_and(|again| {
-                            drawn.change(again, row * stride + column) >= CHANGED
-                        });
-                        let seen = count.get_or_insert(0);
-                        if moved {
-                            *seen = faint + 1;
-                        } else if sharp(row, column) {
-                            *seen += 1;
-                        }
-                        if *seen > faint {
-                            break;
-                        }
+            // A column's pixels of this run: `None` where none is, else how
+            // many changed to read (one moved counts as `most`), counted up
+            // to `most`.
+            let ink = |column: usize, most: u32| {
+                let mut count: Option<u32> = None;
+                for row in first..last {
+                    if !self.covers(mine, row, column) || elsewhere(row, column) {
+                        continue;
                     }
-                    count
-                })
+                    let seen = count.get_or_insert(0);
+                    let moved = again
+                        .is_some_and(|again| drawn.change(again, row * stride + column) >= CHANGED);
+                    if moved {
+                        *seen = most;
+                    } else if sharp(row, column) {
+                        *seen += 1;
+                    }
+                    if *seen >= most {
+                        break;
+                    }
+                }
+                count
+            };
+            // Whether each column is the run's and nothing of it there
+            // changed to read.
+            let blank: Vec<Option<bool>> = (from..to)
+                .map(|column| ink(column, 1).map(|count| count == 0))
                 .collect();
+            // A letter's faint edge (a clip cut it to a few pixels, an
+            // ellipsis's dots) is no more to read than the stretch beside it.
+            let faint_at = |at: usize| match blank[at] {
+                Some(true) => Some(0),
+                Some(false) => ink(from + at, faint + 1),
+                None => None,
+            };
             // Narrower than most of a line's height, it is the room between
             // two words.
             let narrowest = UNSEEN_STRETCH.max(h * 0.8);
+            let mut found: Vec<(usize, usize)> = Vec::new();
             let mut column = 0;
-            while column < ink.len() {
-                if ink[column] != Some(0) {
+            while column < blank.len() {
+                if blank[column] != Some(true) {
                     column += 1;
                     continue;
                 }
                 let (mut left, mut right) = (column, column);
-                while right < ink.len() && ink[right] == Some(0) {
+                while right < blank.len() && blank[right] == Some(true) {
                     right += 1;
                 }
                 column = right;
                 if ((right - left) as f64) / self.scale.x < narrowest {
                     continue;
                 }
-                // A letter's faint edge beside it (the clip cut the letter
-                // to a few pixels, an ellipsis's dots) is no more to read.
+                let floor = found.last().map_or(0, |&(_, end)| end);
                 let mut spent = 0;
-                while let Some(Some(count)) = left.checked_sub(1).map(|at| ink[at]) {
-                    if spent + count > faint {
-                        break;
+                while left > floor {
+                    match faint_at(left - 1) {
+                        Some(count) if spent + count <= faint => {
+                            spent += count;
+                            left -= 1;
+                        }
+                        _ => break,
                     }
-                    spent += count;
-                    left -= 1;
+                }
+                if let Some(&(begun, end)) = found.last() {
+                    if end == left {
+                        found.pop();
+                        left = begun;
+                    }
                 }
                 spent = 0;
-                while let Some(&Some(count)) = ink.get(right) {
-                    if spent + count > faint {
-                        break;
+                while right < blank.len() {
+                    match faint_at(right) {
+                        Some(count) if spent + count <= faint => {
+                            spent += count;
+                            right += 1;
+                        }
+                        _ => break,
                     }
-                    spent += count;
-                    right += 1;
                 }
-                let round = |value: f64| (value * 10.0).round() / 10.0;
+                found.push((left, right));
+                column = right;
+            }
+            let round = |value: f64| (value * 10.0).round() / 10.0;
+            for (left, right) in found {
                 let x = (from + left) as f64 / self.scale.x + self.scale.left;
                 let width = (right - left) as f64 / self.scale.x;
                 stretches.extend([round(x), round(y), round(width), round(h)]);
