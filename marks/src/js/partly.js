@@ -80,6 +80,25 @@ const keptOf = (node, stretches) => {
     }
     return false;
   };
+  // Under an ellipsis a letter is drawn only if it fits wholly before it:
+  // a word reaching under it is drawn in part if its first or its last
+  // letter (whichever side its line begins on) does.
+  const ellipsis = bounds && around && bounds.clip !== around.clip ? bounds.clip : null;
+  /** @param {{left: number, right: number}} rect */
+  const beforeEllipsis = (rect) => ellipsis !== null && rect.left >= ellipsis.left - 0.5 && rect.right <= ellipsis.right + 0.5;
+  /** @param {number} at @param {string} word @param {DOMRect[]} rects */
+  const underEllipsis = (at, word, rects) => {
+    if (ellipsis === null || rects.every(beforeEllipsis)) return false;
+    const letters = Array.from(word);
+    /** @param {number} start @param {number} end */
+    const fits = (start, end) => {
+      range.setStart(node, start);
+      range.setEnd(node, end);
+      return Array.from(range.getClientRects()).some((rect) => hasArea(rect) && beforeEllipsis(rect));
+    };
+    const last = letters[letters.length - 1].length;
+    return !fits(at, at + letters[0].length) && !fits(at + word.length - last, at + word.length);
+  };
   /** @param {DOMRect} rect */
   const scrolledOut = (rect) => bounds !== null && outsideEdges(rect, bounds.shown) && !outsideEdges(rect, bounds.clip);
   let kept = "", from = 0, cutting = false, any = false, some = false, looked = 0;
@@ -95,7 +114,8 @@ const keptOf = (node, stretches) => {
       range.setStart(node, at);
       range.setEnd(node, at + word.length);
       const rects = Array.from(range.getClientRects()).filter(hasArea);
-      out = rects.length > 0 && (rects.every(unseen) || rects.every(nowhere)) && !rects.some(scrolledOut);
+      out = rects.length > 0 && (rects.every(unseen) || rects.every(nowhere) || underEllipsis(at, word, rects)) &&
+        !rects.some(scrolledOut);
     }
     if (out && !cutting) kept += text.slice(from, at).trimEnd() + (kept || at ? " …" : "…");
     if (!out) kept += cutting ? " " + text.slice(at, at + word.length) : text.slice(from, at + word.length);
