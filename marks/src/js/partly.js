@@ -66,8 +66,13 @@ const keptOf = (node, stretches) => {
     return view !== null && (rect.right + view.scrollX < 0 || rect.bottom + view.scrollY < 0);
   };
   const range = node.ownerDocument.createRange();
+  // A frame's own viewport is a scrolling box: what its edge cuts of a
+  // line is a scroll away, whatever the pictures show of the line.
+  const framed = view !== null && view.parent !== view;
   /** @param {DOMRect} rect  what of it the boxes that clip it let show lies in a stretch, but a sliver */
   const unseen = (rect) => {
+    if (framed && view && (rect.top < -0.5 || rect.left < -0.5 || rect.bottom > view.innerHeight + 0.5 ||
+        rect.right > view.innerWidth + 0.5)) return false;
     const clip = bounds && bounds.clip;
     const from = Math.max(rect.left, clip ? clip.left : -Infinity) + offset.x;
     const to = Math.min(rect.right, clip ? clip.right : Infinity) + offset.x;

@@ -381,7 +381,8 @@ impl Owners {
     /// of. Flattened `[x, y, w, h]` in the top viewport's CSS pixels. A
     /// pixel its box shares with another run's counts (both were taken out
     /// together: unchanged, it is neither's); a column beyond the picture
-    /// belongs to no stretch.
+    /// belongs to no stretch, nor a box the picture's top or bottom edge
+    /// cuts.
     pub(crate) fn unseen(
         &self,
         run: usize,
@@ -435,6 +436,12 @@ impl Owners {
         for &index in &shown {
             let [from, to, first, last] = spans[index];
             let [_, y, _, h] = rects[index];
+            // A box the pictures' top or bottom edge cuts (the fold) shows
+            // only part of its letters: the rest is a scroll away.
+            let height = drawn.height as f64;
+            if self.scale.row(y + h * 0.2) < 0.0 || self.scale.row(y + h * 0.8) > height {
+                continue;
+            }
             // Where the line above or below overlaps this one, its letters
             // are its own.
             let overlapping: Vec<[usize; 4]> = shown
