@@ -263,6 +263,22 @@ let inkContext;
 /** The font last set on `inkContext` (setting one parses it). */
 let inkFont = "";
 /**
+ * The canvas no page sees (an `OffscreenCanvas`: no element, no event),
+ * set to draw in `font`; `null` where there is none.
+ * @param {string} font
+ */
+const inkCanvas = (font) => {
+  if (inkContext === undefined) {
+    try { inkContext = new OffscreenCanvas(1, 1).getContext("2d"); } catch (_) { inkContext = null; }
+  }
+  if (inkContext && font !== inkFont) {
+    inkContext.font = font;
+    inkFont = font;
+  }
+  return inkContext;
+};
+
+/**
  * Each font's characters' ink, as `inkOf` measures it: a page's text in
  * one font has a few dozen characters, measured once each.
  * @type {Map<string, Map<string, number[]>>}
@@ -321,12 +337,9 @@ const drawsNoInk = (style, words, size) => {
   const text = words();
   const fontSize = parseFloat(style.fontSize);
   if (!(fontSize > 0)) return false;
-  if (inkContext === undefined) {
-    try { inkContext = new OffscreenCanvas(1, 1).getContext("2d"); } catch (_) { inkContext = null; }
-  }
-  const context = inkContext;
-  if (!context) return false;
   const font = `${style.fontStyle} ${style.fontWeight} ${fontSize}px ${family}`;
+  const context = inkCanvas(font);
+  if (!context) return false;
   let measured = inks.get(font);
   if (!measured) inks.set(font, (measured = new Map()));
   const known = /** @type {Map<string, number[]>} */ (measured);
@@ -341,10 +354,6 @@ const drawsNoInk = (style, words, size) => {
       if (/\s/u.test(character)) {
         found = [0, 0, -1];
       } else {
-        if (font !== inkFont) {
-          context.font = font;
-          inkFont = font;
-        }
         found = [...inkOf(context, character), /[\p{L}\p{N}]/u.test(character) ? 1 : 0];
       }
       known.set(character, found);

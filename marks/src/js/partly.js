@@ -165,16 +165,8 @@ const ellipsized = (node, parent, clip) => {
 /** @param {CSSStyleDeclaration} style */
 const ellipsisWidth = (style) => {
   const size = parseFloat(style.fontSize) || 16;
-  if (inkContext === undefined) {
-    try { inkContext = new OffscreenCanvas(1, 1).getContext("2d"); } catch (_) { inkContext = null; }
-  }
-  if (!inkContext) return size;
-  const font = `${style.fontStyle} ${style.fontWeight} ${size}px ${style.fontFamily}`;
-  if (inkFont !== font) {
-    inkContext.font = font;
-    inkFont = font;
-  }
-  return inkContext.measureText("\u2026").width || size;
+  const context = inkCanvas(`${style.fontStyle} ${style.fontWeight} ${size}px ${style.fontFamily}`);
+  return (context && context.measureText("\u2026").width) || size;
 };
 
 /** What makes a word: a letter or a digit. */
