@@ -334,6 +334,10 @@ pub(crate) struct WireRun {
     /// once it is found seen.
     #[serde(default, rename = "o")]
     pub(crate) beyond: bool,
+    /// Cut, wherever it is shown, by the edge of a box that scrolls or of
+    /// a frame's viewport: the rest of it is a scroll away.
+    #[serde(default, rename = "s")]
+    pub(crate) scroll_cut: bool,
 }
 
 /// What a reading read (`gathered.js`'s ReadingAnswer).

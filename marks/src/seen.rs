@@ -579,6 +579,7 @@ mod tests {
             p: Vec::new(),
             painted_in: false,
             beyond: false,
+            scroll_cut: false,
         }
     }
 
@@ -634,6 +635,12 @@ mod tests {
         let reaching = View::new(1280.0, 800.0, [200, 200], true);
         assert!(!cut_by_fold(&run(&[[20.0, 795.0, 100.0, 18.0]]), reaching));
         assert!(cut_by_fold(&run(&[[20.0, 990.0, 100.0, 18.0]]), reaching));
+        // A scrolling box's edge, as the page script found it.
+        let scrolled = WireRun {
+            scroll_cut: true,
+            ..run(&[[20.0, 300.0, 100.0, 18.0]])
+        };
+        assert!(cut_by_fold(&scrolled, view));
     }
 
     #[test]

@@ -335,6 +335,54 @@ async fn scroll_boxes(backend: Backend) {
     s.ok("close", json!({})).await;
 }
 
+/// A line the edge of a box that scrolls (or of a frame's viewport) cuts
+/// so that only its letters' tops show is read as the lines wholly beyond
+/// that edge are (a scroll away), not dropped between them.
+async fn lines_a_scrolling_edge_cuts(backend: Backend) {
+    let mut s = Session::start_packed(backend, PackOptions::default(), options()).await;
+    let rows = |word: &str| -> String {
+        (1..=7)
+            .map(|n| format!("<div>{word} row {n}</div>"))
+            .collect()
+    };
+    let style = "style=\"margin: 0; font: 16px/20px sans-serif\"";
+    s.site
+        .page(
+            "/inner",
+            &format!(
+                "<!doctype html><html><body {style}>{}</body></html>",
+                rows("Framed")
+            ),
+        )
+        .await;
+    // 86 px: four rows, and six pixels of the fifth's top.
+    s.site
+        .page(
+            "/cut",
+            &format!(
+                "<!doctype html><html><head><title>Cut</title></head><body {style}>\
+                 <div style=\"width: 400px; height: 86px; overflow: auto\">{}</div>\
+                 <iframe src=\"/inner\" style=\"width: 400px; height: 86px; border: 0\"></iframe>\
+                 </body></html>",
+                rows("Boxed")
+            ),
+        )
+        .await;
+    let page = s.ok("open", json!({ "url": s.url("/cut") })).await;
+    for word in ["Boxed", "Framed"] {
+        for n in 1..=7 {
+            assert!(
+                page.text.contains(&format!("{word} row {n}")),
+                "{word} row {n}: {}",
+                page.text
+            );
+        }
+    }
+    s.ok("close", json!({})).await;
+}
+
+every_backend!(lines_a_scrolling_edge_cuts);
+
 both_backends!(
     change_lists,
     full_answers_when_asked,

@@ -195,6 +195,36 @@ const beyondClip = (node) => {
 };
 
 /**
+ * Whether the edges that scroll cut every box of a text node they show:
+ * a scrolling box's (where it shows less than what clips the text for
+ * good) or a frame's viewport's. The part beyond them is a scroll away,
+ * as below the fold: a line of which such an edge leaves only the
+ * letters' tops is no more hidden than the lines wholly beyond it, which
+ * style judges, though the pictures cannot read it (`cut_by_fold` in
+ * `marks`).
+ * @param {Text} node
+ */
+const scrollCut = (node) => {
+  const parent = flatParentOf(node);
+  if (!parent) return false;
+  const { clip, shown } = textBounds(lookOf(parent));
+  const view = node.ownerDocument.defaultView;
+  /** @param {"left" | "right" | "top" | "bottom"} side @param {number} none */
+  const scrolling = (side, none) => shown !== null && shown[side] !== (clip ? clip[side] : none) ? shown[side] : none;
+  const edges = { left: scrolling("left", -Infinity), top: scrolling("top", -Infinity),
+    right: scrolling("right", Infinity), bottom: scrolling("bottom", Infinity) };
+  if (view !== null && view.parent !== view) {
+    edges.left = Math.max(edges.left, 0);
+    edges.top = Math.max(edges.top, 0);
+    edges.right = Math.min(edges.right, view.innerWidth);
+    edges.bottom = Math.min(edges.bottom, view.innerHeight);
+  }
+  const rects = textRects(node).filter((rect) => !outsideEdges(rect, shown));
+  return rects.length > 0 && rects.every((rect) => rect.left < edges.left - 0.5 || rect.top < edges.top - 0.5 ||
+    rect.right > edges.right + 0.5 || rect.bottom > edges.bottom + 0.5);
+};
+
+/**
  * What the boxes around a text node let it be seen in (`boundsOf`), its
  * own element's overflow too (`look` is that element's).
  * @param {Look} look

@@ -56,9 +56,10 @@ const pixelIndex = new Map();
  * in the top viewport (x, y, width, height, one after another), its
  * letters (not counting spaces), and the path of the frame its document
  * is in.
- * @typedef {{i: number, r: number[], c: number, p: number[], in?: true, o?: true}} WireRun  `in`:
- *   painted in rather than taken out (`takesOut`); `o`: reaching beyond
- *   what clips it (`beyondClip`)
+ * @typedef {{i: number, r: number[], c: number, p: number[], in?: true, o?: true, s?: true}} WireRun
+ *   `in`: painted in rather than taken out (`takesOut`); `o`: reaching
+ *   beyond what clips it (`beyondClip`); `s`: cut by edges that scroll
+ *   wherever it is shown (`scrollCut`)
  * @type {WireRun[]}
  */
 const pixelWire = [];
@@ -216,6 +217,7 @@ const noteRun = (node, boxes) => {
   const wire = { i: textIdOf(node), r: boxes, c: letters ? letters.length : 0, p: placeOf(node.ownerDocument).path };
   if (!takesOut(node)) wire.in = true;
   if (beyondClip(node)) wire.o = true;
+  if (scrollCut(node)) wire.s = true;
   pixelWire.push(wire);
 };
 

@@ -582,12 +582,14 @@ pub(crate) struct Changes {
 }
 
 /// Whether the pictures' top or bottom edge (the viewport's, or as far
-/// as they reach beyond it) cuts one of a run's boxes: they show only
-/// part of it.
+/// as they reach beyond it) cuts one of a run's boxes, or the edges of a
+/// box that scrolls or of a frame's viewport cut every box of it they
+/// show: they show only part of it.
 pub(crate) fn cut_by_fold(run: &WireRun, view: View) -> bool {
-    boxes(run)
-        .iter()
-        .any(|[_, y, _, h]| *y < view.top || y + h > view.top + view.height)
+    run.scroll_cut
+        || boxes(run)
+            .iter()
+            .any(|[_, y, _, h]| *y < view.top || y + h > view.top + view.height)
 }
 
 /// Whether a run whose pixels changed so can be read: drawn large enough
