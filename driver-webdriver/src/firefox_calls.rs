@@ -84,6 +84,24 @@ fn per_document(source: &str) -> String {
     )
 }
 
+/// A start that failed on a command this Firefox does not know (an older
+/// release, such as ESR 140, lacks some of BiDi that tabwright stands on:
+/// refusing downloads, keeping response bodies), said as what to do about
+/// it rather than as a call to try again.
+fn too_old(error: DriverError) -> DriverError {
+    match error {
+        DriverError::Protocol(message) if message.contains("unknown command") => {
+            let command = message.split(':').next().unwrap_or_default().trim();
+            DriverError::Launch {
+                reason: format!(
+                    "this Firefox does not know the WebDriver BiDi command `{command}`, which tabwright needs; install Firefox ESR 153 or newer (Debian: apt-get update, then apt-get install firefox-esr)"
+                ),
+            }
+        }
+        error => error,
+    }
+}
+
 /// What a session's Firefox is told before its first call (bodies kept
 /// for a network log, downloads denied, the events heard, the preloads);
 /// returns its tab.
@@ -191,7 +209,7 @@ impl BrowserSession for FxSession {
             Ok(current) => current,
             Err(error) => {
                 firefox.close().await;
-                return Err(error);
+                return Err(too_old(error));
             }
         };
         Ok(Self {
@@ -595,5 +613,22 @@ impl BrowserSession for FxSession {
             heard.dialog = None;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_command_an_older_firefox_lacks_says_what_to_install() {
+        let said = too_old(DriverError::Protocol(
+            "browser.setDownloadBehavior: unknown command: browser.setDownloadBehavior".into(),
+        ))
+        .to_string();
+        assert!(said.contains("`browser.setDownloadBehavior`"), "{said}");
+        assert!(said.contains("Firefox ESR 153 or newer"), "{said}");
+        let other = too_old(DriverError::Protocol("no such frame".into())).to_string();
+        assert_eq!(other, "protocol error: no such frame");
     }
 }
