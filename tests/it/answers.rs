@@ -337,7 +337,8 @@ async fn scroll_boxes(backend: Backend) {
 
 /// A line the edge of a box that scrolls (or of a frame's viewport) cuts
 /// so that only its letters' tops show is read as the lines wholly beyond
-/// that edge are (a scroll away), not dropped between them.
+/// that edge are (a scroll away), not dropped between them; a box too
+/// small to show a line is no such edge.
 async fn lines_a_scrolling_edge_cuts(backend: Backend) {
     let mut s = Session::start_packed(backend, PackOptions::default(), options()).await;
     let rows = |word: &str| -> String {
@@ -363,6 +364,7 @@ async fn lines_a_scrolling_edge_cuts(backend: Backend) {
                 "<!doctype html><html><head><title>Cut</title></head><body {style}>\
                  <div style=\"width: 400px; height: 86px; overflow: auto\">{}</div>\
                  <iframe src=\"/inner\" style=\"width: 400px; height: 86px; border: 0\"></iframe>\
+                 <div style=\"height: 3px; overflow: scroll\">Tiny box words</div>\
                  </body></html>",
                 rows("Boxed")
             ),
@@ -378,6 +380,9 @@ async fn lines_a_scrolling_edge_cuts(backend: Backend) {
             );
         }
     }
+    // A box that scrolls but shows three pixels of a line hides it: no
+    // scroll there shows a person the line.
+    assert!(!page.text.contains("Tiny box"), "{}", page.text);
     s.ok("close", json!({})).await;
 }
 

@@ -201,7 +201,7 @@ const beyondClip = (node) => {
  * as below the fold: a line of which such an edge leaves only the
  * letters' tops is no more hidden than the lines wholly beyond it, which
  * style judges, though the pictures cannot read it (`cut_by_fold` in
- * `marks`).
+ * `marks`). Not where those edges leave less room than a line's height.
  * @param {Text} node
  */
 const scrollCut = (node) => {
@@ -219,9 +219,13 @@ const scrollCut = (node) => {
     edges.right = Math.min(edges.right, view.innerWidth);
     edges.bottom = Math.min(edges.bottom, view.innerHeight);
   }
+  // A box too small to show a line whole is no place a person reads by
+  // scrolling (a box of a few pixels that scrolls hides its text).
+  const high = Math.min(shown ? shown.bottom : Infinity, edges.bottom) - Math.max(shown ? shown.top : -Infinity, edges.top);
+  const wide = Math.min(shown ? shown.right : Infinity, edges.right) - Math.max(shown ? shown.left : -Infinity, edges.left);
   const rects = textRects(node).filter((rect) => !outsideEdges(rect, shown));
-  return rects.length > 0 && rects.every((rect) => rect.left < edges.left - 0.5 || rect.top < edges.top - 0.5 ||
-    rect.right > edges.right + 0.5 || rect.bottom > edges.bottom + 0.5);
+  return rects.length > 0 && rects.every((rect) => high >= rect.height && wide >= rect.height &&
+    (rect.left < edges.left - 0.5 || rect.top < edges.top - 0.5 || rect.right > edges.right + 0.5 || rect.bottom > edges.bottom + 0.5));
 };
 
 /**
