@@ -148,12 +148,17 @@ impl Memory {
                 let index = index as u32;
                 let found = if verdict.hidden.contains(&index) {
                     Found::Hidden
-                } else if let Some((_, stretches)) =
-                    verdict.cut.iter().find(|(cut, _)| *cut == index)
-                {
-                    Found::Cut(stretches.clone())
+                } else if verdict.undecided.contains(&index) {
+                    Found::Undecided
                 } else {
-                    Found::Seen
+                    Found::Seen {
+                        placed: verdict.placed.contains(&index),
+                        cut: verdict
+                            .cut
+                            .iter()
+                            .find(|(cut, _)| *cut == index)
+                            .map(|(_, stretches)| stretches.clone()),
+                    }
                 };
                 (run.i, (run.r.clone(), found))
             })
@@ -186,10 +191,17 @@ impl Memory {
 /// What the pictures found of one run.
 #[derive(Debug, Clone, PartialEq)]
 enum Found {
-    Seen,
     Hidden,
-    /// Seen but for these stretches of its boxes (see [`Verdict::cut`]).
-    Cut(Vec<f64>),
+    /// Left to its style (see [`Verdict::undecided`]): judged by it again
+    /// at each read, as the first was.
+    Undecided,
+    /// Seen: `placed` where painted in (its style says how its letters
+    /// read there, see [`Verdict::placed`]), and but for `cut`'s stretches
+    /// of its boxes (see [`Verdict::cut`]).
+    Seen {
+        placed: bool,
+        cut: Option<Vec<f64>>,
+    },
 }
 
 /// Why text in view could not be judged by its pixels (it is then judged
@@ -214,13 +226,20 @@ pub(crate) async fn judge(
         let memory = memory.lock();
         for (walk, walked) in walks.iter().enumerate() {
             for (index, run) in walked.runs.iter().enumerate() {
+                let verdict = &mut verdicts[walk];
+                let index = index as u32;
                 match memory.recall(walked, run) {
-                    Some(Found::Hidden) => verdicts[walk].hidden.push(index as u32),
-                    Some(Found::Cut(stretches)) => {
-                        verdicts[walk].cut.push((index as u32, stretches.clone()))
+                    Some(Found::Hidden) => verdict.hidden.push(index),
+                    Some(Found::Undecided) => verdict.undecided.push(index),
+                    Some(Found::Seen { placed, cut }) => {
+                        if *placed {
+                            verdict.placed.push(index);
+                        }
+                        if let Some(stretches) = cut {
+                            verdict.cut.push((index, stretches.clone()));
+                        }
                     }
-                    Some(Found::Seen) => {}
-                    None => runs.push((walk, index as u32, run)),
+                    None => runs.push((walk, index, run)),
                 }
             }
             for ghost in walked.ghosts {
