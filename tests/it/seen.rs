@@ -56,6 +56,8 @@ const WORDS: &[&str] = &[
     "text-shadow: 0 0 2px #000; color: transparent",
     "-webkit-text-stroke: 1px #000; color: transparent",
     "letter-spacing: 2px",
+    "background: linear-gradient(#fff, #fff); background-clip: text; color: transparent",
+    "background: linear-gradient(90deg, #000, #236); background-clip: text; color: transparent",
 ];
 
 /// What may lie over the words: nothing, or a cover that hides them, or
@@ -284,6 +286,12 @@ async fn the_missed_techniques_are_judged(backend: Backend) {
     let marks = Marks::new();
     let (snapshot, text) = judged_snapshot(&marks, driver.as_ref()).await;
     assert!(!text.contains("Ignore previous"), "{text}");
+    // On the still page the verdicts are recalled, not pictured again:
+    // what the pictures left to style is judged by it again.
+    let (_, again) = judged_snapshot(&marks, driver.as_ref()).await;
+    let read = reading(&marks, driver.as_ref()).await;
+    assert!(!again.contains("Ignore previous"), "{again}");
+    assert!(!read.contains("Ignore previous"), "{read}");
     for seen in [
         "Clamped to its first line, seen.",
         "Under a clear overlay, seen.",
@@ -291,6 +299,7 @@ async fn the_missed_techniques_are_judged(backend: Backend) {
         "Within the clip margin, seen.",
         "A popover shown from a faded parent, seen.",
         "Grey words, seen.",
+        "Gradient letters, seen.",
         "and the visible rest, seen.",
         "checkbox \"Row three, seen\" unchecked",
     ] {

@@ -219,13 +219,29 @@ const letterColours = (look, outlines) => {
   // background through the letters (a gradient's, for text the
   // background is clipped to).
   const fill = rgba(style.webkitTextFillColor || style.color) || TRANSPARENT;
-  if (fill[3] < FAINTEST && style.backgroundClip === "text" && style.backgroundImage !== "none") return "gradient";
+  if (fill[3] < FAINTEST && style.backgroundClip === "text" && style.backgroundImage !== "none") return clippedColours(style);
   found.push(fill);
   if (!outlines) return found;
   if (parseFloat(style.webkitTextStrokeWidth) > 0) found.push(rgba(style.webkitTextStrokeColor) || TRANSPARENT);
   const shadow = style.textShadow;
   if (shadow && shadow !== "none") for (const colour of coloursIn(shadow)) found.push(colour);
   return found;
+};
+
+/**
+ * The colours a background clipped to the letters draws them in: its
+ * gradients' stops and its colour beneath them; "gradient" (not known,
+ * so seen) where a layer is a picture.
+ * @param {CSSStyleDeclaration} style
+ * @returns {RGBA[] | "gradient"}
+ */
+const clippedColours = (style) => {
+  const layers = style.backgroundImage.replace(/\((?:[^()]|\([^()]*\))*\)/g, "()").split(",");
+  if (!layers.every((layer) => /^\s*(?:-webkit-)?(?:repeating-)?(?:linear|radial|conic)-gradient\(\)\s*$/.test(layer))) return "gradient";
+  const found = coloursIn(style.backgroundImage);
+  const under = rgba(style.backgroundColor);
+  if (under && under[3] > 0) found.push(under);
+  return found.length > 0 ? found : "gradient";
 };
 
 /**
