@@ -68,13 +68,13 @@ const valueOf = (element) => {
   }
   const html = /** @type {HTMLElement} */ (element);
   const held = holdsSecret(element);
-  if (element.tagName === "TEXTAREA") return held ? (field.value ? HIDDEN : "") : valueLines(field.value);
+  if (element.tagName === "TEXTAREA") return held ? (field.value ? HIDDEN : "") : valueLines(seenValue(element, field.value));
   if (element.tagName === "INPUT") {
     if (["checkbox", "radio", "file", "submit", "button", "reset", "image"].includes(field.type)) return null;
-    return field.type === "password" || held ? (field.value ? HIDDEN : "") : field.value;
+    return field.type === "password" || held ? (field.value ? HIDDEN : "") : seenValue(element, field.value);
   }
   if (!html.isContentEditable) return null;
-  return held ? (html.innerText.trim() ? HIDDEN : "") : valueLines(html.innerText);
+  return held ? (html.innerText.trim() ? HIDDEN : "") : valueLines(seenEditable(html));
 };
 
 /**

@@ -254,8 +254,8 @@ class Gathered {
     if (tag === "INPUT" || tag === "TEXTAREA") {
       if (["checkbox", "radio"].includes(field.type)) record.checked = field.checked;
       else if (field.type === "password" || holdsSecret(element)) record.value = field.value ? HIDDEN : "";
-      else if (tag === "TEXTAREA") record.value = valueLines(field.value);
-      else if (!["file", "submit", "button", "reset", "image"].includes(field.type)) record.value = field.value;
+      else if (tag === "TEXTAREA") record.value = valueLines(seenValue(element, field.value));
+      else if (!["file", "submit", "button", "reset", "image"].includes(field.type)) record.value = seenValue(element, field.value);
       // The type says more than the role only for plain text boxes.
       if (tag === "INPUT" && role === "textbox" && !["text", ""].includes(field.type)) record.type = field.type;
     } else if (tag === "SELECT") {
@@ -266,7 +266,7 @@ class Gathered {
       record.value = Array.from(select.selectedOptions).map((option) => clean(option.label || option.text)).join(", ");
     } else if ((/** @type {HTMLElement} */ (element)).isContentEditable) {
       const text = (/** @type {HTMLElement} */ (element)).innerText;
-      record.value = holdsSecret(element) ? (text.trim() ? HIDDEN : "") : valueLines(text);
+      record.value = holdsSecret(element) ? (text.trim() ? HIDDEN : "") : valueLines(seenEditable(/** @type {HTMLElement} */ (element)));
     }
     const facts = factsOf(element);
     /**

@@ -287,3 +287,52 @@ const styleKept = (node) => {
   if (holds && box.left >= clip.left - 1 && box.right <= clip.right + 1 && box.top >= clip.top - 1 && box.bottom <= clip.bottom + 1) return null;
   return beyondClip(node) ? keptOf(node, []) : null;
 };
+
+/**
+ * What a person sees of a field's value (an input's or a textarea's): all
+ * of it, or nothing where its letters are drawn in no colour, size or
+ * font that shows (a password's dots where they are drawn as such). Its style judges it as a text's (`textFateOf`): the
+ * pictures take no field's value out, which is drawn inside the field
+ * where no highlight reaches.
+ * @param {Element} element @param {string} value
+ */
+const seenValue = (element, value) => {
+  if (!value) return value;
+  if (textFateOf(element) !== "seen") return "";
+  // Drawn as a password's dots, whatever its type.
+  const security = lookOf(element).style.getPropertyValue("-webkit-text-security");
+  if (security && security !== "none") return HIDDEN;
+  const inked = element.ownerDocument !== document ||
+    !drawsNoInk(lookOf(element).style, () => value.slice(0, 64), drawnTextSize(element));
+  return inked ? value : "";
+};
+
+/** The most text nodes of an editable element `seenEditable` judges. */
+const MOST_EDITABLE_NODES = 2000;
+
+/**
+ * What a person sees of an editable element's text (`innerText`, which
+ * keeps its lines): less the text of the nodes its style hides (letters
+ * of no colour, size or font that shows), each taken out where it stands.
+ * @param {HTMLElement} element
+ */
+const seenEditable = (element) => {
+  let text = element.innerText;
+  const walker = element.ownerDocument.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+  let at = 0;
+  for (let node = walker.nextNode(), count = 0; node && count < MOST_EDITABLE_NODES; node = walker.nextNode(), count++) {
+    const words = (node.nodeValue || "").trim().split(/\s+/u).filter(Boolean);
+    if (!words.length) continue;
+    const pattern = new RegExp(words.map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("\\s+"), "u");
+    const found = pattern.exec(text.slice(at));
+    if (!found) continue;
+    const start = at + found.index, end = start + found[0].length;
+    if (textFate(/** @type {Text} */ (node)) === "seen") {
+      at = end;
+    } else {
+      text = text.slice(0, start) + text.slice(end);
+      at = start;
+    }
+  }
+  return text;
+};
