@@ -116,8 +116,9 @@ fn painted_in() -> [u8; 3] {
 
 /// The sheet a [`PaintProbe`] gives the page, the same for the whole
 /// process: it paints the [`highlight_name`] highlight transparent (the
-/// letters, their stroke, shadow and lines) and the painted-in one in a
-/// colour of its own. A backend that can give a sheet only as the browser
+/// letters, their stroke, shadow and lines), the painted-in one in a
+/// colour of its own, and the one painted under (SVG text, whose letters
+/// Blink's highlights leave as drawn) with a background of that colour. A backend that can give a sheet only as the browser
 /// starts (Firefox's profile) gives this one.
 pub fn paint_sheet() -> &'static str {
     static SHEET: LazyLock<String> = LazyLock::new(|| {
@@ -127,7 +128,8 @@ pub fn paint_sheet() -> &'static str {
              -webkit-text-stroke-color: transparent !important; text-shadow: none !important; \
              text-decoration-color: transparent !important; background-color: transparent !important; }} \
              ::highlight({name}i) {{ color: rgb({r}, {g}, {b}) !important; -webkit-text-fill-color: rgb({r}, {g}, {b}) !important; \
-             text-shadow: none !important; }}",
+             text-shadow: none !important; }} \
+             ::highlight({name}s) {{ background-color: rgb({r}, {g}, {b}) !important; }}",
             name = highlight_name()
         )
     });

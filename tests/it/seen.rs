@@ -300,6 +300,8 @@ async fn the_missed_techniques_are_judged(backend: Backend) {
         "A popover shown from a faded parent, seen.",
         "Grey words, seen.",
         "Gradient letters, seen.",
+        "Letters a view box scales to their size, seen.",
+        "SVG letters, seen.",
         "= \"A value, seen.\"",
         "= \"Edited words, seen.\"",
         "and the visible rest, seen.",

@@ -116,9 +116,38 @@ const offsetParentLook = (look) => {
 const drawnTextSize = (element) => {
   const look = lookOf(element);
   const size = look.size();
+  // An SVG drawing's letters are scaled by its screen transform (its
+  // view box's, its groups', and every transform above the drawing).
+  if (element.namespaceURI === SVG_NS && "getScreenCTM" in element) return size * svgScaleOf(/** @type {SVGGraphicsElement} */ (element));
   if (look.display === "inline" && !hasArea(rectOf(element))) return 0;
   const zoom = /** @type {Element & {currentCSSZoom?: number}} */ (element).currentCSSZoom;
   return size * (typeof zoom === "number" ? zoom : 1) * letterScaleOf(look);
+};
+
+/**
+ * How much an SVG element is scaled as drawn, along its narrower axis:
+ * its screen transform's (1 where it has none).
+ * @param {SVGGraphicsElement} element
+ */
+const svgScaleOf = (element) => {
+  const matrix = element.getScreenCTM();
+  return matrix ? Math.min(Math.hypot(matrix.a, matrix.b), Math.hypot(matrix.c, matrix.d)) : 1;
+};
+
+/**
+ * Whether an SVG text's letters are squeezed to nothing along its line
+ * (`textLength` with `lengthAdjust="spacingAndGlyphs"`): under a pixel a
+ * letter as drawn, though its font is of a size to read.
+ * @param {Element} element
+ */
+const svgSqueezed = (element) => {
+  if (element.namespaceURI !== SVG_NS || !("getNumberOfChars" in element)) return false;
+  const text = /** @type {SVGTextContentElement} */ (element);
+  const letters = text.getNumberOfChars();
+  if (letters < 3) return false;
+  let width = 0;
+  try { width = text.getBBox().width; } catch (_) { return false; }
+  return (width * svgScaleOf(text)) / letters < 1;
 };
 
 /**
@@ -408,7 +437,7 @@ const drawsNoInk = (style, words, size) => {
 const judgeText = (look, behind) => {
   if (indentedAway(look)) return "hidden";
   const size = drawnTextSize(look.element);
-  if (size < SMALLEST_TEXT || inkless(look, size)) return "hidden";
+  if (size < SMALLEST_TEXT || inkless(look, size) || svgSqueezed(look.element)) return "hidden";
   const backdrop = behind || backdropOf(look);
   if (!behind && /** @type {Backdrop} */ (backdrop).unknown) return "seen";
   // The common case: no filter nor blend mode up the tree, and the fill

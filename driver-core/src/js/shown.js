@@ -198,9 +198,17 @@ const textBoxes = new Map();
 const textRects = (node) => {
   let rects = textBoxes.get(node);
   if (rects === undefined) {
-    const range = node.ownerDocument.createRange();
-    range.selectNodeContents(node);
-    rects = Array.from(range.getClientRects()).filter(hasArea);
+    const parent = node.parentNode;
+    if (parent instanceof Element && parent.namespaceURI === SVG_NS && parent.childNodes.length === 1) {
+      // An SVG text's own box: Gecko scales a range's boxes in a drawing
+      // twice (a view box at 1% makes 14 px letters a box of 0.2 px).
+      const box = parent.getBoundingClientRect();
+      rects = hasArea(box) ? [box] : [];
+    } else {
+      const range = node.ownerDocument.createRange();
+      range.selectNodeContents(node);
+      rects = Array.from(range.getClientRects()).filter(hasArea);
+    }
     textBoxes.set(node, rects);
   }
   return rects;

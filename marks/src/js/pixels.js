@@ -247,7 +247,8 @@ const runFate = (node) => {
 /**
  * Whether a highlight takes a text node's paint out whole: not where its
  * element paints a background through its letters (gradient text), nor
- * letters seen by their shadow alone, which a highlight leaves. Those are
+ * letters seen by their shadow alone, which a highlight leaves, nor SVG
+ * text where the engine's highlights leave its letters. Those are
  * painted in instead, in a colour of the pictures' own, which shows
  * whether their place is seen (nothing covers, clips or masks it); their
  * style then says how they read there.
@@ -255,8 +256,16 @@ const runFate = (node) => {
  */
 const takesOut = (node) => {
   const parent = flatParentOf(node);
-  return parent !== null && !backgroundInLetters(parent) && !shadowOnly(parent);
+  return parent !== null && !backgroundInLetters(parent) && !shadowOnly(parent) &&
+    (parent.namespaceURI !== SVG_NS || HIGHLIGHTS_TAKE_SVG_OUT);
 };
+
+/**
+ * Whether a highlight takes SVG text's letters out: Gecko's does; Blink's
+ * paints its background there but leaves the letters drawn (Chromium 156),
+ * so there SVG text is painted in.
+ */
+const HIGHLIGHTS_TAKE_SVG_OUT = typeof CSS !== "undefined" && CSS.supports("-moz-appearance", "none");
 
 /**
  * Whether a text node holds letters to see: spaces alone are judged by
@@ -410,6 +419,8 @@ const highlighted = new Set();
 const TOP_PRIORITY = 2147483647;
 /** The name of the highlight that paints runs in, after the one that takes them out. */
 const PAINTED_IN = "i";
+/** The name of the highlight that paints under runs (a background), after the one that takes them out. */
+const PAINTED_UNDER = "s";
 
 /**
  * A window's own registry of highlights, read through its getter rather
@@ -430,17 +441,19 @@ const highlightsOf = (view) => {
  * Takes the candidates `ids` out of the paint, in every document they are
  * in, as the highlight `name` (which the inspector sheet paints
  * transparent), or paints them in (`name` + `PAINTED_IN`, in a colour the
- * sheet gives) where a highlight cannot take them out (`takesOut`); an
- * empty list takes the highlights away.
+ * sheet gives) where a highlight cannot take them out (`takesOut`), or
+ * under them (`name` + `PAINTED_UNDER`, a background of that colour) where
+ * it cannot colour them either (SVG text in Blink); an empty list takes
+ * the highlights away.
  * @param {string} name @param {number[]} ids
  * @returns {{views: number, ids: number}}
  */
 const paintRuns = (name, ids) => {
-  const painted = name + PAINTED_IN;
+  const painted = name + PAINTED_IN, under = name + PAINTED_UNDER;
   for (const view of highlighted) unpaint(view, name);
   highlighted.clear();
   registry.painted = null;
-  /** @type {Map<View, {out: Range[], in: Range[]}>} */
+  /** @type {Map<View, {out: Range[], in: Range[], under: Range[]}>} */
   const byView = new Map();
   for (const id of ids) {
     const node = pixelRuns[id];
@@ -450,13 +463,14 @@ const paintRuns = (name, ids) => {
     range.selectNodeContents(node);
     let ranges = byView.get(view);
     if (!ranges) {
-      ranges = { out: [], in: [] };
+      ranges = { out: [], in: [], under: [] };
       byView.set(view, ranges);
     }
-    (pixelWire[id].in ? ranges.in : ranges.out).push(range);
+    const parent = flatParentOf(node);
+    (!pixelWire[id].in ? ranges.out : parent && parent.namespaceURI === SVG_NS ? ranges.under : ranges.in).push(range);
   }
   for (const [view, ranges] of byView) {
-    for (const [kind, list] of /** @type {[string, Range[]][]} */ ([[name, ranges.out], [painted, ranges.in]])) {
+    for (const [kind, list] of /** @type {[string, Range[]][]} */ ([[name, ranges.out], [painted, ranges.in], [under, ranges.under]])) {
       if (!list.length) continue;
       const highlight = new view.Highlight(...list);
       highlight.priority = TOP_PRIORITY;
@@ -477,6 +491,7 @@ const unpaint = (view, name) => {
     const highlights = highlightsOf(view);
     highlights.delete(name);
     highlights.delete(name + PAINTED_IN);
+    highlights.delete(name + PAINTED_UNDER);
   } catch (gone) { /* a frame that went */ }
 };
 
