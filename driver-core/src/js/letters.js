@@ -16,8 +16,10 @@
 const backdropOf = (look) => {
   if (look.backdrop === undefined) {
     // Most elements paint no background at all: theirs is their parent's.
+    // (One clipped to its letters is theirs, not behind them.)
     const colour = look.style.backgroundColor;
-    if ((colour === "rgba(0, 0, 0, 0)" || colour === "transparent") && look.style.backgroundImage === "none") {
+    if (((colour === "rgba(0, 0, 0, 0)" || colour === "transparent") && look.style.backgroundImage === "none") ||
+        (look.style.backgroundClip || look.style.webkitBackgroundClip || "").includes("text")) {
       look.backdrop = look.up ? backdropOf(look.up) : { span: spanOf([canvasOf(look.element.ownerDocument)]), by: null, unknown: false };
       return look.backdrop;
     }
@@ -248,7 +250,13 @@ const letterColours = (look, outlines) => {
   // background through the letters (a gradient's, for text the
   // background is clipped to).
   const fill = rgba(style.webkitTextFillColor || style.color) || TRANSPARENT;
-  if (fill[3] < FAINTEST && style.backgroundClip === "text" && style.backgroundImage !== "none") return clippedColours(style);
+  if (fill[3] < FAINTEST && look.lettersClipBackground) {
+    // The background of the element that clips it to its letters (it,
+    // or an ancestor whose text they are) shows through them.
+    for (let at = /** @type {Look | null} */ (look); at; at = at.up) {
+      if ((at.style.backgroundClip || at.style.webkitBackgroundClip || "").includes("text")) return clippedColours(at.style);
+    }
+  }
   found.push(fill);
   if (!outlines) return found;
   if (parseFloat(style.webkitTextStrokeWidth) > 0) found.push(rgba(style.webkitTextStrokeColor) || TRANSPARENT);
@@ -259,18 +267,19 @@ const letterColours = (look, outlines) => {
 
 /**
  * The colours a background clipped to the letters draws them in: its
- * gradients' stops and its colour beneath them; "gradient" (not known,
- * so seen) where a layer is a picture.
+ * gradients' stops and its colour beneath them (none: the letters are not
+ * drawn); "gradient" (not known, so seen) where a layer is a picture.
  * @param {CSSStyleDeclaration} style
  * @returns {RGBA[] | "gradient"}
  */
 const clippedColours = (style) => {
-  const layers = style.backgroundImage.replace(/\((?:[^()]|\([^()]*\))*\)/g, "()").split(",");
+  const image = style.backgroundImage;
+  const layers = image === "none" ? [] : image.replace(/\((?:[^()]|\([^()]*\))*\)/g, "()").split(",");
   if (!layers.every((layer) => /^\s*(?:-webkit-)?(?:repeating-)?(?:linear|radial|conic)-gradient\(\)\s*$/.test(layer))) return "gradient";
-  const found = coloursIn(style.backgroundImage);
+  const found = layers.length ? coloursIn(image) : [];
   const under = rgba(style.backgroundColor);
   if (under && under[3] > 0) found.push(under);
-  return found.length > 0 ? found : "gradient";
+  return found.length > 0 ? found : [TRANSPARENT];
 };
 
 /**
