@@ -300,6 +300,7 @@ async fn the_missed_techniques_are_judged(backend: Backend) {
         "A popover shown from a faded parent, seen.",
         "Grey words, seen.",
         "Gradient letters, seen.",
+        "link \"A link, seen.\"",
         "Letters an outer box's gradient fills, seen.",
         "Letters a view box scales to their size, seen.",
         "SVG letters, seen.",

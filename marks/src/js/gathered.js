@@ -156,6 +156,12 @@ class Gathered {
      *  box in the top viewport, for the pictures to judge what is drawn
      *  where they are. @type {[number, number, number, number, number][]} */
     this.ghosts = [];
+    /**
+     * The controls shown by their words alone among `ghosts`, by id: one
+     * under a cover is listed as covered, whatever is drawn where it is.
+     * @type {Map<number, ElementRecord>}
+     */
+    this.byWords = new Map();
     // The line being gathered, as text and as its parts (each text node a
     // run the paint pass judges once the walk has seen the whole page), and
     // the top of its first text (null while it holds only spaces and cell
@@ -244,11 +250,16 @@ class Gathered {
       this.count(element, role, box);
       return null;
     }
+    // Named by its words alone, where the pictures show all of it: shown
+    // only if something is drawn there (words in no colour draw nothing).
+    const byWords = !shown.ghost && judging && namedByWords(element, role) && wholePictured(box);
+    if (byWords) this.ghosts.push([idOf(element), box.x, box.y, box.w, box.h]);
     const id = idOf(element);
     nameRuns = name === undefined ? [] : null;
     /** @type {ElementRecord} */
     const record = { id, role, name: name === undefined ? nameOf(element, role) : name, box: [box.x, box.y, box.w, box.h] };
     if (offscreen) record.offscreen = true;
+    if (byWords) this.byWords.set(id, record);
     const tag = element.tagName;
     const field = /** @type {HTMLInputElement} */ (element);
     if (tag === "INPUT" || tag === "TEXTAREA") {
@@ -398,7 +409,10 @@ class Gathered {
    * @returns {SnapshotAnswer}
    */
   finish(read, painted, hidden, bare, undecided, placed, cut) {
-    for (const id of bare) painted.elements.add(id);
+    for (const id of bare) {
+      const record = this.byWords.get(id);
+      if (!record || !record.covered) painted.elements.add(id);
+    }
     if (hidden === null) judgedByStyle = true;
     /** @param {number[]} indices */
     const runsOf = (indices) => indices.map((index) => pixelRuns[index]).filter(Boolean);

@@ -221,6 +221,60 @@ const noteRun = (node, boxes) => {
   pixelWire.push(wire);
 };
 
+/** Roles whose name a person reads in the words drawn inside them. */
+const NAMED_BY_WORDS = new Set(["link", "button", "tab", "menuitem", "option", "treeitem"]);
+
+/**
+ * Whether a control shows itself by its words alone: of a role named by
+ * its content, not a field nor a picture, not named apart from its words
+ * (`aria-label`, `aria-labelledby`), and holding letters. Nothing else of
+ * it may be drawn: a link whose words are in no colour is nothing to see.
+ * @param {Element} element @param {string} role
+ */
+const namedByWords = (element, role) => NAMED_BY_WORDS.has(role) &&
+  !element.hasAttribute("aria-label") && !element.hasAttribute("aria-labelledby") &&
+  /\S/.test(element.textContent || "") && paintsOnlyWords(element);
+
+/** The most elements `paintsOnlyWords` looks at in a control. */
+const MOST_WORD_BOXES = 12;
+
+/**
+ * Whether an element and what it holds paint nothing but their words: no
+ * background, border, shadow or outline, no picture, drawing or field,
+ * no words CSS adds; a control of more than a few elements is taken to
+ * paint something.
+ * @param {Element} element
+ */
+const paintsOnlyWords = (element) => {
+  const inside = element.querySelectorAll("*");
+  if (inside.length >= MOST_WORD_BOXES) return false;
+  return [element, ...Array.from(inside)].every((each) => {
+    if (/^(IMG|SVG|CANVAS|VIDEO|PICTURE|OBJECT|EMBED|IFRAME|INPUT|SELECT|TEXTAREA|METER|PROGRESS)$/i.test(each.tagName)) return false;
+    const style = lookOf(each).style;
+    const nothing = (/** @type {string} */ colour) => { const parsed = rgba(colour); return parsed !== null && parsed[3] === 0; };
+    if (!nothing(style.backgroundColor) || style.backgroundImage !== "none" || style.boxShadow !== "none") return false;
+    if (style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0) return false;
+    for (const side of ["top", "right", "bottom", "left"]) {
+      const width = parseFloat(style.getPropertyValue(`border-${side}-width`));
+      if (width > 0 && style.getPropertyValue(`border-${side}-style`) !== "none") return false;
+    }
+    const view = each.ownerDocument.defaultView || window;
+    for (const pseudo of ["::before", "::after"]) {
+      const content = view.getComputedStyle(each, pseudo).content;
+      if (content && content !== "none" && content !== "normal" && content !== '""') return false;
+    }
+    return true;
+  });
+};
+
+/**
+ * Whether a box (in the top viewport) lies wholly where the pictures
+ * show it.
+ * @param {Box} box
+ */
+const wholePictured = (box) => box.x >= 0 && box.x + box.w <= viewport.w &&
+  box.y >= -reach.above && box.y + box.h <= viewport.h + reach.below;
+
 /**
  * How a text node of a line is judged: "hidden" when it is certainly not
  * painted; "pixels" when it is in view and the pictures will judge it (it
