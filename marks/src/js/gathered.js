@@ -252,7 +252,7 @@ class Gathered {
     }
     // Named by its words alone, where the pictures show all of it: shown
     // only if something is drawn there (words in no colour draw nothing).
-    const byWords = !shown.ghost && judging && namedByWords(element, role) && wholePictured(box);
+    const byWords = !shown.ghost && judging && wholePictured(box) && namedByWords(element, role);
     if (byWords) this.ghosts.push([idOf(element), box.x, box.y, box.w, box.h]);
     const id = idOf(element);
     nameRuns = name === undefined ? [] : null;
