@@ -291,9 +291,10 @@ const styleKept = (node) => {
 /**
  * What a person sees of a field's value (an input's or a textarea's): all
  * of it, or nothing where its letters are drawn in no colour, size or
- * font that shows (a password's dots where they are drawn as such). Its style judges it as a text's (`textFateOf`): the
- * pictures take no field's value out, which is drawn inside the field
- * where no highlight reaches.
+ * font that shows (a password's dots where they are drawn as such). Its
+ * style judges it as a text's (`textFateOf`): the pictures take no
+ * field's value out, which is drawn inside the field where no highlight
+ * reaches.
  * @param {Element} element @param {string} value
  */
 const seenValue = (element, value) => {
@@ -313,7 +314,8 @@ const MOST_EDITABLE_NODES = 2000;
 /**
  * What a person sees of an editable element's text (`innerText`, which
  * keeps its lines): less the text of the nodes its style hides (letters
- * of no colour, size or font that shows), each taken out where it stands.
+ * of no colour, size or font that shows), each taken out where it stands
+ * (found in any case: `innerText` is as `text-transform` draws it).
  * @param {HTMLElement} element
  */
 const seenEditable = (element) => {
@@ -323,10 +325,11 @@ const seenEditable = (element) => {
   for (let node = walker.nextNode(), count = 0; node && count < MOST_EDITABLE_NODES; node = walker.nextNode(), count++) {
     const words = (node.nodeValue || "").trim().split(/\s+/u).filter(Boolean);
     if (!words.length) continue;
-    const pattern = new RegExp(words.map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("\\s+"), "u");
-    const found = pattern.exec(text.slice(at));
+    const pattern = new RegExp(words.map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("\\s+"), "giu");
+    pattern.lastIndex = at;
+    const found = pattern.exec(text);
     if (!found) continue;
-    const start = at + found.index, end = start + found[0].length;
+    const start = found.index, end = start + found[0].length;
     if (textFate(/** @type {Text} */ (node)) === "seen") {
       at = end;
     } else {

@@ -317,7 +317,7 @@ const takesOut = (node) => {
 /**
  * Whether a highlight takes SVG text's letters out: Gecko's does; Blink's
  * paints its background there but leaves the letters drawn (Chromium 156),
- * so there SVG text is painted in.
+ * so there SVG text is painted under.
  */
 const HIGHLIGHTS_TAKE_SVG_OUT = typeof CSS !== "undefined" && CSS.supports("-moz-appearance", "none");
 
