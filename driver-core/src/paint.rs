@@ -118,8 +118,9 @@ fn painted_in() -> [u8; 3] {
 /// process: it paints the [`highlight_name`] highlight transparent (the
 /// letters, their stroke, shadow and lines), the painted-in one in a
 /// colour of its own, and the one painted under (SVG text, whose letters
-/// Blink's highlights leave as drawn) with a background of that colour. A backend that can give a sheet only as the browser
-/// starts (Firefox's profile) gives this one.
+/// Blink's highlights leave as drawn) with a background of that colour.
+/// A backend that can give a sheet only as the browser starts (Firefox's
+/// profile) gives this one.
 pub fn paint_sheet() -> &'static str {
     static SHEET: LazyLock<String> = LazyLock::new(|| {
         let [r, g, b] = painted_in();
