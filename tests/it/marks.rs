@@ -523,7 +523,13 @@ async fn marks_are_drawn_where_the_elements_are(backend: Backend) {
         .unwrap();
     assert_ne!(plain, marked, "the marks changed the picture");
     assert!(!snapshot.elements.is_empty());
-    // The overlay is gone afterwards.
+    // The overlay is gone afterwards (pictured two frames on: on a busy
+    // machine the frame a screenshot takes at once may be the one drawn
+    // before the marks went).
+    driver
+        .eval("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        .await
+        .unwrap();
     let after = driver.screenshot(Default::default()).await.unwrap();
     assert_eq!(after.len(), plain.len(), "the page is as it was");
     let left = driver
