@@ -19,7 +19,7 @@ const backdropOf = (look) => {
     // (One clipped to its letters is theirs, not behind them.)
     const colour = look.style.backgroundColor;
     if (((colour === "rgba(0, 0, 0, 0)" || colour === "transparent") && look.style.backgroundImage === "none") ||
-        (look.style.backgroundClip || look.style.webkitBackgroundClip || "").includes("text")) {
+        clipsToText(look.style)) {
       look.backdrop = look.up ? backdropOf(look.up) : { span: spanOf([canvasOf(look.element.ownerDocument)]), by: null, unknown: false };
       return look.backdrop;
     }
@@ -254,7 +254,7 @@ const letterColours = (look, outlines) => {
     // The background of the element that clips it to its letters (it,
     // or an ancestor whose text they are) shows through them.
     for (let at = /** @type {Look | null} */ (look); at; at = at.up) {
-      if ((at.style.backgroundClip || at.style.webkitBackgroundClip || "").includes("text")) return clippedColours(at.style);
+      if (clipsToText(at.style)) return clippedColours(at.style);
     }
   }
   found.push(fill);

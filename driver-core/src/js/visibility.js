@@ -210,6 +210,13 @@ const SVG_UNDRAWN = new Set(["defs", "clipPath", "mask", "pattern", "symbol", "m
   "radialGradient", "filter", "metadata", "title", "desc", "style", "script"]);
 const SVG_NS = "http://www.w3.org/2000/svg";
 
+/**
+ * Whether a style clips its background to its letters (`background-clip:
+ * text`, prefixed or not).
+ * @param {CSSStyleDeclaration} style
+ */
+const clipsToText = (style) => (style.backgroundClip || style.webkitBackgroundClip || "").includes("text");
+
 /** @typedef {{left: number, top: number, right: number, bottom: number}} Edges */
 /**
  * What lies behind an element's text: the span of colours composed from
@@ -376,8 +383,7 @@ class Look {
    */
   get lettersClipBackground() {
     if (this.clipsKnown === undefined) {
-      const clip = this.style.backgroundClip || this.style.webkitBackgroundClip || "";
-      this.clipsKnown = clip.includes("text") || (this.up !== null && this.up.lettersClipBackground);
+      this.clipsKnown = clipsToText(this.style) || (this.up !== null && this.up.lettersClipBackground);
     }
     return this.clipsKnown;
   }
