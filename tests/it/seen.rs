@@ -305,6 +305,7 @@ async fn the_missed_techniques_are_judged(backend: Backend) {
         "Letters a view box scales to their size, seen.",
         "SVG letters, seen.",
         "= \"A value, seen.\"",
+        "textbox \"A hint, seen.\"",
         "= \"Edited words, seen.\"",
         "and the visible rest, seen.",
         "checkbox \"Row three, seen\" unchecked",

@@ -308,6 +308,31 @@ const seenValue = (element, value) => {
   return inked ? value : "";
 };
 
+/**
+ * Whether a person sees a field's placeholder: its words are drawn in the
+ * field (as its value is, where no highlight reaches) in the colour, size
+ * and opacity its `::placeholder` style gives them, over what lies behind
+ * the field. One in no colour, too small to read or in the field's own
+ * background colour names nothing a person sees.
+ * @param {Element} element
+ */
+const seenPlaceholder = (element) => {
+  if (element.ownerDocument !== document) return true;
+  // Indented away, blurred, in a font without ink: as the value would be.
+  if (textFateOf(element) === "hidden") return false;
+  const look = lookOf(element);
+  const own = look.style;
+  const style = getComputedStyle(element, "::placeholder");
+  const size = drawnTextSize(element) * (parseFloat(style.fontSize) / (parseFloat(own.fontSize) || 1) || 1);
+  if (size < SMALLEST_TEXT) return false;
+  const fill = rgba(style.webkitTextFillColor || style.color) || TRANSPARENT;
+  const opacity = parseFloat(style.opacity);
+  const alpha = fill[3] * (Number.isFinite(opacity) ? opacity : 1);
+  if (alpha * look.opacity < FAINTEST) return false;
+  const letters = /** @type {RGBA} */ ([fill[0], fill[1], fill[2], Math.min(1, alpha)]);
+  return spanColours(backdropOf(look).span).some((under) => contrastOf(over(letters, under), under) >= LEAST_CONTRAST);
+};
+
 /** The most text nodes of an editable element `seenEditable` judges. */
 const MOST_EDITABLE_NODES = 2000;
 

@@ -394,8 +394,9 @@ const nameOf = (element, role) => {
   }
   const title = clean(element.getAttribute("title"));
   if (title) return title;
+  // A placeholder drawn so that nobody sees it names nothing.
   const placeholder = clean(element.getAttribute("placeholder") || element.getAttribute("aria-placeholder"));
-  if (placeholder) return placeholder;
+  if (placeholder && (!element.hasAttribute("placeholder") || seenPlaceholder(element))) return placeholder;
   // A button with only an icon: say what it is made of.
   const img = element.querySelector && element.querySelector("img[alt], svg title");
   if (img) return clean(img.getAttribute("alt") || img.textContent);
