@@ -306,6 +306,7 @@ async fn the_missed_techniques_are_judged(backend: Backend) {
         "SVG letters, seen.",
         "= \"A value, seen.\"",
         "textbox \"A hint, seen.\"",
+        "= \"Right aligned, seen.\"",
         "= \"Edited words, seen.\"",
         "and the visible rest, seen.",
         "checkbox \"Row three, seen\" unchecked",

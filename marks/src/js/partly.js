@@ -299,13 +299,40 @@ const styleKept = (node) => {
  */
 const seenValue = (element, value) => {
   if (!value) return value;
-  if (textFateOf(element) !== "seen") return "";
+  if (textFateOf(element) !== "seen" || valueOutOfBox(element, value)) return "";
   // Drawn as a password's dots, whatever its type.
   const security = lookOf(element).style.getPropertyValue("-webkit-text-security");
   if (security && security !== "none") return HIDDEN;
   const inked = element.ownerDocument !== document ||
     !drawsNoInk(lookOf(element).style, () => value.slice(0, 64), drawnTextSize(element));
   return inked ? value : "";
+};
+
+/**
+ * Whether a field draws its value where its box shows none of it: the
+ * box its value is drawn in (inside the padding, which clips it) too
+ * narrow for a letter, or a value of one line indented out of it (the
+ * indent moves where the line begins, and the value is aligned in what
+ * is left of the box).
+ * @param {Element} element @param {string} value
+ */
+const valueOutOfBox = (element, value) => {
+  const style = lookOf(element).style;
+  const px = (/** @type {string} */ length) => (length.endsWith("px") ? parseFloat(length) || 0 : 0);
+  const size = parseFloat(style.fontSize) || 0;
+  const inner = /** @type {HTMLElement} */ (element).clientWidth - px(style.paddingLeft) - px(style.paddingRight);
+  if (inner < Math.min(THINNEST, size)) return true;
+  const indent = px(style.textIndent);
+  if (!indent || value.includes("\n")) return false;
+  const rtl = style.direction === "rtl";
+  const align = style.textAlign;
+  const side = /center/.test(align) ? 0.5 : align === "end" || align === (rtl ? "left" : "right") ? 1 : 0;
+  const context = inkCanvas(`${style.fontStyle} ${style.fontWeight} ${size}px ${style.fontFamily}`);
+  const width = context ? context.measureText(value.slice(0, 200)).width : value.length * size;
+  // From the start edge: the line begins at the indent, the value sits
+  // in what is left of it.
+  const from = indent + (inner - indent - width) * side;
+  return Math.min(inner, from + width) - Math.max(0, from) < Math.min(width, size / 2);
 };
 
 /**
