@@ -181,7 +181,7 @@ const withEveryPointer = (roots, test) => {
   /** @type {{root: Document | ShadowRoot, sheets: CSSStyleSheet[]}[]} */
   const kept = [];
   try {
-    for (const root of roots) {
+    for (const root of new Set(roots)) {
       const view = (/** @type {Document} */ (root.ownerDocument || root)).defaultView;
       if (!view || !("adoptedStyleSheets" in root)) continue;
       const sheet = new view.CSSStyleSheet();
@@ -197,7 +197,8 @@ const withEveryPointer = (roots, test) => {
   try {
     return test();
   } finally {
-    for (const { root, sheets } of kept) root.adoptedStyleSheets = sheets;
+    // Last first: a root given twice gets back what it had before either.
+    for (const { root, sheets } of kept.reverse()) root.adoptedStyleSheets = sheets;
   }
 };
 
