@@ -307,6 +307,8 @@ async fn the_missed_techniques_are_judged(backend: Backend) {
         "= \"A value, seen.\"",
         "textbox \"A hint, seen.\"",
         "= \"Right aligned, seen.\"",
+        "radio \"Small, seen\" unchecked",
+        "radio \"Large, seen\" checked",
         "= \"Edited words, seen.\"",
         "and the visible rest, seen.",
         "checkbox \"Row three, seen\" unchecked",
@@ -332,6 +334,22 @@ async fn the_missed_techniques_are_judged(backend: Backend) {
         serde_json::json!(true),
         "the real checkbox was ticked"
     );
+    // A radio hidden for styling is its label's painted box.
+    let small = snapshot
+        .elements
+        .values()
+        .find(|element| element.name == "Small, seen")
+        .expect("the radio")
+        .number;
+    marks
+        .click(driver.as_ref(), small)
+        .await
+        .expect("the click");
+    let chosen = driver
+        .eval("document.getElementById('size-s').checked")
+        .await
+        .expect("read");
+    assert_eq!(chosen, serde_json::json!(true), "the radio was chosen");
     driver.close().await.expect("close");
 }
 
@@ -348,6 +366,7 @@ async fn the_page_notices_nothing(backend: Backend) {
 <p id="a">A line to read.</p>
 <p id="b" style="font-family: 'Nope', sans-serif">Another, in a font the page named.</p>
 <div id="host"></div>
+<iframe srcdoc="<p>Framed words.</p>" style="width: 300px; height: 60px"></iframe>
 <script>
   const shadow = document.getElementById("host").attachShadow({ mode: "open" });
   shadow.innerHTML = "<p>Shadow words.</p>";

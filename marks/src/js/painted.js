@@ -167,8 +167,12 @@ const paintPass = (written, centres, frames) => {
     if (!passing) return;
     for (const { element, record, cx, cy } of centres) {
       if (record.covered) continue;
-      const root = /** @type {Document | ShadowRoot} */ (element.getRootNode());
-      if (paintedAt(root, element, cx, cy, true).covered) droppedElements.add(record.id);
+      // A control shown through its label (a radio hidden for styling) is
+      // what that label paints: its background covers no part of it.
+      const shown = shownRect(element);
+      const own = shown ? shown.via : element;
+      const root = /** @type {Document | ShadowRoot} */ (own.getRootNode());
+      if (paintedAt(root, own, cx, cy, true).covered) droppedElements.add(record.id);
     }
   };
   if (passing) {
