@@ -232,6 +232,52 @@ const textOutside = (node, parent, edges) => {
 };
 
 /**
+ * Whether an element is drawn in a box fixed to the viewport: it or an
+ * ancestor is `position: fixed`, and nothing above that box gives it a
+ * containing block that scrolls (a transform, filter, perspective or
+ * containment does). Such a box never scrolls into view.
+ * @param {Look} look
+ * @returns {boolean}
+ */
+const pinnedToView = (look) => {
+  if (look.pinned === undefined) {
+    if (look.position !== "fixed") {
+      look.pinned = look.up !== null && pinnedToView(look.up);
+    } else {
+      look.pinned = true;
+      for (let at = look.up; at; at = at.up) {
+        const style = at.style;
+        if (style.transform !== "none" || style.filter !== "none" || style.perspective !== "none" ||
+            (style.backdropFilter || "none") !== "none" || /paint|layout|strict|content/.test(style.contain) ||
+            /transform|perspective|filter/.test(style.willChange)) {
+          look.pinned = false;
+          break;
+        }
+      }
+    }
+  }
+  return look.pinned;
+};
+
+/**
+ * Whether every box of a text node lies where no scrolling shows it:
+ * beyond the page's top, left or right edge (moved by a margin, a
+ * position or a transform: an off-canvas menu), or, in a box fixed to the
+ * viewport, beyond the viewport's edges.
+ * @param {Text} node
+ * @param {Element} parent  the element it is drawn in
+ */
+const textOffPage = (node, parent) => {
+  const [left, top, right, bottom] = pinnedToView(lookOf(parent))
+    ? [0, 0, innerWidth, innerHeight]
+    : [-scrolled.x, -scrolled.y, pageRight - scrolled.x, Infinity];
+  const rect = rectOf(parent);
+  if (hasArea(rect) && rect.left >= left && rect.top >= top && rect.right <= right && rect.bottom <= bottom) return false;
+  const rects = textRects(node);
+  return rects.length > 0 && rects.every((box) => box.right <= left || box.bottom <= top || box.left >= right || box.top >= bottom);
+};
+
+/**
  * Whether a text node lies outside what its scrolling ancestors show now.
  * @param {Text} node
  * @param {Element} parent  the element it is drawn in
@@ -277,7 +323,8 @@ const textFate = (node) => {
   if (parent.tagName === "DETAILS" && !(/** @type {HTMLDetailsElement} */ (parent)).open) return "hidden";
   // (checkVisibility answers for the elements inside, not for the text.)
   if (styleOf(parent).contentVisibility === "hidden") return "hidden";
-  if (isHidden(parent) || drawnAway(parent) || textOutside(node, parent, boundsOf(lookOf(parent)).clip)) return "hidden";
+  if (isHidden(parent) || drawnAway(parent) || textOutside(node, parent, boundsOf(lookOf(parent)).clip) ||
+      textOffPage(node, parent)) return "hidden";
   return textFateOf(parent);
 };
 
@@ -298,7 +345,7 @@ const textMayShow = (node) => {
   if (parent.tagName === "DETAILS" && !(/** @type {HTMLDetailsElement} */ (parent)).open) return false;
   if (styleOf(parent).contentVisibility === "hidden") return false;
   if (!elementMayShow(parent) || drawnAway(parent)) return false;
-  if (textOutside(node, parent, boundsOf(lookOf(parent)).clip)) return false;
+  if (textOutside(node, parent, boundsOf(lookOf(parent)).clip) || textOffPage(node, parent)) return false;
   return textRects(node).length > 0;
 };
 

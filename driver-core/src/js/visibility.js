@@ -330,6 +330,8 @@ class Look {
     this.clipsKnown = undefined;
     /** @type {boolean | undefined} (`hiddenBesidesFaint`) */
     this.besidesFaintKnown = undefined;
+    /** @type {boolean | undefined} Drawn in a box fixed to the viewport (`pinnedToView`). */
+    this.pinned = undefined;
     /** @type {boolean} Its own transform draws it elsewhere (known once its letters were judged). */
     this.transformed = false;
     if (this.position !== "static") stackingLooks.push(this);
