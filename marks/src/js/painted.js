@@ -243,7 +243,38 @@ const coverage = (centres) => {
     }
     return overAll.get(doc);
   };
+  // A popover's backdrop takes no hit test (a click goes through it), but
+  // an opaque one hides the page beneath it from sight.
+  /** @type {Map<Document, Element[]>} */
+  const backdrops = new Map();
+  /** @param {Document} doc */
+  const opaqueBackdrops = (doc) => {
+    let found = backdrops.get(doc);
+    if (!found) {
+      found = [];
+      try {
+        for (const open of doc.querySelectorAll(":popover-open")) {
+          const colour = rgba(getComputedStyle(open, "::backdrop").backgroundColor);
+          if (colour && colour[3] >= OPAQUE) found.push(open);
+        }
+      } catch (unsupported) { /* no popovers */ }
+      backdrops.set(doc, found);
+    }
+    return found;
+  };
+  /** @param {Element} element */
+  const withinTopLayer = (element) => {
+    for (let at = /** @type {Element | null} */ (element); at; at = parentOf(at)) if (inTopLayer(at)) return true;
+    return false;
+  };
   for (const { element, record, cx, cy } of centres) {
+    const doc = element.ownerDocument;
+    const behind = opaqueBackdrops(doc);
+    if (behind.length && !withinTopLayer(element)) {
+      const over = behind[behind.length - 1];
+      record.covered = over.tagName.toLowerCase() + (over.id ? "#" + over.id : "");
+      continue;
+    }
     const under = underTopLayer(element.ownerDocument) || positioned.some((other) => {
       if (other === element || other.ownerDocument !== element.ownerDocument ||
           other.contains(element) || element.contains(other)) return false;
