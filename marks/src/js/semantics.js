@@ -292,14 +292,18 @@ const generatedText = (element, which) => {
  * assistive technology reads of it (clipped and off-screen text in).
  * @param {Element} root
  * @param {(element: Element) => boolean} hides
+ * @param {(node: Text) => boolean} [heard]  with a11yHidden: which text
+ *   nodes count (all where not given)
  */
-const textOf = (root, hides) => {
+const textOf = (root, hides, heard) => {
   let text = "";
   /** @param {Node} node */
   const walk = (node) => {
     if (node.nodeType === 3) {
-      if (hides === a11yHidden || !node.parentElement || nameTextSeen(/** @type {Text} */ (node), node.parentElement)) {
-        text += hides === a11yHidden ? node.nodeValue : seenTextOf(/** @type {Text} */ (node));
+      if (hides === a11yHidden) {
+        if (!heard || heard(/** @type {Text} */ (node))) text += node.nodeValue;
+      } else if (!node.parentElement || nameTextSeen(/** @type {Text} */ (node), node.parentElement)) {
+        text += seenTextOf(/** @type {Text} */ (node));
       }
       return;
     }
@@ -341,6 +345,37 @@ const visibleText = (root) => {
 };
 /** @param {Element} root */
 const a11yText = (root) => textOf(root, a11yHidden);
+/**
+ * What assistive technology reads of a subtree that is put out of a
+ * person's sight (clipped to nothing, moved off the page, of no size: how
+ * a page gives an icon-only control words to be heard), or that something
+ * covers; less words drawn in place, at their size, in no colour, font or
+ * opacity a person reads: those hide from sight, and are no icon's name.
+ * @param {Element} root
+ */
+const heardText = (root) => textOf(root, a11yHidden, (node) => {
+  const parent = flatParentOf(node);
+  if (!parent) return true;
+  // Clipped, shrunk or pushed away by its own style or an ancestor's (not
+  // faded: that is drawn in place).
+  if (isHidden(parent)) return lookOf(parent).opacity >= FAINTEST;
+  const rects = textRects(node);
+  if (!rects.length) return true;
+  // Pushed off the page, or out of the boxes that clip it (its own too),
+  // where less than a letter of it shows.
+  const look = lookOf(parent);
+  const bounds = boundsOf(look).clip;
+  const clip = look.overflow === "visible" ? bounds : narrowed(bounds, look, ["hidden", "clip"]);
+  const left = Math.max(clip ? clip.left : -Infinity, -scrolled.x);
+  const top = Math.max(clip ? clip.top : -Infinity, -scrolled.y);
+  const right = Math.min(clip ? clip.right : Infinity, pageRight - scrolled.x);
+  const bottom = clip ? clip.bottom : Infinity;
+  if (rects.every((box) => Math.min(box.right, right) - Math.max(box.left, left) < THINNEST ||
+      Math.min(box.bottom, bottom) - Math.max(box.top, top) < THINNEST)) return true;
+  // Letters that read, kept from sight by something over them (a banner,
+  // a backdrop): what the control says once that is gone.
+  return textFate(node) === "seen";
+});
 
 /**
  * The text of the elements an attribute names by id (aria-labelledby).
@@ -388,7 +423,7 @@ const nameOf = (element, role) => {
     // label's few words, never a hidden paragraph, which is no icon's name
     // and could be text planted for a model.
     const seen = visibleText(element);
-    const heard = seen ? "" : a11yText(element);
+    const heard = seen ? "" : heardText(element);
     const text = seen || (heard.length <= HIDDEN_NAME_LIMIT ? heard : "");
     if (text) return text.length > 120 ? text.slice(0, 117) + "..." : text;
   }
