@@ -307,6 +307,7 @@ async fn the_missed_techniques_are_judged(backend: Backend) {
         "= \"A value, seen.\"",
         "textbox \"A hint, seen.\"",
         "= \"Right aligned, seen.\"",
+        "button \"A button, seen.\"",
         "radio \"Small, seen\" unchecked",
         "radio \"Large, seen\" checked",
         "= \"Edited words, seen.\"",

@@ -412,7 +412,8 @@ const nameOf = (element, role) => {
   }
   if (element.tagName === "IMG") return clean(element.getAttribute("alt"));
   if (element.tagName === "INPUT" && ["button", "submit", "reset"].includes(input.type)) {
-    return clean(input.value) || (input.type === "submit" ? "Submit" : input.type === "reset" ? "Reset" : "");
+    // Its words are drawn in it as a field's value is: what it shows.
+    return seenValue(element, clean(input.value) || (input.type === "submit" ? "Submit" : input.type === "reset" ? "Reset" : ""));
   }
   if (element.tagName === "INPUT" && input.type === "image") return clean(input.alt || input.value);
   if (role === "dialog" || role === "alertdialog") return clean(element.getAttribute("title"));
