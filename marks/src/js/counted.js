@@ -21,7 +21,51 @@ const handedWords = (element, which) => {
 /** Whether a pseudo-element's style draws no words a person reads. @param {CSSStyleDeclaration} style */
 const undrawnWords = (style) =>
   style.display === "none" || style.visibility === "hidden" || Number(style.opacity) < 0.1 ||
-  parseFloat(style.fontSize) < 4 || /^rgba\(.*,\s*0\)$/.test(style.color) || style.color === "transparent";
+  parseFloat(style.fontSize) < 4 ||
+  ((/^rgba\(.*,\s*0\)$/.test(style.color) || style.color === "transparent") && !clipsToText(style));
+
+/** Further than this beyond an edge (CSS pixels), a box is put out of sight. */
+const PUT_AWAY = 999;
+
+/**
+ * Whether the words of an element's `::before` or `::after` (of `style`)
+ * are drawn where or how no person reads them, as its style says (no
+ * picture can take generated words out): in letters hardly different
+ * from what lies behind them (their own background, else the element's
+ * backdrop), through the element's opacity and theirs; or, positioned,
+ * clipped to nothing or pushed far beyond an edge.
+ * @param {Element} element @param {CSSStyleDeclaration} style
+ */
+const pseudoUnseen = (element, style) => {
+  if (style.position === "absolute" || style.position === "fixed") {
+    if (/rect\(\s*0(px)?,?\s+0(px)?,?\s+0(px)?,?\s+0(px)?\s*\)/.test(style.clip)) return true;
+    if (["left", "top", "right", "bottom"].some((side) => parseFloat(style.getPropertyValue(side)) <= -PUT_AWAY)) return true;
+  }
+  if (parseFloat(style.textIndent) <= -PUT_AWAY) return true;
+  const look = lookOf(element);
+  const fill = rgba(style.webkitTextFillColor || style.color) || TRANSPARENT;
+  /** @type {RGBA[]} */
+  let colours = [fill];
+  // Letters its own background is clipped to are drawn in that.
+  if (fill[3] < FAINTEST && clipsToText(style)) {
+    const clipped = clippedColours(style);
+    if (clipped === "gradient") return false;
+    colours = clipped;
+  }
+  // A shadow or stroke outlines the letters: read as drawn.
+  if ((style.textShadow && style.textShadow !== "none") || parseFloat(style.webkitTextStrokeWidth) > 0) return false;
+  const own = rgba(style.backgroundColor);
+  const opaque = own !== null && own[3] >= OPAQUE && !clipsToText(style);
+  if (!opaque && backdropOf(look).unknown) return false;
+  const behind = opaque ? [/** @type {RGBA} */ (own)] : spanColours(backdropOf(look).span);
+  const opacity = parseFloat(style.opacity);
+  const faded = (Number.isFinite(opacity) ? opacity : 1) * look.opacity;
+  return !colours.some((colour) => {
+    const alpha = Math.min(1, colour[3] * faded);
+    const letters = /** @type {RGBA} */ ([colour[0], colour[1], colour[2], alpha]);
+    return alpha >= FAINTEST && behind.some((under) => contrastOf(over(letters, under), under) >= LEAST_CONTRAST);
+  });
+};
 
 /**
  * The list styles a list item's number is written in here, as Chromium

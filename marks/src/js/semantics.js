@@ -236,7 +236,7 @@ const generatedText = (element, which) => {
   const style = getComputedStyle(element, which);
   const content = style.content;
   if (!content || content === "none" || content === "normal") return "";
-  if (undrawnWords(style)) return "";
+  if (undrawnWords(style) || (element.ownerDocument === document && pseudoUnseen(element, style))) return "";
   if (/counters?\(/.test(content)) {
     const counted = handedWords(element, which === "::before" ? "before" : "after");
     if (counted !== undefined) return counted.replace(/\p{Co}/gu, "");
