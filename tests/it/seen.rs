@@ -308,6 +308,7 @@ async fn the_missed_techniques_are_judged(backend: Backend) {
         "textbox \"A hint, seen.\"",
         "= \"Right aligned, seen.\"",
         "button \"A button, seen.\"",
+        "(image: A picture, seen)",
         "Generated gradient, seen. and its element's words.",
         "radio \"Small, seen\" unchecked",
         "radio \"Large, seen\" checked",

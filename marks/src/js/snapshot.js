@@ -49,7 +49,7 @@ const snapshotLines = (gathered) => ({
   },
   image: (alt, element, at) => {
     const box = boxOf(element, at.offset);
-    if ((gathered.full || !far(box)) && !hiddenByStyle(element)) {
+    if ((gathered.full || !far(box)) && !hiddenByStyle(element) && pictureSeen(element)) {
       if (gathered.lineY === null) gathered.lineY = box.y;
       gathered.add(" (image: " + alt + ") ");
     }
@@ -68,6 +68,23 @@ const snapshotLines = (gathered) => ({
   separator: (separator) => gathered.add(separator),
   flush: () => gathered.writeLine(),
 });
+
+/**
+ * Whether a person sees a picture, where its alternative text is said: it
+ * is drawn at least THINNEST pixels along each axis (a tracking pixel is
+ * no picture), and, in view, not painted over at its centre and near each
+ * corner (a play button or a caption over it leaves it seen).
+ * @param {Element} element
+ */
+const pictureSeen = (element) => {
+  const rect = rectOf(element);
+  if (rect.width < THINNEST || rect.height < THINNEST) return false;
+  const root = /** @type {Document | ShadowRoot} */ (element.getRootNode());
+  const points = [[0.5, 0.5], [0.15, 0.15], [0.85, 0.15], [0.15, 0.85], [0.85, 0.85]]
+    .map(([fx, fy]) => [rect.left + fx * rect.width, rect.top + fy * rect.height])
+    .filter(([x, y]) => onScreen(element.ownerDocument, x, y));
+  return !points.length || !points.every(([x, y]) => paintedAt(root, element, x, y, true).covered);
+};
 
 /**
  * The visitor of a snapshot (or, with a search's `lines`, of a search).
