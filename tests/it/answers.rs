@@ -386,7 +386,37 @@ async fn lines_a_scrolling_edge_cuts(backend: Backend) {
     s.ok("close", json!({})).await;
 }
 
-every_backend!(lines_a_scrolling_edge_cuts);
+/// Sections the browser skips painting while far from view
+/// (`content-visibility: auto`) are read in a full-page snapshot: a
+/// picture shows nothing of them, so their style judges them.
+async fn skipped_sections_are_read(backend: Backend) {
+    let mut s = Session::start_packed(backend, PackOptions::default(), options()).await;
+    let sections: String = (0..12)
+        .map(|n| {
+            format!(
+                "<section style=\"content-visibility: auto; contain-intrinsic-size: auto 500px\">\
+                 <h2>Part {n}</h2><p>Words of part {n}.</p><div style=\"height: 400px\"></div></section>"
+            )
+        })
+        .collect();
+    s.site
+        .page(
+            "/skipped",
+            &format!("<!doctype html><html><head><title>Skipped</title></head><body>{sections}</body></html>"),
+        )
+        .await;
+    s.ok("open", json!({ "url": s.url("/skipped") })).await;
+    let whole = s.ok("snapshot", json!({ "full_page": true })).await;
+    for n in 0..12 {
+        assert!(
+            whole.text.contains(&format!("Words of part {n}.")),
+            "part {n}: {}",
+            whole.text
+        );
+    }
+}
+
+every_backend!(lines_a_scrolling_edge_cuts, skipped_sections_are_read);
 
 both_backends!(
     change_lists,

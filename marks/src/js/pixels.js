@@ -289,13 +289,25 @@ const runFate = (node) => {
   if (pixelHidden !== null && pixelIndex.has(node)) return pixelHidden.has(node) ? "hidden" : "seen";
   if (judging && pixelHidden === null && hasLetters(node) && !farFromPictures(node)) {
     if (!textMayShow(node)) return "hidden";
-    const boxes = boxesInView(node);
+    const boxes = !paintSkipped(node) && boxesInView(node);
     if (boxes) {
       noteRun(node, boxes);
       return "pixels";
     }
   }
   return textFate(node);
+};
+
+/**
+ * Whether the browser skips painting a text node for now, as far from
+ * view (`content-visibility: auto`): a picture shows nothing of it, so its
+ * style judges it, as what lies beyond the pictures.
+ * @param {Text} node
+ */
+const paintSkipped = (node) => {
+  const parent = flatParentOf(node);
+  return parent !== null && typeof parent.checkVisibility === "function" &&
+    !parent.checkVisibility(/** @type {any} */ ({ contentVisibilityAuto: true }));
 };
 
 /**
@@ -438,7 +450,7 @@ const nameTextSeen = (node, parent) => {
   if (judgedByStyle) return !textHidden(parent);
   if (pixelHidden !== null && pixelIndex.has(node)) return !pixelHidden.has(node);
   if (registry.judged && hasLetters(node) && !farFromPictures(node) && textMayShow(node)) {
-    const boxes = boxesInView(node);
+    const boxes = !paintSkipped(node) && boxesInView(node);
     if (boxes && judging && pixelHidden === null) {
       noteRun(node, boxes);
       if (nameRuns) nameRuns.push(node);
