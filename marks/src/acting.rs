@@ -243,8 +243,10 @@ impl Marks {
             };
             match page::run::<FrameBoxAnswer>(driver, &[], &placed).await? {
                 Answer::Done(placed) => {
-                    x += page::finite(placed.offset.x, "frame offset")?;
-                    y += page::finite(placed.offset.y, "frame offset")?;
+                    // (In its own pixels, which a transform on it scales.)
+                    let scale = placed.offset.scale();
+                    x = page::finite(placed.offset.x, "frame offset")? + x * scale;
+                    y = page::finite(placed.offset.y, "frame offset")? + y * scale;
                 }
                 Answer::Refused(_) => return Err(MarksError::Gone { number }),
             }

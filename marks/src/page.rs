@@ -258,12 +258,23 @@ impl WireBox {
     }
 }
 
-/// A point as the walker writes it.
+/// A point as the walker writes it. Where it places a frame's document,
+/// `s` is how much a transform on the frame scales that document's pixels
+/// (none: not at all).
 #[derive(Debug, Default, Clone, Copy, PartialEq, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct WirePoint {
     pub(crate) x: f64,
     pub(crate) y: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) s: Option<f64>,
+}
+
+impl WirePoint {
+    /// How much the frame it places is scaled (1: not at all).
+    pub(crate) fn scale(&self) -> f64 {
+        self.s.filter(|s| s.is_finite() && *s > 0.0).unwrap_or(1.0)
+    }
 }
 
 /// A width and height as the walker writes them.

@@ -256,7 +256,11 @@ pub(crate) enum Holds {
 #[doc(hidden)]
 pub fn samples() -> Vec<serde_json::Value> {
     let frame = FrameFields {
-        offset: Some(WirePoint { x: 1.0, y: 2.0 }),
+        offset: Some(WirePoint {
+            x: 1.0,
+            y: 2.0,
+            s: None,
+        }),
         viewport: Some(Size { w: 800, h: 600 }),
         path: Some(vec![0, 1]),
         margin: Some(400),

@@ -147,6 +147,7 @@ every_backend!(
     acting_through_numbers,
     cross_origin_frames_share_the_numbering,
     cross_site_frames_share_the_numbering,
+    scaled_frames_are_read_and_clicked,
     the_planted_instruction_never_appears,
     scope_and_budget,
     text_reaching_into_view_is_read,
@@ -358,6 +359,55 @@ async fn frame_scenario(backend: Backend, fixture: &str) {
         number_of(&again, "Pressed"),
         press,
         "the click landed inside the cross-origin frame"
+    );
+    driver.close().await.unwrap();
+}
+
+/// Frames a transform draws at 0.6 of their size, one of the page's origin
+/// and one of another site: their words are read whole where they are
+/// drawn, and a click lands on what was numbered. (Firefox sends pointer
+/// input into a scaled frame of another site's process where the frame
+/// would be unscaled, so there only the frame of the page's origin is
+/// clicked.)
+async fn scaled_frames_are_read_and_clicked(backend: Backend) {
+    let page = open(backend, "iframe-scaled.html").await;
+    let driver = page.driver.as_ref();
+    let snapshot = page
+        .marks
+        .snapshot(driver, SnapshotOptions::default())
+        .await
+        .unwrap();
+    let text = snapshot.render(RenderOptions::default());
+    assert_eq!(
+        text.matches("Inside the frame.\n").count(),
+        2,
+        "both frames read whole: {text}"
+    );
+    let pressers: Vec<u32> = snapshot
+        .elements
+        .values()
+        .filter(|element| element.name == "Press me")
+        .map(|element| element.number)
+        .collect();
+    assert_eq!(pressers.len(), 2, "{text}");
+    let clicked = if backend == Backend::Firefox {
+        &pressers[..1]
+    } else {
+        &pressers[..]
+    };
+    for &number in clicked {
+        page.marks.click(driver, number).await.unwrap();
+    }
+    let again = page
+        .marks
+        .snapshot(driver, SnapshotOptions::default())
+        .await
+        .unwrap()
+        .render(RenderOptions::default());
+    assert_eq!(
+        again.matches("button \"Pressed\"").count(),
+        clicked.len(),
+        "{again}"
     );
     driver.close().await.unwrap();
 }

@@ -59,6 +59,10 @@ pub const FIXTURES: &[(&str, &str)] = &[
         "iframe-cross-site.html",
         include_str!("../fixtures/iframe-cross-site.html"),
     ),
+    (
+        "iframe-scaled.html",
+        include_str!("../fixtures/iframe-scaled.html"),
+    ),
     ("long.html", include_str!("../fixtures/long.html")),
     ("reach.html", include_str!("../fixtures/reach.html")),
     ("spa.html", include_str!("../fixtures/spa.html")),

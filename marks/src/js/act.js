@@ -197,7 +197,7 @@ const coverAbove = (element, x, y) => {
     const frame = win.frameElement;
     if (!frame) return null;
     const inner = contentOffset(frame, { x: 0, y: 0 });
-    px += inner.x; py += inner.y;
+    px = inner.x + px * scaleOf(inner); py = inner.y + py * scaleOf(inner);
     const doc = frame.ownerDocument;
     if (!onScreen(doc, px, py)) return null;
     const hit = deepHit(doc, px, py);
@@ -359,7 +359,7 @@ const readied = (element, target, frameOffset, request) => {
   const result = {
     // The point itself, to the nearest pixel: a box rounded first moves it
     // by up to a pixel and can leave it on a half.
-    box, x: Math.round(frameOffset.x + aimed.x), y: Math.round(frameOffset.y + aimed.y),
+    box, x: Math.round(frameOffset.x + aimed.x * scaleOf(frameOffset)), y: Math.round(frameOffset.y + aimed.y * scaleOf(frameOffset)),
     lx: aimed.x, ly: aimed.y,
     covered: aimed.covered ? pointedOut(aimed.covered) : null, tag: element.tagName,
     type: typeof field.type === "string" ? field.type : null,
@@ -472,13 +472,14 @@ const at = (request) => {
       let innerDoc = null;
       try { innerDoc = frame.contentDocument; } catch (error) { innerDoc = null; }
       const index = frameIndex(frame, /** @type {Window} */ (doc.defaultView));
+      const s = scaleOf(inner);
       if (!innerDoc) {
-        return { frame: path.concat([index]), x: x - inner.x, y: y - inner.y,
-                 offset: { x: frameOffset.x + inner.x, y: frameOffset.y + inner.y } };
+        return { frame: path.concat([index]), x: (x - inner.x) / s, y: (y - inner.y) / s,
+                 offset: placedIn(frameOffset, inner) };
       }
       path = path.concat([index]);
-      frameOffset = { x: frameOffset.x + inner.x, y: frameOffset.y + inner.y };
-      x -= inner.x; y -= inner.y;
+      frameOffset = placedIn(frameOffset, inner);
+      x = (x - inner.x) / s; y = (y - inner.y) / s;
       doc = innerDoc;
       continue;
     }
@@ -486,7 +487,7 @@ const at = (request) => {
     for (let node = /** @type {Element | null} */ (hit); node; node = parentOf(node)) {
       const role = interactive(node);
       if (role) {
-        return { id: idOf(node), doc: registry.doc, role, name: nameOf(node, role), box: boxOf(node, { x: frameOffset.x + offset.x, y: frameOffset.y + offset.y }) };
+        return { id: idOf(node), doc: registry.doc, role, name: nameOf(node, role), box: boxOf(node, placedIn(offset, frameOffset)) };
       }
     }
     return { role: "none", tag: hit.tagName.toLowerCase(), name: visibleText(hit).slice(0, 80) };

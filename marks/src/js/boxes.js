@@ -5,7 +5,9 @@
 // on its own holds beyond what it shows.
 
 /**
- * @typedef {{x: number, y: number}} Point
+ * @typedef {{x: number, y: number, s?: number}} Point  where a frame's
+ *   content starts, and how much its pixels are scaled there (`s`: a
+ *   transform on the frame; 1 where absent)
  * @typedef {{x: number, y: number, w: number, h: number}} Box
  */
 
@@ -26,12 +28,29 @@ const viewport = {
  * @param {Point} frameOffset
  * @returns {Box}
  */
-const toBox = (rect, frameOffset) => ({
-  x: Math.round(rect.left + frameOffset.x),
-  y: Math.round(rect.top + frameOffset.y),
-  w: Math.round(rect.width),
-  h: Math.round(rect.height),
-});
+const toBox = (rect, frameOffset) => {
+  const s = scaleOf(frameOffset);
+  return {
+    x: Math.round(frameOffset.x + rect.left * s),
+    y: Math.round(frameOffset.y + rect.top * s),
+    w: Math.round(rect.width * s),
+    h: Math.round(rect.height * s),
+  };
+};
+
+/** How much a frame's pixels are scaled in the top viewport. @param {Point} point */
+const scaleOf = (point) => (typeof point.s === "number" && point.s > 0 ? point.s : 1);
+
+/**
+ * A point of a frame's own viewport (`inner`, with its frame's scale) in
+ * the viewport `outer` places that frame's document in.
+ * @param {Point} outer @param {Point} inner
+ * @returns {Point}
+ */
+const placedIn = (outer, inner) => {
+  const s = scaleOf(outer);
+  return { x: outer.x + inner.x * s, y: outer.y + inner.y * s, s: s * scaleOf(inner) };
+};
 /** @param {Element} element @param {Point} frameOffset */
 const boxOf = (element, frameOffset) => toBox(rectOf(element), frameOffset);
 
@@ -58,10 +77,16 @@ const outOfView = (box) => far(box) || box.x + box.w < 0 || box.x > viewport.w;
 const contentOffset = (frame, frameOffset) => {
   const rect = rectOf(frame);
   const style = styleOf(frame);
-  return {
-    x: rect.left + frameOffset.x + parseFloat(style.borderLeftWidth) + parseFloat(style.paddingLeft),
-    y: rect.top + frameOffset.y + parseFloat(style.borderTopWidth) + parseFloat(style.paddingTop),
-  };
+  // A transform that scales the frame scales its document's pixels: its
+  // drawn width against its laid-out one.
+  const laid = /** @type {HTMLElement} */ (frame).offsetWidth;
+  const drawn = laid > 0 ? rect.width / laid : 1;
+  const scale = Math.abs(drawn - 1) < 0.005 ? 1 : drawn;
+  return placedIn(frameOffset, {
+    x: rect.left + (parseFloat(style.borderLeftWidth) + parseFloat(style.paddingLeft)) * scale,
+    y: rect.top + (parseFloat(style.borderTopWidth) + parseFloat(style.paddingTop)) * scale,
+    s: scale,
+  });
 };
 
 /**

@@ -317,7 +317,8 @@ class Gathered {
       const row = rowOf(element);
       if (row) record.row = row;
     }
-    const cx = box.x - frameOffset.x + box.w / 2, cy = box.y - frameOffset.y + box.h / 2;
+    const s = scaleOf(frameOffset);
+    const cx = (box.x - frameOffset.x + box.w / 2) / s, cy = (box.y - frameOffset.y + box.h / 2) / s;
     // (A reading says nothing of what covers a link: no hit test for it.)
     if (!this.reading && cx >= 0 && cy >= 0 && cx < innerWidth && cy < innerHeight) this.centres.push({ element, record, cx, cy });
     this.elements.push(record);

@@ -74,9 +74,10 @@ const keptOf = (node, stretches) => {
     if (framed && view && (rect.top < -0.5 || rect.left < -0.5 || rect.bottom > view.innerHeight + 0.5 ||
         rect.right > view.innerWidth + 0.5)) return false;
     const clip = bounds && bounds.clip;
-    const from = Math.max(rect.left, clip ? clip.left : -Infinity) + offset.x;
-    const to = Math.min(rect.right, clip ? clip.right : Infinity) + offset.x;
-    const middle = rect.top + offset.y + rect.height / 2;
+    const s = scaleOf(offset);
+    const from = Math.max(rect.left, clip ? clip.left : -Infinity) * s + offset.x;
+    const to = Math.min(rect.right, clip ? clip.right : Infinity) * s + offset.x;
+    const middle = (rect.top + rect.height / 2) * s + offset.y;
     const sliver = sliverOf(rect, to - from);
     for (let at = 0; at + 3 < stretches.length; at += 4) {
       const [left, top, width, height] = stretches.slice(at, at + 4);

@@ -104,12 +104,14 @@ const boxesInView = (node) => {
   /** @type {number[]} */
   const boxes = [];
   let seen = false;
+  const s = scaleOf(place.offset);
   for (const rect of textRects(node)) {
-    const x = rect.left + place.offset.x, y = rect.top + place.offset.y;
+    const x = rect.left * s + place.offset.x, y = rect.top * s + place.offset.y;
+    const width = rect.width * s, height = rect.height * s;
     if (rect.right > 0 && rect.bottom > -own.above && rect.left < frameWidth && rect.top < frameHeight + own.below &&
-        x + rect.width > 0 && y + rect.height > -reach.above && x < viewport.w && y < viewport.h + reach.below &&
+        x + width > 0 && y + height > -reach.above && x < viewport.w && y < viewport.h + reach.below &&
         !outsideEdges(rect, shown)) seen = true;
-    boxes.push(Math.round(x * 10) / 10, Math.round(y * 10) / 10, Math.round(rect.width * 10) / 10, Math.round(rect.height * 10) / 10);
+    boxes.push(Math.round(x * 10) / 10, Math.round(y * 10) / 10, Math.round(width * 10) / 10, Math.round(height * 10) / 10);
   }
   return seen ? boxes : null;
 };
@@ -473,8 +475,9 @@ const hiddenByStyle = (element) => {
   if (!registry.judged || judgedByStyle) return isHidden(element);
   const place = placeOf(element.ownerDocument);
   const rect = rectOf(element);
-  const x = rect.left + place.offset.x, y = rect.top + place.offset.y;
-  const inView = x + rect.width > 0 && y + rect.height > -reach.above && x < viewport.w && y < viewport.h + reach.below;
+  const s = scaleOf(place.offset);
+  const x = rect.left * s + place.offset.x, y = rect.top * s + place.offset.y;
+  const inView = x + rect.width * s > 0 && y + rect.height * s > -reach.above && x < viewport.w && y < viewport.h + reach.below;
   return inView ? !elementMayShow(element) : isHidden(element);
 };
 
