@@ -16,13 +16,22 @@ const MAX_FRAME_DEPTH: usize = 8;
 /// In tabwright's world of a document: the frame element at (`X_`, `Y_`)
 /// of its viewport, as its index among `window.frames` and the point in
 /// the frame's own viewport (past its border and padding), or `null`.
+/// Input given to a frame of the same site is placed by Firefox where the
+/// frame lies unscaled and then hit-tested from the top, transforms and
+/// all; one of another site (another process) gets it at the point as
+/// given: there the point is in the frame's own pixels, which a transform
+/// on the frame scales (its drawn width against its laid-out one). A site
+/// is told apart by its host's last two labels (or its address).
 const FRAME_AT: &str = "(() => { const element = document.elementFromPoint(X_, Y_); \
     if (!element || !(element instanceof HTMLIFrameElement || element instanceof HTMLFrameElement)) return null; \
     const index = Array.prototype.indexOf.call(Array.from({ length: frames.length }, (_, i) => frames[i]), element.contentWindow); \
     if (index < 0) return null; \
     const box = element.getBoundingClientRect(), style = getComputedStyle(element); \
-    return { index, x: X_ - box.left - element.clientLeft - parseFloat(style.paddingLeft), \
-             y: Y_ - box.top - element.clientTop - parseFloat(style.paddingTop) }; })()";
+    const site = (host) => /^[0-9.]+$|^\\[/.test(host) ? host : host.split('.').slice(-2).join('.'); \
+    let apart = false; try { apart = site(new URL(element.src, location.href).hostname) !== site(location.hostname); } catch (_) { apart = false; } \
+    const scale = apart && element.offsetWidth > 0 && Math.abs(box.width / element.offsetWidth - 1) >= 0.005 ? box.width / element.offsetWidth : 1; \
+    return { index, x: (X_ - box.left) / scale - element.clientLeft - parseFloat(style.paddingLeft), \
+             y: (Y_ - box.top) / scale - element.clientTop - parseFloat(style.paddingTop) }; })()";
 
 /// In tabwright's world of a document: the index among `window.frames` of
 /// the frame element that has the focus, or `null`.
