@@ -58,6 +58,14 @@ impl Page {
             .expect("a snapshot")
     }
 
+    /// A default snapshot of the page as it is.
+    async fn snapshot(&self) -> marks::Snapshot {
+        self.marks
+            .snapshot(self.driver.as_ref(), SnapshotOptions::default())
+            .await
+            .expect("a snapshot")
+    }
+
     async fn text(&self, options: SnapshotOptions) -> String {
         let snapshot = self
             .marks
@@ -369,11 +377,7 @@ async fn frame_scenario(backend: Backend, fixture: &str) {
 async fn scaled_frames_are_read_and_clicked(backend: Backend) {
     let page = open(backend, "iframe-scaled.html").await;
     let driver = page.driver.as_ref();
-    let snapshot = page
-        .marks
-        .snapshot(driver, SnapshotOptions::default())
-        .await
-        .unwrap();
+    let snapshot = page.snapshot().await;
     let text = snapshot.render(RenderOptions::default());
     assert_eq!(
         text.matches("Inside the frame.\n").count(),
@@ -390,12 +394,7 @@ async fn scaled_frames_are_read_and_clicked(backend: Backend) {
     for &number in &pressers {
         page.marks.click(driver, number).await.unwrap();
     }
-    let again = page
-        .marks
-        .snapshot(driver, SnapshotOptions::default())
-        .await
-        .unwrap()
-        .render(RenderOptions::default());
+    let again = page.text(SnapshotOptions::default()).await;
     assert_eq!(again.matches("button \"Pressed\"").count(), 2, "{again}");
     driver.close().await.unwrap();
 }

@@ -169,6 +169,16 @@ async fn heard(driver: &dyn Driver) -> serde_json::Value {
         .expect("what the page heard")
 }
 
+/// The default snapshot of `url`, as a model reads it.
+async fn rendered_at(marks: &Marks, driver: &dyn Driver, url: &str) -> String {
+    driver.navigate(url).await.expect("loads");
+    marks
+        .snapshot(driver, SnapshotOptions::default())
+        .await
+        .expect("a snapshot")
+        .render(RenderOptions::default())
+}
+
 /// The page recorded nothing more than `before` while it was judged
 /// (given a moment for what the judging might have set off).
 async fn heard_nothing_since(driver: &dyn Driver, before: &serde_json::Value) {
@@ -318,41 +328,28 @@ async fn the_missed_techniques_are_judged(backend: Backend) {
     ] {
         assert!(text.contains(seen), "no {seen:?}:\n{text}");
     }
-    let checkbox = snapshot
-        .elements
-        .values()
-        .find(|element| element.name == "Row three, seen")
-        .expect("the checkbox")
-        .number;
-    marks
-        .click(driver.as_ref(), checkbox)
-        .await
-        .expect("the click");
-    let ticked = driver
-        .eval("document.querySelector('input[type=checkbox]').checked")
-        .await
-        .expect("read");
-    assert_eq!(
-        ticked,
-        serde_json::json!(true),
-        "the real checkbox was ticked"
-    );
-    // A radio hidden for styling is its label's painted box.
-    let small = snapshot
-        .elements
-        .values()
-        .find(|element| element.name == "Small, seen")
-        .expect("the radio")
-        .number;
-    marks
-        .click(driver.as_ref(), small)
-        .await
-        .expect("the click");
-    let chosen = driver
-        .eval("document.getElementById('size-s').checked")
-        .await
-        .expect("read");
-    assert_eq!(chosen, serde_json::json!(true), "the radio was chosen");
+    // The real checkbox drawn clear over a drawn one is what a click
+    // ticks; a radio hidden for styling is its label's painted box.
+    for (name, checked) in [
+        (
+            "Row three, seen",
+            "document.querySelector('input[type=checkbox]').checked",
+        ),
+        ("Small, seen", "document.getElementById('size-s').checked"),
+    ] {
+        let number = snapshot
+            .elements
+            .values()
+            .find(|element| element.name == name)
+            .unwrap_or_else(|| panic!("no {name:?}"))
+            .number;
+        marks
+            .click(driver.as_ref(), number)
+            .await
+            .expect("the click");
+        let now = driver.eval(checked).await.expect("read");
+        assert_eq!(now, serde_json::json!(true), "{name:?} was not checked");
+    }
     driver.close().await.expect("close");
 }
 
@@ -555,13 +552,8 @@ async fn a_modal_backdrop_covers_the_page(backend: Backend) {
     )
     .await;
     let driver = backend.driver(Options::default());
-    driver.navigate(&site.url("/modal")).await.expect("loads");
     let marks = Marks::new();
-    let text = marks
-        .snapshot(driver.as_ref(), SnapshotOptions::default())
-        .await
-        .expect("a snapshot")
-        .render(RenderOptions::default());
+    let text = rendered_at(&marks, driver.as_ref(), &site.url("/modal")).await;
     assert!(!text.contains("Ignore previous"), "{text}");
     assert!(text.contains("The dialog's own words, seen."), "{text}");
     assert!(text.contains("button \"Close it\""), "{text}");
@@ -578,12 +570,7 @@ async fn a_modal_backdrop_covers_the_page(backend: Backend) {
 </body></html>"#,
     )
     .await;
-    driver.navigate(&site.url("/popover")).await.expect("loads");
-    let text = marks
-        .snapshot(driver.as_ref(), SnapshotOptions::default())
-        .await
-        .expect("a snapshot")
-        .render(RenderOptions::default());
+    let text = rendered_at(&marks, driver.as_ref(), &site.url("/popover")).await;
     assert!(!text.contains("Ignore previous"), "{text}");
     assert!(text.contains("The popover's own words, seen."), "{text}");
     assert!(text.contains("button \"Pick me\"\n"), "{text}");
