@@ -260,6 +260,23 @@ const pinnedToView = (look) => {
 };
 
 /**
+ * The edges, in its document's viewport, beyond which no scrolling shows
+ * what an element draws: the page's top, left and right edges, or, in a
+ * box fixed to the viewport, the viewport's. (A frame's document's own.)
+ * @param {Element} element
+ * @returns {[number, number, number, number]} left, top, right, bottom
+ */
+const pageEdgesOf = (element) => {
+  const doc = element.ownerDocument;
+  const view = doc === document ? window : doc.defaultView;
+  if (!view) return [-Infinity, -Infinity, Infinity, Infinity];
+  if (pinnedToView(lookOf(element))) return [0, 0, view.innerWidth, view.innerHeight];
+  if (view === window) return [-scrolled.x, -scrolled.y, pageRight - scrolled.x, Infinity];
+  const right = Math.max(doc.documentElement ? doc.documentElement.scrollWidth : 0, view.innerWidth) + 100;
+  return [-view.scrollX, -view.scrollY, right - view.scrollX, Infinity];
+};
+
+/**
  * Whether every box of a text node lies where no scrolling shows it:
  * beyond the page's top, left or right edge (moved by a margin, a
  * position or a transform: an off-canvas menu), or, in a box fixed to the
@@ -268,9 +285,7 @@ const pinnedToView = (look) => {
  * @param {Element} parent  the element it is drawn in
  */
 const textOffPage = (node, parent) => {
-  const [left, top, right, bottom] = pinnedToView(lookOf(parent))
-    ? [0, 0, innerWidth, innerHeight]
-    : [-scrolled.x, -scrolled.y, pageRight - scrolled.x, Infinity];
+  const [left, top, right, bottom] = pageEdgesOf(parent);
   const rect = rectOf(parent);
   if (hasArea(rect) && rect.left >= left && rect.top >= top && rect.right <= right && rect.bottom <= bottom) return false;
   const rects = textRects(node);

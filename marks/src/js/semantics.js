@@ -366,10 +366,11 @@ const heardText = (root) => textOf(root, a11yHidden, (node) => {
   const look = lookOf(parent);
   const bounds = boundsOf(look).clip;
   const clip = look.overflow === "visible" ? bounds : narrowed(bounds, look, ["hidden", "clip"]);
-  const left = Math.max(clip ? clip.left : -Infinity, -scrolled.x);
-  const top = Math.max(clip ? clip.top : -Infinity, -scrolled.y);
-  const right = Math.min(clip ? clip.right : Infinity, pageRight - scrolled.x);
-  const bottom = clip ? clip.bottom : Infinity;
+  const page = pageEdgesOf(parent);
+  const left = Math.max(clip ? clip.left : -Infinity, page[0]);
+  const top = Math.max(clip ? clip.top : -Infinity, page[1]);
+  const right = Math.min(clip ? clip.right : Infinity, page[2]);
+  const bottom = Math.min(clip ? clip.bottom : Infinity, page[3]);
   if (rects.every((box) => Math.min(box.right, right) - Math.max(box.left, left) < THINNEST ||
       Math.min(box.bottom, bottom) - Math.max(box.top, top) < THINNEST)) return true;
   // Letters that read, kept from sight by something over them (a banner,
