@@ -286,6 +286,17 @@ const onScreen = (doc, x, y) => {
 };
 
 /**
+ * Where a box is asked whether something paints over it: its centre
+ * first, then near each corner, those on screen (in `doc`'s viewport).
+ * @param {Document} doc
+ * @param {{left: number, top: number, width: number, height: number}} area
+ * @returns {number[][]}
+ */
+const coverPoints = (doc, area) => [[0.5, 0.5], [0.15, 0.15], [0.85, 0.15], [0.15, 0.85], [0.85, 0.85]]
+  .map(([fx, fy]) => [area.left + fx * area.width, area.top + fy * area.height])
+  .filter(([x, y]) => onScreen(doc, x, y));
+
+/**
  * Whether something paints over a frame on screen at its centre and near
  * each corner: then it shows nothing of its document.
  * @param {Element} frame
@@ -294,10 +305,7 @@ const frameCovered = (frame) => {
   const shown = shownRect(frame);
   if (!shown) return false;
   const doc = frame.ownerDocument;
-  const area = shown.rect;
-  const points = [[0.5, 0.5], [0.15, 0.15], [0.85, 0.15], [0.15, 0.85], [0.85, 0.85]]
-    .map(([fx, fy]) => [area.left + fx * area.width, area.top + fy * area.height])
-    .filter(([x, y]) => onScreen(doc, x, y));
+  const points = coverPoints(doc, shown.rect);
   if (!points.length) return false;
   const root = /** @type {Document | ShadowRoot} */ (frame.getRootNode());
   return withEveryPointer([doc, root], () => points.every(([x, y]) => paintedAt(root, frame, x, y, true).covered !== null));

@@ -193,6 +193,8 @@ const SMALLEST_TEXT = 2;
 const LEAST_CONTRAST = 1.15;
 /** A clipping box thinner than this (CSS pixels) along an axis shows nothing readable. */
 const THINNEST = 3;
+/** A `clip` of no area at all (`rect(0 0 0 0)`, commas or none). */
+const CLIPPED_TO_NOTHING = /rect\(\s*0(px)?,?\s+0(px)?,?\s+0(px)?,?\s+0(px)?\s*\)/;
 /** A frame drawn smaller than this along an axis shows nothing readable. */
 const SMALLEST_FRAME = 8;
 /** What paints over text with at least this much opacity hides it. */
@@ -463,7 +465,7 @@ class Look {
     const position = this.position;
     // clip applies to absolutely positioned boxes only.
     if ((position === "absolute" || position === "fixed") && style.clip !== "auto" &&
-        /rect\(\s*0(px)?,?\s+0(px)?,?\s+0(px)?,?\s+0(px)?\s*\)/.test(style.clip)) return true;
+        CLIPPED_TO_NOTHING.test(style.clip)) return true;
     const clips = this.overflow !== "visible";
     if (clips || position !== "static") {
       // Only what clips or is positioned can be shrunk or pushed away

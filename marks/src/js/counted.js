@@ -38,7 +38,7 @@ const PUT_AWAY = 999;
  */
 const pseudoUnseen = (element, style) => {
   if (style.position === "absolute" || style.position === "fixed") {
-    if (/rect\(\s*0(px)?,?\s+0(px)?,?\s+0(px)?,?\s+0(px)?\s*\)/.test(style.clip)) return true;
+    if (CLIPPED_TO_NOTHING.test(style.clip)) return true;
     if (["left", "top", "right", "bottom"].some((side) => parseFloat(style.getPropertyValue(side)) <= -PUT_AWAY)) return true;
   }
   if (parseFloat(style.textIndent) <= -PUT_AWAY) return true;

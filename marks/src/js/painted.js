@@ -271,8 +271,8 @@ const coverage = (centres) => {
     const doc = element.ownerDocument;
     const behind = opaqueBackdrops(doc);
     if (behind.length && !withinTopLayer(element)) {
-      const over = behind[behind.length - 1];
-      record.covered = over.tagName.toLowerCase() + (over.id ? "#" + over.id : "");
+      const popover = behind[behind.length - 1];
+      record.covered = popover.tagName.toLowerCase() + (popover.id ? "#" + popover.id : "");
       continue;
     }
     const under = underTopLayer(element.ownerDocument) || positioned.some((other) => {

@@ -80,9 +80,7 @@ const pictureSeen = (element) => {
   const rect = rectOf(element);
   if (rect.width < THINNEST || rect.height < THINNEST) return false;
   const root = /** @type {Document | ShadowRoot} */ (element.getRootNode());
-  const points = [[0.5, 0.5], [0.15, 0.15], [0.85, 0.15], [0.15, 0.85], [0.85, 0.85]]
-    .map(([fx, fy]) => [rect.left + fx * rect.width, rect.top + fy * rect.height])
-    .filter(([x, y]) => onScreen(element.ownerDocument, x, y));
+  const points = coverPoints(element.ownerDocument, rect);
   return !points.length || !points.every(([x, y]) => paintedAt(root, element, x, y, true).covered);
 };
 
