@@ -164,6 +164,40 @@ const blendHides = (look) => {
   return contrastOf(blended(mode, [0, 0, 0, 1], colour), blended(mode, [255, 255, 255, 1], colour)) < LEAST_CONTRAST;
 };
 
+/**
+ * Whether a box's own style paints something: a background, a border, a
+ * shadow or an outline.
+ * @param {CSSStyleDeclaration} style
+ */
+const boxPaints = (style) => {
+  const colour = rgba(style.backgroundColor);
+  if (colour === null || colour[3] > 0 || style.backgroundImage !== "none" || style.boxShadow !== "none") return true;
+  if (style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0) return true;
+  return ["top", "right", "bottom", "left"].some((side) =>
+    parseFloat(style.getPropertyValue(`border-${side}-width`)) > 0 && style.getPropertyValue(`border-${side}-style`) !== "none");
+};
+
+/** The elements that draw a picture, a drawing or a field of their own. */
+const DRAWS_ITS_OWN = /^(IMG|SVG|CANVAS|VIDEO|PICTURE|OBJECT|EMBED|IFRAME|INPUT|SELECT|TEXTAREA|METER|PROGRESS)$/i;
+
+/**
+ * Whether an element paints more than its text: a picture, drawing or
+ * field, its box (`boxPaints`), or a `::before` or `::after` box with
+ * words or paint of its own (an empty one that paints nothing, a
+ * clearfix, does not count).
+ * @param {Element} element @param {CSSStyleDeclaration} style
+ */
+const paintsBeyondText = (element, style) => {
+  if (DRAWS_ITS_OWN.test(element.tagName) || boxPaints(style)) return true;
+  const view = element.ownerDocument.defaultView || window;
+  return ["::before", "::after"].some((pseudo) => {
+    const own = view.getComputedStyle(element, pseudo);
+    const content = own.content;
+    if (!content || content === "none" || content === "normal") return false;
+    return content !== '""' || boxPaints(own);
+  });
+};
+
 /** The rule that makes every element answer a hit test, for the time of one. */
 const EVERY_POINTER = "*, *::before, *::after { pointer-events: auto !important; }";
 

@@ -456,9 +456,13 @@ class Look {
   judge(style, opacityAside = false) {
     const element = this.element;
     if (!opacityAside && this.opacity < FAINTEST) return true;
-    // A leaf whose font is of no size draws nothing (a slot or a shadow
-    // host draws what is slotted or its shadow tree, in their own fonts).
-    if (element.firstElementChild === null && !shadowOf(element) && element.localName !== "slot" && this.size() === 0) return true;
+    // A leaf whose font is of no size draws no words; one that paints
+    // nothing else draws nothing (a slot or a shadow host draws what is
+    // slotted or its shadow tree, in their own fonts; a picture, a field
+    // or a painted box, `font-size: 0` set on a row to close the gaps
+    // between its boxes, still shows).
+    if (element.firstElementChild === null && !shadowOf(element) && element.localName !== "slot" && this.size() === 0 &&
+        !paintsBeyondText(element, style)) return true;
     if (clipsAll(style.clipPath, element)) return true;
     const mask = style.maskImage || style.webkitMaskImage;
     if (mask && mask !== "none" && masksAll(mask, element)) return true;

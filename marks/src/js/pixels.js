@@ -250,23 +250,7 @@ const MOST_WORD_BOXES = 12;
 const paintsOnlyWords = (element) => {
   const inside = element.querySelectorAll("*");
   if (inside.length >= MOST_WORD_BOXES) return false;
-  return [element, ...Array.from(inside)].every((each) => {
-    if (/^(IMG|SVG|CANVAS|VIDEO|PICTURE|OBJECT|EMBED|IFRAME|INPUT|SELECT|TEXTAREA|METER|PROGRESS)$/i.test(each.tagName)) return false;
-    const style = lookOf(each).style;
-    const nothing = (/** @type {string} */ colour) => { const parsed = rgba(colour); return parsed !== null && parsed[3] === 0; };
-    if (!nothing(style.backgroundColor) || style.backgroundImage !== "none" || style.boxShadow !== "none") return false;
-    if (style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0) return false;
-    for (const side of ["top", "right", "bottom", "left"]) {
-      const width = parseFloat(style.getPropertyValue(`border-${side}-width`));
-      if (width > 0 && style.getPropertyValue(`border-${side}-style`) !== "none") return false;
-    }
-    const view = each.ownerDocument.defaultView || window;
-    for (const pseudo of ["::before", "::after"]) {
-      const content = view.getComputedStyle(each, pseudo).content;
-      if (content && content !== "none" && content !== "normal" && content !== '""') return false;
-    }
-    return true;
-  });
+  return [element, ...Array.from(inside)].every((each) => !paintsBeyondText(each, lookOf(each).style));
 };
 
 /**
