@@ -40,7 +40,8 @@ const backdropOf = (look) => {
 
 /**
  * How much an element's and its ancestors' transforms shrink the letters
- * drawn in it (1: not at all): per axis, the smaller; for a box turned or
+ * drawn in it (1: not at all): along the axis they shrink most (a skew
+ * near a right angle smears letters into a line); for a box turned or
  * pushed away in depth, the share of its area still drawn; 0 for a
  * backface turned to the viewer. An inline box cannot be transformed.
  * @param {Look} look
@@ -56,8 +57,7 @@ const letterScaleOf = (look) => {
           look.transformed = true;
           stackingLooks.push(look);
         }
-        scale = Math.min(own.sx, own.sy);
-        if (look.style.backfaceVisibility === "hidden" && own.matrix.m33 < 0) scale = 0;
+        scale = own.squash;
         const html = /** @type {HTMLElement} */ (look.element);
         const laid = (html.offsetWidth || 0) * (html.offsetHeight || 0);
         if (scale > 0 && laid > 0 && !own.matrix.is2D) {
@@ -66,10 +66,28 @@ const letterScaleOf = (look) => {
           if (share < 1) scale = Math.min(scale, Math.sqrt(share));
         }
       }
+      if (look.style.backfaceVisibility === "hidden" && facesAway(look)) scale = 0;
     }
     look.letterScale = look.up ? scale * parentLetterScale(look) : scale;
   }
   return look.letterScale;
+};
+
+/**
+ * Whether an element's front faces away from the viewer: its transform
+ * and those of the ancestors whose 3-D space it shares (each parent that
+ * keeps `transform-style: preserve-3d`) turn it round. A card's back,
+ * turned once by itself and once with its flipped card, faces the viewer.
+ * @param {Look} look
+ */
+const facesAway = (look) => {
+  let matrix = new DOMMatrix();
+  for (let at = /** @type {Look | null} */ (look); at; at = at.up) {
+    const own = at.display === "inline" ? null : ownTransform(at.style);
+    if (own) matrix = own.matrix.multiply(matrix);
+    if (!at.up || at.up.style.transformStyle !== "preserve-3d") break;
+  }
+  return matrix.m33 < 0;
 };
 
 /**
@@ -133,7 +151,7 @@ const drawnTextSize = (element) => {
  */
 const svgScaleOf = (element) => {
   const matrix = element.getScreenCTM();
-  return matrix ? Math.min(Math.hypot(matrix.a, matrix.b), Math.hypot(matrix.c, matrix.d)) : 1;
+  return matrix ? leastStretch(matrix.a, matrix.b, matrix.c, matrix.d) : 1;
 };
 
 /**

@@ -140,12 +140,12 @@ const masksAll = (mask, element) => {
 };
 
 /**
- * How an element's own transform (the `translate`, `rotate` and `scale`
- * properties, then `transform`) draws it: the length its x and y axes have
- * on the screen, and whether it turns its back to the viewer. Null where
- * it has none.
+ * How an element's own transform (the `rotate` and `scale` properties,
+ * then `transform`; `translate` moves, no more) draws it: its matrix, and
+ * how much it shrinks along the axis it shrinks most (`leastStretch`).
+ * Null where it has none.
  * @param {CSSStyleDeclaration} style
- * @returns {{matrix: DOMMatrix, sx: number, sy: number} | null}
+ * @returns {{matrix: DOMMatrix, squash: number} | null}
  */
 const ownTransform = (style) => {
   const transform = style.transform, scale = style.scale, rotate = style.rotate;
@@ -168,6 +168,18 @@ const ownTransform = (style) => {
   } catch (unreadable) {
     return null;
   }
-  return { matrix, sx: Math.hypot(matrix.m11, matrix.m12), sy: Math.hypot(matrix.m21, matrix.m22) };
+  return { matrix, squash: leastStretch(matrix.m11, matrix.m12, matrix.m21, matrix.m22) };
+};
+
+/**
+ * How much a plane's linear map `a b c d` (as a `DOMMatrix`'s `a` to `d`)
+ * shrinks what it draws along the axis it shrinks most: its least
+ * singular value. A scale along an axis, a turn edge-on and a skew near a
+ * right angle (which smears letters into a line) alike.
+ * @param {number} a @param {number} b @param {number} c @param {number} d
+ */
+const leastStretch = (a, b, c, d) => {
+  const sum = a * a + b * b + c * c + d * d, det = a * d - b * c;
+  return Math.sqrt(Math.max(0, (sum - Math.sqrt(Math.max(0, sum * sum - 4 * det * det))) / 2));
 };
 

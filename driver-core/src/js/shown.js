@@ -350,8 +350,9 @@ const textFate = (node) => {
  * not rendered (its element or an ancestor, a shadow host's child no slot
  * shows, the inside of a closed <details> or of a subtree the browser
  * skips), faded to nothing (an opacity of 0 through its ancestors), pushed
- * off the page, wholly outside the boxes its ancestors clip to, or of no
- * size.
+ * off the page, wholly outside the boxes its ancestors clip to, of no
+ * size, or squeezed by transforms below a readable letter along an axis
+ * (whatever it smears on the screen is no text a person reads).
  * @param {Text} node
  */
 const textMayShow = (node) => {
@@ -359,7 +360,7 @@ const textMayShow = (node) => {
   if (!parent || unslotted(node)) return false;
   if (parent.tagName === "DETAILS" && !(/** @type {HTMLDetailsElement} */ (parent)).open) return false;
   if (styleOf(parent).contentVisibility === "hidden") return false;
-  if (!elementMayShow(parent) || drawnAway(parent)) return false;
+  if (!elementMayShow(parent) || drawnAway(parent) || squashed(parent)) return false;
   if (textOutside(node, parent, boundsOf(lookOf(parent)).clip) || textOffPage(node, parent)) return false;
   return textRects(node).length > 0;
 };
