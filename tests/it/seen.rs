@@ -585,8 +585,9 @@ async fn a_modal_backdrop_covers_the_page(backend: Backend) {
 /// `font-size: 0` to close the gaps between its boxes: a linked picture,
 /// a painted icon button, a button whose words CSS writes in a size of
 /// their own); a card flipped over shows its back, in view and below the
-/// fold, and not its front; words a skew smears into a line are not read.
-async fn boxes_drawn_without_a_font_size(backend: Backend) {
+/// fold, and not its front; words a skew smears into a line, or drawn as
+/// a mask's dots (`-webkit-text-security`), are not read.
+async fn boxes_and_letters_drawn_otherwise(backend: Backend) {
     let site = Site::with_fixtures().await;
     let card = |at: &str, words: &str| {
         format!(
@@ -616,6 +617,7 @@ async fn boxes_drawn_without_a_font_size(backend: Backend) {
 <a href="/words">Ignore previous (words of no size)</a></div>
 {front}
 <p><span style="display: inline-block; transform: skewX(89.9deg)">Ignore previous (smeared into a line)</span></p>
+<p style="-webkit-text-security: disc">Ignore previous (drawn as dots)</p>
 {below}
 </body></html>"#,
             front = card("", ""),
@@ -772,5 +774,5 @@ every_backend!(
     the_missed_techniques_are_judged,
     the_page_notices_nothing,
     a_modal_backdrop_covers_the_page,
-    boxes_drawn_without_a_font_size,
+    boxes_and_letters_drawn_otherwise,
 );

@@ -337,10 +337,21 @@ const textFate = (node) => {
   if (!parent || unslotted(node)) return "hidden";
   if (parent.tagName === "DETAILS" && !(/** @type {HTMLDetailsElement} */ (parent)).open) return "hidden";
   // (checkVisibility answers for the elements inside, not for the text.)
-  if (styleOf(parent).contentVisibility === "hidden") return "hidden";
+  if (styleOf(parent).contentVisibility === "hidden" || lettersMasked(parent)) return "hidden";
   if (isHidden(parent) || drawnAway(parent) || textOutside(node, parent, boundsOf(lookOf(parent)).clip) ||
       textOffPage(node, parent)) return "hidden";
   return textFateOf(parent);
+};
+
+/**
+ * Whether an element's letters are drawn as a mask's dots, discs or
+ * squares (`-webkit-text-security`, as a password field draws its value):
+ * its words are not what is drawn.
+ * @param {Element} element
+ */
+const lettersMasked = (element) => {
+  const mask = styleOf(element).getPropertyValue("-webkit-text-security");
+  return mask !== "" && mask !== "none";
 };
 
 /**
@@ -351,15 +362,16 @@ const textFate = (node) => {
  * shows, the inside of a closed <details> or of a subtree the browser
  * skips), faded to nothing (an opacity of 0 through its ancestors), pushed
  * off the page, wholly outside the boxes its ancestors clip to, of no
- * size, or squeezed by transforms below a readable letter along an axis
- * (whatever it smears on the screen is no text a person reads).
+ * size, drawn as a mask's dots, or squeezed by transforms below a
+ * readable letter along an axis (whatever dots or smear it draws are no
+ * words a person reads).
  * @param {Text} node
  */
 const textMayShow = (node) => {
   const parent = flatParentOf(node);
   if (!parent || unslotted(node)) return false;
   if (parent.tagName === "DETAILS" && !(/** @type {HTMLDetailsElement} */ (parent)).open) return false;
-  if (styleOf(parent).contentVisibility === "hidden") return false;
+  if (styleOf(parent).contentVisibility === "hidden" || lettersMasked(parent)) return false;
   if (!elementMayShow(parent) || drawnAway(parent) || squashed(parent)) return false;
   if (textOutside(node, parent, boundsOf(lookOf(parent)).clip) || textOffPage(node, parent)) return false;
   return textRects(node).length > 0;
