@@ -149,9 +149,10 @@ impl Policy {
         }
     }
 
-    /// Clicks the unnamed element on the line right after (or, with
+    /// Clicks the element of no role on the line right after (or, with
     /// `before`, right before) the one that holds `needle`: a tree's
-    /// expand arrow, listed beside its item.
+    /// expand arrow, listed beside its item, unnamed or named by its
+    /// icon's label.
     pub async fn click_beside(&mut self, needle: &str, before: bool) -> Step {
         let page = self.call("snapshot", json!({})).await?;
         let lines: Vec<&str> = page.lines().collect();
@@ -165,8 +166,10 @@ impl Policy {
             lines.get(at + 1).copied()
         }
         .unwrap_or_default();
-        let number = tools::element_number(beside, "(no name")
-            .ok_or_else(|| format!("no unnamed element beside {needle}:\n{page}"))?;
+        let number = ["(no name", "] \""]
+            .iter()
+            .find_map(|kind| tools::element_number(beside, kind))
+            .ok_or_else(|| format!("no element of no role beside {needle}:\n{page}"))?;
         self.call("click", json!({ "element": number })).await?;
         Ok(())
     }

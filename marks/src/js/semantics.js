@@ -289,14 +289,15 @@ const generatedText = (element, which) => {
 /**
  * The text of a subtree, for names: what a person sees of it (`hides`
  * isHidden, text indented away left out), or with `hides` a11yHidden what
- * assistive technology reads of it (clipped and off-screen text in).
+ * assistive technology reads of it (clipped and off-screen text in);
+ * where it has no words, the labels (`aria-label`) of its parts.
  * @param {Element} root
  * @param {(element: Element) => boolean} hides
  * @param {(node: Text) => boolean} [heard]  with a11yHidden: which text
  *   nodes count (all where not given)
  */
 const textOf = (root, hides, heard) => {
-  let text = "";
+  let text = "", labels = "";
   /** @param {Node} node */
   const walk = (node) => {
     if (node.nodeType === 3) {
@@ -315,6 +316,11 @@ const textOf = (root, hides, heard) => {
     // A submenu, a group of child items or an item inside an item is not
     // part of its name.
     if (element !== root && NOT_OF_THE_NAME.has(roleOf(element) || "")) return;
+    // A part labelled of its own (a labelled SVG icon in a link) gives its
+    // label where the subtree has no words of its own (beside words, an
+    // icon's label, "caret-down", says nothing).
+    const label = element === root ? "" : clean(element.getAttribute("aria-label"));
+    if (label) { labels += " " + label; return; }
     if (element.tagName === "IMG") { text += " " + (element.getAttribute("alt") || "") + " "; return; }
     // As the browser draws it: a host's shadow tree, whose slots show
     // the host's children (Chromium names a control by its label's
@@ -330,7 +336,7 @@ const textOf = (root, hides, heard) => {
     if (BLOCK_DISPLAY.test(layoutOf(element).display)) text += " ";
   };
   walk(root);
-  return clean(text);
+  return clean(text) || clean(labels);
 };
 /**
  * What a person sees of a subtree's text, as a name: inside a control that
@@ -388,8 +394,26 @@ const byIds = (element, attribute) => {
   const root = /** @type {Document | ShadowRoot} */ (element.getRootNode());
   return clean(ids.map((id) => {
     const target = root.getElementById ? root.getElementById(id) : document.getElementById(id);
-    return target ? visibleText(target) || a11yText(target) : "";
+    if (!target) return "";
+    // A hidden element named as the label is read whole, as assistive
+    // technology reads it: a label's few words, never a paragraph.
+    const text = visibleText(target) || a11yText(target);
+    if (text || !a11yHidden(target)) return text;
+    const hidden = textOf(target, (element) => element !== target && a11yHidden(element));
+    return hidden.length <= HIDDEN_NAME_LIMIT ? hidden : "";
   }).join(" "));
+};
+
+/**
+ * The words of a subtree a person does not see but assistive technology
+ * hears (`heardText`), where they are a label's few: none past
+ * HIDDEN_NAME_LIMIT, which is no label and could be text planted for a
+ * model.
+ * @param {Element} root
+ */
+const shortHeard = (root) => {
+  const heard = heardText(root);
+  return heard.length <= HIDDEN_NAME_LIMIT ? heard : "";
 };
 
 /**
@@ -408,7 +432,9 @@ const nameOf = (element, role) => {
   if (facts && facts.name && (facts.from === "attribute" || facts.from === "relatedElement")) return clean(facts.name);
   const input = /** @type {HTMLInputElement} */ (element);
   if (input.labels && input.labels.length) {
-    const label = clean(Array.from(input.labels).map(visibleText).join(" "));
+    // A label put out of sight (a field whose hint shows where a label
+    // would) is heard: its few words name the field.
+    const label = clean(Array.from(input.labels).map((each) => visibleText(each) || shortHeard(each)).join(" "));
     if (label) return label;
   }
   if (element.tagName === "IMG") return clean(element.getAttribute("alt"));
@@ -424,9 +450,7 @@ const nameOf = (element, role) => {
     // it carries for assistive technology (an off-screen "Close"): a
     // label's few words, never a hidden paragraph, which is no icon's name
     // and could be text planted for a model.
-    const seen = visibleText(element);
-    const heard = seen ? "" : heardText(element);
-    const text = seen || (heard.length <= HIDDEN_NAME_LIMIT ? heard : "");
+    const text = visibleText(element) || shortHeard(element);
     if (text) return text.length > 120 ? text.slice(0, 117) + "..." : text;
   }
   const title = clean(element.getAttribute("title"));
