@@ -273,7 +273,12 @@ class Look {
     /** @type {string} */
     this.overflow = this.display === "inline" ? "visible" : style.overflow;
     const visibility = style.visibility;
-    const gone = this.display === "none" || visibility === "hidden" || visibility === "collapse";
+    // Visibility is inherited, so its computed value is the element's
+    // own say: a child made visible in a hidden parent is drawn. What has
+    // no box hides all it holds.
+    /** @type {boolean} Its own visibility draws nothing of it. */
+    this.invisible = visibility === "hidden" || visibility === "collapse";
+    const gone = this.display === "none";
     // (Most elements have no attributes at all, and then none is asked.)
     const attributed = element.hasAttributes();
     const hiddenAttribute = attributed && element.hasAttribute("hidden");
@@ -281,8 +286,10 @@ class Look {
     this.aria = (up !== null && up.aria) || (attributed && element.getAttribute("aria-hidden") === "true");
     /** @type {boolean} Inside an `inert` subtree: drawn, but no person can act on it. */
     this.inert = (up !== null && up.inert) || (attributed && element.hasAttribute("inert"));
+    /** @type {boolean} Hidden from assistive technology with all it holds. */
+    this.a11yAll = (up !== null && up.a11yAll) || this.aria || hiddenAttribute || gone;
     /** @type {boolean} Hidden from assistive technology too (`a11yHidden`). */
-    this.a11y = (up !== null && up.a11y) || this.aria || hiddenAttribute || gone;
+    this.a11y = this.a11yAll || this.invisible;
     /** @type {number | undefined} The opacity left of it through its ancestors (`opacity`). */
     this.opacityLeft = undefined;
     /** @type {number} Its font size, in CSS pixels (-1: not read yet). */
@@ -359,8 +366,17 @@ class Look {
    * @returns {boolean}
    */
   get notRendered() {
+    return this.invisible || this.boxless;
+  }
+
+  /**
+   * Not rendered with all it holds, it or an ancestor (no box; see
+   * `notRendered`, less visibility).
+   * @returns {boolean}
+   */
+  get boxless() {
     if (this.notRenderedKnown === undefined) {
-      this.notRenderedKnown = this.unrendered || (this.up !== null && this.up.notRendered);
+      this.notRenderedKnown = this.unrendered || (this.up !== null && this.up.boxless);
     }
     return this.notRenderedKnown;
   }
@@ -372,8 +388,16 @@ class Look {
    * @returns {boolean}
    */
   get hiddenBesidesFaint() {
+    return this.invisible || this.besidesFaintWith;
+  }
+
+  /**
+   * `hiddenBesidesFaint` with all it holds (less its visibility).
+   * @returns {boolean}
+   */
+  get besidesFaintWith() {
     if (this.besidesFaintKnown === undefined) {
-      this.besidesFaintKnown = this.unrendered || (this.up !== null && this.up.hiddenBesidesFaint) ||
+      this.besidesFaintKnown = this.unrendered || (this.up !== null && this.up.besidesFaintWith) ||
         this.judge(this.style, true);
     }
     return this.besidesFaintKnown;
@@ -399,8 +423,16 @@ class Look {
    * @returns {boolean}
    */
   get hidden() {
+    return this.invisible || this.hiddenWith;
+  }
+
+  /**
+   * Hidden with all it holds (`hidden`, less its visibility).
+   * @returns {boolean}
+   */
+  get hiddenWith() {
     if (this.hiddenKnown === undefined) {
-      this.hiddenKnown = this.unrendered || (this.up !== null && this.up.hidden) || this.judge(this.style);
+      this.hiddenKnown = this.unrendered || (this.up !== null && this.up.hiddenWith) || this.judge(this.style);
     }
     return this.hiddenKnown;
   }
