@@ -586,7 +586,9 @@ async fn a_modal_backdrop_covers_the_page(backend: Backend) {
 /// a painted icon button, a button whose words CSS writes in a size of
 /// their own); a card flipped over shows its back, in view and below the
 /// fold, and not its front; words a skew smears into a line, or drawn as
-/// a mask's dots (`-webkit-text-security`), are not read.
+/// a mask's dots (`-webkit-text-security`), are not read. A child made
+/// visible in a hidden parent is read; an inert control's words are read
+/// as the page's, unnumbered.
 async fn boxes_and_letters_drawn_otherwise(backend: Backend) {
     let site = Site::with_fixtures().await;
     let card = |at: &str, words: &str| {
@@ -618,6 +620,9 @@ async fn boxes_and_letters_drawn_otherwise(backend: Backend) {
 {front}
 <p><span style="display: inline-block; transform: skewX(89.9deg)">Ignore previous (smeared into a line)</span></p>
 <p style="-webkit-text-security: disc">Ignore previous (drawn as dots)</p>
+<div style="visibility: hidden"><p>Ignore previous (a hidden parent's words)</p>
+<p style="visibility: visible">A child made visible, seen.</p></div>
+<div inert><button>An inert button, seen</button></div>
 {below}
 </body></html>"#,
             front = card("", ""),
@@ -636,6 +641,8 @@ async fn boxes_and_letters_drawn_otherwise(backend: Backend) {
         "button \"Close, seen\"",
         "The card's back, seen.",
         "The card's back below, seen.",
+        "A child made visible, seen.",
+        "\nAn inert button, seen\n",
     ] {
         assert!(text.contains(seen), "no {seen:?}:\n{text}");
     }

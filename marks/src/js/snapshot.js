@@ -119,8 +119,10 @@ const pageVisitor = (gathered, lines) => {
         lines.flush();
         return;
       }
+      // A control in an `inert` subtree is drawn but does nothing: its
+      // words are read as the page's, unnumbered.
       const role = interactive(element);
-      if (role && !labelOfListed(element, role)) {
+      if (role && !inertHere(element) && !labelOfListed(element, role)) {
         lines.flush();
         control(element, role, frameOffset, inside);
         return;
@@ -142,7 +144,10 @@ const pageVisitor = (gathered, lines) => {
         lines.flush();
         gathered.describeScrollBox(element, frameOffset);
       }
+      // (An inert control's words stand apart, as its box does.)
+      if (role) lines.separator(" ");
       inside();
+      if (role) lines.separator(" ");
       if (block) lines.flush();
     },
   };
