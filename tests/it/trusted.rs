@@ -255,7 +255,7 @@ async fn painted_means_painted(backend: Backend) {
         ("read", &read.text),
     ] {
         assert!(!text.contains("Ignore previous"), "{what}:\n{text}");
-        assert!(!text.contains("Inert button"), "{what}:\n{text}");
+        assert!(!text.contains("button \"Inert button\""), "{what}:\n{text}");
     }
     for seen in [
         "Under a clear canvas, seen.",
