@@ -132,8 +132,14 @@ const paintPass = (written, centres, frames) => {
   });
   /** @type {Set<Document | ShadowRoot>} */
   const roots = new Set();
+  const opaqueBackdrops = backdropsOf();
   const judge = () => {
     for (const run of runs) {
+      // Under an opaque popover backdrop, where no hit test reaches.
+      if (opaqueBackdrops(run.parent.ownerDocument).length && !withinTopLayer(run.parent)) {
+        run.dropped = true;
+        continue;
+      }
       const rects = textRects(run.node);
       if (!rects.length) {
         if (run.faint) run.dropped = true;
@@ -217,6 +223,40 @@ const recompose = (written, droppedItems) => {
 };
 
 /**
+ * The open popovers of a document whose `::backdrop` is opaque, asked
+ * once per document: a popover's backdrop takes no hit test (a click goes
+ * through it), but an opaque one hides the page beneath it from sight.
+ * @returns {(doc: Document) => Element[]}
+ */
+const backdropsOf = () => {
+  /** @type {Map<Document, Element[]>} */
+  const known = new Map();
+  return (doc) => {
+    let found = known.get(doc);
+    if (!found) {
+      found = [];
+      try {
+        for (const open of doc.querySelectorAll(":popover-open")) {
+          const colour = rgba(getComputedStyle(open, "::backdrop").backgroundColor);
+          if (colour && colour[3] >= OPAQUE) found.push(open);
+        }
+      } catch (unsupported) { /* no popovers */ }
+      known.set(doc, found);
+    }
+    return found;
+  };
+};
+
+/**
+ * Whether an element is in the top layer or inside what is.
+ * @param {Element} element
+ */
+const withinTopLayer = (element) => {
+  for (let at = /** @type {Element | null} */ (element); at; at = parentOf(at)) if (inTopLayer(at)) return true;
+  return false;
+};
+
+/**
  * Something on top of an element's centre (a banner, a backdrop): says
  * what, on its record. Bar odd margins and transforms, only a positioned
  * box or the top layer can lie over another, so a centre is hit-tested only
@@ -243,30 +283,7 @@ const coverage = (centres) => {
     }
     return overAll.get(doc);
   };
-  // A popover's backdrop takes no hit test (a click goes through it), but
-  // an opaque one hides the page beneath it from sight.
-  /** @type {Map<Document, Element[]>} */
-  const backdrops = new Map();
-  /** @param {Document} doc */
-  const opaqueBackdrops = (doc) => {
-    let found = backdrops.get(doc);
-    if (!found) {
-      found = [];
-      try {
-        for (const open of doc.querySelectorAll(":popover-open")) {
-          const colour = rgba(getComputedStyle(open, "::backdrop").backgroundColor);
-          if (colour && colour[3] >= OPAQUE) found.push(open);
-        }
-      } catch (unsupported) { /* no popovers */ }
-      backdrops.set(doc, found);
-    }
-    return found;
-  };
-  /** @param {Element} element */
-  const withinTopLayer = (element) => {
-    for (let at = /** @type {Element | null} */ (element); at; at = parentOf(at)) if (inTopLayer(at)) return true;
-    return false;
-  };
+  const opaqueBackdrops = backdropsOf();
   for (const { element, record, cx, cy } of centres) {
     const doc = element.ownerDocument;
     const behind = opaqueBackdrops(doc);
