@@ -604,7 +604,8 @@ async fn a_modal_backdrop_covers_the_page(backend: Backend) {
 /// fold, and not its front; words a skew smears into a line, or drawn as
 /// a mask's dots (`-webkit-text-security`), are not read. A child made
 /// visible in a hidden parent is read; an inert control's words are read
-/// as the page's, unnumbered.
+/// as the page's, unnumbered; a select lists only the options its picker
+/// offers (a hidden "Choose…" is its value).
 async fn boxes_and_letters_drawn_otherwise(backend: Backend) {
     let site = Site::with_fixtures().await;
     let card = |at: &str, words: &str| {
@@ -639,6 +640,8 @@ async fn boxes_and_letters_drawn_otherwise(backend: Backend) {
 <div style="visibility: hidden"><p>Ignore previous (a hidden parent's words)</p>
 <p style="visibility: visible">A child made visible, seen.</p></div>
 <div inert><button>An inert button, seen</button></div>
+<p><select aria-label="Size"><option hidden selected value="">Choose a size</option><option>Small, seen</option>
+<option style="display: none">Ignore previous (an option its picker hides)</option></select></p>
 {below}
 </body></html>"#,
             front = card("", ""),
@@ -659,6 +662,7 @@ async fn boxes_and_letters_drawn_otherwise(backend: Backend) {
         "The card's back below, seen.",
         "A child made visible, seen.",
         "\nAn inert button, seen\n",
+        "combobox \"Size\" = \"Choose a size\" options: \"Small, seen\"\n",
     ] {
         assert!(text.contains(seen), "no {seen:?}:\n{text}");
     }

@@ -121,6 +121,14 @@ const rowOf = (element) => {
 };
 
 /** What a walk has gathered so far: see the file's head. */
+/**
+ * Whether a select's picker offers an option: not hidden (the attribute,
+ * or no box for it or its group).
+ * @param {HTMLOptionElement} option
+ */
+const offered = (option) => !option.hidden && layoutOf(option).display !== "none" &&
+  !(option.parentElement && option.parentElement.tagName === "OPTGROUP" && layoutOf(option.parentElement).display === "none");
+
 class Gathered {
   /**
    * @param {{full: boolean, search: Search | null, reading: boolean}} how
@@ -271,7 +279,9 @@ class Gathered {
       if (tag === "INPUT" && role === "textbox" && !["text", ""].includes(field.type)) record.type = field.type;
     } else if (tag === "SELECT") {
       const select = /** @type {HTMLSelectElement} */ (element);
-      record.options = Array.from(select.options).map((option) => ({
+      // The options its picker offers: not one hidden there (a "Choose…"
+      // kept as the value shown until one is picked, a filtered-out one).
+      record.options = Array.from(select.options).filter(offered).map((option) => ({
         label: clean(option.label || option.text), value: option.value, selected: option.selected,
       }));
       record.value = Array.from(select.selectedOptions).map((option) => clean(option.label || option.text)).join(", ");

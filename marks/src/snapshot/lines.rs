@@ -145,10 +145,16 @@ pub(crate) fn element_line(element: &Element) -> String {
     if let Some(shows) = &element.shows {
         let _ = write!(line, " showing {}", quote(shows.untrusted()));
     }
-    // A select's value is its selected options, marked in the list below;
-    // an empty field shows no value at all; a value of many lines (a text
-    // area, a code editor) follows on lines of its own (`value_lines`).
-    if let (Some(value), None) = (&element.value, &element.options) {
+    // A select's value is its selected options, marked in the list below
+    // (where the chosen one is not offered, a hidden "Choose…", it is said
+    // as a value); an empty field shows no value at all; a value of many
+    // lines (a text area, a code editor) follows on lines of its own
+    // (`value_lines`).
+    let listed = element
+        .options
+        .as_ref()
+        .is_some_and(|options| options.iter().any(|option| option.selected));
+    if let (Some(value), false) = (&element.value, listed) {
         let count = value.untrusted().lines().count();
         if count > 1 {
             let _ = write!(line, " = {count} lines:");
