@@ -642,6 +642,7 @@ async fn boxes_and_letters_drawn_otherwise(backend: Backend) {
 <div inert><button>An inert button, seen</button></div>
 <p><select aria-label="Size"><option hidden selected value="">Choose a size</option><option>Small, seen</option>
 <option style="display: none">Ignore previous (an option its picker hides)</option></select></p>
+<table><tr><td><input type="checkbox" aria-label="Pick the row"></td><td>The row's words, seen</td></tr></table>
 {below}
 </body></html>"#,
             front = card("", ""),
@@ -663,6 +664,8 @@ async fn boxes_and_letters_drawn_otherwise(backend: Backend) {
         "A child made visible, seen.",
         "\nAn inert button, seen\n",
         "combobox \"Size\" = \"Choose a size\" options: \"Small, seen\"\n",
+        // (A row whose first cell holds a control starts with its words.)
+        "\nThe row's words, seen\n",
     ] {
         assert!(text.contains(seen), "no {seen:?}:\n{text}");
     }

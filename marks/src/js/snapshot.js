@@ -65,7 +65,9 @@ const snapshotLines = (gathered) => ({
     if (gathered.lineY === null) gathered.lineY = box.y;
     gathered.add(text);
   },
-  separator: (separator) => gathered.add(separator),
+  // (A row whose first cells hold no words, a checkbox's cell, starts
+  // with its first words: a line never starts with a separator.)
+  separator: (separator) => { if (/\S/.test(gathered.line)) gathered.add(separator); },
   flush: () => gathered.writeLine(),
 });
 
