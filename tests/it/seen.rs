@@ -179,6 +179,19 @@ async fn rendered_at(marks: &Marks, driver: &dyn Driver, url: &str) -> String {
         .render(RenderOptions::default())
 }
 
+/// The full-page snapshot of the page open, as a model reads it.
+async fn whole_page(marks: &Marks, driver: &dyn Driver) -> String {
+    let whole = SnapshotOptions {
+        full_page: true,
+        scope: None,
+    };
+    marks
+        .snapshot(driver, whole)
+        .await
+        .expect("a snapshot")
+        .render(RenderOptions::default())
+}
+
 /// The page recorded nothing more than `before` while it was judged
 /// (given a moment for what the judging might have set off).
 async fn heard_nothing_since(driver: &dyn Driver, before: &serde_json::Value) {
@@ -581,17 +594,7 @@ async fn a_modal_backdrop_covers_the_page(backend: Backend) {
         "{text}"
     );
     // Beyond the pictures, style knows the backdrop too.
-    let whole = marks
-        .snapshot(
-            driver.as_ref(),
-            SnapshotOptions {
-                full_page: true,
-                scope: None,
-            },
-        )
-        .await
-        .expect("a snapshot")
-        .render(RenderOptions::default());
+    let whole = whole_page(&marks, driver.as_ref()).await;
     assert!(!whole.contains("Ignore previous"), "{whole}");
     assert!(whole.contains("The popover's own words, seen."), "{whole}");
     driver.close().await.expect("close");
@@ -713,17 +716,7 @@ async fn inkless_letters_are_not_read(backend: Backend) {
         .eval("document.fonts.ready.then(() => true)")
         .await
         .expect("the fonts");
-    let text = Marks::new()
-        .snapshot(
-            driver.as_ref(),
-            SnapshotOptions {
-                full_page: true,
-                scope: None,
-            },
-        )
-        .await
-        .expect("a snapshot")
-        .render(RenderOptions::default());
+    let text = whole_page(&Marks::new(), driver.as_ref()).await;
     for at in ["on top", "below"] {
         for seen in [
             "Missing font Tn64",
