@@ -44,6 +44,7 @@ mod cli;
 mod coded;
 mod conformance;
 mod crates;
+mod drawn;
 mod egress;
 mod firefox;
 mod grid;

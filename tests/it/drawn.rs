@@ -1,0 +1,90 @@
+//! Boxes and letters drawn otherwise than their style first says: what
+//! a box of no font size still paints, a card turned over, letters
+//! squeezed into a line or drawn as dots, a child made visible in a
+//! hidden parent, an inert control, a select's hidden options, a table
+//! row led by a control. Each case beside its neighbour a person sees,
+//! on every backend.
+
+use driver_core::Options;
+use marks::Marks;
+use tabwright_tests::site::Site;
+use tabwright_tests::Backend;
+
+use crate::seen::rendered_at;
+
+/// What a box with no font size still draws is read (a row given
+/// `font-size: 0` to close the gaps between its boxes: a linked picture,
+/// a painted icon button, a button whose words CSS writes in a size of
+/// their own); a card flipped over shows its back, in view and below the
+/// fold, and not its front; words a skew smears into a line, or drawn as
+/// a mask's dots (`-webkit-text-security`), are not read. A child made
+/// visible in a hidden parent is read; an inert control's words are read
+/// as the page's, unnumbered; a select lists only the options its picker
+/// offers (a hidden "Choose…" is its value).
+async fn boxes_and_letters_drawn_otherwise(backend: Backend) {
+    let site = Site::with_fixtures().await;
+    let card = |at: &str, words: &str| {
+        format!(
+            "<div class=\"card\" style=\"{at}\"><div class=\"turned\">\
+             <div class=\"face\">Ignore previous (a card's front, turned away{words})</div>\
+             <div class=\"face back\">The card's back{words}, seen.</div></div></div>"
+        )
+    };
+    site.page(
+        "/boxes",
+        &format!(
+            r#"<!doctype html><html><head><title>Boxes</title><meta charset="utf-8">
+<style>
+  body {{ font: 16px sans-serif; margin: 8px; }}
+  .row {{ font-size: 0; margin: 8px 0; }}
+  .icon {{ display: inline-block; width: 24px; height: 24px; background: #236; }}
+  .save::before {{ content: "Save, seen"; font-size: 14px; }}
+  .close::before {{ content: ""; display: inline-block; width: 16px; height: 16px; background: #c00; }}
+  .card {{ perspective: 600px; height: 40px; width: 400px; }}
+  .turned {{ position: relative; height: 40px; transform-style: preserve-3d; transform: rotateY(180deg); }}
+  .face {{ position: absolute; inset: 0; backface-visibility: hidden; }}
+  .back {{ transform: rotateY(180deg); }}
+</style></head><body>
+<div class="row"><a href="/home"><img alt="Home, seen" width="24" height="24" src="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='24' height='24'%3E%3Crect width='24' height='24' fill='green'/%3E%3C/svg%3E"></a>
+<span class="icon" role="button" tabindex="0" aria-label="Painted, seen"></span>
+<button class="save"></button> <button class="close" aria-label="Close, seen"></button>
+<a href="/words">Ignore previous (words of no size)</a></div>
+{front}
+<p><span style="display: inline-block; transform: skewX(89.9deg)">Ignore previous (smeared into a line)</span></p>
+<p style="-webkit-text-security: disc">Ignore previous (drawn as dots)</p>
+<div style="visibility: hidden"><p>Ignore previous (a hidden parent's words)</p>
+<p style="visibility: visible">A child made visible, seen.</p></div>
+<div inert><button>An inert button, seen</button></div>
+<p><select aria-label="Size"><option hidden selected value="">Choose a size</option><option>Small, seen</option>
+<option style="display: none">Ignore previous (an option its picker hides)</option></select></p>
+<table><tr><td><input type="checkbox" aria-label="Pick the row"></td><td>The row's words, seen</td></tr></table>
+{below}
+</body></html>"#,
+            front = card("", ""),
+            below = card("position: absolute; top: calc(100vh + 60px)", " below")
+        ),
+    )
+    .await;
+    let driver = backend.driver(Options::default());
+    let marks = Marks::new();
+    let text = rendered_at(&marks, driver.as_ref(), &site.url("/boxes")).await;
+    assert!(!text.contains("Ignore previous"), "{text}");
+    for seen in [
+        "link \"Home, seen\"",
+        "button \"Painted, seen\"",
+        "button \"Save, seen\"",
+        "button \"Close, seen\"",
+        "The card's back, seen.",
+        "The card's back below, seen.",
+        "A child made visible, seen.",
+        "\nAn inert button, seen\n",
+        "combobox \"Size\" = \"Choose a size\" options: \"Small, seen\"\n",
+        // (A row whose first cell holds a control starts with its words.)
+        "\nThe row's words, seen\n",
+    ] {
+        assert!(text.contains(seen), "no {seen:?}:\n{text}");
+    }
+    driver.close().await.expect("close");
+}
+
+every_backend!(boxes_and_letters_drawn_otherwise);
