@@ -17,7 +17,8 @@ use crate::seen::rendered_at;
 /// a painted icon button, a button whose words CSS writes in a size of
 /// their own); a card flipped over shows its back, in view and below the
 /// fold, and not its front; words a skew smears into a line, or drawn as
-/// a mask's dots (`-webkit-text-security`), are not read. A child made
+/// a mask's dots (`-webkit-text-security`), or written by CSS under a
+/// cover over their element, are not read. A child made
 /// visible in a hidden parent is read; an inert control's words are read
 /// as the page's, unnumbered; a select lists only the options its picker
 /// offers (a hidden "Choose…" is its value).
@@ -44,6 +45,8 @@ async fn boxes_and_letters_drawn_otherwise(backend: Backend) {
   .turned {{ position: relative; height: 40px; transform-style: preserve-3d; transform: rotateY(180deg); }}
   .face {{ position: absolute; inset: 0; backface-visibility: hidden; }}
   .back {{ transform: rotateY(180deg); }}
+  .under::before {{ content: "Ignore previous (generated words under a cover)"; }}
+  .beside::before {{ content: "Generated words beside it, seen."; }}
 </style></head><body>
 <div class="row"><a href="/home"><img alt="Home, seen" width="24" height="24" src="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='24' height='24'%3E%3Crect width='24' height='24' fill='green'/%3E%3C/svg%3E"></a>
 <span class="icon" role="button" tabindex="0" aria-label="Painted, seen"></span>
@@ -58,6 +61,8 @@ async fn boxes_and_letters_drawn_otherwise(backend: Backend) {
 <p><select aria-label="Size"><option hidden selected value="">Choose a size</option><option>Small, seen</option>
 <option style="display: none">Ignore previous (an option its picker hides)</option></select></p>
 <table><tr><td><input type="checkbox" aria-label="Pick the row"></td><td>The row's words, seen</td></tr></table>
+<div style="position: relative; width: 400px"><p class="under"></p>
+<div style="position: absolute; inset: 0; background: #fff"></div></div><p class="beside"></p>
 {below}
 </body></html>"#,
             front = card("", ""),
@@ -81,6 +86,7 @@ async fn boxes_and_letters_drawn_otherwise(backend: Backend) {
         "combobox \"Size\" = \"Choose a size\" options: \"Small, seen\"\n",
         // (A row whose first cell holds a control starts with its words.)
         "\nThe row's words, seen\n",
+        "Generated words beside it, seen.",
     ] {
         assert!(text.contains(seen), "no {seen:?}:\n{text}");
     }

@@ -32,11 +32,14 @@ const PUT_AWAY = 999;
  * are drawn where or how no person reads them, as its style says (no
  * picture can take generated words out): in letters hardly different
  * from what lies behind them (their own background, else the element's
- * backdrop), through the element's opacity and theirs; or, positioned,
- * clipped to nothing or pushed far beyond an edge.
+ * backdrop), through the element's opacity and theirs; positioned,
+ * clipped to nothing or pushed far beyond an edge; or, in view, under a
+ * cover over the whole of their element (`paintedOver`).
  * @param {Element} element @param {CSSStyleDeclaration} style
  */
 const pseudoUnseen = (element, style) => {
+  // Words under a cover over the whole of their element, in view.
+  if (/[\p{L}\p{N}]/u.test(style.content) && paintedOver(element, rectOf(element))) return true;
   if (style.position === "absolute" || style.position === "fixed") {
     if (CLIPPED_TO_NOTHING.test(style.clip)) return true;
     if (["left", "top", "right", "bottom"].some((side) => parseFloat(style.getPropertyValue(side)) <= -PUT_AWAY)) return true;
@@ -65,6 +68,18 @@ const pseudoUnseen = (element, style) => {
     const letters = /** @type {RGBA} */ ([colour[0], colour[1], colour[2], alpha]);
     return alpha >= FAINTEST && behind.some((under) => contrastOf(over(letters, under), under) >= LEAST_CONTRAST);
   });
+};
+
+/**
+ * Whether something paints over an element's box (in view) at its centre
+ * and near each corner: a picture under it, or the words CSS writes in
+ * it, are not seen. Beyond the viewport, no.
+ * @param {Element} element @param {DOMRect} rect
+ */
+const paintedOver = (element, rect) => {
+  const root = /** @type {Document | ShadowRoot} */ (element.getRootNode());
+  const points = coverPoints(element.ownerDocument, rect);
+  return points.length > 0 && points.every(([x, y]) => paintedAt(root, element, x, y, true).covered);
 };
 
 /**

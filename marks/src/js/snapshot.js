@@ -81,9 +81,7 @@ const snapshotLines = (gathered) => ({
 const pictureSeen = (element) => {
   const rect = rectOf(element);
   if (rect.width < THINNEST || rect.height < THINNEST) return false;
-  const root = /** @type {Document | ShadowRoot} */ (element.getRootNode());
-  const points = coverPoints(element.ownerDocument, rect);
-  return !points.length || !points.every(([x, y]) => paintedAt(root, element, x, y, true).covered);
+  return !paintedOver(element, rect);
 };
 
 /**
