@@ -6,11 +6,58 @@
 // `transform`) draws its axes. Joined after colours.js.
 
 /**
- * A length of a basic shape in pixels (`%` of `size`).
+ * A length of a basic shape in pixels (`%` of `size`), a computed
+ * `calc()` of them too (`xywh()` and `rect()` compute to an inset of
+ * `calc(100% - 1px)`): sums, differences, products and quotients of
+ * pixels, percentages and numbers.
  * @param {string} word
  * @param {number} size
  */
-const lengthOf = (word, size) => (word.endsWith("%") ? (parseFloat(word) / 100) * size : parseFloat(word) || 0);
+const lengthOf = (word, size) => {
+  if (!/^calc\(/.test(word)) return word.endsWith("%") ? (parseFloat(word) / 100) * size : parseFloat(word) || 0;
+  const tokens = word.slice(4).match(/-?\d*\.?\d+(?:e-?\d+)?(?:px|%)?|[-+*/()]/gi) || [];
+  let at = 0;
+  /** @returns {number} */
+  const sum = () => {
+    let value = product();
+    while (tokens[at] === "+" || tokens[at] === "-") value += tokens[at++] === "+" ? product() : -product();
+    return value;
+  };
+  /** @returns {number} */
+  const product = () => {
+    let value = unit();
+    while (tokens[at] === "*" || tokens[at] === "/") value = tokens[at++] === "*" ? value * unit() : value / unit();
+    return value;
+  };
+  /** @returns {number} */
+  const unit = () => {
+    const token = tokens[at++] || "0";
+    if (token === "(") { const value = sum(); at++; return value; }
+    return token.endsWith("%") ? (parseFloat(token) / 100) * size : parseFloat(token) || 0;
+  };
+  const value = sum();
+  return Number.isFinite(value) ? value : 0;
+};
+
+/**
+ * A shape's arguments split at the spaces outside parentheses.
+ * @param {string} text
+ */
+const argumentsOf = (text) => {
+  /** @type {string[]} */
+  const words = [];
+  let depth = 0, word = "";
+  for (const c of text.trim()) {
+    if (c === "(") depth++;
+    if (c === ")") depth--;
+    if (/\s/.test(c) && depth === 0) {
+      if (word) words.push(word);
+      word = "";
+    } else word += c;
+  }
+  if (word) words.push(word);
+  return words;
+};
 
 /**
  * Whether a `clip-path` leaves nothing readable of `element`: an inset, a
@@ -24,9 +71,9 @@ const clipsAll = (clipPath, element) => {
   if (!clipPath || clipPath === "none") return false;
   const rect = rectOf(element);
   const width = rect.width, height = rect.height;
-  const inset = /^inset\(([^)]*)\)/.exec(clipPath);
+  const inset = /^inset\((.*)\)/.exec(clipPath);
   if (inset) {
-    const words = inset[1].split(/\s+round\s+/)[0].trim().split(/\s+/);
+    const words = argumentsOf(inset[1].split(/\s+round\s+/)[0]);
     const [top, right = top, bottom = top, left = right] = words;
     return width - lengthOf(left, width) - lengthOf(right, width) < THINNEST ||
       height - lengthOf(top, height) - lengthOf(bottom, height) < THINNEST;
@@ -111,16 +158,22 @@ const shapesBox = (holder) => {
 };
 
 /**
- * Whether a mask shows nothing: every layer a gradient whose stops are all
- * (nearly) transparent or a picture with no pixel that shows, or a
+ * Whether a mask shows nothing: every layer drawn at no size (its
+ * `mask-size`, of `sizes`, 0 along an axis), a gradient whose stops are
+ * all (nearly) transparent or a picture with no pixel that shows, or a
  * reference to an SVG <mask> with no shapes in it.
  * @param {string} mask
  * @param {Element} element
+ * @param {string} [sizes]
  */
-const masksAll = (mask, element) => {
+const masksAll = (mask, element, sizes = "") => {
   if (!mask || mask === "none") return false;
-  return splitLayers(mask).every((layer) => {
+  const sized = sizes ? splitLayers(sizes) : [];
+  return splitLayers(mask).every((layer, index) => {
     const text = layer.trim();
+    // A layer drawn at no size along an axis shows nothing.
+    const size = sized.length ? argumentsOf(sized[index % sized.length]) : [];
+    if (size.length && size.every((word) => /^[\d.]/.test(word)) && size.some((word) => parseFloat(word) === 0)) return true;
     if (/gradient\(/.test(text)) {
       const stops = coloursIn(text);
       return stops.length > 0 && stops.every((stop) => stop[3] < FAINTEST);

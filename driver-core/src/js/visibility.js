@@ -497,7 +497,7 @@ class Look {
         !paintsBeyondText(element, style)) return true;
     if (clipsAll(style.clipPath, element)) return true;
     const mask = style.maskImage || style.webkitMaskImage;
-    if (mask && mask !== "none" && masksAll(mask, element)) return true;
+    if (mask && mask !== "none" && masksAll(mask, element, style.maskSize || style.webkitMaskSize)) return true;
     const position = this.position;
     // clip applies to absolutely positioned boxes only.
     if ((position === "absolute" || position === "fixed") && style.clip !== "auto" &&
