@@ -539,8 +539,20 @@ fn margin_read_as_seen(driver: &dyn Driver, text: &str) {
         text.contains("Under a multiplied overlay below, seen."),
         "{text}"
     );
-    // (Chrome's margin is judged by style, which misses most of these:
-    // what pictures are for.)
+    // What style knows is left out on every backend: an inset shadow
+    // spread over a cover, clips and masks of any syntax, a face turned
+    // away, a blank font.
+    for hidden in [
+        "(a blank webfont, below)",
+        "(an inset shadow, below)",
+        "(clip-path xywh, below)",
+        "(a mask of no size, below)",
+        "(its back turned, below)",
+    ] {
+        assert!(!text.contains(hidden), "{hidden}:\n{text}");
+    }
+    // (Chrome's margin is judged by style, which misses the rest of
+    // these: what pictures are for.)
     if driver
         .capabilities()
         .supports(Capability::PicturesBeyondViewport)

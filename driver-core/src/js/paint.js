@@ -380,11 +380,20 @@ const lidsOver = () => {
     const shadow = look.style.boxShadow;
     if (shadow && shadow !== "none") {
       for (const one of splitLayers(shadow)) {
-        if (/\binset\b/.test(one)) continue;
         const colour = coloursIn(one)[0];
         if (!colour || colour[3] < OPAQUE) continue;
-        const lengths = one.replace(COLOUR_TOKEN, "").trim().split(/\s+/).map(parseFloat);
+        const lengths = one.replace(COLOUR_TOKEN, "").replace(/\binset\b/, "").trim().split(/\s+/).map(parseFloat);
         const [dx = 0, dy = 0, , spread = 0] = lengths;
+        if (/\binset\b/.test(one)) {
+          // An inset shadow spread across its whole box (its bands meet
+          // along either axis) paints it, as an opaque background would
+          // (under the box's own content).
+          if ((spread - Math.abs(dx) >= rect.width / 2 || spread - Math.abs(dy) >= rect.height / 2) && hasArea(rect)) {
+            lids.push({ left: rect.left, top: rect.top, right: rect.right, bottom: rect.bottom, by: element, kind: "box",
+              fixed: look.position === "fixed" });
+          }
+          continue;
+        }
         if (spread <= 0) continue;
         lids.push({ left: rect.left + dx - spread, top: rect.top + dy - spread, right: rect.right + dx + spread,
           bottom: rect.bottom + dy + spread, by: element, kind: "shadow" });
