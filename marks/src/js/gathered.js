@@ -120,7 +120,6 @@ const rowOf = (element) => {
   return "";
 };
 
-/** What a walk has gathered so far: see the file's head. */
 /**
  * Whether a select's picker offers an option: not hidden (the attribute,
  * or no box for it or its group).
@@ -129,6 +128,7 @@ const rowOf = (element) => {
 const offered = (option) => !option.hidden && layoutOf(option).display !== "none" &&
   !(option.parentElement && option.parentElement.tagName === "OPTGROUP" && layoutOf(option.parentElement).display === "none");
 
+/** What a walk has gathered so far: see the file's head. */
 class Gathered {
   /**
    * @param {{full: boolean, search: Search | null, reading: boolean}} how
