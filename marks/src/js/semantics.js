@@ -293,15 +293,15 @@ const generatedText = (element, which) => {
  * where it has no words, the labels (`aria-label`) of its parts.
  * @param {Element} root
  * @param {(element: Element) => boolean} hides
- * @param {(node: Text) => boolean} [heard]  with a11yHidden: which text
- *   nodes count (all where not given)
+ * @param {(node: Text) => boolean} [heard]  which text nodes count, as
+ *   assistive technology reads them (with a11yHidden, all where not given)
  */
 const textOf = (root, hides, heard) => {
   let text = "", labels = "";
   /** @param {Node} node */
   const walk = (node) => {
     if (node.nodeType === 3) {
-      if (hides === a11yHidden) {
+      if (hides === a11yHidden || heard) {
         if (!heard || heard(/** @type {Text} */ (node))) text += node.nodeValue;
       } else if (!node.parentElement || nameTextSeen(/** @type {Text} */ (node), node.parentElement)) {
         text += seenTextOf(/** @type {Text} */ (node));
@@ -399,7 +399,9 @@ const byIds = (element, attribute) => {
     // technology reads it: a label's few words, never a paragraph.
     const text = visibleText(target) || a11yText(target);
     if (text || !a11yHidden(target)) return text;
-    const hidden = textOf(target, (element) => element !== target && a11yHidden(element));
+    // (What it holds is hidden with it; only what hides itself is left out.)
+    const hidden = textOf(target, (element) => element !== target &&
+      (element.hasAttribute("hidden") || element.getAttribute("aria-hidden") === "true" || lookOf(element).display === "none"), () => true);
     return hidden.length <= HIDDEN_NAME_LIMIT ? hidden : "";
   }).join(" "));
 };
