@@ -29,13 +29,20 @@ const viewport = {
  * @returns {Box}
  */
 const toBox = (rect, frameOffset) => {
+  const placed = placedRect(rect, frameOffset);
+  return { x: Math.round(placed.x), y: Math.round(placed.y), w: Math.round(placed.w), h: Math.round(placed.h) };
+};
+
+/**
+ * A rect of a frame's viewport in the top viewport, unrounded: moved by
+ * where the frame's content starts and scaled as its pixels are.
+ * @param {{left: number, top: number, width: number, height: number}} rect
+ * @param {Point} frameOffset
+ * @returns {Box}
+ */
+const placedRect = (rect, frameOffset) => {
   const s = scaleOf(frameOffset);
-  return {
-    x: Math.round(frameOffset.x + rect.left * s),
-    y: Math.round(frameOffset.y + rect.top * s),
-    w: Math.round(rect.width * s),
-    h: Math.round(rect.height * s),
-  };
+  return { x: frameOffset.x + rect.left * s, y: frameOffset.y + rect.top * s, w: rect.width * s, h: rect.height * s };
 };
 
 /** How much a frame's pixels are scaled in the top viewport. @param {Point} point */

@@ -104,10 +104,8 @@ const boxesInView = (node) => {
   /** @type {number[]} */
   const boxes = [];
   let seen = false;
-  const s = scaleOf(place.offset);
   for (const rect of textRects(node)) {
-    const x = rect.left * s + place.offset.x, y = rect.top * s + place.offset.y;
-    const width = rect.width * s, height = rect.height * s;
+    const { x, y, w: width, h: height } = placedRect(rect, place.offset);
     if (rect.right > 0 && rect.bottom > -own.above && rect.left < frameWidth && rect.top < frameHeight + own.below &&
         x + width > 0 && y + height > -reach.above && x < viewport.w && y < viewport.h + reach.below &&
         !outsideEdges(rect, shown)) seen = true;
@@ -459,9 +457,8 @@ const hiddenByStyle = (element) => {
   if (!registry.judged || judgedByStyle) return isHidden(element);
   const place = placeOf(element.ownerDocument);
   const rect = rectOf(element);
-  const s = scaleOf(place.offset);
-  const x = rect.left * s + place.offset.x, y = rect.top * s + place.offset.y;
-  const inView = x + rect.width * s > 0 && y + rect.height * s > -reach.above && x < viewport.w && y < viewport.h + reach.below;
+  const { x, y, w, h } = placedRect(rect, place.offset);
+  const inView = x + w > 0 && y + h > -reach.above && x < viewport.w && y < viewport.h + reach.below;
   return inView ? !elementMayShow(element) : isHidden(element);
 };
 
