@@ -34,12 +34,18 @@ const PUT_AWAY = 999;
  * from what lies behind them (their own background, else the element's
  * backdrop), through the element's opacity and theirs; positioned,
  * clipped to nothing or pushed far beyond an edge; or, in view, under a
- * cover over the whole of their element (`paintedOver`).
+ * cover over the whole of their element (`paintedOver`: hit tests, asked
+ * last and only of words with letters or digits, not an icon's glyph).
  * @param {Element} element @param {CSSStyleDeclaration} style
  */
-const pseudoUnseen = (element, style) => {
-  // Words under a cover over the whole of their element, in view.
-  if (/[\p{L}\p{N}]/u.test(style.content) && paintedOver(element, rectOf(element))) return true;
+const pseudoUnseen = (element, style) => pseudoStyledAway(element, style) ||
+  (/[\p{L}\p{N}]/u.test(style.content) && paintedOver(element, rectOf(element)));
+
+/**
+ * `pseudoUnseen` by the generated words' style alone.
+ * @param {Element} element @param {CSSStyleDeclaration} style
+ */
+const pseudoStyledAway = (element, style) => {
   if (style.position === "absolute" || style.position === "fixed") {
     if (CLIPPED_TO_NOTHING.test(style.clip)) return true;
     if (["left", "top", "right", "bottom"].some((side) => parseFloat(style.getPropertyValue(side)) <= -PUT_AWAY)) return true;
