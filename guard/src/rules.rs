@@ -90,6 +90,13 @@ impl std::fmt::Display for AllowedOrigin {
 /// and port, the host exactly or, written `https://*.example.com`, that
 /// domain and every subdomain of it. The host is read as the URL standard
 /// reads it (`HTTPS://EXAMPLE.com:443` is `https://example.com`).
+///
+/// Written with a path (`https://shop.example/checkout`), it names only
+/// the pages of that origin at that path or below it (`/checkout`,
+/// `/checkout/pay`, not `/checkouts` nor `/account`): where a task acts,
+/// narrowed to the part of a site the task is about. Requests are judged
+/// by origin whatever the path (a page's pictures and scripts come from
+/// anywhere on it).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TaskOrigin {
     scheme: String,
@@ -97,16 +104,36 @@ pub struct TaskOrigin {
     /// `*.` was written before the domain.
     subdomains: bool,
     port: u16,
+    /// The path the pages named lie at or below, without its last `/`
+    /// (`None`: every page of the origin).
+    path: Option<String>,
 }
 
 impl TaskOrigin {
     /// Parses `https://shop.example`, `http://127.0.0.1:8080` or
-    /// `https://*.example.com` (a path, if given, must be `/`).
+    /// `https://*.example.com`, each with a path or not
+    /// (`https://shop.example/checkout`; no query nor fragment).
     pub fn parse(origin: &str) -> Result<Self, Reason> {
         let (subdomains, spelled) = match origin.split_once("://*.") {
             Some((scheme, rest)) => (true, format!("{scheme}://{rest}")),
             None => (false, origin.to_owned()),
         };
+        let (spelled, path) = match Url::parse(&spelled) {
+            Ok(url) if url.query().is_none() && url.fragment().is_none() => {
+                let path = url.path().trim_end_matches('/').to_owned();
+                let mut bare = url;
+                bare.set_path("/");
+                (bare.to_string(), (!path.is_empty()).then_some(path))
+            }
+            _ => (spelled, None),
+        };
+        if path.as_deref().is_some_and(|path| !plain_path(path)) {
+            return Err(Reason::Malformed {
+                input: origin.to_owned(),
+                problem: "a task's path is plain segments: no ;, and no escaped /, \\ or ."
+                    .to_owned(),
+            });
+        }
         let allowed = AllowedOrigin::parse(&spelled)?;
         if subdomains && !matches!(allowed.host, Host::Domain(_)) {
             return Err(Reason::Malformed {
@@ -119,7 +146,21 @@ impl TaskOrigin {
             host: allowed.host,
             subdomains,
             port: allowed.port,
+            path,
         })
+    }
+
+    /// The path it is narrowed to (`/checkout`), if any.
+    pub fn path(&self) -> Option<&str> {
+        self.path.as_deref()
+    }
+
+    /// The same origin, every page of it.
+    pub fn whole(&self) -> Self {
+        Self {
+            path: None,
+            ..self.clone()
+        }
     }
 
     /// Whether a request (scheme if known: CONNECT tunnels carry none) to
@@ -140,13 +181,37 @@ impl TaskOrigin {
         scheme_matches && host_matches && self.port == port
     }
 
-    /// Whether `url`'s origin is this one.
+    /// Whether `url` is a page this names: of this origin, and at or
+    /// below its path if it has one.
     pub fn matches_url(&self, url: &Url) -> bool {
+        self.matches_origin(url)
+            && self.path.as_deref().is_none_or(|path| {
+                url.path().strip_prefix(path).is_some_and(|rest| {
+                    (rest.is_empty() || rest.starts_with('/')) && plain_path(rest)
+                })
+            })
+    }
+
+    /// Whether `url`'s origin is this one, whatever its path.
+    pub fn matches_origin(&self, url: &Url) -> bool {
         match (url.host(), url.port_or_known_default()) {
             (Some(host), Some(port)) => self.matches(Some(url.scheme()), &host.to_owned(), port),
             _ => false,
         }
     }
+}
+
+/// Whether a path (as the URL standard writes it) holds nothing a server
+/// might read as another path than its segments say: a `;` (parameters
+/// some servers strip), an escaped `/`, `\` or `.` (which some decode
+/// before they route, so `/checkout/..%2faccount` is not the checkout).
+fn plain_path(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    !(lower.contains(';')
+        || lower.contains('\\')
+        || ["%2f", "%5c", "%2e"]
+            .iter()
+            .any(|escaped| lower.contains(escaped)))
 }
 
 impl std::fmt::Display for TaskOrigin {
@@ -157,10 +222,11 @@ impl std::fmt::Display for TaskOrigin {
             _ => 443,
         };
         if self.port == default {
-            write!(f, "{}://{star}{}", self.scheme, self.host)
+            write!(f, "{}://{star}{}", self.scheme, self.host)?;
         } else {
-            write!(f, "{}://{star}{}:{}", self.scheme, self.host, self.port)
+            write!(f, "{}://{star}{}:{}", self.scheme, self.host, self.port)?;
         }
+        f.write_str(self.path.as_deref().unwrap_or_default())
     }
 }
 
@@ -201,19 +267,25 @@ impl Task {
                 .any(|origin| origin.matches(scheme, host, port))
     }
 
-    /// Whether the task may read `url`'s origin.
+    /// Whether the task may read `url`: a page of a read origin (at its
+    /// path, where one is named), or of an act origin whatever its path
+    /// (the shop is read on the way to its checkout).
     pub fn may_read(&self, url: &Url) -> bool {
         !self.is_set()
-            || self
-                .read
-                .iter()
-                .chain(&self.act)
-                .any(|origin| origin.matches_url(url))
+            || self.read.iter().any(|origin| origin.matches_url(url))
+            || self.act.iter().any(|origin| origin.matches_origin(url))
     }
 
-    /// Whether the task may act on `url`'s origin.
+    /// Whether the task may act on `url`: a page of an act origin, at or
+    /// below its path where one is named.
     pub fn may_act(&self, url: &Url) -> bool {
         !self.is_set() || self.act.iter().any(|origin| origin.matches_url(url))
+    }
+
+    /// Whether the task acts anywhere on `url`'s origin (on some of its
+    /// pages, if not this one).
+    pub fn acts_on_origin(&self, url: &Url) -> bool {
+        !self.is_set() || self.act.iter().any(|origin| origin.matches_origin(url))
     }
 
     /// Whether a flow names data read on `from` carried to `to`.
@@ -411,6 +483,58 @@ mod tests {
         assert!(task.may_reach(None, &Host::Domain("shop.example".into()), 443));
         assert!(!task.may_reach(None, &Host::Domain("evil.test".into()), 443));
         assert!(Task::default().may_act(&url("https://anything.test/")));
+    }
+
+    #[test]
+    fn a_path_narrows_where_a_task_acts() {
+        let url = |text: &str| Url::parse(text).expect("a URL");
+        let checkout = TaskOrigin::parse("https://Shop.Example/checkout/").expect("an origin");
+        assert_eq!(checkout.to_string(), "https://shop.example/checkout");
+        assert_eq!(checkout.path(), Some("/checkout"));
+        assert_eq!(checkout.whole().to_string(), "https://shop.example");
+        for page in [
+            "https://shop.example/checkout",
+            "https://shop.example/checkout/",
+            "https://shop.example/checkout/pay?step=2#top",
+            "https://shop.example/checkout/../checkout/pay",
+        ] {
+            assert!(checkout.matches_url(&url(page)), "{page}");
+        }
+        for page in [
+            "https://shop.example/",
+            "https://shop.example/checkouts",
+            "https://shop.example/account",
+            "https://shop.example/checkout/../account",
+            "https://shop.example/checkout/%2e%2e/account",
+            "https://shop.example/checkout/..%2Faccount",
+            "https://shop.example/checkout/..%5caccount",
+            "https://shop.example/checkout;/../account",
+            "http://shop.example/checkout",
+        ] {
+            assert!(!checkout.matches_url(&url(page)), "{page}");
+        }
+        assert!(TaskOrigin::parse("https://shop.example/a%2fb").is_err());
+        assert!(TaskOrigin::parse("https://shop.example/cart?x=1").is_err());
+        assert!(TaskOrigin::parse("https://shop.example/cart#x").is_err());
+        let sub = TaskOrigin::parse("https://*.example.com/settings").expect("an origin");
+        assert_eq!(sub.to_string(), "https://*.example.com/settings");
+        assert!(sub.matches_url(&url("https://mail.example.com/settings/forward")));
+        let task = Task {
+            read: vec![TaskOrigin::parse("https://mail.example/inbox").expect("an origin")],
+            act: vec![checkout],
+            strict: false,
+            flows: Vec::new(),
+        };
+        // The shop is read whole, acted on at its checkout only.
+        assert!(task.may_read(&url("https://shop.example/account")));
+        assert!(!task.may_act(&url("https://shop.example/account")));
+        assert!(task.acts_on_origin(&url("https://shop.example/account")));
+        assert!(task.may_act(&url("https://shop.example/checkout/pay")));
+        // A read origin's path narrows what is read; requests go by origin.
+        assert!(task.may_read(&url("https://mail.example/inbox/3")));
+        assert!(!task.may_read(&url("https://mail.example/settings")));
+        assert!(!task.acts_on_origin(&url("https://mail.example/inbox")));
+        assert!(task.may_reach(None, &Host::Domain("mail.example".into()), 443));
     }
 
     #[test]

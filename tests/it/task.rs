@@ -229,12 +229,18 @@ fn pack_with_files(
     files: &std::path::Path,
     rules: Vec<(String, TaskOrigin)>,
 ) -> Pack {
-    pack_built(backend, web, false, None, |options| PackOptions {
-        groups: vec![Group::Core, Group::Files],
-        files_dir: Some(files.to_owned()),
-        file_origins: rules,
-        ..options
-    })
+    pack_built(
+        backend,
+        web,
+        |task| task,
+        None,
+        |options| PackOptions {
+            groups: vec![Group::Core, Group::Files],
+            files_dir: Some(files.to_owned()),
+            file_origins: rules,
+            ..options
+        },
+    )
 }
 
 /// The same, with a person watching (and so asked).
@@ -244,14 +250,22 @@ fn pack_watched(
     strict: bool,
     watch: Option<std::sync::Arc<tools::Watch>>,
 ) -> Pack {
-    pack_built(backend, web, strict, watch, |options| options)
+    pack_built(
+        backend,
+        web,
+        |task| Task { strict, ..task },
+        watch,
+        |options| options,
+    )
 }
 
-/// The pack of [`pack_watched`], its options as `built` makes them.
+/// The pack of [`pack_watched`], its task (reading the mail and the
+/// forum, acting on the shop) as `tasked` makes it, its options as `built`
+/// makes them.
 fn pack_built(
     backend: Backend,
     web: &Web,
-    strict: bool,
+    tasked: impl FnOnce(Task) -> Task,
     watch: Option<std::sync::Arc<tools::Watch>>,
     built: impl FnOnce(PackOptions) -> PackOptions,
 ) -> Pack {
@@ -264,12 +278,12 @@ fn pack_built(
         .collect();
     let policy = Policy {
         allowed_origins: allowed,
-        task: Task {
+        task: tasked(Task {
             read: vec![origin(&web.mail), origin(&web.forum)],
             act: vec![origin(&web.shop)],
-            strict,
+            strict: false,
             flows: Vec::new(),
-        },
+        }),
         ..Policy::default()
     };
     let options = Options {
@@ -314,6 +328,27 @@ async fn refused(pack: &Pack, tool: &str, arguments: serde_json::Value, said: &s
         "{tool} {arguments} should be refused saying {said:?}: {}",
         output.text
     );
+}
+
+/// The person, in the background: waits for the question the model asks
+/// (which must say each of `expected`) and gives `answer`.
+fn answers(
+    watch: &std::sync::Arc<tools::Watch>,
+    expected: &'static [&'static str],
+    answer: tools::PersonInput,
+) -> tokio::task::JoinHandle<()> {
+    let watch = watch.clone();
+    tokio::spawn(async move {
+        for _ in 0..200 {
+            if let Some((asked, _)) = watch.handoff() {
+                assert!(expected.iter().all(|said| asked.contains(said)), "{asked}");
+                watch.person(answer);
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        panic!("no question reached the person");
+    })
 }
 
 /// The injected instructions followed one by one: each refused with its
@@ -559,23 +594,7 @@ async fn a_person_widens_the_task(backend: Backend) {
         (tools::PersonInput::GiveUp, false),
         (tools::PersonInput::Done, true),
     ] {
-        let person = {
-            let watch = watch.clone();
-            tokio::spawn(async move {
-                for _ in 0..200 {
-                    if let Some((asked, _)) = watch.handoff() {
-                        assert!(
-                            asked.contains("act on") && asked.contains("search"),
-                            "{asked}"
-                        );
-                        watch.person(answer);
-                        return;
-                    }
-                    tokio::time::sleep(Duration::from_millis(25)).await;
-                }
-                panic!("no question reached the person");
-            })
-        };
+        let person = answers(&watch, &["act on", "search"], answer);
         let asked = pack
             .call(
                 "ask_origin",
@@ -667,21 +686,7 @@ async fn a_pages_words_are_not_the_users(backend: Backend) {
     ok(&pack, "type", json!({ "element": street, "text": CODE })).await;
     // The person lets one word go: that word types, another of the same
     // page is still refused; then the whole flow.
-    let answers = |expected: &'static str| {
-        let watch = watch.clone();
-        tokio::spawn(async move {
-            for _ in 0..200 {
-                if let Some((asked, _)) = watch.handoff() {
-                    assert!(asked.contains(expected), "{asked}");
-                    watch.person(tools::PersonInput::Done);
-                    return;
-                }
-                tokio::time::sleep(Duration::from_millis(25)).await;
-            }
-            panic!("no question reached the person");
-        })
-    };
-    let person = answers("the word 4410");
+    let person = answers(&watch, &["the word 4410"], tools::PersonInput::Done);
     ok(
         &pack,
         "ask_origin",
@@ -704,7 +709,7 @@ async fn a_pages_words_are_not_the_users(backend: Backend) {
         "this word alone",
     )
     .await;
-    let person = answers("what it read on");
+    let person = answers(&watch, &["what it read on"], tools::PersonInput::Done);
     ok(
         &pack,
         "ask_origin",
@@ -766,6 +771,8 @@ async fn titles_are_the_pages_words(backend: Backend) {
     .await;
     pack.close().await;
 }
+
+mod pages;
 
 every_backend!(
     titles_are_the_pages_words,

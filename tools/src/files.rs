@@ -411,7 +411,12 @@ async fn hold_files(
             let goes: Vec<String> = named.iter().map(ToString::to_string).collect();
             let why = match &page {
                 Some(page) => {
-                    let here = crate::page_strings::address(&page.origin().ascii_serialization());
+                    // Where a rule names a part of a site, so does this.
+                    let mut here = page.origin().ascii_serialization();
+                    if named.iter().any(|origin| origin.path().is_some()) {
+                        here.push_str(page.path().trim_end_matches('/'));
+                    }
+                    let here = crate::page_strings::address(&here);
                     format!(
                         "{shown} may go only to {} and this field is on {here}; upload it there, or ask the person (they can allow it with --file-origin FILE={here})",
                         goes.join(", ")

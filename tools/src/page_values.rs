@@ -54,13 +54,23 @@ pub(crate) async fn shows_error_page(driver: &dyn Driver) -> bool {
     error
 }
 
-/// The origin of the document an element is in (the top document's for
-/// no element), as the browser reports it in tabwright's world, as a URL:
-/// a frame of `srcdoc` or `about:blank` has its parent's; `None` for an
-/// opaque one (`data:`, a sandbox) or where it cannot be read.
+/// Where the document an element is in (the top document's for no
+/// element) lies, as the browser reports it in tabwright's world: its
+/// origin and path, as a URL (no query: the task's origins are judged by
+/// origin and path). A frame of `srcdoc` or `about:blank` has the origin
+/// and path of the document that made it; `None` for an opaque one
+/// (`data:`, a sandbox) or where it cannot be read.
 pub(crate) async fn document_url(driver: &dyn Driver, frame: &[u32]) -> Option<url::Url> {
-    let origin = driver.own_world(frame, "location.origin").await.ok()?;
+    let origin = driver.own_world(frame, DOCUMENT_PLACE).await.ok()?;
     #[allow(clippy::disallowed_methods)] // parsed and compared, not shown
     let origin = url::Url::parse(origin.untrusted().as_str()?).ok();
     origin
 }
+
+/// The expression [`document_url`] asks: `location.origin` and the path of
+/// the nearest document up the frames that has one of its own (a frame of
+/// `about:blank` or `srcdoc` shares its maker's origin, and so its page).
+const DOCUMENT_PLACE: &str = "(() => { let place = window; \
+    try { while (!/^https?:$/.test(place.location.protocol) && place !== place.parent) { place = place.parent; } } catch (_) {} \
+    let path = '/'; try { if (/^https?:$/.test(place.location.protocol)) { path = place.location.pathname; } } catch (_) {} \
+    return location.origin === 'null' ? 'null' : location.origin + path; })()";

@@ -192,7 +192,7 @@ impl Provenance {
             from.as_ref()
                 .is_some_and(|from| task.allows_flow(from, destination))
                 || if strict {
-                    acts_there && !from.as_ref().is_some_and(|from| task.may_act(from))
+                    acts_there && !from.as_ref().is_some_and(|from| task.acts_on_origin(from))
                 } else {
                     *origin == to
                 }

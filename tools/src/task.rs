@@ -181,26 +181,7 @@ impl crate::Pack {
             && ((tool.name == "click" && role == "link")
                 || (tool.name == "press" && keys.is_some_and(reading_keys)));
         if !task.may_act(&url) && !reads {
-            let origin = url.origin().ascii_serialization();
-            let acts: Vec<String> = task.act.iter().map(ToString::to_string).collect();
-            return Err(refused(
-                tool.name,
-                format!(
-                    "{} is {} (it acts on {}); do it on a page of those, or ask the person (ask_origin, where offered; they can allow it with --act-origin {})",
-                    crate::page_strings::address(&origin),
-                    if task.may_read(&url) {
-                        "an origin this task may read, not act on"
-                    } else {
-                        "outside this task's origins (a frame of another site's, say)"
-                    },
-                    if acts.is_empty() {
-                        "none".to_owned()
-                    } else {
-                        acts.join(", ")
-                    },
-                    crate::page_strings::address(&origin),
-                ),
-            ));
+            return Err(refused(tool.name, not_acted_on(task, &url)));
         }
         Ok(url)
     }
@@ -250,6 +231,47 @@ impl crate::Pack {
             }
         }
     }
+}
+
+/// Why a tool may not act on a page of `url`, and how the person can allow
+/// it: the origin where the task does not act there at all, else (it acts
+/// on other pages of it: `--act-origin https://shop.example/checkout`)
+/// this page's place on it.
+fn not_acted_on(task: &guard::Task, url: &Url) -> String {
+    let origin = url.origin().ascii_serialization();
+    let acts: Vec<String> = task.act.iter().map(ToString::to_string).collect();
+    let acts = if acts.is_empty() {
+        "none".to_owned()
+    } else {
+        acts.join(", ")
+    };
+    let (what, allow) = if task.acts_on_origin(url) {
+        let page = format!("{origin}{}", url.path().trim_end_matches('/'));
+        (
+            format!(
+                "{} is a page this task may read, not act on: it acts only on the pages named ({acts}), so that nothing changes elsewhere on the site that the task did not ask for",
+                crate::page_strings::address(&page)
+            ),
+            page,
+        )
+    } else {
+        let why = if task.may_read(url) {
+            "an origin this task may read, not act on"
+        } else {
+            "outside this task's origins (a frame of another site's, say)"
+        };
+        (
+            format!(
+                "{} is {why} (it acts on {acts})",
+                crate::page_strings::address(&origin)
+            ),
+            origin,
+        )
+    };
+    format!(
+        "{what}; do it on a page of those, or ask the person (ask_origin with act, where offered; they can allow it with --act-origin {})",
+        crate::page_strings::address(&allow)
+    )
 }
 
 /// What the answer of the call whose script had every request held within

@@ -84,11 +84,14 @@ pub(crate) struct BrowserArgs {
     pub(crate) allow_origin: Vec<String>,
     /// An origin this task may read: open, follow links to
     /// (scheme://host[:port], or scheme://*.domain for its subdomains too;
-    /// repeatable). Naming any read or act origin limits the model to them.
+    /// with a path, its pages at or below it; repeatable). Naming any read
+    /// or act origin limits the model to them.
     #[arg(long, value_name = "ORIGIN", global = true)]
     pub(crate) read_origin: Vec<String>,
     /// An origin this task may act on: type into, submit, upload to,
-    /// change state on (and read; repeatable).
+    /// change state on (and read, whole; repeatable). With a path
+    /// (https://shop.example/checkout), it acts only on the pages at or
+    /// below it, and reads the rest of the origin.
     #[arg(long, value_name = "ORIGIN", global = true)]
     pub(crate) act_origin: Vec<String>,
     /// Keep every request of the browser within the task's origins, the
