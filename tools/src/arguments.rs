@@ -362,7 +362,8 @@ pub(crate) struct HandoffArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct AskOriginArgs {
-    /// The origin, e.g. `https://shop.example` (or `https://*.example.com`).
+    /// The origin, e.g. `https://shop.example` (or `https://*.example.com`;
+    /// or the part of one a refusal named, `https://shop.example/settings`).
     pub(crate) origin: String,
     /// Ask to act there (type, submit, click), not only to read it.
     #[serde(default)]

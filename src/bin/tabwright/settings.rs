@@ -322,8 +322,14 @@ impl BrowserArgs {
                     let (from, to) = flow
                         .split_once('=')
                         .ok_or_else(|| format!("--allow-flow {flow:?}: expected FROM=TO"))?;
+                    let from = task_origins("--allow-flow", &[from.trim().to_owned()])?.remove(0);
+                    if from.path().is_some() {
+                        return Err(format!(
+                            "--allow-flow {flow:?}: FROM is a whole origin (what was read is kept by origin); TO may name a path"
+                        ));
+                    }
                     Ok((
-                        task_origins("--allow-flow", &[from.trim().to_owned()])?.remove(0),
+                        from,
                         task_origins("--allow-flow", &[to.trim().to_owned()])?.remove(0),
                     ))
                 })
