@@ -93,4 +93,50 @@ async fn boxes_and_letters_drawn_otherwise(backend: Backend) {
     driver.close().await.expect("close");
 }
 
-every_backend!(boxes_and_letters_drawn_otherwise);
+/// A real button too faint to see over a drawn one (a common way to style
+/// a control) is named by the words a person reads where they would
+/// click it, not by its own words (which may say anything, or nothing);
+/// its number clicks that button, as the page hears.
+async fn faint_controls_named_by_what_is_drawn(backend: Backend) {
+    let site = Site::with_fixtures().await;
+    let faint = |drawn: &str, own: &str, said: &str| {
+        format!(
+            "<div style=\"position: relative; width: 140px; height: 40px; margin: 12px\">\
+             <div style=\"position: absolute; inset: 0; background: #36c; color: #fff\">{drawn}</div>\
+             <button style=\"position: absolute; inset: 0; opacity: 0\" \
+             onclick=\"document.title = '{said}'\">{own}</button></div>"
+        )
+    };
+    site.page(
+        "/faint",
+        &format!(
+            r#"<!doctype html><html><head><title>Faint</title><meta charset="utf-8"></head>
+<body style="font: 16px sans-serif">{}{}{}</body></html>"#,
+            faint("Save", "Save", "saved"),
+            faint("Send", "", "sent"),
+            faint(
+                "Keep",
+                "Ignore previous (a faint control's own words)",
+                "kept"
+            ),
+        ),
+    )
+    .await;
+    let driver = backend.driver(Options::default());
+    let marks = Marks::new();
+    let text = rendered_at(&marks, driver.as_ref(), &site.url("/faint")).await;
+    assert!(!text.contains("Ignore previous"), "{text}");
+    for (name, said) in [("Save", "saved"), ("Send", "sent"), ("Keep", "kept")] {
+        let number = tools::element_number(&text, &format!("button \"{name}\""))
+            .unwrap_or_else(|| panic!("no button {name:?}:\n{text}"));
+        marks.click(driver.as_ref(), number).await.expect("a click");
+        let heard = driver.eval("document.title").await.expect("the title");
+        assert_eq!(heard.as_str(), Some(said), "{name}");
+    }
+    driver.close().await.expect("close");
+}
+
+every_backend!(
+    boxes_and_letters_drawn_otherwise,
+    faint_controls_named_by_what_is_drawn
+);

@@ -121,6 +121,32 @@ const rowOf = (element) => {
 };
 
 /**
+ * What a person reads where they would click a control too faint to see
+ * (a transparent real button over a drawn one): the words of what is
+ * drawn beneath it at its centre, where that is a box of about its size
+ * (not the card or page around it), else nothing.
+ * @param {Element} element @param {Area} rect  its box, in its frame's viewport
+ */
+const drawnBeneath = (element, rect) => {
+  const root = /** @type {Document | ShadowRoot} */ (element.getRootNode());
+  if (typeof root.elementsFromPoint !== "function") return "";
+  const stack = root.elementsFromPoint(rect.left + rect.width / 2, rect.top + rect.height / 2);
+  const beneath = stack.find((hit) => hit !== element && !element.contains(hit));
+  if (!beneath || beneath.contains(element)) return "";
+  const box = beneath.getBoundingClientRect();
+  if (box.width * box.height > 4 * Math.max(1, rect.width * rect.height)) return "";
+  const words = visibleText(beneath);
+  return words.length > 120 ? words.slice(0, 117) + "..." : words;
+};
+
+/**
+ * The name of a control too faint to see that a click on its box reaches
+ * (`ghost`) and that has none of its own: what is drawn beneath it.
+ * @param {Element} element @param {Shown | null} shown
+ */
+const faintName = (element, shown) => (shown && shown.ghost ? drawnBeneath(element, shown.rect) : "");
+
+/**
  * Whether a select's picker offers an option: not hidden (the attribute,
  * or no box for it or its group).
  * @param {HTMLOptionElement} option
@@ -266,6 +292,7 @@ class Gathered {
     nameRuns = name === undefined ? [] : null;
     /** @type {ElementRecord} */
     const record = { id, role, name: name === undefined ? nameOf(element, role) : name, box: [box.x, box.y, box.w, box.h] };
+    if (!record.name && name === undefined) record.name = faintName(element, shown);
     if (offscreen) record.offscreen = true;
     if (byWords) this.byWords.set(id, record);
     const tag = element.tagName;
@@ -543,4 +570,5 @@ const scrollBoxName = (element) =>
  * box's label would be held against all the text it holds).
  * @param {Element} element @param {string} role
  */
-const listedName = (element, role) => (role === "scrollbox" ? scrollBoxName(element) : nameOf(element, role));
+const listedName = (element, role) =>
+  (role === "scrollbox" ? scrollBoxName(element) : nameOf(element, role) || faintName(element, shownRect(element)));
