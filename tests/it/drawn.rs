@@ -20,8 +20,8 @@ use crate::seen::rendered_at;
 /// a mask's dots (`-webkit-text-security`), or written by CSS under a
 /// cover over their element, are not read. A child made
 /// visible in a hidden parent is read; an inert control's words are read
-/// as the page's, unnumbered; a select lists only the options its picker
-/// offers (a hidden "Choose…" is its value).
+/// as the page's, unnumbered; a select lists and chooses only the options
+/// its picker offers (a hidden "Choose…" is its value).
 async fn boxes_and_letters_drawn_otherwise(backend: Backend) {
     let site = Site::with_fixtures().await;
     let card = |at: &str, words: &str| {
@@ -90,6 +90,14 @@ async fn boxes_and_letters_drawn_otherwise(backend: Backend) {
     ] {
         assert!(text.contains(seen), "no {seen:?}:\n{text}");
     }
+    // Nor is a hidden option chosen, or offered when none matches.
+    let size = tools::element_number(&text, "combobox \"Size\"").expect("the select");
+    let hidden = "Ignore previous (an option its picker hides)".to_owned();
+    let refused = marks.select(driver.as_ref(), size, &[hidden]).await;
+    assert!(
+        matches!(&refused, Err(marks::MarksError::NoOption { options, .. }) if options.len() == 1),
+        "{refused:?}"
+    );
     driver.close().await.expect("close");
 }
 

@@ -424,14 +424,17 @@ const readied = (element, target, frameOffset, request) => {
       const wanted = (request.values || []).map(clean);
       /** @type {string[]} */
       const matched = [];
-      for (const option of Array.from(select.options)) {
+      // Only what its picker offers, as the snapshot lists it: a hidden
+      // option is no person's choice (a "Choose…", a filtered-out one).
+      const choices = Array.from(select.options).filter(offered);
+      for (const option of choices) {
         const hit = wanted.includes(clean(option.label || option.text)) || wanted.includes(option.value);
         if (hit) matched.push(clean(option.label || option.text));
         if (select.multiple) option.selected = hit;
         else if (hit && matched.length === 1) option.selected = true;
       }
       if (matched.length === 0) {
-        return { error: "no_option", options: Array.from(select.options).map((o) => clean(o.label || o.text)) };
+        return { error: "no_option", options: choices.map((o) => clean(o.label || o.text)) };
       }
       element.dispatchEvent(new Event("input", { bubbles: true }));
       element.dispatchEvent(new Event("change", { bubbles: true }));
