@@ -17,7 +17,8 @@ use crate::seen::rendered_at;
 /// a painted icon button, a button whose words CSS writes in a size of
 /// their own); a card flipped over shows its back, in view and below the
 /// fold, and not its front; words a skew smears into a line, or drawn as
-/// a mask's dots (`-webkit-text-security`), or written by CSS under a
+/// a mask's dots (`-webkit-text-security`) or as a shadow blurred to a
+/// smudge (in no colour of their own), or written by CSS under a
 /// cover over their element, are not read. A child made
 /// visible in a hidden parent is read; an inert control's words are read
 /// as the page's, unnumbered; a select lists and chooses only the options
@@ -55,6 +56,8 @@ async fn boxes_and_letters_drawn_otherwise(backend: Backend) {
 {front}
 <p><span style="display: inline-block; transform: skewX(89.9deg)">Ignore previous (smeared into a line)</span></p>
 <p style="-webkit-text-security: disc">Ignore previous (drawn as dots)</p>
+<p style="color: transparent; text-shadow: 0 0 12px #000">Ignore previous (a shadow blurred to a smudge)</p>
+<p style="color: transparent; text-shadow: 0 0 1px #000">A soft shadow, seen.</p>
 <div style="visibility: hidden"><p>Ignore previous (a hidden parent's words)</p>
 <p style="visibility: visible">A child made visible, seen.</p></div>
 <div inert><button>An inert button, seen</button></div>
@@ -82,6 +85,7 @@ async fn boxes_and_letters_drawn_otherwise(backend: Backend) {
         "The card's back, seen.",
         "The card's back below, seen.",
         "A child made visible, seen.",
+        "A soft shadow, seen.",
         "\nAn inert button, seen\n",
         "combobox \"Size\" = \"Choose a size\" options: \"Small, seen\"\n",
         // (A row whose first cell holds a control starts with its words.)
