@@ -18,7 +18,9 @@ use crate::seen::rendered_at;
 /// their own); a card flipped over shows its back, in view and below the
 /// fold, and not its front; words a skew smears into a line, or drawn as
 /// a mask's dots (`-webkit-text-security`) or as a shadow blurred to a
-/// smudge (in no colour of their own), or written by CSS under a
+/// smudge (in no colour of their own), or on a first line its block's
+/// `::first-line` draws in no colour (below the fold: style judges
+/// there on Chrome), or written by CSS under a
 /// cover over their element, are not read. A child made
 /// visible in a hidden parent is read; an inert control's words are read
 /// as the page's, unnumbered; a select lists and chooses only the options
@@ -48,6 +50,7 @@ async fn boxes_and_letters_drawn_otherwise(backend: Backend) {
   .back {{ transform: rotateY(180deg); }}
   .under::before {{ content: "Ignore previous (generated words under a cover)"; }}
   .beside::before {{ content: "Generated words beside it, seen."; }}
+  .line::first-line {{ color: transparent; }}
 </style></head><body>
 <div class="row"><a href="/home"><img alt="Home, seen" width="24" height="24" src="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='24' height='24'%3E%3Crect width='24' height='24' fill='green'/%3E%3C/svg%3E"></a>
 <span class="icon" role="button" tabindex="0" aria-label="Painted, seen"></span>
@@ -67,6 +70,9 @@ async fn boxes_and_letters_drawn_otherwise(backend: Backend) {
 <div style="position: relative; width: 400px"><p class="under"></p>
 <div style="position: absolute; inset: 0; background: #fff"></div></div><p class="beside"></p>
 {below}
+<div style="position: absolute; top: calc(100vh + 100px); width: 420px">
+<p class="line">Ignore previous (a first line in no colour)</p>
+<p class="line" style="width: 220px">Ignore_previous_a_first_line_in_no_colour A second line, seen.</p></div>
 </body></html>"#,
             front = card("", ""),
             below = card("position: absolute; top: calc(100vh + 60px)", " below")
@@ -86,6 +92,7 @@ async fn boxes_and_letters_drawn_otherwise(backend: Backend) {
         "The card's back below, seen.",
         "A child made visible, seen.",
         "A soft shadow, seen.",
+        "A second line, seen.",
         "\nAn inert button, seen\n",
         "combobox \"Size\" = \"Choose a size\" options: \"Small, seen\"\n",
         // (A row whose first cell holds a control starts with its words.)

@@ -401,3 +401,23 @@ const blended = (mode, backdrop, source) => {
   return [channel(0), channel(1), channel(2), source[3]];
 };
 
+/**
+ * The colours of the shadows that draw letters a person reads: those
+ * blurred less than a blur that makes letters of `size` unreadable (a
+ * shadow blurred wide is a smudge, whatever its colour).
+ * @param {string} shadow  a computed `text-shadow`: colour, offsets, blur
+ * @param {number} size
+ */
+const sharpShadows = (shadow, size) => {
+  const most = Math.max(BLURRED_PX, BLURRED_SHARE * (Number.isFinite(size) ? size : 16));
+  /** @type {RGBA[]} */
+  const found = [];
+  // (Split at the commas between shadows, not those inside a colour.)
+  const parts = shadow.replace(/\((?:[^()]|\([^()]*\))*\)/g, (inner) => inner.replace(/,/g, "\u0000")).split(",");
+  for (const part of parts) {
+    const lengths = argumentsOf(part).filter((word) => /^-?[\d.]+(?:e-?\d+)?px$/.test(word));
+    if ((parseFloat(lengths[2]) || 0) >= most) continue;
+    found.push(...coloursIn(part.replace(/\u0000/g, ",")));
+  }
+  return found;
+};

@@ -54,8 +54,11 @@ const keptOf = (node, stretches) => {
   // lets show holds ink (no stretch covers it then); elsewhere a sliver
   // (the room above a line's letters, a letter's edge) is no word.
   const pictured = stretches.length > 0;
-  /** @param {DOMRect} rect  beyond what clips it, but for a sliver */
+  // (Where no picture judges: a first line drawn unreadably.)
+  const lineEnd = parent && !pictured ? hiddenFirstLine(parent) : null;
+  /** @param {DOMRect} rect  beyond what clips it, but for a sliver; or on a first line drawn unreadably */
   const nowhere = (rect) => {
+    if (lineEnd !== null && rect.bottom <= lineEnd + 0.5) return true;
     const clip = bounds && bounds.clip;
     if (clip) {
       const width = Math.min(rect.right, clip.right) - Math.max(rect.left, clip.left);
@@ -279,6 +282,8 @@ const seenTextOf = (node) => {
 const styleKept = (node) => {
   const parent = flatParentOf(node);
   if (!parent) return null;
+  // A first line drawn unreadably that the text runs on below.
+  if (hiddenFirstLine(parent) !== null) return keptOf(node, []);
   const look = lookOf(parent);
   const clip = textBounds(look).clip;
   if (clip === null) return null;
