@@ -90,13 +90,14 @@ pub fn random_u64() -> u64 {
 /// The page script that judges what a person sees of an element and its
 /// text, from what the browser paints: one judge, which the snapshot's
 /// numbering (`marks`) and the selector calls share, joined before the
-/// script that uses it. Six files in this order (see `visibility.js`).
+/// script that uses it. Seven files in this order (see `visibility.js`).
 pub const VISIBILITY_JS: &str = concat!(
     include_str!("js/visibility.js"),
     include_str!("js/shown.js"),
     include_str!("js/colours.js"),
     include_str!("js/shapes.js"),
     include_str!("js/letters.js"),
+    include_str!("js/lines.js"),
     include_str!("js/paint.js"),
 );
 

@@ -15,6 +15,7 @@ pub const LOCATE: &str = concat!(
     include_str!("../js/colours.js"),
     include_str!("../js/shapes.js"),
     include_str!("../js/letters.js"),
+    include_str!("../js/lines.js"),
     include_str!("../js/paint.js"),
     include_str!("../js/locate.js"),
     "\nreturn locate();\n}"

@@ -569,4 +569,5 @@ const forgetLayout = () => {
   rectOf.answers.clear();
   shownRect.answers.clear();
   textBoxes.clear();
+  lineRules.clear();
 };

@@ -48,12 +48,13 @@
 // `aria-hidden` regions is drawn and is read; light text on a dark
 // backdrop of any colour syntax or scheme is read.
 //
-// The judge is six files, joined in this order at the start of a page
+// The judge is seven files, joined in this order at the start of a page
 // script, before the script that uses it, inside one function (so each
 // call judges the page afresh): this one (an element's look), shown.js
 // (what is rendered and where, text as its element's look has it), colours.js,
 // shapes.js (clip paths, masks, transforms), letters.js (reading letters
-// against their backdrop) and paint.js (what paints over what). A walk over
+// against their backdrop), lines.js (a first line restyled) and paint.js
+// (what paints over what). A walk over
 // thousands of elements spends its time reading styles and boxes (in
 // Chromium a few tenths of a microsecond per keyword property, about one
 // per colour or transform, two to three per box), so each element is

@@ -1,0 +1,113 @@
+// @ts-check
+// lines.js: a block's first line restyled (`::first-line`), which its
+// element's computed style does not hold: where that style draws the
+// line's letters unreadably, the text on it is not seen (letters.js
+// judges the rest of a text's look).
+
+/** Displays of the block containers `::first-line` styles. */
+const LINE_BLOCKS = /^(block|list-item|inline-block|table-cell|table-caption|flow-root)$/;
+/** @type {WeakMap<Look, {style: CSSStyleDeclaration, bottom: number} | null>} Each block's restyled first line, by its look (a call's). */
+const firstLines = new WeakMap();
+
+/** @type {Map<Node, boolean>} Whether a root's style sheets may restyle a first line (this call's). */
+const lineRules = new Map();
+
+/**
+ * Whether the style sheets of a document or shadow root may hold a
+ * `::first-line` rule: one names it, or one cannot be read (another
+ * site's).
+ * @param {Document | ShadowRoot} root
+ */
+const mayRestyleLines = (root) => {
+  let found = lineRules.get(root);
+  if (found === undefined) {
+    /** @param {CSSRuleList} rules @returns {boolean} */
+    const names = (rules) => Array.from(rules).some((rule) => {
+      const grouped = /** @type {CSSGroupingRule} */ (rule).cssRules;
+      const selector = /** @type {CSSStyleRule} */ (rule).selectorText;
+      return (typeof selector === "string" && selector.includes("first-line")) || (grouped !== undefined && names(grouped));
+    });
+    const sheets = [...Array.from(root.styleSheets || []), ...(root.adoptedStyleSheets || [])];
+    found = sheets.some((sheet) => {
+      try { return names(sheet.cssRules); } catch (_) { return true; }
+    });
+    lineRules.set(root, found);
+  }
+  return found;
+};
+
+/**
+ * A block's first line where `::first-line` restyles it (its colour, size
+ * or shadow its own): that style, and where the line ends below; null
+ * where it is styled as the block.
+ * @param {Look} look
+ */
+const firstLineOf = (look) => {
+  let found = firstLines.get(look);
+  if (found !== undefined) return found;
+  found = null;
+  // (A first line's style costs as much as its element's: asked only
+  // where the style sheets may hold a rule for one.)
+  if (!mayRestyleLines(/** @type {Document | ShadowRoot} */ (look.element.getRootNode()))) {
+    firstLines.set(look, found);
+    return found;
+  }
+  const line = getComputedStyle(look.element, "::first-line"), own = look.style;
+  if (line.color !== own.color || line.fontSize !== own.fontSize || line.textShadow !== own.textShadow ||
+      line.webkitTextFillColor !== own.webkitTextFillColor) {
+    const walker = look.element.ownerDocument.createTreeWalker(look.element, NodeFilter.SHOW_TEXT);
+    for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+      const rects = textRects(/** @type {Text} */ (text));
+      if (rects.length) { found = { style: line, bottom: rects[0].bottom }; break; }
+    }
+    // (No text drawn with an area: the line's letters are drawn too small.)
+    if (!found) found = { style: line, bottom: Infinity };
+  }
+  firstLines.set(look, found);
+  return found;
+};
+
+/**
+ * Where a block's `::first-line` style (which its element's computed style
+ * does not hold) draws a text's element unreadably, where that line ends
+ * below; null where it does not. The element must take its colour from
+ * the block; it is judged in the line's colours and size over the
+ * backdrop its ancestors paint (seen where filters or blend modes apply,
+ * or the backdrop is not known).
+ * @param {Element} parent
+ * @returns {number | null}
+ */
+const hiddenFirstLine = (parent) => {
+  const own = lookOf(parent);
+  let block = own;
+  while (!LINE_BLOCKS.test(block.display)) {
+    // (A colour set in its own style attribute is not the line's.)
+    const inline = /** @type {HTMLElement} */ (block.element).style;
+    if (!block.up || !/^(inline|contents)$/.test(block.display) || (inline && inline.color)) return null;
+    block = block.up;
+  }
+  const line = firstLineOf(block);
+  if (!line || (block !== own && own.style.color !== block.style.color) || effectsOf(own)) return null;
+  const ownSize = parseFloat(own.style.fontSize);
+  const size = ownSize > 0 ? (parseFloat(line.style.fontSize) * drawnTextSize(parent)) / ownSize : 0;
+  if (size < SMALLEST_TEXT) return line.bottom;
+  const drawn = [rgba(line.style.webkitTextFillColor || line.style.color) || TRANSPARENT, ...sharpShadows(line.style.textShadow, size)];
+  if (parseFloat(line.style.webkitTextStrokeWidth) > 0) drawn.push(rgba(line.style.webkitTextStrokeColor) || TRANSPARENT);
+  const backdrop = backdropOf(own);
+  if (backdrop.unknown) return null;
+  const alpha = own.opacity / (backdrop.by ? lookOf(backdrop.by).opacity : 1);
+  return drawn.some((letters) => letters[3] * alpha >= FAINTEST && spanColours(backdrop.span).some((under) =>
+    contrastOf(over([letters[0], letters[1], letters[2], Math.min(1, letters[3] * alpha)], under), under) >= LEAST_CONTRAST))
+    ? null : line.bottom;
+};
+
+/**
+ * Whether a text lies wholly on a first line drawn unreadably
+ * (`hiddenFirstLine`); one that runs on below it is seen in part
+ * (marks' partly.js).
+ * @param {Text} node @param {Element} parent
+ */
+const firstLineHides = (node, parent) => {
+  const bottom = hiddenFirstLine(parent);
+  return bottom !== null && textRects(node).every((rect) => rect.top < bottom - 1);
+};
