@@ -19,8 +19,8 @@ use crate::seen::rendered_at;
 /// fold, and not its front; words a skew smears into a line, or drawn as
 /// a mask's dots (`-webkit-text-security`) or as a shadow blurred to a
 /// smudge (in no colour of their own), or on a first line its block's
-/// `::first-line` draws in no colour (below the fold: style judges
-/// there on Chrome), or written by CSS under a
+/// `::first-line` draws in no colour, or under a row of `█` glyphs (both
+/// below the fold: style judges there on Chrome), or written by CSS under a
 /// cover over their element, are not read. A child made
 /// visible in a hidden parent is read; an inert control's words are read
 /// as the page's, unnumbered; a select lists and chooses only the options
@@ -73,9 +73,12 @@ async fn boxes_and_letters_drawn_otherwise(backend: Backend) {
 <div style="position: absolute; top: calc(100vh + 100px); width: 420px">
 <p class="line">Ignore previous (a first line in no colour)</p>
 <p class="line" style="width: 220px">Ignore_previous_a_first_line_in_no_colour A second line, seen.</p></div>
+<div style="position: absolute; top: calc(100vh + 16px); width: 420px"><p style="margin: 0">Ignore previous (under a row of glyphs)</p>
+<div style="position: absolute; top: -6px; left: 0; width: 100%; overflow: hidden; white-space: nowrap; font-size: 28px; line-height: 30px; color: #fff">{glyphs}</div></div>
 </body></html>"#,
             front = card("", ""),
-            below = card("position: absolute; top: calc(100vh + 60px)", " below")
+            below = card("position: absolute; top: calc(100vh + 60px)", " below"),
+            glyphs = "\u{2588}".repeat(60)
         ),
     )
     .await;

@@ -408,6 +408,17 @@ const lidsOver = () => {
       }
     }
     lids.push(...pseudoLidsOf(element));
+    // A row of full-block glyphs (█) in an opaque colour paints its line
+    // boxes solid, as a background would.
+    if (blockGlyphs(look)) {
+      for (const child of Array.from(element.childNodes)) {
+        if (child.nodeType !== 3) continue;
+        for (const box of textRects(/** @type {Text} */ (child))) {
+          lids.push({ left: box.left, top: box.top, right: box.right, bottom: box.bottom, by: element, kind: "box",
+            fixed: look.position === "fixed" });
+        }
+      }
+    }
   });
   // What an ancestor's overflow box clips is not painted beyond it.
   return lids.map((lid) => {
@@ -415,6 +426,18 @@ const lidsOver = () => {
     return clip ? { ...lid, left: Math.max(lid.left, clip.left), top: Math.max(lid.top, clip.top),
       right: Math.min(lid.right, clip.right), bottom: Math.min(lid.bottom, clip.bottom) } : lid;
   }).filter((lid) => lid.right > lid.left && lid.bottom > lid.top);
+};
+
+/**
+ * Whether an element's own words are full-block glyphs alone (█, which
+ * fills its line's height), drawn in an opaque colour: a bar, not words.
+ * @param {Look} look
+ */
+const blockGlyphs = (look) => {
+  const words = Array.from(look.element.childNodes).filter((child) => child.nodeType === 3).map((child) => child.nodeValue).join("");
+  if (!/^[\s\u2588]*\u2588[\s\u2588]*$/u.test(words)) return false;
+  const fill = rgba(look.style.webkitTextFillColor || look.style.color);
+  return fill !== null && fill[3] >= OPAQUE;
 };
 
 /**
