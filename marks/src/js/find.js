@@ -62,7 +62,7 @@ const searchOf = (query) => {
  * @returns {Lines}
  */
 const searchLines = (gathered, search) => {
-  /** @type {(Text | string)[]} */
+  /** @type {(Text | LinePart)[]} */
   let pending = [];
   return {
     text: (text) => {
@@ -86,7 +86,7 @@ const searchLines = (gathered, search) => {
       const text = generatedText(element, which);
       if (!text.trim() || hiddenByStyle(element)) return;
       gathered.line += text;
-      pending.push(text);
+      pending.push(generatedPart(text, element));
     },
     separator: (separator) => {
       gathered.add(separator);
@@ -102,8 +102,8 @@ const searchLines = (gathered, search) => {
       /** @type {LinePart[]} */
       const parts = [];
       for (const part of nodes) {
-        if (typeof part === "string") {
-          seen += part;
+        if (typeof part === "string" || "parent" in part) {
+          seen += typeof part === "string" ? part : runText(part);
           parts.push(part);
           continue;
         }

@@ -140,6 +140,22 @@ const drawnBeneath = (element, rect) => {
 };
 
 /**
+ * Words CSS writes in an element, as a line holds them: beyond the screen,
+ * where no hit test asked whether a cover lies over them, a run the paint
+ * pass judges by the boxes painted over the element (those that come
+ * after it in the page are not known yet when the walk meets it); else
+ * the words.
+ * @param {string} text @param {Element} element
+ * @returns {LinePart}
+ */
+const generatedPart = (text, element) => {
+  const rect = rectOf(element);
+  if (!/[\p{L}\p{N}]/u.test(text) || onScreen(element.ownerDocument, rect.left + rect.width / 2, rect.top + rect.height / 2)) return text;
+  return { node: element.ownerDocument.createTextNode(text), parent: element, faint: false, dropped: false, pixel: false,
+    box: { left: rect.left, top: rect.top, right: rect.right, bottom: rect.bottom } };
+};
+
+/**
  * The name of a control too faint to see that a click on its box reaches
  * (`ghost`) and that has none of its own: what is drawn beneath it.
  * @param {Element} element @param {Shown | null} shown
@@ -221,6 +237,12 @@ class Gathered {
     const run = runOf(node, parent, fate);
     this.line += runText(run);
     this.lineParts.push(run);
+  }
+
+  /** Words CSS writes in `element` (`generatedPart`). @param {string} text @param {Element} element */
+  addGenerated(text, element) {
+    this.line += text;
+    this.lineParts.push(generatedPart(text, element));
   }
 
   /** Starts a new line, the gathered one put aside. */

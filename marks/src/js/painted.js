@@ -10,7 +10,11 @@
  * painted under it), whether pictures judge it (`pixel`: in view, see
  * pixels.js) rather than the paint pass, whether it was left out, and
  * what is kept of it where the pictures found part of it unseen (`kept`).
- * @typedef {{node: Text, parent: Element, faint: boolean, dropped: boolean, pixel: boolean, kept?: string}} Run
+ * Words CSS writes in an element beyond the screen are a run too (`box`:
+ * the element's, judged by the boxes painted over it; `node` a text of
+ * those words in no document).
+ * @typedef {{node: Text, parent: Element, faint: boolean, dropped: boolean, pixel: boolean, kept?: string,
+ *   box?: {left: number, top: number, right: number, bottom: number}}} Run
  * @typedef {string | Run} LinePart
  * @typedef {{item: Item, parts: LinePart[], keep?: (text: string) => boolean}
  *   | {item: Item, pieces: {index: number, parts: LinePart[]}[], pre: boolean}} Written
@@ -138,6 +142,13 @@ const paintPass = (written, centres, frames) => {
       // Under an opaque popover backdrop, where no hit test reaches.
       if (opaqueBackdrops(run.parent.ownerDocument).length && !withinTopLayer(run.parent)) {
         run.dropped = true;
+        continue;
+      }
+      // Generated words beyond the screen: under a box painted over their
+      // element whole (not their own, which they are drawn on).
+      const box = run.box;
+      if (box) {
+        if (lids.some((lid) => !(lid.by === run.parent && lid.kind === "pseudo") && lidCovers(lid, box, run.parent))) run.dropped = true;
         continue;
       }
       const rects = textRects(run.node);

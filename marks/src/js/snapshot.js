@@ -63,7 +63,7 @@ const snapshotLines = (gathered) => ({
     const box = boxOf(element, at.offset);
     if ((!gathered.full && far(box)) || hiddenByStyle(element)) return;
     if (gathered.lineY === null) gathered.lineY = box.y;
-    gathered.add(text);
+    gathered.addGenerated(text, element);
   },
   // (A row whose first cells hold no words, a checkbox's cell, starts
   // with its first words: a line never starts with a separator.)
