@@ -19,8 +19,9 @@ use crate::seen::rendered_at;
 /// fold, and not its front; words a skew smears into a line, or drawn as
 /// a mask's dots (`-webkit-text-security`) or as a shadow blurred to a
 /// smudge (in no colour of their own), or on a first line its block's
-/// `::first-line` draws in no colour, or under a row of `█` glyphs (both
-/// below the fold: style judges there on Chrome), or written by CSS under a
+/// `::first-line` draws in no colour, or in a highlight in no colour, or
+/// under a row of `█` glyphs (below the fold: style judges there on
+/// Chrome), or written by CSS under a
 /// cover over their element (in view and below it), are not read. A child made
 /// visible in a hidden parent is read; an inert control's words are read
 /// as the page's, unnumbered; a select lists and chooses only the options
@@ -52,6 +53,7 @@ async fn boxes_and_letters_drawn_otherwise(backend: Backend) {
   .beside::before {{ content: "Generated words beside it, seen."; }}
   .line::first-line {{ color: transparent; }}
   .below::before {{ content: "Generated words below, seen."; }}
+  ::highlight(gone) {{ color: transparent; }}
 </style></head><body>
 <div class="row"><a href="/home"><img alt="Home, seen" width="24" height="24" src="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='24' height='24'%3E%3Crect width='24' height='24' fill='green'/%3E%3C/svg%3E"></a>
 <span class="icon" role="button" tabindex="0" aria-label="Painted, seen"></span>
@@ -76,7 +78,10 @@ async fn boxes_and_letters_drawn_otherwise(backend: Backend) {
 <p class="line" style="width: 220px">Ignore_previous_a_first_line_in_no_colour A second line, seen.</p></div>
 <div style="position: absolute; top: calc(100vh + 16px); left: 460px; width: 400px">
 <div style="position: relative"><p class="under" style="margin: 0"></p>
-<div style="position: absolute; inset: 0; background: #fff"></div></div><p class="below"></p></div>
+<div style="position: absolute; inset: 0; background: #fff"></div></div><p class="below"></p>
+<p id="marked">Ignore previous (a highlight in no colour)</p></div>
+<script>const marked = new Range(); marked.selectNodeContents(document.getElementById("marked").firstChild);
+CSS.highlights.set("gone", new Highlight(marked));</script>
 <div style="position: absolute; top: calc(100vh + 16px); width: 420px"><p style="margin: 0">Ignore previous (under a row of glyphs)</p>
 <div style="position: absolute; top: -6px; left: 0; width: 100%; overflow: hidden; white-space: nowrap; font-size: 28px; line-height: 30px; color: #fff">{glyphs}</div></div>
 </body></html>"#,

@@ -1,8 +1,9 @@
 // @ts-check
-// lines.js: a block's first line restyled (`::first-line`), which its
-// element's computed style does not hold: where that style draws the
-// line's letters unreadably, the text on it is not seen (letters.js
-// judges the rest of a text's look).
+// lines.js: parts of a text restyled apart from its element, which the
+// element's computed style does not hold: a block's first line
+// (`::first-line`) and a page's custom highlights (`::highlight()`);
+// where such a style draws the letters unreadably, the text is not seen
+// (letters.js judges the rest of a text's look).
 
 /** Displays of the block containers `::first-line` styles. */
 const LINE_BLOCKS = /^(block|list-item|inline-block|table-cell|table-caption|flow-root)$/;
@@ -91,14 +92,54 @@ const hiddenFirstLine = (parent) => {
   const ownSize = parseFloat(own.style.fontSize);
   const size = ownSize > 0 ? (parseFloat(line.style.fontSize) * drawnTextSize(parent)) / ownSize : 0;
   if (size < SMALLEST_TEXT) return line.bottom;
-  const drawn = [rgba(line.style.webkitTextFillColor || line.style.color) || TRANSPARENT, ...sharpShadows(line.style.textShadow, size)];
-  if (parseFloat(line.style.webkitTextStrokeWidth) > 0) drawn.push(rgba(line.style.webkitTextStrokeColor) || TRANSPARENT);
+  return drawnUnreadably(line.style, own, size) ? line.bottom : null;
+};
+
+/**
+ * Whether letters of `size` drawn in the colours of `style` (a part's own:
+ * a first line's, a highlight's), in an element of look `own`, do not read
+ * against the backdrop its ancestors paint (false where that is not known).
+ * @param {CSSStyleDeclaration} style @param {Look} own @param {number} size
+ */
+const drawnUnreadably = (style, own, size) => {
+  const drawn = [rgba(style.webkitTextFillColor || style.color) || TRANSPARENT, ...sharpShadows(style.textShadow, size)];
+  if (parseFloat(style.webkitTextStrokeWidth) > 0) drawn.push(rgba(style.webkitTextStrokeColor) || TRANSPARENT);
   const backdrop = backdropOf(own);
-  if (backdrop.unknown) return null;
+  if (backdrop.unknown) return false;
   const alpha = own.opacity / (backdrop.by ? lookOf(backdrop.by).opacity : 1);
-  return drawn.some((letters) => letters[3] * alpha >= FAINTEST && spanColours(backdrop.span).some((under) =>
-    contrastOf(over([letters[0], letters[1], letters[2], Math.min(1, letters[3] * alpha)], under), under) >= LEAST_CONTRAST))
-    ? null : line.bottom;
+  return !drawn.some((letters) => letters[3] * alpha >= FAINTEST && spanColours(backdrop.span).some((under) =>
+    contrastOf(over([letters[0], letters[1], letters[2], Math.min(1, letters[3] * alpha)], under), under) >= LEAST_CONTRAST));
+};
+
+/**
+ * Whether a text lies wholly in a custom highlight (`CSS.highlights`)
+ * whose `::highlight()` style draws its element's letters unreadably (no
+ * page's highlight: nothing asked).
+ * @param {Text} node @param {Element} parent
+ */
+const highlightHides = (node, parent) => {
+  const view = /** @type {(Window & {CSS?: {highlights?: Map<string, Set<AbstractRange>>}}) | null} */ (node.ownerDocument.defaultView);
+  const highlights = view && view.CSS && view.CSS.highlights;
+  if (!highlights || !highlights.size) return false;
+  const own = lookOf(parent);
+  if (effectsOf(own)) return false;
+  const length = (node.nodeValue || "").length;
+  let hides = false;
+  // (forEach, not an iterator: Firefox's sandbox sees the page's maps
+  // through a wrapper that iterates no other way.)
+  try {
+    highlights.forEach((ranges, name) => ranges.forEach((range) => {
+      if (hides) return;
+      try {
+        const live = node.ownerDocument.createRange();
+        live.setStart(range.startContainer, range.startOffset);
+        live.setEnd(range.endContainer, range.endOffset);
+        hides = live.comparePoint(node, 0) === 0 && live.comparePoint(node, length) === 0 &&
+          drawnUnreadably(getComputedStyle(parent, "::highlight(" + CSS.escape(name) + ")"), own, drawnTextSize(parent));
+      } catch (_) { /* a range in another tree holds no part of it */ }
+    }));
+  } catch (_) { /* a map this world cannot read: not judged */ }
+  return hides;
 };
 
 /**

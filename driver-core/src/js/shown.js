@@ -339,7 +339,7 @@ const textFate = (node) => {
   // (checkVisibility answers for the elements inside, not for the text.)
   if (styleOf(parent).contentVisibility === "hidden" || lettersMasked(parent)) return "hidden";
   if (isHidden(parent) || drawnAway(parent) || textOutside(node, parent, boundsOf(lookOf(parent)).clip) ||
-      textOffPage(node, parent) || firstLineHides(node, parent)) return "hidden";
+      textOffPage(node, parent) || firstLineHides(node, parent) || highlightHides(node, parent)) return "hidden";
   return textFateOf(parent);
 };
 

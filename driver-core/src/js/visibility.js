@@ -53,8 +53,8 @@
 // call judges the page afresh): this one (an element's look), shown.js
 // (what is rendered and where, text as its element's look has it), colours.js,
 // shapes.js (clip paths, masks, transforms), letters.js (reading letters
-// against their backdrop), lines.js (a first line restyled) and paint.js
-// (what paints over what). A walk over
+// against their backdrop), lines.js (a first line or a highlight
+// restyled) and paint.js (what paints over what). A walk over
 // thousands of elements spends its time reading styles and boxes (in
 // Chromium a few tenths of a microsecond per keyword property, about one
 // per colour or transform, two to three per box), so each element is
