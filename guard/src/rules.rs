@@ -248,6 +248,8 @@ pub struct Task {
     pub strict: bool,
     /// Flows the task allows besides the defaults: what is read on the
     /// first origin may be typed on the second (`--allow-flow FROM=TO`).
+    /// What was read is kept by origin, so the first is judged by its
+    /// origin alone; the second may name a path.
     pub flows: Vec<(TaskOrigin, TaskOrigin)>,
 }
 
@@ -292,7 +294,7 @@ impl Task {
     pub fn allows_flow(&self, from: &Url, to: &Url) -> bool {
         self.flows
             .iter()
-            .any(|(source, sink)| source.matches_url(from) && sink.matches_url(to))
+            .any(|(source, sink)| source.matches_origin(from) && sink.matches_url(to))
     }
 }
 
