@@ -155,14 +155,6 @@ impl TaskOrigin {
         self.path.as_deref()
     }
 
-    /// The same origin, every page of it.
-    pub fn whole(&self) -> Self {
-        Self {
-            path: None,
-            ..self.clone()
-        }
-    }
-
     /// Whether a request (scheme if known: CONNECT tunnels carry none) to
     /// `host:port` is of this origin. WebSockets share their page's.
     pub fn matches(&self, scheme: Option<&str>, host: &Host<String>, port: u16) -> bool {
@@ -493,7 +485,6 @@ mod tests {
         let checkout = TaskOrigin::parse("https://Shop.Example/checkout/").expect("an origin");
         assert_eq!(checkout.to_string(), "https://shop.example/checkout");
         assert_eq!(checkout.path(), Some("/checkout"));
-        assert_eq!(checkout.whole().to_string(), "https://shop.example");
         for page in [
             "https://shop.example/checkout",
             "https://shop.example/checkout/",

@@ -26,7 +26,10 @@ const mayRestyleLines = (root) => {
     const names = (rules) => Array.from(rules).some((rule) => {
       const grouped = /** @type {CSSGroupingRule} */ (rule).cssRules;
       const selector = /** @type {CSSStyleRule} */ (rule).selectorText;
-      return (typeof selector === "string" && selector.includes("first-line")) || (grouped !== undefined && names(grouped));
+      // (An imported sheet's rules are its own sheet's.)
+      const imported = /** @type {CSSImportRule} */ (rule).styleSheet;
+      return (typeof selector === "string" && selector.includes("first-line")) || (grouped !== undefined && names(grouped)) ||
+        (imported !== undefined && imported !== null && names(imported.cssRules));
     });
     const sheets = [...Array.from(root.styleSheets || []), ...(root.adoptedStyleSheets || [])];
     found = sheets.some((sheet) => {
