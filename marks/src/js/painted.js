@@ -194,7 +194,8 @@ const paintPass = (written, centres, frames) => {
   };
   if (passing) {
     for (const run of runs) {
-      roots.add(/** @type {Document | ShadowRoot} */ (run.node.getRootNode()));
+      // (A generated run's words are in no document: its element's root.)
+      roots.add(/** @type {Document | ShadowRoot} */ ((run.box ? run.parent : run.node).getRootNode()));
       roots.add(run.node.ownerDocument);
     }
     for (const { element } of centres) {
