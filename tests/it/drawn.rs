@@ -21,9 +21,9 @@ use crate::seen::rendered_at;
 /// smudge (in no colour of their own), or on a first line its block's
 /// `::first-line` draws in no colour, or in a highlight in no colour, or
 /// under a row of `█` glyphs (below the fold: style judges there on
-/// Chrome), or written by CSS under a
-/// cover over their element (in view and below it), are not read. A child made
-/// visible in a hidden parent is read; an inert control's words are read
+/// Chrome), or written by CSS under a cover over their element (in view
+/// and below it), are not read. A child made visible in a hidden parent
+/// is read; an inert control's words are read
 /// as the page's, unnumbered; a select lists and chooses only the options
 /// its picker offers (a hidden "Choose…" is its value).
 async fn boxes_and_letters_drawn_otherwise(backend: Backend) {
