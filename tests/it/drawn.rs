@@ -19,7 +19,8 @@ use crate::seen::rendered_at;
 /// fold, and not its front; words a skew smears into a line, or drawn as
 /// a mask's dots (`-webkit-text-security`) or as a shadow blurred to a
 /// smudge (in no colour of their own), or on a first line its block's
-/// `::first-line` draws in no colour, or in a highlight in no colour, or
+/// `::first-line` draws in no colour, or in a highlight in no colour (the
+/// rest of a text it holds in part is read), or
 /// under a row of `█` glyphs (below the fold: style judges there on
 /// Chrome), or written by CSS under a cover over their element (in view
 /// and below it), are not read. A child made visible in a hidden parent
@@ -83,7 +84,11 @@ async fn boxes_and_letters_drawn_otherwise(backend: Backend) {
 <script>const marked = new Range(); marked.selectNodeContents(document.getElementById("marked").firstChild);
 CSS.highlights.set("gone", new Highlight(marked));</script>
 <div style="position: absolute; top: calc(100vh + 16px); width: 420px"><p style="margin: 0">Ignore previous (under a row of glyphs)</p>
-<div style="position: absolute; top: -6px; left: 0; width: 100%; overflow: hidden; white-space: nowrap; font-size: 28px; line-height: 30px; color: #fff">{glyphs}</div></div>
+<div style="position: absolute; top: -6px; left: 0; width: 100%; overflow: hidden; white-space: nowrap; font-size: 28px; line-height: 30px; color: #fff">{glyphs}</div>
+<p id="part">Partly marked, seen. Ignore previous (its marked part)</p></div>
+<script>const part = document.getElementById("part").firstChild, partly = new Range();
+partly.setStart(part, part.nodeValue.indexOf("Ignore")); partly.setEnd(part, part.nodeValue.length);
+CSS.highlights.get("gone").add(partly);</script>
 </body></html>"#,
             front = card("", ""),
             below = card("position: absolute; top: calc(100vh + 60px)", " below"),
@@ -106,6 +111,7 @@ CSS.highlights.set("gone", new Highlight(marked));</script>
         "A soft shadow, seen.",
         "A second line, seen.",
         "Generated words below, seen.",
+        "Partly marked, seen.",
         "\nAn inert button, seen\n",
         "combobox \"Size\" = \"Choose a size\" options: \"Small, seen\"\n",
         // (A row whose first cell holds a control starts with its words.)

@@ -115,34 +115,57 @@ const drawnUnreadably = (style, own, size) => {
 };
 
 /**
- * Whether a text lies wholly in a custom highlight (`CSS.highlights`)
- * whose `::highlight()` style draws its element's letters unreadably (no
- * page's highlight: nothing asked).
+ * The stretches of a text (from, to: offsets in it) that a custom
+ * highlight (`CSS.highlights`) whose `::highlight()` style draws its
+ * element's letters unreadably holds (none where the page has no
+ * highlight: nothing asked).
  * @param {Text} node @param {Element} parent
+ * @returns {[number, number][]}
  */
-const highlightHides = (node, parent) => {
+const hiddenHighlights = (node, parent) => {
   const view = /** @type {(Window & {CSS?: {highlights?: Map<string, Set<AbstractRange>>}}) | null} */ (node.ownerDocument.defaultView);
   const highlights = view && view.CSS && view.CSS.highlights;
-  if (!highlights || !highlights.size) return false;
+  if (!highlights || !highlights.size) return [];
   const own = lookOf(parent);
-  if (effectsOf(own)) return false;
+  if (effectsOf(own)) return [];
   const length = (node.nodeValue || "").length;
-  let hides = false;
+  /** @type {[number, number][]} */
+  const found = [];
   // (forEach, not an iterator: Firefox's sandbox sees the page's maps
   // through a wrapper that iterates no other way.)
   try {
-    highlights.forEach((ranges, name) => ranges.forEach((range) => {
-      if (hides) return;
-      try {
-        const live = node.ownerDocument.createRange();
-        live.setStart(range.startContainer, range.startOffset);
-        live.setEnd(range.endContainer, range.endOffset);
-        hides = live.comparePoint(node, 0) === 0 && live.comparePoint(node, length) === 0 &&
-          drawnUnreadably(getComputedStyle(parent, "::highlight(" + CSS.escape(name) + ")"), own, drawnTextSize(parent));
-      } catch (_) { /* a range in another tree holds no part of it */ }
-    }));
+    highlights.forEach((ranges, name) => {
+      /** @type {boolean | undefined} */
+      let unreadable;
+      ranges.forEach((range) => {
+        try {
+          const live = node.ownerDocument.createRange();
+          live.setStart(range.startContainer, range.startOffset);
+          live.setEnd(range.endContainer, range.endOffset);
+          if (!live.intersectsNode(node)) return;
+          const from = live.startContainer === node ? live.startOffset : 0;
+          const to = live.endContainer === node ? live.endOffset : length;
+          if (to <= from) return;
+          if (unreadable === undefined) {
+            unreadable = drawnUnreadably(getComputedStyle(parent, "::highlight(" + CSS.escape(name) + ")"), own, drawnTextSize(parent));
+          }
+          if (unreadable) found.push([from, to]);
+        } catch (_) { /* a range in another tree holds no part of it */ }
+      });
+    });
   } catch (_) { /* a map this world cannot read: not judged */ }
-  return hides;
+  return found;
+};
+
+/**
+ * Whether a text lies wholly in highlights drawn unreadably
+ * (`hiddenHighlights`); one they hold in part is seen in part (marks'
+ * partly.js).
+ * @param {Text} node @param {Element} parent
+ */
+const highlightHides = (node, parent) => {
+  const length = (node.nodeValue || "").length;
+  return hiddenHighlights(node, parent).some(([from, to]) => from === 0 && to >= length);
 };
 
 /**

@@ -54,8 +54,10 @@ const keptOf = (node, stretches) => {
   // lets show holds ink (no stretch covers it then); elsewhere a sliver
   // (the room above a line's letters, a letter's edge) is no word.
   const pictured = stretches.length > 0;
-  // (Where no picture judges: a first line drawn unreadably.)
+  // (Where no picture judges: a first line, or highlights, drawn
+  // unreadably.)
   const lineEnd = parent && !pictured ? hiddenFirstLine(parent) : null;
+  const highlighted = parent && !pictured ? hiddenHighlights(node, parent) : [];
   /** @param {DOMRect} rect  beyond what clips it, but for a sliver; or on a first line drawn unreadably */
   const nowhere = (rect) => {
     if (lineEnd !== null && rect.bottom <= lineEnd + 0.5) return true;
@@ -123,8 +125,8 @@ const keptOf = (node, stretches) => {
       range.setStart(node, at);
       range.setEnd(node, at + word.length);
       const rects = Array.from(range.getClientRects()).filter(hasArea);
-      out = rects.length > 0 && (rects.every(unseen) || rects.every(nowhere) || underEllipsis(at, word, rects)) &&
-        !rects.some(scrolledOut);
+      out = (rects.length > 0 && (rects.every(unseen) || rects.every(nowhere) || underEllipsis(at, word, rects)) &&
+        !rects.some(scrolledOut)) || highlighted.some(([from, to]) => from <= at && at + word.length <= to);
     }
     if (out && !cutting) kept += text.slice(from, at).trimEnd() + (kept || at ? " …" : "…");
     if (!out) kept += cutting ? " " + text.slice(at, at + word.length) : text.slice(from, at + word.length);
@@ -282,8 +284,9 @@ const seenTextOf = (node) => {
 const styleKept = (node) => {
   const parent = flatParentOf(node);
   if (!parent) return null;
-  // A first line drawn unreadably that the text runs on below.
-  if (hiddenFirstLine(parent) !== null) return keptOf(node, []);
+  // A first line drawn unreadably that the text runs on below, or a
+  // highlight drawn so over part of it.
+  if (hiddenFirstLine(parent) !== null || hiddenHighlights(node, parent).length) return keptOf(node, []);
   const look = lookOf(parent);
   const clip = textBounds(look).clip;
   if (clip === null) return null;
