@@ -114,46 +114,79 @@ const drawnUnreadably = (style, own, size) => {
     contrastOf(over([letters[0], letters[1], letters[2], Math.min(1, letters[3] * alpha)], under), under) >= LEAST_CONTRAST));
 };
 
+/** The most text nodes the highlights of one call are mapped over (a bound on cost). */
+const HIGHLIGHTED_MOST = 20000;
+/** @type {Map<Document, Map<Text, {name: string, from: number, to: number}[]>>} Each document's highlighted texts (this call's). */
+const highlightedTexts = new Map();
+
+/**
+ * The texts a document's custom highlights (`CSS.highlights`) hold, each
+ * with the stretches (from, to: offsets in it) and the highlight's name,
+ * mapped once per call (empty where the page has none: nothing asked).
+ * @param {Document} doc
+ */
+const highlightedIn = (doc) => {
+  let found = highlightedTexts.get(doc);
+  if (found) return found;
+  found = new Map();
+  highlightedTexts.set(doc, found);
+  const view = /** @type {(Window & {CSS?: {highlights?: Map<string, Set<AbstractRange>>}}) | null} */ (doc.defaultView);
+  const highlights = view && view.CSS && view.CSS.highlights;
+  if (!highlights || !highlights.size) return found;
+  const map = found;
+  let mapped = 0;
+  // (forEach, not an iterator: Firefox's sandbox sees the page's maps
+  // through a wrapper that iterates no other way.)
+  try {
+    highlights.forEach((ranges, name) => ranges.forEach((range) => {
+      try {
+        const live = doc.createRange();
+        live.setStart(range.startContainer, range.startOffset);
+        live.setEnd(range.endContainer, range.endOffset);
+        const around = live.commonAncestorContainer;
+        const walker = doc.createTreeWalker(around, NodeFilter.SHOW_TEXT);
+        for (let text = around.nodeType === 3 ? around : walker.nextNode(); text && mapped < HIGHLIGHTED_MOST;
+          text = around.nodeType === 3 ? null : walker.nextNode()) {
+          if (!live.intersectsNode(text)) continue;
+          const length = (text.nodeValue || "").length;
+          const from = live.startContainer === text ? live.startOffset : 0;
+          const to = live.endContainer === text ? live.endOffset : length;
+          if (to <= from) continue;
+          mapped++;
+          const stretches = map.get(/** @type {Text} */ (text)) || [];
+          stretches.push({ name, from, to });
+          map.set(/** @type {Text} */ (text), stretches);
+        }
+      } catch (_) { /* a range in another tree holds no text of this one */ }
+    }));
+  } catch (_) { /* a map this world cannot read: not judged */ }
+  return found;
+};
+
 /**
  * The stretches of a text (from, to: offsets in it) that a custom
- * highlight (`CSS.highlights`) whose `::highlight()` style draws its
- * element's letters unreadably holds (none where the page has no
- * highlight: nothing asked).
+ * highlight whose `::highlight()` style draws its element's letters
+ * unreadably holds.
  * @param {Text} node @param {Element} parent
  * @returns {[number, number][]}
  */
 const hiddenHighlights = (node, parent) => {
-  const view = /** @type {(Window & {CSS?: {highlights?: Map<string, Set<AbstractRange>>}}) | null} */ (node.ownerDocument.defaultView);
-  const highlights = view && view.CSS && view.CSS.highlights;
-  if (!highlights || !highlights.size) return [];
+  const stretches = highlightedIn(node.ownerDocument).get(node);
+  if (!stretches) return [];
   const own = lookOf(parent);
   if (effectsOf(own)) return [];
-  const length = (node.nodeValue || "").length;
+  /** @type {Map<string, boolean>} */
+  const unreadable = new Map();
   /** @type {[number, number][]} */
   const found = [];
-  // (forEach, not an iterator: Firefox's sandbox sees the page's maps
-  // through a wrapper that iterates no other way.)
-  try {
-    highlights.forEach((ranges, name) => {
-      /** @type {boolean | undefined} */
-      let unreadable;
-      ranges.forEach((range) => {
-        try {
-          const live = node.ownerDocument.createRange();
-          live.setStart(range.startContainer, range.startOffset);
-          live.setEnd(range.endContainer, range.endOffset);
-          if (!live.intersectsNode(node)) return;
-          const from = live.startContainer === node ? live.startOffset : 0;
-          const to = live.endContainer === node ? live.endOffset : length;
-          if (to <= from) return;
-          if (unreadable === undefined) {
-            unreadable = drawnUnreadably(getComputedStyle(parent, "::highlight(" + CSS.escape(name) + ")"), own, drawnTextSize(parent));
-          }
-          if (unreadable) found.push([from, to]);
-        } catch (_) { /* a range in another tree holds no part of it */ }
-      });
-    });
-  } catch (_) { /* a map this world cannot read: not judged */ }
+  for (const { name, from, to } of stretches) {
+    let hides = unreadable.get(name);
+    if (hides === undefined) {
+      hides = drawnUnreadably(getComputedStyle(parent, "::highlight(" + CSS.escape(name) + ")"), own, drawnTextSize(parent));
+      unreadable.set(name, hides);
+    }
+    if (hides) found.push([from, to]);
+  }
   return found;
 };
 

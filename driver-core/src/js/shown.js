@@ -570,4 +570,5 @@ const forgetLayout = () => {
   shownRect.answers.clear();
   textBoxes.clear();
   lineRules.clear();
+  highlightedTexts.clear();
 };
