@@ -145,8 +145,17 @@ const highlightedIn = (doc) => {
         live.setEnd(range.endContainer, range.endOffset);
         const around = live.commonAncestorContainer;
         const walker = doc.createTreeWalker(around, NodeFilter.SHOW_TEXT);
-        for (let text = around.nodeType === 3 ? around : walker.nextNode(); text && mapped < HIGHLIGHTED_MOST;
-          text = around.nodeType === 3 ? null : walker.nextNode()) {
+        // From where the range starts to where it ends, no further.
+        const start = live.startContainer;
+        let text = around.nodeType === 3 ? around : null;
+        if (!text && start.nodeType === 3) {
+          walker.currentNode = start;
+          text = start;
+        } else if (!text) {
+          text = walker.nextNode();
+        }
+        for (; text && mapped < HIGHLIGHTED_MOST; text = around.nodeType === 3 ? null : walker.nextNode()) {
+          if (live.comparePoint(text, 0) === 1) break;
           if (!live.intersectsNode(text)) continue;
           const length = (text.nodeValue || "").length;
           const from = live.startContainer === text ? live.startOffset : 0;
