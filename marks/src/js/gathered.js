@@ -313,8 +313,8 @@ class Gathered {
     const id = idOf(element);
     nameRuns = name === undefined ? [] : null;
     /** @type {ElementRecord} */
-    const record = { id, role, name: name === undefined ? nameOf(element, role) : name, box: [box.x, box.y, box.w, box.h] };
-    if (!record.name && name === undefined) record.name = faintName(element, shown);
+    // (The name an action checks the element against: `listedName`.)
+    const record = { id, role, name: name === undefined ? listedName(element, role) : name, box: [box.x, box.y, box.w, box.h] };
     if (offscreen) record.offscreen = true;
     if (byWords) this.byWords.set(id, record);
     const tag = element.tagName;
