@@ -412,12 +412,10 @@ const sharpShadows = (shadow, size) => {
   const most = Math.max(BLURRED_PX, BLURRED_SHARE * (Number.isFinite(size) ? size : 16));
   /** @type {RGBA[]} */
   const found = [];
-  // (Split at the commas between shadows, not those inside a colour.)
-  const parts = shadow.replace(/\((?:[^()]|\([^()]*\))*\)/g, (inner) => inner.replace(/,/g, "\u0000")).split(",");
-  for (const part of parts) {
+  for (const part of splitLayers(shadow)) {
     const lengths = argumentsOf(part).filter((word) => /^-?[\d.]+(?:e-?\d+)?px$/.test(word));
     if ((parseFloat(lengths[2]) || 0) >= most) continue;
-    found.push(...coloursIn(part.replace(/\u0000/g, ",")));
+    found.push(...coloursIn(part));
   }
   return found;
 };
