@@ -22,6 +22,25 @@ pub(crate) fn engine() -> crate::ScriptEngine {
     crate::ScriptEngine::test_binary("run_tests::engine_serves")
 }
 
+/// The same engine with `mark` on its command line (a second filter that
+/// names no test), so a test can tell its own engines from those the
+/// tests running beside it start.
+fn engine_marked(mark: &str) -> crate::ScriptEngine {
+    let binary = std::env::current_exe().unwrap_or_default();
+    crate::ScriptEngine::new(
+        binary,
+        [
+            "run_tests::engine_serves",
+            "--exact",
+            "--nocapture",
+            "--test-threads=1",
+            "-q",
+            mark,
+        ]
+        .map(std::ffi::OsString::from),
+    )
+}
+
 /// Serves as a script's engine when this binary was started as one (see
 /// [`engine`]); passes at once otherwise.
 #[test]
@@ -198,8 +217,9 @@ async fn a_value_without_json_says_why() {
 }
 
 /// The engines of this test process still running (not yet reaped ones
-/// hold nothing): children whose command line names [`engine_serves`].
-fn engines_running() -> Vec<String> {
+/// hold nothing): children whose command line names [`engine_serves`]
+/// and `mark`.
+fn engines_running(mark: &str) -> Vec<String> {
     let me = std::process::id().to_string();
     let mut found = Vec::new();
     for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
@@ -220,6 +240,7 @@ fn engines_running() -> Vec<String> {
         if field("PPid:") == me
             && !field("State:").starts_with('Z')
             && command.contains("engine_serves")
+            && command.contains(mark)
         {
             found.push(format!("{} {}", path.display(), field("State:")));
         }
@@ -243,7 +264,13 @@ fn engines_running() -> Vec<String> {
 /// on cancel too, and nothing of them runs afterwards.
 #[tokio::test]
 async fn what_the_engine_cannot_interrupt_ends_with_its_process() {
-    let pack = coded();
+    const MARK: &str = "uninterruptible";
+    let pack = pack_with(PackOptions {
+        groups: vec![Group::Core, Group::Code],
+        script_engine: engine_marked(MARK),
+        ..PackOptions::default()
+    })
+    .0;
     for script in [
         "const f = () => { Promise.resolve().then(f); Promise.resolve().then(f); }; f(); await new Promise(() => {});",
         "Array.prototype.reverse.call({length: 2 ** 53 - 1});",
@@ -268,7 +295,7 @@ async fn what_the_engine_cannot_interrupt_ends_with_its_process() {
             "{script}: {:?}",
             started.elapsed()
         );
-        assert_eq!(engines_running(), Vec::<String>::new(), "{script}");
+        assert_eq!(engines_running(MARK), Vec::<String>::new(), "{script}");
     }
     let cancelled = pack
         .call_until(
@@ -279,13 +306,13 @@ async fn what_the_engine_cannot_interrupt_ends_with_its_process() {
         .await;
     assert!(cancelled.text.contains("cancelled"), "{}", cancelled.text);
     // The kill is sent as the call is dropped; the kernel takes a moment.
-    let mut left = engines_running();
+    let mut left = engines_running(MARK);
     for _ in 0..50 {
         if left.is_empty() {
             break;
         }
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-        left = engines_running();
+        left = engines_running(MARK);
     }
     assert_eq!(left, Vec::<String>::new());
     let next = run(&pack, "return 6 * 7;").await;
