@@ -546,8 +546,11 @@ const unpaint = (view, name) => {
 };
 
 // What a probe cut short (a dialog opened under it, its call ran out of
-// time) left taken out of the paint is put back by whatever call comes
-// next into this document.
+// time, the tab navigated away and came back from its cache) left taken
+// out of the paint is put back by whatever call comes next into this
+// document. The frame on screen may show it out still: the document
+// counts as changed just now, so the next pictures are of frames drawn
+// after this, each proved.
 if (registry.painted) {
   const { name, views } = registry.painted;
   for (const ref of views) {
@@ -555,6 +558,8 @@ if (registry.painted) {
     if (view) unpaint(/** @type {View} */ (view), name);
   }
   registry.painted = null;
+  registry.changes++;
+  registry.changedAt = performance.now();
 }
 
 /**
