@@ -12,7 +12,7 @@ use crate::frames::MAX_FRAME_DEPTH;
 use crate::numbering::Pointee;
 use crate::page::{
     self, ActAnswer, Answer, ArmKeysAnswer, AtAnswer, Code, CoverAnswer, Empty, FrameBoxAnswer,
-    HeldAnswer, HoveredAnswer, ReachedAnswer, Refusal, WireReached, WireSeen,
+    HeldAnswer, HoveredAnswer, ReachedAnswer, Refusal, SendsAnswer, WireReached, WireSeen,
 };
 use crate::{Marks, MarksError, Rect, Snapshot, SnapshotOptions, Unsuitable};
 

@@ -746,6 +746,13 @@ pub(crate) struct ArmKeysAnswer {
     pub(crate) name: PageText,
 }
 
+/// Where pressing an element sends its form (`sends`): method and URL.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SendsAnswer {
+    pub(crate) sends: Option<(String, PageText)>,
+}
+
 /// Whether a secret was typed in a document (`held`).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

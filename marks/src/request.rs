@@ -237,6 +237,13 @@ pub(crate) enum Request {
     Cover,
     /// Before keys are pressed: what has the focus, its record armed.
     ArmKeys,
+    /// Where pressing an element (by local id in `doc`; `None`: what has
+    /// the focus) sends its form; `enter`: pressed by Enter.
+    Sends {
+        id: Option<u32>,
+        doc: Option<String>,
+        enter: bool,
+    },
 }
 
 /// What typing left in the fields its keys reached.
@@ -350,6 +357,11 @@ pub fn samples() -> Vec<serde_json::Value> {
         Request::Held,
         Request::Cover,
         Request::ArmKeys,
+        Request::Sends {
+            id: Some(1),
+            doc: Some("d".to_owned()),
+            enter: true,
+        },
     ];
     requests
         .iter()

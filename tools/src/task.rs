@@ -9,6 +9,10 @@
 //!   script in the page) runs only where the element's document is of an
 //!   act origin. On a page the task may only read, a click on a link is
 //!   reading, and is let through.
+//! - Pressing what sends a form (a submit button, Enter in a field) is
+//!   judged by where the form goes: posted, it acts there; sent by `get`,
+//!   it reads there on the page's origin and carries its fields to any
+//!   other, where the task must act.
 //! - What the model read is remembered by the origin it was read on: the
 //!   words of it that carry data (numbers of four digits or more, e-mail
 //!   addresses, words of letters and digits). What a call sends (a URL it
@@ -91,6 +95,8 @@ impl crate::Pack {
             return Ok(());
         }
         let driver = &self.browser.driver;
+        // Where a form the call sends goes, where that is another origin.
+        let mut form_to = None;
         // Where what it sends goes: the URL it opens, or the document it
         // acts in (an element's frame, else the top document).
         let destination = match (tool.name, arguments.get("url").and_then(Value::as_str)) {
@@ -107,7 +113,11 @@ impl crate::Pack {
             // Answering a dialog is no act of its own (the page asked);
             // what a prompt is given goes to the page, checked below.
             ("dialog", _) => document_url(driver, &[]).await,
-            _ if tool.acts_on_page() => Some(self.acted_on(tool, arguments, task).await?),
+            _ if tool.acts_on_page() => {
+                let (page, form) = self.acted_on(tool, arguments, task).await?;
+                form_to = form;
+                Some(page)
+            }
             _ => None,
         };
         let Some(destination) = destination else {
@@ -117,6 +127,9 @@ impl crate::Pack {
         sent_strings(arguments, &mut sent);
         for text in &sent {
             hold_flow(state, tool, task, text, &destination, true)?;
+            if let Some(form_to) = &form_to {
+                hold_flow(state, tool, task, text, form_to, true)?;
+            }
         }
         // A script in the page can send what it reads, or works out from
         // it, to any origin at any time (a timer, a socket the page keeps
@@ -131,13 +144,15 @@ impl crate::Pack {
     /// The origin a tool that acts on a page acts in, as a URL: the
     /// element's document's (its frame's, for one in a frame), else the
     /// top document's; refused where the task may not act there (a click
-    /// on a link and keys that only move about read, and pass).
+    /// on a link and keys that only move about read, and pass). With it,
+    /// where a form the call sends goes, if that is another origin (see
+    /// [`form_sent`](Self::form_sent)).
     async fn acted_on(
         &self,
         tool: &'static Tool,
         arguments: &Value,
         task: &guard::Task,
-    ) -> Result<Url, ToolError> {
+    ) -> Result<(Url, Option<Url>), ToolError> {
         let driver = &self.browser.driver;
         // The element acted on: by its number, or what lies at the point
         // (a click at x,y on a link follows it, as one by number does).
@@ -183,7 +198,99 @@ impl crate::Pack {
         if !task.may_act(&url) && !reads {
             return Err(refused(tool.name, not_acted_on(task, &url)));
         }
-        Ok(url)
+        let form = self.form_sent(tool, arguments, number, task, &url).await?;
+        Ok((url, form))
+    }
+
+    /// Where a form the call would send goes, judged as what it is: a
+    /// form posted acts where it goes; one sent by `get` reads there if
+    /// that is this page's origin (as a link does), and carries what its
+    /// fields hold if it is another. Refused where the task may not do
+    /// that there; the address, where it is another origin. (A form a
+    /// page's script sends is the page's own request, judged by origin.)
+    async fn form_sent(
+        &self,
+        tool: &'static Tool,
+        arguments: &Value,
+        number: Option<u32>,
+        task: &guard::Task,
+        page: &Url,
+    ) -> Result<Option<Url>, ToolError> {
+        let keys = || {
+            arguments
+                .get("keys")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .split_whitespace()
+                .filter_map(|key| key.parse::<driver_core::KeyPress>().ok())
+                .map(|press| press.key)
+                .collect::<Vec<_>>()
+        };
+        let submit = arguments.get("submit").and_then(Value::as_bool) == Some(true);
+        // Which element is pressed, and whether by Enter: a click presses
+        // its element; typing with submit, Enter on the field; a key, what
+        // has the focus.
+        let (element, enter) = match tool.name {
+            "click" if number.is_some() => (number, false),
+            "type" if submit => (number, true),
+            "press" => {
+                let keys = keys();
+                if keys.contains(&driver_core::Key::Enter) {
+                    (None, true)
+                } else if keys.contains(&driver_core::Key::Space) {
+                    (None, false)
+                } else {
+                    return Ok(None);
+                }
+            }
+            _ => return Ok(None),
+        };
+        // (Typing with submit presses Enter in the field typed into.)
+        let sent = match self
+            .browser
+            .marks
+            .sends(&self.browser.driver, element, enter)
+            .await
+        {
+            Ok(Some((method, to))) => (method, to),
+            // The action itself says what became of the element.
+            Ok(None) | Err(_) => return Ok(None),
+        };
+        #[allow(clippy::disallowed_methods)] // parsed and judged, not shown
+        let Ok(to) = Url::parse(sent.1.untrusted()) else {
+            return Ok(None);
+        };
+        if !matches!(to.scheme(), "http" | "https") {
+            return Ok(None);
+        }
+        let elsewhere = to.origin() != page.origin();
+        let allowed = if sent.0 == "post" || elsewhere {
+            task.may_act(&to)
+        } else {
+            task.may_read(&to)
+        };
+        if !allowed {
+            let how = if sent.0 == "post" {
+                "posts its form to"
+            } else {
+                "sends what its form holds to"
+            };
+            let what = match tool.name {
+                "click" => "pressing it",
+                "type" => "Enter in that field",
+                _ if enter => "Enter on what has the focus",
+                _ => "Space on what has the focus",
+            };
+            return Err(refused(
+                tool.name,
+                format!(
+                    "{what} {how} {}; {}",
+                    crate::page_strings::address(to.as_str()),
+                    not_acted_on(task, &to)
+                ),
+            ));
+        }
+        Ok(elsewhere.then_some(to))
     }
 
     /// After a call: remembers what its answer showed by the page's origin,

@@ -106,6 +106,37 @@ impl Marks {
         })
     }
 
+    /// Where pressing an element would send its form, as the browser would
+    /// send it: the method (`get` or `post`) and the address, or `None`
+    /// where it sends none to an address. `number`: a numbered element
+    /// (pressed: only a submit button sends); `None`: what has the focus,
+    /// in same-origin frames too, pressed by Enter where `enter` (a field
+    /// of a form sends it too). A focus in another site's frame is not
+    /// followed.
+    pub async fn sends(
+        &self,
+        driver: &dyn Driver,
+        number: Option<u32>,
+        enter: bool,
+    ) -> Result<Option<(String, PageText)>, MarksError> {
+        let (path, id, doc) = match number {
+            Some(number) => {
+                let tab = driver.current_tab().await?;
+                let target = self.target(&tab, number)?;
+                (target.path, Some(target.local), Some(target.doc))
+            }
+            None => (Vec::new(), None, None),
+        };
+        let request = Request::Sends { id, doc, enter };
+        match page::run::<SendsAnswer>(driver, &path, &request).await? {
+            Answer::Done(answer) => Ok(answer.sends),
+            // (Only a numbered element's document can have gone.)
+            Answer::Refused(_) => Err(MarksError::Navigated {
+                number: number.unwrap_or_default(),
+            }),
+        }
+    }
+
     /// Selects options of a numbered select by label or value; returns the
     /// labels selected.
     pub async fn select(

@@ -498,6 +498,57 @@ const at = (request) => {
 };
 
 /**
+ * Whether pressing a control sends its form: a submit button.
+ * @param {Element} element
+ */
+const submitButton = (element) => {
+  const type = (/** @type {HTMLInputElement} */ (element)).type;
+  return element.tagName === "BUTTON" ? type === "submit" : element.tagName === "INPUT" && (type === "submit" || type === "image");
+};
+
+/**
+ * Where pressing an element would send its form, as the browser sends it:
+ * `[method, url]`, or null where nothing is sent to an address (no form,
+ * a `dialog` form). A press (a click, Space) sends from a submit button;
+ * Enter also from a field of a form, by the form's first submit button.
+ * Read from the attributes: a field named `action` or `method` stands in
+ * the form's properties of those names.
+ * @param {SendsRequest} request
+ * @returns {{sends: [string, string] | null} | {error: "navigated"}}
+ */
+const sends = (request) => {
+  /** @type {Element | null} */
+  let element = null;
+  if (typeof request.id === "number") {
+    if (request.doc !== registry.doc) return { error: "navigated" };
+    element = elementOf(request.id);
+  } else {
+    element = deepActive(document);
+    while (element && (element.tagName === "IFRAME" || element.tagName === "FRAME")) {
+      /** @type {Document | null} */
+      let inner = null;
+      try { inner = (/** @type {HTMLIFrameElement} */ (element)).contentDocument; } catch (other) { inner = null; }
+      element = inner ? deepActive(inner) : null;
+    }
+  }
+  if (!element) return { sends: null };
+  const pressed = submitButton(element);
+  if (!pressed && request.enter !== true) return { sends: null };
+  const form = /** @type {HTMLFormElement | null | undefined} */ ((/** @type {HTMLInputElement} */ (element)).form);
+  if (!form || form.tagName !== "FORM") return { sends: null };
+  const doc = form.ownerDocument;
+  const by = pressed ? element : Array.from(doc.querySelectorAll("button, input"))
+    .find((control) => (/** @type {HTMLInputElement} */ (control)).form === form && submitButton(control)) || null;
+  /** @param {string} name */
+  const attribute = (name) => by && by.hasAttribute("form" + name) ? by.getAttribute("form" + name) : form.getAttribute(name);
+  const method = (attribute("method") || "").trim().toLowerCase();
+  if (method === "dialog") return { sends: null };
+  let url = "";
+  try { url = new URL(attribute("action") || doc.URL, doc.baseURI).href; } catch (bad) { return { sends: null }; }
+  return { sends: [method === "post" ? "post" : "get", url] };
+};
+
+/**
  * The current box of a cross-origin frame, by path, for offsets.
  * @param {FrameBoxRequest} request
  * @returns {{offset: Point} | {error: "gone"}}

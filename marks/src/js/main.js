@@ -82,12 +82,15 @@
  * @typedef {FrameFields & {op: "held"}} HeldRequest
  * @typedef {FrameFields & {op: "arm_keys"}} ArmKeysRequest
  *   before keys are pressed: what has the focus, its record armed
+ * @typedef {FrameFields & {op: "sends", id: number | null, doc: string | null, enter: boolean}} SendsRequest
+ *   where pressing an element (by local id; else what has the focus, in
+ *   same-origin frames too) sends its form; `enter`: pressed by Enter
  * @typedef {FrameFields & {op: "cover"}} CoverRequest
  *   covers the fields that hold a secret, for a picture
  *   whether a secret was ever typed in this document or a frame of it
  * @typedef {SnapshotRequest | FindRequest | ReadRequest | ActRequest | HoveredRequest
  *   | ReachedRequest | AtRequest | FrameBoxRequest | MarkRequest | UnmarkRequest
- *   | HoldRequest | HeldRequest | CoverRequest | ArmKeysRequest} WalkerRequest
+ *   | HoldRequest | HeldRequest | CoverRequest | ArmKeysRequest | SendsRequest} WalkerRequest
  */
 
 /** Runs what the request asks. */
@@ -115,6 +118,7 @@ const dispatch = () => {
     case "held": return { held: registry.held };
     case "cover": return cover();
     case "arm_keys": return armKeys();
+    case "sends": return sends(request);
     default: return { error: "unknown_op" };
   }
 };

