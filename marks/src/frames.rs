@@ -236,6 +236,10 @@ async fn judge_frames(
         driver
             .capabilities()
             .supports(Capability::PicturesBeyondViewport),
+    )
+    .within(
+        top.page.w as f64 - top.scroll.x,
+        top.page.h as f64 - top.scroll.y,
     );
     let (verdicts, unjudged): (Vec<Option<crate::seen::Verdict>>, _) =
         match crate::seen::judge(driver, &walks, view, memory).await {

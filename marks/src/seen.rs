@@ -710,5 +710,12 @@ mod tests {
         let viewport = View::new(1280.0, 800.0, [0, 0], false).around(rects.into_iter());
         assert_eq!(viewport.area(), None);
         assert_eq!((viewport.width, viewport.height), (1280.0, 800.0));
+        // Nothing is asked beyond the document (a page narrower than the
+        // viewport, its scroll bar beside it): it would come back cut.
+        let wide = [[5.0, 13.0, 1275.0, 20.0]];
+        let narrow = View::new(1280.0, 800.0, [0, 0], true)
+            .within(1268.0, 3000.0)
+            .around(wide.into_iter());
+        assert_eq!(narrow.area(), Some([5, 13, 1263, 20]));
     }
 }

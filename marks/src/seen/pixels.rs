@@ -119,6 +119,22 @@ impl View {
         }
     }
 
+    /// Where the backend pictures any part, no farther right or down than
+    /// the document reaches (`right`, `bottom`, in the top viewport): a
+    /// picture asked beyond it comes back cut to it (a page narrower than
+    /// the viewport, whose scroll bar takes the rest), and would be taken
+    /// to be scaled.
+    pub(crate) fn within(self, right: f64, bottom: f64) -> Self {
+        if !self.clips || right <= self.left || bottom <= self.top {
+            return self;
+        }
+        Self {
+            width: self.width.min(right - self.left),
+            height: self.height.min(bottom - self.top),
+            ..self
+        }
+    }
+
     /// The part of it `rects` (x, y, width, height in the top viewport)
     /// lie in, in whole pixels, where the backend pictures any part: a
     /// smaller picture takes less time.
