@@ -315,6 +315,17 @@ async fn the_missed_techniques_are_judged(backend: Backend) {
     let read = reading(&marks, driver.as_ref()).await;
     assert!(!again.contains("Ignore previous"), "{again}");
     assert!(!read.contains("Ignore previous"), "{read}");
+    // A search reads what it finds as a snapshot does.
+    let found = marks
+        .find(driver.as_ref(), "generated words", None)
+        .await
+        .expect("a search")
+        .render(RenderOptions::default());
+    assert!(!found.contains("Ignore previous"), "{found}");
+    assert!(
+        found.contains("Its own words and generated words beside them, seen."),
+        "{found}"
+    );
     for seen in [
         "Clamped to its first line, seen.",
         "Under a clear overlay, seen.",
@@ -338,6 +349,11 @@ async fn the_missed_techniques_are_judged(backend: Backend) {
         "= \"Edited words, seen.\"",
         "and the visible rest, seen.",
         "checkbox \"Row three, seen\" unchecked",
+        "Real words, seen.",
+        "Words before it, seen.",
+        "Its own words and generated words beside them, seen.",
+        "Generated first, seen: then its own words.",
+        "Short words and generated words that run on to a second line, seen.",
     ] {
         assert!(text.contains(seen), "no {seen:?}:\n{text}");
     }

@@ -81,12 +81,12 @@ const searchLines = (gathered, search) => {
         pending.push(" (image: " + alt + ") ");
       }
     },
-    generated: (element, which) => {
+    generated: (element, which, at) => {
       // Read only if the line may hold what is searched for.
       const text = generatedText(element, which);
       if (!text.trim() || hiddenByStyle(element)) return;
       gathered.line += text;
-      pending.push(generatedPart(text, element));
+      pending.push(generatedPart(text, element, which, judging ? at.offset : null));
     },
     separator: (separator) => {
       gathered.add(separator);
@@ -104,7 +104,7 @@ const searchLines = (gathered, search) => {
       for (const part of nodes) {
         if (typeof part === "string" || "parent" in part) {
           seen += typeof part === "string" ? part : runText(part);
-          parts.push(part);
+          parts.push(gathered.checked(part));
           continue;
         }
         const parent = /** @type {Element} */ (flatParentOf(part));

@@ -140,22 +140,6 @@ const drawnBeneath = (element, rect) => {
 };
 
 /**
- * Words CSS writes in an element, as a line holds them: beyond the screen,
- * where no hit test asked whether a cover lies over them, a run the paint
- * pass judges by the boxes painted over the element (those that come
- * after it in the page are not known yet when the walk meets it); else
- * the words.
- * @param {string} text @param {Element} element
- * @returns {LinePart}
- */
-const generatedPart = (text, element) => {
-  const rect = rectOf(element);
-  if (!/[\p{L}\p{N}]/u.test(text) || onScreen(element.ownerDocument, rect.left + rect.width / 2, rect.top + rect.height / 2)) return text;
-  return { node: element.ownerDocument.createTextNode(text), parent: element, faint: false, dropped: false, pixel: false,
-    box: { left: rect.left, top: rect.top, right: rect.right, bottom: rect.bottom } };
-};
-
-/**
  * The name of a control too faint to see that a click on its box reaches
  * (`ghost`) and that has none of its own: what is drawn beneath it.
  * @param {Element} element @param {Shown | null} shown
@@ -212,6 +196,8 @@ class Gathered {
      * @type {Map<number, ElementRecord>}
      */
     this.byWords = new Map();
+    /** Words CSS writes, handed to the pictures among `ghosts`, by id. @type {Map<number, Run>} */
+    this.generated = new Map();
     // The line being gathered, as text and as its parts (each text node a
     // run the paint pass judges once the walk has seen the whole page), and
     // the top of its first text (null while it holds only spaces and cell
@@ -239,10 +225,26 @@ class Gathered {
     this.lineParts.push(run);
   }
 
-  /** Words CSS writes in `element` (`generatedPart`). @param {string} text @param {Element} element */
-  addGenerated(text, element) {
+  /**
+   * Words CSS writes in `element` (`generatedPart`).
+   * @param {string} text @param {Element} element @param {string} which @param {Point} offset
+   */
+  addGenerated(text, element, which, offset) {
     this.line += text;
-    this.lineParts.push(generatedPart(text, element));
+    this.lineParts.push(this.checked(generatedPart(text, element, which, judging ? offset : null)));
+  }
+
+  /**
+   * A line's part, the words CSS writes whose place is known handed to the
+   * pictures (as `ghosts` are: seen only where something is drawn there).
+   * @param {LinePart} part
+   */
+  checked(part) {
+    if (typeof part === "string" || !part.place) return part;
+    const id = GENERATED_CHECKS + this.generated.size;
+    this.generated.set(id, part);
+    this.ghosts.push([id, ...part.place]);
+    return part;
   }
 
   /** Starts a new line, the gathered one put aside. */
@@ -470,6 +472,8 @@ class Gathered {
    */
   finish(read, painted, hidden, bare, undecided, placed, cut) {
     for (const id of bare) {
+      const generated = this.generated.get(id);
+      if (generated) generated.dropped = true;
       const record = this.byWords.get(id);
       if (!record || !record.covered) painted.elements.add(id);
     }

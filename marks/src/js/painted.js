@@ -12,9 +12,12 @@
  * what is kept of it where the pictures found part of it unseen (`kept`).
  * Words CSS writes in an element beyond the screen are a run too (`box`:
  * the element's, judged by the boxes painted over it; `node` a text of
- * those words in no document).
+ * those words in no document), and in view where their place is known
+ * (`place`, `[x, y, w, h]` in the top viewport: judged by what the
+ * pictures show drawn there).
  * @typedef {{node: Text, parent: Element, faint: boolean, dropped: boolean, pixel: boolean, kept?: string,
- *   box?: {left: number, top: number, right: number, bottom: number}}} Run
+ *   box?: {left: number, top: number, right: number, bottom: number},
+ *   place?: [number, number, number, number]}} Run
  * @typedef {string | Run} LinePart
  * @typedef {{item: Item, parts: LinePart[], keep?: (text: string) => boolean}
  *   | {item: Item, pieces: {index: number, parts: LinePart[]}[], pre: boolean}} Written
@@ -319,3 +322,136 @@ const coverage = (centres) => {
     }
   }
 };
+
+/** Where checks of generated words by the pictures are numbered from: apart from elements' local ids. */
+const GENERATED_CHECKS = 2 ** 30;
+
+/**
+ * Words CSS writes in an element, as a line holds them: beyond the screen,
+ * where no hit test asked whether a cover lies over them, a run the paint
+ * pass judges by the boxes painted over the element (those that come
+ * after it in the page are not known yet when the walk meets it); where
+ * the pictures judge (`offset`: the element's document's place in the top
+ * viewport) and show the place of the words (`generatedPlace`), a run
+ * seen only where something is drawn there (no highlight takes generated
+ * words out of the paint); else the words.
+ * @param {string} text @param {Element} element @param {string} which
+ * @param {Point | null} offset
+ * @returns {LinePart}
+ */
+const generatedPart = (text, element, which, offset) => {
+  if (!/[\p{L}\p{N}]/u.test(text)) return text;
+  const run = { node: element.ownerDocument.createTextNode(text), parent: element, faint: false, dropped: false, pixel: false };
+  const place = offset && generatedPlace(text, element, which);
+  const box = place && offset ? toBox(place, offset) : null;
+  if (box && wholePictured(box)) return { ...run, place: [box.x, box.y, box.w, box.h] };
+  const rect = rectOf(element);
+  if (onScreen(element.ownerDocument, rect.left + rect.width / 2, rect.top + rect.height / 2)) return text;
+  return { ...run, box: { left: rect.left, top: rect.top, right: rect.right, bottom: rect.bottom } };
+};
+
+/**
+ * Where words CSS writes before or after an element's content lie, in its
+ * viewport, as a box that holds them all, where that can be told: drawn
+ * in the flow as text (not positioned, floated, turned or a box of their
+ * own), left to right. Beside the content's first or last text, on its
+ * line, where they fit there (or lines do not wrap) and nothing else
+ * comes between; else the element's own box, where its content does not
+ * overflow it. Cut to what clips them.
+ * @param {string} text @param {Element} element @param {string} which
+ * @returns {{left: number, top: number, width: number, height: number} | null}
+ */
+const generatedPlace = (text, element, which) => {
+  if (which === "::marker" || shadowOf(element)) return null;
+  const style = getComputedStyle(element, which);
+  if (style.display !== "inline" || style.position !== "static" || style.cssFloat !== "none" ||
+      style.transform !== "none" || style.direction !== "ltr" || style.writingMode !== "horizontal-tb") return null;
+  const edges = besideText(text, element, which === "::after", style) || wholeBox(element);
+  if (!edges) return null;
+  const look = lookOf(element);
+  const clip = narrowed(boundsOf(look).clip, look, ["hidden", "clip"]);
+  const cut = clip ? { left: Math.max(edges.left, clip.left), right: Math.min(edges.right, clip.right),
+    top: Math.max(edges.top, clip.top), bottom: Math.min(edges.bottom, clip.bottom) } : edges;
+  return { left: cut.left, top: cut.top, width: Math.max(0, cut.right - cut.left), height: Math.max(0, cut.bottom - cut.top) };
+};
+
+/**
+ * An element's box, where what it holds lies within it: an inline one's
+ * (it wraps its pieces), or one whose content does not overflow it.
+ * @param {Element} element
+ * @returns {Edges | null}
+ */
+const wholeBox = (element) => {
+  const html = /** @type {HTMLElement} */ (element);
+  const fits = lookOf(element).style.display.startsWith("inline") ||
+    (html.scrollWidth <= html.clientWidth + 1 && html.scrollHeight <= html.clientHeight + 1);
+  const rect = rectOf(element);
+  return fits ? { left: rect.left, top: rect.top, right: rect.right, bottom: rect.bottom } : null;
+};
+
+/**
+ * Where generated words lie beside an element's first (or last, `after`)
+ * text, on its line, where they fit there or lines do not wrap; null
+ * where that cannot be told.
+ * @param {string} text @param {Element} element @param {boolean} after
+ * @param {CSSStyleDeclaration} style  the words' own
+ * @returns {Edges | null}
+ */
+const besideText = (text, element, after, style) => {
+  const beside = edgeText(element, after);
+  const rects = beside ? textRects(beside) : [];
+  if (!rects.length) return null;
+  const line = after ? rects[rects.length - 1] : rects[0];
+  const size = parseFloat(style.fontSize) || 16;
+  const context = inkCanvas(`${style.fontStyle} ${style.fontWeight} ${size}px ${style.fontFamily}`);
+  const measured = context ? context.measureText(text).width : text.length * size;
+  let block = /** @type {Element | null} */ (element);
+  while (block && /^(inline|contents)/.test(lookOf(block).style.display)) block = flatParentOf(block);
+  if (!block) return null;
+  // The line's room: the block's content box. Words that would not fit
+  // beside the text run on to another line, where lines wrap.
+  const outer = rectOf(block), look = lookOf(block).style;
+  const start = outer.left + (parseFloat(look.borderLeftWidth) || 0) + (parseFloat(look.paddingLeft) || 0);
+  const end = outer.right - (parseFloat(look.borderRightWidth) || 0) - (parseFloat(look.paddingRight) || 0);
+  const wraps = !/^(nowrap|pre)$/.test(style.whiteSpace);
+  if (wraps && (after ? line.right + measured > end + 1 : line.left - measured < start - 1)) return null;
+  // (Held a little wide: letter spacing, a fallback font.)
+  const width = measured * 1.2 + size / 2;
+  const left = after ? line.right : line.left - width, right = after ? line.right + width : line.left;
+  return { left: wraps ? Math.max(left, start) : left, right: wraps ? Math.min(right, end) : right,
+    top: Math.min(line.top, line.bottom - size * 1.4), bottom: line.bottom + size * 0.3 };
+};
+
+/**
+ * The text an element's content starts (or ends, `last`) with, if text
+ * is what comes first there (not a picture, a field or a box of its own).
+ * @param {Element} element @param {boolean} last
+ * @returns {Text | null}
+ */
+const edgeText = (element, last) => {
+  /** @type {Node | null} */
+  let node = last ? element.lastChild : element.firstChild;
+  for (let steps = 0; node && steps < 200; steps++) {
+    if (node.nodeType === 3) {
+      if ((node.nodeValue || "").trim()) return /** @type {Text} */ (node);
+    } else if (node.nodeType === 1) {
+      const inner = /** @type {Element} */ (node);
+      const display = lookOf(inner).style.display;
+      if (display !== "none") {
+        if (display !== "inline" || shadowOf(inner) || REPLACED.has(inner.tagName)) return null;
+        const child = last ? inner.lastChild : inner.firstChild;
+        if (child) {
+          node = child;
+          continue;
+        }
+      }
+    }
+    while (node && node !== element && !(last ? node.previousSibling : node.nextSibling)) node = node.parentNode;
+    if (!node || node === element) return null;
+    node = last ? node.previousSibling : node.nextSibling;
+  }
+  return null;
+};
+
+/** Elements drawn as a thing of their own, not text, even shown inline. */
+const REPLACED = new Set(["IMG", "INPUT", "SELECT", "TEXTAREA", "BUTTON", "VIDEO", "CANVAS", "IFRAME", "OBJECT", "EMBED", "svg", "SVG"]);

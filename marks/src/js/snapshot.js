@@ -63,7 +63,7 @@ const snapshotLines = (gathered) => ({
     const box = boxOf(element, at.offset);
     if ((!gathered.full && far(box)) || hiddenByStyle(element)) return;
     if (gathered.lineY === null) gathered.lineY = box.y;
-    gathered.addGenerated(text, element);
+    gathered.addGenerated(text, element, which, at.offset);
   },
   // (A row whose first cells hold no words, a checkbox's cell, starts
   // with its first words: a line never starts with a separator.)
