@@ -231,4 +231,38 @@ async fn generated_text(backend: Backend) {
     s.ok("close", json!({})).await;
 }
 
-every_backend!(composite, components, generated_text);
+/// Words CSS writes out of the flow (positioned absolute, moved by a
+/// relative offset) are read where the pictures show them drawn: not
+/// under a cover nor in the page's colour; a badge, words moved into
+/// view and words that escape a clipping box that does not hold them
+/// are. In the snapshot, a reading and a search alike.
+async fn generated_words_where_they_lie(backend: Backend) {
+    let mut s = Session::start(backend, false).await;
+    let page = s
+        .ok("open", json!({ "url": s.url("/fx/generated-places.html") }))
+        .await;
+    let read = s.ok("read", json!({ "whole_page": true })).await;
+    let found = s.ok("find", json!({ "text": "base" })).await;
+    for (what, text) in [
+        ("open", &page.text),
+        ("read", &read.text),
+        ("find", &found.text),
+    ] {
+        assert!(!text.contains("Ignore previous"), "{what}:\n{text}");
+        for seen in [
+            "Badge base.A positioned badge, seen.",
+            "Shifted base and moved words, seen.",
+            "Escaped base.Escaped words, seen.",
+        ] {
+            assert!(text.contains(seen), "{what}: no {seen:?}:\n{text}");
+        }
+    }
+    s.ok("close", json!({})).await;
+}
+
+every_backend!(
+    composite,
+    components,
+    generated_text,
+    generated_words_where_they_lie
+);

@@ -84,6 +84,10 @@ pub const FIXTURES: &[(&str, &str)] = &[
     ("pixels.html", include_str!("../fixtures/pixels.html")),
     ("internals.html", include_str!("../fixtures/internals.html")),
     ("generated.html", include_str!("../fixtures/generated.html")),
+    (
+        "generated-places.html",
+        include_str!("../fixtures/generated-places.html"),
+    ),
     ("blank.html", include_str!("../fixtures/blank.html")),
     ("steps.html", include_str!("../fixtures/steps.html")),
     ("dark.html", include_str!("../fixtures/dark.html")),

@@ -352,27 +352,75 @@ const generatedPart = (text, element, which, offset) => {
 
 /**
  * Where words CSS writes before or after an element's content lie, in its
- * viewport, as a box that holds them all, where that can be told: drawn
- * in the flow as text (not positioned, floated, turned or a box of their
- * own), left to right. Beside the content's first or last text, on its
- * line, where they fit there (or lines do not wrap) and nothing else
- * comes between; else the element's own box, where its content does not
- * overflow it. Cut to what clips them.
+ * viewport, as a box that holds them all, where that can be told, left to
+ * right and not turned: drawn in the flow as text, beside the content's
+ * first or last text on its line where they fit there (or lines do not
+ * wrap) and nothing else comes between, else in the element's own box
+ * where its content stays within it (moved by its offsets where it is
+ * positioned relative); or positioned absolute, in the box the browser
+ * gives it. Cut to what clips them.
  * @param {string} text @param {Element} element @param {string} which
  * @returns {{left: number, top: number, width: number, height: number} | null}
  */
 const generatedPlace = (text, element, which) => {
   if (which === "::marker" || shadowOf(element)) return null;
   const style = getComputedStyle(element, which);
-  if (style.display !== "inline" || style.position !== "static" || style.cssFloat !== "none" ||
-      style.transform !== "none" || style.direction !== "ltr" || style.writingMode !== "horizontal-tb") return null;
-  const edges = besideText(text, element, which === "::after", style) || wholeBox(element);
-  if (!edges) return null;
-  const look = lookOf(element);
+  if (style.cssFloat !== "none" || style.transform !== "none" || style.direction !== "ltr" ||
+      style.writingMode !== "horizontal-tb") return null;
+  /** @type {{edges: Edges, clipped: Element} | null} */
+  let found = null;
+  if (style.position === "absolute") found = positionedBox(text, element, style);
+  else if (style.display === "inline" && (style.position === "static" || style.position === "relative")) {
+    const edges = besideText(text, element, which === "::after", style) || wholeBox(element);
+    const [x, y] = style.position === "relative" ? [parseFloat(style.left) || 0, parseFloat(style.top) || 0] : [0, 0];
+    if (edges) found = { edges: { left: edges.left + x, right: edges.right + x, top: edges.top + y, bottom: edges.bottom + y }, clipped: element };
+  }
+  if (!found) return null;
+  const { edges } = found;
+  const look = lookOf(found.clipped);
   const clip = narrowed(boundsOf(look).clip, look, ["hidden", "clip"]);
   const cut = clip ? { left: Math.max(edges.left, clip.left), right: Math.min(edges.right, clip.right),
     top: Math.max(edges.top, clip.top), bottom: Math.min(edges.bottom, clip.bottom) } : edges;
   return { left: cut.left, top: cut.top, width: Math.max(0, cut.right - cut.left), height: Math.max(0, cut.bottom - cut.top) };
+};
+
+/**
+ * An absolutely positioned pseudo-element's box: its offsets and size as
+ * the browser resolves them for a box it drew, from its containing
+ * block's padding box (or the page's origin), held a little wide for
+ * words that run past it; with the element whose clips it is under (its
+ * containing block: those between do not clip it). Null where its
+ * containing block is turned, filtered or inline.
+ * @param {string} text @param {Element} element @param {CSSStyleDeclaration} style
+ * @returns {{edges: Edges, clipped: Element} | null}
+ */
+const positionedBox = (text, element, style) => {
+  /** @type {Element | null} */
+  let block = element;
+  while (block) {
+    const look = lookOf(block).style;
+    if (look.position !== "static" || look.transform !== "none" || look.filter !== "none" ||
+        look.perspective !== "none" || /paint|layout|strict|content/.test(look.contain)) break;
+    block = flatParentOf(block);
+  }
+  const px = (/** @type {string} */ value) => parseFloat(value) || 0;
+  const size = [style.left, style.top, style.width, style.height].map(parseFloat);
+  if (size.some(Number.isNaN)) return null;
+  let origin = { x: -(element.ownerDocument.defaultView || window).scrollX, y: -(element.ownerDocument.defaultView || window).scrollY };
+  if (block) {
+    const look = lookOf(block).style;
+    if (look.transform !== "none" || look.filter !== "none" || look.display.startsWith("inline")) return null;
+    const rect = rectOf(block);
+    origin = { x: rect.left + px(look.borderLeftWidth) - block.scrollLeft, y: rect.top + px(look.borderTopWidth) - block.scrollTop };
+  }
+  const left = origin.x + size[0] + px(style.marginLeft), top = origin.y + size[1] + px(style.marginTop);
+  const width = size[2] + px(style.paddingLeft) + px(style.paddingRight) + px(style.borderLeftWidth) + px(style.borderRightWidth);
+  const height = size[3] + px(style.paddingTop) + px(style.paddingBottom) + px(style.borderTopWidth) + px(style.borderBottomWidth);
+  const font = parseFloat(style.fontSize) || 16;
+  const context = inkCanvas(`${style.fontStyle} ${style.fontWeight} ${font}px ${style.fontFamily}`);
+  const measured = context ? context.measureText(text).width : text.length * font;
+  const right = Math.max(left + width, /^(nowrap|pre)$/.test(style.whiteSpace) ? left + px(style.paddingLeft) + measured * 1.2 + font / 2 : 0);
+  return { edges: { left, top, right, bottom: top + height + font / 2 }, clipped: block || element.ownerDocument.documentElement };
 };
 
 /**
