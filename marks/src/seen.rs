@@ -370,9 +370,13 @@ async fn pictured(
         // A page that moves sends frames begun before the scripts after
         // them, and a frame may be drawn between the scripts of two
         // frames' documents: only a marker proves a picture shows them
-        // all. (A caret's blink on a still page is a frame that shows no
-        // change at all, which `stale` finds.)
-        marked: moves || walks.len() > 1,
+        // all. So with text over text taken out in turns: a frame begun
+        // before a turn's scripts shows the turn before, whose text over
+        // this turn's is out, which then seems this turn's doing (a
+        // sentence under a row of blocks was read so, under load). (A
+        // caret's blink on a still page is a frame that shows no change
+        // at all, which `stale` finds.)
+        marked: moves || walks.len() > 1 || groups.len() > 1,
     };
     let (changes, bare) = loop {
         let pictures = driver
