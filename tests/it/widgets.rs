@@ -234,15 +234,19 @@ async fn generated_text(backend: Backend) {
 /// Words CSS writes out of the flow (positioned absolute, moved by a
 /// relative offset) are read where the pictures show them drawn: not
 /// under a cover nor in the page's colour; a badge, words moved into
-/// view and words that escape a clipping box that does not hold them
-/// are. In the snapshot, a reading and a search alike.
+/// view, words that escape a clipping box that does not hold them, and
+/// words after a line break, a margin or with spacing are. In the
+/// snapshot, a reading and a search alike.
 async fn generated_words_where_they_lie(backend: Backend) {
     let mut s = Session::start(backend, false).await;
     let page = s
         .ok("open", json!({ "url": s.url("/fx/generated-places.html") }))
         .await;
     let read = s.ok("read", json!({ "whole_page": true })).await;
-    let found = s.ok("find", json!({ "text": "base" })).await;
+    // (Every case's own words say "base"; every seen one's, "seen.")
+    let bases = s.ok("find", json!({ "text": "base" })).await;
+    assert!(!bases.text.contains("Ignore previous"), "{}", bases.text);
+    let found = s.ok("find", json!({ "text": "seen" })).await;
     for (what, text) in [
         ("open", &page.text),
         ("read", &read.text),
@@ -253,6 +257,9 @@ async fn generated_words_where_they_lie(backend: Backend) {
             "Badge base.A positioned badge, seen.",
             "Shifted base and moved words, seen.",
             "Escaped base.Escaped words, seen.",
+            "Words after a line break, seen.",
+            "Margined baseAside, seen.",
+            "Spaced and spaced out, seen.",
         ] {
             assert!(text.contains(seen), "{what}: no {seen:?}:\n{text}");
         }

@@ -367,7 +367,7 @@ const generatedPlace = (text, element, which) => {
   const style = getComputedStyle(element, which);
   if (style.cssFloat !== "none" || style.transform !== "none" || style.direction !== "ltr" ||
       style.writingMode !== "horizontal-tb") return null;
-  /** @type {{edges: Edges, clipped: Element} | null} */
+  /** @type {{edges: Edges, clipped: Element | null} | null} */
   let found = null;
   if (style.position === "absolute") found = positionedBox(text, element, style);
   else if (style.display === "inline" && (style.position === "static" || style.position === "relative")) {
@@ -377,8 +377,8 @@ const generatedPlace = (text, element, which) => {
   }
   if (!found) return null;
   const { edges } = found;
-  const look = lookOf(found.clipped);
-  const clip = narrowed(boundsOf(look).clip, look, ["hidden", "clip"]);
+  const look = found.clipped && lookOf(found.clipped);
+  const clip = look && narrowed(boundsOf(look).clip, look, ["hidden", "clip"]);
   const cut = clip ? { left: Math.max(edges.left, clip.left), right: Math.min(edges.right, clip.right),
     top: Math.max(edges.top, clip.top), bottom: Math.min(edges.bottom, clip.bottom) } : edges;
   return { left: cut.left, top: cut.top, width: Math.max(0, cut.right - cut.left), height: Math.max(0, cut.bottom - cut.top) };
@@ -389,10 +389,11 @@ const generatedPlace = (text, element, which) => {
  * the browser resolves them for a box it drew, from its containing
  * block's padding box (or the page's origin), held a little wide for
  * words that run past it; with the element whose clips it is under (its
- * containing block: those between do not clip it). Null where its
- * containing block is turned, filtered or inline.
+ * containing block: those between do not clip it; none for the page's,
+ * whose edge is the viewport's). Null where its containing block is
+ * turned, filtered or inline.
  * @param {string} text @param {Element} element @param {CSSStyleDeclaration} style
- * @returns {{edges: Edges, clipped: Element} | null}
+ * @returns {{edges: Edges, clipped: Element | null} | null}
  */
 const positionedBox = (text, element, style) => {
   /** @type {Element | null} */
@@ -417,10 +418,22 @@ const positionedBox = (text, element, style) => {
   const width = size[2] + px(style.paddingLeft) + px(style.paddingRight) + px(style.borderLeftWidth) + px(style.borderRightWidth);
   const height = size[3] + px(style.paddingTop) + px(style.paddingBottom) + px(style.borderTopWidth) + px(style.borderBottomWidth);
   const font = parseFloat(style.fontSize) || 16;
-  const context = inkCanvas(`${style.fontStyle} ${style.fontWeight} ${font}px ${style.fontFamily}`);
-  const measured = context ? context.measureText(text).width : text.length * font;
-  const right = Math.max(left + width, /^(nowrap|pre)$/.test(style.whiteSpace) ? left + px(style.paddingLeft) + measured * 1.2 + font / 2 : 0);
-  return { edges: { left, top, right, bottom: top + height + font / 2 }, clipped: block || element.ownerDocument.documentElement };
+  const right = Math.max(left + width, /^(nowrap|pre)$/.test(style.whiteSpace) ? left + px(style.paddingLeft) + wordsWidth(text, style) * 1.2 + font / 2 : 0);
+  return { edges: { left, top, right, bottom: top + height + font / 2 }, clipped: block };
+};
+
+/**
+ * How wide generated words are drawn in their own style: their letters
+ * measured in their font (cased as drawn), and the spacing added to them.
+ * @param {string} text @param {CSSStyleDeclaration} style
+ */
+const wordsWidth = (text, style) => {
+  const size = parseFloat(style.fontSize) || 16;
+  const cased = style.textTransform === "uppercase" ? text.toUpperCase() : style.textTransform === "lowercase" ? text.toLowerCase() : text;
+  const context = inkCanvas(`${style.fontStyle} ${style.fontWeight} ${size}px ${style.fontFamily}`);
+  const measured = context ? context.measureText(cased).width : text.length * size;
+  const spacing = (parseFloat(style.letterSpacing) || 0) * text.length + (parseFloat(style.wordSpacing) || 0) * (text.split(" ").length - 1);
+  return measured + Math.max(0, spacing);
 };
 
 /**
@@ -451,8 +464,12 @@ const besideText = (text, element, after, style) => {
   if (!rects.length) return null;
   const line = after ? rects[rects.length - 1] : rects[0];
   const size = parseFloat(style.fontSize) || 16;
-  const context = inkCanvas(`${style.fontStyle} ${style.fontWeight} ${size}px ${style.fontFamily}`);
-  const measured = context ? context.measureText(text).width : text.length * size;
+  // The words' own margins, borders and padding take room on the line
+  // too; a margin that pulls them back is not followed.
+  const sides = ["marginLeft", "borderLeftWidth", "paddingLeft", "paddingRight", "borderRightWidth", "marginRight"]
+    .map((side) => parseFloat(/** @type {any} */ (style)[side]) || 0);
+  if (sides.some((side) => side < 0)) return null;
+  const measured = wordsWidth(text, style) + sides.reduce((sum, side) => sum + side, 0);
   let block = /** @type {Element | null} */ (element);
   while (block && /^(inline|contents)/.test(lookOf(block).style.display)) block = flatParentOf(block);
   if (!block) return null;
@@ -481,7 +498,13 @@ const edgeText = (element, last) => {
   let node = last ? element.lastChild : element.firstChild;
   for (let steps = 0; node && steps < 200; steps++) {
     if (node.nodeType === 3) {
-      if ((node.nodeValue || "").trim()) return /** @type {Text} */ (node);
+      const value = node.nodeValue || "";
+      if (!value.trim()) {
+        // (A kept line break there puts the words on a line of their own.)
+        if (value.includes("\n") && keepsBreaks(node)) return null;
+      } else {
+        return (last ? /\n\s*$/ : /^\s*\n/).test(value) && keepsBreaks(node) ? null : /** @type {Text} */ (node);
+      }
     } else if (node.nodeType === 1) {
       const inner = /** @type {Element} */ (node);
       const display = lookOf(inner).style.display;
@@ -501,5 +524,16 @@ const edgeText = (element, last) => {
   return null;
 };
 
-/** Elements drawn as a thing of their own, not text, even shown inline. */
-const REPLACED = new Set(["IMG", "INPUT", "SELECT", "TEXTAREA", "BUTTON", "VIDEO", "CANVAS", "IFRAME", "OBJECT", "EMBED", "svg", "SVG"]);
+/**
+ * Whether a text's line breaks are drawn (`white-space` keeps them).
+ * @param {Node} node
+ */
+const keepsBreaks = (node) => {
+  const parent = flatParentOf(node);
+  return !parent || !/^(normal|nowrap)$/.test(lookOf(parent).style.whiteSpace);
+};
+
+/** Elements drawn as a thing of their own, not text, even shown inline (a
+ *  line break ends the line the words would be beside). */
+const REPLACED = new Set(["IMG", "INPUT", "SELECT", "TEXTAREA", "BUTTON", "VIDEO", "CANVAS", "IFRAME", "OBJECT", "EMBED",
+  "svg", "SVG", "BR"]);
