@@ -43,22 +43,33 @@ async fn forwards(shop: &MockServer) -> Vec<String> {
         .collect()
 }
 
-async fn changes_stay_where_the_task_acts(backend: Backend) {
-    let web = Web::start().await;
-    serve_settings(&web.shop).await;
-    let shop = web.shop.uri();
-    let checkout = TaskOrigin::parse(&format!("{shop}/checkout")).expect("a page of the shop");
-    let watch = tools::Watch::new();
-    let pack = pack_built(
+/// A pack whose task acts only on the shop's checkout (and reads the
+/// rest of the shop, the mail and the forum).
+fn acting_on_checkout(
+    backend: Backend,
+    web: &Web,
+    watch: Option<std::sync::Arc<tools::Watch>>,
+) -> Pack {
+    let checkout =
+        TaskOrigin::parse(&format!("{}/checkout", web.shop.uri())).expect("a page of the shop");
+    pack_built(
         backend,
-        &web,
+        web,
         |task| Task {
             act: vec![checkout],
             ..task
         },
-        Some(watch.clone()),
+        watch,
         |options| options,
-    );
+    )
+}
+
+async fn changes_stay_where_the_task_acts(backend: Backend) {
+    let web = Web::start().await;
+    serve_settings(&web.shop).await;
+    let shop = web.shop.uri();
+    let watch = tools::Watch::new();
+    let pack = acting_on_checkout(backend, &web, Some(watch.clone()));
     // Read whole: the settings page opens, and its words are read.
     let settings = ok(&pack, "open", json!({ "url": format!("{shop}/settings") })).await;
     let field = tools::element_number(&settings.text, "textbox \"Forward to\"").expect("the field");
@@ -194,17 +205,7 @@ async fn forms_go_where_their_action_says(backend: Backend) {
         .mount(&web.attacker)
         .await;
     let shop = web.shop.uri();
-    let checkout = TaskOrigin::parse(&format!("{shop}/checkout")).expect("a page of the shop");
-    let pack = pack_built(
-        backend,
-        &web,
-        |task| Task {
-            act: vec![checkout],
-            ..task
-        },
-        None,
-        |options| options,
-    );
+    let pack = acting_on_checkout(backend, &web, None);
     let page = ok(
         &pack,
         "open",
