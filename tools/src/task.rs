@@ -245,7 +245,6 @@ impl crate::Pack {
             }
             _ => return Ok(None),
         };
-        // (Typing with submit presses Enter in the field typed into.)
         let sent = match self
             .browser
             .marks
@@ -253,8 +252,21 @@ impl crate::Pack {
             .await
         {
             Ok(Some((method, to))) => (method, to),
-            // The action itself says what became of the element.
-            Ok(None) | Err(_) => return Ok(None),
+            // No form, or an element the action itself will say is gone.
+            Ok(None)
+            | Err(
+                marks::MarksError::Unknown { .. }
+                | marks::MarksError::Navigated { .. }
+                | marks::MarksError::Gone { .. },
+            ) => return Ok(None),
+            // Where a form would go is not guessed (and what the page
+            // said of it is not repeated here).
+            Err(_) => {
+                return Err(refused(
+                    tool.name,
+                    "where its form would go cannot be read now, and this task acts only where it may; take a snapshot and try again".to_owned(),
+                ))
+            }
         };
         #[allow(clippy::disallowed_methods)] // parsed and judged, not shown
         let Ok(to) = Url::parse(sent.1.untrusted()) else {

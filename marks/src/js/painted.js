@@ -341,13 +341,13 @@ const GENERATED_CHECKS = 2 ** 30;
  */
 const generatedPart = (text, element, which, offset) => {
   if (!/[\p{L}\p{N}]/u.test(text)) return text;
-  const run = { node: element.ownerDocument.createTextNode(text), parent: element, faint: false, dropped: false, pixel: false };
+  const run = () => ({ node: element.ownerDocument.createTextNode(text), parent: element, faint: false, dropped: false, pixel: false });
   const place = offset && generatedPlace(text, element, which);
   const box = place && offset ? toBox(place, offset) : null;
-  if (box && wholePictured(box)) return { ...run, place: [box.x, box.y, box.w, box.h] };
+  if (box && wholePictured(box)) return { ...run(), place: [box.x, box.y, box.w, box.h] };
   const rect = rectOf(element);
   if (onScreen(element.ownerDocument, rect.left + rect.width / 2, rect.top + rect.height / 2)) return text;
-  return { ...run, box: { left: rect.left, top: rect.top, right: rect.right, bottom: rect.bottom } };
+  return { ...run(), box: { left: rect.left, top: rect.top, right: rect.right, bottom: rect.bottom } };
 };
 
 /**
@@ -407,7 +407,8 @@ const positionedBox = (text, element, style) => {
   const px = (/** @type {string} */ value) => parseFloat(value) || 0;
   const size = [style.left, style.top, style.width, style.height].map(parseFloat);
   if (size.some(Number.isNaN)) return null;
-  let origin = { x: -(element.ownerDocument.defaultView || window).scrollX, y: -(element.ownerDocument.defaultView || window).scrollY };
+  const view = element.ownerDocument.defaultView || window;
+  let origin = { x: -view.scrollX, y: -view.scrollY };
   if (block) {
     const look = lookOf(block).style;
     if (look.transform !== "none" || look.filter !== "none" || look.display.startsWith("inline")) return null;
