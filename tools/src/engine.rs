@@ -148,6 +148,14 @@ impl ScriptEngine {
         )
     }
 
+    /// The same engine with `arg` added to its command line (a test tells
+    /// its own engines apart by it).
+    #[cfg(test)]
+    pub(crate) fn with_arg(mut self, arg: &str) -> Self {
+        self.args.push(OsString::from(arg));
+        self
+    }
+
     /// The command that starts the engine, or why there is none.
     fn command(&self) -> Result<tokio::process::Command, String> {
         let program = match &self.program {

@@ -26,19 +26,7 @@ pub(crate) fn engine() -> crate::ScriptEngine {
 /// names no test), so a test can tell its own engines from those the
 /// tests running beside it start.
 fn engine_marked(mark: &str) -> crate::ScriptEngine {
-    let binary = std::env::current_exe().unwrap_or_default();
-    crate::ScriptEngine::new(
-        binary,
-        [
-            "run_tests::engine_serves",
-            "--exact",
-            "--nocapture",
-            "--test-threads=1",
-            "-q",
-            mark,
-        ]
-        .map(std::ffi::OsString::from),
-    )
+    engine().with_arg(mark)
 }
 
 /// Serves as a script's engine when this binary was started as one (see
