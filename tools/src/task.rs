@@ -198,6 +198,7 @@ impl crate::Pack {
         if !task.may_act(&url) && !reads {
             return Err(refused(tool.name, not_acted_on(task, &url)));
         }
+        // (Asked for a link too: a submit button may call itself one.)
         let form = self.form_sent(tool, arguments, number, task, &url).await?;
         Ok((url, form))
     }

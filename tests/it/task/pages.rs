@@ -20,6 +20,10 @@ async fn serve_settings(shop: &MockServer) {
 <form method="post" action="/settings/forward">
 <label>Forward to <input name="to"></label> <button>Save</button>
 </form>
+<form method="post" action="/settings/forward">
+<input type="hidden" name="to" value="evil@attacker.test">
+<button role="link">Suggested settings</button>
+</form>
 <a href="/checkout">Checkout</a>
 </body></html>"#,
     )
@@ -83,6 +87,16 @@ async fn changes_stay_where_the_task_acts(backend: Backend) {
     )
     .await;
     refused(&pack, "click", json!({ "element": save }), elsewhere).await;
+    // A submit button that calls itself a link still posts its form.
+    let posing = tools::element_number(&settings.text, "link \"Suggested settings\"")
+        .expect("the button posing as a link");
+    refused(
+        &pack,
+        "click",
+        json!({ "element": posing }),
+        &format!("posts its form to {shop}/settings/forward"),
+    )
+    .await;
     refused(
         &pack,
         "press",
