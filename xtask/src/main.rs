@@ -56,10 +56,19 @@ fn main() -> ExitCode {
             .and_then(|()| ensure_mcp_client())
             .and_then(|()| ensure_npm_packages())
             .and_then(|()| ensure_geckodriver())
-            // The CLI tests run the binary itself.
+            // The CLI tests run the binary itself. Built with the tests'
+            // own features and targets, it shares every unit with the
+            // test build below (built alone, with the binary's default
+            // features, a third of the workspace would be built twice).
             .and_then(|()| {
                 cargo(
-                    &["build", "--package", "tabwright", "--bin", "tabwright"],
+                    &[
+                        "build",
+                        "--workspace",
+                        "--all-features",
+                        "--bins",
+                        "--tests",
+                    ],
                     &[],
                 )
             })
