@@ -8,7 +8,8 @@
 //! then resumed, so not a single request of theirs runs before the viewport,
 //! console and lifecycle events are in place.
 
-use driver_core::backend::devtools::{names, pages_go};
+use driver_core::backend::devtools::names;
+use driver_core::backend::devtools::pages_go::{self, Held};
 use std::time::Instant;
 
 use chromiumoxide::cdp::browser_protocol::emulation::SetDeviceMetricsOverrideParams;
@@ -58,9 +59,15 @@ pub(crate) fn handle(client: &Client, registry: &SharedRegistry, event: &Event) 
         }
         names::FETCH_REQUEST_PAUSED if session.is_none() => {
             let registry = registry.clone();
-            pages_go::judge(client.socket(), params, move |context| {
+            pages_go::judge(client.socket(), params, move |held| {
                 registry.read(|registry| {
-                    let context = registry.known_context(context);
+                    let context = match held {
+                        Held::Tab(context) => registry.known_context(context),
+                        Held::Frame(frame) => {
+                            let session = registry.frame_sessions.get(frame)?;
+                            registry.tab_of_session(session)?.context.clone()
+                        }
+                    };
                     registry.by_context.get(&context)?.pages_go.clone()
                 })
             })

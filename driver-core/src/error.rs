@@ -122,6 +122,16 @@ pub enum DriverError {
         origin: crate::PageText,
     },
 
+    /// The guard refused to send a document (a form posted, a page's
+    /// `POST` reloaded) to a page the task may read but not act on.
+    #[error("refused {url:?}: {page:?} is a page this task may read, not act on")]
+    NotActedOn {
+        /// What was asked for (the page's, as for `Refused`).
+        url: crate::PageText,
+        /// The page sent to, without its query.
+        page: crate::PageText,
+    },
+
     /// There is no history entry in that direction.
     #[error("there is no {direction} page in this tab's history")]
     NoHistory {
@@ -238,7 +248,10 @@ impl DriverError {
 
     /// The guard refused the address.
     pub fn is_refused(&self) -> bool {
-        matches!(self, Self::Refused { .. } | Self::OutsideTask { .. })
+        matches!(
+            self,
+            Self::Refused { .. } | Self::OutsideTask { .. } | Self::NotActedOn { .. }
+        )
     }
 
     /// A dialog blocks the page.

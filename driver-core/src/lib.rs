@@ -65,7 +65,9 @@ pub use error::{DriverError, Result, Unusable};
 pub use journal::Journal;
 pub use keys::{Click, Key, KeyPress, Modifiers, MouseButton};
 pub use memory::{renew_threshold_kib, Memory, DEFAULT_BUDGET_MB};
-pub use options::{FrameCallback, FramesWanted, Options, PagesGo, Preloads, ScreencastFrame};
+pub use options::{
+    Asked, FrameCallback, FramesWanted, Options, PagesGo, Preloads, ScreencastFrame,
+};
 pub use page_text::{PageText, PageValue, DEBUG_CHARS};
 pub use paint::{
     highlight_name, marker_colour, paint_sheet, FrameScript, PaintPictures, PaintProbe, MARKER_SIZE,

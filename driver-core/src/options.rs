@@ -33,12 +33,34 @@ pub type FrameCallback = Arc<dyn Fn(ScreencastFrame) + Send + Sync>;
 /// nothing for it.
 pub type FramesWanted = Arc<dyn Fn() -> bool + Send + Sync>;
 
-/// Judges a page's next top-level document before its request leaves
-/// ([`Options::pages_go`]): given the URL (each hop of a redirect), `true`
+/// Judges a document before its request leaves ([`Options::pages_go`]):
+/// given the URL (each hop of a redirect) and how it is asked for, `true`
 /// lets it load, `false` refuses it (the browser shows its blocked-request
 /// error in place). It runs on the driver's event task: return quickly,
 /// and never call back into the driver from it.
-pub type PagesGo = Arc<dyn Fn(&str) -> bool + Send + Sync>;
+pub type PagesGo = Arc<dyn Fn(&str, Asked) -> bool + Send + Sync>;
+
+/// How a document is asked for, as [`PagesGo`] is told.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Asked {
+    /// A tab's next page, fetched (`GET`): a link followed, a script's
+    /// `location`, a tab opened.
+    Read,
+    /// A document sent something (`POST` or any method but `GET` and
+    /// `HEAD`): a form posted, in a tab or in a frame.
+    Sent,
+}
+
+impl Asked {
+    /// How a request of `method` asks for its document.
+    pub fn by(method: &str) -> Self {
+        if method.eq_ignore_ascii_case("GET") || method.eq_ignore_ascii_case("HEAD") {
+            Self::Read
+        } else {
+            Self::Sent
+        }
+    }
+}
 
 /// Scripts run in tabwright's own world of every new document, before a
 /// call looks in it ([`Driver::preload`](crate::Driver::preload)): what a
@@ -197,13 +219,13 @@ pub struct Options {
     /// scripts.
     pub preloads: Preloads,
 
-    /// Where a tab's top-level document may come from (see [`PagesGo`]):
-    /// a link the page follows, a form it posts, a script's `location`, a
-    /// tab it opens, each redirect on the way, judged before the request
-    /// leaves; a frame's own document and what a page fetches are not
-    /// asked. `None`, the default: anywhere the proxy lets through. The
-    /// guard sets it when a task names its origins without `strict` (where
-    /// its proxy refuses every request outside them). It costs: Chrome
+    /// Where a tab's top-level document may come from, and where a
+    /// document may be sent to (see [`PagesGo`]): a link the page follows,
+    /// a form it posts (into a frame too), a script's `location`, a tab it
+    /// opens, each redirect on the way, judged before the request leaves;
+    /// a frame's own page and what a page fetches are not asked. `None`,
+    /// the default: anywhere the proxy lets through. The guard sets it
+    /// when a task names its origins. It costs: Chrome
     /// then routes each request of a page through DevTools' interception,
     /// Firefox each through BiDi (a page of 100 images loads about a third
     /// slower).
@@ -287,7 +309,7 @@ impl fmt::Debug for Options {
             )
             .field(
                 "pages_go",
-                &self.pages_go.as_ref().map(|_| "Fn(&str) -> bool"),
+                &self.pages_go.as_ref().map(|_| "Fn(&str, Asked) -> bool"),
             )
             .finish()
     }

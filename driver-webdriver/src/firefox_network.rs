@@ -7,7 +7,7 @@
 use std::collections::{HashMap, VecDeque};
 
 use driver_core::backend::devtools::DevToolsSocket;
-use driver_core::{PageText, PagesGo, Request, NETWORK_LOG_KEPT};
+use driver_core::{Asked, PageText, PagesGo, Request, NETWORK_LOG_KEPT};
 use serde_json::{json, Value};
 
 /// The requests heard, by tab.
@@ -72,8 +72,9 @@ impl Requests {
     /// Lets a request BiDi holds (`network.beforeRequestSent` with
     /// `isBlocked`, where `network.addIntercept` asks for every request)
     /// go on, unless it would load a tab's top-level document (a
-    /// navigation of a context with no parent) that `gate` refuses;
-    /// returns the context of a navigation refused.
+    /// navigation of a context with no parent), or send a document into a
+    /// frame, that `gate` refuses; returns the context of a tab whose
+    /// navigation was refused.
     pub(crate) fn judge(
         &self,
         socket: &DevToolsSocket,
@@ -87,14 +88,18 @@ impl Requests {
         let context = params["context"].as_str();
         let top = context.is_some_and(|context| !self.parents.contains_key(context));
         let url = params["request"]["url"].as_str().unwrap_or_default();
-        let refused = top && params["navigation"].is_string() && !gate(url);
+        let asked = Asked::by(params["request"]["method"].as_str().unwrap_or("GET"));
+        // A tab's page, and a document sent into a frame (a form posted
+        // there); a frame's own page goes on.
+        let judged = params["navigation"].is_string() && (top || asked == Asked::Sent);
+        let refused = judged && !gate(url, asked);
         let method = if refused {
             "network.failRequest"
         } else {
             "network.continueRequest"
         };
         socket.send_soon(None, method, json!({ "request": id }));
-        refused.then(|| context.unwrap_or_default().to_owned())
+        (refused && top).then(|| context.unwrap_or_default().to_owned())
     }
 
     /// The tab a context belongs to.

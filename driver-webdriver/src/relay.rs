@@ -489,6 +489,7 @@ fn on_event(
         }
         names::FETCH_REQUEST_PAUSED => {
             let gate = hears.pages_go.clone();
+            // (One tab's gate: a frame sent to is in it.)
             pages_go::judge(socket, params, move |_| gate);
         }
         names::PAGE_SCREENCAST_FRAME => {

@@ -112,13 +112,14 @@ impl GuardedDriver {
         let mut options = self.options.clone();
         options.proxy = Some(proxy.url());
         // A task's origins hold the pages too: a tab's top-level document
-        // from elsewhere is refused before its request leaves. (Strict, the
-        // proxy refuses every request outside them already; holding the
-        // documents costs each of a page's requests a detour in Chrome.)
-        let task = &self.guard.policy().task;
-        if task.is_set() && !task.strict {
+        // from elsewhere, and a form posted to a page the task only reads
+        // (which the proxy cannot tell from a link: it sees a tunnel's
+        // host), are refused before the request leaves.
+        if self.guard.policy().task.is_set() {
             let guard = self.guard.clone();
-            options.pages_go = Some(Arc::new(move |url: &str| guard.page_may_go(url)));
+            options.pages_go = Some(Arc::new(move |url: &str, asked| {
+                guard.page_may_go(url, asked)
+            }));
         }
         let driver = (self.make)(options);
         if self.options.endpoint.is_some() {
@@ -158,10 +159,7 @@ impl GuardedDriver {
             // A document refused before its request left (`pages_go`):
             // where the backend reports the browser's error page as loaded.
             Ok(navigation) if driver_core::is_error_page(navigation.url.untrusted()) => {
-                match refusals
-                    .iter()
-                    .find(|refusal| matches!(refusal.reason, Reason::OutsideTask { .. }))
-                {
+                match refusals.iter().find(|refusal| refusal.reason.is_task()) {
                     Some(refusal) => Err(refused(refusal.target.clone(), &refusal.reason)),
                     None => Ok(navigation),
                 }
@@ -237,6 +235,10 @@ fn refused(url: String, reason: &Reason) -> DriverError {
         Reason::OutsideTask { target } => DriverError::OutsideTask {
             url,
             origin: target.as_str().into(),
+        },
+        Reason::NotActedOn { target } => DriverError::NotActedOn {
+            url,
+            page: target.as_str().into(),
         },
         Reason::Resolved { .. }
         | Reason::Address(_)

@@ -36,7 +36,7 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use driver_core::Journal;
+use driver_core::{Asked, Journal};
 use url::{Host, Url};
 
 pub use guarded::{GuardedDriver, MakeDriver, DEVTOOLS_ALLOWED};
@@ -104,6 +104,14 @@ pub enum Reason {
         /// The origin asked for.
         target: String,
     },
+    /// A document sent (a form posted) to a page of the task's origins
+    /// that the task may read but not act on (`--act-origin` names where
+    /// it acts).
+    #[error("{target} is a page this task may read, not act on: sending a form there acts (the person can allow it with --act-origin)")]
+    NotActedOn {
+        /// The page sent to, without its query.
+        target: String,
+    },
     /// Not a URL a browser would load as it is.
     #[error("{input:?} is not a valid URL: {problem}")]
     Malformed {
@@ -120,6 +128,12 @@ impl Reason {
     /// rather than because the name does not resolve at all.
     pub fn is_protection(&self) -> bool {
         !matches!(self, Self::Unresolvable { .. })
+    }
+
+    /// Whether the task's origins refused it (what the person can allow),
+    /// rather than the guard's protection of this machine.
+    pub fn is_task(&self) -> bool {
+        matches!(self, Self::OutsideTask { .. } | Self::NotActedOn { .. })
     }
 }
 
@@ -396,23 +410,35 @@ impl Guard {
 
     /// Whether a tab's next top-level document may come from `url` (a
     /// link a page follows, a redirect's hop, a tab it opens): within the
-    /// origins the task may read, or anywhere when it names none. What is
-    /// not is recorded as refused (the browser never sends it). A URL of
-    /// no web origin (`about:blank`, `data:`, the browser's error page) is
-    /// not the guard's to judge here.
-    pub fn page_may_go(&self, url: &str) -> bool {
+    /// origins the task may read, or anywhere when it names none; and
+    /// whether a document may be sent to `url` (a form posted, in a tab or
+    /// into a frame): a page the task acts on. What is not is recorded as
+    /// refused (the browser never sends it). A URL of no web origin
+    /// (`about:blank`, `data:`, the browser's error page) is not the
+    /// guard's to judge here.
+    pub fn page_may_go(&self, url: &str, asked: Asked) -> bool {
         let Ok(parsed) = Url::parse(url) else {
             return true;
         };
-        if !matches!(parsed.scheme(), "http" | "https") || self.task().may_read(&parsed) {
+        if !matches!(parsed.scheme(), "http" | "https") {
             return true;
         }
-        self.refusals.record(
-            url,
+        let task = self.task();
+        let reason = if !task.may_read(&parsed) {
             Reason::OutsideTask {
                 target: parsed.origin().ascii_serialization(),
-            },
-        );
+            }
+        } else if asked == Asked::Sent && !task.may_act(&parsed) {
+            let mut target = parsed.clone();
+            target.set_query(None);
+            target.set_fragment(None);
+            Reason::NotActedOn {
+                target: target.to_string(),
+            }
+        } else {
+            return true;
+        };
+        self.refusals.record(url, reason);
         false
     }
 
@@ -724,5 +750,37 @@ mod tests {
         let open = guarded(Task::default());
         assert!(!open.hold_to_task() && !open.holds_to_task());
         assert!(open.vet(None, &public, 443).await.is_ok());
+    }
+
+    #[test]
+    fn a_document_is_sent_only_where_the_task_acts() {
+        let guard = Guard::with_resolver(
+            Policy {
+                task: Task {
+                    read: vec![TaskOrigin::parse("https://shop.example").unwrap()],
+                    act: vec![TaskOrigin::parse("https://shop.example/checkout").unwrap()],
+                    strict: false,
+                    flows: Vec::new(),
+                },
+                ..Policy::default()
+            },
+            Arc::new(resolver()),
+        );
+        let settings = "https://shop.example/settings/forward?to=x#top";
+        assert!(guard.page_may_go(settings, Asked::Read));
+        assert!(guard.page_may_go("https://shop.example/checkout/done", Asked::Sent));
+        assert!(guard.refusals().all().is_empty());
+        assert!(!guard.page_may_go(settings, Asked::Sent));
+        assert!(!guard.page_may_go("https://elsewhere.example/", Asked::Read));
+        let refusals = guard.refusals().all();
+        assert_eq!(
+            refusals[0].reason,
+            Reason::NotActedOn {
+                target: "https://shop.example/settings/forward".to_owned()
+            }
+        );
+        assert!(matches!(refusals[1].reason, Reason::OutsideTask { .. }));
+        assert_eq!(Asked::by("post"), Asked::Sent);
+        assert_eq!(Asked::by("HEAD"), Asked::Read);
     }
 }

@@ -516,14 +516,26 @@ impl Tab<'_> {
             .into_iter()
             .filter(|refusal| refusal.reason.is_protection())
             .collect();
-        let (outside, protected): (Vec<_>, Vec<_>) = fresh
+        let (task, protected): (Vec<_>, Vec<_>) = fresh
             .into_iter()
-            .partition(|refusal| matches!(refusal.reason, guard::Reason::OutsideTask { .. }));
-        // Each refusal of an address says why; those outside the task
-        // share one reason, said once with what the person can do.
-        for (refused, to, why) in [
-            (protected, "to this machine or its network", true),
-            (outside, "to origins outside this task", false),
+            .partition(|refusal| refusal.reason.is_task());
+        let (sent, outside): (Vec<_>, Vec<_>) = task
+            .into_iter()
+            .partition(|refusal| matches!(refusal.reason, guard::Reason::NotActedOn { .. }));
+        // Each refusal of an address says why; those of the task share one
+        // reason each, said once with what the person can do.
+        for (refused, to, allow) in [
+            (protected, "to this machine or its network", None),
+            (
+                outside,
+                "to origins outside this task",
+                Some("an origin with --read-origin (--act-origin to act there)"),
+            ),
+            (
+                sent,
+                "sending to pages this task may read, not act on",
+                Some("acting there with --act-origin"),
+            ),
         ] {
             if refused.is_empty() {
                 continue;
@@ -531,12 +543,9 @@ impl Tab<'_> {
             let shown: Vec<String> = refused
                 .iter()
                 .take(3)
-                .map(|refusal| {
-                    if why {
-                        format!("{} ({})", address(&refusal.target), refusal.reason)
-                    } else {
-                        address(&refusal.target)
-                    }
+                .map(|refusal| match allow {
+                    None => format!("{} ({})", address(&refusal.target), refusal.reason),
+                    Some(_) => address(&refusal.target),
                 })
                 .collect();
             lines.push(format!(
@@ -545,11 +554,9 @@ impl Tab<'_> {
                 if refused.len() == 1 { "" } else { "s" },
                 shown.join(", "),
                 if refused.len() > 3 { ", …" } else { "" },
-                if why {
-                    ""
-                } else {
-                    "; the person can allow an origin with --read-origin (--act-origin to act there)"
-                }
+                allow
+                    .map(|allow| format!("; the person can allow {allow}"))
+                    .unwrap_or_default()
             ));
         }
     }

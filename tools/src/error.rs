@@ -335,6 +335,11 @@ fn driver_sentence(error: &DriverError, fence: marks::Fence) -> String {
             address(url),
             address(origin)
         ),
+        DriverError::NotActedOn { url, page } => format!(
+            "Refused to send to {}: {} is a page this task may read, not act on, and what was sent there would act. If the user's task needs it, ask the person (ask_origin with act, where offered; they can also allow it with --act-origin).",
+            address(url),
+            address(page)
+        ),
         DriverError::UnknownHost { url, host } => format!(
             "Could not open {}: there is no site called {} (the name does not exist); check the spelling of the address.",
             address(url),

@@ -319,7 +319,7 @@ impl crate::Pack {
             output.text.insert_str(0, HELD_TO_TASK);
         }
         let held = self.held_this_call(state);
-        self.close_tabs_outside(task, held.as_deref(), state, &mut output.text)
+        self.close_tabs_outside(task, held.as_ref(), state, &mut output.text)
             .await;
         let url = document_url(&self.browser.driver, &[]).await;
         let said = match &url {
@@ -423,10 +423,10 @@ fn remember(state: &mut State, url: &Url, text: &str) {
 }
 
 impl crate::Pack {
-    /// The origin of the last page this call's tabs would have gone to
-    /// outside the task's origins, which the browser refused before its
-    /// request left (the guard's `page_may_go`), if any.
-    fn held_this_call(&self, state: &State) -> Option<String> {
+    /// The last page this call's tabs would have gone to outside the
+    /// task's origins, or sent to where it only reads, which the browser
+    /// refused before its request left (the guard's `page_may_go`), if any.
+    fn held_this_call(&self, state: &State) -> Option<Held> {
         let refusals = self
             .browser
             .driver
@@ -437,26 +437,38 @@ impl crate::Pack {
             .iter()
             .rev()
             .find_map(|refusal| match &refusal.reason {
-                guard::Reason::OutsideTask { target } => Some(target.clone()),
+                guard::Reason::OutsideTask { target } => Some(Held {
+                    target: target.clone(),
+                    sent: false,
+                }),
+                guard::Reason::NotActedOn { target } => Some(Held {
+                    target: target.clone(),
+                    sent: true,
+                }),
                 _ => None,
             })
     }
 
-    /// Where this call's page would have gone to `target` (an origin
-    /// outside the task's) and the browser refused it, Chrome shows its
+    /// Where this call's page was held (see [`Held`]) and Chrome shows its
     /// error page in the tab: takes it back to the page before. The
     /// sentence that says so, and whether it went back; `None` where the
     /// tab shows no error page (`about:blank` while strict refused a
-    /// page's own request stays).
-    async fn take_back_held(&self, target: &str) -> Option<(String, bool)> {
+    /// page's own request stays; Firefox leaves the page as it was).
+    async fn take_back_held(&self, held: &Held) -> Option<(String, bool)> {
         if !shows_error_page(&self.browser.driver).await {
             return None;
         }
         let back = self.browser.driver.back().await.is_ok();
+        let (went, flag) = if held.sent {
+            ("would have sent a form to", "--act-origin")
+        } else {
+            ("would have gone to", "--read-origin")
+        };
         Some((
             format!(
-                "The page would have gone to {}, outside this task's origins; the browser refused it before anything was sent there, and {}. The person can allow that origin with --read-origin.\n",
-                crate::page_strings::address(&PageText::from(target)),
+                "The page {went} {}, {}; the browser refused it before anything was sent there, and {}. The person can allow it with {flag}.\n",
+                crate::page_strings::address(&PageText::from(held.target.as_str())),
+                held.why(),
                 if back {
                     "the page was taken back to where it was, read below"
                 } else {
@@ -505,7 +517,7 @@ impl crate::Pack {
     async fn close_tabs_outside(
         &self,
         task: &guard::Task,
-        held: Option<&str>,
+        held: Option<&Held>,
         state: &mut State,
         text: &mut String,
     ) {
@@ -516,11 +528,14 @@ impl crate::Pack {
             #[allow(clippy::disallowed_methods)] // compared, not shown
             let went = match Url::parse(tab.url.untrusted()) {
                 Ok(url) if matches!(url.scheme(), "http" | "https") && !task.may_read(&url) => {
-                    url.origin().ascii_serialization()
+                    Held {
+                        target: url.origin().ascii_serialization(),
+                        sent: false,
+                    }
                 }
                 _ if tab.url.is_empty() || tab.url == "about:blank" => {
                     match (held, state.tabs_at_call.contains(&tab.id)) {
-                        (Some(held), false) => held.to_owned(),
+                        (Some(held), false) => held.clone(),
                         _ => continue,
                     }
                 }
@@ -531,11 +546,35 @@ impl crate::Pack {
                 text.insert_str(
                     0,
                     &format!(
-                        "A tab the page opened for {}, outside this task's origins, was closed (the person can allow it with --read-origin).\n",
-                        crate::page_strings::address(&PageText::from(went))
+                        "A tab the page opened {} {}, {}, was closed (the person can allow it with {}).\n",
+                        if went.sent { "to send a form to" } else { "for" },
+                        crate::page_strings::address(&PageText::from(went.target.as_str())),
+                        went.why(),
+                        if went.sent { "--act-origin" } else { "--read-origin" }
                     ),
                 );
             }
+        }
+    }
+}
+
+/// A page a tab would have gone to, refused before its request left.
+#[derive(Debug, Clone)]
+struct Held {
+    /// Its origin (outside the task's), or the page sent to.
+    target: String,
+    /// Whether a form was sent there (a page the task only reads), rather
+    /// than a page asked for outside the task's origins.
+    sent: bool,
+}
+
+impl Held {
+    /// Why it was refused, as a phrase after its address.
+    fn why(&self) -> &'static str {
+        if self.sent {
+            "a page this task may read, not act on"
+        } else {
+            "outside this task's origins"
         }
     }
 }

@@ -280,4 +280,105 @@ async fn forms_go_where_their_action_says(backend: Backend) {
     pack.close().await;
 }
 
+/// A page the task acts on posts a form by its own script (a button that
+/// is no submit button, in the tab and into a frame) to a page the task
+/// only reads: the browser refuses it before it leaves, and the answer
+/// says so; the script's form that stays on the checkout goes.
+async fn a_page_posts_only_where_the_task_acts(backend: Backend) {
+    let web = Web::start().await;
+    serve_settings(&web.shop).await;
+    serve(
+        &web.shop,
+        "/checkout/pay",
+        r#"<!doctype html><html><head><title>Pay</title></head><body>
+<h1>Pay</h1>
+<form id="forward" method="post" action="/settings/forward">
+<input type="hidden" name="to" value="evil@attacker.test"></form>
+<form id="framed" method="post" action="/settings/forward" target="sink">
+<input type="hidden" name="to" value="frame@attacker.test"></form>
+<form id="place" method="post" action="/checkout/done">
+<input type="hidden" name="delivery" value="scripted"></form>
+<button type="button" onclick="forward.submit()">Pay now</button>
+<button type="button" onclick="framed.submit()">Pay here</button>
+<button type="button" onclick="place.submit()">Place order</button>
+<iframe name="sink" src="about:blank" width="300" height="80"></iframe>
+</body></html>"#,
+    )
+    .await;
+    Mock::given(path("/checkout/done"))
+        .respond_with(html(
+            "<!doctype html><title>Placed</title><p>Order placed.</p>",
+        ))
+        .mount(&web.shop)
+        .await;
+    let shop = web.shop.uri();
+    let pack = acting_on_checkout(backend, &web, None);
+    let page = ok(
+        &pack,
+        "open",
+        json!({ "url": format!("{shop}/checkout/pay") }),
+    )
+    .await;
+    let number = |text: &str, what: &str| tools::element_number(text, what).expect(what);
+    // In the tab: the answer says where the form would have gone (and
+    // reads the page again where Chrome showed its error page in place).
+    let paid = pack
+        .call(
+            "click",
+            json!({ "element": number(&page.text, "button \"Pay now\"") }),
+        )
+        .await;
+    assert!(
+        paid.text.contains("may read, not act on") && paid.text.contains("/settings/forward"),
+        "{}",
+        paid.text
+    );
+    // Into the frame: refused too (the answer's or the next one's).
+    let page = ok(&pack, "snapshot", json!({})).await;
+    ok(
+        &pack,
+        "click",
+        json!({ "element": number(&page.text, "button \"Pay here\"") }),
+    )
+    .await;
+    let mut said = false;
+    for _ in 0..20 {
+        said = refusal_count(&pack) >= 2;
+        if said {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(said, "{:?}", pack.driver().refusals());
+    let placed = ok(
+        &pack,
+        "click",
+        json!({ "element": number(&page.text, "button \"Place order\"") }),
+    )
+    .await;
+    assert!(placed.text.contains("Order placed."), "{}", placed.text);
+    assert_eq!(
+        received(&web.shop, "/checkout/done").await,
+        ["delivery=scripted"]
+    );
+    assert!(
+        forwards(&web.shop).await.is_empty(),
+        "nothing was forwarded"
+    );
+    pack.close().await;
+}
+
+/// How many documents sent to a page the task only reads were refused.
+fn refusal_count(pack: &Pack) -> usize {
+    pack.driver()
+        .refusals()
+        .iter()
+        .filter(|refusal| {
+            refusal.target.ends_with("/settings/forward")
+                && matches!(refusal.reason, guard::Reason::NotActedOn { .. })
+        })
+        .count()
+}
+
 every_backend!(forms_go_where_their_action_says);
+every_backend!(a_page_posts_only_where_the_task_acts);
