@@ -441,6 +441,56 @@ const blockGlyphs = (look) => {
 };
 
 /**
+ * Whether a box may make a stacking context, as CSS paints: the root; a
+ * fixed or sticky box; a positioned one, or a flex or grid item, with a
+ * z-index; opacity, a transform, a filter, a clip path, a mask, a blend,
+ * isolation, containment or a promise of any of them (`will-change`).
+ * It says yes where unsure: the search `sunkUnder` makes ends there.
+ * @param {Look} look
+ */
+const makesStacking = (look) => {
+  const style = look.style;
+  if (!look.up || look.position === "fixed" || look.position === "sticky") return true;
+  if (style.zIndex !== "auto" && (look.position !== "static" || /flex|grid/.test(look.up.display))) return true;
+  if (parseFloat(style.opacity) < 1 || style.isolation === "isolate" || style.mixBlendMode !== "normal") return true;
+  const none = ["transform", "translate", "rotate", "scale", "filter", "backdropFilter", "perspective", "clipPath",
+    "maskImage", "webkitMaskImage"];
+  // (A property this browser does not know reads as undefined.)
+  if (none.some((name) => { const value = /** @type {any} */ (style)[name]; return value !== undefined && value !== "none" && value !== ""; })) return true;
+  if (style.willChange && style.willChange !== "auto") return true;
+  if (/paint|layout|strict|content/.test(style.contain || "") || /size/.test(style.containerType || "")) return true;
+  return look.element.matches(":modal, :popover-open");
+};
+
+/**
+ * Whether the text of `element` (its box `box`) is painted under a box of
+ * the flow: a box of negative z-index (the element, or the nearest such
+ * ancestor) is painted before the blocks around it, so an opaque
+ * background of an ancestor that holds the text, up to the box that makes
+ * the stacking context it joins (whose own background lies under it),
+ * lies over it. (The body's background, where the page's root has none,
+ * is the canvas under everything.) For what no picture judges.
+ * @param {Element} element
+ * @param {{left: number, top: number, right: number, bottom: number}} box
+ */
+const sunkUnder = (element, box) => {
+  /** @type {Look | null} */
+  let look = lookOf(element);
+  while (look && !(parseInt(look.style.zIndex, 10) < 0 && (look.position !== "static" || (look.up && /flex|grid/.test(look.up.display))))) {
+    look = look.up;
+  }
+  if (!look) return false;
+  for (let above = look.up; above && !makesStacking(above); above = above.up) {
+    const tag = above.element.tagName;
+    if (tag === "BODY" && above.up && !rgba(above.up.style.backgroundColor)?.[3] && above.up.style.backgroundImage === "none") continue;
+    if (!paintsOpaque(above.style)) continue;
+    const rect = rectOf(above.element);
+    if (box.left >= rect.left && box.right <= rect.right && box.top >= rect.top && box.bottom <= rect.bottom) return true;
+  }
+  return false;
+};
+
+/**
  * Whether a lid lies over a box drawn by `own` (text it holds, or itself):
  * it holds the box whole and paints after it. A box's own ::before or
  * ::after, and an ancestor's, or an ancestor's outline, lie over it; an

@@ -151,7 +151,8 @@ const paintPass = (written, centres, frames) => {
       // element whole (not their own, which they are drawn on).
       const box = run.box;
       if (box) {
-        if (lids.some((lid) => !(lid.by === run.parent && lid.kind === "pseudo") && lidCovers(lid, box, run.parent))) run.dropped = true;
+        if (lids.some((lid) => !(lid.by === run.parent && lid.kind === "pseudo") && lidCovers(lid, box, run.parent)) ||
+          sunkUnder(run.parent, box)) run.dropped = true;
         continue;
       }
       const rects = textRects(run.node);
@@ -167,7 +168,7 @@ const paintPass = (written, centres, frames) => {
           left: Math.min(...rects.map((r) => r.left)), top: Math.min(...rects.map((r) => r.top)),
           right: Math.max(...rects.map((r) => r.right)), bottom: Math.max(...rects.map((r) => r.bottom)),
         };
-        if (run.faint || lids.some((lid) => lidCovers(lid, box, run.parent))) run.dropped = true;
+        if (run.faint || lids.some((lid) => lidCovers(lid, box, run.parent)) || sunkUnder(run.parent, box)) run.dropped = true;
         continue;
       }
       let seen = false;
