@@ -1,9 +1,10 @@
 // @ts-check
 // counted.js: what CSS counts, as a person sees it drawn: a list item's
-// marker (its number in its list's style, counted as HTML counts), and
+// marker (its number in its list's style, counted as HTML counts; a list
+// style or a marker's own content made of words and that number), and
 // the words the browser said a pseudo-element shows where a script cannot
-// read them (a `counter()`, a marker of the page's own), handed over by
-// DevTools (`Driver::hand_over`'s `generated`, asked by marks' COUNTED).
+// read them (a `counter()` of the page's own), handed over by DevTools
+// (`Driver::hand_over`'s `generated`, asked by marks' COUNTED).
 // Used by semantics.js's `generatedText`.
 
 /**
@@ -121,25 +122,63 @@ const roman = (n) => {
   for (const [value, letters] of steps) while (left >= value) { text += letters; left -= value; }
   return text;
 };
-/** Per list, how its items' markers write their numbers, worked out once a call. @type {Map<Element | null, ((n: number) => string) | null>} */
+/** Per list, how its items' markers are written, worked out once a call. @type {Map<Element | null, ((n: number) => string) | null>} */
 const listMarkers = new Map();
 /**
- * How a list item's marker writes its number (`ORDINALS`), or null where
- * it draws none here: a bullet, no marker, a marker of its own `content`
- * (asked of the browser), a marker not drawn. Read from the list's first
- * item for all of them (a list's items are styled alike; an item styled
- * in another list style by a sheet is asked of the browser).
+ * How a list item's marker is written, given its number: in a style of
+ * `ORDINALS` (`3. `), a list style given as a string (`"→ "`), or a
+ * marker's own `content` made of strings and the item's number
+ * (`writtenMarker`); null where it draws none here: a bullet, no marker,
+ * other words (asked of the browser), a marker not drawn. Read from the
+ * list's first item for all of them (a list's items are styled alike; an
+ * item styled in another list style by a sheet is asked of the browser).
  * @param {Element} item
  */
 const listMarkerOf = (item) => {
   const list = item.parentElement;
   if (listMarkers.has(list)) return /** @type {((n: number) => string) | null} */ (listMarkers.get(list));
   const first = (list && Array.from(list.children).find((child) => child.tagName === "LI")) || item;
-  const ordinal = /** @type {((n: number) => string) | undefined} */ (ORDINALS[getComputedStyle(first).listStyleType]) || null;
-  const marker = ordinal && getComputedStyle(first, "::marker");
-  const drawn = ordinal && marker && !undrawnWords(marker) && marker.content === "normal" ? ordinal : null;
+  const type = getComputedStyle(first).listStyleType;
+  const ordinal = /** @type {((n: number) => string) | undefined} */ (ORDINALS[type]);
+  const string = type.startsWith('"') ? writtenMarker(type, 0) : null;
+  const marker = getComputedStyle(first, "::marker");
+  /** @type {((n: number) => string) | null} */
+  let drawn = null;
+  if (undrawnWords(marker) || type === "none" && marker.content === "normal") drawn = null;
+  else if (marker.content !== "normal") {
+    const content = marker.content;
+    if (writtenMarker(content, 1) !== null) drawn = (n) => writtenMarker(content, n) || "";
+  } else if (ordinal) drawn = (n) => ordinal(n) + ". ";
+  else if (string !== null) drawn = () => string;
   listMarkers.set(list, drawn);
   return drawn;
+};
+/** A string, or `counter(list-item)` in a style `ORDINALS` knows, in a computed `content`. */
+const MARKER_PART = /\s*(?:"((?:[^"\\]|\\[\s\S])*)"|counter\(\s*list-item\s*(?:,\s*([a-z-]+)\s*)?\))\s*/y;
+/**
+ * The words a computed `content` (or a list style given as a string)
+ * writes in a list item's marker, where they are strings and the item's
+ * number `n` alone (`"Step " counter(list-item) ": "`); null where they
+ * hold anything else (another counter, a picture, an attribute).
+ * @param {string} value @param {number} n
+ */
+const writtenMarker = (value, n) => {
+  let text = "";
+  MARKER_PART.lastIndex = 0;
+  while (MARKER_PART.lastIndex < value.length) {
+    const at = MARKER_PART.lastIndex;
+    const part = MARKER_PART.exec(value);
+    if (!part || MARKER_PART.lastIndex === at) return null;
+    if (part[1] !== undefined) {
+      text += part[1].replace(/\\([0-9a-fA-F]{1,6}\s?|[\s\S])/g, (_, escaped) =>
+        /^[0-9a-fA-F]/.test(escaped) ? String.fromCodePoint(parseInt(escaped, 16)) : escaped);
+    } else {
+      const style = ORDINALS[part[2] || "decimal"];
+      if (!style) return null;
+      text += style(n);
+    }
+  }
+  return text;
 };
 /** The numbers of a list's items, worked out once a call. @type {Map<Element, Map<Element, number>>} */
 const ordinalsKnown = new Map();
@@ -185,7 +224,7 @@ const markerText = (element) => {
     ordinal = listMarkerOf(element);
     if (!ordinal) return "";
   } else if (undrawnWords(getComputedStyle(element, "::marker"))) return "";
-  const text = ordinal ? ordinal(ordinalOf(element)) + ". " : handedText || "";
+  const text = ordinal ? ordinal(ordinalOf(element)) : handedText || "";
   // A bullet is no word.
   return /[\p{L}\p{N}]/u.test(text) ? text : "";
 };
