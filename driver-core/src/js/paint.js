@@ -18,7 +18,11 @@
  * under it.
  * `fixed` where it stays in place as the page scrolls.
  * @typedef {{left: number, top: number, right: number, bottom: number, by: Element,
- *   kind: "box" | "shadow" | "outline" | "pseudo", fixed?: boolean}} Lid
+ *   kind: "box" | "shadow" | "outline" | "pseudo", fixed?: boolean, flow?: boolean}} Lid
+ * `flow` for a box of the flow that paints whole (`paintsWhole`): true
+ * where it paints in its turn among the flow's words, false with the
+ * positioned boxes; either way, held here to lie over the flow's words
+ * before it in the document only.
  */
 
 /**
@@ -420,12 +424,52 @@ const lidsOver = () => {
       }
     }
   });
+  // Boxes of the flow that paint whole over what came before them.
+  looks.forEach((look, element) => {
+    if (look.position !== "static" || !look.up || look.transformed || !paintsOpaque(look.style)) return;
+    const whole = paintsWhole(look);
+    if (!whole || look.hidden || look.opacity < OPAQUE || !blendHides(look)) return;
+    const rect = rectOf(element);
+    if (hasArea(rect)) {
+      lids.push({ left: rect.left, top: rect.top, right: rect.right, bottom: rect.bottom, by: element, kind: "box",
+        flow: whole === "flow" });
+    }
+  });
   // What an ancestor's overflow box clips is not painted beyond it.
   return lids.map((lid) => {
     const clip = boundsOf(lookOf(lid.by)).clip;
     return clip ? { ...lid, left: Math.max(lid.left, clip.left), top: Math.max(lid.top, clip.top),
       right: Math.min(lid.right, clip.right), bottom: Math.min(lid.bottom, clip.bottom) } : lid;
   }).filter((lid) => lid.right > lid.left && lid.bottom > lid.top);
+};
+
+/**
+ * Whether `own` is painted in a layer apart from the flow `by` is in: a
+ * box around it, below what holds them both, is positioned or makes a
+ * stacking context (painted after the flow's words).
+ * @param {Element} own @param {Element} by
+ */
+const layeredApart = (own, by) => {
+  for (let look = lookOf(own); look.up && !look.element.contains(by); look = look.up) {
+    if (look.position !== "static" || makesStacking(look)) return true;
+  }
+  return false;
+};
+
+/**
+ * How a box of the flow (not positioned) paints whole over what came
+ * before it, if it does: "stacking" where it makes a stacking context (a
+ * transform, a fade, a filter, a promise of one…), painted with the
+ * positioned boxes; "flow" for a grid or flex item or an inline block,
+ * painted whole in its turn among the flow's words; null for the rest,
+ * whose backgrounds lie under every word of the flow.
+ * @param {Look} look
+ * @returns {"stacking" | "flow" | null}
+ */
+const paintsWhole = (look) => {
+  if (makesStacking(look)) return "stacking";
+  if (/^inline-(block|flex|grid|table)$/.test(look.display) || (look.up && /flex|grid/.test(look.up.display))) return "flow";
+  return null;
 };
 
 /**
@@ -517,6 +561,8 @@ const lidCovers = (lid, box, own) => {
   if (holdsFlat(lid.by, own)) return lid.kind === "pseudo" || lid.kind === "outline";
   if (holdsFlat(own, lid.by)) return true;
   const flowing = lookOf(own).position === "static";
-  return flowing || Boolean(lid.by.compareDocumentPosition(own) & Node.DOCUMENT_POSITION_PRECEDING);
+  const after = Boolean(lid.by.compareDocumentPosition(own) & Node.DOCUMENT_POSITION_PRECEDING);
+  if (lid.flow !== undefined) return after && !layeredApart(own, lid.by);
+  return flowing || after;
 };
 
