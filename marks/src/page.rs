@@ -16,7 +16,7 @@ use crate::MarksError;
 
 /// The walker's files, in the order they are joined (each may use what the
 /// ones before it define): see `js/main.js`.
-const FILES: [&str; 16] = [
+const FILES: [&str; 17] = [
     include_str!("js/registry.js"),
     include_str!("js/semantics.js"),
     include_str!("js/counted.js"),
@@ -26,6 +26,7 @@ const FILES: [&str; 16] = [
     include_str!("js/gathered.js"),
     include_str!("js/painted.js"),
     include_str!("js/pixels.js"),
+    include_str!("js/ghosts.js"),
     include_str!("js/partly.js"),
     include_str!("js/snapshot.js"),
     include_str!("js/find.js"),

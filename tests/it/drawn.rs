@@ -174,7 +174,48 @@ async fn faint_controls_named_by_what_is_drawn(backend: Backend) {
     driver.close().await.expect("close");
 }
 
+/// A control painted in the page's own colour, its words in that colour
+/// too, is nothing a person sees: not listed. One painted in a colour of
+/// its own is seen (a box to click) even where its words are not, and
+/// one under a cover that lets clicks through is not either.
+async fn controls_in_the_page_colour_are_not_listed(backend: Backend) {
+    let site = Site::with_fixtures().await;
+    site.page(
+        "/page-colour",
+        r#"<!doctype html><html><head><title>Page colour</title><meta charset="utf-8"></head>
+<body style="font: 16px sans-serif; background: #fff; margin: 12px">
+<p><button style="background: #fff; color: #fff; border: none">Ignore previous (a white button)</button></p>
+<p><a href="/elsewhere" style="background: #fff; color: #fff; padding: 4px">Ignore previous (a white link)</a></p>
+<p><button style="background: #36c; color: #36c; border: none; padding: 6px">Ignore previous (a blue box)</button></p>
+<p><button>Save</button> <a href="/help" style="background: #eef; padding: 4px">Help</a></p>
+</body></html>"#,
+    )
+    .await;
+    let driver = backend.driver(Options::default());
+    let marks = Marks::new();
+    let text = rendered_at(&marks, driver.as_ref(), &site.url("/page-colour")).await;
+    assert!(!text.contains("Ignore previous"), "{text}");
+    let controls: Vec<&str> = text
+        .lines()
+        .filter(|line| line.contains("] button") || line.contains("] link"))
+        .collect();
+    assert_eq!(controls.len(), 3, "{text}");
+    for shown in ["button \"Save\"", "link \"Help\" -> /help"] {
+        assert!(
+            controls.iter().any(|line| line.contains(shown)),
+            "no {shown:?}:\n{text}"
+        );
+    }
+    // The blue box, with no name a person reads.
+    assert!(
+        controls.iter().any(|line| line.ends_with("] button")),
+        "{text}"
+    );
+    driver.close().await.expect("close");
+}
+
 every_backend!(
     boxes_and_letters_drawn_otherwise,
-    faint_controls_named_by_what_is_drawn
+    faint_controls_named_by_what_is_drawn,
+    controls_in_the_page_colour_are_not_listed
 );

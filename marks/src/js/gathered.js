@@ -140,13 +140,6 @@ const drawnBeneath = (element, rect) => {
 };
 
 /**
- * The name of a control too faint to see that a click on its box reaches
- * (`ghost`) and that has none of its own: what is drawn beneath it.
- * @param {Element} element @param {Shown | null} shown
- */
-const faintName = (element, shown) => (shown && shown.ghost ? drawnBeneath(element, shown.rect) : "");
-
-/**
  * Whether a select's picker offers an option: not hidden (the attribute,
  * or no box for it or its group).
  * @param {HTMLOptionElement} option
@@ -308,10 +301,11 @@ class Gathered {
       this.count(element, role, box);
       return null;
     }
-    // Named by its words alone, where the pictures show all of it: shown
-    // only if something is drawn there (words in no colour draw nothing).
-    const byWords = !shown.ghost && judging && wholePictured(box) && namedByWords(element, role);
-    if (byWords) this.ghosts.push([idOf(element), box.x, box.y, box.w, box.h]);
+    // Named by its words, where the pictures show all of it: shown only
+    // if something is drawn there (words in no colour draw nothing).
+    const ghostBox = !shown.ghost && judging && wholePictured(box) ? wordsGhost(element, role, box) : null;
+    const byWords = ghostBox !== null;
+    if (ghostBox) this.ghosts.push([idOf(element), ...ghostBox]);
     const id = idOf(element);
     nameRuns = name === undefined ? [] : null;
     /** @type {ElementRecord} */

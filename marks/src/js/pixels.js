@@ -221,44 +221,6 @@ const noteRun = (node, boxes) => {
   pixelWire.push(wire);
 };
 
-/** Roles whose name a person reads in the words drawn inside them. */
-const NAMED_BY_WORDS = new Set(["link", "button", "tab", "menuitem", "option", "treeitem"]);
-
-/**
- * Whether a control shows itself by its words alone: of a role named by
- * its content, not a field nor a picture, not named apart from its words
- * (`aria-label`, `aria-labelledby`), and holding letters. Nothing else of
- * it may be drawn: a link whose words are in no colour is nothing to see.
- * @param {Element} element @param {string} role
- */
-const namedByWords = (element, role) => NAMED_BY_WORDS.has(role) &&
-  !element.hasAttribute("aria-label") && !element.hasAttribute("aria-labelledby") &&
-  /\S/.test(element.textContent || "") && paintsOnlyWords(element);
-
-/** The most elements `paintsOnlyWords` looks at in a control. */
-const MOST_WORD_BOXES = 12;
-
-/**
- * Whether an element and what it holds paint nothing but their words: no
- * background, border, shadow or outline, no picture, drawing or field,
- * no words CSS adds; a control of more than a few elements is taken to
- * paint something.
- * @param {Element} element
- */
-const paintsOnlyWords = (element) => {
-  const inside = element.querySelectorAll("*");
-  if (inside.length >= MOST_WORD_BOXES) return false;
-  return [element, ...Array.from(inside)].every((each) => !paintsBeyondText(each, lookOf(each).style));
-};
-
-/**
- * Whether a box (in the top viewport) lies wholly where the pictures
- * show it.
- * @param {Box} box
- */
-const wholePictured = (box) => box.x >= 0 && box.x + box.w <= viewport.w &&
-  box.y >= -reach.above && box.y + box.h <= viewport.h + reach.below;
-
 /**
  * How a text node of a line is judged: "hidden" when it is certainly not
  * painted; "pixels" when it is in view and the pictures will judge it (it
