@@ -424,9 +424,12 @@ const lidsOver = () => {
       }
     }
   });
-  // Boxes of the flow that paint whole over what came before them.
+  // Boxes of the flow that paint whole over what came before them (an
+  // inline box's background is painted with its line, in turn, and takes
+  // no transform: not one of them).
   looks.forEach((look, element) => {
-    if (look.position !== "static" || !look.up || look.transformed || !paintsOpaque(look.style)) return;
+    if (look.display === "inline" || look.position !== "static" || !look.up || look.transformed) return;
+    if (!paintsOpaque(look.style)) return;
     const whole = paintsWhole(look);
     if (!whole || look.hidden || look.opacity < OPAQUE || !blendHides(look)) return;
     const rect = rectOf(element);
