@@ -36,6 +36,25 @@ async fn serve_settings(shop: &MockServer) {
         .await;
 }
 
+/// The checkout's last page: an order placed.
+async fn serve_placed(shop: &MockServer) {
+    Mock::given(path("/checkout/done"))
+        .respond_with(html(
+            "<!doctype html><title>Placed</title><p>Order placed.</p>",
+        ))
+        .mount(shop)
+        .await;
+}
+
+/// A pack acting on the checkout (`acting_on_checkout`), and the page of
+/// the shop at `route` it opened.
+async fn open_on_checkout(backend: Backend, web: &Web, route: &str) -> (Pack, ToolOutput) {
+    let pack = acting_on_checkout(backend, web, None);
+    let url = format!("{}{route}", web.shop.uri());
+    let page = ok(&pack, "open", json!({ "url": url })).await;
+    (pack, page)
+}
+
 /// The forms the shop's server received at `/settings/forward`.
 async fn forwards(shop: &MockServer) -> Vec<String> {
     shop.received_requests()
@@ -208,24 +227,13 @@ async fn forms_go_where_their_action_says(backend: Backend) {
         ),
     )
     .await;
-    Mock::given(path("/checkout/done"))
-        .respond_with(html(
-            "<!doctype html><title>Placed</title><p>Order placed.</p>",
-        ))
-        .mount(&web.shop)
-        .await;
+    serve_placed(&web.shop).await;
     Mock::given(path("/collect"))
         .respond_with(html("<!doctype html><title>Got it</title><p>Thanks.</p>"))
         .mount(&web.attacker)
         .await;
     let shop = web.shop.uri();
-    let pack = acting_on_checkout(backend, &web, None);
-    let page = ok(
-        &pack,
-        "open",
-        json!({ "url": format!("{shop}/checkout/review") }),
-    )
-    .await;
+    let (pack, page) = open_on_checkout(backend, &web, "/checkout/review").await;
     let number = |what: &str| tools::element_number(&page.text, what).expect(what);
     let to_settings = format!("posts its form to {shop}/settings/forward");
     // By the form's action, and by a button's own.
@@ -305,20 +313,8 @@ async fn a_page_posts_only_where_the_task_acts(backend: Backend) {
 </body></html>"#,
     )
     .await;
-    Mock::given(path("/checkout/done"))
-        .respond_with(html(
-            "<!doctype html><title>Placed</title><p>Order placed.</p>",
-        ))
-        .mount(&web.shop)
-        .await;
-    let shop = web.shop.uri();
-    let pack = acting_on_checkout(backend, &web, None);
-    let page = ok(
-        &pack,
-        "open",
-        json!({ "url": format!("{shop}/checkout/pay") }),
-    )
-    .await;
+    serve_placed(&web.shop).await;
+    let (pack, page) = open_on_checkout(backend, &web, "/checkout/pay").await;
     let number = |text: &str, what: &str| tools::element_number(text, what).expect(what);
     // In the tab: the answer says where the form would have gone (and
     // reads the page again where Chrome showed its error page in place).
