@@ -459,21 +459,22 @@ impl crate::Pack {
             return None;
         }
         let back = self.browser.driver.back().await.is_ok();
-        let (went, flag) = if held.sent {
-            ("would have sent a form to", "--act-origin")
+        let went = if held.sent {
+            "would have sent a form to"
         } else {
-            ("would have gone to", "--read-origin")
+            "would have gone to"
         };
         Some((
             format!(
-                "The page {went} {}, {}; the browser refused it before anything was sent there, and {}. The person can allow it with {flag}.\n",
+                "The page {went} {}, {}; the browser refused it before anything was sent there, and {}. The person can allow it with {}.\n",
                 crate::page_strings::address(&PageText::from(held.target.as_str())),
                 held.why(),
                 if back {
                     "the page was taken back to where it was, read below"
                 } else {
                     "it could not be taken back: open a page of the task"
-                }
+                },
+                held.flag()
             ),
             back,
         ))
@@ -550,7 +551,7 @@ impl crate::Pack {
                         if went.sent { "to send a form to" } else { "for" },
                         crate::page_strings::address(&PageText::from(went.target.as_str())),
                         went.why(),
-                        if went.sent { "--act-origin" } else { "--read-origin" }
+                        went.flag()
                     ),
                 );
             }
@@ -575,6 +576,15 @@ impl Held {
             "a page this task may read, not act on"
         } else {
             "outside this task's origins"
+        }
+    }
+
+    /// The flag that allows it.
+    fn flag(&self) -> &'static str {
+        if self.sent {
+            "--act-origin"
+        } else {
+            "--read-origin"
         }
     }
 }

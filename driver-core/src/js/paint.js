@@ -510,6 +510,21 @@ const makesStacking = (look) => {
 };
 
 /**
+ * The box of negative z-index a look is painted in (itself or the nearest
+ * such ancestor), if any: worked out once per look, its z-index read only
+ * where one applies (a positioned box, a flex or grid item).
+ * @param {Look} look
+ * @returns {Look | null}
+ */
+const sinkOf = (look) => {
+  if (look.sink === undefined) {
+    const placed = look.position !== "static" || (look.up !== null && /flex|grid/.test(look.up.display));
+    look.sink = placed && parseInt(look.style.zIndex, 10) < 0 ? look : look.up ? sinkOf(look.up) : null;
+  }
+  return look.sink;
+};
+
+/**
  * Whether the text of `element` (its box `box`) is painted under a box of
  * the flow: a box of negative z-index (the element, or the nearest such
  * ancestor) is painted before the blocks around it, so an opaque
@@ -521,11 +536,7 @@ const makesStacking = (look) => {
  * @param {{left: number, top: number, right: number, bottom: number}} box
  */
 const sunkUnder = (element, box) => {
-  /** @type {Look | null} */
-  let look = lookOf(element);
-  while (look && !(parseInt(look.style.zIndex, 10) < 0 && (look.position !== "static" || (look.up && /flex|grid/.test(look.up.display))))) {
-    look = look.up;
-  }
+  const look = sinkOf(lookOf(element));
   if (!look) return false;
   for (let above = look.up; above && !makesStacking(above); above = above.up) {
     const tag = above.element.tagName;

@@ -344,6 +344,8 @@ class Look {
     this.pinned = undefined;
     /** @type {boolean} Its own transform draws it elsewhere (known once its letters were judged). */
     this.transformed = false;
+    /** @type {Look | null | undefined} The box of negative z-index it is painted in (`sinkOf`; undefined: not asked yet). */
+    this.sink = undefined;
     if (this.position !== "static") stackingLooks.push(this);
   }
 

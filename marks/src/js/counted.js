@@ -142,13 +142,12 @@ const listMarkerOf = (item) => {
   const ordinal = /** @type {((n: number) => string) | undefined} */ (ORDINALS[type]);
   const string = type.startsWith('"') ? writtenMarker(type, 0) : null;
   const marker = getComputedStyle(first, "::marker");
+  const content = marker.content;
   /** @type {((n: number) => string) | null} */
   let drawn = null;
-  if (undrawnWords(marker) || type === "none" && marker.content === "normal") drawn = null;
-  else if (marker.content !== "normal") {
-    const content = marker.content;
-    if (writtenMarker(content, 1) !== null) drawn = (n) => writtenMarker(content, n) || "";
-  } else if (ordinal) drawn = (n) => ordinal(n) + ". ";
+  if (undrawnWords(marker)) drawn = null;
+  else if (content !== "normal") drawn = writtenMarker(content, 1) === null ? null : (n) => writtenMarker(content, n) || "";
+  else if (ordinal) drawn = (n) => ordinal(n) + ". ";
   else if (string !== null) drawn = () => string;
   listMarkers.set(list, drawn);
   return drawn;
