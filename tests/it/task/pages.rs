@@ -329,7 +329,8 @@ async fn a_page_posts_only_where_the_task_acts(backend: Backend) {
         "{}",
         paid.text
     );
-    // Into the frame: refused too (the answer's or the next one's).
+    // Into the frame: refused too (the guard's record says so; the answer
+    // lists it once the request was held, which may come after it).
     let page = ok(&pack, "snapshot", json!({})).await;
     ok(
         &pack,
@@ -338,7 +339,7 @@ async fn a_page_posts_only_where_the_task_acts(backend: Backend) {
     )
     .await;
     let mut said = false;
-    for _ in 0..20 {
+    for _ in 0..50 {
         said = refusal_count(&pack) >= 2;
         if said {
             break;
