@@ -20,34 +20,50 @@ const EDGE_AROUND = 2;
  * little around it, where its edge shows against what lies beside it (a
  * button painted in the colour of the page, its words in that colour
  * too, is nothing to see either), where those are flat boxes
- * (`paintsFlatOnly`). Null for a control named otherwise, or that draws
- * more.
+ * (`paintOf`). Null for a control named otherwise, or that draws more.
  * @param {Element} element @param {string} role @param {Box} box
  * @returns {[number, number, number, number] | null}
  */
 const wordsGhost = (element, role, box) => {
   if (!NAMED_BY_WORDS.has(role) || element.hasAttribute("aria-label") || element.hasAttribute("aria-labelledby") ||
     !/\S/.test(element.textContent || "")) return null;
-  if (paintsOnlyWords(element)) return [box.x, box.y, box.w, box.h];
-  if (!paintsFlatOnly(element)) return null;
+  const paint = paintOf(element);
+  if (paint === "words") return [box.x, box.y, box.w, box.h];
+  if (paint === null) return null;
   return [box.x - EDGE_AROUND, box.y - EDGE_AROUND, box.w + 2 * EDGE_AROUND, box.h + 2 * EDGE_AROUND];
 };
 
+/** The most elements `paintOf` looks at in a control. */
+const MOST_WORD_BOXES = 12;
+
 /**
- * Whether an element and what it holds paint nothing but words and flat
- * boxes (colours, borders, shadows): no picture, drawing or field, no
- * background image, nothing CSS adds. A control that draws an icon, even
- * one hard to make out, is listed (the page meant it to be seen).
+ * What a control and what it holds paint: "words" where nothing but their
+ * words (no background, border, shadow or outline, no picture, drawing or
+ * field, no words CSS adds); "flat" where besides them only flat boxes
+ * (colours, borders, shadows: no picture, drawing or field, no background
+ * image, nothing CSS adds); null where more (a control that draws an
+ * icon, even one hard to make out, is listed: the page meant it to be
+ * seen), or where it holds more than a few elements (taken to paint
+ * something).
  * @param {Element} element
+ * @returns {"words" | "flat" | null}
  */
-const paintsFlatOnly = (element) => {
+const paintOf = (element) => {
   const inside = element.querySelectorAll("*");
-  if (inside.length >= MOST_WORD_BOXES) return false;
-  return [element, ...Array.from(inside)].every((each) => {
-    if (DRAWS_ITS_OWN.test(each.tagName) || lookOf(each).style.backgroundImage !== "none") return false;
-    const view = each.ownerDocument.defaultView || window;
-    return ["::before", "::after"].every((pseudo) => /^(none|normal)?$/.test(view.getComputedStyle(each, pseudo).content));
-  });
+  if (inside.length >= MOST_WORD_BOXES) return null;
+  const all = [element, ...Array.from(inside)];
+  if (all.every((each) => !paintsBeyondText(each, lookOf(each).style))) return "words";
+  return all.every(paintsFlat) ? "flat" : null;
+};
+
+/**
+ * Whether an element paints nothing but words and flat boxes (`paintOf`).
+ * @param {Element} each
+ */
+const paintsFlat = (each) => {
+  if (DRAWS_ITS_OWN.test(each.tagName) || lookOf(each).style.backgroundImage !== "none") return false;
+  const view = each.ownerDocument.defaultView || window;
+  return ["::before", "::after"].every((pseudo) => /^(none|normal)?$/.test(view.getComputedStyle(each, pseudo).content));
 };
 
 /**
@@ -56,22 +72,6 @@ const paintsFlatOnly = (element) => {
  * @param {Element} element @param {Shown | null} shown
  */
 const faintName = (element, shown) => (shown && shown.ghost ? drawnBeneath(element, shown.rect) : "");
-
-/** The most elements `paintsOnlyWords` looks at in a control. */
-const MOST_WORD_BOXES = 12;
-
-/**
- * Whether an element and what it holds paint nothing but their words: no
- * background, border, shadow or outline, no picture, drawing or field,
- * no words CSS adds; a control of more than a few elements is taken to
- * paint something.
- * @param {Element} element
- */
-const paintsOnlyWords = (element) => {
-  const inside = element.querySelectorAll("*");
-  if (inside.length >= MOST_WORD_BOXES) return false;
-  return [element, ...Array.from(inside)].every((each) => !paintsBeyondText(each, lookOf(each).style));
-};
 
 /**
  * Whether a box (in the top viewport) lies wholly where the pictures
