@@ -339,8 +339,33 @@ const textFate = (node) => {
   // (checkVisibility answers for the elements inside, not for the text.)
   if (styleOf(parent).contentVisibility === "hidden" || lettersMasked(parent)) return "hidden";
   if (isHidden(parent) || drawnAway(parent) || textOutside(node, parent, boundsOf(lookOf(parent)).clip) ||
-      textOffPage(node, parent) || firstLineHides(node, parent) || highlightHides(node, parent)) return "hidden";
+      textOffPage(node, parent) || firstLineHides(node, parent) || highlightHides(node, parent) ||
+      lettersCramped(node, parent)) return "hidden";
   return textFateOf(parent);
+};
+
+/**
+ * Whether a text node's letters are drawn in too little room to read: no
+ * box of any area, or less than NARROWEST_LETTER a letter along its lines
+ * (letters a negative spacing piles on each other, an SVG text squeezed
+ * to a length, a font shrunk by its own size adjustment, whose lines
+ * shrink with it). What the pixels measure of text in view, measured on
+ * its boxes where no picture reaches. An inline element holding the text
+ * alone answers by its own box, which is known already.
+ * @param {Text} node
+ * @param {Element} parent  the element it is drawn in
+ */
+const lettersCramped = (node, parent) => {
+  const letters = node.data.length - (node.data.match(/\s/g) || []).length;
+  if (letters === 0) return false;
+  // A line's box is longer along it than across, however it is written
+  // or turned (a box turned a quarter is tall).
+  /** @param {DOMRect[]} rects */
+  const roomy = (rects) => rects.reduce((along, rect) => along + Math.max(rect.width, rect.height), 0) >=
+    letters * NARROWEST_LETTER;
+  if (lookOf(parent).display.startsWith("inline") && parent.childNodes.length === 1 && roomy([rectOf(parent)])) return false;
+  const rects = textRects(node);
+  return rects.length === 0 || !roomy(rects);
 };
 
 /**

@@ -190,6 +190,8 @@ const hasArea = (rect) => rect.width > 0 && rect.height > 0;
 const FAINTEST = 0.1;
 /** Text smaller than this, in CSS pixels as drawn, cannot be read. */
 const SMALLEST_TEXT = 2;
+/** Letters given less room than this along their line, on average (CSS pixels), overlap into a smear. */
+const NARROWEST_LETTER = 1.5;
 /** Text whose contrast with what it sits on is below this is not seen (1 is none). */
 const LEAST_CONTRAST = 1.15;
 /** A clipping box thinner than this (CSS pixels) along an axis shows nothing readable. */
