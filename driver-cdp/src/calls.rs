@@ -12,9 +12,8 @@ use serde_json::Value;
 use driver_core::backend::supervisor::BoxFuture;
 use driver_core::backend::{input, BrowserSession};
 use driver_core::{
-    Capabilities, Capability, Click, ConsoleEntry, Dialog, Download, DriverError, FileChooser,
-    KeyPress, Memory, Navigation, Options, Request, Result, ScreenshotOptions, Tab, TabId,
-    Viewport,
+    Capabilities, Click, ConsoleEntry, Dialog, Download, DriverError, FileChooser, KeyPress,
+    Memory, Navigation, Options, Request, Result, ScreenshotOptions, Tab, TabId, Viewport,
 };
 
 use crate::registry::World;
@@ -36,12 +35,7 @@ impl BrowserSession for CdpSession {
     }
 
     fn capabilities(options: &Options, _session: Option<&Self>) -> Capabilities {
-        Capabilities::full("cdp")
-            .without(
-                Capability::PicturesBeyondViewport,
-                driver_core::CHROME_PICTURES_IN_VIEW,
-            )
-            .as_asked(options)
+        Capabilities::full("cdp").as_asked(options)
     }
 
     fn gone(&mut self) -> Option<String> {

@@ -79,9 +79,12 @@ pub enum Capability {
     /// The paint probe pictures any part of the page, beyond the viewport's
     /// top and bottom edges too ([`PaintProbe::area`](crate::PaintProbe::area)),
     /// without the page noticing: text in the margin a snapshot reads is
-    /// judged by its pixels too, and a picture is of what is judged alone. Chrome pictures beyond the viewport only by growing it
-    /// for the moment (`captureBeyondViewport`), which fires resize events
-    /// a page hears; Firefox paints any part of the document.
+    /// judged by its pixels too, and a picture is of what is judged alone.
+    /// Firefox paints any part of the document; Chrome, which pictures
+    /// beyond its viewport only by growing it for the moment
+    /// (`captureBeyondViewport`, a resize the page hears), replays the
+    /// document's own layer as the compositor recorded it, and leaves
+    /// unknown what other layers may lie over (there its style judges).
     PicturesBeyondViewport,
 }
 
@@ -109,10 +112,6 @@ impl fmt::Display for Capability {
         })
     }
 }
-
-/// Why Chrome's paint probe pictures the viewport alone
-/// ([`Capability::PicturesBeyondViewport`]), on either backend.
-pub const CHROME_PICTURES_IN_VIEW: &str = "Chrome pictures beyond the viewport only by growing it for the moment (captureBeyondViewport), which fires resize events a page hears";
 
 /// Why a session made without `Options::network_log` has no log, on any
 /// backend.

@@ -54,7 +54,7 @@ mod paint;
 mod shots;
 mod tree;
 
-pub use capabilities::{Capabilities, Capability, CHROME_PICTURES_IN_VIEW};
+pub use capabilities::{Capabilities, Capability};
 pub use driver::{
     check_point, check_scroll, is_error_page, is_start_page, ConsoleEntry, ConsoleLevel, Dialog,
     DialogKind, Download, DownloadOutcome, Downloads, Driver, FileChooser, Navigation, Request,

@@ -62,7 +62,8 @@ pub struct PaintProbe {
     pub marked: bool,
     /// The part of the page to picture, in the top viewport's CSS pixels
     /// (x, y, width, height; above or below the viewport as far as the
-    /// document goes): each picture is of it alone. `None`: the viewport.
+    /// document goes): each picture is of it alone, transparent where
+    /// the backend cannot picture it. `None`: the viewport.
     /// Only asked of a backend with
     /// [`Capability::PicturesBeyondViewport`](crate::Capability::PicturesBeyondViewport).
     #[serde(default)]

@@ -80,10 +80,6 @@ impl BrowserSession for WdSession {
         };
         capabilities
             .without(
-                Capability::PicturesBeyondViewport,
-                driver_core::CHROME_PICTURES_IN_VIEW,
-            )
-            .without(
                 Capability::RequestTracking,
                 "WebDriver has no network events; the page's own fetch and XHR are watched instead",
             )

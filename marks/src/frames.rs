@@ -237,6 +237,11 @@ async fn judge_frames(
             .capabilities()
             .supports(Capability::PicturesBeyondViewport),
     )
+    .framed(
+        driver
+            .capabilities()
+            .supports(Capability::CompositedPictures),
+    )
     .within(
         top.page.w as f64 - top.scroll.x,
         top.page.h as f64 - top.scroll.y,

@@ -445,18 +445,22 @@ type Measured = (usize, Changes, Vec<f64>);
 /// they were taken out: nine tenths of the runs' pixels, or more, belong
 /// to runs of which nothing changed.
 fn stale(changes: &[Measured]) -> bool {
-    let owned: u64 = changes.iter().map(|(_, c, _)| u64::from(c.owned)).sum();
+    // (What moved, or the pictures cannot show, says nothing.)
+    let owned: u64 = changes
+        .iter()
+        .map(|(_, c, _)| u64::from(c.owned - c.moved))
+        .sum();
     let unchanged: u64 = changes
         .iter()
         .filter(|(_, c, _)| c.pixels == 0)
-        .map(|(_, c, _)| u64::from(c.owned))
+        .map(|(_, c, _)| u64::from(c.owned - c.moved))
         .sum();
     owned > 0 && unchanged * 10 >= owned * 9
 }
 
 /// Whether anything is drawn in a box of a picture: its pixels differ by
 /// at least [`DRAWN`] on some channel (a flat background draws nothing a
-/// person could click).
+/// person could click), or some of them the picture cannot show.
 fn drawn_on(picture: &Picture, scale: Scale, rect: &[f64; 4]) -> bool {
     let clamp = |value: f64, most: usize| value.max(0.0).min(most as f64) as usize;
     let [x, y, w, h] = *rect;
@@ -473,6 +477,9 @@ fn drawn_on(picture: &Picture, scale: Scale, rect: &[f64; 4]) -> bool {
     let mut most = [0u8; 3];
     for row in top..bottom {
         for column in left..right {
+            if !picture.known(row * picture.width + column) {
+                return true;
+            }
             let start = (row * picture.width + column) * picture.channels;
             for channel in 0..colours {
                 let value = picture.samples[start + channel];

@@ -40,6 +40,7 @@ macro_rules! every_backend {
 
 mod accessible;
 mod answers;
+mod beyond;
 mod cli;
 mod coded;
 mod conformance;

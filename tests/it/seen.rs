@@ -162,7 +162,7 @@ const HEARS_HIDE: &str = "addEventListener('message', (event) => { \
     words.style.visibility = event.data === 'hide' ? 'hidden' : ''; });";
 
 /// What a watching page recorded (its `window.seen`).
-async fn heard(driver: &dyn Driver) -> serde_json::Value {
+pub(crate) async fn heard(driver: &dyn Driver) -> serde_json::Value {
     driver
         .eval("JSON.stringify(window.seen)")
         .await
@@ -194,7 +194,7 @@ async fn whole_page(marks: &Marks, driver: &dyn Driver) -> String {
 
 /// The page recorded nothing more than `before` while it was judged
 /// (given a moment for what the judging might have set off).
-async fn heard_nothing_since(driver: &dyn Driver, before: &serde_json::Value) {
+pub(crate) async fn heard_nothing_since(driver: &dyn Driver, before: &serde_json::Value) {
     tokio::time::sleep(Duration::from_millis(100)).await;
     assert_eq!(&heard(driver).await, before, "the page noticed the judging");
 }

@@ -5,7 +5,8 @@
 //! after a timeout); how Chrome is started ([`launch`]); the page script
 //! behind the selector calls ([`locate`]); input events ([`input`]); the
 //! [`network`] log kept from Chrome's events; the [`screencast`] behind a
-//! live view; the pictures text is judged by ([`paint`]); a picture made of
+//! live view; the pictures text is judged by ([`paint`], and beyond
+//! Chrome's viewport [`beyond`]); a picture made of
 //! strips for a browser that cannot scale one ([`strips`]); what the browser
 //! knows of elements that no script reads ([`tree`]); and a browser's own
 //! [`devtools`] socket.
@@ -13,6 +14,7 @@
 //! Behind the `backend` feature: a program that uses a driver never needs
 //! these, and the facade does not re-export them.
 
+pub mod beyond;
 pub mod devtools;
 pub mod input;
 pub mod launch;

@@ -15,6 +15,7 @@
 
 use serde_json::{json, Value};
 
+use super::beyond::Beyond;
 use super::devtools::{frames, names, DevToolsSocket, TargetsLock, World};
 use super::screencast;
 use crate::{
@@ -31,23 +32,60 @@ pub async fn probe(
     probe: &PaintProbe,
     cast_free: bool,
 ) -> Result<PaintPictures> {
+    let mut beyond = None;
     let pictured = async {
         for path in &probe.frames {
             give_sheet(socket, targets, tab, path, &probe.sheet).await?;
         }
+        if let Some(area) = probe.area {
+            let viewport = run(
+                socket,
+                targets,
+                tab,
+                &FrameScript {
+                    frame: Vec::new(),
+                    expression: "[innerWidth, innerHeight]".to_owned(),
+                },
+            )
+            .await?;
+            let at = |index: usize| viewport[index].as_f64().unwrap_or_default();
+            beyond = Some(Beyond::start(socket, tab.0, area, (at(0), at(1))).await?);
+        }
+        // Beyond the viewport every picture is a frame drawn afresh, which
+        // tells the layers as it is drawn.
+        let fresh;
+        let probe = match &beyond {
+            Some(beyond) if beyond.layered() => {
+                fresh = PaintProbe {
+                    still: false,
+                    marked: true,
+                    ..probe.clone()
+                };
+                &fresh
+            }
+            _ => probe,
+        };
         if cast_free {
-            return cast(socket, targets, tab, probe).await;
+            return cast(socket, targets, tab, probe, beyond.as_mut()).await;
         }
         let mut pictures = Vec::with_capacity(probe.steps.len());
         for step in &probe.steps {
             for script in step {
                 run(socket, targets, tab, script).await?;
             }
-            pictures.push(picture(socket, targets, tab, cast_free).await?);
+            let frame = picture(socket, targets, tab, cast_free).await?;
+            pictures.push(match beyond.as_mut() {
+                // (Of the page as this step left it: before the next.)
+                Some(beyond) => beyond.picture(socket, tab.0, &frame).await?,
+                None => frame,
+            });
         }
         Ok(pictures)
     }
     .await;
+    if let Some(beyond) = beyond {
+        beyond.stop(socket, tab.0).await;
+    }
     for script in &probe.after {
         let _ = if script.frame.is_empty() {
             frames::evaluate_soon(socket, targets, tab, World::Isolated, &script.expression).await
@@ -139,6 +177,7 @@ async fn cast(
     targets: &impl TargetsLock,
     tab: (&str, &str),
     probe: &PaintProbe,
+    mut beyond: Option<&mut Beyond>,
 ) -> Result<PaintPictures> {
     // What a probe just before put back may not be drawn yet: the frame on
     // screen would show its text still taken out. Where the page moved, or
@@ -208,7 +247,11 @@ async fn cast(
             .ok()
             .flatten()
             .ok_or_else(no_frame)?;
-            pictures.push(picture);
+            pictures.push(match beyond.as_deref_mut() {
+                // (Of the page as this step left it: before the next.)
+                Some(beyond) => beyond.picture(socket, tab.0, &picture).await?,
+                None => picture,
+            });
         }
         Ok(pictures)
     }

@@ -75,6 +75,13 @@ impl Picture {
         0.2126 * sample(0) + 0.7152 * sample(1) + 0.0722 * sample(2)
     }
 
+    /// Whether the pixel at `at` shows the page: a backend leaves a part
+    /// it cannot picture transparent (Chrome's, beyond the viewport, where
+    /// a layer of its own may lie), which no run's change can be told in.
+    pub(crate) fn known(&self, at: usize) -> bool {
+        !matches!(self.channels, 2 | 4) || self.samples[at * self.channels + self.channels - 1] != 0
+    }
+
     /// How much the pixel at `at` differs between two pictures (of one
     /// kind), on its most changed colour channel.
     pub(crate) fn change(&self, other: &Picture, at: usize) -> i32 {
@@ -103,6 +110,11 @@ pub(crate) struct View {
     pub(crate) width: f64,
     pub(crate) height: f64,
     pub(crate) clips: bool,
+    /// The backend's pictures are frames of the viewport, a part of it
+    /// cut from one: within the viewport, the viewport is asked.
+    pub(crate) framed: bool,
+    /// The viewport's width and height.
+    pub(crate) viewport: [f64; 2],
 }
 
 impl View {
@@ -116,7 +128,15 @@ impl View {
             width,
             height: height + above + below,
             clips,
+            framed: false,
+            viewport: [width, height],
         }
+    }
+
+    /// The same, its pictures frames of the viewport where `framed`
+    /// (`Capability::CompositedPictures`: what the compositor draws).
+    pub(crate) fn framed(self, framed: bool) -> Self {
+        Self { framed, ..self }
     }
 
     /// Where the backend pictures any part, no farther right or down than
@@ -154,12 +174,23 @@ impl View {
         if right <= left || bottom <= top {
             return self;
         }
+        if self.framed && top >= 0.0 && bottom <= self.viewport[1] {
+            return Self {
+                left: 0.0,
+                top: 0.0,
+                width: self.viewport[0],
+                height: self.viewport[1],
+                clips: false,
+                ..self
+            };
+        }
         Self {
             left,
             top,
             width: right - left,
             height: bottom - top,
             clips: true,
+            ..self
         }
     }
 
@@ -333,7 +364,8 @@ impl Owners {
         let mine = run as u32 + 1;
         let stride = self.stride;
         let still = |row: usize, column: usize| {
-            again.is_none_or(|again| drawn.change(again, row * stride + column) < CHANGED)
+            drawn.known(row * stride + column)
+                && again.is_none_or(|again| drawn.change(again, row * stride + column) < CHANGED)
         };
         let own = |row: usize, column: usize| self.owns(mine, row, column) && still(row, column);
         let mut changes = Changes::default();
@@ -483,8 +515,10 @@ impl Owners {
                         continue;
                     }
                     let seen = count.get_or_insert(0);
-                    let moved = again
-                        .is_some_and(|again| drawn.change(again, row * stride + column) >= CHANGED);
+                    let moved = !drawn.known(row * stride + column)
+                        || again.is_some_and(|again| {
+                            drawn.change(again, row * stride + column) >= CHANGED
+                        });
                     if moved {
                         *seen = most;
                     } else if sharp(row, column) {

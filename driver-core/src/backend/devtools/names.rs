@@ -39,6 +39,18 @@ pub const INPUT_DISPATCH_KEY_EVENT: &str = "Input.dispatchKeyEvent";
 pub const INPUT_DISPATCH_MOUSE_EVENT: &str = "Input.dispatchMouseEvent";
 /// `Inspector.enable`.
 pub const INSPECTOR_ENABLE: &str = "Inspector.enable";
+/// `LayerTree.disable`.
+pub const LAYER_TREE_DISABLE: &str = "LayerTree.disable";
+/// `LayerTree.enable`.
+pub const LAYER_TREE_ENABLE: &str = "LayerTree.enable";
+/// `LayerTree.layerTreeDidChange`.
+pub const LAYER_TREE_DID_CHANGE: &str = "LayerTree.layerTreeDidChange";
+/// `LayerTree.makeSnapshot`.
+pub const LAYER_TREE_MAKE_SNAPSHOT: &str = "LayerTree.makeSnapshot";
+/// `LayerTree.releaseSnapshot`.
+pub const LAYER_TREE_RELEASE_SNAPSHOT: &str = "LayerTree.releaseSnapshot";
+/// `LayerTree.replaySnapshot`.
+pub const LAYER_TREE_REPLAY_SNAPSHOT: &str = "LayerTree.replaySnapshot";
 /// `Overlay.enable`.
 pub const OVERLAY_ENABLE: &str = "Overlay.enable";
 /// `Overlay.hideHighlight`.
