@@ -57,6 +57,35 @@ pub async fn snapshot_costs(backend: Backend, runs: usize) -> Result<(), String>
             summary(&mut whole)
         );
     }
+    // A page about three viewports long, judged afresh each time: every
+    // run pictures the viewport and the margin below it (on Chrome, its
+    // document's layer replayed), where a still page would recall them.
+    let lines: String = (0..65)
+        .map(|line| {
+            format!("<p>Line {line} of an article long enough to scroll, its words plain.</p>")
+        })
+        .collect();
+    site.page(
+        "/long",
+        &format!("<!doctype html><title>Long</title><body style=\"font: 16px sans-serif\">{lines}</body>"),
+    )
+    .await;
+    driver
+        .navigate(&site.url("/long"))
+        .await
+        .map_err(|e| e.to_string())?;
+    let mut judged = Vec::new();
+    for _ in 0..runs {
+        marks.forget_pictures();
+        let started = Instant::now();
+        snapshot_text(&marks, driver.as_ref(), false).await?;
+        judged.push(started.elapsed());
+    }
+    println!(
+        "{}: snapshot of a page three viewports long, its pictures taken afresh: {}",
+        backend.name(),
+        summary(&mut judged)
+    );
     print!(
         "{}: snapshot tokens (chars/4), default scope / full page (page content alone):",
         backend.name()
