@@ -11,7 +11,8 @@
 //! where a live view holds the tab's screencast, by Chrome's capture. A
 //! step that gets no picture (a page that draws no frame: hidden, or its
 //! main thread busy) ends the probe with an error; the `after` scripts run
-//! whatever happened.
+//! whatever happened. A probe of a part of the page beyond the viewport
+//! has its pictures made by [`Beyond`].
 
 use serde_json::{json, Value};
 
