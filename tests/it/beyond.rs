@@ -100,6 +100,26 @@ async fn covers_below_the_fold_hide_as_in_view(backend: Backend) {
     assert_eq!(whole.unjudged, None, "the pixels judged");
     read_as_seen(&whole.render(RenderOptions::default()));
     heard_nothing_since(driver.as_ref(), &before).await;
+    // A page too long for Chrome to replay (over six million pixels): the
+    // pictures still judge what is in view, and what lies below the fold
+    // is read as its style says (Chrome's covers there are no rule's).
+    driver
+        .eval(
+            "document.getElementById('spacer').style.height = '780px'; \
+             document.body.lastElementChild.previousElementSibling.style.height = '9000px'",
+        )
+        .await
+        .expect("grows the page");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    marks.forget_pictures();
+    let (_, text) = judged_snapshot(&marks, driver.as_ref()).await;
+    for seen in [
+        "In view",
+        "Words in a layer of their own below, seen.",
+        "Plain words below the fold, seen.",
+    ] {
+        assert!(text.contains(seen), "no {seen:?}:\n{text}");
+    }
     driver.close().await.expect("close");
 }
 

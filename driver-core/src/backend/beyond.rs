@@ -143,6 +143,8 @@ pub struct Beyond {
     area: [i32; 4],
     /// The viewport's size in CSS pixels.
     viewport: (f64, f64),
+    /// The area reaches beyond the viewport.
+    reaches: bool,
     /// The layers heard, where the area reaches beyond the viewport.
     events: Option<UnboundedReceiver<std::sync::Arc<Event>>>,
     layers: Option<Layers>,
@@ -152,16 +154,20 @@ pub struct Beyond {
 
 impl Beyond {
     /// Pictures of `area` of the tab whose DevTools session is `tab`, its
-    /// viewport `viewport` CSS pixels: where the area reaches beyond the
-    /// viewport, its layers are heard from now on.
+    /// viewport `viewport` and its document `document` (width, height) CSS
+    /// pixels: where the area reaches beyond the viewport of a document
+    /// small enough to replay, its layers are heard from now on.
     pub async fn start(
         socket: &DevToolsSocket,
         tab: &str,
         area: [i32; 4],
         viewport: (f64, f64),
+        document: (f64, f64),
     ) -> Result<Self> {
         let [_, y, _, height] = area;
-        let events = if f64::from(y) < 0.0 || f64::from(y + height) > viewport.1 {
+        let reaches = f64::from(y) < 0.0 || f64::from(y + height) > viewport.1;
+        let replayable = document.0 * document.1 <= MOST_REPLAYED as f64;
+        let events = if reaches && replayable {
             let events = socket.events();
             socket
                 .call(Some(tab), names::LAYER_TREE_ENABLE, json!({}))
@@ -173,16 +179,19 @@ impl Beyond {
         Ok(Self {
             area,
             viewport,
+            reaches,
             events,
             layers: None,
             waited: false,
         })
     }
 
-    /// Whether the area reaches beyond the viewport (then every picture
-    /// must be a frame drawn afresh: it tells the layers).
-    pub fn layered(&self) -> bool {
-        self.events.is_some()
+    /// Whether the area reaches beyond the viewport: then every picture is
+    /// a frame drawn afresh and proved by its marker (it tells the layers,
+    /// and a step's picture waits on the making of the last one's, while
+    /// which the frame after the step's scripts may come and go).
+    pub fn reaches(&self) -> bool {
+        self.reaches
     }
 
     /// Stops hearing the layers (they cost the renderer a list each frame).

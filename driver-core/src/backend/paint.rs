@@ -45,18 +45,22 @@ pub async fn probe(
                 tab,
                 &FrameScript {
                     frame: Vec::new(),
-                    expression: "[innerWidth, innerHeight]".to_owned(),
+                    expression:
+                        "((root) => [innerWidth, innerHeight, root ? root.scrollWidth : 0, \
+                                 root ? root.scrollHeight : 0])(document.documentElement)"
+                            .to_owned(),
                 },
             )
             .await?;
             let at = |index: usize| viewport[index].as_f64().unwrap_or_default();
-            beyond = Some(Beyond::start(socket, tab.0, area, (at(0), at(1))).await?);
+            beyond =
+                Some(Beyond::start(socket, tab.0, area, (at(0), at(1)), (at(2), at(3))).await?);
         }
-        // Beyond the viewport every picture is a frame drawn afresh, which
-        // tells the layers as it is drawn.
+        // Beyond the viewport every picture is a frame drawn afresh
+        // (`Beyond::reaches`).
         let fresh;
         let probe = match &beyond {
-            Some(beyond) if beyond.layered() => {
+            Some(beyond) if beyond.reaches() => {
                 fresh = PaintProbe {
                     still: false,
                     marked: true,
