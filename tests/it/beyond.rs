@@ -8,12 +8,12 @@
 use std::time::Duration;
 
 use driver_core::{Capability, Options};
-use marks::{Marks, RenderOptions, SnapshotOptions};
+use marks::Marks;
 use tabwright_tests::site::Site;
 use tabwright_tests::Backend;
 
 use crate::pictured::judged_snapshot;
-use crate::seen::{heard, heard_nothing_since};
+use crate::seen::judged_near_and_far;
 
 /// A white picture as wide and high as a cell.
 const WHITE: &str = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='600' height='32'%3E%3Crect width='600' height='32' fill='white'/%3E%3C/svg%3E";
@@ -75,31 +75,9 @@ async fn covers_below_the_fold_hide_as_in_view(backend: Backend) {
         .supports(Capability::PicturesBeyondViewport));
     driver.navigate(&site.url("/beyond")).await.expect("loads");
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let before = heard(driver.as_ref()).await;
+    // Just below the fold, then far below in the whole page.
     let marks = Marks::new();
-    let (_, text) = judged_snapshot(&marks, driver.as_ref()).await;
-    read_as_seen(&text);
-    heard_nothing_since(driver.as_ref(), &before).await;
-    // Far below, the whole page reads them alike.
-    driver
-        .eval("document.getElementById('spacer').style.height = '1800px'")
-        .await
-        .expect("moves the cells");
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    let before = heard(driver.as_ref()).await;
-    let whole = marks
-        .snapshot(
-            driver.as_ref(),
-            SnapshotOptions {
-                full_page: true,
-                ..SnapshotOptions::default()
-            },
-        )
-        .await
-        .expect("a full-page snapshot");
-    assert_eq!(whole.unjudged, None, "the pixels judged");
-    read_as_seen(&whole.render(RenderOptions::default()));
-    heard_nothing_since(driver.as_ref(), &before).await;
+    judged_near_and_far(driver.as_ref(), &marks, |text, _| read_as_seen(text)).await;
     // A page too long for Chrome to replay (over six million pixels): the
     // pictures still judge what is in view, and what lies below the fold
     // is read as its style says (Chrome's covers there are no rule's).

@@ -162,7 +162,7 @@ const HEARS_HIDE: &str = "addEventListener('message', (event) => { \
     words.style.visibility = event.data === 'hide' ? 'hidden' : ''; });";
 
 /// What a watching page recorded (its `window.seen`).
-pub(crate) async fn heard(driver: &dyn Driver) -> serde_json::Value {
+async fn heard(driver: &dyn Driver) -> serde_json::Value {
     driver
         .eval("JSON.stringify(window.seen)")
         .await
@@ -194,7 +194,7 @@ async fn whole_page(marks: &Marks, driver: &dyn Driver) -> String {
 
 /// The page recorded nothing more than `before` while it was judged
 /// (given a moment for what the judging might have set off).
-pub(crate) async fn heard_nothing_since(driver: &dyn Driver, before: &serde_json::Value) {
+async fn heard_nothing_since(driver: &dyn Driver, before: &serde_json::Value) {
     tokio::time::sleep(Duration::from_millis(100)).await;
     assert_eq!(&heard(driver).await, before, "the page noticed the judging");
 }
@@ -527,21 +527,36 @@ async fn the_margin_is_judged_too(backend: Backend) {
     let driver = backend.driver(Options::default());
     driver.navigate(&site.url("/margin")).await.expect("loads");
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let before = heard(driver.as_ref()).await;
-    let marks = Marks::new();
-    let (_, text) = judged_snapshot(&marks, driver.as_ref()).await;
-    margin_read_as_seen(driver.as_ref(), &text, false);
-    heard_nothing_since(driver.as_ref(), &before).await;
-    // The whole page is pictured further: the same cells, far below.
+    judged_near_and_far(driver.as_ref(), &Marks::new(), |text, whole| {
+        margin_read_as_seen(driver.as_ref(), text, whole)
+    })
+    .await;
+    driver.close().await.expect("close");
+}
+
+/// Reads a page that records what it hears (`window.seen`), its cells
+/// below `#spacer`, by `read` (the text, and whether it is of the whole
+/// page): its default scope as judged now, then a full-page snapshot with
+/// the cells moved far below (the pictures reach further there); the page
+/// hears nothing of either.
+pub(crate) async fn judged_near_and_far(
+    driver: &dyn Driver,
+    marks: &Marks,
+    read: impl Fn(&str, bool),
+) {
+    let before = heard(driver).await;
+    let (_, text) = judged_snapshot(marks, driver).await;
+    read(&text, false);
+    heard_nothing_since(driver, &before).await;
     driver
         .eval("document.getElementById('spacer').style.height = '1800px'")
         .await
         .expect("moves the cells");
     tokio::time::sleep(Duration::from_millis(200)).await;
-    let before = heard(driver.as_ref()).await;
+    let before = heard(driver).await;
     let whole = marks
         .snapshot(
-            driver.as_ref(),
+            driver,
             SnapshotOptions {
                 full_page: true,
                 ..SnapshotOptions::default()
@@ -550,13 +565,8 @@ async fn the_margin_is_judged_too(backend: Backend) {
         .await
         .expect("a full-page snapshot");
     assert_eq!(whole.unjudged, None, "the pixels judged");
-    margin_read_as_seen(
-        driver.as_ref(),
-        &whole.render(RenderOptions::default()),
-        true,
-    );
-    heard_nothing_since(driver.as_ref(), &before).await;
-    driver.close().await.expect("close");
+    read(&whole.render(RenderOptions::default()), true);
+    heard_nothing_since(driver, &before).await;
 }
 
 /// What `the_margin_is_judged_too` reads of its cells beyond the viewport.
