@@ -7,13 +7,63 @@
 
 use std::time::Duration;
 
-use driver_core::{Capability, Options};
-use marks::Marks;
+use driver_core::{Capability, Driver, Options};
+use marks::{Marks, RenderOptions, SnapshotOptions};
 use tabwright_tests::site::Site;
 use tabwright_tests::Backend;
 
 use crate::pictured::judged_snapshot;
-use crate::seen::judged_near_and_far;
+use crate::seen::{heard, heard_nothing_since};
+
+/// What a page with cells below `#spacer` records of what it hears
+/// (`window.seen`): scrolls, resizes, and the callbacks of observers of
+/// the spacer's size and of the first cell's place (past the first of
+/// each), none of which the pictures may set off.
+pub(crate) const RECORDS_WHAT_IT_HEARS: &str = r#"<script>
+  const seen = { events: [], observed: 0 };
+  window.seen = seen;
+  for (const type of ["scroll", "resize"]) addEventListener(type, () => seen.events.push(type), true);
+  visualViewport.addEventListener("resize", () => seen.events.push("viewport resize"));
+  let first = 2;
+  const observed = () => { if (first > 0) first--; else seen.observed++; };
+  new ResizeObserver(observed).observe(document.getElementById("spacer"));
+  new IntersectionObserver(observed).observe(document.querySelector(".cell"));
+</script>"#;
+
+/// Reads a page that records what it hears (`window.seen`), its cells
+/// below `#spacer`, by `read` (the text, and whether it is of the whole
+/// page): its default scope as judged now, then a full-page snapshot with
+/// the cells moved far below (the pictures reach further there); the page
+/// hears nothing of either.
+pub(crate) async fn judged_near_and_far(
+    driver: &dyn Driver,
+    marks: &Marks,
+    read: impl Fn(&str, bool),
+) {
+    let before = heard(driver).await;
+    let (_, text) = judged_snapshot(marks, driver).await;
+    read(&text, false);
+    heard_nothing_since(driver, &before).await;
+    driver
+        .eval("document.getElementById('spacer').style.height = '1800px'")
+        .await
+        .expect("moves the cells");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let before = heard(driver).await;
+    let whole = marks
+        .snapshot(
+            driver,
+            SnapshotOptions {
+                full_page: true,
+                ..SnapshotOptions::default()
+            },
+        )
+        .await
+        .expect("a full-page snapshot");
+    assert_eq!(whole.unjudged, None, "the pixels judged");
+    read(&whole.render(RenderOptions::default()), true);
+    heard_nothing_since(driver, &before).await;
+}
 
 /// A white picture as wide and high as a cell.
 const WHITE: &str = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='600' height='32'%3E%3Crect width='600' height='32' fill='white'/%3E%3C/svg%3E";
@@ -22,7 +72,7 @@ const WHITE: &str = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg
 /// below once `#spacer` grows: covers style does not know of (a picture
 /// an element's `content` puts over the words, a border image's fill),
 /// words in layers of their own, and a page that records every scroll,
-/// resize and observer's callback.
+/// resize and observer's callback (`RECORDS_WHAT_IT_HEARS`).
 fn page() -> String {
     format!(
         r#"<!doctype html><html><head><title>Beyond</title><meta charset="utf-8">
@@ -40,17 +90,9 @@ fn page() -> String {
 <div class="cell"><p>Words under a clear layer below, seen.</p><div class="over" style="will-change: transform"></div></div>
 <div class="cell"><p>Plain words below the fold, seen.</p></div>
 <div style="height: 2000px"></div>
-<script>
-  const seen = {{ events: [], observed: 0 }};
-  window.seen = seen;
-  for (const type of ["scroll", "resize"]) addEventListener(type, () => seen.events.push(type), true);
-  visualViewport.addEventListener("resize", () => seen.events.push("viewport resize"));
-  let first = 2;
-  const observed = () => {{ if (first > 0) first--; else seen.observed++; }};
-  new ResizeObserver(observed).observe(document.getElementById("spacer"));
-  new IntersectionObserver(observed).observe(document.querySelector(".cell"));
-</script>
-</body></html>"#
+{records}
+</body></html>"#,
+        records = RECORDS_WHAT_IT_HEARS,
     )
 }
 

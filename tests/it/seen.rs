@@ -25,6 +25,7 @@ use marks::{Marks, RenderOptions, SnapshotOptions};
 use tabwright_tests::site::Site;
 use tabwright_tests::Backend;
 
+use crate::beyond::{judged_near_and_far, RECORDS_WHAT_IT_HEARS};
 use crate::pictured::{judged_snapshot, reading, seeds, shot, truth_in, Dice, Tally, Truth};
 
 /// A case's cell's width, in CSS pixels (36 high: `CASE_STYLE`).
@@ -162,7 +163,7 @@ const HEARS_HIDE: &str = "addEventListener('message', (event) => { \
     words.style.visibility = event.data === 'hide' ? 'hidden' : ''; });";
 
 /// What a watching page recorded (its `window.seen`).
-async fn heard(driver: &dyn Driver) -> serde_json::Value {
+pub(crate) async fn heard(driver: &dyn Driver) -> serde_json::Value {
     driver
         .eval("JSON.stringify(window.seen)")
         .await
@@ -194,7 +195,7 @@ async fn whole_page(marks: &Marks, driver: &dyn Driver) -> String {
 
 /// The page recorded nothing more than `before` while it was judged
 /// (given a moment for what the judging might have set off).
-async fn heard_nothing_since(driver: &dyn Driver, before: &serde_json::Value) {
+pub(crate) async fn heard_nothing_since(driver: &dyn Driver, before: &serde_json::Value) {
     tokio::time::sleep(Duration::from_millis(100)).await;
     assert_eq!(&heard(driver).await, before, "the page noticed the judging");
 }
@@ -509,18 +510,10 @@ async fn the_margin_is_judged_too(backend: Backend) {
 <div class="cell"><p style="letter-spacing: -0.05em">Tight letters far below, seen.</p></div>
 </div>
 <div style="height: 2000px"></div>
-<script>
-  const seen = {{ events: [], observed: 0 }};
-  window.seen = seen;
-  for (const type of ["scroll", "resize"]) addEventListener(type, () => seen.events.push(type), true);
-  visualViewport.addEventListener("resize", () => seen.events.push("viewport resize"));
-  let first = 2;
-  const observed = () => {{ if (first > 0) first--; else seen.observed++; }};
-  new ResizeObserver(observed).observe(document.getElementById("spacer"));
-  new IntersectionObserver(observed).observe(document.querySelector(".grid"));
-</script>
+{records}
 </body></html>"#,
-            font = tabwright_tests::site::blank_font_base64()
+            font = tabwright_tests::site::blank_font_base64(),
+            records = RECORDS_WHAT_IT_HEARS,
         ),
     )
     .await;
@@ -532,41 +525,6 @@ async fn the_margin_is_judged_too(backend: Backend) {
     })
     .await;
     driver.close().await.expect("close");
-}
-
-/// Reads a page that records what it hears (`window.seen`), its cells
-/// below `#spacer`, by `read` (the text, and whether it is of the whole
-/// page): its default scope as judged now, then a full-page snapshot with
-/// the cells moved far below (the pictures reach further there); the page
-/// hears nothing of either.
-pub(crate) async fn judged_near_and_far(
-    driver: &dyn Driver,
-    marks: &Marks,
-    read: impl Fn(&str, bool),
-) {
-    let before = heard(driver).await;
-    let (_, text) = judged_snapshot(marks, driver).await;
-    read(&text, false);
-    heard_nothing_since(driver, &before).await;
-    driver
-        .eval("document.getElementById('spacer').style.height = '1800px'")
-        .await
-        .expect("moves the cells");
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    let before = heard(driver).await;
-    let whole = marks
-        .snapshot(
-            driver,
-            SnapshotOptions {
-                full_page: true,
-                ..SnapshotOptions::default()
-            },
-        )
-        .await
-        .expect("a full-page snapshot");
-    assert_eq!(whole.unjudged, None, "the pixels judged");
-    read(&whole.render(RenderOptions::default()), true);
-    heard_nothing_since(driver, &before).await;
 }
 
 /// What `the_margin_is_judged_too` reads of its cells beyond the viewport.
