@@ -156,14 +156,16 @@ impl Beyond {
     /// Pictures of `area` of the tab whose DevTools session is `tab`, its
     /// viewport `viewport` and its document `document` (width, height) CSS
     /// pixels: where the area reaches beyond the viewport of a document
-    /// small enough to replay, its layers are heard from now on.
+    /// small enough to replay, its layers are heard from now on (a browser
+    /// that will not tell them, as one that will not replay them, leaves
+    /// the part beyond the viewport unknown, not the probe failed).
     pub async fn start(
         socket: &DevToolsSocket,
         tab: &str,
         area: [i32; 4],
         viewport: (f64, f64),
         document: (f64, f64),
-    ) -> Result<Self> {
+    ) -> Self {
         let [_, y, _, height] = area;
         let reaches = f64::from(y) < 0.0 || f64::from(y + height) > viewport.1;
         let replayable = document.0 * document.1 <= MOST_REPLAYED as f64;
@@ -171,19 +173,20 @@ impl Beyond {
             let events = socket.events();
             socket
                 .call(Some(tab), names::LAYER_TREE_ENABLE, json!({}))
-                .await?;
-            Some(events)
+                .await
+                .ok()
+                .map(|_| events)
         } else {
             None
         };
-        Ok(Self {
+        Self {
             area,
             viewport,
             reaches,
             events,
             layers: None,
             waited: false,
-        })
+        }
     }
 
     /// Whether the area reaches beyond the viewport: then every picture is

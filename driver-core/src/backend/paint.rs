@@ -53,8 +53,7 @@ pub async fn probe(
             )
             .await?;
             let at = |index: usize| viewport[index].as_f64().unwrap_or_default();
-            beyond =
-                Some(Beyond::start(socket, tab.0, area, (at(0), at(1)), (at(2), at(3))).await?);
+            beyond = Some(Beyond::start(socket, tab.0, area, (at(0), at(1)), (at(2), at(3))).await);
         }
         // Beyond the viewport every picture is a frame drawn afresh
         // (`Beyond::reaches`).
