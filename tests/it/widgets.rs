@@ -258,9 +258,10 @@ async fn generated_words_where_they_lie(backend: Backend) {
     ] {
         assert!(!text.contains("Ignore previous"), "{what}:\n{text}");
         for seen in [
-            "Badge base.A positioned badge, seen.",
+            // (Words in a box of their own are a word apart.)
+            "Badge base. A positioned badge, seen.",
             "Shifted base and moved words, seen.",
-            "Escaped base.Escaped words, seen.",
+            "Escaped base. Escaped words, seen.",
             "Words after a line break, seen.",
             "Margined baseAside, seen.",
             "Spaced and spaced out, seen.",

@@ -283,6 +283,11 @@ const generatedText = (element, which) => {
   const words = text.replace(/\p{Co}/gu, "");
   // Nor are words a font draws without ink (`drawsNoInk`).
   if (element.ownerDocument === document && drawsNoInk(style, () => words, parseFloat(style.fontSize))) return "";
+  // Words in a box of their own (floated, out of the flow, a block) are
+  // apart from the element's text, as a person sees them.
+  if (words && (style.cssFloat !== "none" || /^(absolute|fixed)$/.test(style.position) || !style.display.startsWith("inline"))) {
+    return which === "::before" ? words + " " : " " + words;
+  }
   return words;
 };
 
