@@ -42,9 +42,9 @@ const EDGE_SHARE: f64 = 0.15;
 /// [`NARROWEST_LETTER`] wide on average, cannot be read.
 const LOWEST_LINE: f64 = 4.0;
 const NARROWEST_LETTER: f64 = 1.5;
-/// A faint control is seen where what is drawn in its box spans at least
-/// this much on some channel: a border, a picture, letters.
-const DRAWN: i32 = 24;
+/// Where the page script numbers its checks of words CSS writes from
+/// (painted.js's `GENERATED_CHECKS`): apart from elements' local ids.
+const GENERATED_CHECKS: u32 = 1 << 30;
 /// The most pictures of text taken out a judgement takes: text overlapping
 /// text beyond that many layers is measured where it alone lies.
 const MOST_GROUPS: usize = 4;
@@ -400,7 +400,13 @@ async fn pictured(
         let scale = Scale::of(&pictures[0], view);
         let bare: Vec<(usize, u32)> = ghosts
             .iter()
-            .filter(|(_, _, rect)| !drawn_on(&pictures[0], scale, rect))
+            .filter(|(_, id, rect)| {
+                if *id >= GENERATED_CHECKS {
+                    !words_drawn_on(&pictures, scale, rect)
+                } else {
+                    !drawn_on(&pictures[0], scale, rect)
+                }
+            })
             .map(|&(walk, id, _)| (walk, id))
             .collect();
         break (changes, bare);
@@ -456,39 +462,6 @@ fn stale(changes: &[Measured]) -> bool {
         .map(|(_, c, _)| u64::from(c.owned - c.moved))
         .sum();
     owned > 0 && unchanged * 10 >= owned * 9
-}
-
-/// Whether anything is drawn in a box of a picture: its pixels differ by
-/// at least [`DRAWN`] on some channel (a flat background draws nothing a
-/// person could click), or some of them the picture cannot show.
-fn drawn_on(picture: &Picture, scale: Scale, rect: &[f64; 4]) -> bool {
-    let clamp = |value: f64, most: usize| value.max(0.0).min(most as f64) as usize;
-    let [x, y, w, h] = *rect;
-    let (left, right) = (
-        clamp(scale.column(x).floor(), picture.width),
-        clamp(scale.column(x + w).ceil(), picture.width),
-    );
-    let (top, bottom) = (
-        clamp(scale.row(y).floor(), picture.height),
-        clamp(scale.row(y + h).ceil(), picture.height),
-    );
-    let colours = picture.channels.clamp(1, 3);
-    let mut least = [u8::MAX; 3];
-    let mut most = [0u8; 3];
-    for row in top..bottom {
-        for column in left..right {
-            if !picture.known(row * picture.width + column) {
-                return true;
-            }
-            let start = (row * picture.width + column) * picture.channels;
-            for channel in 0..colours {
-                let value = picture.samples[start + channel];
-                least[channel] = least[channel].min(value);
-                most[channel] = most[channel].max(value);
-            }
-        }
-    }
-    (0..colours).any(|channel| i32::from(most[channel]) - i32::from(least[channel]) >= DRAWN)
 }
 
 /// What taking each run out of the paint changed of its own pixels (by
@@ -593,7 +566,9 @@ fn overlap(a: &[f64; 4], b: &[f64; 4]) -> f64 {
     }
 }
 
+mod drawn;
 mod pixels;
+use drawn::{drawn_on, words_drawn_on};
 pub(crate) use pixels::View;
 use pixels::*;
 

@@ -23,7 +23,8 @@ use crate::seen::rendered_at;
 /// rest of a text it holds in part is read), or
 /// under a row of `█` glyphs (below the fold: style judges there on
 /// Chrome), or written by CSS under a cover over their element (in view
-/// and below it), are not read. A child made visible in a hidden parent
+/// and below it; right under a line of words too, whose ink is not
+/// theirs), are not read. A child made visible in a hidden parent
 /// is read; an inert control's words are read
 /// as the page's, unnumbered; a select lists and chooses only the options
 /// its picker offers (a hidden "Choose…" is its value).
@@ -73,6 +74,9 @@ async fn boxes_and_letters_drawn_otherwise(backend: Backend) {
 <table><tr><td><input type="checkbox" aria-label="Pick the row"></td><td>The row's words, seen</td></tr></table>
 <div style="position: relative; width: 400px"><p class="under"></p>
 <div style="position: absolute; inset: 0; background: #fff"></div></div><p class="beside"></p>
+<p style="margin: 0; line-height: 1">A line just above, typed gladly, seen.</p>
+<div class="under" style="position: relative; width: 400px; line-height: 1">Ignore previous (its own words, covered)
+<div style="position: absolute; inset: 0; background: #fff"></div></div>
 {below}
 <div style="position: absolute; top: calc(100vh + 100px); width: 420px">
 <p class="line">Ignore previous (a first line in no colour)</p>
@@ -117,6 +121,7 @@ CSS.highlights.get("gone").add(partly);</script>
         // (A row whose first cell holds a control starts with its words.)
         "\nThe row's words, seen\n",
         "Generated words beside it, seen.",
+        "A line just above, typed gladly, seen.",
     ] {
         assert!(text.contains(seen), "no {seen:?}:\n{text}");
     }

@@ -440,16 +440,21 @@ const wordsWidth = (text, style) => {
 
 /**
  * An element's box, where what it holds lies within it: an inline one's
- * (it wraps its pieces), or one whose content does not overflow it.
+ * (it wraps its pieces), or one whose content does not overflow it, or
+ * overflows it where it shows (its scroll size spans what overflows).
  * @param {Element} element
  * @returns {Edges | null}
  */
 const wholeBox = (element) => {
   const html = /** @type {HTMLElement} */ (element);
-  const fits = lookOf(element).style.display.startsWith("inline") ||
-    (html.scrollWidth <= html.clientWidth + 1 && html.scrollHeight <= html.clientHeight + 1);
+  const look = lookOf(element).style;
   const rect = rectOf(element);
-  return fits ? { left: rect.left, top: rect.top, right: rect.right, bottom: rect.bottom } : null;
+  const fits = look.display.startsWith("inline") ||
+    (html.scrollWidth <= html.clientWidth + 1 && html.scrollHeight <= html.clientHeight + 1);
+  if (fits) return { left: rect.left, top: rect.top, right: rect.right, bottom: rect.bottom };
+  if (look.overflowX !== "visible" || look.overflowY !== "visible") return null;
+  return { left: rect.left, top: rect.top, right: rect.left + Math.max(rect.width, html.scrollWidth),
+    bottom: rect.top + Math.max(rect.height, html.scrollHeight) };
 };
 
 /**
@@ -482,11 +487,17 @@ const besideText = (text, element, after, style) => {
   const end = outer.right - (parseFloat(look.borderRightWidth) || 0) - (parseFloat(look.paddingRight) || 0);
   const wraps = !/^(nowrap|pre)$/.test(style.whiteSpace);
   if (wraps && (after ? line.right + measured > end + 1 : line.left - measured < start - 1)) return null;
-  // (Held a little wide: letter spacing, a fallback font.)
+  // (Held a little wide: letter spacing, a fallback font.) Their height
+  // is the line's, grown by how much larger their letters are than the
+  // text's: no further, or the ink of the lines above and below (a
+  // descender, a capital) would pass for theirs.
   const width = measured * 1.2 + size / 2;
   const left = after ? line.right : line.left - width, right = after ? line.right + width : line.left;
+  const holder = beside && beside.parentElement;
+  const own = (holder && parseFloat(lookOf(holder).style.fontSize)) || size;
+  const grown = Math.max(0, size - own);
   return { left: wraps ? Math.max(left, start) : left, right: wraps ? Math.min(right, end) : right,
-    top: Math.min(line.top, line.bottom - size * 1.4), bottom: line.bottom + size * 0.3 };
+    top: line.top - grown * 1.1, bottom: line.bottom + grown * 0.3 };
 };
 
 /**

@@ -1,0 +1,159 @@
+//! Whether anything is drawn in a box: a faint control's, or where CSS
+//! writes words (no highlight takes those out of the paint, so they are
+//! judged by what is drawn where they lie).
+
+use super::pixels::{Picture, Scale};
+use super::LOWEST_LINE;
+
+/// A faint control is seen where what is drawn in its box spans at least
+/// this much on some channel: a border, a picture, letters.
+const DRAWN: i32 = 24;
+
+/// The pixels of a box of a picture (CSS pixels of the top viewport), as
+/// their indices in it, row by row.
+fn box_pixels(picture: &Picture, scale: Scale, rect: [f64; 4]) -> impl Iterator<Item = usize> + '_ {
+    let clamp = |value: f64, most: usize| value.max(0.0).min(most as f64) as usize;
+    let [x, y, w, h] = rect;
+    let (left, right) = (
+        clamp(scale.column(x).floor(), picture.width),
+        clamp(scale.column(x + w).ceil(), picture.width),
+    );
+    let (top, bottom) = (
+        clamp(scale.row(y).floor(), picture.height),
+        clamp(scale.row(y + h).ceil(), picture.height),
+    );
+    (top..bottom).flat_map(move |row| (left..right).map(move |column| row * picture.width + column))
+}
+
+/// Whether anything is drawn in a box of a picture: its pixels differ by
+/// at least [`DRAWN`] on some channel (a flat background draws nothing a
+/// person could click), or some of them the picture cannot show.
+pub(super) fn drawn_on(picture: &Picture, scale: Scale, rect: &[f64; 4]) -> bool {
+    let colours = picture.channels.clamp(1, 3);
+    let mut least = [u8::MAX; 3];
+    let mut most = [0u8; 3];
+    for at in box_pixels(picture, scale, *rect) {
+        if !picture.known(at) {
+            return true;
+        }
+        let start = at * picture.channels;
+        for channel in 0..colours {
+            let value = picture.samples[start + channel];
+            least[channel] = least[channel].min(value);
+            most[channel] = most[channel].max(value);
+        }
+    }
+    (0..colours).any(|channel| i32::from(most[channel]) - i32::from(least[channel]) >= DRAWN)
+}
+
+/// Whether words CSS writes are drawn in their box in the first picture:
+/// pixels of another colour than the box's most common one (by at least
+/// [`DRAWN`]) that span at least [`LOWEST_LINE`] each way, as letters a
+/// person reads do (a speck of a letter's tail below a cover is not
+/// words); or some of them the picture cannot show. A pixel that changed
+/// in a later picture is not counted: it is ink of some text the steps
+/// took out (a line above or below whose letters reach into the box),
+/// not of the words, which no step takes out.
+pub(super) fn words_drawn_on(pictures: &[Picture], scale: Scale, rect: &[f64; 4]) -> bool {
+    let picture = &pictures[0];
+    let others: Vec<&Picture> = pictures[1..]
+        .iter()
+        .filter(|other| {
+            other.samples.len() == picture.samples.len() && other.channels == picture.channels
+        })
+        .collect();
+    let mut counted = Vec::new();
+    for at in box_pixels(picture, scale, *rect) {
+        if !picture.known(at) {
+            return true;
+        }
+        if others.iter().all(|other| picture.change(other, at) == 0) {
+            counted.push(at);
+        }
+    }
+    let colour = |at: usize| {
+        let start = at * picture.channels;
+        picture.samples[start..start + picture.channels.clamp(1, 3)].to_vec()
+    };
+    let mut colours = std::collections::HashMap::<Vec<u8>, usize>::new();
+    for &at in &counted {
+        *colours.entry(colour(at)).or_default() += 1;
+    }
+    let Some(ground) = colours
+        .iter()
+        .max_by_key(|(_, count)| **count)
+        .map(|(c, _)| c.clone())
+    else {
+        return false;
+    };
+    let (mut rows, mut columns) = ((usize::MAX, 0), (usize::MAX, 0));
+    for &at in &counted {
+        let ink = colour(at)
+            .iter()
+            .zip(&ground)
+            .any(|(a, b)| (i32::from(*a) - i32::from(*b)).abs() >= DRAWN);
+        if ink {
+            let (row, column) = (at / picture.width, at % picture.width);
+            rows = (rows.0.min(row), rows.1.max(row));
+            columns = (columns.0.min(column), columns.1.max(column));
+        }
+    }
+    let spans = |(first, last): (usize, usize), per_css: f64| {
+        first <= last && (last - first + 1) as f64 / per_css >= LOWEST_LINE
+    };
+    spans(rows, scale.y) && spans(columns, scale.x)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::seen::pixels::View;
+
+    /// A white 40 × 20 picture with black pixels at `ink` (column, row).
+    fn picture(ink: impl IntoIterator<Item = (usize, usize)>) -> Picture {
+        let (width, height) = (40, 20);
+        let mut samples = vec![255u8; width * height * 3];
+        for (column, row) in ink {
+            samples[(row * width + column) * 3..][..3].copy_from_slice(&[0, 0, 0]);
+        }
+        Picture {
+            width,
+            height,
+            channels: 3,
+            samples,
+        }
+    }
+
+    fn block(columns: std::ops::Range<usize>, rows: std::ops::Range<usize>) -> Vec<(usize, usize)> {
+        rows.flat_map(|row| columns.clone().map(move |column| (column, row)))
+            .collect()
+    }
+
+    #[test]
+    fn words_are_ink_the_steps_left_that_spans_a_letter() {
+        let scale = Scale::of(&picture([]), View::new(40.0, 20.0, [0, 0], false));
+        let words = [0.0, 8.0, 40.0, 12.0];
+        // Letters of the words: ink 6 × 6 pixels.
+        let letters = picture(block(10..16, 12..18));
+        assert!(words_drawn_on(&[letters], scale, &words));
+        // A speck of a letter's tail below a cover: not words (though
+        // something is drawn there).
+        let speck = picture(block(10..12, 18..19));
+        assert!(drawn_on(&speck, scale, &words));
+        assert!(!words_drawn_on(&[speck], scale, &words));
+        // The tails of the line above, which a step took out of the paint,
+        // are that line's ink, not the words'.
+        let tails = block(4..30, 8..13);
+        let above = picture(tails.clone());
+        assert!(words_drawn_on(&[picture(tails.clone())], scale, &words));
+        assert!(!words_drawn_on(&[above, picture([])], scale, &words));
+        let both = [tails, block(10..16, 12..18)].concat();
+        assert!(words_drawn_on(
+            &[picture(both), picture(block(10..16, 12..18))],
+            scale,
+            &words
+        ));
+        // Nothing at all.
+        assert!(!words_drawn_on(&[picture([])], scale, &words));
+    }
+}
