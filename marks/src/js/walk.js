@@ -121,8 +121,13 @@ const walkTree = (node, at, visit) => {
   // not from the eye: what they hold is read.)
   if (element.hasAttribute("hidden")) return;
   const frameTag = element.tagName === "IFRAME" || element.tagName === "FRAME";
-  // Fallback content is never drawn, nor SVG that only defines.
-  if (FALLBACK_TAGS.has(element.tagName) && !frameTag) return;
+  // Fallback content is never drawn, nor SVG that only defines. (The
+  // element itself is looked at: a canvas or a video positioned over
+  // words covers them where no picture can tell, as a box does.)
+  if (FALLBACK_TAGS.has(element.tagName) && !frameTag) {
+    lookOf(element);
+    return;
+  }
   if (element.namespaceURI === SVG_NS && SVG_UNDRAWN.has(element.localName)) return;
   if (visit.passOver(element)) return;
   if (frameTag) {
