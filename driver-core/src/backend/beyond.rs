@@ -148,23 +148,28 @@ pub struct Beyond {
     /// The layers heard, where the area reaches beyond the viewport.
     events: Option<UnboundedReceiver<std::sync::Arc<Event>>>,
     layers: Option<Layers>,
+    /// The frames' boxes, in the viewport's CSS pixels.
+    frames: Vec<[f64; 4]>,
     /// The probe waited for the layers once (it waits no more).
     waited: bool,
 }
 
 impl Beyond {
     /// Pictures of `area` of the tab whose DevTools session is `tab`, its
-    /// viewport `viewport` and its document `document` (width, height) CSS
-    /// pixels: where the area reaches beyond the viewport of a document
-    /// small enough to replay, its layers are heard from now on (a browser
-    /// that will not tell them, as one that will not replay them, leaves
-    /// the part beyond the viewport unknown, not the probe failed).
+    /// viewport and its document (width, height) CSS pixels, the boxes of
+    /// its frames `frames` (x, y, width, height in the viewport): where the
+    /// area reaches beyond the viewport of a document small enough to
+    /// replay, its layers are heard from now on (a browser that will not
+    /// tell them, as one that will not replay them, leaves the part beyond
+    /// the viewport unknown, not the probe failed). Beyond the viewport,
+    /// what a frame shows is unknown: its page is no part of the
+    /// document's layer, and may not be a layer of this renderer at all.
     pub async fn start(
         socket: &DevToolsSocket,
         tab: &str,
         area: [i32; 4],
-        viewport: (f64, f64),
-        document: (f64, f64),
+        (viewport, document): ((f64, f64), (f64, f64)),
+        frames: Vec<[f64; 4]>,
     ) -> Self {
         let [_, y, _, height] = area;
         let reaches = f64::from(y) < 0.0 || f64::from(y + height) > viewport.1;
@@ -185,6 +190,7 @@ impl Beyond {
             reaches,
             events,
             layers: None,
+            frames,
             waited: false,
         }
     }
@@ -336,8 +342,9 @@ impl Beyond {
                 }
             }
         }
-        // What another layer may lie over or under is unknown.
-        for [lx, ly, lw, lh] in layers.others {
+        // What another layer may lie over or under is unknown, and what a
+        // frame shows.
+        for &[lx, ly, lw, lh] in layers.others.iter().chain(&self.frames) {
             for row in 0..rows {
                 let css_y = y + row as f64;
                 if !beyond(css_y) || css_y < ly || css_y >= ly + lh {

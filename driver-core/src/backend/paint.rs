@@ -23,6 +23,15 @@ use crate::{
     marker_colour, DriverError, FrameScript, PaintPictures, PaintProbe, Result, MARKER_SIZE,
 };
 
+/// The viewport's size, the document's, and the boxes of the frames the
+/// top document holds (a frame's page is no part of the document's
+/// layer, and another site's is drawn apart: `Beyond` leaves them
+/// unknown).
+const PAGE_AND_FRAMES: &str = "((root) => [innerWidth, innerHeight, root ? root.scrollWidth : 0, \
+     root ? root.scrollHeight : 0, Array.from(document.querySelectorAll('iframe, frame, object, embed'), \
+     (frame) => { const box = frame.getBoundingClientRect(); return [box.left, box.top, box.width, box.height]; })\
+     ])(document.documentElement)";
+
 /// Pictures what `probe` asks of the tab whose DevTools session is
 /// `tab.0` and whose target is `tab.1`. `cast_free`: no live view holds
 /// the tab's screencast, so a picture may be one frame of it.
@@ -45,15 +54,34 @@ pub async fn probe(
                 tab,
                 &FrameScript {
                     frame: Vec::new(),
-                    expression:
-                        "((root) => [innerWidth, innerHeight, root ? root.scrollWidth : 0, \
-                                 root ? root.scrollHeight : 0])(document.documentElement)"
-                            .to_owned(),
+                    expression: PAGE_AND_FRAMES.to_owned(),
                 },
             )
             .await?;
             let at = |index: usize| viewport[index].as_f64().unwrap_or_default();
-            beyond = Some(Beyond::start(socket, tab.0, area, (at(0), at(1)), (at(2), at(3))).await);
+            let frames = viewport[4]
+                .as_array()
+                .map(|frames| {
+                    frames
+                        .iter()
+                        .filter_map(|rect| {
+                            let rect: Vec<f64> =
+                                rect.as_array()?.iter().filter_map(Value::as_f64).collect();
+                            <[f64; 4]>::try_from(rect).ok()
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            beyond = Some(
+                Beyond::start(
+                    socket,
+                    tab.0,
+                    area,
+                    ((at(0), at(1)), (at(2), at(3))),
+                    frames,
+                )
+                .await,
+            );
         }
         // Beyond the viewport every picture is a frame drawn afresh
         // (`Beyond::reaches`).

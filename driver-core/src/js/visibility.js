@@ -207,7 +207,7 @@ const BLURRED_PX = 2.5;
 const BLURRED_SHARE = 0.2;
 
 /** Elements that paint a picture (or another document) over their box. */
-const PICTURE_TAGS = new Set(["IMG", "CANVAS", "VIDEO", "IFRAME"]);
+const PICTURE_TAGS = new Set(["IMG", "CANVAS", "VIDEO", "IFRAME", "OBJECT", "EMBED"]);
 /** Elements whose children are fallback content, never drawn. */
 const FALLBACK_TAGS = new Set(["CANVAS", "VIDEO", "AUDIO", "PROGRESS", "METER", "IFRAME", "FRAME", "OBJECT", "EMBED"]);
 /** SVG elements that define what others draw: their content is never drawn itself. */
