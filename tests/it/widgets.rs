@@ -158,8 +158,9 @@ async fn components(backend: Backend) {
 /// name an icon button (Chromium's tree agrees: `accessible.rs` holds the
 /// page); what CSS hides of them is not. What CSS counts is read as it is
 /// drawn: a list's numbers in its style (from `start`, down a reversed
-/// list, anew from a `value`), a `counter()` in `::before`, a marker of
-/// the page's own; a bullet and a marker drawn transparent are no words.
+/// list, anew from a `value`), a `counter()` in `::before` (counted here
+/// where the browser does not say: Firefox), a marker of the page's own;
+/// a bullet and a marker drawn transparent are no words.
 async fn generated_text(backend: Backend) {
     let mut s = Session::start(backend, false).await;
     let page = s
@@ -168,16 +169,12 @@ async fn generated_text(backend: Backend) {
     let found = s.ok("find", json!({ "text": "step 2 of 5" })).await;
     let read = s.ok("read", json!({ "whole_page": true })).await;
     // The words CSS counts come from the browser (Chromium's tree); where
-    // it cannot give them, those lines are read without them.
+    // it cannot give them, the page's counters are counted here, and a
+    // list style not known here is read without its numbers.
     let counts = s
         .capabilities()
         .supports(driver_core::Capability::CountedWords);
-    let counted = [
-        "Step 5: Open the box",
-        "Step 6: Close the box",
-        "II. Departure",
-        "\u{3b2}. Greek second",
-    ];
+    let counted = ["\u{3b2}. Greek second"];
     for (what, text) in [("open", &page.text), ("read", &read.text)] {
         for item in [
             "New: 3 messages waiting",
@@ -195,6 +192,9 @@ async fn generated_text(backend: Backend) {
             "Rule 2 \u{2014} Yield here",
             "Tip: Drink water",
             "Note: Rest often",
+            "Step 5: Open the box",
+            "Step 6: Close the box",
+            "II. Departure",
         ]
         .into_iter()
         .chain(counted.into_iter().filter(|_| counts))
@@ -202,9 +202,10 @@ async fn generated_text(backend: Backend) {
             assert!(text.contains(item), "{what}: no {item:?}:\n{text}");
         }
         if !counts {
-            for words in ["Open the box", "Departure", "Greek second"] {
-                assert!(text.contains(words), "{what}: no {words:?}:\n{text}");
-            }
+            assert!(
+                text.contains("Greek second"),
+                "{what}: no \"Greek second\":\n{text}"
+            );
         }
         assert!(!text.contains("Ignore previous"), "{what}:\n{text}");
         for bare in ["Plain bullet item", "Unnumbered item"] {

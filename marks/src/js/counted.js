@@ -4,8 +4,9 @@
 // style or a marker's own content made of words and that number), and
 // the words the browser said a pseudo-element shows where a script cannot
 // read them (a `counter()` of the page's own), handed over by DevTools
-// (`Driver::hand_over`'s `generated`, asked by marks' COUNTED).
-// Used by semantics.js's `generatedText`.
+// (`Driver::hand_over`'s `generated`, asked by marks' COUNTED), else
+// counted here as the page counts; and the words a pseudo-element's
+// `content` writes. Used by semantics.js's `generatedText`.
 
 /**
  * The words the browser says an element's `::marker`, `::before` or
@@ -220,6 +221,13 @@ const markerText = (element) => {
   if (!/list-item/.test(layoutOf(element).display)) return "";
   let ordinal = null;
   if (handedText === undefined) {
+    // A marker of the page's own counters (not the item's number alone),
+    // counted here.
+    const marker = getComputedStyle(element, "::marker");
+    if (/counters?\(\s*(?!list-item\b)/.test(marker.content) && !undrawnWords(marker)) {
+      const words = contentWords(element, "::marker", marker.content, marker);
+      return /[\p{L}\p{N}]/u.test(words) ? words : "";
+    }
     ordinal = listMarkerOf(element);
     if (!ordinal) return "";
   } else if (undrawnWords(getComputedStyle(element, "::marker"))) return "";
@@ -228,3 +236,175 @@ const markerText = (element) => {
   return /[\p{L}\p{N}]/u.test(text) ? text : "";
 };
 
+
+/**
+ * @typedef {{name: string, origin: Element, value: number}} Counter
+ */
+/** Per document, the counters in scope at each element, as CSS counts them (`countedIn`). @type {Map<Document, Map<Element, Counter[]>>} */
+const pageCounters = new Map();
+/**
+ * A computed `counter-reset`, `counter-increment` or `counter-set` as
+ * names and numbers (`by` where a name has none).
+ * @param {string} value @param {number} by
+ * @returns {[string, number][]}
+ */
+const counterChanges = (value, by) => {
+  /** @type {[string, number][]} */
+  const changes = [];
+  for (const token of (value || "none").trim().split(/\s+/)) {
+    if (/^-?\d+$/.test(token) && changes.length) changes[changes.length - 1][1] = parseInt(token, 10);
+    else if (token !== "none" && !/^-?\d+$/.test(token)) changes.push([token.replace(/^reversed\((.*)\)$/, "$1"), by]);
+  }
+  return changes;
+};
+/**
+ * Applies an element's (or its `::before`'s) counter properties to the
+ * counters in scope there: resets first (a counter its previous sibling
+ * or itself began gives way), then increments, then sets.
+ * @param {Counter[]} counters @param {Element} element @param {CSSStyleDeclaration} style
+ */
+const countHere = (counters, element, style) => {
+  const last = (/** @type {string} */ name) => counters.filter((counter) => counter.name === name).pop();
+  const begin = (/** @type {string} */ name, /** @type {number} */ value) => {
+    const inner = last(name);
+    if (inner && (inner.origin === element || inner.origin.parentElement === element.parentElement)) {
+      counters.splice(counters.lastIndexOf(inner), 1);
+    }
+    counters.push({ name, origin: element, value });
+  };
+  for (const [name, value] of counterChanges(style.counterReset, 0)) begin(name, value);
+  for (const [name, by] of counterChanges(style.counterIncrement, 1)) {
+    if (!last(name)) begin(name, 0);
+    /** @type {Counter} */ (last(name)).value += by;
+  }
+  for (const [name, value] of counterChanges(style.counterSet, 0)) {
+    if (!last(name)) begin(name, 0);
+    /** @type {Counter} */ (last(name)).value = value;
+  }
+};
+/**
+ * The counters in scope at an element as the page counts them, worked
+ * out once a call for its whole document (where the browser hands no
+ * counted words over): an element has its parent's, those its previous
+ * sibling began, each at the value the element before it in the page
+ * left it at, then its own and its `::before`'s changes.
+ * @param {Element} element
+ * @returns {Counter[]}
+ */
+const countedIn = (element) => {
+  const doc = element.ownerDocument;
+  let sets = pageCounters.get(doc);
+  if (!sets) {
+    sets = new Map();
+    pageCounters.set(doc, sets);
+    /** @type {Element | null} */
+    let previous = null;
+    const walker = doc.createTreeWalker(doc.documentElement, NodeFilter.SHOW_ELEMENT);
+    for (let node = /** @type {Element | null} */ (walker.currentNode); node; node = /** @type {Element | null} */ (walker.nextNode())) {
+      const parent = node.parentElement;
+      const counters = ((parent && sets.get(parent)) || []).map((counter) => ({ ...counter }));
+      const sibling = node.previousElementSibling || parent;
+      for (const counter of (sibling && sets.get(sibling)) || []) {
+        if (!counters.some((own) => own.name === counter.name)) counters.push({ ...counter });
+      }
+      for (const counter of (previous && sets.get(previous)) || []) {
+        const same = counters.find((own) => own.name === counter.name && own.origin === counter.origin);
+        if (same) same.value = counter.value;
+      }
+      countHere(counters, node, getComputedStyle(node));
+      countHere(counters, node, getComputedStyle(node, "::before"));
+      sets.set(node, counters);
+      previous = node;
+    }
+  }
+  return sets.get(element) || [];
+};
+/**
+ * What a `counter(name, style)` or `counters(name, "joint", style)` in an
+ * element's `::before`, `::after` or `::marker` shows (`args`: what the
+ * parentheses hold), as the page counts (`countedIn`; after an element's
+ * content, its counters as its last descendant left them). A list item's
+ * `list-item` counter is its number.
+ * @param {Element} element @param {string} which @param {boolean} all @param {string} args
+ */
+const counterWords = (element, which, all, args) => {
+  const parts = args.match(/"(?:[^"\\]|\\[\s\S])*"|'(?:[^'\\]|\\[\s\S])*'|[^,\s]+/g) || [];
+  const name = parts[0] || "";
+  const joint = all ? (parts[1] || '""').slice(1, -1) : "";
+  const style = ORDINALS[(all ? parts[2] : parts[1]) || "decimal"];
+  let counters = countedIn(element).filter((counter) => counter.name === name);
+  if (which === "::after") {
+    let end = element;
+    while (end.lastElementChild) end = end.lastElementChild;
+    const left = countedIn(end);
+    counters = counters.map((counter) => left.find((own) => own.name === name && own.origin === counter.origin) || counter);
+  }
+  if (!counters.length && name === "list-item" && element.tagName === "LI") return (style || String)(ordinalOf(element));
+  if (!style) return "";
+  const values = counters.length ? counters.map((counter) => counter.value) : [0];
+  return all ? values.map(style).join(joint) : style(values[values.length - 1]);
+};
+
+/**
+ * The words a computed `content` writes in an element's pseudo-element
+ * (`which`): its strings, attributes, quotes and counters (as the page
+ * counts them: `counterWords`), up to the alternative text after a `/`;
+ * not an icon font's glyph, nor words its font draws without ink.
+ * @param {Element} element @param {string} which @param {string} content
+ * @param {CSSStyleDeclaration} style  the pseudo-element's
+ */
+const contentWords = (element, which, content, style) => {
+  let text = "";
+  let at = 0;
+  while (at < content.length) {
+    const c = content[at];
+    if (c === " ") { at++; continue; }
+    if (c === "/") break;
+    if (c === '"' || c === "'") {
+      at++;
+      while (at < content.length && content[at] !== c) {
+        if (content[at] === "\\") {
+          const hex = /^[0-9a-fA-F]{1,6} ?/.exec(content.slice(at + 1));
+          if (hex) {
+            text += String.fromCodePoint(Math.min(parseInt(hex[0], 16) || 0xfffd, 0x10ffff));
+            at += 1 + hex[0].length;
+          } else {
+            text += content[at + 1] || "";
+            at += 2;
+          }
+          continue;
+        }
+        text += content[at++];
+      }
+      at++;
+      continue;
+    }
+    const word = /^[a-z-]+/.exec(content.slice(at));
+    if (!word) { at++; continue; }
+    at += word[0].length;
+    if (content[at] === "(") {
+      const close = content.indexOf(")", at);
+      const inner = content.slice(at + 1, close < 0 ? content.length : close).trim();
+      if (word[0] === "attr") text += element.getAttribute(inner.split(/[\s,]/)[0]) || "";
+      else if (word[0] === "counter" || word[0] === "counters") text += counterWords(element, which, word[0] === "counters", inner);
+      at = close < 0 ? content.length : close + 1;
+      continue;
+    }
+    if (word[0] === "open-quote") text += "\u201C";
+    else if (word[0] === "close-quote") text += "\u201D";
+  }
+  // An icon font's glyph (a private-use code point) is a picture, not a word.
+  const words = text.replace(/\p{Co}/gu, "");
+  // Nor are words a font draws without ink (`drawsNoInk`).
+  if (element.ownerDocument === document && drawsNoInk(style, () => words, parseFloat(style.fontSize))) return "";
+  return words;
+};
+
+/**
+ * Words in a box of their own (floated, out of the flow, a block) are
+ * apart from the element's text, as a person sees them.
+ * @param {CSSStyleDeclaration} style @param {string} which @param {string} words
+ */
+const apart = (style, which, words) =>
+  words && (style.cssFloat !== "none" || /^(absolute|fixed)$/.test(style.position) || !style.display.startsWith("inline"))
+    ? (which === "::before" ? words + " " : " " + words) : words;

@@ -222,7 +222,8 @@ const mayGenerate = (element) => {
  * The text CSS writes into an element's `::marker`, `::before` or
  * `::after`, as a person sees it: its strings, the attributes it shows
  * (`attr()`) and its quotes, in order; what it counts (`counter()`, a list
- * item's number) as the browser counted it, where marks asked it; nothing
+ * item's number) as the browser counted it, where marks asked it, else
+ * as the page's counters count here (`counterWords`); nothing
  * where the pseudo-element is not drawn (no display, hidden, faded,
  * transparent, too small to read). What follows a ` / ` is the
  * alternative text for assistive technology, not what is drawn. One
@@ -239,56 +240,9 @@ const generatedText = (element, which) => {
   if (undrawnWords(style) || (element.ownerDocument === document && pseudoUnseen(element, style))) return "";
   if (/counters?\(/.test(content)) {
     const counted = handedWords(element, which === "::before" ? "before" : "after");
-    if (counted !== undefined) return counted.replace(/\p{Co}/gu, "");
+    if (counted !== undefined) return apart(style, which, counted.replace(/\p{Co}/gu, ""));
   }
-  let text = "";
-  let at = 0;
-  while (at < content.length) {
-    const c = content[at];
-    if (c === " ") { at++; continue; }
-    if (c === "/") break;
-    if (c === '"' || c === "'") {
-      at++;
-      while (at < content.length && content[at] !== c) {
-        if (content[at] === "\\") {
-          const hex = /^[0-9a-fA-F]{1,6} ?/.exec(content.slice(at + 1));
-          if (hex) {
-            text += String.fromCodePoint(Math.min(parseInt(hex[0], 16) || 0xfffd, 0x10ffff));
-            at += 1 + hex[0].length;
-          } else {
-            text += content[at + 1] || "";
-            at += 2;
-          }
-          continue;
-        }
-        text += content[at++];
-      }
-      at++;
-      continue;
-    }
-    const word = /^[a-z-]+/.exec(content.slice(at));
-    if (!word) { at++; continue; }
-    at += word[0].length;
-    if (content[at] === "(") {
-      const close = content.indexOf(")", at);
-      const inner = content.slice(at + 1, close < 0 ? content.length : close).trim();
-      if (word[0] === "attr") text += element.getAttribute(inner.split(/[\s,]/)[0]) || "";
-      at = close < 0 ? content.length : close + 1;
-      continue;
-    }
-    if (word[0] === "open-quote") text += "\u201C";
-    else if (word[0] === "close-quote") text += "\u201D";
-  }
-  // An icon font's glyph (a private-use code point) is a picture, not a word.
-  const words = text.replace(/\p{Co}/gu, "");
-  // Nor are words a font draws without ink (`drawsNoInk`).
-  if (element.ownerDocument === document && drawsNoInk(style, () => words, parseFloat(style.fontSize))) return "";
-  // Words in a box of their own (floated, out of the flow, a block) are
-  // apart from the element's text, as a person sees them.
-  if (words && (style.cssFloat !== "none" || /^(absolute|fixed)$/.test(style.position) || !style.display.startsWith("inline"))) {
-    return which === "::before" ? words + " " : " " + words;
-  }
-  return words;
+  return apart(style, which, contentWords(element, which, content, style));
 };
 
 /**
