@@ -56,8 +56,9 @@ pub enum Capability {
     /// or `::after`, a `::marker` of a style the walker does not number
     /// itself (`lower-greek`), handed over with
     /// [`Handover::generated`](crate::Handover::generated) from Chromium's
-    /// accessibility tree. Where it is unsupported, those words are left
-    /// out (a list's decimal, alphabetic and roman numbers are still read).
+    /// accessibility tree. Where it is unsupported, the page's counters are
+    /// counted by tabwright's script as CSS scopes them, in the decimal,
+    /// alphabetic and roman styles (words in another style are left out).
     CountedWords,
     /// A script or a page that spins past the time allowed is stopped and
     /// the session goes on in the same browser, its tabs kept. Where it is

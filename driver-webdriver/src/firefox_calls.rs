@@ -253,7 +253,7 @@ impl BrowserSession for FxSession {
             )
             .without(
                 Capability::CountedWords,
-                "the words CSS counts are read from Chromium's accessibility tree, which Firefox has not",
+                "the words CSS counts are read from Chromium's accessibility tree, which Firefox has not (the page's counters are counted by tabwright's script instead, in the decimal, alphabetic and roman styles)",
             )
             .without(
                 Capability::HtmlDrag,
