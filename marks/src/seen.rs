@@ -654,18 +654,9 @@ mod tests {
         // drawn only left of x = 50 (a clip), and taken out.
         let (width, height) = (100, 20);
         let picture = |letters_to: usize| {
-            let mut samples = vec![255u8; width * height * 3];
-            for row in 5..15 {
-                for column in (10..letters_to).step_by(3) {
-                    samples[(row * width + column) * 3..][..3].copy_from_slice(&[0, 0, 0]);
-                }
-            }
-            Picture {
-                width,
-                height,
-                channels: 3,
-                samples,
-            }
+            let strokes = (5..15)
+                .flat_map(|row| (10..letters_to).step_by(3).map(move |column| (column, row)));
+            Picture::white_but(width, height, strokes)
         };
         let (drawn, without) = (picture(50), picture(0));
         let wire = run(&[[10.0, 4.0, 80.0, 12.0]]);

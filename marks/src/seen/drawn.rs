@@ -12,17 +12,12 @@ const DRAWN: i32 = 24;
 /// The pixels of a box of a picture (CSS pixels of the top viewport), as
 /// their indices in it, row by row.
 fn box_pixels(picture: &Picture, scale: Scale, rect: [f64; 4]) -> impl Iterator<Item = usize> + '_ {
-    let clamp = |value: f64, most: usize| value.max(0.0).min(most as f64) as usize;
-    let [x, y, w, h] = rect;
-    let (left, right) = (
-        clamp(scale.column(x).floor(), picture.width),
-        clamp(scale.column(x + w).ceil(), picture.width),
-    );
-    let (top, bottom) = (
-        clamp(scale.row(y).floor(), picture.height),
-        clamp(scale.row(y + h).ceil(), picture.height),
-    );
-    (top..bottom).flat_map(move |row| (left..right).map(move |column| row * picture.width + column))
+    let (columns, rows) = scale.span(picture, rect);
+    rows.flat_map(move |row| {
+        columns
+            .clone()
+            .map(move |column| row * picture.width + column)
+    })
 }
 
 /// Whether anything is drawn in a box of a picture: its pixels differ by
@@ -111,17 +106,7 @@ mod tests {
 
     /// A white 40 × 20 picture with black pixels at `ink` (column, row).
     fn picture(ink: impl IntoIterator<Item = (usize, usize)>) -> Picture {
-        let (width, height) = (40, 20);
-        let mut samples = vec![255u8; width * height * 3];
-        for (column, row) in ink {
-            samples[(row * width + column) * 3..][..3].copy_from_slice(&[0, 0, 0]);
-        }
-        Picture {
-            width,
-            height,
-            channels: 3,
-            samples,
-        }
+        Picture::white_but(40, 20, ink)
     }
 
     fn block(columns: std::ops::Range<usize>, rows: std::ops::Range<usize>) -> Vec<(usize, usize)> {

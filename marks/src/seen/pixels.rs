@@ -24,6 +24,27 @@ pub(crate) struct Picture {
     pub(crate) samples: Vec<u8>,
 }
 
+#[cfg(test)]
+impl Picture {
+    /// A white RGB picture, black at each of `ink` (column, row).
+    pub(crate) fn white_but(
+        width: usize,
+        height: usize,
+        ink: impl IntoIterator<Item = (usize, usize)>,
+    ) -> Self {
+        let mut samples = vec![255u8; width * height * 3];
+        for (column, row) in ink {
+            samples[(row * width + column) * 3..][..3].copy_from_slice(&[0, 0, 0]);
+        }
+        Self {
+            width,
+            height,
+            channels: 3,
+            samples,
+        }
+    }
+}
+
 impl Picture {
     pub(crate) fn decode(png: &[u8]) -> Result<Self, Unjudged> {
         let bad = |error: png::DecodingError| Unjudged(format!("a picture is no PNG: {error}"));
@@ -235,6 +256,22 @@ impl Scale {
     pub(crate) fn row(&self, y: f64) -> f64 {
         (y - self.top) * self.y
     }
+
+    /// The columns and rows of a picture a box (x, y, width, height in
+    /// CSS pixels of the top viewport) covers, within the picture.
+    pub(crate) fn span(
+        &self,
+        picture: &Picture,
+        [x, y, w, h]: [f64; 4],
+    ) -> (std::ops::Range<usize>, std::ops::Range<usize>) {
+        let clamp = |value: f64, most: usize| value.max(0.0).min(most as f64) as usize;
+        (
+            clamp(self.column(x).floor(), picture.width)
+                ..clamp(self.column(x + w).ceil(), picture.width),
+            clamp(self.row(y).floor(), picture.height)
+                ..clamp(self.row(y + h).ceil(), picture.height),
+        )
+    }
 }
 
 /// Which run of a group each pixel belongs to: where two runs' boxes meet,
@@ -267,20 +304,21 @@ impl Owners {
         picture: &Picture,
         scale: Scale,
     ) -> Self {
-        let clamp = |value: f64, most: usize| value.max(0.0).min(most as f64) as usize;
         let mut spans = std::collections::HashMap::new();
         let (mut left, mut top, mut right, mut bottom) = (usize::MAX, usize::MAX, 0, 0);
         for (run, wire) in runs {
             let mut own = Vec::new();
-            for [x, y, w, h] in boxes(wire) {
-                let (from, to) = (
-                    clamp(scale.column(x).floor(), picture.width),
-                    clamp(scale.column(x + w).ceil(), picture.width),
-                );
-                let (first, last) = (
-                    clamp(scale.row(y).floor(), picture.height),
-                    clamp(scale.row(y + h).ceil(), picture.height),
-                );
+            for rect in boxes(wire) {
+                let (
+                    std::ops::Range {
+                        start: from,
+                        end: to,
+                    },
+                    std::ops::Range {
+                        start: first,
+                        end: last,
+                    },
+                ) = scale.span(picture, rect);
                 if from >= to || first >= last {
                     continue;
                 }
