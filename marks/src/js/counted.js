@@ -153,6 +153,24 @@ const listMarkerOf = (item) => {
   listMarkers.set(list, drawn);
   return drawn;
 };
+/** Per list, whether its items' markers show the page's own counters, worked out once a call. @type {Map<Element | null, boolean>} */
+const countedMarkers = new Map();
+/**
+ * Whether a list item's marker shows a counter of the page's own (not
+ * the item's number alone), as its list's first item's says (a list's
+ * items are styled alike).
+ * @param {Element} item
+ */
+const pageCounted = (item) => {
+  const list = item.parentElement;
+  let counted = countedMarkers.get(list);
+  if (counted === undefined) {
+    const first = (list && Array.from(list.children).find((child) => child.tagName === "LI")) || item;
+    counted = /counters?\(\s*(?!list-item\b)/.test(getComputedStyle(first, "::marker").content);
+    countedMarkers.set(list, counted);
+  }
+  return counted;
+};
 /** A string, or `counter(list-item)` in a style `ORDINALS` knows, in a computed `content`. */
 const MARKER_PART = /\s*(?:"((?:[^"\\]|\\[\s\S])*)"|counter\(\s*list-item\s*(?:,\s*([a-z-]+)\s*)?\))\s*/y;
 /**
@@ -223,9 +241,9 @@ const markerText = (element) => {
   if (handedText === undefined) {
     // A marker of the page's own counters (not the item's number alone),
     // counted here.
-    const marker = getComputedStyle(element, "::marker");
-    if (/counters?\(\s*(?!list-item\b)/.test(marker.content) && !undrawnWords(marker)) {
-      const words = contentWords(element, "::marker", marker.content, marker);
+    if (pageCounted(element)) {
+      const marker = getComputedStyle(element, "::marker");
+      const words = undrawnWords(marker) ? "" : contentWords(element, "::marker", marker.content, marker);
       return /[\p{L}\p{N}]/u.test(words) ? words : "";
     }
     ordinal = listMarkerOf(element);
@@ -401,10 +419,12 @@ const contentWords = (element, which, content, style) => {
 };
 
 /**
- * Words in a box of their own (floated, out of the flow, a block) are
- * apart from the element's text, as a person sees them.
- * @param {CSSStyleDeclaration} style @param {string} which @param {string} words
+ * Words in a box of their own (floated, out of the flow, a block on a line
+ * of its own: not an item of a flex or grid box, laid along the others)
+ * are apart from the element's text, as a person sees them.
+ * @param {Element} element @param {CSSStyleDeclaration} style @param {string} which @param {string} words
  */
-const apart = (style, which, words) =>
-  words && (style.cssFloat !== "none" || /^(absolute|fixed)$/.test(style.position) || !style.display.startsWith("inline"))
+const apart = (element, style, which, words) =>
+  words && (style.cssFloat !== "none" || /^(absolute|fixed)$/.test(style.position) ||
+    (!style.display.startsWith("inline") && !/flex|grid/.test(lookOf(element).style.display)))
     ? (which === "::before" ? words + " " : " " + words) : words;

@@ -240,9 +240,9 @@ const generatedText = (element, which) => {
   if (undrawnWords(style) || (element.ownerDocument === document && pseudoUnseen(element, style))) return "";
   if (/counters?\(/.test(content)) {
     const counted = handedWords(element, which === "::before" ? "before" : "after");
-    if (counted !== undefined) return apart(style, which, counted.replace(/\p{Co}/gu, ""));
+    if (counted !== undefined) return apart(element, style, which, counted.replace(/\p{Co}/gu, ""));
   }
-  return apart(style, which, contentWords(element, which, content, style));
+  return apart(element, style, which, contentWords(element, which, content, style));
 };
 
 /**

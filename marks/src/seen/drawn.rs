@@ -57,41 +57,47 @@ pub(super) fn words_drawn_on(pictures: &[Picture], scale: Scale, rect: &[f64; 4]
             other.samples.len() == picture.samples.len() && other.channels == picture.channels
         })
         .collect();
-    let mut counted = Vec::new();
-    for at in box_pixels(picture, scale, *rect) {
-        if !picture.known(at) {
-            return true;
-        }
-        if others.iter().all(|other| picture.change(other, at) == 0) {
-            counted.push(at);
-        }
-    }
+    let colours = picture.channels.clamp(1, 3);
     let colour = |at: usize| {
         let start = at * picture.channels;
-        picture.samples[start..start + picture.channels.clamp(1, 3)].to_vec()
+        picture.samples[start..start + colours]
+            .iter()
+            .fold(0u32, |packed, sample| packed << 8 | u32::from(*sample))
     };
-    let mut colours = std::collections::HashMap::<Vec<u8>, usize>::new();
-    for &at in &counted {
-        *colours.entry(colour(at)).or_default() += 1;
+    // The words' own pixels: what no step changed.
+    let own = || {
+        box_pixels(picture, scale, *rect)
+            .filter(|&at| others.iter().all(|other| picture.change(other, at) == 0))
+    };
+    if box_pixels(picture, scale, *rect).any(|at| !picture.known(at)) {
+        return true;
     }
-    let Some(ground) = colours
-        .iter()
-        .max_by_key(|(_, count)| **count)
-        .map(|(c, _)| c.clone())
+    // The box's own colour: the most common, from a few thousand of its
+    // pixels at most (a large box's words are few of them).
+    let (columns, rows) = scale.span(picture, *rect);
+    let step = (columns.len() * rows.len() / 4096).max(1);
+    let mut tally = std::collections::HashMap::<u32, usize>::new();
+    for at in own().step_by(step) {
+        *tally.entry(colour(at)).or_default() += 1;
+    }
+    let Some(ground) = tally
+        .into_iter()
+        .max_by_key(|&(_, count)| count)
+        .map(|(c, _)| c)
     else {
         return false;
     };
+    let apart = |a: u32, b: u32| {
+        (0..colours).any(|channel| {
+            let shift = 8 * channel;
+            ((a >> shift & 0xff) as i32 - (b >> shift & 0xff) as i32).abs() >= DRAWN
+        })
+    };
     let (mut rows, mut columns) = ((usize::MAX, 0), (usize::MAX, 0));
-    for &at in &counted {
-        let ink = colour(at)
-            .iter()
-            .zip(&ground)
-            .any(|(a, b)| (i32::from(*a) - i32::from(*b)).abs() >= DRAWN);
-        if ink {
-            let (row, column) = (at / picture.width, at % picture.width);
-            rows = (rows.0.min(row), rows.1.max(row));
-            columns = (columns.0.min(column), columns.1.max(column));
-        }
+    for at in own().filter(|&at| apart(colour(at), ground)) {
+        let (row, column) = (at / picture.width, at % picture.width);
+        rows = (rows.0.min(row), rows.1.max(row));
+        columns = (columns.0.min(column), columns.1.max(column));
     }
     let spans = |(first, last): (usize, usize), per_css: f64| {
         first <= last && (last - first + 1) as f64 / per_css >= LOWEST_LINE
