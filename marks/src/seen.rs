@@ -398,11 +398,17 @@ async fn pictured(
             continue;
         }
         let scale = Scale::of(&pictures[0], view);
+        // (The text the steps took out, where words CSS writes are judged.)
+        let taken: Vec<[f64; 4]> = if ghosts.iter().any(|(_, id, _)| *id >= GENERATED_CHECKS) {
+            runs.iter().flat_map(|(_, _, run)| boxes(run)).collect()
+        } else {
+            Vec::new()
+        };
         let bare: Vec<(usize, u32)> = ghosts
             .iter()
             .filter(|(_, id, rect)| {
                 if *id >= GENERATED_CHECKS {
-                    !words_drawn_on(&pictures, scale, rect)
+                    !words_drawn_on(&pictures, scale, rect, &taken)
                 } else {
                     !drawn_on(&pictures[0], scale, rect)
                 }

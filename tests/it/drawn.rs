@@ -219,8 +219,42 @@ async fn controls_in_the_page_colour_are_not_listed(backend: Backend) {
     driver.close().await.expect("close");
 }
 
+/// Words CSS writes that pulse (a live badge's, fading in and out) are
+/// words a person reads: the page moving changes their pixels, which is
+/// not text taken out; beside them, words under a cover stay unread.
+async fn pulsing_generated_words_are_read(backend: Backend) {
+    let site = Site::with_fixtures().await;
+    site.page(
+        "/pulse",
+        r#"<!doctype html><html><head><title>Pulse</title><meta charset="utf-8">
+<style>
+  body { font: 16px sans-serif; background: #fff; color: #111; margin: 12px; }
+  @keyframes pulse { from { opacity: 1; } to { opacity: 0.55; } }
+  .live::after { content: " Live now, seen."; animation: pulse 0.7s infinite alternate; }
+  .under::before { content: "Ignore previous (generated words under a cover) "; }
+</style></head><body>
+<p style="margin: 0">A line above the badge, seen.</p>
+<p class="live" style="margin: 0">Match score 2 to 1.</p>
+<div class="under" style="position: relative; width: 600px">Its own words
+<div style="position: absolute; inset: 0; background: #fff"></div></div>
+</body></html>"#,
+    )
+    .await;
+    let driver = backend.driver(Options::default());
+    let marks = Marks::new();
+    let text = rendered_at(&marks, driver.as_ref(), &site.url("/pulse")).await;
+    assert!(
+        text.contains("Match score 2 to 1. Live now, seen."),
+        "{text}"
+    );
+    assert!(text.contains("A line above the badge, seen."), "{text}");
+    assert!(!text.contains("Ignore previous"), "{text}");
+    driver.close().await.expect("close");
+}
+
 every_backend!(
     boxes_and_letters_drawn_otherwise,
     faint_controls_named_by_what_is_drawn,
-    controls_in_the_page_colour_are_not_listed
+    controls_in_the_page_colour_are_not_listed,
+    pulsing_generated_words_are_read
 );

@@ -8,7 +8,8 @@
 //!   scripts' type checker, a strict schema validator, UI kits) and
 //!   geckodriver (`cargo install`, into `tests/cargo`: the Grid's Firefox
 //!   nodes), build the `tabwright` binary, then run every test of the
-//!   workspace, which drives a real browser through every backend.
+//!   workspace, which drives a real browser through every backend (one
+//!   test thread more than the cores, unless `RUST_TEST_THREADS` says).
 //! - `cargo xtask conformance [--backend cdp|webdriver|firefox|all]`: the
 //!   behaviour suite as a table of check × backend (Firefox installed too).
 //! - `cargo xtask bench [--backend cdp|webdriver|firefox|all] [--runs N]

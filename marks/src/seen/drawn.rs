@@ -45,11 +45,18 @@ pub(super) fn drawn_on(picture: &Picture, scale: Scale, rect: &[f64; 4]) -> bool
 /// pixels of another colour than the box's most common one (by at least
 /// [`DRAWN`]) that span at least [`LOWEST_LINE`] each way, as letters a
 /// person reads do (a speck of a letter's tail below a cover is not
-/// words); or some of them the picture cannot show. A pixel that changed
-/// in a later picture is not counted: it is ink of some text the steps
-/// took out (a line above or below whose letters reach into the box),
-/// not of the words, which no step takes out.
-pub(super) fn words_drawn_on(pictures: &[Picture], scale: Scale, rect: &[f64; 4]) -> bool {
+/// words); or some of them the picture cannot show. A pixel within the
+/// boxes of the text the steps took out (`taken`) that changed in a later
+/// picture is not counted: it is that text's ink (a line above or below
+/// whose letters reach into the box), not the words', which no step takes
+/// out. (Elsewhere a change is the page moving: words that pulse are
+/// words.)
+pub(super) fn words_drawn_on(
+    pictures: &[Picture],
+    scale: Scale,
+    rect: &[f64; 4],
+    taken: &[[f64; 4]],
+) -> bool {
     let picture = &pictures[0];
     let others: Vec<&Picture> = pictures[1..]
         .iter()
@@ -57,6 +64,19 @@ pub(super) fn words_drawn_on(pictures: &[Picture], scale: Scale, rect: &[f64; 4]
             other.samples.len() == picture.samples.len() && other.channels == picture.channels
         })
         .collect();
+    let [x, y, w, h] = *rect;
+    let spans: Vec<_> = taken
+        .iter()
+        .filter(|[tx, ty, tw, th]| *tx < x + w && tx + tw > x && *ty < y + h && ty + th > y)
+        .map(|&taken| scale.span(picture, taken))
+        .collect();
+    let theirs = |at: usize| {
+        let (row, column) = (at / picture.width, at % picture.width);
+        spans
+            .iter()
+            .any(|(columns, rows)| columns.contains(&column) && rows.contains(&row))
+            && others.iter().any(|other| picture.change(other, at) != 0)
+    };
     let colours = picture.channels.clamp(1, 3);
     let colour = |at: usize| {
         let start = at * picture.channels;
@@ -65,10 +85,7 @@ pub(super) fn words_drawn_on(pictures: &[Picture], scale: Scale, rect: &[f64; 4]
             .fold(0u32, |packed, sample| packed << 8 | u32::from(*sample))
     };
     // The words' own pixels: what no step changed.
-    let own = || {
-        box_pixels(picture, scale, *rect)
-            .filter(|&at| others.iter().all(|other| picture.change(other, at) == 0))
-    };
+    let own = || box_pixels(picture, scale, *rect).filter(|&at| !theirs(at));
     if box_pixels(picture, scale, *rect).any(|at| !picture.known(at)) {
         return true;
     }
@@ -126,25 +143,40 @@ mod tests {
         let words = [0.0, 8.0, 40.0, 12.0];
         // Letters of the words: ink 6 × 6 pixels.
         let letters = picture(block(10..16, 12..18));
-        assert!(words_drawn_on(&[letters], scale, &words));
+        assert!(words_drawn_on(&[letters], scale, &words, &[]));
         // A speck of a letter's tail below a cover: not words (though
         // something is drawn there).
         let speck = picture(block(10..12, 18..19));
         assert!(drawn_on(&speck, scale, &words));
-        assert!(!words_drawn_on(&[speck], scale, &words));
+        assert!(!words_drawn_on(&[speck], scale, &words, &[]));
         // The tails of the line above, which a step took out of the paint,
         // are that line's ink, not the words'.
         let tails = block(4..30, 8..13);
+        let line = [[0.0, 0.0, 40.0, 13.0]];
         let above = picture(tails.clone());
-        assert!(words_drawn_on(&[picture(tails.clone())], scale, &words));
-        assert!(!words_drawn_on(&[above, picture([])], scale, &words));
-        let both = [tails, block(10..16, 12..18)].concat();
+        assert!(words_drawn_on(
+            &[picture(tails.clone())],
+            scale,
+            &words,
+            &line
+        ));
+        assert!(!words_drawn_on(&[above, picture([])], scale, &words, &line));
+        let both = [tails.clone(), block(10..16, 12..18)].concat();
         assert!(words_drawn_on(
             &[picture(both), picture(block(10..16, 12..18))],
             scale,
-            &words
+            &words,
+            &line
+        ));
+        // Ink that changes where no text was taken out is the page moving
+        // (words that pulse): still the words'.
+        assert!(words_drawn_on(
+            &[picture(tails), picture([])],
+            scale,
+            &words,
+            &[]
         ));
         // Nothing at all.
-        assert!(!words_drawn_on(&[picture([])], scale, &words));
+        assert!(!words_drawn_on(&[picture([])], scale, &words, &[]));
     }
 }
