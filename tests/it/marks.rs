@@ -164,6 +164,7 @@ every_backend!(
     marks_are_drawn_where_the_elements_are,
     pointing_at_pixels,
     what_the_snapshot_lists_a_click_reaches,
+    controls_in_clipping_boxes_are_clicked_after_a_scroll,
     a_node_filled_with_other_content_is_not_acted_on,
 );
 
@@ -690,6 +691,53 @@ async fn what_the_snapshot_lists_a_click_reaches(backend: Backend) {
             );
         }
     }
+    page.driver.close().await.expect("close");
+}
+
+/// Controls in boxes that clip (`overflow: hidden`) are clicked wherever
+/// the snapshot found them: below the fold, where the click first scrolls
+/// them into view, and a clear real checkbox over a drawn one that a scroll
+/// moves. What the page heard is the truth.
+async fn controls_in_clipping_boxes_are_clicked_after_a_scroll(backend: Backend) {
+    let (page, text) = read_html(
+        backend,
+        r##"<!doctype html><html><head><style>
+  body { margin: 0; font: 16px sans-serif; }
+  .cell { position: relative; overflow: hidden; height: 32px; width: 400px; border-radius: 6px; }
+  .cell p { margin: 0; padding: 7px 0 7px 28px; }
+</style></head><body>
+<div style="height: calc(100vh - 40px)">Top of the page.</div>
+<div class="cell"><div style="position: absolute; left: 2px; top: 8px; width: 14px; height: 14px; border: 2px solid #333"></div><input type="checkbox" aria-label="Drawn box" style="opacity: 0; position: absolute; left: 0; top: 6px; width: 20px; height: 20px; margin: 0"><p>A drawn box over a real one</p></div>
+<div style="height: 60px"></div>
+<div class="cell"><button onclick="(window.pressed ||= []).push('Clipped button')">Clipped button</button></div>
+<div class="cell"><a href="#clipped" onclick="(window.pressed ||= []).push('Clipped link')">Clipped link</a></div>
+<div style="height: 100vh"></div>
+</body></html>"##,
+    )
+    .await;
+    let snapshot = page.snapshot().await;
+    let driver = page.driver.as_ref();
+    for name in ["Clipped button", "Clipped link"] {
+        page.marks
+            .click(driver, number_of(&snapshot, name))
+            .await
+            .unwrap_or_else(|error| panic!("clicking {name:?}: {error}\n{text}"));
+        let pressed = driver
+            .eval("(window.pressed || []).pop() ?? null")
+            .await
+            .expect("what was pressed");
+        assert_eq!(pressed, name, "a click on {name:?} reached {pressed}");
+    }
+    // The page scrolled; the checkbox a click lands on moves once more.
+    page.marks
+        .click(driver, number_of(&snapshot, "Drawn box"))
+        .await
+        .unwrap_or_else(|error| panic!("clicking the drawn box: {error}\n{text}"));
+    let checked = driver
+        .eval("document.querySelector('input').checked")
+        .await
+        .expect("read");
+    assert_eq!(checked, serde_json::json!(true), "the box was not ticked");
     page.driver.close().await.expect("close");
 }
 

@@ -90,8 +90,7 @@ const locate = async () => {
       if (!shownRect(element)) return { error: "hidden" };
       const shown = /** @type {Shown} */ (shownRect(element));
       shown.via.scrollIntoView({ block: "center", inline: "center" });
-      rectOf.answers.clear();
-      shownRect.answers.clear();
+      forgetLayout();
       const now = shownRect(element);
       if (!now) return { error: "hidden" };
       const x = now.rect.left + now.rect.width / 2;

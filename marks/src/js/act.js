@@ -269,8 +269,7 @@ const steady = async (target) => {
   let before = rectOf(target);
   for (;;) {
     await nextFrame();
-    rectOf.answers.clear();
-    shownRect.answers.clear();
+    forgetLayout();
     const now = rectOf(target);
     if (sameBox(now, before)) return true;
     if (performance.now() > limit) return false;
@@ -302,8 +301,7 @@ const act = (request) => {
   }
   if (request.scroll !== false) before.via.scrollIntoView({ block: "center", inline: "center" });
   // Boxes read before the scroll are stale now.
-  rectOf.answers.clear();
-  shownRect.answers.clear();
+  forgetLayout();
   // Offsets of the same-origin frames between here and this document.
   let frameOffset = { x: 0, y: 0 };
   /** @type {(Element | null)[]} */

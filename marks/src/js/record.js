@@ -219,8 +219,7 @@ const hovered = async (request) => {
       await nextFrame();
       await new Promise((done) => setTimeout(done, 0));
     }
-    rectOf.answers.clear();
-    shownRect.answers.clear();
+    forgetLayout();
     // (One the page replaced meanwhile is judged below, by what stands
     // where it was.)
     const now = rectOf(noted.target);
