@@ -38,10 +38,16 @@ const EDGES_PER_LETTER: u32 = 6;
 /// half pixels keep such steps (and are read, with some effort), by three
 /// or more they lose them.
 const EDGE_SHARE: f64 = 0.15;
-/// Letters drawn less than this high (CSS pixels), or less than
-/// [`NARROWEST_LETTER`] wide on average, cannot be read.
+/// Ink that spans less than this (CSS pixels) either way, or letters
+/// given less than [`NARROWEST_LETTER`] along their line on average, cannot
+/// be read.
 const LOWEST_LINE: f64 = 4.0;
 const NARROWEST_LETTER: f64 = 1.5;
+/// A run whose boxes are less high than this (CSS pixels) is drawn in a
+/// font under 5 px, which cannot be read (the style's `SMALLEST_TEXT`):
+/// the browser's fonts give a 5 px font a line box of 5.6 px or more, a
+/// 4.5 px one of 5 px.
+const LOWEST_BOX: f64 = 5.5;
 /// Where the page script numbers its checks of words CSS writes from
 /// (painted.js's `GENERATED_CHECKS`): apart from elements' local ids.
 const GENERATED_CHECKS: u32 = 1 << 30;

@@ -355,6 +355,7 @@ async fn the_missed_techniques_are_judged(backend: Backend) {
         "Its own words and generated words beside them, seen.",
         "Generated first, seen: then its own words.",
         "Short words and generated words that run on to a second line, seen.",
+        "Small print, seen.",
     ] {
         assert!(text.contains(seen), "no {seen:?}:\n{text}");
     }

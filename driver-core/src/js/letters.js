@@ -379,7 +379,7 @@ const inkless = (look, size) => {
  * words CSS writes) draw `words()` with no ink a person reads: a font of
  * the document's own whose glyphs are blank, or one scaled to nothing
  * (`size-adjust` in its `@font-face`, or `font-size-adjust`), so that
- * drawn at `size` its letters are under SMALLEST_TEXT tall. Asked of a
+ * drawn at `size` its letters are under SMALLEST_INK tall. Asked of a
  * canvas no page sees (an `OffscreenCanvas`: no element, no event) in the
  * document's fonts, and only where the style's families name one of them
  * or it adjusts its size (the words are read only then): the browser's
@@ -433,7 +433,7 @@ const drawsNoInk = (style, words, size) => {
     return found;
   };
   // Blank: no character of it draws ink. Too small: its tallest letter or
-  // digit is under SMALLEST_TEXT as drawn (punctuation alone is small by
+  // digit is under SMALLEST_INK as drawn (punctuation alone is small by
   // nature).
   let inked = false;
   let spaces = true;
@@ -450,7 +450,7 @@ const drawsNoInk = (style, words, size) => {
   if (tallest < 0) return false;
   const [, xHeight] = adjusted ? ink("x") : [0, 0];
   const adjust = adjusted && xHeight > 0 ? (parseFloat(adjusted[0]) * fontSize) / xHeight : 1;
-  return tallest * (size / fontSize) * adjust < SMALLEST_TEXT;
+  return tallest * (size / fontSize) * adjust < SMALLEST_INK;
 };
 
 /**

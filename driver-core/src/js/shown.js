@@ -303,13 +303,13 @@ const textScrolledAway = (node, parent) => textOutside(node, parent, boundsOf(lo
  * Whether transforms draw an element too small to read along an axis (a
  * `scaleY(0.02)`, a `scale: 0.01`, a box turned edge-on): its letters, at
  * its font size (at least 16 px: an icon's font may be of no size), under
- * SMALLEST_TEXT. Its own text is judged so already; this holds for a
+ * FLATTEST. Its own text is judged so already; this holds for a
  * control's name and an icon alike.
  * @param {Element} element
  */
 const squashed = (element) => {
   const look = lookOf(element);
-  return letterScaleOf(look) * Math.max(look.size(), 16) < SMALLEST_TEXT;
+  return letterScaleOf(look) * Math.max(look.size(), 16) < FLATTEST;
 };
 
 /**

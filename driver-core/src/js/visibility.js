@@ -188,8 +188,16 @@ const hasArea = (rect) => rect.width > 0 && rect.height > 0;
 
 /** Less than this much of an element's opacity left, and it is not seen. */
 const FAINTEST = 0.1;
-/** Text smaller than this, in CSS pixels as drawn, cannot be read. */
-const SMALLEST_TEXT = 2;
+/**
+ * Text drawn at a font size under this (CSS pixels) cannot be read: its
+ * capitals stand under 3.5 px (a 4 px font is a grey smudge on the screen,
+ * a 5 px one is read with effort).
+ */
+const SMALLEST_TEXT = 5;
+/** Letters whose tallest ink stands under this (CSS pixels) cannot be read: a 5 px font's. */
+const SMALLEST_INK = 3.5;
+/** A box squashed so that a 16 px font's letters in it stand under this is a line, no shape. */
+const FLATTEST = 2;
 /** Letters given less room than this along their line, on average (CSS pixels), overlap into a smear. */
 const NARROWEST_LETTER = 1.5;
 /** Text whose contrast with what it sits on is below this is not seen (1 is none). */

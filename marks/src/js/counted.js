@@ -23,7 +23,7 @@ const handedWords = (element, which) => {
 /** Whether a pseudo-element's style draws no words a person reads. @param {CSSStyleDeclaration} style */
 const undrawnWords = (style) =>
   style.display === "none" || style.visibility === "hidden" || Number(style.opacity) < 0.1 ||
-  parseFloat(style.fontSize) < 4 ||
+  parseFloat(style.fontSize) < SMALLEST_TEXT ||
   ((/^rgba\(.*,\s*0\)$/.test(style.color) || style.color === "transparent") && !clipsToText(style));
 
 /** Further than this beyond an edge (CSS pixels), a box is put out of sight. */

@@ -691,7 +691,7 @@ pub(crate) fn legible(run: &WireRun, changes: &Changes) -> bool {
         .map(|[_, _, w, h]| w.min(*h))
         .fold(0.0, f64::max);
     let length: f64 = rects.iter().map(|[_, _, w, h]| w.max(*h)).sum();
-    if tallest < LOWEST_LINE || length / letters < NARROWEST_LETTER {
+    if tallest < LOWEST_BOX || length / letters < NARROWEST_LETTER {
         return false;
     }
     // A mark or two (a period after a link, a button's "-"): whatever of
