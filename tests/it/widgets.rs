@@ -180,6 +180,10 @@ async fn generated_text(backend: Backend) {
             "New: 3 messages waiting",
             "Shipping address (step 2 of 5)",
             "\u{201C}Quoted words\u{201D} said the page.",
+            // The page's own quotation marks (the inner `q`'s are the
+            // browser's, its sheet's pair for the language), and a ruby's
+            // note apart.
+            "\u{AB}Marks of the \u{201C}page's\u{201D} own\u{BB} and a base its note above.",
             "Starred note text",
             "c. Gamma ray",
             "d. Delta wave",

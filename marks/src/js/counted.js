@@ -364,6 +364,25 @@ const counterWords = (element, which, all, args) => {
 };
 
 /**
+ * The mark an `open-quote` or `close-quote` draws: of the page's `quotes`
+ * pair for how deep the element sits in quotations (its `q` ancestors),
+ * else English marks, double outside, single within.
+ * @param {Element} element @param {CSSStyleDeclaration} style @param {boolean} open
+ */
+const quoteOf = (element, style, open) => {
+  let depth = 0;
+  for (let up = element.parentElement; up && depth < 8; up = up.parentElement) if (up.tagName === "Q") depth++;
+  const given = /** @type {string[]} */ ([]);
+  for (const [, mark] of (style.quotes || "").matchAll(/"((?:[^"\\]|\\.)*)"/g)) given.push(mark.replace(/\\(.)/g, "$1"));
+  if (given.length >= 2) {
+    const pair = Math.min(depth, Math.floor(given.length / 2) - 1) * 2;
+    return given[open ? pair : pair + 1];
+  }
+  if (style.quotes === "none") return "";
+  return depth ? (open ? "\u2018" : "\u2019") : (open ? "\u201C" : "\u201D");
+};
+
+/**
  * The words a computed `content` writes in an element's pseudo-element
  * (`which`): its strings, attributes, quotes and counters (as the page
  * counts them: `counterWords`), up to the alternative text after a `/`;
@@ -408,8 +427,7 @@ const contentWords = (element, which, content, style) => {
       at = close < 0 ? content.length : close + 1;
       continue;
     }
-    if (word[0] === "open-quote") text += "\u201C";
-    else if (word[0] === "close-quote") text += "\u201D";
+    if (word[0] === "open-quote" || word[0] === "close-quote") text += quoteOf(element, style, word[0] === "open-quote");
   }
   // An icon font's glyph (a private-use code point) is a picture, not a word.
   const words = text.replace(/\p{Co}/gu, "");

@@ -223,8 +223,12 @@ const readingVisitor = (gathered, skipping) => {
         return;
       }
       const list = LIST_TAGS.has(element.tagName);
+      // (A ruby's annotation, drawn above its base, stands apart.)
+      const annotation = display === "ruby-text";
       if (list) lists++;
+      if (annotation) gathered.add(" ");
       inside();
+      if (annotation) gathered.add(" ");
       if (list) lists--;
       if (block) flush();
     },

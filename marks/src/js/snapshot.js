@@ -144,10 +144,12 @@ const pageVisitor = (gathered, lines) => {
         lines.flush();
         gathered.describeScrollBox(element, frameOffset);
       }
-      // (An inert control's words stand apart, as its box does.)
-      if (role) lines.separator(" ");
+      // (An inert control's words stand apart, as its box does, and so
+      // does a ruby's annotation, drawn above its base.)
+      const apart = role || display === "ruby-text";
+      if (apart) lines.separator(" ");
       inside();
-      if (role) lines.separator(" ");
+      if (apart) lines.separator(" ");
       if (block) lines.flush();
     },
   };
