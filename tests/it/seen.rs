@@ -356,6 +356,7 @@ async fn the_missed_techniques_are_judged(backend: Backend) {
         "Generated first, seen: then its own words.",
         "Short words and generated words that run on to a second line, seen.",
         "Small print, seen.",
+        "// Code shown, seen.",
     ] {
         assert!(text.contains(seen), "no {seen:?}:\n{text}");
     }

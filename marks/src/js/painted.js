@@ -47,7 +47,7 @@ const headingRuns = (heading) => {
     }
     if (node.nodeType !== 1 && node.nodeType !== 11) return;
     const element = /** @type {Element} */ (node);
-    if (node.nodeType === 1 && (SKIP_TAGS.has(element.tagName) || hiddenByStyle(element))) return;
+    if (node.nodeType === 1 && (unread(element) || hiddenByStyle(element))) return;
     const shadow = node.nodeType === 1 ? shadowOf(element) : null;
     if (shadow) eachChild(shadow, visit);
     else if (node.nodeType === 1 && element.localName === "slot") {

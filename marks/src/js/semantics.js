@@ -16,6 +16,15 @@ const VALUE_TYPES = ["date", "time", "color", "month", "week", "datetime-local"]
 const HIDDEN_NAME_LIMIT = 40;
 /** Elements whose content is never page text. */
 const SKIP_TAGS = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "HEAD", "META", "LINK", "TITLE"]);
+/** Of SKIP_TAGS, the sources a page's style may display as text (a demo showing its own code). */
+const SOURCE_TAGS = new Set(["SCRIPT", "STYLE"]);
+/**
+ * Whether an element's content is never drawn as words: one of SKIP_TAGS,
+ * but for a script or style sheet the page's style displays.
+ * @param {Element} element
+ */
+const unread = (element) => SKIP_TAGS.has(element.tagName) &&
+  !(SOURCE_TAGS.has(element.tagName) && layoutOf(element).display !== "none");
 
 /** Roles whose elements inside a control are not part of its name. */
 const NOT_OF_THE_NAME = new Set([
@@ -269,7 +278,7 @@ const textOf = (root, hides, heard) => {
     }
     if (node.nodeType !== 1) return;
     const element = /** @type {Element} */ (node);
-    if (SKIP_TAGS.has(element.tagName)) return;
+    if (unread(element)) return;
     if (element.tagName === "SELECT" || element.tagName === "TEXTAREA" || element.tagName === "INPUT") return;
     if (hides(element)) return;
     // A submenu, a group of child items or an item inside an item is not

@@ -114,7 +114,7 @@ const walkTree = (node, at, visit) => {
   }
   if (node.nodeType !== 1) return;
   const element = /** @type {HTMLElement} */ (node);
-  if (SKIP_TAGS.has(element.tagName)) return;
+  if (unread(element)) return;
   // Whatever is hidden by attribute is passed over unread; the other ways
   // to hide are looked for only where something would be read. (`inert`
   // and `aria-hidden` hide from the hand and from assistive technology,
