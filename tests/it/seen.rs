@@ -357,6 +357,7 @@ async fn the_missed_techniques_are_judged(backend: Backend) {
         "Short words and generated words that run on to a second line, seen.",
         "Small print, seen.",
         "// Code shown, seen.",
+        "A shadow moved aside, seen.",
     ] {
         assert!(text.contains(seen), "no {seen:?}:\n{text}");
     }

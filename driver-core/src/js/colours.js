@@ -404,17 +404,20 @@ const blended = (mode, backdrop, source) => {
 /**
  * The colours of the shadows that draw letters a person reads: those
  * blurred less than a blur that makes letters of `size` unreadable (a
- * shadow blurred wide is a smudge, whatever its colour).
+ * shadow blurred wide is a smudge, whatever its colour), and drawn where
+ * `lands` says they can be seen, given their offset.
  * @param {string} shadow  a computed `text-shadow`: colour, offsets, blur
  * @param {number} size
+ * @param {(x: number, y: number) => boolean} [lands]
  */
-const sharpShadows = (shadow, size) => {
+const sharpShadows = (shadow, size, lands) => {
   const most = Math.max(BLURRED_PX, BLURRED_SHARE * (Number.isFinite(size) ? size : 16));
   /** @type {RGBA[]} */
   const found = [];
   for (const part of splitLayers(shadow)) {
     const lengths = argumentsOf(part).filter((word) => /^-?[\d.]+(?:e-?\d+)?px$/.test(word));
     if ((parseFloat(lengths[2]) || 0) >= most) continue;
+    if (lands && !lands(parseFloat(lengths[0]) || 0, parseFloat(lengths[1]) || 0)) continue;
     found.push(...coloursIn(part));
   }
   return found;

@@ -279,8 +279,22 @@ const letterColours = (look, outlines) => {
   if (!outlines) return found;
   if (parseFloat(style.webkitTextStrokeWidth) > 0) found.push(rgba(style.webkitTextStrokeColor) || TRANSPARENT);
   const shadow = style.textShadow;
-  if (shadow && shadow !== "none") found.push(...sharpShadows(shadow, parseFloat(style.fontSize)));
+  if (shadow && shadow !== "none") found.push(...sharpShadows(shadow, parseFloat(style.fontSize), (x, y) => shadowLands(look, x, y)));
   return found;
+};
+
+/**
+ * Whether a shadow moved `x`, `y` off its letters is drawn where it can be
+ * seen: within the boxes that clip them and on the page. (The letters'
+ * own place is what the pictures prove; a shadow moved out of a box that
+ * clips it shows nothing, wherever its letters are.)
+ * @param {Look} look @param {number} x @param {number} y
+ */
+const shadowLands = (look, x, y) => {
+  if (x === 0 && y === 0) return true;
+  const own = rectOf(look.element);
+  const moved = /** @type {DOMRect} */ (/** @type {unknown} */ ({ left: own.left + x, right: own.right + x, top: own.top + y, bottom: own.bottom + y }));
+  return !outsideEdges(moved, boundsOf(look).clip) && !offPage(moved);
 };
 
 /**
