@@ -341,6 +341,10 @@ pub(crate) struct WireRun {
     /// by their shadow alone.
     #[serde(default, rename = "in")]
     pub(crate) painted_in: bool,
+    /// Painted in, and its letters' ink is a background clipped to them
+    /// (gradient text): seen only where that ink is drawn.
+    #[serde(default, rename = "g")]
+    pub(crate) clipped_ink: bool,
     /// Reaches beyond the boxes that clip it (or the page's top or left
     /// edge), where no picture shows it: its words there are left out
     /// once it is found seen.

@@ -384,7 +384,7 @@ async fn pictured(
         // at all, which `stale` finds.)
         marked: moves || walks.len() > 1 || groups.len() > 1,
     };
-    let (changes, bare) = loop {
+    let (changes, bare, inkless) = loop {
         let pictures = driver
             .paint_probe(&probe)
             .await
@@ -421,7 +421,21 @@ async fn pictured(
             })
             .map(|&(walk, id, _)| (walk, id))
             .collect();
-        break (changes, bare);
+        // Gradient letters whose background draws nothing where they stand.
+        let inkless: Vec<usize> = groups
+            .iter()
+            .zip(&pictures[1..])
+            .flat_map(|(group, painted)| group.iter().map(move |&run| (run, painted)))
+            .filter(|&(run, painted)| {
+                let wire = runs[run].2;
+                wire.clipped_ink
+                    && !boxes(wire)
+                        .iter()
+                        .any(|rect| clipped_ink_drawn(&pictures[0], painted, scale, rect))
+            })
+            .map(|(run, _)| run)
+            .collect();
+        break (changes, bare, inkless);
     };
     for (run, changes, unseen) in changes {
         let (walk, index, wire) = runs[run];
@@ -439,6 +453,8 @@ async fn pictured(
             } else {
                 found[walk].hidden.push(index);
             }
+        } else if inkless.contains(&run) {
+            found[walk].hidden.push(index);
         } else {
             if wire.painted_in {
                 found[walk].placed.push(index);
@@ -580,7 +596,7 @@ fn overlap(a: &[f64; 4], b: &[f64; 4]) -> f64 {
 
 mod drawn;
 mod pixels;
-use drawn::{drawn_on, words_drawn_on};
+use drawn::{clipped_ink_drawn, drawn_on, words_drawn_on};
 pub(crate) use pixels::View;
 use pixels::*;
 
@@ -595,6 +611,7 @@ mod tests {
             c: 10,
             p: Vec::new(),
             painted_in: false,
+            clipped_ink: false,
             beyond: false,
             scroll_cut: false,
         }

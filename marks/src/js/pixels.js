@@ -56,8 +56,9 @@ const pixelIndex = new Map();
  * in the top viewport (x, y, width, height, one after another), its
  * letters (not counting spaces), and the path of the frame its document
  * is in.
- * @typedef {{i: number, r: number[], c: number, p: number[], in?: true, o?: true, s?: true}} WireRun
- *   `in`: painted in rather than taken out (`takesOut`); `o`: reaching
+ * @typedef {{i: number, r: number[], c: number, p: number[], in?: true, g?: true, o?: true, s?: true}} WireRun
+ *   `in`: painted in rather than taken out (`takesOut`); `g`: painted in,
+ *   its letters' ink a background clipped to them; `o`: reaching
  *   beyond what clips it (`beyondClip`); `s`: cut by edges that scroll
  *   wherever it is shown (`scrollCut`)
  * @type {WireRun[]}
@@ -215,7 +216,11 @@ const noteRun = (node, boxes) => {
   const letters = (node.nodeValue || "").match(LETTERS);
   /** @type {WireRun} */
   const wire = { i: textIdOf(node), r: boxes, c: letters ? letters.length : 0, p: placeOf(node.ownerDocument).path };
-  if (!takesOut(node)) wire.in = true;
+  if (!takesOut(node)) {
+    wire.in = true;
+    const parent = flatParentOf(node);
+    if (parent && backgroundInLetters(parent)) wire.g = true;
+  }
   if (beyondClip(node)) wire.o = true;
   if (scrollCut(node)) wire.s = true;
   pixelWire.push(wire);

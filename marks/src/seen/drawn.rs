@@ -77,6 +77,46 @@ pub(super) fn words_drawn_on(
             .any(|(columns, rows)| columns.contains(&column) && rows.contains(&row))
             && others.iter().any(|other| picture.change(other, at) != 0)
     };
+    // The words' own pixels: what no step changed.
+    let own = |at: usize| !theirs(at);
+    if box_pixels(picture, scale, *rect).any(|at| !picture.known(at)) {
+        return true;
+    }
+    ink_spans_a_letter(picture, scale, rect, own, own)
+}
+
+/// Whether letters whose ink is a background clipped to them (gradient
+/// text, which no highlight takes out: it is painted in) are drawn in a
+/// box: of the pixels painting them in changed (where their letters
+/// stand), those the first picture shows apart from the colour around
+/// them span a letter's height and width. A background sized to nothing,
+/// moved away, or drawn as a hairline draws no letters, wherever they
+/// stand; or some of them the picture cannot show.
+pub(super) fn clipped_ink_drawn(
+    drawn: &Picture,
+    painted: &Picture,
+    scale: Scale,
+    rect: &[f64; 4],
+) -> bool {
+    if box_pixels(drawn, scale, *rect).any(|at| !drawn.known(at)) {
+        return true;
+    }
+    let letter = |at: usize| drawn.change(painted, at) >= DRAWN;
+    ink_spans_a_letter(drawn, scale, rect, |at| !letter(at), letter)
+}
+
+/// Whether the pixels of a box of a picture that `ink` takes, of another
+/// colour than the most common one among those `ground` takes (by at
+/// least [`DRAWN`]), span at least [`LOWEST_LINE`] each way, as letters a
+/// person reads do (a speck of a letter's tail below a cover is not
+/// words).
+fn ink_spans_a_letter(
+    picture: &Picture,
+    scale: Scale,
+    rect: &[f64; 4],
+    ground: impl Fn(usize) -> bool,
+    ink: impl Fn(usize) -> bool,
+) -> bool {
     let colours = picture.channels.clamp(1, 3);
     let colour = |at: usize| {
         let start = at * picture.channels;
@@ -84,17 +124,15 @@ pub(super) fn words_drawn_on(
             .iter()
             .fold(0u32, |packed, sample| packed << 8 | u32::from(*sample))
     };
-    // The words' own pixels: what no step changed.
-    let own = || box_pixels(picture, scale, *rect).filter(|&at| !theirs(at));
-    if box_pixels(picture, scale, *rect).any(|at| !picture.known(at)) {
-        return true;
-    }
     // The box's own colour: the most common, from a few thousand of its
     // pixels at most (a large box's words are few of them).
     let (columns, rows) = scale.span(picture, *rect);
     let step = (columns.len() * rows.len() / 4096).max(1);
     let mut tally = std::collections::HashMap::<u32, usize>::new();
-    for at in own().step_by(step) {
+    for at in box_pixels(picture, scale, *rect)
+        .filter(|&at| ground(at))
+        .step_by(step)
+    {
         *tally.entry(colour(at)).or_default() += 1;
     }
     let Some(ground) = tally
@@ -111,7 +149,7 @@ pub(super) fn words_drawn_on(
         })
     };
     let (mut rows, mut columns) = ((usize::MAX, 0), (usize::MAX, 0));
-    for at in own().filter(|&at| apart(colour(at), ground)) {
+    for at in box_pixels(picture, scale, *rect).filter(|&at| ink(at) && apart(colour(at), ground)) {
         let (row, column) = (at / picture.width, at % picture.width);
         rows = (rows.0.min(row), rows.1.max(row));
         columns = (columns.0.min(column), columns.1.max(column));
@@ -178,5 +216,31 @@ mod tests {
         ));
         // Nothing at all.
         assert!(!words_drawn_on(&[picture([])], scale, &words, &[]));
+    }
+
+    #[test]
+    fn gradient_letters_are_their_ink_where_they_stand() {
+        let scale = Scale::of(&picture([]), View::new(40.0, 20.0, [0, 0], false));
+        let words = [0.0, 4.0, 40.0, 14.0];
+        // Where the letters stand: what painting them in changes.
+        let stand = block(6..30, 6..16);
+        let blank = || picture([]);
+        // Their background drawn through them: letters.
+        assert!(clipped_ink_drawn(
+            &picture(stand.clone()),
+            &blank(),
+            scale,
+            &words
+        ));
+        // Painted in, they show where they stand; as drawn, nothing there
+        // (a background sized to nothing, moved away): no letters.
+        assert!(!clipped_ink_drawn(&blank(), &picture(stand), scale, &words));
+        // A stripe of it two pixels high: no letters either.
+        assert!(!clipped_ink_drawn(
+            &picture(block(6..30, 6..8)),
+            &blank(),
+            scale,
+            &words
+        ));
     }
 }
