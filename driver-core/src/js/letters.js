@@ -272,7 +272,7 @@ const letterColours = (look, outlines) => {
     // The background of the element that clips it to its letters (it,
     // or an ancestor whose text they are) shows through them.
     for (let at = /** @type {Look | null} */ (look); at; at = at.up) {
-      if (clipsToText(at.style)) return clippedColours(at.style);
+      if (clipsToText(at.style)) return clippedColours(at.style, rectOf(at.element));
     }
   }
   found.push(fill);
@@ -299,19 +299,50 @@ const shadowLands = (look, x, y) => {
 
 /**
  * The colours a background clipped to the letters draws them in: its
- * gradients' stops and its colour beneath them (none: the letters are not
- * drawn); "gradient" (not known, so seen) where a layer is a picture.
+ * gradients' stops (of the layers that draw over them: `drawsOver`) and
+ * its colour beneath them (none: the letters are not drawn); "gradient"
+ * (not known, so seen) where a layer is a picture.
  * @param {CSSStyleDeclaration} style
+ * @param {DOMRect} [box]  the box the background is drawn in, where known
  * @returns {RGBA[] | "gradient"}
  */
-const clippedColours = (style) => {
+const clippedColours = (style, box) => {
   const image = style.backgroundImage;
-  const layers = image === "none" ? [] : image.replace(/\((?:[^()]|\([^()]*\))*\)/g, "()").split(",");
-  if (!layers.every((layer) => /^\s*(?:-webkit-)?(?:repeating-)?(?:linear|radial|conic)-gradient\(\)\s*$/.test(layer))) return "gradient";
-  const found = layers.length ? coloursIn(image) : [];
+  const layers = image === "none" ? [] : splitLayers(image);
+  if (!layers.every((layer) => /^\s*(?:-webkit-)?(?:repeating-)?(?:linear|radial|conic)-gradient\(/.test(layer))) return "gradient";
+  const sizes = splitLayers(style.backgroundSize), positions = splitLayers(style.backgroundPosition);
+  const repeats = splitLayers(style.backgroundRepeat);
+  /** @type {RGBA[]} */
+  const found = [];
+  layers.forEach((layer, i) => {
+    /** @param {string[]} list */
+    const of = (list) => list[i % list.length].trim().split(/\s+/);
+    if (drawsOver(of(sizes), of(positions), of(repeats), box)) found.push(...coloursIn(layer));
+  });
   const under = rgba(style.backgroundColor);
   if (under && under[3] > 0) found.push(under);
   return found.length > 0 ? found : [TRANSPARENT];
+};
+
+/**
+ * Whether a background layer of this computed size, position and repeat
+ * draws over letters a person reads: along an axis it does not repeat, a
+ * layer less than SMALLEST_INK across (sized to nothing, a stripe, a
+ * hairline) draws no letters, nor one moved out of `box`.
+ * @param {string[]} size @param {string[]} position @param {string[]} repeat
+ * @param {DOMRect} [box]
+ */
+const drawsOver = (size, position, repeat, box) => {
+  const [repeatX, repeatY] = repeat.length > 1 ? repeat
+    : repeat[0] === "repeat-x" ? ["repeat", "no-repeat"] : repeat[0] === "repeat-y" ? ["no-repeat", "repeat"] : [repeat[0], repeat[0]];
+  const extents = box ? [box.width, box.height] : [Infinity, Infinity];
+  return [repeatX, repeatY].every((repeats, axis) => {
+    if (repeats !== "no-repeat") return true;
+    const across = /^[\d.]+px$/.test(size[axis] || "") ? parseFloat(size[axis]) : Infinity;
+    if (across < SMALLEST_INK) return false;
+    const at = /^-?[\d.]+px$/.test(position[axis] || "") ? parseFloat(position[axis]) : 0;
+    return at < extents[axis] && (across === Infinity ? at > -extents[axis] : at + across > 0);
+  });
 };
 
 /**
