@@ -686,9 +686,11 @@ pub(crate) fn cut_by_fold(run: &WireRun, view: View) -> bool {
 pub(crate) fn legible(run: &WireRun, changes: &Changes) -> bool {
     let letters = f64::from(run.c.max(1));
     let rects = boxes(run);
+    // Across its line (a line turned on end is higher than wide); a mark
+    // or two may be narrower than high whichever way it stands.
     let tallest = rects
         .iter()
-        .map(|[_, _, w, h]| w.min(*h))
+        .map(|[_, _, w, h]| if run.c <= 2 { w.max(*h) } else { w.min(*h) })
         .fold(0.0, f64::max);
     let length: f64 = rects.iter().map(|[_, _, w, h]| w.max(*h)).sum();
     if tallest < LOWEST_BOX || length / letters < NARROWEST_LETTER {
