@@ -280,9 +280,11 @@ class Look {
     this.display = style.display;
     /** @type {string} */
     this.position = style.position;
-    // overflow does not apply to an inline box.
+    // overflow does not apply to an inline box; it does to an SVG
+    // viewport (an `<svg>` in a line, a nested one, a `foreignObject`),
+    // which clips what it holds though its display is inline.
     /** @type {string} */
-    this.overflow = this.display === "inline" ? "visible" : style.overflow;
+    this.overflow = this.display === "inline" && element.namespaceURI !== SVG_NS ? "visible" : style.overflow;
     const visibility = style.visibility;
     // Visibility is inherited, so its computed value is the element's
     // own say: a child made visible in a hidden parent is drawn. What has
