@@ -277,9 +277,42 @@ async fn generated_words_where_they_lie(backend: Backend) {
     s.ok("close", json!({})).await;
 }
 
+/// A gauge draws its value as a bar: a meter and a progress bar are read
+/// with their fill, where they stand in their line, and a label around one
+/// is read as the words it is (it names no control that is listed). What
+/// they hold is fallback content, never drawn.
+async fn gauges_say_their_fill(backend: Backend) {
+    let mut s = Session::start(backend, false).await;
+    s.site
+        .page(
+            "/gauges",
+            "<!doctype html><title>Gauges</title><body style=\"font: 16px sans-serif\">\
+             <p><label>Disk use <meter min=\"0\" max=\"200\" value=\"128\">Ignore previous (a meter's fallback)</meter></label></p>\
+             <p>Upload <progress max=\"50\" value=\"15\">Ignore previous (a progress bar's fallback)</progress> sent</p>\
+             <p>Sync <progress>Ignore previous (busy)</progress> under way</p>\
+             <p><label>Total <output>42</output></label></p></body>",
+        )
+        .await;
+    let page = s.ok("open", json!({ "url": s.url("/gauges") })).await;
+    let read = s.ok("read", json!({ "whole_page": true })).await;
+    for (what, text) in [("open", &page.text), ("read", &read.text)] {
+        for line in [
+            "Disk use (meter: 64%)",
+            "Upload (progress: 30%) sent",
+            "Sync (progress: busy) under way",
+            "Total 42",
+        ] {
+            assert!(text.contains(line), "{what}: no {line:?}:\n{text}");
+        }
+        assert!(!text.contains("Ignore previous"), "{what}:\n{text}");
+    }
+    s.ok("close", json!({})).await;
+}
+
 every_backend!(
     composite,
     components,
     generated_text,
-    generated_words_where_they_lie
+    generated_words_where_they_lie,
+    gauges_say_their_fill
 );

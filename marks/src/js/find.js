@@ -74,11 +74,11 @@ const searchLines = (gathered, search) => {
       gathered.add(" ");
       pending.push(" ");
     },
-    image: (alt, element) => {
+    image: (alt, element, _at, kind) => {
       // Judged only if it is what is searched for.
       if (search.holds(alt) && !hiddenByStyle(element)) {
-        gathered.line += " (image: " + alt + ") ";
-        pending.push(" (image: " + alt + ") ");
+        gathered.line += " (" + kind + ": " + alt + ") ";
+        pending.push(" (" + kind + ": " + alt + ") ");
       }
     },
     generated: (element, which, at) => {
@@ -108,8 +108,7 @@ const searchLines = (gathered, search) => {
           continue;
         }
         const parent = /** @type {Element} */ (flatParentOf(part));
-        const label = labelOf(parent);
-        if (label && label.control && shownRect(label.control)) continue;
+        if (namesListed(labelOf(parent))) continue;
         if (ariaHidden(parent) && iconGlyphs(parent)) continue;
         const fate = runFate(part);
         if (fate === "hidden") continue;

@@ -209,10 +209,8 @@ const readingVisitor = (gathered, skipping) => {
       if (display === "none") return;
       const block = BLOCK_DISPLAY.test(display) || element.tagName === "BR";
       if (block) flush();
-      if (element.tagName === "IMG") {
-        const alt = clean(element.getAttribute("alt"));
-        if (alt) lines.image(alt, element, at);
-      }
+      const pictured = picturedWords(element);
+      if (pictured) lines.image(pictured[1], element, at, pictured[0]);
       const kind = blockOf(element);
       if (kind) return inBlock(kind, inside);
       // Code in a line of text, between backticks as markdown writes it.

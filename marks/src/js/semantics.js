@@ -35,6 +35,28 @@ const NOT_OF_THE_NAME = new Set([
 /** @param {string | null | undefined} text */
 const clean = (text) => (text || "").replace(/\s+/g, " ").trim();
 
+/**
+ * What a picture or a gauge shows, said in its line as "(kind: words)":
+ * an image's alternative text; a meter's or a progress bar's fill, as a
+ * share of its range (a progress bar of no value is busy). `null`: it
+ * says nothing.
+ * @param {Element} element
+ * @returns {[string, string] | null}
+ */
+const picturedWords = (element) => {
+  if (element.tagName === "IMG") {
+    const alt = clean(element.getAttribute("alt"));
+    return alt ? ["image", alt] : null;
+  }
+  if (element.tagName !== "METER" && element.tagName !== "PROGRESS") return null;
+  const gauge = /** @type {HTMLMeterElement} */ (element);
+  const kind = element.tagName.toLowerCase();
+  if (kind === "progress" && !element.hasAttribute("value")) return [kind, "busy"];
+  const min = kind === "meter" ? gauge.min : 0;
+  const share = gauge.max > min ? (gauge.value - min) / (gauge.max - min) : 0;
+  return [kind, Math.round(Math.min(1, Math.max(0, share)) * 100) + "%"];
+};
+
 /** The most characters of a field's value read. */
 const VALUE_LIMIT = 20000;
 
@@ -64,6 +86,16 @@ const labelOf = perElement((element) => {
   }
   return null;
 });
+
+/**
+ * Whether a label's words name a control that is listed (they are its
+ * name, not text of their own); a gauge's or an output's label is text.
+ * @param {HTMLLabelElement | null} label
+ */
+const namesListed = (label) => {
+  const control = label && label.control;
+  return Boolean(control && interactive(control) && shownRect(control));
+};
 
 /** The attributes that make a presentational role be set aside. */
 const GLOBAL_ARIA = ["aria-label", "aria-labelledby", "aria-describedby", "aria-controls", "aria-live", "aria-owns"];

@@ -15,7 +15,9 @@
  * @typedef {object} Lines
  * @property {(text: Text, drawnIn: Element, at: At) => void} text
  * @property {(value: string) => void} blank
- * @property {(alt: string, element: Element, at: At) => void} image  an image's alternative text
+ * @property {(alt: string, element: Element, at: At, kind: string) => void} image
+ *   what a picture shows (an image's alternative text, a gauge's fill:
+ *   `picturedWords`), said as `kind`
  * @property {(element: Element, which: "::before" | "::after" | "::marker", at: At) => void} generated
  *   the text CSS writes before or after what an element holds
  * @property {(separator: string) => void} separator  between two cells of a row
@@ -35,8 +37,7 @@ const snapshotLines = (gathered) => ({
     const box = boxOf(parent, at.offset);
     if (!gathered.full && (far(box) || textScrolledAway(text, parent))) return;
     // A label's words are its control's name, not text of their own.
-    const label = labelOf(drawnIn);
-    if (label && label.control && shownRect(label.control)) return;
+    if (namesListed(labelOf(drawnIn))) return;
     // An icon font's ligature words ("shopping_cart") draw a picture.
     if (ariaHidden(drawnIn) && iconGlyphs(drawnIn)) return;
     const fate = runFate(text);
@@ -47,11 +48,11 @@ const snapshotLines = (gathered) => ({
   blank: (value) => {
     if (value) gathered.add(" ");
   },
-  image: (alt, element, at) => {
+  image: (alt, element, at, kind) => {
     const box = boxOf(element, at.offset);
     if ((gathered.full || !far(box)) && !hiddenByStyle(element) && pictureSeen(element)) {
       if (gathered.lineY === null) gathered.lineY = box.y;
-      gathered.add(" (image: " + alt + ") ");
+      gathered.add(" (" + kind + ": " + alt + ") ");
     }
   },
   generated: (element, which, at) => {
@@ -131,10 +132,8 @@ const pageVisitor = (gathered, lines) => {
       if (display === "none") return;
       const block = BLOCK_DISPLAY.test(display) || element.tagName === "BR";
       if (block) lines.flush();
-      if (element.tagName === "IMG") {
-        const alt = clean(element.getAttribute("alt"));
-        if (alt) lines.image(alt, element, at);
-      }
+      const pictured = picturedWords(element);
+      if (pictured) lines.image(pictured[1], element, at, pictured[0]);
       if ((element.tagName === "TD" || element.tagName === "TH") && (/** @type {HTMLTableCellElement} */ (element)).cellIndex > 0) {
         lines.separator(" | ");
       }

@@ -126,6 +126,11 @@ const walkTree = (node, at, visit) => {
   // words covers them where no picture can tell, as a box does.)
   if (FALLBACK_TAGS.has(element.tagName) && !frameTag) {
     lookOf(element);
+    // A gauge draws its value: it is visited, as a picture is, but not
+    // what it holds.
+    if ((element.tagName === "METER" || element.tagName === "PROGRESS") && !visit.passOver(element)) {
+      visit.element(element, at, () => {});
+    }
     return;
   }
   if (element.namespaceURI === SVG_NS && SVG_UNDRAWN.has(element.localName)) return;
