@@ -319,9 +319,18 @@ const squashed = (element) => {
  * (`content-visibility: hidden`, a closed <details>; `checkVisibility`
  * knows, and is quick where a page has none).
  * @param {Element} element
+ * @returns {boolean}
  */
-const drawnAway = (element) => offPage(rectOf(element)) ||
-  (typeof element.checkVisibility === "function" && !element.checkVisibility());
+const drawnAway = (element) => {
+  // A box of `display: contents` has none of its own: what it holds is
+  // drawn in its parent's, whose say this is.
+  if (lookOf(element).display === "contents") {
+    const parent = parentOf(element);
+    return parent !== null && drawnAway(parent);
+  }
+  return offPage(rectOf(element)) ||
+    (typeof element.checkVisibility === "function" && !element.checkVisibility());
+};
 
 /**
  * How a person sees the text of `node` (a text node), by its element's

@@ -86,7 +86,18 @@ const perElement = (read) => {
 
 /** @typedef {((element: Element) => boolean) & { answers: Map<Element, boolean> }} ElementTest */
 
-const rectOf = perElement((element) => element.getBoundingClientRect());
+/**
+ * An element's box in the viewport; for one of `display: contents`, which
+ * has none (the browser answers zeros), the box around what it holds,
+ * which is drawn in its parent's.
+ */
+const rectOf = perElement((element) => {
+  const rect = element.getBoundingClientRect();
+  if (rect.width !== 0 || rect.height !== 0 || rect.x !== 0 || rect.y !== 0 || lookOf(element).display !== "contents") return rect;
+  const range = element.ownerDocument.createRange();
+  range.selectNodeContents(shadowOf(element) || element);
+  return range.getBoundingClientRect();
+});
 
 /**
  * Calls `visit` with each child node of `node`.
