@@ -309,7 +309,51 @@ async fn gauges_say_their_fill(backend: Backend) {
     s.ok("close", json!({})).await;
 }
 
+/// Words drawn in no box of their own are read as a person sees them:
+/// those of a `display: contents` box (in a box that clips, too), and a
+/// template's words standing right in a shadow root, with the spaces
+/// between its parts; what such boxes put out of sight is not.
+async fn words_without_a_box_of_their_own(backend: Backend) {
+    let mut s = Session::start(backend, false).await;
+    s.site
+        .page(
+            "/boxless",
+            "<!doctype html><title>Boxless</title><body style=\"font: 16px sans-serif\">\
+             <div style=\"display: contents\">Contents words, seen.</div>\
+             <div style=\"overflow: hidden; height: 60px; margin: 30px\"><div style=\"display: contents\">Contents in a clip, seen.</div></div>\
+             <div style=\"overflow: hidden; height: 20px\"><div style=\"height: 40px\"></div><div style=\"display: contents\">Ignore previous (contents clipped away).</div></div>\
+             <x-template></x-template><x-clear></x-clear>\
+             <script>\
+             customElements.define('x-template', class extends HTMLElement { constructor() { super(); \
+               this.attachShadow({ mode: 'open' }).innerHTML = 'Template words, seen. <b>Bold part</b> <i>last part</i>'; } });\
+             customElements.define('x-clear', class extends HTMLElement { constructor() { super(); \
+               this.attachShadow({ mode: 'open' }).innerHTML = '<style>:host { color: transparent }</style>Ignore previous (a clear template).'; } });\
+             </script></body>",
+        )
+        .await;
+    let page = s.ok("open", json!({ "url": s.url("/boxless") })).await;
+    let read = s.ok("read", json!({ "whole_page": true })).await;
+    let found = s.ok("find", json!({ "text": "Template words" })).await;
+    for (what, text) in [("open", &page.text), ("read", &read.text)] {
+        for seen in [
+            "Contents words, seen.",
+            "Contents in a clip, seen.",
+            "Template words, seen. Bold part last part",
+        ] {
+            assert!(text.contains(seen), "{what}: no {seen:?}:\n{text}");
+        }
+        assert!(!text.contains("Ignore previous"), "{what}:\n{text}");
+    }
+    assert!(
+        found.text.contains("Template words, seen."),
+        "{}",
+        found.text
+    );
+    s.ok("close", json!({})).await;
+}
+
 every_backend!(
+    words_without_a_box_of_their_own,
     composite,
     components,
     generated_text,

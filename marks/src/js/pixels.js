@@ -240,7 +240,7 @@ const runFate = (node) => {
   if (pixelHidden !== null && pixelIndex.has(node)) return pixelHidden.has(node) ? "hidden" : "seen";
   if (judging && pixelHidden === null && hasLetters(node) && !farFromPictures(node)) {
     if (!textMayShow(node)) return "hidden";
-    const boxes = !paintSkipped(node) && boxesInView(node);
+    const boxes = !paintSkipped(node) && highlightReaches(node) && boxesInView(node);
     if (boxes) {
       noteRun(node, boxes);
       return "pixels";
@@ -283,6 +283,15 @@ const takesOut = (node) => {
  * so there SVG text is painted under.
  */
 const HIGHLIGHTS_TAKE_SVG_OUT = typeof CSS !== "undefined" && CSS.supports("-moz-appearance", "none");
+
+/**
+ * Whether a highlight reaches text that stands right in a shadow root (as
+ * a template writes it, in no element of the tree): Blink's does; Gecko's
+ * leaves it drawn (Firefox 153), so there such text is judged by its
+ * style, as beyond the pictures.
+ * @param {Text} node
+ */
+const highlightReaches = (node) => !HIGHLIGHTS_TAKE_SVG_OUT || node.parentElement !== null;
 
 /**
  * Whether a text node holds letters to see: spaces alone are judged by
@@ -401,7 +410,7 @@ const nameTextSeen = (node, parent) => {
   if (judgedByStyle) return !textHidden(parent);
   if (pixelHidden !== null && pixelIndex.has(node)) return !pixelHidden.has(node);
   if (registry.judged && hasLetters(node) && !farFromPictures(node) && textMayShow(node)) {
-    const boxes = !paintSkipped(node) && boxesInView(node);
+    const boxes = !paintSkipped(node) && highlightReaches(node) && boxesInView(node);
     if (boxes && judging && pixelHidden === null) {
       noteRun(node, boxes);
       if (nameRuns) nameRuns.push(node);

@@ -31,7 +31,7 @@
  */
 const snapshotLines = (gathered) => ({
   text: (text, drawnIn, at) => {
-    const parent = /** @type {Element} */ (text.parentElement);
+    const parent = text.parentElement || drawnIn;
     // Outside the scope asked for (the viewport and a margin, and what a
     // scrolling box shows now), text is left out unread.
     const box = boxOf(parent, at.offset);

@@ -98,11 +98,13 @@ const walkTree = (node, at, visit) => {
   const into = (child) => walkTree(child, at, visit);
   if (node.nodeType === 3) {
     const text = /** @type {Text} */ (node);
+    // (Text right in a shadow root, as a template writes it, is drawn in
+    // its host.)
     const drawnIn = flatParentOf(text);
-    if (!text.parentElement || !drawnIn) return;
+    if (!drawnIn) return;
     // An editable region a secret was typed into is read as its value
     // (hidden), never as text.
-    if (registry.held && holdsSecret(text.parentElement)) return;
+    if (registry.held && holdsSecret(text.parentElement || drawnIn)) return;
     const value = text.nodeValue || "";
     if (value.trim()) visit.text(text, drawnIn, at);
     else visit.blank(value);
