@@ -2,15 +2,16 @@
 //! a box of no font size still paints, a card turned over, letters
 //! squeezed into a line or drawn as dots, a child made visible in a
 //! hidden parent, an inert control, a select's hidden options, a table
-//! row led by a control. Each case beside its neighbour a person sees,
-//! on every backend.
+//! row led by a control, gradient letters whose background draws them
+//! or not. Each case beside its neighbour a person sees, on every backend.
 
 use driver_core::Options;
 use marks::Marks;
 use tabwright_tests::site::Site;
 use tabwright_tests::Backend;
 
-use crate::seen::rendered_at;
+use crate::pictured::judged_snapshot;
+use crate::seen::{rendered_at, whole_page};
 
 /// What a box with no font size still draws is read (a row given
 /// `font-size: 0` to close the gaps between its boxes: a linked picture,
@@ -252,9 +253,88 @@ async fn pulsing_generated_words_are_read(backend: Backend) {
     driver.close().await.expect("close");
 }
 
+/// Letters whose ink is a background clipped to them (gradient text) are
+/// read where that background draws them: not where it is sized to
+/// nothing, moved away, a stripe, or clear where the letters stand; in
+/// view and below the fold alike.
+async fn gradient_letters_are_read_by_their_ink(backend: Backend) {
+    let site = Site::with_fixtures().await;
+    let case = |background: &str, words: &str| {
+        format!(
+            "<p style=\"background: {background}; -webkit-background-clip: text; background-clip: text; color: transparent\">{words}</p>"
+        )
+    };
+    let section = |at: &str| {
+        [
+            case(
+                "linear-gradient(#111, #111) no-repeat; background-size: 0 0",
+                &format!("Sized to nothing Kx17 {at}."),
+            ),
+            case(
+                "linear-gradient(#111, #111) no-repeat; background-position: 0 -400px",
+                &format!("Moved away Pd52 {at}."),
+            ),
+            case(
+                "linear-gradient(#111, #111) no-repeat; background-size: 100% 2px",
+                &format!("A stripe Hw63 {at}."),
+            ),
+            case(
+                "linear-gradient(transparent 0 92%, #111 92%)",
+                &format!("Clear where they stand Bq29 {at}."),
+            ),
+            case(
+                "linear-gradient(90deg, #111, #236)",
+                &format!("Gradient letters Ns44 {at}, seen."),
+            ),
+            case(
+                "linear-gradient(#111, #111) no-repeat; background-size: 100% 100%",
+                &format!("Sized to the box Rt86 {at}, seen."),
+            ),
+        ]
+        .concat()
+    };
+    site.page(
+        "/gradient",
+        &format!(
+            "<!doctype html><title>Gradient letters</title><style>\
+             body {{ font: bold 20px/26px sans-serif; }} p {{ margin: 0; padding: 4px 0; }}</style>\
+             {}<div style=\"height: 2400px\"></div>{}",
+            section("on top"),
+            section("below")
+        ),
+    )
+    .await;
+    let driver = backend.driver(Options::default());
+    driver
+        .navigate(&site.url("/gradient"))
+        .await
+        .expect("the page loads");
+    let marks = Marks::new();
+    let (_, text) = judged_snapshot(&marks, driver.as_ref()).await;
+    let whole = whole_page(&marks, driver.as_ref()).await;
+    for (what, text, places) in [
+        ("the snapshot", &text, &["on top"][..]),
+        ("the whole page", &whole, &["on top", "below"][..]),
+    ] {
+        for at in places {
+            for seen in ["Gradient letters Ns44", "Sized to the box Rt86"] {
+                assert!(
+                    text.contains(&format!("{seen} {at}, seen.")),
+                    "{what}: no {seen} {at}:\n{text}"
+                );
+            }
+        }
+        for hidden in ["Kx17", "Pd52", "Hw63", "Bq29"] {
+            assert!(!text.contains(hidden), "{what}: {hidden} read:\n{text}");
+        }
+    }
+    driver.close().await.expect("close");
+}
+
 every_backend!(
     boxes_and_letters_drawn_otherwise,
     faint_controls_named_by_what_is_drawn,
     controls_in_the_page_colour_are_not_listed,
-    pulsing_generated_words_are_read
+    pulsing_generated_words_are_read,
+    gradient_letters_are_read_by_their_ink
 );

@@ -181,7 +181,7 @@ pub(crate) async fn rendered_at(marks: &Marks, driver: &dyn Driver, url: &str) -
 }
 
 /// The full-page snapshot of the page open, as a model reads it.
-async fn whole_page(marks: &Marks, driver: &dyn Driver) -> String {
+pub(crate) async fn whole_page(marks: &Marks, driver: &dyn Driver) -> String {
     let whole = SnapshotOptions {
         full_page: true,
         scope: None,
@@ -695,84 +695,6 @@ async fn inkless_letters_are_not_read(backend: Backend) {
     driver.close().await.expect("close");
 }
 
-/// Letters whose ink is a background clipped to them (gradient text) are
-/// read where that background draws them: not where it is sized to
-/// nothing, moved away, a stripe, or clear where the letters stand; in
-/// view and below the fold alike.
-async fn gradient_letters_are_read_by_their_ink(backend: Backend) {
-    let site = Site::with_fixtures().await;
-    let case = |background: &str, words: &str| {
-        format!(
-            "<p style=\"background: {background}; -webkit-background-clip: text; background-clip: text; color: transparent\">{words}</p>"
-        )
-    };
-    let section = |at: &str| {
-        [
-            case(
-                "linear-gradient(#111, #111) no-repeat; background-size: 0 0",
-                &format!("Sized to nothing Kx17 {at}."),
-            ),
-            case(
-                "linear-gradient(#111, #111) no-repeat; background-position: 0 -400px",
-                &format!("Moved away Pd52 {at}."),
-            ),
-            case(
-                "linear-gradient(#111, #111) no-repeat; background-size: 100% 2px",
-                &format!("A stripe Hw63 {at}."),
-            ),
-            case(
-                "linear-gradient(transparent 0 92%, #111 92%)",
-                &format!("Clear where they stand Bq29 {at}."),
-            ),
-            case(
-                "linear-gradient(90deg, #111, #236)",
-                &format!("Gradient letters Ns44 {at}, seen."),
-            ),
-            case(
-                "linear-gradient(#111, #111) no-repeat; background-size: 100% 100%",
-                &format!("Sized to the box Rt86 {at}, seen."),
-            ),
-        ]
-        .concat()
-    };
-    site.page(
-        "/gradient",
-        &format!(
-            "<!doctype html><title>Gradient letters</title><style>\
-             body {{ font: bold 20px/26px sans-serif; }} p {{ margin: 0; padding: 4px 0; }}</style>\
-             {}<div style=\"height: 2400px\"></div>{}",
-            section("on top"),
-            section("below")
-        ),
-    )
-    .await;
-    let driver = backend.driver(Options::default());
-    driver
-        .navigate(&site.url("/gradient"))
-        .await
-        .expect("the page loads");
-    let marks = Marks::new();
-    let (_, text) = judged_snapshot(&marks, driver.as_ref()).await;
-    let whole = whole_page(&marks, driver.as_ref()).await;
-    for (what, text, places) in [
-        ("the snapshot", &text, &["on top"][..]),
-        ("the whole page", &whole, &["on top", "below"][..]),
-    ] {
-        for at in places {
-            for seen in ["Gradient letters Ns44", "Sized to the box Rt86"] {
-                assert!(
-                    text.contains(&format!("{seen} {at}, seen.")),
-                    "{what}: no {seen} {at}:\n{text}"
-                );
-            }
-        }
-        for hidden in ["Kx17", "Pd52", "Hw63", "Bq29"] {
-            assert!(!text.contains(hidden), "{what}: {hidden} read:\n{text}");
-        }
-    }
-    driver.close().await.expect("close");
-}
-
 /// Frames of the page's own origin in view are judged in the same
 /// pictures as the page: the page's words and each frame's are read, and
 /// what a cover style misses hides in a frame as on the page. (On Firefox
@@ -829,7 +751,6 @@ async fn frames_in_view_are_judged_with_the_page(backend: Backend) {
 every_backend!(
     frames_in_view_are_judged_with_the_page,
     inkless_letters_are_not_read,
-    gradient_letters_are_read_by_their_ink,
     the_margin_is_judged_too,
     generated_cases_agree_with_the_pixels,
     the_missed_techniques_are_judged,

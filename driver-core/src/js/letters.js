@@ -237,6 +237,25 @@ const filteredUp = (look) => {
 };
 
 /**
+ * Whether the text drawn in an element shows a background through its
+ * letters (`background-clip: text`, on it or an ancestor).
+ * @param {Element} element
+ */
+const backgroundInLetters = (element) => lookOf(element).lettersClipBackground;
+
+/**
+ * Whether the text drawn in an element is seen by its shadow alone: a
+ * shadow, and letters with no fill.
+ * @param {Element} element
+ */
+const shadowOnly = (element) => {
+  const style = lookOf(element).style;
+  if (!style.textShadow || style.textShadow === "none") return false;
+  const fill = resolveColour(style.webkitTextFillColor || style.color);
+  return fill !== null && fill[3] === 0;
+};
+
+/**
  * The colours a text's letters are drawn in: their fill, and (`outlines`)
  * a stroke or a shadow that outlines them (either makes them readable).
  * @param {Look} look

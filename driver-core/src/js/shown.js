@@ -412,25 +412,6 @@ const textMayShow = (node) => {
 };
 
 /**
- * Whether the text drawn in an element shows a background through its
- * letters (`background-clip: text`, on it or an ancestor).
- * @param {Element} element
- */
-const backgroundInLetters = (element) => lookOf(element).lettersClipBackground;
-
-/**
- * Whether the text drawn in an element is seen by its shadow alone: a
- * shadow, and letters with no fill.
- * @param {Element} element
- */
-const shadowOnly = (element) => {
-  const style = lookOf(element).style;
-  if (!style.textShadow || style.textShadow === "none") return false;
-  const fill = resolveColour(style.webkitTextFillColor || style.color);
-  return fill !== null && fill[3] === 0;
-};
-
-/**
  * Whether the browser may paint an element (its box, what it holds):
  * rendered, it and its ancestors, and not faded to nothing. See
  * `textMayShow`.
