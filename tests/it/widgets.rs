@@ -352,7 +352,42 @@ async fn words_without_a_box_of_their_own(backend: Backend) {
     s.ok("close", json!({})).await;
 }
 
+/// Controls in a disabled fieldset are disabled, though no attribute of
+/// their own says so: they are listed so, and a click on one is refused
+/// without the page hearing it.
+async fn a_disabled_fieldset_disables_its_controls(backend: Backend) {
+    let mut s = Session::start(backend, false).await;
+    s.site
+        .page(
+            "/fieldset",
+            "<!doctype html><title>Fieldset</title><body style=\"font: 16px sans-serif\">\
+             <fieldset disabled><legend>Shipping</legend><input aria-label=\"Street\">\
+             <button onclick=\"document.title = 'heard'\">Save address</button></fieldset>\
+             <button>Still enabled</button></body>",
+        )
+        .await;
+    let page = s.ok("open", json!({ "url": s.url("/fieldset") })).await;
+    for line in [
+        "textbox \"Street\" disabled",
+        "button \"Save address\" disabled",
+        "button \"Still enabled\"\n",
+    ] {
+        assert!(page.text.contains(line), "no {line:?}:\n{}", page.text);
+    }
+    let save = Session::number(&page, "Save address");
+    let refused = s.call("click", json!({ "element": save })).await;
+    assert!(
+        refused.is_error && refused.text.contains("disabled"),
+        "{}",
+        refused.text
+    );
+    let title = s.ok("snapshot", json!({})).await;
+    assert!(!title.text.contains("Page: heard"), "{}", title.text);
+    s.ok("close", json!({})).await;
+}
+
 every_backend!(
+    a_disabled_fieldset_disables_its_controls,
     words_without_a_box_of_their_own,
     composite,
     components,

@@ -355,7 +355,8 @@ class Gathered {
     if (tag === "DETAILS" || (tag === "SUMMARY" && element.parentElement && element.parentElement.tagName === "DETAILS")) {
       record.expanded = (/** @type {HTMLDetailsElement} */ (tag === "DETAILS" ? element : element.parentElement)).open;
     }
-    if (field.disabled || aria("aria-disabled") === "true") record.disabled = true;
+    // (A control in a disabled fieldset is disabled too: `:disabled` knows.)
+    if (field.disabled || element.matches(":disabled") || aria("aria-disabled") === "true") record.disabled = true;
     if (field.required || aria("aria-required") === "true") record.required = true;
     const root = /** @type {Document | ShadowRoot} */ (element.getRootNode());
     if (document.activeElement === element || root.activeElement === element) record.focused = true;
