@@ -198,6 +198,10 @@ pub struct Element {
     pub expanded: Option<bool>,
     /// Disabled.
     pub disabled: Option<bool>,
+    /// A field that cannot be typed in (`readonly`, `aria-readonly`).
+    pub readonly: Option<bool>,
+    /// A toggle button pressed in (`aria-pressed`).
+    pub pressed: Option<bool>,
     /// Required.
     pub required: Option<bool>,
     /// Has keyboard focus.
@@ -625,6 +629,8 @@ mod tests {
             selected: None,
             expanded: None,
             disabled: None,
+            readonly: None,
+            pressed: None,
             required: None,
             focused: None,
             covered: None,

@@ -352,25 +352,34 @@ async fn words_without_a_box_of_their_own(backend: Backend) {
     s.ok("close", json!({})).await;
 }
 
-/// Controls in a disabled fieldset are disabled, though no attribute of
-/// their own says so: they are listed so, and a click on one is refused
-/// without the page hearing it.
-async fn a_disabled_fieldset_disables_its_controls(backend: Backend) {
+/// States a person sees that no attribute of the control's own holds, or
+/// that ARIA declares: controls in a disabled fieldset are disabled (a
+/// click on one is refused, the page hears nothing), a read-only field, a
+/// checkbox drawn half-ticked, a toggle button pressed in (and out again
+/// when the page says so after a click).
+async fn states_a_person_sees(backend: Backend) {
     let mut s = Session::start(backend, false).await;
     s.site
         .page(
-            "/fieldset",
-            "<!doctype html><title>Fieldset</title><body style=\"font: 16px sans-serif\">\
+            "/states",
+            "<!doctype html><title>States</title><body style=\"font: 16px sans-serif\">\
              <fieldset disabled><legend>Shipping</legend><input aria-label=\"Street\">\
              <button onclick=\"document.title = 'heard'\">Save address</button></fieldset>\
-             <button>Still enabled</button></body>",
+             <button>Still enabled</button>\
+             <p><input aria-label=\"Order id\" readonly value=\"A-1001\"></p>\
+             <p><input type=\"checkbox\" aria-label=\"All rows\" id=\"all\"></p>\
+             <p><button aria-pressed=\"true\" onclick=\"this.setAttribute('aria-pressed', 'false')\">Bold</button></p>\
+             <script>document.getElementById('all').indeterminate = true;</script></body>",
         )
         .await;
-    let page = s.ok("open", json!({ "url": s.url("/fieldset") })).await;
+    let page = s.ok("open", json!({ "url": s.url("/states") })).await;
     for line in [
         "textbox \"Street\" disabled",
         "button \"Save address\" disabled",
         "button \"Still enabled\"\n",
+        "textbox \"Order id\" = \"A-1001\" read-only",
+        "checkbox \"All rows\" mixed",
+        "button \"Bold\" pressed",
     ] {
         assert!(page.text.contains(line), "no {line:?}:\n{}", page.text);
     }
@@ -381,13 +390,20 @@ async fn a_disabled_fieldset_disables_its_controls(backend: Backend) {
         "{}",
         refused.text
     );
-    let title = s.ok("snapshot", json!({})).await;
-    assert!(!title.text.contains("Page: heard"), "{}", title.text);
+    let bold = Session::number(&page, "\"Bold\"");
+    s.ok("click", json!({ "element": bold })).await;
+    let now = s.ok("snapshot", json!({})).await;
+    assert!(!now.text.contains("Page: heard"), "{}", now.text);
+    assert!(
+        now.text.contains("button \"Bold\"") && !now.text.contains("\"Bold\" pressed"),
+        "{}",
+        now.text
+    );
     s.ok("close", json!({})).await;
 }
 
 every_backend!(
-    a_disabled_fieldset_disables_its_controls,
+    states_a_person_sees,
     words_without_a_box_of_their_own,
     composite,
     components,

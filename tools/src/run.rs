@@ -345,6 +345,8 @@ fn element_data(element: &marks::Element) -> Value {
         ("selected", element.selected),
         ("expanded", element.expanded),
         ("disabled", element.disabled),
+        ("readonly", element.readonly),
+        ("pressed", element.pressed),
         ("required", element.required),
         ("focused", element.focused),
     ] {

@@ -27,6 +27,8 @@
  * @property {boolean} [selected]
  * @property {boolean} [expanded]
  * @property {boolean} [disabled]
+ * @property {boolean} [readonly]
+ * @property {boolean} [pressed]
  * @property {boolean} [required]
  * @property {boolean} [focused]
  * @property {string} [covered]
@@ -316,7 +318,7 @@ class Gathered {
     const tag = element.tagName;
     const field = /** @type {HTMLInputElement} */ (element);
     if (tag === "INPUT" || tag === "TEXTAREA") {
-      if (["checkbox", "radio"].includes(field.type)) record.checked = field.checked;
+      if (["checkbox", "radio"].includes(field.type)) record.checked = field.indeterminate ? "mixed" : field.checked;
       else if (field.type === "password" || holdsSecret(element)) record.value = field.value ? HIDDEN : "";
       else if (tag === "TEXTAREA") record.value = valueLines(seenValue(element, field.value));
       else if (!["file", "submit", "button", "reset", "image"].includes(field.type)) record.value = seenValue(element, field.value);
@@ -358,6 +360,9 @@ class Gathered {
     // (A control in a disabled fieldset is disabled too: `:disabled` knows.)
     if (field.disabled || element.matches(":disabled") || aria("aria-disabled") === "true") record.disabled = true;
     if (field.required || aria("aria-required") === "true") record.required = true;
+    // A field that cannot be typed in, and a toggle button pressed in.
+    if (((tag === "INPUT" || tag === "TEXTAREA") && field.readOnly) || aria("aria-readonly") === "true") record.readonly = true;
+    if (aria("aria-pressed") === "true") record.pressed = true;
     const root = /** @type {Document | ShadowRoot} */ (element.getRootNode());
     if (document.activeElement === element || root.activeElement === element) record.focused = true;
     if (tag === "A" && element.hasAttribute("href")) record.href = /** @type {string} */ (element.getAttribute("href"));

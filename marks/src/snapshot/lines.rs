@@ -170,7 +170,9 @@ pub(crate) fn element_line(element: &Element) -> String {
     }
     for (on, word) in [
         (element.selected, "selected"),
+        (element.pressed, "pressed"),
         (element.disabled, "disabled"),
+        (element.readonly, "read-only"),
         (element.required, "required"),
         (element.focused, "focused"),
     ] {
