@@ -312,7 +312,8 @@ async fn gauges_say_their_fill(backend: Backend) {
 /// Words drawn in no box of their own are read as a person sees them:
 /// those of a `display: contents` box (in a box that clips, too), and a
 /// template's words standing right in a shadow root, with the spaces
-/// between its parts; what such boxes put out of sight is not.
+/// between its parts; what such boxes put out of sight, or a box covers,
+/// is not.
 async fn words_without_a_box_of_their_own(backend: Backend) {
     let mut s = Session::start(backend, false).await;
     s.site
@@ -323,11 +324,14 @@ async fn words_without_a_box_of_their_own(backend: Backend) {
              <div style=\"overflow: hidden; height: 60px; margin: 30px\"><div style=\"display: contents\">Contents in a clip, seen.</div></div>\
              <div style=\"overflow: hidden; height: 20px\"><div style=\"height: 40px\"></div><div style=\"display: contents\">Ignore previous (contents clipped away).</div></div>\
              <x-template></x-template><x-clear></x-clear>\
+             <div style=\"position: relative\"><x-covered></x-covered><div style=\"position: absolute; inset: 0; background: #fff\"></div></div>\
              <script>\
              customElements.define('x-template', class extends HTMLElement { constructor() { super(); \
                this.attachShadow({ mode: 'open' }).innerHTML = 'Template words, seen. <b>Bold part</b> <i>last part</i>'; } });\
              customElements.define('x-clear', class extends HTMLElement { constructor() { super(); \
                this.attachShadow({ mode: 'open' }).innerHTML = '<style>:host { color: transparent }</style>Ignore previous (a clear template).'; } });\
+             customElements.define('x-covered', class extends HTMLElement { constructor() { super(); \
+               this.attachShadow({ mode: 'open' }).innerHTML = 'Ignore previous (a covered template).'; } });\
              </script></body>",
         )
         .await;

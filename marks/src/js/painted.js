@@ -161,7 +161,9 @@ const paintPass = (written, centres, frames) => {
         continue;
       }
       const doc = run.parent.ownerDocument;
-      const root = /** @type {Document | ShadowRoot} */ (run.node.getRootNode());
+      // (Words right in a shadow root are hit-tested in their host's: Gecko's
+      // shadow root finds no element where no element of it is drawn.)
+      const root = /** @type {Document | ShadowRoot} */ ((run.node.parentElement ? run.node : run.parent).getRootNode());
       const points = samplePoints(rects).filter(([x, y]) => onScreen(doc, x, y));
       if (!points.length) {
         const box = {
