@@ -229,6 +229,8 @@ const BLURRED_SHARE = 0.2;
 const PICTURE_TAGS = new Set(["IMG", "CANVAS", "VIDEO", "IFRAME", "OBJECT", "EMBED"]);
 /** Elements whose children are fallback content, never drawn. */
 const FALLBACK_TAGS = new Set(["CANVAS", "VIDEO", "AUDIO", "PROGRESS", "METER", "IFRAME", "FRAME", "OBJECT", "EMBED"]);
+/** Of FALLBACK_TAGS, the gauges: they draw their value (a bar), read as a picture's words are. */
+const GAUGE_TAGS = new Set(["PROGRESS", "METER"]);
 /** SVG elements that define what others draw: their content is never drawn itself. */
 const SVG_UNDRAWN = new Set(["defs", "clipPath", "mask", "pattern", "symbol", "marker", "linearGradient",
   "radialGradient", "filter", "metadata", "title", "desc", "style", "script"]);

@@ -48,7 +48,7 @@ const picturedWords = (element) => {
     const alt = clean(element.getAttribute("alt"));
     return alt ? ["image", alt] : null;
   }
-  if (element.tagName !== "METER" && element.tagName !== "PROGRESS") return null;
+  if (!GAUGE_TAGS.has(element.tagName)) return null;
   const gauge = /** @type {HTMLMeterElement} */ (element);
   const kind = element.tagName.toLowerCase();
   if (kind === "progress" && !element.hasAttribute("value")) return [kind, "busy"];

@@ -130,7 +130,7 @@ const walkTree = (node, at, visit) => {
     lookOf(element);
     // A gauge draws its value: it is visited, as a picture is, but not
     // what it holds.
-    if ((element.tagName === "METER" || element.tagName === "PROGRESS") && !visit.passOver(element)) {
+    if (GAUGE_TAGS.has(element.tagName) && !visit.passOver(element)) {
       visit.element(element, at, () => {});
     }
     return;
