@@ -52,8 +52,8 @@ struct Layer {
 }
 
 impl Layer {
-    /// A layer of the list; `None` where its transform has depth (its
-    /// place on screen is not its bounds moved).
+    /// A layer of the list; `None` where its transform puts some of it
+    /// behind the eye (its place on screen cannot be told).
     fn of(value: &Value) -> Option<Self> {
         let at = |key: &str| value[key].as_f64().unwrap_or_default();
         let (width, height) = (at("width"), at("height"));
@@ -66,30 +66,43 @@ impl Layer {
                     1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
                 ]
             });
-        if matrix.len() != 16 || matrix[3] != 0.0 || matrix[7] != 0.0 || matrix[15] != 1.0 {
+        if matrix.len() != 16 {
             return None;
         }
-        // Column-major: x' = a x + c y + e, y' = b x + d y + f.
+        // Column-major: x' = a x + c y + e, y' = b x + d y + f, and the
+        // depth a perspective divides by, w = p x + q y + s (a card turned
+        // in 3D: its place is its corners seen in that perspective).
         let (a, b, c, d, e, f) = (
             matrix[0], matrix[1], matrix[4], matrix[5], matrix[12], matrix[13],
         );
+        let (p, q, s) = (matrix[3], matrix[7], matrix[15]);
         let corners = [
             (ox, oy),
             (ox + width, oy),
             (ox, oy + height),
             (ox + width, oy + height),
         ]
-        .map(|(x, y)| (a * x + c * y + e, b * x + d * y + f));
+        .map(|(x, y)| (a * x + c * y + e, b * x + d * y + f, p * x + q * y + s));
+        if corners.iter().any(|&(_, _, w)| w <= f64::EPSILON) {
+            return None;
+        }
         let (mut left, mut top) = (f64::MAX, f64::MAX);
         let (mut right, mut bottom) = (f64::MIN, f64::MIN);
-        for (x, y) in corners {
+        for (x, y, w) in corners {
+            let (x, y) = (x / w, y / w);
             (left, top) = (left.min(x), top.min(y));
             (right, bottom) = (right.max(x), bottom.max(y));
         }
         Some(Self {
             id: value["layerId"].as_str()?.to_owned(),
             rect: [left, top, right - left, bottom - top],
-            moved_only: a == 1.0 && d == 1.0 && b == 0.0 && c == 0.0,
+            moved_only: a == 1.0
+                && d == 1.0
+                && b == 0.0
+                && c == 0.0
+                && p == 0.0
+                && q == 0.0
+                && s == 1.0,
             draws: value["drawsContent"] == Value::Bool(true),
         })
     }
@@ -102,7 +115,8 @@ impl Layer {
 struct Layers {
     document: Option<Layer>,
     others: Vec<[f64; 4]>,
-    /// Some layer's place is not known (a transform with depth).
+    /// Some layer's place is not known (a transform that puts some of it
+    /// behind the eye).
     unplaced: bool,
 }
 
@@ -562,6 +576,7 @@ mod tests {
         assert_eq!(layers.document, None);
         // Its place is its bounds turned: 2,000 px wide, to the left.
         assert_eq!(layers.others, vec![[-2000.0, 0.0, 2000.0, 1265.0]]);
+        // Turned in 3D, in perspective: its corners seen so (w = 1 + x/1000).
         let deep = [layer(
             "8",
             [0.0, 0.0, 100.0, 100.0],
@@ -570,6 +585,21 @@ mod tests {
             ]),
             true,
         )];
-        assert!(Layers::of(&deep).unplaced);
+        let layers = Layers::of(&deep);
+        assert!(!layers.unplaced);
+        assert_eq!(layers.document, None);
+        let [x, y, w, h] = layers.others[0];
+        assert_eq!((x, y), (0.0, 0.0));
+        assert!((w - 100.0 / 1.1).abs() < 1e-9 && (h - 100.0).abs() < 1e-9);
+        // Partly behind the eye: no place can be told.
+        let behind = [layer(
+            "8",
+            [0.0, 0.0, 100.0, 100.0],
+            Some([
+                1.0, 0.0, 0.0, -0.02, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
+            ]),
+            true,
+        )];
+        assert!(Layers::of(&behind).unplaced);
     }
 }
