@@ -7,6 +7,9 @@
 //! and on web components (`fixtures/internals.html`) whose roles, names
 //! and states only `ElementInternals` declares, whose controls and words
 //! live in closed shadow roots, and a list a field owns by `aria-owns`.
+//! And words as a person sees them drawn: what CSS writes, gauges, words
+//! in no box of their own, states no attribute holds, words drawn
+//! mirrored.
 
 use serde_json::json;
 use tabwright_tests::Backend;
@@ -406,7 +409,67 @@ async fn states_a_person_sees(backend: Backend) {
     s.ok("close", json!({})).await;
 }
 
+/// Words the page forces to run against their letters' direction
+/// (`unicode-bidi: bidi-override`, a `<bdo>`) are drawn mirrored, and read
+/// in the order drawn: in the page's text, a control's name, a heading, a
+/// search; the truth is the order the browser lays their letters out in,
+/// left to right (which the page writes into its title), not the judge's.
+/// Words in their own direction, Hebrew among them, read as written.
+async fn words_in_the_order_drawn(backend: Backend) {
+    let mut s = Session::start(backend, false).await;
+    s.site
+        .page(
+            "/mirrored",
+            "<!doctype html><html><head><meta charset=\"utf-8\"><title>Mirrored</title></head>\
+             <body style=\"font: 16px sans-serif\">\
+             <p>Order <span class=\"forced\" style=\"unicode-bidi: bidi-override; direction: rtl\">detrevni ylluf</span> here.</p>\
+             <h2><bdo class=\"forced\" dir=\"rtl\">sliated gnippihS</bdo></h2>\
+             <button><bdo class=\"forced\" dir=\"rtl\">tuokcehC</bdo></button>\
+             <p dir=\"rtl\">\u{5e9}\u{5dc}\u{5d5}\u{5dd} written right to left</p>\
+             <script>addEventListener('load', () => {\
+               document.title = Array.from(document.querySelectorAll('.forced'), (element) => {\
+                 const text = element.firstChild; const letters = [];\
+                 for (let i = 0; i < text.length; i++) {\
+                   const range = document.createRange(); range.setStart(text, i); range.setEnd(text, i + 1);\
+                   letters.push([range.getBoundingClientRect().left, text.data[i]]);\
+                 }\
+                 return letters.sort((a, b) => a[0] - b[0]).map((letter) => letter[1]).join('');\
+               }).join('|');\
+             });</script></body></html>",
+        )
+        .await;
+    let page = s.ok("open", json!({ "url": s.url("/mirrored") })).await;
+    assert!(
+        page.text
+            .contains("Page: fully inverted|Shipping details|Checkout"),
+        "the browser lays the letters out otherwise:\n{}",
+        page.text
+    );
+    let read = s.ok("read", json!({ "whole_page": true })).await;
+    for (what, text) in [("open", &page.text), ("read", &read.text)] {
+        for line in [
+            "Order fully inverted here.",
+            "## Shipping details",
+            "\u{5e9}\u{5dc}\u{5d5}\u{5dd} written right to left",
+        ] {
+            assert!(text.contains(line), "{what}: no {line:?}:\n{text}");
+        }
+    }
+    assert!(page.text.contains("button \"Checkout\""), "{}", page.text);
+    let found = s.ok("find", json!({ "text": "fully inverted" })).await;
+    assert!(
+        found.text.contains("Order fully inverted here."),
+        "{}",
+        found.text
+    );
+    let button = s.ok("find", json!({ "text": "checkout" })).await;
+    let checkout = Session::number(&button, "\"Checkout\"");
+    s.ok("click", json!({ "element": checkout })).await;
+    s.ok("close", json!({})).await;
+}
+
 every_backend!(
+    words_in_the_order_drawn,
     states_a_person_sees,
     words_without_a_box_of_their_own,
     composite,

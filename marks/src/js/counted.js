@@ -6,7 +6,9 @@
 // read them (a `counter()` of the page's own), handed over by DevTools
 // (`Driver::hand_over`'s `generated`, asked by marks' COUNTED), else
 // counted here as the page counts; and the words a pseudo-element's
-// `content` writes. Used by semantics.js's `generatedText`.
+// `content` writes. Used by semantics.js's `generatedText`. And a text
+// the page forces against its letters' direction, which is drawn
+// mirrored (`drawnMirrored`, `mirror`: painted.js's runs).
 
 /**
  * The words the browser says an element's `::marker`, `::before` or
@@ -446,3 +448,41 @@ const apart = (element, style, which, words) =>
   words && (style.cssFloat !== "none" || /^(absolute|fixed)$/.test(style.position) ||
     (!style.display.startsWith("inline") && !/flex|grid/.test(lookOf(element).style.display)))
     ? (which === "::before" ? words + " " : " " + words) : words;
+
+/** Letters right to left by their nature (Hebrew, Arabic, Syriac, Thaana, N'Ko…). */
+const RIGHT_TO_LEFT = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/u;
+/** Letters left to right by their nature: any other letter. */
+const LEFT_TO_RIGHT = /(?![\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF])\p{L}/u;
+const GRAPHEMES = typeof Intl !== "undefined" && Intl.Segmenter ? new Intl.Segmenter(undefined, { granularity: "grapheme" }) : null;
+
+/**
+ * Whether a text is drawn mirrored: the element it lies in, or an inline
+ * one around it, forces a direction (`unicode-bidi: bidi-override`, a
+ * `<bdo>`) against its letters' own (Latin forced right to left draws
+ * "olleH" as "Hello"; a reader of the direction forced reads the rest as
+ * written). Only a text the forcing element holds alone: words of
+ * several runs would be drawn in turned order too, which a line of runs
+ * does not tell.
+ * @param {Text} node @param {Element} parent
+ */
+const drawnMirrored = (node, parent) => {
+  /** @type {Element | null} */
+  let element = parent;
+  for (let depth = 0; element && depth < 8; depth++) {
+    const look = lookOf(element);
+    const bidi = look.style.unicodeBidi;
+    if (bidi === "bidi-override" || bidi === "isolate-override") {
+      const text = node.nodeValue || "";
+      if (element.textContent !== text) return false;
+      const rtl = look.style.direction === "rtl";
+      return rtl ? LEFT_TO_RIGHT.test(text) && !RIGHT_TO_LEFT.test(text) : RIGHT_TO_LEFT.test(text) && !LEFT_TO_RIGHT.test(text);
+    }
+    // An embedding or a block of its own ends what forcing reaches.
+    if (bidi !== "normal" || !look.display.startsWith("inline")) return false;
+    element = flatParentOf(element);
+  }
+  return false;
+};
+
+/** A text's letters in the opposite order, each with its marks. @param {string} text */
+const mirror = (text) => (GRAPHEMES ? Array.from(GRAPHEMES.segment(text), (part) => part.segment) : Array.from(text)).reverse().join("");

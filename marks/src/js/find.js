@@ -22,6 +22,20 @@ const asRead = (text) => text.replace(BLANKS, " ").replace(UNSEEN, "").replace(/
 const PLAIN = /^[\x20-\x7e]*$/;
 
 /**
+ * A search's tests, for `describe` and the snapshot's headings.
+ * @typedef {object} Search
+ * @property {(element: Element, role: string) => boolean} mightMatch
+ *   whether an element could match, before its name is worked out
+ * @property {(text: string | null | undefined) => boolean} holds
+ *   whether a text holds what is searched for
+ * @property {(text: string | null | undefined) => boolean} mayHold
+ *   whether a text of the page may read so once drawn: it holds it, or
+ *   it backwards (a text drawn mirrored, `drawnMirrored`)
+ * @property {boolean} lines  whether lines of text can match at all (not
+ *   when a role is searched for)
+ */
+
+/**
  * A search's tests, for what it asks (see the file's head).
  * @param {{text?: string, role?: string}} query
  * @returns {Search}
@@ -29,12 +43,17 @@ const PLAIN = /^[\x20-\x7e]*$/;
 const searchOf = (query) => {
   const findText = query.text ? asRead(String(query.text)).trim() : "";
   const findRole = query.role ? String(query.role) : "";
-  /** @param {string | null | undefined} text */
-  const holds = (text) => {
-    if (!findText || !text) return !findText;
-    if (text.toLowerCase().includes(findText)) return true;
-    return !PLAIN.test(text) && asRead(text).includes(findText);
+  /** @param {string} needle @param {string | null | undefined} text */
+  const within = (needle, text) => {
+    if (!needle || !text) return !needle;
+    if (text.toLowerCase().includes(needle)) return true;
+    return !PLAIN.test(text) && asRead(text).includes(needle);
   };
+  /** @param {string | null | undefined} text */
+  const holds = (text) => within(findText, text);
+  const backwards = mirror(findText);
+  /** @param {string | null | undefined} text */
+  const mayHold = (text) => within(findText, text) || within(backwards, text);
   /**
    * Whether an element could match before its name is worked out: the
    * words it could be named by are all in these (a cheap, loose test).
@@ -43,7 +62,7 @@ const searchOf = (query) => {
   const mightMatch = (element, role) => {
     if (findRole && role !== findRole) return false;
     if (!findText) return true;
-    if (holds(element.textContent)) return true;
+    if (mayHold(element.textContent)) return true;
     for (const name of ["aria-label", "title", "placeholder", "alt", "href", "value", "aria-labelledby"]) {
       if (element.hasAttribute(name) && (name === "aria-labelledby" || holds(element.getAttribute(name)))) return true;
     }
@@ -52,7 +71,7 @@ const searchOf = (query) => {
     if (field.labels && field.labels.length) return true;
     return Boolean(element.querySelector && element.querySelector("img[alt], svg title"));
   };
-  return { holds, mightMatch, lines: !findRole };
+  return { holds, mayHold, mightMatch, lines: !findRole };
 };
 
 /**
@@ -97,7 +116,7 @@ const searchLines = (gathered, search) => {
       const nodes = pending;
       gathered.clearLine();
       pending = [];
-      if (!search.lines || !search.holds(gatheredText)) return;
+      if (!search.lines || !search.mayHold(gatheredText)) return;
       let seen = "";
       /** @type {LinePart[]} */
       const parts = [];

@@ -70,18 +70,6 @@
  *   goes)
  */
 
-/**
- * A search's tests, for `describe` and the snapshot's headings (see
- * find.js).
- * @typedef {object} Search
- * @property {(element: Element, role: string) => boolean} mightMatch
- *   whether an element could match, before its name is worked out
- * @property {(text: string | null | undefined) => boolean} holds
- *   whether a text holds what is searched for
- * @property {boolean} lines  whether lines of text can match at all (not
- *   when a role is searched for)
- */
-
 /** How much of the text around an element identifies its row. */
 const ROW_LIMIT = 300;
 /** The most children, and a fourth of the text nodes, a row may have. */

@@ -15,8 +15,10 @@
  * those words in no document), and in view where their place is known
  * (`place`, `[x, y, w, h]` in the top viewport: judged by what the
  * pictures show drawn there).
+ * A run the page forces to run against its letters' own direction is
+ * drawn mirrored (`mirrored`: read in the order drawn).
  * @typedef {{node: Text, parent: Element, faint: boolean, dropped: boolean, pixel: boolean, kept?: string,
- *   box?: {left: number, top: number, right: number, bottom: number},
+ *   mirrored?: true, box?: {left: number, top: number, right: number, bottom: number},
  *   place?: [number, number, number, number]}} Run
  * @typedef {string | Run} LinePart
  * @typedef {{item: Item, parts: LinePart[], keep?: (text: string) => boolean}
@@ -73,11 +75,15 @@ const runOf = (node, parent, fate) => {
   const run = { node, parent, faint: fate === "faint", dropped: false, pixel: fate === "pixels" };
   const kept = fate === "pixels" ? null : styleKept(node);
   if (kept !== null) run.kept = kept;
+  if (drawnMirrored(node, parent)) run.mirrored = true;
   return run;
 };
 
-/** The text of a line's run, as far as it is kept. @param {Run} run */
-const runText = (run) => (run.dropped ? "" : run.kept !== undefined ? run.kept : run.node.nodeValue || "");
+/** The text of a line's run, as far as it is kept, in the order drawn. @param {Run} run */
+const runText = (run) => {
+  const text = run.dropped ? "" : run.kept !== undefined ? run.kept : run.node.nodeValue || "";
+  return run.mirrored ? mirror(text) : text;
+};
 
 /** @param {LinePart} part @returns {part is Run} */
 const isRun = (part) => typeof part !== "string";

@@ -304,7 +304,8 @@ const textOf = (root, hides, heard) => {
       if (hides === a11yHidden || heard) {
         if (!heard || heard(/** @type {Text} */ (node))) text += node.nodeValue;
       } else if (!node.parentElement || nameTextSeen(/** @type {Text} */ (node), node.parentElement)) {
-        text += seenTextOf(/** @type {Text} */ (node));
+        const seen = seenTextOf(/** @type {Text} */ (node));
+        text += node.parentElement && drawnMirrored(/** @type {Text} */ (node), node.parentElement) ? mirror(seen) : seen;
       }
       return;
     }

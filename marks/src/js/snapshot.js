@@ -160,7 +160,7 @@ const pageVisitor = (gathered, lines) => {
    */
   const heading = (element, frameOffset) => {
     const box = boxOf(element, frameOffset);
-    const outside = (!gathered.full && far(box)) || (search && (!search.lines || !search.holds(element.textContent)));
+    const outside = (!gathered.full && far(box)) || (search && (!search.lines || !search.mayHold(element.textContent)));
     if (!outside) {
       if (hiddenByStyle(element)) return;
       const runs = headingRuns(element);
