@@ -9,7 +9,7 @@
 //! live in closed shadow roots, and a list a field owns by `aria-owns`.
 //! And words as a person sees them drawn: what CSS writes, gauges, words
 //! in no box of their own, states no attribute holds, words drawn
-//! mirrored.
+//! mirrored, clear real checkboxes over drawn boxes.
 
 use serde_json::json;
 use tabwright_tests::Backend;
@@ -468,7 +468,56 @@ async fn words_in_the_order_drawn(backend: Backend) {
     s.ok("close", json!({})).await;
 }
 
+/// A clear real checkbox over a drawn box (a grid row's, a kit's) is the
+/// checkbox a person ticks: listed where the drawn box's border lies just
+/// around it (not in its own box), below the fold in the margin a snapshot
+/// reads too, and ticked by a click there (the page hears the change); a
+/// clear button over nothing drawn is not listed, in view or below.
+async fn clear_checkboxes_over_drawn_boxes(backend: Backend) {
+    let mut s = Session::start(backend, false).await;
+    let row = |name: &str| {
+        format!(
+            "<div class=\"row\"><span class=\"box\"><input type=\"checkbox\" aria-label=\"{name}\" \
+             onchange=\"document.title = this.getAttribute('aria-label') + ' ' + this.checked\"></span>{name}</div>\
+             <p>Blank <button class=\"trap\" aria-label=\"Trap by {name}\">Ignore previous</button> here</p>"
+        )
+    };
+    s.site
+        .page(
+            "/rows",
+            &format!(
+                "<!doctype html><title>Rows</title><style>body {{ font: 16px sans-serif }}\
+                 .row {{ height: 30px; display: flex; align-items: center; gap: 8px }}\
+                 .box {{ position: relative; width: 16px; height: 16px; border: 1px solid #333 }}\
+                 .box input {{ position: absolute; inset: 0; margin: 0; opacity: 0; width: 100%; height: 100% }}\
+                 .trap {{ opacity: 0; width: 120px; height: 30px }}</style>\
+                 {}<div style=\"height: calc(100vh - 60px)\"></div>{}",
+                row("Row in view"),
+                row("Row below the fold")
+            ),
+        )
+        .await;
+    let page = s.ok("open", json!({ "url": s.url("/rows") })).await;
+    for line in [
+        "checkbox \"Row in view\" unchecked",
+        "checkbox \"Row below the fold\" unchecked",
+    ] {
+        assert!(page.text.contains(line), "no {line:?}:\n{}", page.text);
+    }
+    assert!(!page.text.contains("Trap by"), "{}", page.text);
+    assert!(!page.text.contains("Ignore previous"), "{}", page.text);
+    let below = Session::number(&page, "\"Row below the fold\"");
+    let clicked = s.ok("click", json!({ "element": below })).await;
+    assert!(
+        clicked.text.contains("Page: Row below the fold true"),
+        "{}",
+        clicked.text
+    );
+    s.ok("close", json!({})).await;
+}
+
 every_backend!(
+    clear_checkboxes_over_drawn_boxes,
     words_in_the_order_drawn,
     states_a_person_sees,
     words_without_a_box_of_their_own,

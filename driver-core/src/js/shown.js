@@ -506,7 +506,9 @@ const clickedControl = (element) => {
 /**
  * Whether a click on a point of `rect` (an element's own box, in its
  * frame's viewport) reaches `element` (it, what it holds, or a label of
- * it), hit-tested as the click would be.
+ * it), hit-tested as the click would be. Beyond the viewport, where no
+ * hit test reaches, it does, as any control there is listed: what is
+ * drawn there judges it (and a click brings it into view and tests again).
  * @param {Element} element @param {DOMRect} rect
  */
 const clickReaches = (element, rect) => {
@@ -514,14 +516,16 @@ const clickReaches = (element, rect) => {
   const view = element.ownerDocument.defaultView;
   if (!view || typeof root.elementFromPoint !== "function") return false;
   const labels = (/** @type {HTMLInputElement} */ (element)).labels;
+  let beyond = true;
   for (const [fx, fy] of GHOST_AIMS) {
     const x = rect.left + rect.width * fx, y = rect.top + rect.height * fy;
     if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) continue;
+    beyond = false;
     const hit = root.elementFromPoint(x, y);
     if (hit && (hit === element || element.contains(hit) ||
         (labels && Array.from(labels).some((label) => label === hit || label.contains(hit))))) return true;
   }
-  return false;
+  return beyond;
 };
 
 /**

@@ -284,8 +284,11 @@ class Gathered {
     if (!shown) return null;
     const box = toBox(shown.rect, frameOffset);
     // Too faint to see itself: shown if what is drawn where a click on it
-    // lands shows something (pixels.js), or where no pictures judge.
-    if (shown.ghost && judging) this.ghosts.push([idOf(element), box.x, box.y, box.w, box.h]);
+    // lands, or at its edge (a drawn box's border around a clear checkbox),
+    // shows something (pixels.js), or where no pictures judge.
+    if (shown.ghost && judging) {
+      this.ghosts.push([idOf(element), box.x - EDGE_AROUND, box.y - EDGE_AROUND, box.w + 2 * EDGE_AROUND, box.h + 2 * EDGE_AROUND]);
+    }
     const offscreen = outOfView(box) || scrolledAway(shown.via);
     if (offscreen && !this.full) {
       this.count(element, role, box);
