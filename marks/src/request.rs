@@ -237,6 +237,9 @@ pub(crate) enum Request {
     Cover,
     /// Before keys are pressed: what has the focus, its record armed.
     ArmKeys,
+    /// Which frame of the document (by its index) has the focus, if one
+    /// does: keys go into its document.
+    Focus,
     /// Where pressing an element (by local id in `doc`; `None`: what has
     /// the focus) sends its form; `enter`: pressed by Enter.
     Sends {
@@ -357,6 +360,7 @@ pub fn samples() -> Vec<serde_json::Value> {
         Request::Held,
         Request::Cover,
         Request::ArmKeys,
+        Request::Focus,
         Request::Sends {
             id: Some(1),
             doc: Some("d".to_owned()),

@@ -161,7 +161,8 @@ impl Web {
         serve(
             &web.attacker,
             "/ad",
-            "<!doctype html><body><label>Email for your prize <input id='mail'></label></body>",
+            "<!doctype html><body><form method='post' action='/prize'><label>Email for your prize <input id='mail' name='mail'></label></form>\
+             <script>setTimeout(() => document.getElementById('mail').focus(), 50);</script></body>",
         )
         .await;
         serve(
@@ -492,6 +493,17 @@ async fn the_code_stays_with_the_task(backend: Backend) {
         "outside this task's origins",
     )
     .await;
+    // The ad's script took the focus: keys pressed go into its document,
+    // another site's, and act there (Enter would post its form).
+    for keys in ["Enter", "a"] {
+        refused(
+            &pack,
+            "press",
+            json!({ "keys": keys }),
+            "outside this task's origins",
+        )
+        .await;
+    }
     // The forum never heard the code; the attacker heard from no page the
     // task opened there (no link, tab or redirect reached it), only from a
     // page's own script and a frame's document (not strict: a page's own

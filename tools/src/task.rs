@@ -175,7 +175,12 @@ impl crate::Pack {
             },
             None => None,
         };
-        let (frame, mut role) = pointed.unwrap_or_default();
+        let (mut frame, mut role) = pointed.unwrap_or_default();
+        // Keys with no element go where the focus is, into another site's
+        // frame too: that document's origin is the one acted on.
+        if number.is_none() && tool.name == "press" {
+            frame = self.browser.marks.focused_frame(driver).await;
+        }
         if let Some(at_role) = at_role {
             role = if crate::page_strings::is(&at_role, "link") {
                 "link".to_owned()

@@ -76,17 +76,34 @@ impl Marks {
         })
     }
 
-    /// Before keys are pressed: notes what has the focus (not in a frame)
-    /// and arms its record, for [`keys_reached`](Self::keys_reached) to say
-    /// where the keys' events went. `None` where nothing is focused.
+    /// The frame whose document has the focus, by its path (empty: the
+    /// top document), followed into frames of other sites too: where keys
+    /// pressed now go. As deep as frames are read, and no deeper than a
+    /// frame that does not answer.
+    pub async fn focused_frame(&self, driver: &dyn Driver) -> Vec<u32> {
+        let mut path = Vec::new();
+        while path.len() < MAX_FRAME_DEPTH {
+            match page::run::<FocusAnswer>(driver, &path, &Request::Focus).await {
+                Ok(Answer::Done(FocusAnswer { frame: Some(frame) })) => path.push(frame),
+                _ => break,
+            }
+        }
+        path
+    }
+
+    /// Before keys are pressed: notes what has the focus (in whichever
+    /// frame holds it, `focused_frame`) and arms its record, for
+    /// [`keys_reached`](Self::keys_reached) to say where the keys' events
+    /// went. `None` where nothing is focused.
     pub async fn arm_keys(&self, driver: &dyn Driver) -> Option<KeysArmed> {
+        let path = self.focused_frame(driver).await;
         let Ok(Answer::Done(answer)) =
-            page::run::<ArmKeysAnswer>(driver, &[], &Request::ArmKeys).await
+            page::run::<ArmKeysAnswer>(driver, &path, &Request::ArmKeys).await
         else {
             return None;
         };
         Some(KeysArmed(Pointee {
-            path: Vec::new(),
+            path,
             doc: answer.doc,
             local: answer.id?,
             seen_as: Some((answer.role, answer.name)),
@@ -110,9 +127,8 @@ impl Marks {
     /// send it: the method (`get` or `post`) and the address, or `None`
     /// where it sends none to an address. `number`: a numbered element
     /// (pressed: only a submit button sends); `None`: what has the focus,
-    /// in same-origin frames too, pressed by Enter where `enter` (a field
-    /// of a form sends it too). A focus in another site's frame is not
-    /// followed.
+    /// in whichever frame holds it (`focused_frame`), pressed by Enter
+    /// where `enter` (a field of a form sends it too).
     pub async fn sends(
         &self,
         driver: &dyn Driver,
@@ -125,7 +141,7 @@ impl Marks {
                 let target = self.target(&tab, number)?;
                 (target.path, Some(target.local), Some(target.doc))
             }
-            None => (Vec::new(), None, None),
+            None => (self.focused_frame(driver).await, None, None),
         };
         let request = Request::Sends { id, doc, enter };
         match page::run::<SendsAnswer>(driver, &path, &request).await? {
@@ -345,4 +361,11 @@ impl Marks {
         let _ = page::run::<Empty>(driver, &[], &Request::Unmark).await;
         Ok((picture?, snapshot))
     }
+}
+
+/// Which frame of a document has the focus (`focus`), by its index.
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FocusAnswer {
+    frame: Option<u32>,
 }

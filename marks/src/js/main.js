@@ -82,6 +82,8 @@
  * @typedef {FrameFields & {op: "held"}} HeldRequest
  * @typedef {FrameFields & {op: "arm_keys"}} ArmKeysRequest
  *   before keys are pressed: what has the focus, its record armed
+ * @typedef {FrameFields & {op: "focus"}} FocusRequest
+ *   which frame of the document has the focus (keys go into it), if one does
  * @typedef {FrameFields & {op: "sends", id: number | null, doc: string | null, enter: boolean}} SendsRequest
  *   where pressing an element (by local id; else what has the focus, in
  *   same-origin frames too) sends its form; `enter`: pressed by Enter
@@ -90,7 +92,7 @@
  *   whether a secret was ever typed in this document or a frame of it
  * @typedef {SnapshotRequest | FindRequest | ReadRequest | ActRequest | HoveredRequest
  *   | ReachedRequest | AtRequest | FrameBoxRequest | MarkRequest | UnmarkRequest
- *   | HoldRequest | HeldRequest | CoverRequest | ArmKeysRequest | SendsRequest} WalkerRequest
+ *   | HoldRequest | HeldRequest | CoverRequest | ArmKeysRequest | FocusRequest | SendsRequest} WalkerRequest
  */
 
 /** Runs what the request asks. */
@@ -118,6 +120,7 @@ const dispatch = () => {
     case "held": return { held: registry.held };
     case "cover": return cover();
     case "arm_keys": return armKeys();
+    case "focus": return focusedFrame();
     case "sends": return sends(request);
     default: return { error: "unknown_op" };
   }

@@ -470,6 +470,18 @@ const armKeys = () => {
 };
 
 /**
+ * Which frame of this document has the focus (its index among the
+ * window's frames), through open shadow roots: keys pressed go into its
+ * document, of whichever site.
+ * @returns {{frame: number | null}}
+ */
+const focusedFrame = () => {
+  const at = deepActive(document);
+  const index = at && (at.tagName === "IFRAME" || at.tagName === "FRAME") ? frameIndex(/** @type {HTMLIFrameElement} */ (at), window) : -1;
+  return { frame: index >= 0 ? index : null };
+};
+
+/**
  * What has the focus in a document, through open shadow roots.
  * @param {Document} doc
  * @returns {Element | null}
