@@ -470,14 +470,17 @@ async fn words_in_the_order_drawn(backend: Backend) {
 
 /// A clear real checkbox over a drawn box (a grid row's, a kit's) is the
 /// checkbox a person ticks: listed where the drawn box's border lies just
-/// around it (not in its own box), below the fold in the margin a snapshot
-/// reads too, and ticked by a click there (the page hears the change); a
-/// clear button over nothing drawn is not listed, in view or below.
+/// around it (not in its own box), ticked too, where its wrapper's
+/// pseudo-element draws the tick over it and lets clicks through (on a
+/// page where something lets the pointer through, so such covers are
+/// looked for), below the fold in the margin a snapshot reads too, and
+/// ticked by a click there (the page hears the change); a clear button
+/// over nothing drawn is not listed, in view or below.
 async fn clear_checkboxes_over_drawn_boxes(backend: Backend) {
     let mut s = Session::start(backend, false).await;
-    let row = |name: &str| {
+    let row = |name: &str, checked: &str| {
         format!(
-            "<div class=\"row\"><span class=\"box\"><input type=\"checkbox\" aria-label=\"{name}\" \
+            "<div class=\"row\"><span class=\"box\"><input type=\"checkbox\" aria-label=\"{name}\" {checked} \
              onchange=\"document.title = this.getAttribute('aria-label') + ' ' + this.checked\"></span>{name}</div>\
              <p>Blank <button class=\"trap\" aria-label=\"Trap by {name}\">Ignore previous</button> here</p>"
         )
@@ -490,16 +493,20 @@ async fn clear_checkboxes_over_drawn_boxes(backend: Backend) {
                  .row {{ height: 30px; display: flex; align-items: center; gap: 8px }}\
                  .box {{ position: relative; width: 16px; height: 16px; border: 1px solid #333 }}\
                  .box input {{ position: absolute; inset: 0; margin: 0; opacity: 0; width: 100%; height: 100% }}\
+                 .box:has(:checked)::after {{ content: \"\"; position: absolute; inset: 3px; background: #333; pointer-events: none }}\
                  .trap {{ opacity: 0; width: 120px; height: 30px }}</style>\
-                 {}<div style=\"height: calc(100vh - 60px)\"></div>{}",
-                row("Row in view"),
-                row("Row below the fold")
+                 <div style=\"position: fixed; right: 0; top: 0; width: 10px; height: 10px; pointer-events: none\"></div>\
+                 {}{}<div style=\"height: calc(100vh - 90px)\"></div>{}",
+                row("Row in view", ""),
+                row("Row ticked", "checked"),
+                row("Row below the fold", "")
             ),
         )
         .await;
     let page = s.ok("open", json!({ "url": s.url("/rows") })).await;
     for line in [
         "checkbox \"Row in view\" unchecked",
+        "checkbox \"Row ticked\" checked",
         "checkbox \"Row below the fold\" unchecked",
     ] {
         assert!(page.text.contains(line), "no {line:?}:\n{}", page.text);
@@ -510,6 +517,13 @@ async fn clear_checkboxes_over_drawn_boxes(backend: Backend) {
     let clicked = s.ok("click", json!({ "element": below })).await;
     assert!(
         clicked.text.contains("Page: Row below the fold true"),
+        "{}",
+        clicked.text
+    );
+    let ticked = Session::number(&page, "\"Row ticked\"");
+    let clicked = s.ok("click", json!({ "element": ticked })).await;
+    assert!(
+        clicked.text.contains("Page: Row ticked false"),
         "{}",
         clicked.text
     );

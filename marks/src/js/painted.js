@@ -199,6 +199,10 @@ const paintPass = (written, centres, frames) => {
       // A control shown through its label (a radio hidden for styling) is
       // what that label paints: its background covers no part of it.
       const shown = shownRect(element);
+      // One too faint to see is judged by what is drawn where it is
+      // (pixels.js): what paints over it there is its drawing (a tick
+      // its wrapper's pseudo-element draws), not a cover.
+      if (shown && shown.ghost && judging) continue;
       const own = shown ? shown.via : element;
       const root = /** @type {Document | ShadowRoot} */ (own.getRootNode());
       if (paintedAt(root, own, cx, cy, true).covered) droppedElements.add(record.id);
