@@ -167,6 +167,10 @@ pub const KITS: &[(&str, &str)] = &[
     ),
     ("jstree.html", include_str!("../fixtures/kits/jstree.html")),
     (
+        "ag-grid.html",
+        include_str!("../fixtures/kits/ag-grid.html"),
+    ),
+    (
         "shoelace.html",
         include_str!("../fixtures/kits/shoelace.html"),
     ),

@@ -1,5 +1,5 @@
 //! Tasks on real UI kits (jQuery UI, Bootstrap, Ant Design and MUI on
-//! React, jsTree, Shoelace's web components, Tom Select; `fixtures/kits`, their files from `tests/npm`), each run by a
+//! React, jsTree, Shoelace's web components, Tom Select, AG Grid; `fixtures/kits`, their files from `tests/npm`), each run by a
 //! scripted policy that reads only the tools' text, as a model would: it
 //! picks numbers by the names it reads and checks what the page says
 //! happened. The `kits` tests hold every task to success on both backends;
@@ -172,6 +172,43 @@ impl Policy {
             .ok_or_else(|| format!("no element of no role beside {needle}:\n{page}"))?;
         self.call("click", json!({ "element": number })).await?;
         Ok(())
+    }
+
+    /// Clicks the nearest element whose line holds `what` above the line
+    /// that holds `row` in a snapshot: a grid row's checkbox, listed before
+    /// its cells and named alike in every row.
+    pub async fn click_in_row(&mut self, what: &str, row: &str) -> Step {
+        let page = self.call("snapshot", json!({})).await?;
+        let lines: Vec<&str> = page.lines().collect();
+        let at = lines
+            .iter()
+            .position(|line| line.contains(row))
+            .ok_or_else(|| format!("no {row} in:\n{page}"))?;
+        let number = lines[..at]
+            .iter()
+            .rev()
+            .find(|line| line.contains(what))
+            .and_then(|line| tools::element_number(line, what))
+            .ok_or_else(|| format!("no {what} before {row}:\n{page}"))?;
+        self.call("click", json!({ "element": number })).await?;
+        Ok(())
+    }
+
+    /// Scrolls the box whose line holds `needle` down until a snapshot
+    /// holds `wanted` (a virtual list renders rows as they scroll in), at
+    /// most `turns` times.
+    pub async fn scroll_until(&mut self, needle: &str, wanted: &str, turns: usize) -> Step {
+        for _ in 0..turns {
+            let page = self.call("snapshot", json!({})).await?;
+            if page.contains(wanted) {
+                return Ok(());
+            }
+            let number = tools::element_number(&page, needle)
+                .ok_or_else(|| format!("no {needle} in:\n{page}"))?;
+            self.call("scroll", json!({ "element": number, "direction": "down" }))
+                .await?;
+        }
+        self.says(wanted).await
     }
 
     /// Closes the browser.
@@ -348,6 +385,30 @@ pub static TASKS: &[Task] = &[
         p.says("Tickets cannot be changed.").await?;
         p.click("button \"Agree\"").await?;
         p.says("Terms agreed").await
+    }),
+    task!("two rows ticked in a grid", "ag-grid.html", |p| {
+        p.click_in_row("checkbox", "gridcell \"TW103\"").await?;
+        p.click_in_row("checkbox", "gridcell \"TW105\"").await?;
+        p.says("Selected: TW103, TW105").await?;
+        // A ticked row's box draws its tick over the clear input: still
+        // the checkbox, and a click unticks it.
+        p.click_in_row("checkbox", "gridcell \"TW103\"").await?;
+        p.says("Selected: TW105").await
+    }),
+    task!(
+        "a row the grid renders once scrolled to",
+        "ag-grid.html",
+        |p| {
+            p.scroll_until("scroll box", "gridcell \"TW150\"", 12)
+                .await?;
+            p.click_in_row("checkbox", "gridcell \"TW150\"").await?;
+            p.says("Selected: TW150").await
+        }
+    ),
+    task!("a grid sorted by a column", "ag-grid.html", |p| {
+        p.click("columnheader \"Price\"").await?;
+        p.click("columnheader \"Price\"").await?;
+        p.says("Sorted: price desc, first TW154").await
     }),
     task!("a searched choice", "tom-select.html", |p| {
         p.type_into("combobox \"City\"", "fa").await?;
