@@ -304,6 +304,10 @@ class Gathered {
     /** @type {ElementRecord} */
     // (The name an action checks the element against: `listedName`.)
     const record = { id, role, name: name === undefined ? listedName(element, role) : name, box: [box.x, box.y, box.w, box.h] };
+    // A grid's cell of no name around a control a person sees (a row's
+    // checkbox) is that control's place: the control is listed, not it.
+    if (!record.name && (role === "gridcell" || role === "cell") &&
+      Array.from(element.querySelectorAll(CONTROLS)).some((inner) => shownRect(inner) !== null)) return null;
     if (offscreen) record.offscreen = true;
     if (byWords) this.byWords.set(id, record);
     const tag = element.tagName;
