@@ -718,7 +718,42 @@ async fn a_declared_closed_root_is_numbered(backend: Backend) {
     );
 }
 
+/// Keys pressed where the focus is in another site's frame are followed
+/// there: the frame's page moving the focus as Enter comes is said, with
+/// the number of what the key reached (what the frame heard is the truth).
+async fn keys_in_another_sites_frame(backend: Backend) {
+    let mut s = Session::start(backend, false).await;
+    let Some(other) = s.site.other_origin() else {
+        return;
+    };
+    s.site.other_page("/enter", ENTER_THIEF).await;
+    s.site
+        .page(
+            "/framed-enter",
+            &format!(
+                "<!doctype html><title>Framed</title><h1>Shop</h1>\
+                 <iframe src=\"{other}/enter\" style=\"width: 500px; height: 200px\"></iframe>"
+            ),
+        )
+        .await;
+    let page = s.ok("open", json!({ "url": s.url("/framed-enter") })).await;
+    let search = Session::number(&page, "textbox \"Search\"");
+    let delete = Session::number(&page, "button \"Delete account\"");
+    s.ok("type", json!({ "element": search, "text": "shoes" }))
+        .await;
+    let pressed = s.ok("press", json!({ "keys": "Enter" })).await;
+    assert!(pressed.text.contains("DELETED"), "{}", pressed.text);
+    assert!(
+        pressed.text.starts_with(&format!(
+            "Pressed Enter, but the page moved the focus to [{delete}] button \"Delete account\" as a key came"
+        )) && pressed.text.contains("not to \"Search\""),
+        "{}",
+        pressed.text
+    );
+}
+
 both_backends!(
+    keys_in_another_sites_frame,
     a_declared_closed_root_is_numbered,
     a_label_passes_the_click_on,
     keys_sent_elsewhere_by_any_handler,
