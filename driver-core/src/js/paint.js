@@ -18,11 +18,13 @@
  * under it.
  * `fixed` where it stays in place as the page scrolls.
  * @typedef {{left: number, top: number, right: number, bottom: number, by: Element,
- *   kind: "box" | "shadow" | "outline" | "pseudo", fixed?: boolean, flow?: boolean}} Lid
+ *   kind: "box" | "shadow" | "outline" | "pseudo", fixed?: boolean, flow?: boolean, under?: boolean}} Lid
  * `flow` for a box of the flow that paints whole (`paintsWhole`): true
  * where it paints in its turn among the flow's words, false with the
  * positioned boxes; either way, held here to lie over the flow's words
- * before it in the document only.
+ * before it in the document only. `under` for a ::before at its element's
+ * own level (no positive z-index), drawn first of what the element holds:
+ * under a box inside it that is positioned or stacks.
  */
 
 /**
@@ -61,7 +63,8 @@ const pseudoLidsOf = (element) => {
       const width = parseFloat(style.width) + parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
       const height = parseFloat(style.height) + parseFloat(style.paddingTop) + parseFloat(style.paddingBottom);
       if (width > 0 && height > 0) {
-        lids.push({ left, top, right: left + width, bottom: top + height, by: element, kind: "pseudo", fixed: style.position === "fixed" });
+        lids.push({ left, top, right: left + width, bottom: top + height, by: element, kind: "pseudo", fixed: style.position === "fixed",
+          under: which === "::before" && !(parseInt(style.zIndex, 10) > 0) });
       }
     }
     look.pseudoLids = lids;
@@ -268,10 +271,17 @@ const paintedAt = (root, own, x, y, whole = false) => {
     if (!covered && paintsAt(element, x, y)) covered = element;
   }
   // Its own and its ancestors' positioned ::before and ::after boxes lie
-  // over its text.
+  // over its text; a ::before at its element's level, not over a box
+  // between that is positioned or stacks (a kit's state layer under the
+  // button it shades).
   if (!covered) {
+    /** @param {Element} element */
+    const raises = (element) => lookOf(element).position !== "static" || makesStacking(lookOf(element));
+    let raised = whole && raises(own);
     for (let at = whole ? parentOf(own) : own; at && !covered; at = parentOf(at)) {
-      if (pseudoLidsOf(at).some((lid) => x >= lid.left && x <= lid.right && y >= lid.top && y <= lid.bottom)) covered = at;
+      if (pseudoLidsOf(at).some((lid) => !(lid.under && raised) &&
+        x >= lid.left && x <= lid.right && y >= lid.top && y <= lid.bottom)) covered = at;
+      raised = raised || raises(at);
     }
   }
   if (i >= stack.length) return { covered, under: null };
