@@ -1,11 +1,13 @@
 //! Real UI kits from the npm registry (jQuery UI, Bootstrap, Ant Design and
-//! MUI on React, jsTree, Shoelace's web components, Tom Select, AG Grid), served
+//! MUI on React, jsTree, Shoelace's and Material Web's components, Tom
+//! Select, AG Grid), served
 //! with their own scripts and styles on loopback, and every task of
 //! `tabwright_tests::tasks` on them: a date picker's arrows, menus and
 //! submenus, autocomplete suggestions, spinners, a listbox, trees (one that
 //! animates open), selects, tabs, an accordion, a carousel, radios,
 //! checkboxes inside components, a modal, a dialog and a sliding drawer,
 //! a data grid's rows ticked (clear real checkboxes), scrolled to and sorted,
+//! components whose shadow roots hold the real controls,
 //! driven through the pack on both backends by a policy that reads only
 //! the tools' text. Every task must succeed.
 
@@ -58,4 +60,8 @@ async fn ag_grid(backend: Backend) {
     kit(backend, "ag-grid.html").await;
 }
 
-every_backend!(jquery_ui, antd, bootstrap, jstree, shoelace, mui, tom_select, ag_grid);
+async fn material(backend: Backend) {
+    kit(backend, "material.html").await;
+}
+
+every_backend!(jquery_ui, antd, bootstrap, jstree, shoelace, mui, tom_select, ag_grid, material);

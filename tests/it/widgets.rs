@@ -9,7 +9,8 @@
 //! live in closed shadow roots, and a list a field owns by `aria-owns`.
 //! And words as a person sees them drawn: what CSS writes, gauges, words
 //! in no box of their own, states no attribute holds, words drawn
-//! mirrored, clear real checkboxes over drawn boxes.
+//! mirrored, clear real checkboxes over drawn boxes, components around
+//! their real controls.
 
 use serde_json::json;
 use tabwright_tests::Backend;
@@ -530,7 +531,53 @@ async fn clear_checkboxes_over_drawn_boxes(backend: Backend) {
     s.ok("close", json!({})).await;
 }
 
+/// A component whose shadow root holds its one real control is listed as
+/// that control (a click on it is what the page hears), named by the
+/// label around the component; what else the component shows (a card's
+/// words around its one link) is still read.
+async fn components_around_real_controls(backend: Backend) {
+    let mut s = Session::start(backend, false).await;
+    s.site
+        .page(
+            "/components",
+            "<!doctype html><title>Components</title><body style=\"font: 16px sans-serif\">\
+             <p><label>Notify me <x-toggle id=\"notify\"></x-toggle></label></p>\
+             <x-card></x-card><p id=\"log\">Nothing yet.</p>\
+             <script>\
+             const log = (text) => { document.getElementById('log').textContent = text; };\
+             customElements.define('x-toggle', class extends HTMLElement { constructor() { super(); \
+               const root = this.attachShadow({ mode: 'open' }); \
+               root.innerHTML = '<input type=\"checkbox\" style=\"width: 20px; height: 20px\">'; \
+               this.addEventListener('click', () => {}); \
+               root.querySelector('input').addEventListener('change', (e) => log('Notify ' + e.target.checked)); } });\
+             customElements.define('x-card', class extends HTMLElement { constructor() { super(); \
+               const root = this.attachShadow({ mode: 'open' }); \
+               root.innerHTML = '<h3>Weekend offer</h3><p>Two nights for the price of one.</p><a href=\"#offer\">Read more</a>'; \
+               this.addEventListener('click', () => {}); \
+               root.querySelector('a').addEventListener('click', () => log('Offer opened')); } });\
+             </script></body>",
+        )
+        .await;
+    let page = s.ok("open", json!({ "url": s.url("/components") })).await;
+    for line in [
+        "checkbox \"Notify me\" unchecked",
+        "Weekend offer",
+        "Two nights for the price of one.",
+        "link \"Read more\"",
+    ] {
+        assert!(page.text.contains(line), "no {line:?}:\n{}", page.text);
+    }
+    let notify = Session::number(&page, "checkbox \"Notify me\"");
+    let clicked = s.ok("click", json!({ "element": notify })).await;
+    assert!(clicked.text.contains("Notify true"), "{}", clicked.text);
+    let more = Session::number(&page, "link \"Read more\"");
+    let clicked = s.ok("click", json!({ "element": more })).await;
+    assert!(clicked.text.contains("Offer opened"), "{}", clicked.text);
+    s.ok("close", json!({})).await;
+}
+
 every_backend!(
+    components_around_real_controls,
     clear_checkboxes_over_drawn_boxes,
     words_in_the_order_drawn,
     states_a_person_sees,

@@ -171,6 +171,10 @@ pub const KITS: &[(&str, &str)] = &[
         include_str!("../fixtures/kits/ag-grid.html"),
     ),
     (
+        "material.html",
+        include_str!("../fixtures/kits/material.html"),
+    ),
+    (
         "shoelace.html",
         include_str!("../fixtures/kits/shoelace.html"),
     ),

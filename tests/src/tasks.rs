@@ -1,5 +1,6 @@
 //! Tasks on real UI kits (jQuery UI, Bootstrap, Ant Design and MUI on
-//! React, jsTree, Shoelace's web components, Tom Select, AG Grid; `fixtures/kits`, their files from `tests/npm`), each run by a
+//! React, jsTree, Shoelace's and Material Web's components, Tom Select,
+//! AG Grid; `fixtures/kits`, their files from `tests/npm`), each run by a
 //! scripted policy that reads only the tools' text, as a model would: it
 //! picks numbers by the names it reads and checks what the page says
 //! happened. The `kits` tests hold every task to success on both backends;
@@ -409,6 +410,29 @@ pub static TASKS: &[Task] = &[
         p.click("columnheader \"Price\"").await?;
         p.click("columnheader \"Price\"").await?;
         p.says("Sorted: price desc, first TW154").await
+    }),
+    task!(
+        "a component's checkbox by its label",
+        "material.html",
+        |p| {
+            p.click("checkbox \"Gift wrap\"").await?;
+            p.says("Gift true").await?;
+            p.click("checkbox \"Gift wrap\" checked").await?;
+            p.says("Gift false").await
+        }
+    ),
+    task!("a component's switch", "material.html", |p| {
+        p.click("switch \"Wifi on board\"").await?;
+        p.says("Wifi true").await
+    }),
+    task!("a chip pressed and released", "material.html", |p| {
+        p.click("button \"Fast delivery\"").await?;
+        p.says("Fast true").await?;
+        // Pressed, its container's ::before shades it, under the button.
+        p.click("button \"Fast delivery\" pressed").await?;
+        p.says("Fast false").await?;
+        p.click("button \"Pay\"").await?;
+        p.says("Paid").await
     }),
     task!("a searched choice", "tom-select.html", |p| {
         p.type_into("combobox \"City\"", "fa").await?;

@@ -592,4 +592,6 @@ const scrollBoxName = (element) =>
  * @param {Element} element @param {string} role
  */
 const listedName = (element, role) =>
-  (role === "scrollbox" ? scrollBoxName(element) : nameOf(element, role) || faintName(element, shownRect(element)));
+  (role === "scrollbox" ? scrollBoxName(element) : nameOf(element, role) || componentName(element) ||
+    faintName(element, shownRect(element)));
+

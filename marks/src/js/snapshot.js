@@ -187,6 +187,19 @@ const pageVisitor = (gathered, lines) => {
    * @param {() => void} inside
    */
   const control = (element, role, frameOffset, inside) => {
+    // A component whose shadow root holds its one real control (a kit's
+    // checkbox, switch or button around a native one) is that control,
+    // named by the component where it has no name of its own
+    // (`componentName`).
+    const real = WEAK_ROLES.has(role) ? realControlOf(element) : null;
+    if (real) {
+      gathered.describe(real.control, real.role, frameOffset);
+      // (What else it shows is read, the control not listed again.)
+      gathered.listedAs.add(real.control);
+      inside();
+      lines.flush();
+      return;
+    }
     const holding = parts(element, role);
     if (holding) {
       // A menu, a list of options, a tab list, a toolbar, or something a

@@ -94,6 +94,46 @@ const regionSized = (element) => {
 };
 
 /**
+ * The one real control a component's shadow root holds, that a person
+ * sees (of a control's own role, not one a listener or a focus makes),
+ * and its role; null where it holds none or more than one.
+ * @param {Element} element
+ * @returns {{control: Element, role: string} | null}
+ */
+const realControlOf = (element) => {
+  const shadow = shadowOf(element);
+  if (!shadow) return null;
+  /** @type {{control: Element, role: string} | null} */
+  let found = null;
+  for (const inner of Array.from(shadow.querySelectorAll(CONTROLS))) {
+    const role = interactive(inner);
+    if (!role || WEAK_ROLES.has(role) || !shownRect(inner)) continue;
+    if (found) return null;
+    found = { control: inner, role };
+  }
+  return found;
+};
+
+/**
+ * The name of the component whose one real control an element is
+ * (`realControlOf`: its label, where a kit's label names the component,
+ * not what its shadow root holds).
+ * @param {Element} element
+ */
+const componentName = (element) => {
+  const root = element.getRootNode();
+  if (!(root instanceof ShadowRoot)) return "";
+  const host = root.host;
+  const real = realControlOf(host);
+  if (!real || real.control !== element) return "";
+  // (A label around the component, or for it, names it where the browser
+  // does not say so: Gecko tells no label of a custom element.)
+  const label = host.closest("label") ||
+    (host.id ? (/** @type {Document | ShadowRoot} */ (host.getRootNode())).querySelector(`label[for="${CSS.escape(host.id)}"]`) : null);
+  return nameOf(host, real.role) || (label ? visibleText(label) : "");
+};
+
+/**
  * A label a script or a pointer made clickable, whose control is listed
  * itself (shown, or shown through this label): the control's number is
  * what a person uses, the label is its name.
