@@ -269,14 +269,10 @@ async fn keys_land_where_they_say(backend: Backend) {
 
     // A key: the answer names what its events reached.
     s.site.page("/enter", ENTER_THIEF).await;
-    let page = s.ok("open", json!({ "url": s.url("/enter") })).await;
-    let search = Session::number(&page, "textbox \"Search\"");
-    let delete = Session::number(&page, "button \"Delete account\"");
-    s.ok("type", json!({ "element": search, "text": "shoes" }))
-        .await;
-    let pressed = s.ok("press", json!({ "keys": "Enter" })).await;
+    let url = s.url("/enter");
+    let pressed = enter_on_the_thief(&mut s, &url).await;
     let heard = page_log(&s).await;
-    assert_eq!(heard, json!("DELETED"), "{}", pressed.text);
+    assert_eq!(heard, json!("DELETED"), "{pressed}");
     // Text typed into a button would press it (the space): refused, and
     // the page heard nothing.
     let page = s.ok("open", json!({ "url": s.url("/enter") })).await;
@@ -290,6 +286,18 @@ async fn keys_land_where_they_say(backend: Backend) {
         typed.text
     );
     assert_eq!(page_log(&s).await, json!("Nothing done."), "{}", typed.text);
+}
+
+/// Opens `url`, where the Enter thief is (in a frame or not), types into
+/// its search field and presses Enter: the answer, which must name the
+/// Delete button the page moved the focus to as the key came.
+async fn enter_on_the_thief(s: &mut Session, url: &str) -> String {
+    let page = s.ok("open", json!({ "url": url })).await;
+    let search = Session::number(&page, "textbox \"Search\"");
+    let delete = Session::number(&page, "button \"Delete account\"");
+    s.ok("type", json!({ "element": search, "text": "shoes" }))
+        .await;
+    let pressed = s.ok("press", json!({ "keys": "Enter" })).await;
     assert!(
         pressed.text.starts_with(&format!(
             "Pressed Enter, but the page moved the focus to [{delete}] button \"Delete account\" as a key came"
@@ -297,6 +305,7 @@ async fn keys_land_where_they_say(backend: Backend) {
         "{}",
         pressed.text
     );
+    pressed.text
 }
 
 /// A box of text that scrolls, with no label of its own, which logs a
@@ -736,20 +745,9 @@ async fn keys_in_another_sites_frame(backend: Backend) {
             ),
         )
         .await;
-    let page = s.ok("open", json!({ "url": s.url("/framed-enter") })).await;
-    let search = Session::number(&page, "textbox \"Search\"");
-    let delete = Session::number(&page, "button \"Delete account\"");
-    s.ok("type", json!({ "element": search, "text": "shoes" }))
-        .await;
-    let pressed = s.ok("press", json!({ "keys": "Enter" })).await;
-    assert!(pressed.text.contains("DELETED"), "{}", pressed.text);
-    assert!(
-        pressed.text.starts_with(&format!(
-            "Pressed Enter, but the page moved the focus to [{delete}] button \"Delete account\" as a key came"
-        )) && pressed.text.contains("not to \"Search\""),
-        "{}",
-        pressed.text
-    );
+    let url = s.url("/framed-enter");
+    let pressed = enter_on_the_thief(&mut s, &url).await;
+    assert!(pressed.contains("DELETED"), "{pressed}");
 }
 
 both_backends!(
