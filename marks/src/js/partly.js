@@ -373,14 +373,32 @@ const seenPlaceholder = (element) => {
 const MOST_EDITABLE_NODES = 2000;
 
 /**
- * What a person sees of an editable element's text (`innerText`, which
- * keeps its lines): less the text of the nodes its style hides (letters
- * of no colour, size or font that shows), each taken out where it stands
- * (found in any case: `innerText` is as `text-transform` draws it).
+ * An editable element's lines (`innerText`, which keeps them), where it
+ * holds a block a line, as code editors do, each line's own: an empty
+ * line's `<br>` only holds it open (`innerText` adds a line break for it
+ * beside the block's own, so one blank line would read as two).
+ * @param {HTMLElement} element
+ */
+const editableLines = (element) => {
+  const children = Array.from(element.childNodes);
+  const blocks = children.every((child) => child.nodeType === 1 ? BLOCK_DISPLAY.test(layoutOf(/** @type {Element} */ (child)).display)
+    : child.nodeType !== 3 || !(child.nodeValue || "").trim());
+  if (!blocks || children.length < 2) return element.innerText;
+  return children.filter((child) => child.nodeType === 1).map((child) => {
+    const line = (/** @type {HTMLElement} */ (child)).innerText;
+    return child.lastChild && child.lastChild.nodeName === "BR" && line.endsWith("\n") ? line.slice(0, -1) : line;
+  }).join("\n");
+};
+
+/**
+ * What a person sees of an editable element's text (`editableLines`): less
+ * the text of the nodes its style hides (letters of no colour, size or
+ * font that shows), each taken out where it stands (found in any case:
+ * `innerText` is as `text-transform` draws it).
  * @param {HTMLElement} element
  */
 const seenEditable = (element) => {
-  let text = element.innerText;
+  let text = editableLines(element);
   const walker = element.ownerDocument.createTreeWalker(element, NodeFilter.SHOW_TEXT);
   let at = 0;
   for (let node = walker.nextNode(), count = 0; node && count < MOST_EDITABLE_NODES; node = walker.nextNode(), count++) {
