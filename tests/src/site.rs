@@ -175,6 +175,10 @@ pub const KITS: &[(&str, &str)] = &[
         include_str!("../fixtures/kits/material.html"),
     ),
     (
+        "codemirror.html",
+        include_str!("../fixtures/kits/codemirror.html"),
+    ),
+    (
         "shoelace.html",
         include_str!("../fixtures/kits/shoelace.html"),
     ),

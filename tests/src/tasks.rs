@@ -1,6 +1,6 @@
 //! Tasks on real UI kits (jQuery UI, Bootstrap, Ant Design and MUI on
 //! React, jsTree, Shoelace's and Material Web's components, Tom Select,
-//! AG Grid; `fixtures/kits`, their files from `tests/npm`), each run by a
+//! AG Grid, CodeMirror; `fixtures/kits`, their files from `tests/npm`), each run by a
 //! scripted policy that reads only the tools' text, as a model would: it
 //! picks numbers by the names it reads and checks what the page says
 //! happened. The `kits` tests hold every task to success on both backends;
@@ -434,6 +434,17 @@ pub static TASKS: &[Task] = &[
         p.click("button \"Pay\"").await?;
         p.says("Paid").await
     }),
+    task!(
+        "a code editor's file read back line by line",
+        "codemirror.html",
+        |p| {
+            // Every line as the file holds it, blank ones once each.
+            p.says(
+            "textbox \"config.ini\" = 9 lines:\n  | [server]\n  | host = 10.0.0.5\n  | port = 8443\n  |\n  | [limits]\n  | max_body = 4mb\n  |\n  |\n  | timeout = 30s\n",
+        )
+        .await
+        }
+    ),
     task!("a searched choice", "tom-select.html", |p| {
         p.type_into("combobox \"City\"", "fa").await?;
         p.click("option \"Faro\"").await?;
