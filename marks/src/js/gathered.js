@@ -594,4 +594,3 @@ const scrollBoxName = (element) =>
 const listedName = (element, role) =>
   (role === "scrollbox" ? scrollBoxName(element) : nameOf(element, role) || componentName(element) ||
     faintName(element, shownRect(element)));
-

@@ -86,7 +86,8 @@
  *   which frame of the document has the focus (keys go into it), if one does
  * @typedef {FrameFields & {op: "sends", id: number | null, doc: string | null, enter: boolean}} SendsRequest
  *   where pressing an element (by local id; else what has the focus, in
- *   same-origin frames too) sends its form; `enter`: pressed by Enter
+ *   same-origin frames too: the caller runs it in the frame that has the
+ *   focus) sends its form; `enter`: pressed by Enter
  * @typedef {FrameFields & {op: "cover"}} CoverRequest
  *   covers the fields that hold a secret, for a picture
  *   whether a secret was ever typed in this document or a frame of it

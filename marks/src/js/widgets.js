@@ -96,11 +96,12 @@ const regionSized = (element) => {
 /**
  * The one real control a component's shadow root holds, that a person
  * sees (of a control's own role, not one a listener or a focus makes),
- * and its role; null where it holds none or more than one.
- * @param {Element} element
- * @returns {{control: Element, role: string} | null}
+ * and its role; null where it holds none or more than one. (Asked once a
+ * call for each host: every unnamed control inside asks it.)
+ * @type {((element: Element) => {control: Element, role: string} | null) &
+ *   { answers: Map<Element, {control: Element, role: string} | null> }}
  */
-const realControlOf = (element) => {
+const realControlOf = perElement((element) => {
   const shadow = shadowOf(element);
   if (!shadow) return null;
   /** @type {{control: Element, role: string} | null} */
@@ -112,7 +113,7 @@ const realControlOf = (element) => {
     found = { control: inner, role };
   }
   return found;
-};
+});
 
 /**
  * The name of the component whose one real control an element is
@@ -121,9 +122,10 @@ const realControlOf = (element) => {
  * @param {Element} element
  */
 const componentName = (element) => {
+  // (A shadow root of a frame read in place is of that frame's realm.)
   const root = element.getRootNode();
-  if (!(root instanceof ShadowRoot)) return "";
-  const host = root.host;
+  if (root.nodeType !== 11 || !("host" in root)) return "";
+  const host = /** @type {ShadowRoot} */ (root).host;
   const real = realControlOf(host);
   if (!real || real.control !== element) return "";
   // (A label around the component, or for it, names it where the browser
