@@ -533,8 +533,9 @@ async fn clear_checkboxes_over_drawn_boxes(backend: Backend) {
 
 /// A component whose shadow root holds its one real control is listed as
 /// that control (a click on it is what the page hears), named by the
-/// label around the component; what else the component shows (a card's
-/// words around its one link) is still read.
+/// label around the component (whose words are then no line of their
+/// own); what else the component shows (a card's words around its one
+/// link) is still read.
 async fn components_around_real_controls(backend: Backend) {
     let mut s = Session::start(backend, false).await;
     s.site
@@ -567,6 +568,8 @@ async fn components_around_real_controls(backend: Backend) {
     ] {
         assert!(page.text.contains(line), "no {line:?}:\n{}", page.text);
     }
+    // The label's words are the checkbox's name, not a line of their own.
+    assert!(!page.text.contains("\nNotify me\n"), "{}", page.text);
     let notify = Session::number(&page, "checkbox \"Notify me\"");
     let clicked = s.ok("click", json!({ "element": notify })).await;
     assert!(clicked.text.contains("Notify true"), "{}", clicked.text);

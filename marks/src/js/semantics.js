@@ -94,7 +94,9 @@ const labelOf = perElement((element) => {
  */
 const namesListed = (label) => {
   const control = label && label.control;
-  return Boolean(control && interactive(control) && shownRect(control));
+  if (control && interactive(control) && shownRect(control)) return true;
+  // (Or a component's one real control inside it: `componentName`.)
+  return Boolean(label) && Array.from(/** @type {HTMLLabelElement} */ (label).querySelectorAll("*")).some((inner) => realControlOf(inner) !== null);
 };
 
 /** The attributes that make a presentational role be set aside. */
