@@ -504,7 +504,13 @@ async fn clear_checkboxes_over_drawn_boxes(backend: Backend) {
             ),
         )
         .await;
-    let page = s.ok("open", json!({ "url": s.url("/rows") })).await;
+    let mut page = s.ok("open", json!({ "url": s.url("/rows") })).await;
+    // (Where a busy machine gave the judge no pictures, a faint control
+    // goes by its style and is listed, traps too: the pictures' judgement
+    // is what this tests, so it is asked once more then.)
+    if page.text.contains("Trap by") {
+        page = s.ok("snapshot", json!({})).await;
+    }
     for line in [
         "checkbox \"Row in view\" unchecked",
         "checkbox \"Row ticked\" checked",
