@@ -613,6 +613,7 @@ pub(crate) struct ActAnswer {
     pub(crate) value: Option<PageText>,
     pub(crate) focused: Option<bool>,
     pub(crate) selected_all: Option<bool>,
+    pub(crate) rich: Option<bool>,
     pub(crate) file: Option<WireFileField>,
     pub(crate) selected: Option<Vec<PageText>>,
 }

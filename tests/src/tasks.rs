@@ -445,6 +445,12 @@ pub static TASKS: &[Task] = &[
         .await
         }
     ),
+    task!("a code editor's file typed over", "codemirror.html", |p| {
+        // Typed over as a whole, the editor keeps no line of the old file.
+        p.type_into("textbox \"config.ini\"", "[server]\nport = 9000")
+            .await?;
+        p.says("Saved: 2 lines, last \"port = 9000\"").await
+    }),
     task!("a searched choice", "tom-select.html", |p| {
         p.type_into("combobox \"City\"", "fa").await?;
         p.click("option \"Faro\"").await?;

@@ -47,7 +47,10 @@ impl Marks {
                 why: Unsuitable::NoFocus,
             });
         }
-        if clear && text.is_empty() && answer.selected_all == Some(true) {
+        // A rich editable's selection is deleted before the typing as well:
+        // an editor (CodeMirror) typed over as a whole keeps an empty line.
+        let deleted_first = text.is_empty() || answer.rich == Some(true);
+        if clear && deleted_first && answer.selected_all == Some(true) {
             driver
                 .press(driver_core::KeyPress::from(driver_core::Key::Backspace))
                 .await?;
