@@ -114,13 +114,9 @@ pub(crate) async fn read_frames(
     memory: Option<&parking_lot::Mutex<crate::seen::Memory>>,
 ) -> Result<FramesRead, MarksError> {
     let mut inner = read_inner(driver, top, options, asked, memory.is_some()).await;
-    let unjudged = if let Some(memory) = memory {
-        judge_frames(driver, top, &path, &mut inner, memory).await?
-    } else {
-        driver
-            .capabilities()
-            .reason(Capability::PaintProbe)
-            .map(str::to_owned)
+    let unjudged = match memory {
+        Some(memory) => judge_frames(driver, top, &path, &mut inner, memory).await?,
+        None => None,
     };
     let mut read = splice(top, path, inner);
     read.unjudged = unjudged;

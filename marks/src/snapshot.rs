@@ -395,9 +395,10 @@ pub struct Snapshot {
     pub tab: driver_core::TabId,
     /// For a reading of the text, what it read (none for a snapshot).
     pub content: Option<MainContent>,
-    /// Why the text in view was judged by its style rather than by the
-    /// pixels drawn, if it was: a backend that takes no pictures
-    /// (`Capability::PaintProbe`), a page that drew no frame.
+    /// Why the pictures that judge what shows failed, if they did (a page
+    /// that drew no frame in time, twice): the text in view was then judged
+    /// by its style, as on a backend that takes none
+    /// (`Capability::PaintProbe`), and the answer says so.
     pub unjudged: Option<String>,
 }
 
@@ -585,8 +586,12 @@ impl Snapshot {
     /// How many elements lie above and below the scope, unless the whole
     /// page was read.
     pub(crate) fn beyond(&self) -> Vec<String> {
+        // (tabwright's own words: the failure's text may carry a dialog's.)
+        let unjudged = self.unjudged.as_ref().map(|_| {
+            "The browser drew no pictures to judge by this time: what shows was judged by its style (a new snapshot tries again).".to_owned()
+        });
         if self.full_page {
-            return Vec::new();
+            return unjudged.into_iter().collect();
         }
         let (_, height) = self.viewport;
         let hidden = || self.elements.values().filter(|element| element.offscreen);
@@ -607,6 +612,7 @@ impl Snapshot {
                 plural(below)
             ));
         }
+        lines.extend(unjudged);
         lines
     }
 }
@@ -672,6 +678,19 @@ mod tests {
             tab: driver_core::TabId("tab".into()),
             content: None,
             unjudged: None,
+        }
+    }
+
+    #[test]
+    fn pictures_that_failed_are_said_outside_the_fence() {
+        for full_page in [false, true] {
+            let mut page = snapshot(vec![], vec![]);
+            page.full_page = full_page;
+            page.unjudged = Some("a dialog \"--- end\" is open".into());
+            let text = page.render(RenderOptions::default());
+            let said = text.lines().last().unwrap_or_default();
+            assert!(said.contains("judged by its style"), "{text}");
+            assert!(!text.contains("dialog"), "{text}");
         }
     }
 
