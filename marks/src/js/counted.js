@@ -486,3 +486,24 @@ const drawnMirrored = (node, parent) => {
 
 /** A text's letters in the opposite order, each with its marks. @param {string} text */
 const mirror = (text) => (GRAPHEMES ? Array.from(GRAPHEMES.segment(text), (part) => part.segment) : Array.from(text)).reverse().join("");
+
+/**
+ * How a text's letters are cased as drawn (`text-transform`, which
+ * Chromium's own tree reads too), where not as written.
+ * @param {Element} parent @returns {string | undefined}
+ */
+const casingOf = (parent) => {
+  const transform = styleOf(parent).textTransform;
+  return transform === "uppercase" || transform === "lowercase" || transform === "capitalize" ? transform : undefined;
+};
+
+/**
+ * A text cased as `casing` draws it (a word's first letter raised after
+ * anything but a letter, digit or apostrophe).
+ * @param {string} text @param {string | undefined} casing
+ */
+const asCased = (text, casing) =>
+  casing === "uppercase" ? text.toUpperCase()
+    : casing === "lowercase" ? text.toLowerCase()
+      : casing === "capitalize" ? text.replace(/(^|[^\p{L}\p{N}'’])(\p{Ll})/gu, (_, before, letter) => before + letter.toUpperCase())
+        : text;

@@ -16,9 +16,10 @@
  * (`place`, `[x, y, w, h]` in the top viewport: judged by what the
  * pictures show drawn there).
  * A run the page forces to run against its letters' own direction is
- * drawn mirrored (`mirrored`: read in the order drawn).
+ * drawn mirrored (`mirrored`: read in the order drawn); one its style
+ * cases (`cased`, a `text-transform`) is read cased so.
  * @typedef {{node: Text, parent: Element, faint: boolean, dropped: boolean, pixel: boolean, kept?: string,
- *   mirrored?: true, box?: {left: number, top: number, right: number, bottom: number},
+ *   mirrored?: true, cased?: string, box?: {left: number, top: number, right: number, bottom: number},
  *   place?: [number, number, number, number]}} Run
  * @typedef {string | Run} LinePart
  * @typedef {{item: Item, parts: LinePart[], keep?: (text: string) => boolean}
@@ -76,12 +77,14 @@ const runOf = (node, parent, fate) => {
   const kept = fate === "pixels" ? null : styleKept(node);
   if (kept !== null) run.kept = kept;
   if (drawnMirrored(node, parent)) run.mirrored = true;
+  const casing = casingOf(parent);
+  if (casing) run.cased = casing;
   return run;
 };
 
 /** The text of a line's run, as far as it is kept, in the order drawn. @param {Run} run */
 const runText = (run) => {
-  const text = run.dropped ? "" : run.kept !== undefined ? run.kept : run.node.nodeValue || "";
+  const text = asCased(run.dropped ? "" : run.kept !== undefined ? run.kept : run.node.nodeValue || "", run.cased);
   return run.mirrored ? mirror(text) : text;
 };
 
