@@ -28,6 +28,8 @@
 //! - A page that goes to an origin outside the task's (a link, a script)
 //!   is taken back, a tab it opens there is closed, and the answer says
 //!   so; with `strict`, the guard refuses such requests before they leave.
+//! - A paste (Control+V) is refused: the clipboard holds what was copied
+//!   where no call says (a page's copy button), unjudged.
 //!
 //! Every refusal says which origin, why, and the flag that allows it: the
 //! person widens the task, a page never can.
@@ -57,28 +59,8 @@ fn refused(tool: &'static str, why: String) -> ToolError {
     ToolError::Refused { tool, why }
 }
 
-/// Keys that move about a page or close what covers it, and neither type
-/// nor press anything: reading, on an origin the task only reads.
-const READING_KEYS: &[&str] = &[
-    "PageUp",
-    "PageDown",
-    "Home",
-    "End",
-    "ArrowUp",
-    "ArrowDown",
-    "ArrowLeft",
-    "ArrowRight",
-    "Escape",
-    "Tab",
-    "Shift",
-];
-
-/// Whether every key of a `press` is one of [`READING_KEYS`] (a chord's
-/// each key included: `Shift+Tab`).
-fn reading_keys(keys: &str) -> bool {
-    keys.split_whitespace()
-        .all(|chord| chord.split('+').all(|key| READING_KEYS.contains(&key)))
-}
+mod keys;
+use keys::{pastes, reading_keys};
 
 impl crate::Pack {
     /// Refuses a call the task does not allow (see the module docs): an
@@ -95,6 +77,14 @@ impl crate::Pack {
             return Ok(());
         }
         let driver = &self.browser.driver;
+        if tool.name == "press"
+            && arguments
+                .get("keys")
+                .and_then(Value::as_str)
+                .is_some_and(pastes)
+        {
+            return Err(refused(tool.name, "a paste carries what the clipboard holds, copied where this task cannot tell (a page's copy button, another page), and this task keeps what it reads within its origins; type the text instead: what is typed is judged by where it was read".to_owned()));
+        }
         // Where a form the call sends goes, where that is another origin.
         let mut form_to = None;
         // Where what it sends goes: the URL it opens, or the document it
