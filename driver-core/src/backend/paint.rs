@@ -9,8 +9,9 @@
 //! screenshot is ([`screencast::frame_after`]: the page must first begin a
 //! frame and hand its paint on, so what the scripts changed is in it), or
 //! where a live view holds the tab's screencast, by Chrome's capture. A
-//! step that gets no picture (a page that draws no frame: hidden, or its
-//! main thread busy) ends the probe with an error; the `after` scripts run
+//! tab another hides is brought to the front first (`to_front`). A step
+//! that gets no picture (a page that draws no frame: its main thread
+//! busy) ends the probe with an error; the `after` scripts run
 //! whatever happened. A probe of a part of the page beyond the viewport
 //! has its pictures made by [`Beyond`].
 
@@ -44,6 +45,7 @@ pub async fn probe(
 ) -> Result<PaintPictures> {
     let mut beyond = None;
     let pictured = async {
+        to_front(socket, targets, tab).await?;
         for path in &probe.frames {
             give_sheet(socket, targets, tab, path, &probe.sheet).await?;
         }
@@ -126,6 +128,27 @@ pub async fn probe(
         };
     }
     pictured
+}
+
+/// Brings the tab to the front where another tab hides it: a hidden tab
+/// draws no frame (WebDriver leaves in front the tab a page opened while
+/// the session reads the one it had). A person looks at the tab they
+/// read; the page sees it shown, as then.
+async fn to_front(
+    socket: &DevToolsSocket,
+    targets: &impl TargetsLock,
+    tab: (&str, &str),
+) -> Result<()> {
+    let shown = FrameScript {
+        frame: Vec::new(),
+        expression: "document.visibilityState".to_owned(),
+    };
+    if run(socket, targets, tab, &shown).await?.as_str() == Some("hidden") {
+        socket
+            .call(Some(tab.0), names::PAGE_BRING_TO_FRONT, json!({}))
+            .await?;
+    }
+    Ok(())
 }
 
 /// Gives the document of the frame at `path` the inspector sheet with

@@ -60,6 +60,8 @@ pub const OVERLAY_HIGHLIGHT_RECT: &str = "Overlay.highlightRect";
 /// `Page.addScriptToEvaluateOnNewDocument`.
 pub const PAGE_ADD_SCRIPT_TO_EVALUATE_ON_NEW_DOCUMENT: &str =
     "Page.addScriptToEvaluateOnNewDocument";
+/// `Page.bringToFront`.
+pub const PAGE_BRING_TO_FRONT: &str = "Page.bringToFront";
 /// `Page.captureScreenshot`.
 pub const PAGE_CAPTURE_SCREENSHOT: &str = "Page.captureScreenshot";
 /// `Page.createIsolatedWorld`.
