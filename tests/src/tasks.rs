@@ -452,6 +452,21 @@ pub static TASKS: &[Task] = &[
             .await?;
         p.says("Saved: 2 lines, last \"port = 9000\"").await
     }),
+    task!(
+        "a line added to a code editor's file",
+        "codemirror.html",
+        |p| {
+            // Added at the end, as to a field's value, not where the caret was.
+            let editor = p.number("textbox \"config.ini\"").await?;
+            let text = "\nretries = 3";
+            p.call(
+                "type",
+                json!({ "element": editor, "text": text, "append": true }),
+            )
+            .await?;
+            p.says("Saved: 10 lines, last \"retries = 3\"").await
+        }
+    ),
     task!("a searched choice", "tom-select.html", |p| {
         p.type_into("combobox \"City\"", "fa").await?;
         p.click("option \"Faro\"").await?;

@@ -376,6 +376,12 @@ const readied = (element, target, frameOffset, request) => {
       html.focus();
       if (typeof field.setSelectionRange === "function" && request.clear !== true) {
         try { const end = field.value.length; field.setSelectionRange(end, end); } catch (ignored) { /* no caret */ }
+      } else if (html.isContentEditable && request.clear !== true && request.text === true) {
+        // Added to the end, as to a field's value (an editor keeps its
+        // caret where it last was, at the start of a file never clicked).
+        const selection = /** @type {Selection} */ (window.getSelection());
+        selection.removeAllRanges();
+        selection.addRange(endOf(html));
       }
       if (request.clear === true) {
         // What it holds is selected, for the typing to replace as a

@@ -5,7 +5,8 @@
 // off, an ellipsis, a line clamp, a mask or a cover over half a sentence),
 // or where the run reaches beyond the boxes that clip it, the words there
 // are left out (`keptOf`), and what is left is the run's text in lines and
-// names (`seenTextOf`).
+// names (`seenTextOf`). And an editable's own lines (`editableLines`), and
+// its end, where typing adds to it (`endOf`, act.js's).
 
 /**
  * What the pictures found seen of the candidates seen in part (`keptOf`),
@@ -417,4 +418,33 @@ const seenEditable = (element) => {
     }
   }
   return text;
+};
+
+/**
+ * Where text typed at the end of an editable goes: after its last words,
+ * or before the break that holds its last line open (not after the last
+ * block, where Firefox would begin a line of its own).
+ * @param {HTMLElement} html
+ */
+const endOf = (html) => {
+  const range = document.createRange();
+  /** @type {Node} */
+  let last = html;
+  while (last.lastChild) last = last.lastChild;
+  const walker = document.createTreeWalker(html, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
+  walker.currentNode = last;
+  for (let node = /** @type {Node | null} */ (last); node && node !== html; node = walker.previousNode()) {
+    const text = node.nodeType === 3 ? node.nodeValue || "" : "";
+    if (/\S/.test(text)) {
+      range.setStart(node, text.length);
+      return range;
+    }
+    if (node.nodeName === "BR") {
+      range.setStartBefore(node);
+      return range;
+    }
+  }
+  range.selectNodeContents(html);
+  range.collapse(false);
+  return range;
 };
