@@ -499,11 +499,34 @@ const casingOf = (parent) => {
 
 /**
  * A text cased as `casing` draws it (a word's first letter raised after
- * anything but a letter, digit or apostrophe).
- * @param {string} text @param {string | undefined} casing
+ * anything but a letter, digit or apostrophe; `after`, what is drawn just
+ * before the text, where its first word began there).
+ * @param {string} text @param {string | undefined} casing @param {string} [after]
  */
-const asCased = (text, casing) =>
+const asCased = (text, casing, after = "") =>
   casing === "uppercase" ? text.toUpperCase()
     : casing === "lowercase" ? text.toLowerCase()
-      : casing === "capitalize" ? text.replace(/(^|[^\p{L}\p{N}'’])(\p{Ll})/gu, (_, before, letter) => before + letter.toUpperCase())
+      : casing === "capitalize"
+        ? (after + text).replace(/(^|[^\p{L}\p{N}'’])(\p{Ll})/gu, (_, before, letter) => before + letter.toUpperCase()).slice(after.length)
         : text;
+
+/**
+ * The letter or digit drawn just before a text node in its block, where
+ * its first word goes on from words before it (`foo<b>bar</b>` is one
+ * word to capitalise); "" after a space, a block's edge or nothing.
+ * @param {Text} node @returns {string}
+ */
+const joinedBefore = (node) => {
+  /** @param {Node} at */
+  const blockOf = (at) => {
+    let element = at.parentElement;
+    while (element && styleOf(element).display.startsWith("inline")) element = element.parentElement;
+    return element;
+  };
+  const block = blockOf(node);
+  const walker = document.createTreeWalker(block || document, NodeFilter.SHOW_TEXT);
+  walker.currentNode = node;
+  const before = walker.previousNode();
+  const last = before && blockOf(before) === block ? (before.nodeValue || "").slice(-1) : "";
+  return /[\p{L}\p{N}'’]/u.test(last) ? last : "";
+};

@@ -19,7 +19,7 @@
  * drawn mirrored (`mirrored`: read in the order drawn); one its style
  * cases (`cased`, a `text-transform`) is read cased so.
  * @typedef {{node: Text, parent: Element, faint: boolean, dropped: boolean, pixel: boolean, kept?: string,
- *   mirrored?: true, cased?: string, box?: {left: number, top: number, right: number, bottom: number},
+ *   mirrored?: true, cased?: string, after?: string, box?: {left: number, top: number, right: number, bottom: number},
  *   place?: [number, number, number, number]}} Run
  * @typedef {string | Run} LinePart
  * @typedef {{item: Item, parts: LinePart[], keep?: (text: string) => boolean}
@@ -79,12 +79,13 @@ const runOf = (node, parent, fate) => {
   if (drawnMirrored(node, parent)) run.mirrored = true;
   const casing = casingOf(parent);
   if (casing) run.cased = casing;
+  if (casing === "capitalize") run.after = joinedBefore(node);
   return run;
 };
 
 /** The text of a line's run, as far as it is kept, in the order drawn. @param {Run} run */
 const runText = (run) => {
-  const text = asCased(run.dropped ? "" : run.kept !== undefined ? run.kept : run.node.nodeValue || "", run.cased);
+  const text = asCased(run.dropped ? "" : run.kept !== undefined ? run.kept : run.node.nodeValue || "", run.cased, run.after);
   return run.mirrored ? mirror(text) : text;
 };
 

@@ -304,9 +304,9 @@ const textOf = (root, hides, heard) => {
   const walk = (node) => {
     if (node.nodeType === 3) {
       if (hides === a11yHidden || heard) {
-        if (!heard || heard(/** @type {Text} */ (node))) text += node.parentElement ? asCased(node.nodeValue || "", casingOf(node.parentElement)) : node.nodeValue;
+        if (!heard || heard(/** @type {Text} */ (node))) text += node.parentElement ? asCased(node.nodeValue || "", casingOf(node.parentElement), text.slice(-1)) : node.nodeValue;
       } else if (!node.parentElement || nameTextSeen(/** @type {Text} */ (node), node.parentElement)) {
-        const seen = node.parentElement ? asCased(seenTextOf(/** @type {Text} */ (node)), casingOf(node.parentElement)) : seenTextOf(/** @type {Text} */ (node));
+        const seen = node.parentElement ? asCased(seenTextOf(/** @type {Text} */ (node)), casingOf(node.parentElement), text.slice(-1)) : seenTextOf(/** @type {Text} */ (node));
         text += node.parentElement && drawnMirrored(/** @type {Text} */ (node), node.parentElement) ? mirror(seen) : seen;
       }
       return;
