@@ -395,7 +395,9 @@ const readied = (element, target, frameOffset, request) => {
           const selection = /** @type {Selection} */ (window.getSelection());
           selection.removeAllRanges();
           selection.addRange(range);
-          result.rich = true;
+          // (An empty one is typed into: Backspace there may take a chip
+          // or a line before it.)
+          if ((html.textContent || "").length > 0) result.rich = true;
         }
         result.selected_all = true;
       }
