@@ -450,6 +450,16 @@ impl Guard {
         host: &Host<String>,
         port: u16,
     ) -> Result<Vec<SocketAddr>, Reason> {
+        // Under `.invalid` a name resolves nowhere (RFC 6761): no task or
+        // protection is at stake (the browser's own services point there).
+        if let Host::Domain(name) = host {
+            if name.ends_with(".invalid") || name == "invalid" {
+                return Err(Reason::Unresolvable {
+                    host: name.clone(),
+                    problem: "a name under .invalid resolves nowhere".to_owned(),
+                });
+            }
+        }
         if self.holds_to_task() && !self.task().may_reach(scheme, host, port) {
             return Err(Reason::OutsideTask {
                 target: match scheme {
@@ -741,6 +751,10 @@ mod tests {
         assert!(guard.hold_to_task(), "held by this call");
         assert!(!guard.hold_to_task(), "held already");
         assert!(guard.holds_to_task());
+        // Under .invalid, held or not: resolving nowhere, no task's refusal.
+        let nowhere = Host::Domain("gaia.invalid".to_owned());
+        let refused = guard.vet(None, &nowhere, 443).await;
+        assert!(matches!(refused, Err(Reason::Unresolvable { .. })));
         assert!(matches!(
             guard.vet(None, &public, 443).await,
             Err(Reason::OutsideTask { .. })

@@ -547,6 +547,12 @@ async fn strict_keeps_the_pages_within(backend: Backend) {
     let later = ok(&pack, "snapshot", json!({})).await;
     assert_eq!(Web::hits(&web.attacker).await, 0, "{}", later.text);
     refused_outside(&pack, &attacker);
+    // The browser's own services asked nothing of Google that the guard
+    // would refuse as outside the task, and so say as the page's.
+    let refusals = pack.driver().refusals();
+    let google = refusals.iter().filter(|r| r.target.contains("google"));
+    assert_eq!(google.count(), 0, "{refusals:?}");
+    assert!(!later.text.contains(".invalid"), "{}", later.text);
     pack.close().await;
 }
 

@@ -170,6 +170,13 @@ pub fn chrome_flags(options: &Options, user_data_dir: &Path, major: Option<u32>)
          OptimizationHints,InterestFeedContentSuggestions,CertificateTransparencyComponentUpdater,\
          AutofillServerCommunication,DialMediaRouteProvider,WebUIOmniboxPopup,WebUIOmniboxAimPopup,\
          RenderDocument",
+        // The browser's own Google services (account checks, component
+        // downloads) pointed at names that resolve nowhere: no request of
+        // the browser's then passes for a page's, refused outside a task.
+        "--gaia-url=https://gaia.invalid/",
+        "--google-apis-url=https://apis.invalid/",
+        "--lso-url=https://lso.invalid/",
+        "--component-updater=url-source=https://update.invalid/service/update2/json",
         // navigator.webdriver stays false.
         "--disable-blink-features=AutomationControlled",
         "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
