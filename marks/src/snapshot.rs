@@ -584,7 +584,7 @@ impl Snapshot {
     }
 
     /// How many elements lie above and below the scope, unless the whole
-    /// page was read.
+    /// page was read; and that the pictures failed, where they did.
     pub(crate) fn beyond(&self) -> Vec<String> {
         // (tabwright's own words: the failure's text may carry a dialog's.)
         let unjudged = self.unjudged.as_ref().map(|_| {

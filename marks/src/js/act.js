@@ -42,8 +42,8 @@
  * @property {number} ly
  * @property {boolean} [focused]     (focus) whether it took the focus
  * @property {boolean} [selected_all] (focus, clear) what it held is selected, to be typed over
- * @property {boolean} [rich]        (focus, clear) an editable, whose selection is deleted before the
- *   typing: an editor typed over as a whole keeps an empty line after the text
+ * @property {boolean} [rich]        (focus, clear) an editable that holds something, whose selection is
+ *   deleted before the typing: an editor typed over as a whole keeps an empty line after the text
  * @property {{multiple: boolean, files: string[], path: string | null}} [file]  (file) the file field it
  *   stands for: whether it takes several files, the names of those it holds, and a selector of it
  *   by position from the document's root (none inside a shadow tree)
