@@ -551,7 +551,10 @@ async fn no_log_level_prints_a_secret(backend: Backend) {
     );
     let (stdout, stderr) = run_for_both(command, Some(&script)).await;
     assert!(stdout.contains("You typed: ••••"), "{stdout}");
-    assert!(stderr.len() > 10_000, "trace logged little:\n{stderr}");
+    // The filter is on (every crate's debug lines, the shell's own among
+    // them); how much it holds is the backend's (WebDriver's HTTP), not
+    // what the browser asks of its own services.
+    assert!(stderr.contains(" DEBUG "), "trace logged nothing:\n{stderr}");
     let lower = SECRET.to_lowercase();
     let chars: Vec<char> = lower.chars().collect();
     for (what, text) in [("stdout", &stdout), ("stderr", &stderr)] {
