@@ -554,7 +554,10 @@ async fn no_log_level_prints_a_secret(backend: Backend) {
     // The filter is on (every crate's debug lines, the shell's own among
     // them); how much it holds is the backend's (WebDriver's HTTP), not
     // what the browser asks of its own services.
-    assert!(stderr.contains(" DEBUG "), "trace logged nothing:\n{stderr}");
+    assert!(
+        stderr.contains(" DEBUG "),
+        "trace logged nothing:\n{stderr}"
+    );
     let lower = SECRET.to_lowercase();
     let chars: Vec<char> = lower.chars().collect();
     for (what, text) in [("stdout", &stdout), ("stderr", &stderr)] {
