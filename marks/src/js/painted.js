@@ -447,7 +447,7 @@ const positionedBox = (text, element, style) => {
  */
 const wordsWidth = (text, style) => {
   const size = parseFloat(style.fontSize) || 16;
-  const cased = style.textTransform === "uppercase" ? text.toUpperCase() : style.textTransform === "lowercase" ? text.toLowerCase() : text;
+  const cased = asCased(text, style.textTransform);
   const context = inkCanvas(`${style.fontStyle} ${style.fontWeight} ${size}px ${style.fontFamily}`);
   const measured = context ? context.measureText(cased).width : text.length * size;
   const spacing = (parseFloat(style.letterSpacing) || 0) * text.length + (parseFloat(style.wordSpacing) || 0) * (text.split(" ").length - 1);
