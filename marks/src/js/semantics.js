@@ -266,7 +266,8 @@ const mayGenerate = (element) => {
  * `::after`, as a person sees it: its strings, the attributes it shows
  * (`attr()`) and its quotes, in order; what it counts (`counter()`, a list
  * item's number) as the browser counted it, where marks asked it, else
- * as the page's counters count here (`counterWords`); nothing
+ * as the page's counters count here (`counterWords`); cased as its
+ * `text-transform` draws them; nothing
  * where the pseudo-element is not drawn (no display, hidden, faded,
  * transparent, too small to read). What follows a ` / ` is the
  * alternative text for assistive technology, not what is drawn. One
@@ -285,7 +286,7 @@ const generatedText = (element, which) => {
     const counted = handedWords(element, which === "::before" ? "before" : "after");
     if (counted !== undefined) return apart(element, style, which, counted.replace(/\p{Co}/gu, ""));
   }
-  return apart(element, style, which, contentWords(element, which, content, style));
+  return apart(element, style, which, asCased(contentWords(element, which, content, style), style.textTransform));
 };
 
 /**
