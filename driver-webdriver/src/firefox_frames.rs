@@ -74,13 +74,14 @@ pub(crate) const HOOKS: &str = "() => { const page = window.wrappedJSObject; \
 const HAND_OVER: &str = "function (...elements) { const kept = globalThis.__tabwrightKept; \
     const facts = [], nodes = []; \
     const named = [['checked', 'ariaChecked'], ['selected', 'ariaSelected'], ['expanded', 'ariaExpanded'], \
-      ['pressed', 'ariaPressed'], ['disabled', 'ariaDisabled'], ['required', 'ariaRequired'], ['level', 'ariaLevel']]; \
+      ['pressed', 'ariaPressed'], ['disabled', 'ariaDisabled'], ['required', 'ariaRequired'], ['level', 'ariaLevel'], \
+      ['valuenow', 'ariaValueNow'], ['valuetext', 'ariaValueText']]; const told = ['checked', 'pressed', 'valuetext']; \
     for (const element of elements) { \
       const internals = kept && kept.internals.get(element); let fact = null; \
       if (ACCESSIBLE_ && internals) { const states = {}; \
         for (const [name, property] of named) { const value = internals[property]; \
           if (value === null || value === undefined) continue; \
-          states[name] = name === 'level' ? Number(value) : name === 'checked' || name === 'pressed' ? value : value === 'true'; } \
+          states[name] = name === 'level' || name === 'valuenow' ? Number(value) : told.includes(name) ? value : value === 'true'; } \
         const role = internals.role || '', name = internals.ariaLabel || ''; \
         if (role || name || Object.keys(states).length) \
           fact = { role, name, from: name ? 'attribute' : '', ignored: false, states }; } \

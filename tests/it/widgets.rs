@@ -115,6 +115,10 @@ async fn components(backend: Backend) {
         "Words inside a closed root",
         "button \"Confirm the order\"",
         "Slotted words in a closed card",
+        // Where a slider stands: the number only ElementInternals holds,
+        // the words an attribute gives.
+        "slider \"Volume\" = \"40\"",
+        "slider \"Lowest price\" = \"200 EUR\"",
     ] {
         assert!(page.text.contains(item), "no {item}:\n{}", page.text);
     }
@@ -146,6 +150,14 @@ async fn components(backend: Backend) {
             && wrapped.text.contains("checkbox \"Gift wrap\" checked"),
         "{}",
         wrapped.text
+    );
+    let volume = Session::number(&page, "slider \"Volume\"");
+    s.ok("click", json!({ "element": volume })).await;
+    let louder = s.ok("press", json!({ "keys": "ArrowRight" })).await;
+    assert!(
+        louder.text.contains("slider \"Volume\" = \"50\""),
+        "{}",
+        louder.text
     );
     let confirm = Session::number(&page, "button \"Confirm the order\"");
     let confirmed = s.ok("click", json!({ "element": confirm })).await;

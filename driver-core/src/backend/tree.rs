@@ -269,7 +269,7 @@ fn accessible_of(node: &Value) -> Accessible {
         .find(|source| source.get("value").is_some() && source["superseded"] != true)
         .map(|source| text(&source["type"]))
         .unwrap_or_default();
-    let states = node["properties"]
+    let mut states: serde_json::Map<String, Value> = node["properties"]
         .as_array()
         .into_iter()
         .flatten()
@@ -280,6 +280,11 @@ fn accessible_of(node: &Value) -> Accessible {
             ))
         })
         .collect();
+    // Where a range stands (a slider's number) is the node's value, not a
+    // property: kept as the attribute that would say it.
+    if let Some(now) = node["value"].get("value").filter(|now| now.is_number()) {
+        states.insert("valuenow".into(), now.clone());
+    }
     Accessible {
         role: text(&node["role"]["value"]),
         name: text(&node["name"]["value"]),
@@ -319,5 +324,22 @@ mod tests {
         assert!(!read.ignored);
         assert_eq!(read.states["selected"], json!(true));
         assert_eq!(read.states["checked"], json!("mixed"));
+        assert!(!read.states.contains_key("valuenow"));
+    }
+
+    #[test]
+    fn a_range_keeps_where_it_stands() {
+        let node = json!({
+            "nodeId": "11", "ignored": false,
+            "role": { "type": "role", "value": "slider" },
+            "name": { "type": "computedString", "value": "Volume" },
+            "value": { "type": "number", "value": 40 },
+            "properties": [
+                { "name": "valuetext", "value": { "type": "string", "value": "forty" } },
+            ],
+        });
+        let read = accessible_of(&node);
+        assert_eq!(read.states["valuenow"], json!(40));
+        assert_eq!(read.states["valuetext"], json!("forty"));
     }
 }

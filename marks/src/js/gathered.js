@@ -358,6 +358,10 @@ class Gathered {
     // A field that cannot be typed in, and a toggle button pressed in.
     if (((tag === "INPUT" || tag === "TEXTAREA") && field.readOnly) || aria("aria-readonly") === "true") record.readonly = true;
     if (aria("aria-pressed") === "true") record.pressed = true;
+    // Where a drawn slider or spin button stands: its words, or its number.
+    const ranged = ["slider", "spinbutton", "scrollbar"].includes(role) && record.value === undefined;
+    const stands = ranged ? aria("aria-valuetext") || aria("aria-valuenow") : null;
+    if (stands) record.value = clean(stands);
     const root = /** @type {Document | ShadowRoot} */ (element.getRootNode());
     if (document.activeElement === element || root.activeElement === element) record.focused = true;
     if (tag === "A" && element.hasAttribute("href")) record.href = /** @type {string} */ (element.getAttribute("href"));
