@@ -597,7 +597,40 @@ async fn components_around_real_controls(backend: Backend) {
     s.ok("close", json!({})).await;
 }
 
+/// A carousel's arrow in a strip that cannot scroll is pressed where it
+/// is: the strip stays where the page put it (the page says how far it
+/// was scrolled), and the slide it brings is read whole; the arrow at the
+/// end, which lets clicks through, is said disabled, not covered.
+async fn carousel_stays_put(backend: Backend) {
+    let mut s = Session::start(backend, false).await;
+    let page = s
+        .ok("open", json!({ "url": s.url("/fx/carousel.html") }))
+        .await;
+    assert!(
+        page.text.contains("Garden suite")
+            && page
+                .text
+                .contains("button \"Previous room\" showing \"\u{2039}\" disabled\n"),
+        "{}",
+        page.text
+    );
+    let next = Session::number(&page, "button \"Next room\"");
+    for (room, words) in [(2, "Sea view double"), (3, "Attic single")] {
+        let moved = s.ok("click", json!({ "element": next })).await;
+        assert!(
+            moved
+                .text
+                .contains(&format!("Room {room} of 3, the strip scrolled 0 px"))
+                && moved.text.contains(&format!("\n{words}\n")),
+            "{}",
+            moved.text
+        );
+    }
+    s.ok("close", json!({})).await;
+}
+
 every_backend!(
+    carousel_stays_put,
     components_around_real_controls,
     clear_checkboxes_over_drawn_boxes,
     words_in_the_order_drawn,

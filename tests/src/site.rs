@@ -83,6 +83,7 @@ pub const FIXTURES: &[(&str, &str)] = &[
     ("painted.html", include_str!("../fixtures/painted.html")),
     ("pixels.html", include_str!("../fixtures/pixels.html")),
     ("internals.html", include_str!("../fixtures/internals.html")),
+    ("carousel.html", include_str!("../fixtures/carousel.html")),
     ("generated.html", include_str!("../fixtures/generated.html")),
     (
         "generated-places.html",

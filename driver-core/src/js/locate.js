@@ -69,8 +69,8 @@ const locate = async () => {
     case "focus": {
       if (control.disabled) return { error: "disabled" };
       if (!shownRect(element)) return { error: "hidden" };
-      element.scrollIntoView({ block: "center", inline: "center" });
-      (/** @type {HTMLElement} */ (element)).focus();
+      intoView(element, /** @type {Shown} */ (shownRect(element)));
+      (/** @type {HTMLElement} */ (element)).focus({ preventScroll: true });
       // Type after what the field holds, as a person clicking at its end would.
       if (typeof control.setSelectionRange === "function") {
         try {
@@ -89,7 +89,7 @@ const locate = async () => {
     case "click": {
       if (!shownRect(element)) return { error: "hidden" };
       const shown = /** @type {Shown} */ (shownRect(element));
-      shown.via.scrollIntoView({ block: "center", inline: "center" });
+      intoView(element, shown);
       forgetLayout();
       const now = shownRect(element);
       if (!now) return { error: "hidden" };

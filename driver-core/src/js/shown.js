@@ -128,9 +128,7 @@ const boundsOf = (look) => {
 /**
  * `edges` narrowed to the padding box of `look`'s element along each axis
  * whose overflow is one of `kinds`.
- * @param {Edges | null} edges
- * @param {Look} look
- * @param {string[]} kinds
+ * @param {Edges | null} edges @param {Look} look @param {string[]} kinds
  * @returns {Edges | null}
  */
 const narrowed = (edges, look, kinds, margin = 0) => {
@@ -155,8 +153,7 @@ const narrowed = (edges, look, kinds, margin = 0) => {
 
 /**
  * Whether a box lies wholly outside `edges` (or `edges` leave nothing).
- * @param {{left: number, top: number, right: number, bottom: number}} rect
- * @param {Edges | null} edges
+ * @param {{left: number, top: number, right: number, bottom: number}} rect @param {Edges | null} edges
  */
 const outsideEdges = (rect, edges) => {
   if (!edges) return false;
@@ -166,8 +163,7 @@ const outsideEdges = (rect, edges) => {
 
 /**
  * Whether an element's box lies wholly outside `edges`.
- * @param {Element} element
- * @param {Edges | null} edges
+ * @param {Element} element @param {Edges | null} edges
  */
 const outside = (element, edges) => outsideEdges(rectOf(element), edges);
 
@@ -486,7 +482,7 @@ const contentRect = (element) => {
  */
 
 /** Where a click is tried on a control too faint to see. */
-const GHOST_AIMS = [[0.5, 0.5], [0.25, 0.5], [0.75, 0.5], [0.5, 0.25], [0.5, 0.75]];
+const GHOST_AIMS = [[0.5, 0.5], [0.25, 0.5], [0.75, 0.5], [0.5, 0.25], [0.5, 0.75]], MIDDLE = [[0.5, 0.5]];
 /** Roles whose elements a click acts on, for `clickReaches`. */
 const CLICKED_ROLES = /^(button|checkbox|radio|switch|link|menuitem|menuitemcheckbox|menuitemradio|option|tab|treeitem|gridcell)$/;
 
@@ -507,17 +503,18 @@ const clickedControl = (element) => {
  * Whether a click on a point of `rect` (an element's own box, in its
  * frame's viewport) reaches `element` (it, what it holds, or a label of
  * it), hit-tested as the click would be. Beyond the viewport, where no
- * hit test reaches, it does, as any control there is listed: what is
- * drawn there judges it (and a click brings it into view and tests again).
- * @param {Element} element @param {DOMRect} rect
+ * hit test reaches, it does, as any control there is listed: what is drawn
+ * there judges it (and a click brings it into view and tests again); asked
+ * at `aims` of its own (`MIDDLE`), it does not. @param {Element} element
+ * @param {DOMRect | Area} rect @param {number[][]} [aims]
  */
-const clickReaches = (element, rect) => {
+const clickReaches = (element, rect, aims = GHOST_AIMS) => {
   const root = /** @type {Document | ShadowRoot} */ (element.getRootNode());
   const view = element.ownerDocument.defaultView;
   if (!view || typeof root.elementFromPoint !== "function") return false;
   const labels = (/** @type {HTMLInputElement} */ (element)).labels;
   let beyond = true;
-  for (const [fx, fy] of GHOST_AIMS) {
+  for (const [fx, fy] of aims) {
     const x = rect.left + rect.width * fx, y = rect.top + rect.height * fy;
     if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) continue;
     beyond = false;
@@ -525,7 +522,17 @@ const clickReaches = (element, rect) => {
     if (hit && (hit === element || element.contains(hit) ||
         (labels && Array.from(labels).some((label) => label === hit || label.contains(hit))))) return true;
   }
-  return beyond;
+  return beyond && aims === GHOST_AIMS;
+};
+
+/**
+ * Scrolls what shows of an element to the view's middle, unless a click at
+ * its middle reaches it where it is (no person scrolls a carousel's clipped
+ * strip to press its arrow). @param {Element} element @param {Shown} shown
+ */
+const intoView = (element, shown) => {
+  if (element.ownerDocument === document && clickReaches(element, shown.rect, MIDDLE)) return;
+  shown.via.scrollIntoView({ block: "center", inline: "center" });
 };
 
 /**

@@ -301,7 +301,7 @@ const act = (request) => {
     const now = listedName(element, request.role || "");
     if (now !== request.name) return { error: "changed", now };
   }
-  if (request.scroll !== false) before.via.scrollIntoView({ block: "center", inline: "center" });
+  if (request.scroll !== false) intoView(element, before);
   // Boxes read before the scroll are stale now.
   forgetLayout();
   // Offsets of the same-origin frames between here and this document.

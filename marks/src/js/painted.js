@@ -330,7 +330,9 @@ const coverage = (centres) => {
       const rect = rectOf(other);
       return cx >= rect.left && cx <= rect.right && cy >= rect.top && cy <= rect.bottom;
     });
-    if (!under) continue;
+    // (One that lets clicks through, a carousel's arrow at its end, is not
+    // under what a click reaches instead.)
+    if (!under || getComputedStyle(element).pointerEvents === "none") continue;
     const hit = (/** @type {Document | ShadowRoot} */ (element.getRootNode())).elementFromPoint(cx, cy);
     const labels = (/** @type {HTMLInputElement} */ (element)).labels;
     if (hit && hit !== element && !element.contains(hit) && !hit.contains(element) &&
