@@ -70,6 +70,7 @@ use frames::{
     frame_fields, property_handlers, read_frame, read_frames, snapshot_request, Asked, FramesRead,
     ReadLine,
 };
+pub use numbering::Onward;
 use numbering::{look_alikes, Document, Pointee, Seen, TabMarks};
 use page::{Answer, Code, WireItem, WirePoint};
 
@@ -288,6 +289,7 @@ impl Marks {
                     if !element.offscreen {
                         if let Some(target) = marks.targets.get_mut(&number) {
                             target.seen_as = Some((element.role.clone(), element.name.clone()));
+                            target.onward = element.scroll.as_ref().and_then(Onward::of);
                         }
                     }
                     element.new =
@@ -394,6 +396,15 @@ impl Marks {
                     .unwrap_or_default();
                 (target.path.clone(), role)
             })
+        })
+    }
+
+    /// Where the next part of the scroll box `number` on `tab` lies, as
+    /// the snapshot that numbered it said: `None` for an element that is
+    /// no scroll box, or one holding nothing more below or to the right.
+    pub fn onward(&self, tab: &TabId, number: u32) -> Option<Onward> {
+        self.with_tab(tab, |marks| {
+            marks.targets.get(&number).and_then(|target| target.onward)
         })
     }
 

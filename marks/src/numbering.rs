@@ -30,6 +30,33 @@ pub(crate) struct Pointee {
     pub(crate) doc: String,
     pub(crate) local: u32,
     pub(crate) seen_as: Option<(String, PageText)>,
+    /// Where the box's next part lies, for a scroll box the model was told
+    /// holds more (`None` for every other element).
+    pub(crate) onward: Option<Onward>,
+}
+
+/// Which way a scroll box's next part lies, as its line said.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Onward {
+    /// Below (what a list's box holds, as a rule).
+    Down,
+    /// To the right, where nothing is below (a strip of cards).
+    Right,
+}
+
+impl Onward {
+    /// Where a scroll box's next part lies: below first; `None` when
+    /// nothing lies below or to the right.
+    pub(crate) fn of(state: &crate::ScrollState) -> Option<Self> {
+        use crate::Beyond::Nothing;
+        if state.below != Nothing || state.read_below != Nothing {
+            Some(Self::Down)
+        } else if state.right != Nothing {
+            Some(Self::Right)
+        } else {
+            None
+        }
+    }
 }
 
 impl Pointee {
@@ -207,6 +234,7 @@ impl TabMarks {
                         doc: doc.to_owned(),
                         local,
                         seen_as: None,
+                        onward: None,
                     };
                     self.targets.insert(self.next, target);
                     self.next

@@ -291,7 +291,8 @@ async fn numbers_as_strings(backend: Backend) {
 /// A list in a box that scrolls: the box is numbered and says how many of
 /// its items lie below what it shows (the scrolled-away ones are not
 /// read), and `scroll` with its number and a direction scrolls it as a
-/// person's wheel does, bringing the next items in.
+/// person's wheel does, bringing the next items in; its number alone
+/// brings its next part.
 async fn scroll_boxes(backend: Backend) {
     let mut s = Session::start_packed(backend, PackOptions::default(), options()).await;
     let items: String = (1..=20)
@@ -332,6 +333,15 @@ async fn scroll_boxes(backend: Backend) {
     let now = s.ok("snapshot", json!({})).await;
     assert!(now.text.contains("Result 17"), "{}", now.text);
     assert!(now.text.contains("items above"), "{}", now.text);
+    // Its number alone, the box on screen: its next part, as its line
+    // invites, down to the last result.
+    let onward = s.ok("scroll", json!({ "element": number })).await;
+    assert!(
+        onward.text.contains(&format!("Scrolled [{number}] down."))
+            && onward.text.contains("Result 20"),
+        "{}",
+        onward.text
+    );
     s.ok("close", json!({})).await;
 }
 

@@ -10,7 +10,7 @@ use marks::{MarksError, RenderOptions, SnapshotOptions};
 use serde_json::Value;
 
 use crate::after::Expected;
-use crate::arguments::{self};
+use crate::arguments::{self, Direction};
 use crate::browser::done_if_interrupted;
 use crate::error::ToolError;
 use crate::options::Answers;
@@ -547,7 +547,20 @@ impl Tab<'_> {
     }
 
     pub(crate) async fn scroll(&mut self, args: arguments::ScrollArgs) -> Outcome {
+        let tab = self.browser.driver.current_tab().await?;
+        let onward = args
+            .element
+            .and_then(|number| self.browser.marks.onward(&tab, number));
         match (args.element, args.direction) {
+            // A scroll box on screen named alone: its next part, as the
+            // line that said it holds more invited.
+            (Some(number), None) if onward.is_some() && self.on_screen(number).await? => {
+                let direction = match onward {
+                    Some(marks::Onward::Right) => Direction::Right,
+                    _ => Direction::Down,
+                };
+                self.scroll_box(number, direction, args.pixels).await
+            }
             (Some(number), None) => {
                 self.browser
                     .marks
@@ -580,41 +593,62 @@ impl Tab<'_> {
                     .await
             }
             (Some(number), Some(direction)) => {
-                // Inside a numbered box (a scroll box, a list), as a person
-                // scrolls it: the wheel over it, by most of its own size.
                 if args.x.is_some() || args.y.is_some() {
                     return Err(ToolError::bad(
                         "scroll",
                         "give an element or a point to scroll at, not both",
                     ));
                 }
-                let located = self
-                    .browser
-                    .marks
-                    .locate(&self.browser.driver, number, true)
-                    .await?;
-                let size = driver_core::Viewport {
-                    width: u32::try_from(located.rect.width.max(1)).unwrap_or(1),
-                    height: u32::try_from(located.rect.height.max(1)).unwrap_or(1),
-                };
-                let (dx, dy) = delta(direction, args.pixels, size)?;
-                done_if_interrupted(
-                    self.browser
-                        .driver
-                        .wheel(located.x, located.y, dx, dy)
-                        .await,
-                )?;
-                self.after(format!(
-                    "Scrolled [{number}] {}.",
-                    direction_word(direction)
-                ))
-                .await
+                self.scroll_box(number, direction, args.pixels).await
             }
             (None, None) => Err(ToolError::bad(
                 "scroll",
                 "give a direction (up, down, left, right) or an element number",
             )),
         }
+    }
+
+    /// Scrolls inside a numbered box (a scroll box, a list) as a person
+    /// does: the wheel over it, by most of its own size.
+    async fn scroll_box(
+        &mut self,
+        number: u32,
+        direction: Direction,
+        pixels: Option<f64>,
+    ) -> Outcome {
+        let located = self
+            .browser
+            .marks
+            .locate(&self.browser.driver, number, true)
+            .await?;
+        let size = driver_core::Viewport {
+            width: u32::try_from(located.rect.width.max(1)).unwrap_or(1),
+            height: u32::try_from(located.rect.height.max(1)).unwrap_or(1),
+        };
+        let (dx, dy) = delta(direction, pixels, size)?;
+        done_if_interrupted(
+            self.browser
+                .driver
+                .wheel(located.x, located.y, dx, dy)
+                .await,
+        )?;
+        self.after(format!(
+            "Scrolled [{number}] {}.",
+            direction_word(direction)
+        ))
+        .await
+    }
+
+    /// Whether the middle of a numbered element is in the viewport now.
+    async fn on_screen(&mut self, number: u32) -> Result<bool, ToolError> {
+        let located = self
+            .browser
+            .marks
+            .locate(&self.browser.driver, number, false)
+            .await?;
+        let viewport = self.browser.driver.viewport().await?;
+        Ok((0.0..f64::from(viewport.width)).contains(&located.x)
+            && (0.0..f64::from(viewport.height)).contains(&located.y))
     }
 
     pub(crate) async fn back(&mut self, _: arguments::NoArgs) -> Outcome {

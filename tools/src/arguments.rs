@@ -263,9 +263,10 @@ pub(crate) enum Direction {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ScrollArgs {
-    /// Which way, by most of a screen, or of the box `element` names.
+    /// Which way, by most of a screen or of the box `element` names.
     pub(crate) direction: Option<Direction>,
-    /// Alone: until it is on screen. With `direction`: the box to scroll.
+    /// Alone: into view, or a scroll box's next part; else the box to
+    /// scroll.
     pub(crate) element: Option<u32>,
     /// How far, in CSS pixels.
     pub(crate) pixels: Option<f64>,

@@ -110,6 +110,7 @@ impl Marks {
             doc: answer.doc,
             local: answer.id?,
             seen_as: Some((answer.role, answer.name)),
+            onward: None,
         }))
     }
 
