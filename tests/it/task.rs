@@ -547,11 +547,15 @@ async fn strict_keeps_the_pages_within(backend: Backend) {
     let later = ok(&pack, "snapshot", json!({})).await;
     assert_eq!(Web::hits(&web.attacker).await, 0, "{}", later.text);
     refused_outside(&pack, &attacker);
-    // The browser's own services asked nothing of Google that the guard
-    // would refuse as outside the task, and so say as the page's.
+    // The browser's own services asked nothing of Google, nor of the
+    // default search engine, that the guard would refuse as outside the
+    // task, and so say as the page's: every refusal outside the task is of
+    // the attacker's.
     let refusals = pack.driver().refusals();
-    let google = refusals.iter().filter(|r| r.target.contains("google"));
-    assert_eq!(google.count(), 0, "{refusals:?}");
+    let others = refusals.iter().filter(|r| {
+        matches!(r.reason, guard::Reason::OutsideTask { .. }) && !r.target.starts_with(&attacker)
+    });
+    assert_eq!(others.count(), 0, "{refusals:?}");
     assert!(!later.text.contains(".invalid"), "{}", later.text);
     pack.close().await;
 }
