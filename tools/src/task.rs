@@ -85,6 +85,9 @@ impl crate::Pack {
         {
             return Err(refused(tool.name, "a paste carries what the clipboard holds, copied where this task cannot tell (a page's copy button, another page), and this task keeps what it reads within its origins; type the text instead: what is typed is judged by where it was read".to_owned()));
         }
+        if tool.name == "drag" {
+            return self.hold_drag(arguments, task).await;
+        }
         // Where a form the call sends goes, where that is another origin.
         let mut form_to = None;
         // Where what it sends goes: the URL it opens, or the document it
@@ -129,6 +132,60 @@ impl crate::Pack {
             state.held_to_task = true;
         }
         Ok(())
+    }
+
+    /// A drag acts where it drops (on an act origin, as any action does)
+    /// and carries what it picks up: a selection's words, a link, a file.
+    /// No matching of words sees that, so from one origin's page to
+    /// another's it is refused.
+    async fn hold_drag(&self, arguments: &Value, task: &guard::Task) -> Result<(), ToolError> {
+        let from = self.drag_end(arguments, ["from", "from_x", "from_y"]).await;
+        let to = self.drag_end(arguments, ["to", "x", "y"]).await;
+        let (Some(from), Some(to)) = (from, to) else {
+            return Err(refused(
+                "drag",
+                "the origin of the page it would pick up from or drop on cannot be read (a page of no origin, or one still loading), and this task acts only on its act origins; take a snapshot".to_owned(),
+            ));
+        };
+        if !task.may_act(&to) {
+            return Err(refused("drag", not_acted_on(task, &to)));
+        }
+        if from.origin() != to.origin() {
+            return Err(refused(
+                "drag",
+                format!(
+                    "it would carry what it picks up on {} to {}, and this task keeps what is read on one origin from reaching another; no check sees what a drag carries, so a drag stays within one origin's page",
+                    from.origin().ascii_serialization(),
+                    to.origin().ascii_serialization()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The document at one end of a drag, as a URL: its element's (by
+    /// number; a number no snapshot gave is the top document's, and the
+    /// drag itself says it is unknown), or the frame drawn at its point.
+    async fn drag_end(&self, arguments: &Value, [number, x, y]: [&str; 3]) -> Option<Url> {
+        let driver = &self.browser.driver;
+        let frame = match (
+            arguments.get(number).and_then(Value::as_u64),
+            arguments.get(x).and_then(Value::as_f64),
+            arguments.get(y).and_then(Value::as_f64),
+        ) {
+            (Some(number), _, _) => {
+                let tab = driver.current_tab().await.ok()?;
+                let number = u32::try_from(number).unwrap_or(u32::MAX);
+                self.browser
+                    .marks
+                    .pointed(&tab, number)
+                    .map(|(frame, _)| frame)
+                    .unwrap_or_default()
+            }
+            (None, Some(x), Some(y)) => self.browser.marks.at(driver, x, y).await.ok()?.0,
+            _ => Vec::new(),
+        };
+        document_url(driver, &frame).await
     }
 
     /// The origin a tool that acts on a page acts in, as a URL: the

@@ -277,6 +277,20 @@ impl Marks {
         x: f64,
         y: f64,
     ) -> Result<Option<(u32, PageText, PageText)>, MarksError> {
+        Ok(self.at(driver, x, y).await?.1)
+    }
+
+    /// The frame drawn at a point of the viewport, by its path of
+    /// `window.frames` indices (empty: the top document; as deep as a
+    /// frame's script answers), and the numbered element there as
+    /// [`element_at`](Self::element_at) gives it.
+    #[allow(clippy::type_complexity)]
+    pub async fn at(
+        &self,
+        driver: &dyn Driver,
+        x: f64,
+        y: f64,
+    ) -> Result<(Vec<u32>, Option<(u32, PageText, PageText)>), MarksError> {
         let tab = driver.current_tab().await?;
         let mut path = Vec::new();
         let mut request = Request::At {
@@ -287,7 +301,7 @@ impl Marks {
         for _ in 0..=MAX_FRAME_DEPTH {
             let answer = match page::run::<AtAnswer>(driver, &path, &request).await? {
                 Answer::Done(answer) => answer,
-                Answer::Refused(_) => return Ok(None),
+                Answer::Refused(_) => return Ok((path, None)),
             };
             match answer {
                 AtAnswer::Frame {
@@ -317,12 +331,12 @@ impl Marks {
                     let number = self.with_tab(&tab, |marks| {
                         marks.number_all(&path, &doc, std::iter::once(id))[0]
                     });
-                    return Ok(Some((number, role, name)));
+                    return Ok((path, Some((number, role, name))));
                 }
-                AtAnswer::Nothing { .. } => return Ok(None),
+                AtAnswer::Nothing { .. } => return Ok((path, None)),
             }
         }
-        Ok(None)
+        Ok((path, None))
     }
 
     /// A screenshot of the viewport with each numbered element's box and
