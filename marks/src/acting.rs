@@ -661,6 +661,7 @@ fn refused(
         Code::NotSelect => unsuitable(Unsuitable::NotASelect),
         Code::FrameFile => unsuitable(Unsuitable::FileFieldInFrame),
         Code::NoText => unsuitable(Unsuitable::NoText),
+        Code::NotItsKind => unsuitable(Unsuitable::NotItsKind),
         Code::Unsteady => MarksError::Unsteady { number },
         code @ (Code::Loading | Code::Nothing) => {
             MarksError::Script(format!("the walker refused to act: {code:?}"))

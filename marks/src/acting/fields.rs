@@ -36,6 +36,7 @@ impl Marks {
                     text: (!text.is_empty()).then_some(true),
                     record: Some(record),
                     guard: (record && secret).then_some(true),
+                    value: (!secret && !text.is_empty()).then(|| text.to_owned()),
                     ..ActHow::default()
                 },
             )
@@ -49,19 +50,24 @@ impl Marks {
         }
         // A rich editable's selection is deleted before the typing as well:
         // an editor (CodeMirror) typed over as a whole keeps an empty line.
+        // A date, a colour or a slider given its value as a pick gives it
+        // hears no keys.
+        let picked = answer.picked == Some(true);
         let deleted_first = text.is_empty() || answer.rich == Some(true);
         if clear && deleted_first && answer.selected_all == Some(true) {
             driver
                 .press(driver_core::KeyPress::from(driver_core::Key::Backspace))
                 .await?;
         }
-        driver.type_text(text).await?;
+        if !picked {
+            driver.type_text(text).await?;
+        }
         let holds = if secret {
             Some(Holds::Secret)
         } else {
             clear.then_some(Holds::Plain)
         };
-        let reached = if record && !text.is_empty() {
+        let reached = if record && !text.is_empty() && !picked {
             self.reached(driver, &target, KEY_EVENTS, holds).await
         } else {
             Reached::default()

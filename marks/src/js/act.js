@@ -17,7 +17,7 @@
 
 /**
  * @typedef {"navigated" | "gone" | "hidden" | "changed" | "disabled" | "not_select"
- *   | "no_option" | "frame_file" | "unsteady" | "no_text"} ActCode
+ *   | "no_option" | "frame_file" | "unsteady" | "no_text" | "not_its_kind"} ActCode
  * @typedef {{id: number | null, role: string, name: string, tag: string}} Seen
  *   an element as a model would be told of it: by its number (its
  *   nearest actionable ancestor's local id), or by its tag
@@ -42,6 +42,7 @@
  * @property {number} ly
  * @property {boolean} [focused]     (focus) whether it took the focus
  * @property {boolean} [selected_all] (focus, clear) what it held is selected, to be typed over
+ * @property {boolean} [picked]      (focus, text) a picked field took the text as its value: no keys
  * @property {boolean} [rich]        (focus, clear) an editable that holds something, whose selection is
  *   deleted before the typing: an editor typed over as a whole keeps an empty line after the text
  * @property {{multiple: boolean, files: string[], path: string | null}} [file]  (file) the file field it
@@ -371,9 +372,15 @@ const readied = (element, target, frameOffset, request) => {
       if (field.disabled) return { error: "disabled" };
       // Text typed into a control that keys press (a button, a link, a
       // box) would press it: a space or Enter in the text is a click.
-      if (request.text === true && pressedByKeys(element)) return { error: "no_text" };
+      const pick = request.text === true && typeof request.value === "string" ? picked(element, request.value) : null;
+      if (pick === false) return { error: "not_its_kind" };
+      if (request.text === true && pick === null && pressedByKeys(element)) return { error: "no_text" };
       const html = /** @type {HTMLElement} */ (element);
       html.focus();
+      if (pick) {
+        Object.assign(result, { picked: true, focused: true, value: valueOf(element) });
+        break;
+      }
       if (typeof field.setSelectionRange === "function" && request.clear !== true) {
         try { const end = field.value.length; field.setSelectionRange(end, end); } catch (ignored) { /* no caret */ }
       } else if (html.isContentEditable && request.clear !== true && request.text === true) {

@@ -65,6 +65,7 @@
  *   other element than this one: a secret is typed
  * @property {string} [token]   (file) marks the file field
  * @property {string[]} [values]  (select) labels or values to choose
+ * @property {string} [value]   (focus, text) the text: a field whose value is picked takes it as picked
  * @typedef {FrameFields & ActFields} ActRequest  readies a numbered element (act.js)
  * @typedef {FrameFields & {op: "hovered", id: number, x: number, y: number, name: string | null,
  *   noted: boolean, settle: string | null}} HoveredRequest

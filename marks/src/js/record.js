@@ -492,6 +492,34 @@ const deepActive = (doc) => {
   return at;
 };
 
+/** Input types whose value a person picks (in a picker, on a slider) as much as types. */
+const PICKED = ["date", "time", "datetime-local", "month", "week", "color", "range"];
+
+/**
+ * Gives a field whose value is picked (a date, a colour, a slider) `text`
+ * as a pick in its picker does: the value, then `input` and `change`. Only
+ * a value of its kind, by the browser's own check (a date as 2026-12-24; a
+ * slider takes a number at its stop nearest): `null` for no such field (or
+ * a date's text in another form, typed as keys, as a person types it into
+ * its parts); `false` for text no colour or slider takes.
+ * @param {Element} element @param {string} text
+ */
+const picked = (element, text) => {
+  const field = /** @type {HTMLInputElement} */ (element);
+  if (element.tagName !== "INPUT" || !PICKED.includes(field.type) || field.readOnly) return null;
+  const wanted = text.trim(), before = field.value, typed = !["color", "range"].includes(field.type);
+  if (field.type === "range" && (wanted === "" || !Number.isFinite(Number(wanted)))) return false;
+  const set = /** @type {PropertyDescriptor} */ (Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")).set;
+  if (!set) return null;
+  set.call(field, wanted);
+  if (field.type !== "range" && field.value.toLowerCase() !== wanted.toLowerCase()) {
+    set.call(field, before);
+    return typed ? null : false;
+  }
+  for (const type of ["input", "change"]) field.dispatchEvent(new Event(type, { bubbles: true }));
+  return true;
+};
+
 /** The roles of controls that a key presses rather than types into. */
 const PRESSED_ROLES = new Set(["button", "link", "checkbox", "radio", "switch", "tab", "menuitem",
   "menuitemcheckbox", "menuitemradio", "option", "treeitem"]);
