@@ -77,6 +77,10 @@ pub struct Typed {
     /// Text was typed and no element took any of it (the element takes
     /// no text: a link, a button), as far as the page's events tell.
     pub took_none: bool,
+    /// What a field whose value is picked (a date, a colour, a slider)
+    /// took as its value from the text, in its own form (`#00ff00`, a
+    /// slider's stop nearest): no keys were typed.
+    pub picked: Option<PageText>,
 }
 
 /// What had the focus as keys were pressed (see [`Marks::arm_keys`]).

@@ -415,7 +415,9 @@ impl Tab<'_> {
                 {
                     // What it should hold now; after Enter a page may clear
                     // or leave it, which is no refusal.
-                    let value = if args.append {
+                    let value = if let Some(picked) = done.picked.clone() {
+                        picked
+                    } else if args.append {
                         crate::page_strings::joined(&[before, typed.clone().into()], "")
                     } else {
                         typed.clone().into()

@@ -163,7 +163,7 @@ impl Tab<'_> {
                     {
                         expected.push(Expected {
                             number,
-                            value: value.clone().into(),
+                            value: typed.picked.clone().unwrap_or_else(|| value.clone().into()),
                         });
                     }
                     format!("[{number}] = {:?}", field.value)

@@ -77,11 +77,12 @@ impl Marks {
             page::run::<Empty>(driver, &[], &Request::Hold { focused: false }).await?;
         }
         Ok(Typed {
-            before: answer.value,
+            before: answer.value.clone(),
             elsewhere: reached.elsewhere,
             went: reached.went,
             stopped: reached.stopped,
             took_none: reached.took_none,
+            picked: if picked { answer.value } else { None },
         })
     }
 
