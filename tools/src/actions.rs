@@ -549,10 +549,13 @@ impl Tab<'_> {
     }
 
     pub(crate) async fn scroll(&mut self, args: arguments::ScrollArgs) -> Outcome {
-        let tab = self.browser.driver.current_tab().await?;
-        let onward = args
-            .element
-            .and_then(|number| self.browser.marks.onward(&tab, number));
+        let onward = match (args.element, args.direction) {
+            (Some(number), None) => {
+                let tab = self.browser.driver.current_tab().await?;
+                self.browser.marks.onward(&tab, number)
+            }
+            _ => None,
+        };
         match (args.element, args.direction) {
             // A scroll box on screen named alone: its next part, as the
             // line that said it holds more invited.

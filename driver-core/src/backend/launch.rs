@@ -248,14 +248,17 @@ pub fn proxy_flags(proxy: &str) -> Vec<String> {
 
 /// The profile preferences every session gets: downloads blocked, no network
 /// prediction, WebRTC only through a proxy, no DNS over HTTPS, and a clean exit
-/// type so Chrome never offers to restore a crashed session, and a blank
+/// type so Chrome never offers to restore a crashed session, and an empty
 /// page to start on: with none named (chromedriver names none), Chrome's
 /// new tab page loads the default search engine's own (Debian's:
 /// start.duckduckgo.com), a request no page made, which a strict task
-/// would refuse and report as the page's.
+/// would refuse and report as the page's. (Not `about:blank`: Chrome then
+/// keeps the window's focus from the pages a session opens after it,
+/// `document.hasFocus()` false, and an editor ignores a selection made in
+/// a page without the focus.)
 pub fn profile_preferences() -> serde_json::Value {
     serde_json::json!({
-        "session": { "restore_on_startup": 4, "startup_urls": ["about:blank"] },
+        "session": { "restore_on_startup": 4, "startup_urls": ["data:,"] },
         "download_restrictions": 3,
         "download": { "prompt_for_download": false },
         "net": { "network_prediction_options": 2 },
