@@ -662,9 +662,12 @@ impl fmt::Display for DialogKind {
 }
 
 /// Whether `url` is a page the browser starts a tab on (`about:blank`,
-/// Chrome's new-tab pages) rather than one anybody opened: history before
-/// the first real page.
+/// Chrome's new-tab pages, the empty `data:,` a session's profile starts
+/// on) rather than one anybody opened: history before the first real page.
 pub fn is_start_page(url: &str) -> bool {
+    if url == "data:," {
+        return true;
+    }
     let scheme = url.split_once(':').map_or("", |(scheme, _)| scheme);
     matches!(
         scheme.to_ascii_lowercase().as_str(),
@@ -682,6 +685,7 @@ mod tests {
             "about:blank",
             "chrome://new-tab-page-third-party/",
             "chrome-search://local-ntp/",
+            "data:,",
         ] {
             assert!(is_start_page(url), "{url}");
         }
@@ -689,6 +693,7 @@ mod tests {
             "https://example.com/",
             "http://127.0.0.1:8080/about:blank",
             "blob:https://example.com/1",
+            "data:,words",
         ] {
             assert!(!is_start_page(url), "{url}");
         }
