@@ -699,3 +699,17 @@ fn same_numbers(one: &str, other: &str) -> bool {
 fn is_error(level: ConsoleLevel) -> bool {
     matches!(level, ConsoleLevel::Error | ConsoleLevel::PageError)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::same_numbers;
+
+    #[test]
+    fn a_date_is_known_by_its_numbers() {
+        assert!(same_numbers("2026-12-24", "12/24/2026"));
+        assert!(same_numbers("14:30", "14.30"));
+        assert!(!same_numbers("2026-12-24", "12/25/2026"));
+        assert!(!same_numbers("", "2026"));
+        assert!(!same_numbers("", ""));
+    }
+}
