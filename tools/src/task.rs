@@ -163,34 +163,61 @@ impl crate::Pack {
         Ok(())
     }
 
-    /// The document at one end of a drag, as a URL: its element's (by
-    /// number; a number no snapshot gave is the top document's, and the
-    /// drag itself says it is unknown), or the frame drawn at its point.
-    async fn drag_end(&self, arguments: &Value, [number, x, y]: [&str; 3]) -> Option<Url> {
+    /// The document at one end of a drag, as a URL (see
+    /// [`aimed`](Self::aimed)); `None` where it cannot be told.
+    async fn drag_end(&self, arguments: &Value, keys: [&str; 3]) -> Option<Url> {
+        let (_, frame, _) = self.aimed(arguments, keys).await?;
+        document_url(&self.browser.driver, &frame).await
+    }
+
+    /// Where a call aims, by the arguments `[number, x, y]` name: the
+    /// element by its number (one no snapshot gave is the top document's,
+    /// and the call itself says it is unknown), or the point, where the
+    /// frame drawn there is the one aimed at, whatever lies in it. Its
+    /// number (at a point, the element there, numbered now), its frame's
+    /// path, and the role it was read as (at a point, `link` or nothing);
+    /// `None` where the point cannot be looked up.
+    async fn aimed(
+        &self,
+        arguments: &Value,
+        [number, x, y]: [&str; 3],
+    ) -> Option<(Option<u32>, Vec<u32>, String)> {
         let driver = &self.browser.driver;
-        let frame = match (
+        match (
             arguments.get(number).and_then(Value::as_u64),
             arguments.get(x).and_then(Value::as_f64),
             arguments.get(y).and_then(Value::as_f64),
         ) {
             (Some(number), _, _) => {
-                let tab = driver.current_tab().await.ok()?;
                 let number = u32::try_from(number).unwrap_or(u32::MAX);
-                self.browser
-                    .marks
-                    .pointed(&tab, number)
-                    .map(|(frame, _)| frame)
-                    .unwrap_or_default()
+                let (frame, role) = match driver.current_tab().await {
+                    Ok(tab) => self.browser.marks.pointed(&tab, number),
+                    Err(_) => None,
+                }
+                .unwrap_or_default();
+                Some((Some(number), frame, role))
             }
-            (None, Some(x), Some(y)) => self.browser.marks.at(driver, x, y).await.ok()?.0,
-            _ => Vec::new(),
-        };
-        document_url(driver, &frame).await
+            (None, Some(x), Some(y)) => {
+                let (frame, found) = self.browser.marks.at(driver, x, y).await.ok()?;
+                Some(match found {
+                    Some((number, role, _)) => {
+                        let link = crate::page_strings::is(&role, "link");
+                        (
+                            Some(number),
+                            frame,
+                            if link { "link" } else { "" }.to_owned(),
+                        )
+                    }
+                    None => (None, frame, String::new()),
+                })
+            }
+            _ => Some((None, Vec::new(), String::new())),
+        }
     }
 
     /// The origin a tool that acts on a page acts in, as a URL: the
-    /// element's document's (its frame's, for one in a frame), else the
-    /// top document's; refused where the task may not act there (a click
+    /// element's document's (its frame's, for one in a frame; at a point,
+    /// the frame drawn there), else the top document's; refused where the task may not act there (a click
     /// on a link and keys that only move about read, and pass). With it,
     /// where a form the call sends goes, if that is another origin (see
     /// [`form_sent`](Self::form_sent)).
@@ -203,37 +230,14 @@ impl crate::Pack {
         let driver = &self.browser.driver;
         // The element acted on: by its number, or what lies at the point
         // (a click at x,y on a link follows it, as one by number does).
-        let (number, at_role) = match (
-            arguments.get("element").and_then(Value::as_u64),
-            arguments.get("x").and_then(Value::as_f64),
-            arguments.get("y").and_then(Value::as_f64),
-        ) {
-            (Some(number), _, _) => (Some(u32::try_from(number).unwrap_or(u32::MAX)), None),
-            (None, Some(x), Some(y)) => match self.browser.marks.element_at(driver, x, y).await {
-                Ok(Some((number, role, _))) => (Some(number), Some(role)),
-                _ => (None, None),
-            },
-            _ => (None, None),
-        };
-        let pointed = match number {
-            Some(number) => match driver.current_tab().await {
-                Ok(tab) => self.browser.marks.pointed(&tab, number),
-                Err(_) => None,
-            },
-            None => None,
-        };
-        let (mut frame, mut role) = pointed.unwrap_or_default();
+        let (number, mut frame, role) = self
+            .aimed(arguments, ["element", "x", "y"])
+            .await
+            .unwrap_or_default();
         // Keys with no element go where the focus is, into another site's
         // frame too: that document's origin is the one acted on.
         if number.is_none() && tool.name == "press" {
             frame = self.browser.marks.focused_frame(driver).await;
-        }
-        if let Some(at_role) = at_role {
-            role = if crate::page_strings::is(&at_role, "link") {
-                "link".to_owned()
-            } else {
-                String::new()
-            };
         }
         let Some(url) = document_url(driver, &frame).await else {
             return Err(refused(

@@ -1,6 +1,7 @@
-//! Drags under a task: a drag acts where it drops and carries what it
-//! picks up, which no matching of words sees. The truth is the answer's
-//! refusal, and the drag the browser did where none is refused.
+//! Where a call aims by a point or at both ends: a drag acts where it
+//! drops and carries what it picks up, which no matching of words sees; a
+//! point acts in the frame drawn there. The truth is the answer's refusal,
+//! and the drag the browser did where none is refused.
 
 use super::*;
 
@@ -70,4 +71,21 @@ async fn drags_stay_within_an_origin(backend: Backend) {
     pack.close().await;
 }
 
-every_backend!(drags_stay_within_an_origin);
+/// A click at a point of an ad's frame where nothing is numbered acts in
+/// the ad's document, not the shop's around it: refused, the ad's origin
+/// named.
+async fn a_point_acts_in_the_frame_drawn_there(backend: Backend) {
+    let web = Web::start().await;
+    let pack = pack(backend, &web, false);
+    let (shop, attacker) = (web.shop.uri(), web.attacker.uri());
+    ok(&pack, "open", json!({ "url": format!("{shop}/with-ad") })).await;
+    // The frame's middle, below the ad's one line.
+    let (x, y) = centre(&pack, "iframe").await;
+    refused(&pack, "click", json!({ "x": x, "y": y }), &attacker).await;
+    pack.close().await;
+}
+
+every_backend!(
+    drags_stay_within_an_origin,
+    a_point_acts_in_the_frame_drawn_there
+);
