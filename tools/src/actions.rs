@@ -549,24 +549,30 @@ impl Tab<'_> {
     }
 
     pub(crate) async fn scroll(&mut self, args: arguments::ScrollArgs) -> Outcome {
-        let onward = match (args.element, args.direction) {
-            (Some(number), None) => {
-                let tab = self.browser.driver.current_tab().await?;
-                self.browser.marks.onward(&tab, number)
-            }
-            _ => None,
-        };
         match (args.element, args.direction) {
-            // A scroll box on screen named alone: its next part, as the
-            // line that said it holds more invited.
-            (Some(number), None) if onward.is_some() && self.on_screen(number).await? => {
-                let direction = match onward {
-                    Some(marks::Onward::Right) => Direction::Right,
-                    _ => Direction::Down,
-                };
-                self.scroll_box(number, direction, args.pixels).await
-            }
             (Some(number), None) => {
+                // A scroll box on screen named alone: its next part, as
+                // the line that said it holds more invited.
+                let tab = self.browser.driver.current_tab().await?;
+                if let Some(onward) = self.browser.marks.onward(&tab, number) {
+                    let located = self
+                        .browser
+                        .marks
+                        .locate(&self.browser.driver, number, false)
+                        .await?;
+                    let viewport = self.browser.driver.viewport().await?;
+                    if (0.0..f64::from(viewport.width)).contains(&located.x)
+                        && (0.0..f64::from(viewport.height)).contains(&located.y)
+                    {
+                        let direction = match onward {
+                            marks::Onward::Right => Direction::Right,
+                            marks::Onward::Down => Direction::Down,
+                        };
+                        return self
+                            .scroll_box(number, direction, args.pixels, Some(located))
+                            .await;
+                    }
+                }
                 self.browser
                     .marks
                     .scroll_to(&self.browser.driver, number)
@@ -604,7 +610,7 @@ impl Tab<'_> {
                         "give an element or a point to scroll at, not both",
                     ));
                 }
-                self.scroll_box(number, direction, args.pixels).await
+                self.scroll_box(number, direction, args.pixels, None).await
             }
             (None, None) => Err(ToolError::bad(
                 "scroll",
@@ -614,18 +620,24 @@ impl Tab<'_> {
     }
 
     /// Scrolls inside a numbered box (a scroll box, a list) as a person
-    /// does: the wheel over it, by most of its own size.
+    /// does: the wheel over it, by most of its own size; `located`, where
+    /// it was just found on screen, else it is brought into view first.
     async fn scroll_box(
         &mut self,
         number: u32,
         direction: Direction,
         pixels: Option<f64>,
+        located: Option<marks::Located>,
     ) -> Outcome {
-        let located = self
-            .browser
-            .marks
-            .locate(&self.browser.driver, number, true)
-            .await?;
+        let located = match located {
+            Some(located) => located,
+            None => {
+                self.browser
+                    .marks
+                    .locate(&self.browser.driver, number, true)
+                    .await?
+            }
+        };
         let size = driver_core::Viewport {
             width: u32::try_from(located.rect.width.max(1)).unwrap_or(1),
             height: u32::try_from(located.rect.height.max(1)).unwrap_or(1),
@@ -642,18 +654,6 @@ impl Tab<'_> {
             direction_word(direction)
         ))
         .await
-    }
-
-    /// Whether the middle of a numbered element is in the viewport now.
-    async fn on_screen(&mut self, number: u32) -> Result<bool, ToolError> {
-        let located = self
-            .browser
-            .marks
-            .locate(&self.browser.driver, number, false)
-            .await?;
-        let viewport = self.browser.driver.viewport().await?;
-        Ok((0.0..f64::from(viewport.width)).contains(&located.x)
-            && (0.0..f64::from(viewport.height)).contains(&located.y))
     }
 
     pub(crate) async fn back(&mut self, _: arguments::NoArgs) -> Outcome {
