@@ -141,18 +141,20 @@ fn marks_sentence(error: &MarksError, fence: marks::Fence) -> String {
             number,
             action,
             why,
-        } => format!(
-            "Element {number} cannot be {action}: {}; pick another element.",
-            match why {
-                Unsuitable::Disabled => "it is disabled",
-                Unsuitable::NotASelect => "it is not a select element (click it, then pick the option it shows)",
-                Unsuitable::NoFocus => "it cannot take keyboard focus",
-                Unsuitable::FileFieldInFrame => "its file field is inside a frame, where files cannot be put yet",
-                Unsuitable::NoText => "it takes no text, and keys would press it (a space or Enter is a click); type into a text field, or use press to press keys on it",
-                Unsuitable::NotItsKind => "its value is picked, not typed, and that is no value of its kind: type a colour as #00ff00, a slider's number (its stop nearest is taken), or use press to press keys on it",
-                _ => "it does not take that action",
-            }
-        ),
+        } => {
+            let another = "pick another element";
+            let (why, next) = match why {
+                Unsuitable::Disabled => ("it is disabled", another),
+                Unsuitable::NotASelect => ("it is not a select element (click it, then pick the option it shows)", another),
+                Unsuitable::NoFocus => ("it cannot take keyboard focus", another),
+                Unsuitable::FileFieldInFrame => ("its file field is inside a frame, where files cannot be put yet", another),
+                Unsuitable::NoText => ("it takes no text, and keys would press it (a space or Enter is a click); type into a text field, or use press to press keys on it", another),
+                // The element is right; the text is not.
+                Unsuitable::NotItsKind => ("its value is picked, not typed, and that is no value of its kind", "type a colour as #00ff00 or a slider's number (its stop nearest is taken), or press keys on it with press"),
+                _ => ("it does not take that action", another),
+            };
+            format!("Element {number} cannot be {action}: {why}; {next}.")
+        }
         MarksError::NoOption {
             number,
             wanted,
