@@ -694,7 +694,62 @@ async fn picked_values(backend: Backend) {
     s.ok("close", json!({})).await;
 }
 
+/// Plain parts as kits make them (`parts.html`), each said once and acted
+/// on as a person would; what the page heard is the truth: a card with a
+/// heading is pressed (its number names it by the heading, and still does
+/// when acted on); a tag is named by its own word, not its remove link's;
+/// a span a field points at is the field's name, not a line too; a
+/// rating's row of stars is the rating; a component's button whose words
+/// are slotted in is pressed, not "covered" by its own host, and the
+/// stand-in it clicks and takes away is not said; under a modal that lets
+/// no click through the page, what the veil lies over is covered.
+async fn parts_said_once(backend: Backend) {
+    let mut s = Session::start(backend, false).await;
+    let page = s
+        .ok("open", json!({ "url": s.url("/fx/parts.html") }))
+        .await;
+    let lines: Vec<&str> = page.text.lines().collect();
+    let after = |needle: &str| {
+        let at = lines.iter().position(|line| line.contains(needle));
+        at.and_then(|at| lines.get(at + 1)).copied().unwrap_or("")
+    };
+    assert!(
+        !page.text.contains("beach\u{d7}")
+            && after("] \"beach\"").contains("link \"\u{d7}\"")
+            && !lines.contains(&"Destination city")
+            && page.text.contains("textbox \"Destination city\"")
+            && after("slider \"Stars\"").contains("\"Save the trip\"")
+            && !page.text.contains("covered"),
+        "{}",
+        page.text
+    );
+    let card = Session::number(&page, "] \"Blue shoes\"");
+    let opened = s.ok("click", json!({ "element": card })).await;
+    assert!(opened.text.contains("Card opened"), "{}", opened.text);
+    let save = Session::number(&page, "button \"Save the trip\"");
+    let saved = s.ok("click", json!({ "element": save })).await;
+    assert!(
+        saved.text.contains("Trip saved") && !saved.text.contains("passed the click on"),
+        "{}",
+        saved.text
+    );
+    let open = Session::number(&page, "button \"Edit the address\"");
+    let veiled = s.ok("click", json!({ "element": open })).await;
+    let now = s.ok("snapshot", json!({})).await;
+    assert!(
+        now.text
+            .contains("button \"Save the trip\" covered by div#veil")
+            && now.text.contains("textbox \"Street\"")
+            && !now.text.contains("textbox \"Street\" covered"),
+        "{}\n{}",
+        veiled.text,
+        now.text
+    );
+    s.ok("close", json!({})).await;
+}
+
 every_backend!(
+    parts_said_once,
     carousel_stays_put,
     picked_values,
     components_around_real_controls,

@@ -84,6 +84,7 @@ pub const FIXTURES: &[(&str, &str)] = &[
     ("pixels.html", include_str!("../fixtures/pixels.html")),
     ("internals.html", include_str!("../fixtures/internals.html")),
     ("carousel.html", include_str!("../fixtures/carousel.html")),
+    ("parts.html", include_str!("../fixtures/parts.html")),
     ("generated.html", include_str!("../fixtures/generated.html")),
     (
         "generated-places.html",

@@ -98,9 +98,9 @@ const locate = async () => {
       // Real mouse events land on whatever is on top; say so rather than
       // click an overlay by mistake. Ask the element's own root, so a
       // shadow host does not count as covering the elements inside it.
-      const hit = (/** @type {Document | ShadowRoot} */ (element.getRootNode())).elementFromPoint(x, y);
+      const hit = hitAt(element, x, y);
       const labels = control.labels ? Array.from(control.labels) : [];
-      if (hit && hit !== element && !element.contains(hit) && !labels.some((label) => label.contains(hit))) {
+      if (hit && !hitWithin(hit, element) && !labels.some((label) => label.contains(hit))) {
         return { error: "covered", by: describeElement(hit) };
       }
       return { x, y };

@@ -519,7 +519,7 @@ const clickReaches = (element, rect, aims = GHOST_AIMS) => {
     if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) continue;
     beyond = false;
     const hit = root.elementFromPoint(x, y);
-    if (hit && (hit === element || element.contains(hit) ||
+    if (hit && (hitWithin(hit, element) ||
         (labels && Array.from(labels).some((label) => label === hit || label.contains(hit))))) return true;
   }
   return beyond && aims === GHOST_AIMS;

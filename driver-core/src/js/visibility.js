@@ -191,6 +191,34 @@ const holdsFlat = (outer, inner) => {
   return false;
 };
 
+/**
+ * What a hit test at a point answers, asked of an element's own root (so
+ * a shadow host does not count as covering what is inside it); where that
+ * root says nothing (Gecko's shadow root, over what lies outside it), its
+ * document's answer. @param {Element} element @param {number} x @param {number} y
+ */
+const hitAt = (element, x, y) => {
+  const root = /** @type {Document | ShadowRoot} */ (element.getRootNode());
+  const hit = typeof root.elementFromPoint === "function" ? root.elementFromPoint(x, y) : null;
+  return hit || (root === element.ownerDocument ? null : element.ownerDocument.elementFromPoint(x, y));
+};
+
+/**
+ * Whether what a hit test at a point of an element answered is the
+ * element, as a click there would take it: the element, what it holds
+ * (slotted content too), or the host of a shadow
+ * tree the element is part of (a component's slotted words answer as their
+ * host; a root's hit test sees no further).
+ * @param {Element} hit @param {Element} element
+ */
+const hitWithin = (hit, element) => {
+  if (holdsFlat(element, hit)) return true;
+  for (let root = element.getRootNode(); root instanceof ShadowRoot; root = root.host.getRootNode()) {
+    if (root.host === hit) return true;
+  }
+  return false;
+};
+
 /** The displays that start a line of their own. */
 const BLOCK_DISPLAY = /^(block|flex|grid|list-item|table|table-row|table-caption|flow-root)$/;
 

@@ -165,10 +165,7 @@ const deepHit = (doc, x, y) => {
  */
 const reaches = (hit, element) => {
   if (!hit) return false;
-  if (holdsFlat(element, hit)) return true;
-  for (let root = element.getRootNode(); /** @type {ShadowRoot} */ (root).host; root = /** @type {ShadowRoot} */ (root).host.getRootNode()) {
-    if (/** @type {ShadowRoot} */ (root).host === hit) return true;
-  }
+  if (hitWithin(hit, element)) return true;
   const field = /** @type {HTMLInputElement} */ (element);
   const labels = field.labels ? Array.from(field.labels) : [];
   const around = labelOf(element);
@@ -299,7 +296,11 @@ const act = (request) => {
   // Still what the model read: a node a re-render filled with other
   // content is not the element it was told of.
   if (typeof request.name === "string") {
-    const now = listedName(element, request.role || "");
+    const role = request.role || "";
+    // (A card is named as the snapshot named it: by its heading or its own
+    // first words.)
+    const holding = WEAK_ROLES.has(role) ? parts(element, role) : null;
+    const now = holding && holding.card ? containerName(element) : listedName(element, role);
     if (now !== request.name) return { error: "changed", now };
   }
   if (request.scroll !== false) intoView(element, before);

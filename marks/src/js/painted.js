@@ -331,16 +331,24 @@ const coverage = (centres) => {
       return cx >= rect.left && cx <= rect.right && cy >= rect.top && cy <= rect.bottom;
     });
     // (One that lets clicks through, a carousel's arrow at its end, is not
-    // under what a click reaches instead.)
-    if (!under || getComputedStyle(element).pointerEvents === "none") continue;
-    const hit = (/** @type {Document | ShadowRoot} */ (element.getRootNode())).elementFromPoint(cx, cy);
+    // under what a click reaches instead; one that does only as the whole
+    // page does, under a modal's overlay, is.)
+    if (!under || (getComputedStyle(element).pointerEvents === "none" && !pageLetsThrough(doc))) continue;
+    const hit = hitAt(element, cx, cy);
     const labels = (/** @type {HTMLInputElement} */ (element)).labels;
-    if (hit && hit !== element && !element.contains(hit) && !hit.contains(element) &&
+    if (hit && !hitWithin(hit, element) && !hit.contains(element) &&
         !(labels && Array.from(labels).some((label) => label.contains(hit)))) {
       record.covered = hit.tagName.toLowerCase() + (hit.id ? "#" + hit.id : "");
     }
   }
 };
+
+/**
+ * Whether a document's whole page lets clicks through (`pointer-events:
+ * none` on its body, as kits' modals set it under their overlay).
+ * @param {Document} doc
+ */
+const pageLetsThrough = (doc) => Boolean(doc.body) && getComputedStyle(/** @type {HTMLElement} */ (doc.body)).pointerEvents === "none";
 
 /** Where checks of generated words by the pictures are numbered from: apart from elements' local ids. */
 const GENERATED_CHECKS = 2 ** 30;

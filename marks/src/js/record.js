@@ -292,11 +292,13 @@ const reached = (request) => {
   const blocked = record.blocked ? seenAs(record.blocked) : null;
   const took = record.inputs.size > 0;
   // Clicks after the first that reached other elements: what the page
-  // passed the click on to.
+  // passed the click on to (not a stand-in it made and took away again, a
+  // component's hidden submit button).
   /** @type {Element[]} */
   const passed = [];
   for (const clicked of record.clicks.slice(1)) {
-    if (!inside(clicked) && clicked !== record.seen.get("click") && !passed.includes(clicked)) passed.push(clicked);
+    if (clicked.isConnected && !inside(clicked) && clicked !== record.seen.get("click") &&
+        !passed.includes(clicked)) passed.push(clicked);
   }
   const also = passed.map(seenAs);
   const moved = record.moved ? { type: record.moved.type, seen: seenAs(record.moved.to) } : null;

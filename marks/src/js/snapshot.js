@@ -24,6 +24,57 @@
  * @property {() => void} flush  ends the line gathered
  */
 
+/** Per document or shadow root: each id, and the elements `aria-labelledby` names it for. */
+const labelledIndex = new Map();
+/** How far up from a run of words its labelling element is looked for. */
+const LABEL_DEPTH = 3;
+
+/**
+ * Whether the words drawn in an element are all a listed control's name
+ * through `aria-labelledby` (a kit's label before its combobox, a span a
+ * field points at): said once, as the control's name. A heading, or an
+ * element whose words are more than the name holds, stays text.
+ * @param {Element} drawnIn
+ */
+const labelsListed = (drawnIn) => {
+  let at = /** @type {Element | null} */ (drawnIn);
+  for (let depth = 0; at && depth < LABEL_DEPTH; depth++, at = parentOf(at)) {
+    if (at.id && labelFor(at)) return true;
+  }
+  return false;
+};
+
+/** @type {(element: Element) => boolean} */
+const labelFor = perElement((element) => {
+  if (/^H[1-6]$/.test(element.tagName) || element.getAttribute("role") === "heading") return false;
+  const words = clean(element.textContent);
+  if (!words || words.length > LISTENED_TEXT_LIMIT) return false;
+  const root = /** @type {Document | ShadowRoot} */ (element.getRootNode());
+  let index = labelledIndex.get(root);
+  if (!index) {
+    index = new Map();
+    for (const control of root.querySelectorAll("[aria-labelledby]")) {
+      for (const id of (control.getAttribute("aria-labelledby") || "").split(/\s+/)) {
+        if (id) index.set(id, (index.get(id) || []).concat([control]));
+      }
+    }
+    labelledIndex.set(root, index);
+  }
+  return (index.get(element.id) || []).some((/** @type {Element} */ control) => {
+    const role = control !== element && !holdsFlat(control, element) && interactive(control);
+    return Boolean(role) && shownRect(control) !== null && nameOf(control, /** @type {string} */ (role)).includes(words);
+  });
+});
+
+/** Cards whose words are all their name, this call: said once, as the name. */
+const namedByWords = new Set();
+/** @param {Element} element */
+const inNamedByWords = (element) => {
+  if (!namedByWords.size) return false;
+  for (let at = /** @type {Element | null} */ (element); at; at = parentOf(at)) if (namedByWords.has(at)) return true;
+  return false;
+};
+
 /**
  * A snapshot's lines: text inside the scope, judged as it comes.
  * @param {Gathered} gathered
@@ -37,7 +88,7 @@ const snapshotLines = (gathered) => ({
     const box = boxOf(parent, at.offset);
     if (!gathered.full && (far(box) || textScrolledAway(text, parent))) return;
     // A label's words are its control's name, not text of their own.
-    if (namesListed(labelOf(drawnIn))) return;
+    if (namesListed(labelOf(drawnIn)) || labelsListed(drawnIn) || inNamedByWords(drawnIn)) return;
     // An icon font's ligature words ("shopping_cart") draw a picture.
     if (ariaHidden(drawnIn) && iconGlyphs(drawnIn)) return;
     const fate = runFate(text);
@@ -213,6 +264,9 @@ const pageVisitor = (gathered, lines) => {
       const name = holding.card ? containerName(element) : "";
       if (name) {
         gathered.describe(element, role, frameOffset, name);
+        // Words that are all of its name (a tag beside its remove button)
+        // are said once, as the name.
+        if (name === cardWords(element)) namedByWords.add(element);
         // What inside it is the same control again (named the same, in
         // its box) is not listed twice.
         for (const inner of innerControls(element)) {
@@ -240,7 +294,9 @@ const pageVisitor = (gathered, lines) => {
       const name = nameOf(element, role);
       for (const part of inner) {
         const partRole = interactive(part) || roleOf(part) || "generic";
-        if (nameOf(part, partRole) === name && within(part, element)) continue;
+        const partName = nameOf(part, partRole);
+        if ((partName === name && within(part, element)) ||
+            ((!partName || !WEAK_ROLES.has(role)) && WEAK_ROLES.has(partRole) && sameTarget(part, element))) continue;
         gathered.describe(part, partRole, frameOffset);
       }
     }

@@ -154,7 +154,7 @@ const CONTAINER_NAME_LIMIT = 60;
 /**
  * A short name for something a script made clickable around controls of
  * its own (a card with a link in it), whose text is read as the page's:
- * its own name, its first heading, or its first words; empty when it holds
+ * its own name, its first heading, or its own first words; empty when it holds
  * nothing but those controls (a list item around a menu item, a calendar
  * cell around its day's link), which are the same thing to a person.
  * @param {Element} element
@@ -162,13 +162,23 @@ const CONTAINER_NAME_LIMIT = 60;
 const containerName = (element) => {
   const own = ownName(element);
   if (own) return own;
-  const controls = new Set(element.querySelectorAll(CONTROLS));
-  const beside = textOf(element, (inner) => hiddenByStyle(inner) || ariaHidden(inner) || controls.has(inner));
+  const beside = cardWords(element);
   if (!beside) return "";
   const heading = element.querySelector("h1, h2, h3, h4, h5, h6, [role=heading]");
-  const text = heading && !hiddenByStyle(heading) ? visibleText(heading) : visibleText(element);
+  // (Its first words are its own, not those of the controls it holds,
+  // which are listed apart: a tag's remove button.)
+  const text = heading && !hiddenByStyle(heading) ? visibleText(heading) : beside;
   return text.length > CONTAINER_NAME_LIMIT ? text.slice(0, CONTAINER_NAME_LIMIT - 1) + "…" : text;
 };
+
+/**
+ * The words a card shows beside the controls it holds.
+ * @type {(element: Element) => string}
+ */
+const cardWords = perElement((element) => {
+  const controls = new Set(element.querySelectorAll(CONTROLS));
+  return clean(textOf(element, (inner) => hiddenByStyle(inner) || ariaHidden(inner) || controls.has(inner)));
+});
 
 /** How many of a control's descendants are looked at for targets of their own. */
 const INNER_LOOK_LIMIT = 60;
@@ -200,6 +210,22 @@ const innerControls = (element) => {
 const within = (inner, outer) => {
   const a = rectOf(inner), b = rectOf(outer);
   return a.left >= b.left - 1 && a.top >= b.top - 1 && a.right <= b.right + 1 && a.bottom <= b.bottom + 1;
+};
+
+/** What share of a control's box a nameless target inside it covers to be the control again. */
+const MOST_OF = 0.6;
+
+/**
+ * Whether a target a script made inside a control (nameless, or inside a
+ * control of a role) is the control again: it lies within it and covers
+ * most of it (a rating's row of stars, a slider's track), unlike a tree
+ * item's arrow beside its words.
+ * @param {Element} inner
+ * @param {Element} outer
+ */
+const sameTarget = (inner, outer) => {
+  const a = rectOf(inner), b = rectOf(outer);
+  return within(inner, outer) && a.width * a.height >= MOST_OF * b.width * b.height;
 };
 
 /**
