@@ -615,6 +615,7 @@ pub(crate) struct ActAnswer {
     pub(crate) value: Option<PageText>,
     pub(crate) focused: Option<bool>,
     pub(crate) selected_all: Option<bool>,
+    pub(crate) editor_keys: Option<bool>,
     pub(crate) rich: Option<bool>,
     pub(crate) picked: Option<bool>,
     pub(crate) file: Option<WireFileField>,

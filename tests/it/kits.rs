@@ -1,14 +1,14 @@
 //! Real UI kits from the npm registry (jQuery UI, Bootstrap, Ant Design and
 //! MUI on React, jsTree, Shoelace's and Material Web's components, Tom
-//! Select, AG Grid, CodeMirror), served
+//! Select, AG Grid, CodeMirror, Ace), served
 //! with their own scripts and styles on loopback, and every task of
 //! `tabwright_tests::tasks` on them: a date picker's arrows, menus and
 //! submenus, autocomplete suggestions, spinners, a listbox, trees (one that
 //! animates open), selects, tabs, an accordion, a carousel, radios,
 //! checkboxes inside components, a modal, a dialog and a sliding drawer,
 //! a data grid's rows ticked (clear real checkboxes), scrolled to and sorted,
-//! components whose shadow roots hold the real controls, a code editor's
-//! file read back,
+//! components whose shadow roots hold the real controls, code editors'
+//! files read back and typed over (one through a hidden textarea),
 //! driven through the pack on both backends by a policy that reads only
 //! the tools' text. Every task must succeed.
 
@@ -69,6 +69,11 @@ async fn codemirror(backend: Backend) {
     kit(backend, "codemirror.html").await;
 }
 
+async fn ace(backend: Backend) {
+    kit(backend, "ace.html").await;
+}
+
 every_backend!(
-    jquery_ui, antd, bootstrap, jstree, shoelace, mui, tom_select, ag_grid, material, codemirror
+    jquery_ui, antd, bootstrap, jstree, shoelace, mui, tom_select, ag_grid, material, codemirror,
+    ace
 );

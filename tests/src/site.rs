@@ -180,6 +180,7 @@ pub const KITS: &[(&str, &str)] = &[
         "codemirror.html",
         include_str!("../fixtures/kits/codemirror.html"),
     ),
+    ("ace.html", include_str!("../fixtures/kits/ace.html")),
     (
         "shoelace.html",
         include_str!("../fixtures/kits/shoelace.html"),

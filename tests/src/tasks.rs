@@ -467,6 +467,35 @@ pub static TASKS: &[Task] = &[
             p.says("Saved: 10 lines, last \"retries = 3\"").await
         }
     ),
+    task!(
+        "a code editor's lines through its hidden input",
+        "ace.html",
+        |p| {
+            // Each line as drawn, its indent and the blank one kept, said
+            // once: as the value of the field the typing goes to.
+            p.says("textbox = 7 lines:").await?;
+            p.says(
+            "\n  | # settings\n  | HOST = \"example.org\"\n  | PORT = 8080\n  |\n  | def main():\n  |     print(HOST, PORT)\n  |     return 0\n",
+        )
+        .await?;
+            if p.last().matches("def main():").count() != 1 {
+                return Err(format!("the editor's lines are said twice:\n{}", p.last()));
+            }
+            Ok(())
+        }
+    ),
+    task!(
+        "a code editor typed over through its hidden input",
+        "ace.html",
+        |p| {
+            // Typed over as a whole, the editor's own model keeps no old line.
+            p.type_into("textbox = 7 lines", "PORT = 9000\nDEBUG = True")
+                .await?;
+            p.says("Saved: 2 lines, last \"DEBUG = True\"").await?;
+            p.says("textbox = 2 lines:").await?;
+            p.says("\n  | PORT = 9000\n  | DEBUG = True\n").await
+        }
+    ),
     task!("a searched choice", "tom-select.html", |p| {
         p.type_into("combobox \"City\"", "fa").await?;
         p.click("option \"Faro\"").await?;

@@ -540,11 +540,15 @@ const intoView = (element, shown) => {
  * rule; an inline box that holds only floated or positioned content (a logo
  * link around a floated image) has no size of its own, and then it is the
  * box around that content; a checkbox, radio or file input hidden for
- * styling is shown and clicked through its label. `null` when there is
+ * styling is shown and clicked through its label, a code editor's input
+ * through its editor. `null` when there is
  * nothing of it to see (clipped away by its ancestors' boxes too).
  * @type {((element: Element) => Shown | null) & { answers: Map<Element, Shown | null> }}
  */
 const shownRect = perElement((element) => {
+  // A code editor's hidden input is shown as the editor it types into.
+  const editor = editorOf(element);
+  if (editor) return shownRect(editor) && { rect: /** @type {Shown} */ (shownRect(editor)).rect, via: editor };
   if (!isHidden(element)) {
     const own = rectOf(element);
     if (hasArea(own)) return clippedAway(element) || drawnAway(element) || squashed(element) ? null : { rect: own, via: element };
@@ -567,23 +571,6 @@ const shownRect = perElement((element) => {
   }
   return null;
 });
-
-/**
- * Whether a frame shows its document: drawn (after its ancestors' clipping
- * and transforms) at least SMALLEST_FRAME pixels along each axis.
- * @param {Element} frame
- */
-const frameShown = (frame) => {
-  const shown = shownRect(frame);
-  if (!shown) return false;
-  let { left, top, right, bottom } = shown.rect;
-  const clip = boundsOf(lookOf(frame)).clip;
-  if (clip) {
-    left = Math.max(left, clip.left); right = Math.min(right, clip.right);
-    top = Math.max(top, clip.top); bottom = Math.min(bottom, clip.bottom);
-  }
-  return right - left >= SMALLEST_FRAME && bottom - top >= SMALLEST_FRAME;
-};
 
 /**
  * Forgets every layout read made so far in this call: the page changed

@@ -191,6 +191,38 @@ const holdsFlat = (outer, inner) => {
   return false;
 };
 
+/** A textarea this thin (CSS px) along an axis draws nothing a person reads. */
+const INPUT_THINNEST = 3;
+/** How far up from a hidden textarea its editor is looked for. */
+const EDITOR_DEPTH = 3;
+/** The least box (CSS px) an editor a person types into has: a line of a few words. */
+const EDITOR_LEAST = { width: 40, height: 16 };
+
+/**
+ * The editor a textarea takes the typing for, where it is a code editor's
+ * hidden input (Ace, Monaco and CodeMirror 5 draw their own lines and keep
+ * a textarea of a pixel or so under the caret): the nearest of its
+ * ancestors with a box a person types into. Null for any other field.
+ * @param {Element} element
+ * @returns {Element | null}
+ */
+const editorOf = (element) => element.tagName === "TEXTAREA" ? editorOfTextarea(element) : null;
+
+/** @type {(element: Element) => Element | null} */
+const editorOfTextarea = perElement((element) => {
+  // (Rendered, to be focused and typed into: not a value kept out of sight.)
+  if ((/** @type {HTMLElement} */ (element)).tabIndex < 0 || !element.getClientRects().length ||
+      getComputedStyle(element).visibility !== "visible") return null;
+  const own = rectOf(element);
+  if (Math.min(own.width, own.height) > INPUT_THINNEST) return null;
+  let at = element.parentElement;
+  for (let depth = 0; at && depth < EDITOR_DEPTH; depth++, at = at.parentElement) {
+    const rect = rectOf(at);
+    if (rect.width >= EDITOR_LEAST.width && rect.height >= EDITOR_LEAST.height) return at;
+  }
+  return null;
+});
+
 /**
  * What a hit test at a point answers, asked of an element's own root (so
  * a shadow host does not count as covering what is inside it); where that
@@ -206,13 +238,16 @@ const hitAt = (element, x, y) => {
 /**
  * Whether what a hit test at a point of an element answered is the
  * element, as a click there would take it: the element, what it holds
- * (slotted content too), or the host of a shadow
+ * (slotted content too), its editor (`editorOf`), or the host of a shadow
  * tree the element is part of (a component's slotted words answer as their
  * host; a root's hit test sees no further).
  * @param {Element} hit @param {Element} element
  */
 const hitWithin = (hit, element) => {
   if (holdsFlat(element, hit)) return true;
+  // (A code editor's hidden input takes what a click on its editor does.)
+  const editor = editorOf(element);
+  if (editor && holdsFlat(editor, hit)) return true;
   for (let root = element.getRootNode(); root instanceof ShadowRoot; root = root.host.getRootNode()) {
     if (root.host === hit) return true;
   }

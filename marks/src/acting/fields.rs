@@ -53,6 +53,23 @@ impl Marks {
         // A date, a colour or a slider given its value as a pick gives it
         // hears no keys.
         let picked = answer.picked == Some(true);
+        // A code editor's hidden input (`editorOf`) holds a window of its
+        // file at most: the editor's own keys select the whole file, or go
+        // to its end, as a person's do.
+        if answer.editor_keys == Some(true) && (clear || !text.is_empty()) {
+            let key = if clear {
+                driver_core::Key::Char('a')
+            } else {
+                driver_core::Key::End
+            };
+            let modifiers = driver_core::Modifiers {
+                ctrl: true,
+                ..driver_core::Modifiers::default()
+            };
+            driver
+                .press(driver_core::KeyPress { key, modifiers })
+                .await?;
+        }
         let deleted_first = text.is_empty() || answer.rich == Some(true);
         if clear && deleted_first && answer.selected_all == Some(true) {
             driver

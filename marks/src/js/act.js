@@ -42,6 +42,8 @@
  * @property {number} ly
  * @property {boolean} [focused]     (focus) whether it took the focus
  * @property {boolean} [selected_all] (focus, clear) what it held is selected, to be typed over
+ * @property {boolean} [editor_keys] (focus, text) a code editor's hidden input: its editor's own keys select all
+ *   (clear) or go to the end (added to), which its textarea, holding a window of the file at most, cannot
  * @property {boolean} [picked]      (focus, text) a picked field took the text as its value: no keys
  * @property {boolean} [rich]        (focus, clear) an editable that holds something, whose selection is
  *   deleted before the typing: an editor typed over as a whole keeps an empty line after the text
@@ -71,7 +73,7 @@ const valueOf = (element) => {
   }
   const html = /** @type {HTMLElement} */ (element);
   const held = holdsSecret(element);
-  if (element.tagName === "TEXTAREA") return held ? (field.value ? HIDDEN : "") : valueLines(seenValue(element, field.value));
+  if (element.tagName === "TEXTAREA") return held ? (field.value ? HIDDEN : "") : textareaValue(element);
   if (element.tagName === "INPUT") {
     if (["checkbox", "radio", "file", "submit", "button", "reset", "image"].includes(field.type)) return null;
     return field.type === "password" || held ? (field.value ? HIDDEN : "") : seenValue(element, field.value);
@@ -382,7 +384,9 @@ const readied = (element, target, frameOffset, request) => {
         Object.assign(result, { picked: true, focused: true, value: valueOf(element) });
         break;
       }
-      if (typeof field.setSelectionRange === "function" && request.clear !== true) {
+      if (editorOf(element)) {
+        result.editor_keys = true;
+      } else if (typeof field.setSelectionRange === "function" && request.clear !== true) {
         try { const end = field.value.length; field.setSelectionRange(end, end); } catch (ignored) { /* no caret */ }
       } else if (html.isContentEditable && request.clear !== true && request.text === true) {
         // Added to the end, as to a field's value (an editor keeps its
@@ -395,7 +399,9 @@ const readied = (element, target, frameOffset, request) => {
         // What it holds is selected, for the typing to replace as a
         // person's does (a page that checks its input sees real key events,
         // not a value set behind its back).
-        if ("value" in element && element.tagName !== "SELECT" && typeof field.select === "function") {
+        // (A code editor's hidden input is selected by its editor's keys:
+        // `editor_keys`.)
+        if ("value" in element && element.tagName !== "SELECT" && typeof field.select === "function" && !editorOf(element)) {
           field.select();
         } else if (html.isContentEditable) {
           const range = document.createRange();

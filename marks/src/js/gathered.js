@@ -315,7 +315,7 @@ class Gathered {
     if (tag === "INPUT" || tag === "TEXTAREA") {
       if (["checkbox", "radio"].includes(field.type)) record.checked = field.indeterminate ? "mixed" : field.checked;
       else if (field.type === "password" || holdsSecret(element)) record.value = field.value ? HIDDEN : "";
-      else if (tag === "TEXTAREA") record.value = valueLines(seenValue(element, field.value));
+      else if (tag === "TEXTAREA") record.value = textareaValue(element);
       else if (!["file", "submit", "button", "reset", "image"].includes(field.type)) record.value = seenValue(element, field.value);
       // The type says more than the role only for plain text boxes.
       if (tag === "INPUT" && role === "textbox" && !["text", ""].includes(field.type)) record.type = field.type;
@@ -595,6 +595,5 @@ const scrollBoxName = (element) =>
  * box's label would be held against all the text it holds).
  * @param {Element} element @param {string} role
  */
-const listedName = (element, role) =>
-  (role === "scrollbox" ? scrollBoxName(element) : nameOf(element, role) || componentName(element) ||
-    faintName(element, shownRect(element)));
+const listedName = (element, role) => role === "scrollbox" ? scrollBoxName(element) : editorOf(element) ? editorName(element)
+  : nameOf(element, role) || componentName(element) || faintName(element, shownRect(element));

@@ -420,6 +420,56 @@ const seenEditable = (element) => {
   return text;
 };
 
+/** How far into a code editor its lines are looked for. */
+const LINES_DEPTH = 8;
+/** What share of an editor part's words one child holds to be where its lines are. */
+const HOLDS_ALL = 0.9;
+
+/**
+ * What a textarea shows, as lines: its value, or, where it is a code
+ * editor's hidden input (`editorOf`), the lines the editor draws.
+ * @param {Element} element
+ */
+const textareaValue = (element) => {
+  const editor = editorOf(element);
+  return valueLines(editor ? drawnLines(editor, element) : seenValue(element, (/** @type {HTMLTextAreaElement} */ (element)).value));
+};
+
+/**
+ * A code editor's name (`editorOf`): its hidden input's label, or the
+ * editor's own; never the words a kit gives the input to follow its caret
+ * ("Cursor at row 3"), which would make it another element at every move.
+ * @param {Element} element
+ */
+const editorName = (element) => {
+  const labelled = byIds(element, "aria-labelledby");
+  const labels = (/** @type {HTMLTextAreaElement} */ (element)).labels;
+  const editor = editorOf(element);
+  return labelled || (labels && labels.length ? clean(Array.from(labels).map((label) => label.textContent).join(" ")) : "") ||
+    (editor ? clean(editor.getAttribute("aria-label")) || clean(editor.getAttribute("title")) : "");
+};
+
+/**
+ * The lines a code editor draws, as a person reads them (`seenEditable`):
+ * the part that holds its words, past its hidden input, what it does not
+ * draw (a box it measures letters in) and what assistive technology is
+ * told to skip (a gutter's numbers), down to where no one
+ * part holds them all (the lines themselves).
+ * @param {Element} editor @param {Element} input
+ */
+const drawnLines = (editor, input) => {
+  let at = /** @type {HTMLElement} */ (editor);
+  for (let depth = 0; depth < LINES_DEPTH; depth++) {
+    const parts = Array.from(at.children).filter((child) => child !== input && !ariaHidden(child) && !isHidden(child));
+    const sizes = parts.map((child) => (child.textContent || "").length);
+    const all = sizes.reduce((sum, size) => sum + size, 0);
+    const most = Math.max(0, ...sizes);
+    if (!all || most < HOLDS_ALL * all) break;
+    at = /** @type {HTMLElement} */ (parts[sizes.indexOf(most)]);
+  }
+  return seenEditable(at);
+};
+
 /**
  * Where text typed at the end of an editable goes: after its last words,
  * or before the break that holds its last line open (not after the last

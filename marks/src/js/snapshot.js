@@ -68,11 +68,28 @@ const labelFor = perElement((element) => {
 
 /** Cards whose words are all their name, this call: said once, as the name. */
 const namedByWords = new Set();
-/** @param {Element} element */
-const inNamedByWords = (element) => {
-  if (!namedByWords.size) return false;
-  for (let at = /** @type {Element | null} */ (element); at; at = parentOf(at)) if (namedByWords.has(at)) return true;
-  return false;
+/** Code editors whose lines are their hidden input's value (`editorOf`), this call; null until asked. */
+let editors = /** @type {Set<Element> | null} */ (null);
+
+/**
+ * The card or code editor an element is part of, whose words are said
+ * as a name or a value: `card`, `editor`, or null.
+ * @param {Element} element
+ */
+const saidAs = (element) => {
+  if (!editors) {
+    editors = new Set();
+    for (const field of document.getElementsByTagName("textarea")) {
+      const editor = editorOf(field);
+      if (editor && shownRect(field)) editors.add(editor);
+    }
+  }
+  if (!editors.size && !namedByWords.size) return null;
+  for (let at = /** @type {Element | null} */ (element); at; at = parentOf(at)) {
+    if (editors.has(at)) return "editor";
+    if (namedByWords.has(at)) return "card";
+  }
+  return null;
 };
 
 /**
@@ -88,7 +105,7 @@ const snapshotLines = (gathered) => ({
     const box = boxOf(parent, at.offset);
     if (!gathered.full && (far(box) || textScrolledAway(text, parent))) return;
     // A label's words are its control's name, not text of their own.
-    if (namesListed(labelOf(drawnIn)) || labelsListed(drawnIn) || inNamedByWords(drawnIn)) return;
+    if (namesListed(labelOf(drawnIn)) || labelsListed(drawnIn) || saidAs(drawnIn)) return;
     // An icon font's ligature words ("shopping_cart") draw a picture.
     if (ariaHidden(drawnIn) && iconGlyphs(drawnIn)) return;
     const fate = runFate(text);
@@ -174,6 +191,9 @@ const pageVisitor = (gathered, lines) => {
       // A control in an `inert` subtree is drawn but does nothing: its
       // words are read as the page's, unnumbered.
       const role = interactive(element);
+      // (A code editor is one field to a person: a script's targets in it,
+      // its gutter, are not listed beside it.)
+      if (role && WEAK_ROLES.has(role) && saidAs(element) === "editor") return;
       if (role && !inertHere(element) && !labelOfListed(element, role)) {
         lines.flush();
         control(element, role, frameOffset, inside);

@@ -161,3 +161,20 @@ const walkTree = (node, at, visit) => {
     visit.generated(element, "::after", at);
   });
 };
+
+/**
+ * Whether a frame shows its document: drawn (after its ancestors' clipping
+ * and transforms) at least SMALLEST_FRAME pixels along each axis.
+ * @param {Element} frame
+ */
+const frameShown = (frame) => {
+  const shown = shownRect(frame);
+  if (!shown) return false;
+  let { left, top, right, bottom } = shown.rect;
+  const clip = boundsOf(lookOf(frame)).clip;
+  if (clip) {
+    left = Math.max(left, clip.left); right = Math.min(right, clip.right);
+    top = Math.max(top, clip.top); bottom = Math.min(bottom, clip.bottom);
+  }
+  return right - left >= SMALLEST_FRAME && bottom - top >= SMALLEST_FRAME;
+};
