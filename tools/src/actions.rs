@@ -719,9 +719,12 @@ impl Tab<'_> {
         if text.trim().is_empty() {
             return Err(ToolError::bad("wait_for", "the text is empty"));
         }
-        let needle = serde_json::to_string(text).unwrap_or_default();
+        // Matched as a person reads it: a run of spaces, line breaks or
+        // no-break spaces (a code editor draws its spaces as those) is one.
+        let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        let needle = serde_json::to_string(&words).unwrap_or_default();
         let check = format!(
-            "(document.body ? document.body.innerText : '').includes({needle}) === {present}"
+            "(document.body ? document.body.innerText : '').replace(/\\s+/g, ' ').includes({needle}) === {present}"
         );
         let start = tokio::time::Instant::now();
         loop {
