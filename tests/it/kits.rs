@@ -1,6 +1,6 @@
 //! Real UI kits from the npm registry (jQuery UI, Bootstrap, Ant Design and
 //! MUI on React, jsTree, Shoelace's and Material Web's components, Tom
-//! Select, AG Grid, CodeMirror, Ace), served
+//! Select, AG Grid, CodeMirror 6 and 5, Ace, Monaco), served
 //! with their own scripts and styles on loopback, and every task of
 //! `tabwright_tests::tasks` on them: a date picker's arrows, menus and
 //! submenus, autocomplete suggestions, spinners, a listbox, trees (one that
@@ -8,7 +8,8 @@
 //! checkboxes inside components, a modal, a dialog and a sliding drawer,
 //! a data grid's rows ticked (clear real checkboxes), scrolled to and sorted,
 //! components whose shadow roots hold the real controls, code editors'
-//! files read back and typed over (one through a hidden textarea),
+//! files read back, typed over and added to (three through a hidden
+//! textarea),
 //! driven through the pack on both backends by a policy that reads only
 //! the tools' text. Every task must succeed.
 
@@ -73,7 +74,26 @@ async fn ace(backend: Backend) {
     kit(backend, "ace.html").await;
 }
 
+async fn codemirror5(backend: Backend) {
+    kit(backend, "codemirror5.html").await;
+}
+
+async fn monaco(backend: Backend) {
+    kit(backend, "monaco.html").await;
+}
+
 every_backend!(
-    jquery_ui, antd, bootstrap, jstree, shoelace, mui, tom_select, ag_grid, material, codemirror,
-    ace
+    jquery_ui,
+    antd,
+    bootstrap,
+    jstree,
+    shoelace,
+    mui,
+    tom_select,
+    ag_grid,
+    material,
+    codemirror,
+    ace,
+    codemirror5,
+    monaco
 );

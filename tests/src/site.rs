@@ -182,6 +182,11 @@ pub const KITS: &[(&str, &str)] = &[
     ),
     ("ace.html", include_str!("../fixtures/kits/ace.html")),
     (
+        "codemirror5.html",
+        include_str!("../fixtures/kits/codemirror5.html"),
+    ),
+    ("monaco.html", include_str!("../fixtures/kits/monaco.html")),
+    (
         "shoelace.html",
         include_str!("../fixtures/kits/shoelace.html"),
     ),

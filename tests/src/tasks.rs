@@ -212,6 +212,43 @@ impl Policy {
         self.says(wanted).await
     }
 
+    /// A code editor that types through a hidden textarea (the kits'
+    /// `app.py`: Ace, CodeMirror 5, Monaco) reads back as that field's
+    /// lines, each as drawn (the indents and the blank line kept, no line
+    /// number), said once.
+    pub async fn reads_app_py(&mut self) -> Step {
+        // (Monaco comes by its own loader, after the page's load.)
+        self.call("wait_for", json!({ "text": "def main():" }))
+            .await?;
+        self.says("textbox = 7 lines:").await?;
+        self.says(
+            "\n  | # settings\n  | HOST = \"example.org\"\n  | PORT = 8080\n  |\n  | def main():\n  |     print(HOST, PORT)\n  |     return 0\n",
+        )
+        .await?;
+        if self.last.matches("def main():").count() != 1 {
+            return Err(format!("the editor's lines are said twice:\n{}", self.last));
+        }
+        Ok(())
+    }
+
+    /// The same editor's file typed over, then a line added at its end:
+    /// the editor's own model (the page's "Saved" line) is the truth.
+    pub async fn edits_app_py(&mut self) -> Step {
+        self.call("wait_for", json!({ "text": "def main():" }))
+            .await?;
+        self.type_into("textbox = 7 lines", "PORT = 9000\nDEBUG = True")
+            .await?;
+        self.says("Saved: 2 lines, last \"DEBUG = True\"").await?;
+        self.says("\n  | PORT = 9000\n  | DEBUG = True\n").await?;
+        let editor = self.number("textbox = 2 lines").await?;
+        self.call(
+            "type",
+            json!({ "element": editor, "text": "\nmain()", "append": true }),
+        )
+        .await?;
+        self.says("Saved: 3 lines, last \"main()\"").await
+    }
+
     /// Closes the browser.
     pub async fn close(self) {
         self.pack.close().await;
@@ -468,34 +505,29 @@ pub static TASKS: &[Task] = &[
         }
     ),
     task!(
-        "a code editor's lines through its hidden input",
+        "app.py read back through a hidden textarea",
         "ace.html",
-        |p| {
-            // Each line as drawn, its indent and the blank one kept, said
-            // once: as the value of the field the typing goes to.
-            p.says("textbox = 7 lines:").await?;
-            p.says(
-            "\n  | # settings\n  | HOST = \"example.org\"\n  | PORT = 8080\n  |\n  | def main():\n  |     print(HOST, PORT)\n  |     return 0\n",
-        )
-        .await?;
-            if p.last().matches("def main():").count() != 1 {
-                return Err(format!("the editor's lines are said twice:\n{}", p.last()));
-            }
-            Ok(())
-        }
+        |p| { p.reads_app_py().await }
+    ),
+    task!("app.py edited through a hidden textarea", "ace.html", |p| {
+        p.edits_app_py().await
+    }),
+    task!(
+        "app.py read back through a clipped textarea",
+        "codemirror5.html",
+        |p| { p.reads_app_py().await }
     ),
     task!(
-        "a code editor typed over through its hidden input",
-        "ace.html",
-        |p| {
-            // Typed over as a whole, the editor's own model keeps no old line.
-            p.type_into("textbox = 7 lines", "PORT = 9000\nDEBUG = True")
-                .await?;
-            p.says("Saved: 2 lines, last \"DEBUG = True\"").await?;
-            p.says("textbox = 2 lines:").await?;
-            p.says("\n  | PORT = 9000\n  | DEBUG = True\n").await
-        }
+        "app.py edited through a clipped textarea",
+        "codemirror5.html",
+        |p| { p.edits_app_py().await }
     ),
+    task!("app.py read back in VS Code's editor", "monaco.html", |p| {
+        p.reads_app_py().await
+    }),
+    task!("app.py edited in VS Code's editor", "monaco.html", |p| {
+        p.edits_app_py().await
+    }),
     task!("a searched choice", "tom-select.html", |p| {
         p.type_into("combobox \"City\"", "fa").await?;
         p.click("option \"Faro\"").await?;

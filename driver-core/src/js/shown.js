@@ -500,6 +500,18 @@ const clickedControl = (element) => {
 };
 
 /**
+ * What a hit test at a point answers, asked of an element's own root (so
+ * a shadow host does not count as covering what is inside it); where that
+ * root says nothing (Gecko's shadow root, over what lies outside it), its
+ * document's answer. @param {Element} element @param {number} x @param {number} y
+ */
+const hitAt = (element, x, y) => {
+  const root = /** @type {Document | ShadowRoot} */ (element.getRootNode());
+  const hit = typeof root.elementFromPoint === "function" ? root.elementFromPoint(x, y) : null;
+  return hit || (root === element.ownerDocument ? null : element.ownerDocument.elementFromPoint(x, y));
+};
+
+/**
  * Whether a click on a point of `rect` (an element's own box, in its
  * frame's viewport) reaches `element` (it, what it holds, or a label of
  * it), hit-tested as the click would be. Beyond the viewport, where no

@@ -201,8 +201,9 @@ const EDITOR_LEAST = { width: 40, height: 16 };
 /**
  * The editor a textarea takes the typing for, where it is a code editor's
  * hidden input (Ace, Monaco and CodeMirror 5 draw their own lines and keep
- * a textarea of a pixel or so under the caret): the nearest of its
- * ancestors with a box a person types into. Null for any other field.
+ * a textarea of a pixel or so, or one a box of none clips away, under the
+ * caret): the nearest of its ancestors with a box a person types into.
+ * Null for any other field.
  * @param {Element} element
  * @returns {Element | null}
  */
@@ -214,7 +215,7 @@ const editorOfTextarea = perElement((element) => {
   if ((/** @type {HTMLElement} */ (element)).tabIndex < 0 || !element.getClientRects().length ||
       getComputedStyle(element).visibility !== "visible") return null;
   const own = rectOf(element);
-  if (Math.min(own.width, own.height) > INPUT_THINNEST) return null;
+  if (Math.min(own.width, own.height) > INPUT_THINNEST && !clippedAway(element)) return null;
   let at = element.parentElement;
   for (let depth = 0; at && depth < EDITOR_DEPTH; depth++, at = at.parentElement) {
     const rect = rectOf(at);
@@ -222,18 +223,6 @@ const editorOfTextarea = perElement((element) => {
   }
   return null;
 });
-
-/**
- * What a hit test at a point answers, asked of an element's own root (so
- * a shadow host does not count as covering what is inside it); where that
- * root says nothing (Gecko's shadow root, over what lies outside it), its
- * document's answer. @param {Element} element @param {number} x @param {number} y
- */
-const hitAt = (element, x, y) => {
-  const root = /** @type {Document | ShadowRoot} */ (element.getRootNode());
-  const hit = typeof root.elementFromPoint === "function" ? root.elementFromPoint(x, y) : null;
-  return hit || (root === element.ownerDocument ? null : element.ownerDocument.elementFromPoint(x, y));
-};
 
 /**
  * Whether what a hit test at a point of an element answered is the

@@ -379,16 +379,28 @@ const MOST_EDITABLE_NODES = 2000;
  * line's `<br>` only holds it open (`innerText` adds a line break for it
  * beside the block's own, so one blank line would read as two).
  * @param {HTMLElement} element
+ * @param {boolean} [drawn]  a code editor's drawn lines (`drawnLine`)
  */
-const editableLines = (element) => {
+const editableLines = (element, drawn = false) => {
   const children = Array.from(element.childNodes);
   const blocks = children.every((child) => child.nodeType === 1 ? BLOCK_DISPLAY.test(layoutOf(/** @type {Element} */ (child)).display)
     : child.nodeType !== 3 || !(child.nodeValue || "").trim());
   if (!blocks || children.length < 2) return element.innerText;
   return children.filter((child) => child.nodeType === 1).map((child) => {
-    const line = (/** @type {HTMLElement} */ (child)).innerText;
+    const line = drawn ? drawnLine(/** @type {HTMLElement} */ (child)) : (/** @type {HTMLElement} */ (child)).innerText;
     return child.lastChild && child.lastChild.nodeName === "BR" && line.endsWith("\n") ? line.slice(0, -1) : line;
   }).join("\n");
+};
+
+/**
+ * A line a code editor draws, less its number where the editor lays that
+ * over the line's margin (CodeMirror 5: a box positioned in the line).
+ * @param {HTMLElement} line
+ */
+const drawnLine = (line) => {
+  const parts = Array.from(line.children);
+  const kept = parts.filter((part) => !(LINE_NUMBERS.test(part.textContent || "") && layoutOf(part).position === "absolute"));
+  return kept.length < parts.length ? kept.map((part) => (/** @type {HTMLElement} */ (part)).innerText).join("") : line.innerText;
 };
 
 /**
@@ -397,9 +409,10 @@ const editableLines = (element) => {
  * font that shows), each taken out where it stands (found in any case:
  * `innerText` is as `text-transform` draws it).
  * @param {HTMLElement} element
+ * @param {boolean} [drawn]  a code editor's drawn lines (`drawnLine`)
  */
-const seenEditable = (element) => {
-  let text = editableLines(element);
+const seenEditable = (element, drawn = false) => {
+  let text = editableLines(element, drawn);
   const walker = element.ownerDocument.createTreeWalker(element, NodeFilter.SHOW_TEXT);
   let at = 0;
   for (let node = walker.nextNode(), count = 0; node && count < MOST_EDITABLE_NODES; node = walker.nextNode(), count++) {
@@ -422,6 +435,8 @@ const seenEditable = (element) => {
 
 /** How far into a code editor its lines are looked for. */
 const LINES_DEPTH = 8;
+/** The words of a gutter: line numbers alone. */
+const LINE_NUMBERS = /^[\d\s]+$/;
 /** What share of an editor part's words one child holds to be where its lines are. */
 const HOLDS_ALL = 0.9;
 
@@ -452,22 +467,22 @@ const editorName = (element) => {
 /**
  * The lines a code editor draws, as a person reads them (`seenEditable`):
  * the part that holds its words, past its hidden input, what it does not
- * draw (a box it measures letters in) and what assistive technology is
- * told to skip (a gutter's numbers), down to where no one
+ * draw (a box it measures letters in) and a gutter of line numbers, down
+ * to where no one
  * part holds them all (the lines themselves).
  * @param {Element} editor @param {Element} input
  */
 const drawnLines = (editor, input) => {
   let at = /** @type {HTMLElement} */ (editor);
   for (let depth = 0; depth < LINES_DEPTH; depth++) {
-    const parts = Array.from(at.children).filter((child) => child !== input && !ariaHidden(child) && !isHidden(child));
+    const parts = Array.from(at.children).filter((child) => child !== input && !isHidden(child) && !LINE_NUMBERS.test(child.textContent || ""));
     const sizes = parts.map((child) => (child.textContent || "").length);
     const all = sizes.reduce((sum, size) => sum + size, 0);
     const most = Math.max(0, ...sizes);
     if (!all || most < HOLDS_ALL * all) break;
     at = /** @type {HTMLElement} */ (parts[sizes.indexOf(most)]);
   }
-  return seenEditable(at);
+  return seenEditable(at, true);
 };
 
 /**
