@@ -194,6 +194,8 @@ const pageVisitor = (gathered, lines) => {
       // (A code editor is one field to a person: a script's targets in it,
       // its gutter, are not listed beside it.)
       if (role && WEAK_ROLES.has(role) && saidAs(element) === "editor") return;
+      // (Nor is a script's target that draws nothing: nobody sees it.)
+      if (role && WEAK_ROLES.has(role) && drawsNothing(element) && !nameOf(element, role)) return;
       if (role && !inertHere(element) && !labelOfListed(element, role)) {
         lines.flush();
         control(element, role, frameOffset, inside);
