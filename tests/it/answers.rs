@@ -301,7 +301,7 @@ async fn scroll_boxes(backend: Backend) {
     s.site
         .page(
             "/results",
-            &format!("<!doctype html><html><head><title>Results</title></head><body><h1>Search</h1><div aria-label=\"Results\" style=\"height: 100px; overflow: auto\"><ul style=\"margin: 0\">{items}</ul></div></body></html>"),
+            &format!("<!doctype html><html><head><title>Results</title></head><body><h1>Search</h1><div aria-label=\"Results\" style=\"height: 100px; overflow: auto\"><ul style=\"margin: 0\">{items}</ul></div><div aria-label=\"Flights\" tabindex=\"0\" style=\"height: 40px; overflow: auto\"><p style=\"height: 200px\">Flight 1</p></div></body></html>"),
         )
         .await;
     let page = s.ok("open", json!({ "url": s.url("/results") })).await;
@@ -317,6 +317,12 @@ async fn scroll_boxes(backend: Backend) {
         page.text
     );
     assert!(page.text.contains("Result 15"), "{}", page.text);
+    // (One focusable for the keyboard, as kits' grids make them, is one.)
+    assert!(
+        page.text.contains("scroll box \"Flights\""),
+        "{}",
+        page.text
+    );
     assert!(!page.text.contains("Result 16"), "{}", page.text);
     let scrolled = s
         .ok("scroll", json!({ "element": number, "direction": "down" }))

@@ -549,7 +549,7 @@ const interactive = (element) => {
   if (html.tabIndex >= 0 && element.hasAttribute("tabindex")) {
     // A focusable region (a tab's panel, a scrolling box) is read through,
     // not pressed.
-    if (role && STRUCTURE_ROLES.has(role)) return null;
+    if ((role && STRUCTURE_ROLES.has(role)) || (!role && scrollsWithMore(element))) return null;
     return role && role !== "heading" ? role : "generic";
   }
   // An anchor a script listens to is a link, as browsers expose it (a date
