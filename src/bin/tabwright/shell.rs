@@ -127,9 +127,14 @@ fn interrupts() -> tokio::sync::watch::Receiver<u64> {
 /// Runs the prompt until `quit`, end of input, or Ctrl-C twice: once
 /// stops the call under way (or clears the line), twice quits.
 pub async fn run(pack: &Pack) -> Result<(), String> {
+    use std::sync::atomic::{AtomicBool, Ordering};
     let presses = interrupts();
     let (lines_tx, mut lines) = tokio::sync::mpsc::channel::<String>(1);
     let (ready_tx, ready) = std::sync::mpsc::channel::<()>();
+    // Set when Ctrl-C stopped the last call: "Ctrl-C again to quit" was
+    // said, so the next press quits, even if the call ended in between.
+    let stopped = std::sync::Arc::new(AtomicBool::new(false));
+    let stopped_seen = stopped.clone();
     // rustyline blocks; it reads on its own thread, one line per answer.
     let reader = std::thread::spawn(move || -> Result<(), String> {
         let mut editor = rustyline::DefaultEditor::new().map_err(|error| error.to_string())?;
@@ -143,7 +148,9 @@ pub async fn run(pack: &Pack) -> Result<(), String> {
                         return Ok(());
                     }
                 }
-                Err(ReadlineError::Interrupted) if !interrupted => {
+                Err(ReadlineError::Interrupted)
+                    if !interrupted && !stopped_seen.load(Ordering::Acquire) =>
+                {
                     interrupted = true;
                     println!("(Ctrl-C again, or quit, to leave)");
                     continue;
@@ -156,7 +163,23 @@ pub async fn run(pack: &Pack) -> Result<(), String> {
     println!("tabwright shell: type help for the commands, quit to leave.");
     let mut shots = 0;
     let mut first = true;
-    while let Some(line) = lines.recv().await {
+    // (A terminal's Ctrl-C at the prompt is a key the line editor reads; a
+    // pipe's is a signal, counted here.)
+    let piped = !std::io::IsTerminal::is_terminal(&std::io::stdin());
+    // The count of presses when Ctrl-C last stopped a call.
+    let mut stopped_at: Option<u64> = None;
+    loop {
+        let mut again = presses.clone();
+        let line = tokio::select! {
+            line = lines.recv() => line,
+            _ = again.wait_for(|count| stopped_at.is_some_and(|at| *count > at)), if piped && stopped_at.is_some() => {
+                // (The reader is waiting for a line that will not come.)
+                return Ok(());
+            }
+        };
+        let Some(line) = line else { break };
+        stopped_at = None;
+        stopped.store(false, Ordering::Release);
         match parse(pack, &line) {
             Ok(Line::Quit) => break,
             Ok(Line::Nothing) => {}
@@ -180,6 +203,10 @@ pub async fn run(pack: &Pack) -> Result<(), String> {
                     output = with_progress(&tool, call) => output,
                     _ = twice.wait_for(|count| *count > before + 1) => break,
                 };
+                if *presses.borrow() > before {
+                    stopped_at = Some(before + 1);
+                    stopped.store(true, Ordering::Release);
+                }
                 println!("{}", output.text);
                 hint_for_person(&tool, &arguments, &output);
                 for image in &output.images {
