@@ -201,8 +201,8 @@ const EDITOR_LEAST = { width: 40, height: 16 };
 /**
  * The editor a textarea takes the typing for, where it is a code editor's
  * hidden input (Ace, Monaco and CodeMirror 5 draw their own lines and keep
- * a textarea of a pixel or so, or one a box of none clips away, under the
- * caret): the nearest of its ancestors with a box a person types into.
+ * a textarea of a pixel or so, or one a box of a few pixels at most clips
+ * away, under the caret): the nearest of its ancestors with a box a person types into.
  * Null for any other field.
  * @param {Element} element
  * @returns {Element | null}
@@ -214,8 +214,12 @@ const editorOfTextarea = perElement((element) => {
   // (Rendered, to be focused and typed into: not a value kept out of sight.)
   if ((/** @type {HTMLElement} */ (element)).tabIndex < 0 || !element.getClientRects().length ||
       getComputedStyle(element).visibility !== "visible") return null;
+  // (Thin itself, or clipped away by a dot of a box around it: not a field
+  // a collapsed section hides, whose box is as wide as the section.)
   const own = rectOf(element);
-  if (Math.min(own.width, own.height) > INPUT_THINNEST && !clippedAway(element)) return null;
+  const around = element.parentElement ? rectOf(element.parentElement) : own;
+  if (Math.min(own.width, own.height) > INPUT_THINNEST &&
+      !(Math.max(around.width, around.height) <= INPUT_THINNEST && clippedAway(element))) return null;
   let at = element.parentElement;
   for (let depth = 0; at && depth < EDITOR_DEPTH; depth++, at = at.parentElement) {
     const rect = rectOf(at);

@@ -468,8 +468,7 @@ const editorName = (element) => {
  * The lines a code editor draws, as a person reads them (`seenEditable`):
  * the part that holds its words, past its hidden input, what it does not
  * draw (a box it measures letters in) and a gutter of line numbers, down
- * to where no one
- * part holds them all (the lines themselves).
+ * to where no one part holds them all (the lines themselves).
  * @param {Element} editor @param {Element} input
  */
 const drawnLines = (editor, input) => {

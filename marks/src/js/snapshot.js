@@ -28,6 +28,8 @@
 const labelledIndex = new Map();
 /** How far up from a run of words its labelling element is looked for. */
 const LABEL_DEPTH = 3;
+/** The most characters a label's words have (more is text that names a control too). */
+const LABEL_LIMIT = 80;
 
 /**
  * Whether the words drawn in an element are all a listed control's name
@@ -48,7 +50,7 @@ const labelsListed = (drawnIn) => {
 const labelFor = perElement((element) => {
   if (/^H[1-6]$/.test(element.tagName) || element.getAttribute("role") === "heading") return false;
   const words = clean(element.textContent);
-  if (!words || words.length > LISTENED_TEXT_LIMIT) return false;
+  if (!words || words.length > LABEL_LIMIT) return false;
   const root = /** @type {Document | ShadowRoot} */ (element.getRootNode());
   let index = labelledIndex.get(root);
   if (!index) {
