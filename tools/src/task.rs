@@ -217,8 +217,9 @@ impl crate::Pack {
 
     /// The origin a tool that acts on a page acts in, as a URL: the
     /// element's document's (its frame's, for one in a frame; at a point,
-    /// the frame drawn there), else the top document's; refused where the task may not act there (a click
-    /// on a link and keys that only move about read, and pass). With it,
+    /// the frame drawn there), else the top document's; refused where the
+    /// task may not act there (a click on a link and keys that only move
+    /// about read, and pass). With it,
     /// where a form the call sends goes, if that is another origin (see
     /// [`form_sent`](Self::form_sent)).
     async fn acted_on(

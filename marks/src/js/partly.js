@@ -461,7 +461,7 @@ const editorName = (element) => {
   const labels = (/** @type {HTMLTextAreaElement} */ (element)).labels;
   const editor = editorOf(element);
   return labelled || (labels && labels.length ? clean(Array.from(labels).map((label) => label.textContent).join(" ")) : "") ||
-    (editor ? clean(editor.getAttribute("aria-label")) || clean(editor.getAttribute("title")) : "");
+    (editor ? ownName(editor) : "");
 };
 
 /**

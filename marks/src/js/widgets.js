@@ -213,25 +213,16 @@ const within = (inner, outer) => {
 };
 
 /**
- * Whether an element draws nothing at all: no picture, field or component,
- * no words, nothing inside it, no words CSS writes, and no background,
- * border, shadow or outline of its own
- * (a grid's column resize handle, a strip a script listens to for drags).
+ * Whether an element draws nothing at all: no component, no words, nothing
+ * inside it, and nothing beyond words either (`paintsBeyondText`: no
+ * picture or field, background, border, shadow, outline, nor a box CSS
+ * writes before or after it): a grid's column resize handle, a strip a
+ * script listens to for drags.
  * @param {Element} element
  */
-const drawsNothing = (element) => {
-  // (A picture, a field or a frame draws its own; a component, its shadow tree.)
-  if (REPLACED.has(element.tagName) || element.namespaceURI !== element.ownerDocument.documentElement.namespaceURI ||
-      shadowOf(element) || element.firstElementChild || (element.textContent || "").trim()) return false;
-  const style = styleOf(element);
-  const clear = (/** @type {string} */ colour) => colour === "transparent" || /rgba\(.*,\s*0\)$/.test(colour);
-  const bordered = ["top", "right", "bottom", "left"].some((side) =>
-    parseFloat(style.getPropertyValue(`border-${side}-width`)) > 0 && style.getPropertyValue(`border-${side}-style`) !== "none" &&
-    !clear(style.getPropertyValue(`border-${side}-color`)));
-  if (bordered || !clear(style.backgroundColor) || style.backgroundImage !== "none" || style.boxShadow !== "none" ||
-      (style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0)) return false;
-  return ["::before", "::after"].every((which) => ["none", "normal", '""'].includes(getComputedStyle(element, which).content));
-};
+const drawsNothing = (element) =>
+  element.namespaceURI === element.ownerDocument.documentElement.namespaceURI && !shadowOf(element) &&
+  !element.firstElementChild && !(element.textContent || "").trim() && !paintsBeyondText(element, styleOf(element));
 
 /** What share of a control's box a nameless target inside it covers to be the control again. */
 const MOST_OF = 0.6;
